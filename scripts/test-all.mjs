@@ -1,0 +1,98 @@
+// `npm test`: every check a change must pass, in one run — typecheck, lint, unit and route tests
+// (Vitest), then the built app in Chromium (Playwright) — ending with one line
+// "N passed, N failed" that sums them all. Exits non-zero when anything failed.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+
+const resultsDir = '.test-results';
+rmSync(resultsDir, { recursive: true, force: true });
+mkdirSync(resultsDir, { recursive: true });
+const env = { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' };
+
+function run(label, command, args, extraEnv = {}) {
+  console.log(`\n=== ${label} ===`);
+  const result = spawnSync(command, args, { stdio: 'inherit', env: { ...env, ...extraEnv } });
+  return result.status === 0;
+}
+
+function readJson(path) {
+  if (!existsSync(path)) return undefined;
+  try {
+    return JSON.parse(readFileSync(path, 'utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+const totals = { passed: 0, failed: 0, skipped: 0 };
+const suites = [];
+
+// Static checks count as one test each: a type error or lint error is a failure like any other.
+for (const [label, args] of [
+  ['typecheck', ['run', '--silent', 'typecheck']],
+  ['lint', ['run', '--silent', 'lint']],
+]) {
+  const ok = run(label, 'npm', args);
+  totals[ok ? 'passed' : 'failed'] += 1;
+  suites.push(`${label}: ${ok ? 'ok' : 'FAILED'}`);
+}
+
+const vitestJson = `${resultsDir}/vitest.json`;
+const vitestOk = run('unit and route tests (vitest)', 'npx', [
+  'vitest',
+  'run',
+  '--reporter=default',
+  '--reporter=json',
+  `--outputFile.json=${vitestJson}`,
+]);
+const vitest = readJson(vitestJson);
+if (vitest) {
+  totals.passed += vitest.numPassedTests;
+  totals.failed += vitest.numFailedTests;
+  totals.skipped += (vitest.numPendingTests ?? 0) + (vitest.numTodoTests ?? 0);
+  suites.push(`vitest: ${vitest.numPassedTests} passed, ${vitest.numFailedTests} failed`);
+  if (!vitestOk && vitest.numFailedTests === 0) {
+    totals.failed += 1; // a crash outside any test (a suite that failed to load)
+    suites.push('vitest: a test file failed to run');
+  }
+} else {
+  totals.failed += 1;
+  suites.push('vitest: produced no results');
+}
+
+const chromiumOk = run('browser for end-to-end tests', 'node', ['scripts/ensure-chromium.mjs']);
+const buildOk = chromiumOk && run('build the app', 'npx', ['vite', 'build', '--logLevel', 'warn']);
+const playwrightJson = `${resultsDir}/playwright.json`;
+if (buildOk) {
+  const playwrightOk = run(
+    'end-to-end tests (playwright, Chromium)',
+    'npx',
+    ['playwright', 'test'],
+    {
+      PLAYWRIGHT_JSON_OUTPUT_NAME: playwrightJson,
+    },
+  );
+  const report = readJson(playwrightJson);
+  if (report?.stats) {
+    const { expected = 0, unexpected = 0, flaky = 0, skipped = 0 } = report.stats;
+    totals.passed += expected + flaky;
+    totals.failed += unexpected;
+    totals.skipped += skipped;
+    suites.push(`playwright: ${expected + flaky} passed, ${unexpected} failed`);
+    if (!playwrightOk && unexpected === 0) {
+      totals.failed += 1;
+      suites.push('playwright: the run failed outside any test');
+    }
+  } else {
+    totals.failed += 1;
+    suites.push('playwright: produced no results');
+  }
+} else {
+  totals.failed += 1;
+  suites.push(chromiumOk ? 'build: FAILED' : 'chromium: missing (see message above)');
+}
+
+console.log(`\n=== summary ===\n${suites.join('\n')}`);
+const skipped = totals.skipped ? `, ${totals.skipped} skipped` : '';
+console.log(`${totals.passed} passed, ${totals.failed} failed${skipped}`);
+process.exit(totals.failed === 0 ? 0 : 1);

@@ -1,0 +1,172 @@
+// The loaded event-types page: facets, search, summary, export and the table, all driven by the
+// view in the URL. Filtering is memoised and the search text deferred so typing stays quick.
+import { useCallback, useDeferredValue, useId, useMemo } from 'react';
+import type { EventTypesResponse } from '../../../shared/event-types';
+import { FILTER_LIMITS } from '../../../shared/filter-values';
+import { downloadCsv } from '../../../lib/csv';
+import { StatusPanel } from '../../../components/ui/status-panel';
+import { hasActiveFilters } from '../event-types-url-state';
+import { eventTypesCsv, eventTypesCsvFileName } from '../export-event-types';
+import {
+  collectFacetUniverse,
+  filterEventTypes,
+  prepareEventTypes,
+  sortEventTypes,
+} from '../filter-event-types';
+import { useEventTypesView } from '../use-event-types-view';
+import { EventTypesTable } from './event-types-table';
+import { FacetFilter } from './facet-filter';
+import { formatClockTime, formatCount, formatDateTime } from './format';
+
+export interface EventTypesBrowserProps {
+  response: EventTypesResponse;
+  onRefresh: () => void;
+  refreshing: boolean;
+}
+
+/** Filters, search and the table over a fetched, non-empty list. */
+export function EventTypesBrowser({ response, onRefresh, refreshing }: EventTypesBrowserProps) {
+  const { state, setSearch, toggleFacetValue, clearFacet, clearFilters, setSort } =
+    useEventTypesView();
+  const searchId = useId();
+
+  // Per fetch: normalise and collect facet values. Per sort: sort everything once. Per filter
+  // change: one pass that keeps that order, so a keystroke never sorts 10,000 rows.
+  const rows = useMemo(() => prepareEventTypes(response.items), [response.items]);
+  const universe = useMemo(() => collectFacetUniverse(rows), [rows]);
+  const sorted = useMemo(() => sortEventTypes(rows, state.sort), [rows, state.sort]);
+  const deferredSearch = useDeferredValue(state.q);
+  const result = useMemo(
+    () =>
+      filterEventTypes(sorted, universe, {
+        q: deferredSearch,
+        modules: state.modules,
+        objectTypes: state.objectTypes,
+      }),
+    [sorted, universe, deferredSearch, state.modules, state.objectTypes],
+  );
+  const stale = deferredSearch !== state.q;
+  const filtered = hasActiveFilters(state);
+  const noMatches = result.rows.length === 0;
+
+  const exportCsv = useCallback(() => {
+    downloadCsv(eventTypesCsvFileName(), eventTypesCsv(result.rows));
+  }, [result.rows]);
+
+  return (
+    <div className="event-types-layout">
+      <aside className="event-types-filters card" aria-label="Filters">
+        <div className="event-types-filters-header">
+          <h2>Filters</h2>
+          {/* While nothing matches, the empty-result panel offers this action instead: one
+              "Clear all filters" on screen at a time. */}
+          {filtered && !noMatches ? (
+            <button type="button" className="button-link" onClick={clearFilters}>
+              Clear all filters
+            </button>
+          ) : null}
+        </div>
+        <FacetFilter
+          facet="modules"
+          legend="Module"
+          options={result.modules}
+          onToggle={toggleFacetValue}
+          onClear={clearFacet}
+        />
+        <FacetFilter
+          facet="objectTypes"
+          legend="Object type"
+          options={result.objectTypes}
+          onToggle={toggleFacetValue}
+          onClear={clearFacet}
+        />
+      </aside>
+
+      <div className="event-types-results">
+        <div className="event-types-toolbar">
+          <div className="event-types-search">
+            <label htmlFor={searchId}>Search event types</label>
+            <input
+              id={searchId}
+              className="input"
+              type="search"
+              placeholder="Name or code"
+              autoComplete="off"
+              spellCheck={false}
+              maxLength={FILTER_LIMITS.maxLength}
+              value={state.q}
+              onChange={(event) => setSearch(event.target.value)}
+            />
+          </div>
+          <button
+            type="button"
+            className="button"
+            onClick={exportCsv}
+            disabled={noMatches}
+            title="Download the rows shown, in this order, as a CSV file"
+          >
+            <DownloadIcon />
+            Export CSV
+          </button>
+        </div>
+
+        <div className="event-types-meta">
+          <p className="event-types-summary" role="status" aria-live="polite">
+            Showing {formatCount(result.rows.length)} of {formatCount(rows.length)} event types
+          </p>
+          <p className="muted event-types-fetched">
+            Data fetched at{' '}
+            <time dateTime={response.fetchedAt} title={formatDateTime(response.fetchedAt)}>
+              {formatClockTime(response.fetchedAt)}
+            </time>
+            <button
+              type="button"
+              className="button-link"
+              onClick={onRefresh}
+              disabled={refreshing}
+            >
+              Refresh
+            </button>
+          </p>
+        </div>
+
+        {noMatches ? (
+          <StatusPanel
+            title="No event types match these filters"
+            actions={
+              <button type="button" className="button button-primary" onClick={clearFilters}>
+                Clear all filters
+              </button>
+            }
+          >
+            <p>
+              None of the {formatCount(rows.length)} event types matches the search and the
+              selected modules and object types. Clear the filters or choose other values.
+            </p>
+          </StatusPanel>
+        ) : (
+          <EventTypesTable
+            rows={result.rows}
+            sort={state.sort}
+            onSortChange={setSort}
+            stale={stale}
+          />
+        )}
+      </div>
+    </div>
+  );
+}
+
+function DownloadIcon() {
+  return (
+    <svg aria-hidden="true" viewBox="0 0 16 16" width="14" height="14" fill="none">
+      <path
+        d="M8 2v8m0 0l-3-3m3 3l3-3M3 13h10"
+        stroke="currentColor"
+        strokeWidth="1.6"
+        strokeLinecap="round"
+        strokeLinejoin="round"
+      />
+    </svg>
+  );
+}

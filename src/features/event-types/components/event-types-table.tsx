@@ -1,0 +1,219 @@
+// The event-types table: TanStack Table for columns and sort state, TanStack Virtual so that
+// 10,000 rows keep a few dozen <tr> in the DOM; a real <table> with spacer rows keeps native
+// semantics and column alignment.
+import { memo, useCallback, useMemo, useRef } from 'react';
+import {
+  createColumnHelper,
+  rowSortingFeature,
+  tableFeatures,
+  useTable,
+  type SortingState,
+  type Updater,
+} from '@tanstack/react-table';
+import { useVirtualizer, type Rect } from '@tanstack/react-virtual';
+import { EVENT_TYPE_COLUMNS, type EventTypeColumnKey } from '../../../shared/event-types';
+import { MissingValue } from '../../../components/ui/missing-value';
+import type { EventTypeRow, SortState } from '../filter-event-types';
+
+/** Fixed row height: one line per row (long names are truncated with a tooltip), no measuring. */
+export const ROW_HEIGHT = 40;
+const OVERSCAN = 12;
+// Before the first layout measurement, assume a typical viewport so the first paint already has
+// rows; the real size replaces it in the same commit.
+const INITIAL_RECT: Rect = { width: 1024, height: 560 };
+
+const features = tableFeatures({
+  rowSortingFeature,
+  columnMeta: {} as { className: string; width: string },
+});
+const columnHelper = createColumnHelper<typeof features, EventTypeRow>();
+
+const COLUMN_LAYOUT: Record<EventTypeColumnKey, { className: string; width: string }> = {
+  code: { className: 'cell-code', width: '7.5rem' },
+  value: { className: 'cell-name', width: '40%' },
+  objectTypeName: { className: 'cell-object-type', width: '25%' },
+  moduleName: { className: 'cell-module', width: '25%' },
+};
+
+function renderValue(value: string | number | undefined) {
+  return value === undefined ? <MissingValue /> : value;
+}
+
+const columns = columnHelper.columns(
+  EVENT_TYPE_COLUMNS.map(({ key, label }) =>
+    columnHelper.accessor(key, {
+      id: key,
+      header: label,
+      cell: (info) => renderValue(info.getValue()),
+      meta: COLUMN_LAYOUT[key],
+    }),
+  ),
+);
+
+function toSortingState(sort: SortState | null): SortingState {
+  return sort === null ? [] : [{ id: sort.column, desc: sort.direction === 'desc' }];
+}
+
+function toSortState(sorting: SortingState): SortState | null {
+  const first = sorting[0];
+  if (!first) return null;
+  const column = EVENT_TYPE_COLUMNS.find((entry) => entry.key === first.id)?.key;
+  return column ? { column, direction: first.desc ? 'desc' : 'asc' } : null;
+}
+
+const ARIA_SORT = { asc: 'ascending', desc: 'descending' } as const;
+
+export interface EventTypesTableProps {
+  /** Already filtered and sorted. */
+  rows: readonly EventTypeRow[];
+  sort: SortState | null;
+  onSortChange: (sort: SortState | null) => void;
+  /** True while the rows shown lag behind the search text being typed. */
+  stale?: boolean;
+}
+
+/** A virtualised, sortable table of event types with the accessible name "Event types". */
+export const EventTypesTable = memo(function EventTypesTable({
+  rows,
+  sort,
+  onSortChange,
+  stale = false,
+}: EventTypesTableProps) {
+  const sorting = useMemo(() => toSortingState(sort), [sort]);
+  const onSortingChange = useCallback(
+    (updater: Updater<SortingState>) => {
+      const next = typeof updater === 'function' ? updater(sorting) : updater;
+      onSortChange(toSortState(next));
+    },
+    [sorting, onSortChange],
+  );
+
+  const table = useTable({
+    features,
+    columns,
+    // TanStack Table takes a mutable array type but never mutates it.
+    data: rows as EventTypeRow[],
+    getRowId: (row) => row.id,
+    state: { sorting },
+    onSortingChange,
+    // Rows arrive sorted (missing values last, which the built-in sort does not do for strings).
+    manualSorting: true,
+    sortDescFirst: false,
+    enableMultiSort: false,
+  });
+  const tableRows = table.getRowModel().rows;
+
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const virtualizer = useVirtualizer({
+    count: tableRows.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => ROW_HEIGHT,
+    getItemKey: (index) => tableRows[index]?.id ?? index,
+    overscan: OVERSCAN,
+    initialRect: INITIAL_RECT,
+  });
+  const virtualRows = virtualizer.getVirtualItems();
+  const paddingTop = virtualRows[0]?.start ?? 0;
+  const paddingBottom = virtualizer.getTotalSize() - (virtualRows.at(-1)?.end ?? 0);
+  const columnCount = columns.length;
+
+  return (
+    <div
+      ref={scrollRef}
+      className="event-types-scroll"
+      data-stale={stale || undefined}
+      // Focusable so keyboard users can scroll it; named so the focus stop makes sense.
+      tabIndex={0}
+      role="region"
+      aria-label="Event types, scrollable"
+    >
+      <table
+        className="event-types-table"
+        aria-label="Event types"
+        // Only a window of rows exists in the DOM; these tell assistive technology the real size.
+        aria-rowcount={tableRows.length + 1}
+        aria-busy={stale || undefined}
+      >
+        <colgroup>
+          {table.getAllLeafColumns().map((column) => (
+            <col key={column.id} style={{ width: column.columnDef.meta?.width }} />
+          ))}
+        </colgroup>
+        <thead>
+          {table.getHeaderGroups().map((group) => (
+            <tr key={group.id} aria-rowindex={1}>
+              {group.headers.map((header) => {
+                const direction = header.column.getIsSorted();
+                return (
+                  <th
+                    key={header.id}
+                    scope="col"
+                    className={header.column.columnDef.meta?.className}
+                    aria-sort={direction ? ARIA_SORT[direction] : undefined}
+                  >
+                    <button
+                      type="button"
+                      className="sort-button"
+                      onClick={header.column.getToggleSortingHandler()}
+                    >
+                      <table.FlexRender header={header} />
+                      <SortIndicator direction={direction} />
+                    </button>
+                  </th>
+                );
+              })}
+            </tr>
+          ))}
+        </thead>
+        <tbody>
+          {paddingTop > 0 ? (
+            <tr aria-hidden="true" className="spacer-row">
+              <td colSpan={columnCount} style={{ height: paddingTop }} />
+            </tr>
+          ) : null}
+          {virtualRows.map((virtualRow) => {
+            const row = tableRows[virtualRow.index];
+            if (!row) return null;
+            return (
+              <tr key={row.id} aria-rowindex={virtualRow.index + 2} style={{ height: ROW_HEIGHT }}>
+                {row.getAllCells().map((cell) => {
+                  const value = cell.getValue();
+                  return (
+                    <td
+                      key={cell.id}
+                      className={cell.column.columnDef.meta?.className}
+                      title={typeof value === 'string' ? value : undefined}
+                    >
+                      <table.FlexRender cell={cell} />
+                    </td>
+                  );
+                })}
+              </tr>
+            );
+          })}
+          {paddingBottom > 0 ? (
+            <tr aria-hidden="true" className="spacer-row">
+              <td colSpan={columnCount} style={{ height: paddingBottom }} />
+            </tr>
+          ) : null}
+        </tbody>
+      </table>
+    </div>
+  );
+});
+
+function SortIndicator({ direction }: { direction: false | 'asc' | 'desc' }) {
+  return (
+    <svg
+      className="sort-indicator"
+      data-direction={direction || 'none'}
+      aria-hidden="true"
+      viewBox="0 0 12 16"
+      width="10"
+      height="14"
+    >
+      <path className="sort-up" d="M6 1l4.5 5.5h-9z" />
+      <path className="sort-down" d="M6 15l-4.5-5.5h9z" />
+    </svg>
+  );
+}

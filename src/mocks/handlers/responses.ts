@@ -1,0 +1,30 @@
+// Response helpers shared by the mock's handlers, so every error the mock sends has one shape.
+import { STATUS_CODES } from 'node:http';
+import { HttpResponse } from 'msw';
+
+/**
+ * The body of the mock's non-OAuth errors. upstream-api.md §7 does not show the upstream's error
+ * body, so the mock uses a common gateway shape; clients must rely on the status, not the body.
+ */
+export interface MockErrorBody {
+  readonly status: number;
+  readonly error: string;
+  readonly message: string;
+}
+
+/** A JSON response from already-serialised text (the cached event-type answers). */
+export function jsonTextResponse(text: string, init: ResponseInit = {}): Response {
+  const headers = new Headers(init.headers);
+  headers.set('content-type', 'application/json');
+  return new HttpResponse(text, { ...init, headers });
+}
+
+/** An error response with a {@link MockErrorBody}. */
+export function errorResponse(
+  status: number,
+  message: string,
+  headers: Record<string, string> = {},
+): Response {
+  const body: MockErrorBody = { status, error: STATUS_CODES[status] ?? 'Error', message };
+  return HttpResponse.json(body, { status, headers });
+}

@@ -1,0 +1,14 @@
+// The upstream operations the mock serves, named once so counters, fault injection and (later) the
+// rate-limit rules all speak of the same things.
+
+/** Operations of the mock upstream, as named in counters and fault injection. */
+export const MOCK_OPERATIONS = ['token', 'event-types'] as const;
+
+/** One mock upstream operation: the token endpoint or an API operation. */
+export type MockOperation = (typeof MOCK_OPERATIONS)[number];
+
+/** Scopes the mock's token endpoint knows by default; upstream-api.md §5 names only this one. */
+export const DEFAULT_KNOWN_SCOPES: readonly string[] = ['ACTIVITY_LOG'];
+
+/** The scope the event-types operation requires (upstream-api.md §4.1). */
+export const ACTIVITY_LOG_SCOPE = 'ACTIVITY_LOG';

@@ -1,0 +1,233 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { EventTypesResponseSchema, type EventType } from '../../shared/event-types';
+import { startBffHarness, type BffHarness } from '../test-support/bff-harness';
+
+const DATA: EventType[] = [
+  { code: 1, value: 'Assessment Created', objectTypeName: 'Assessment', moduleName: 'Assessments' },
+  { code: 2, value: 'Vendor Added', objectTypeName: 'Vendor', moduleName: 'Vendor Risk' },
+  { code: 3, value: 'Consent Given', objectTypeName: 'Purpose', moduleName: 'Consent' },
+  { code: 4, value: 'Orphan Event' },
+  { value: 'No Code', objectTypeName: 'Vendor', moduleName: 'Vendor Risk' },
+];
+
+let harness: BffHarness | undefined;
+afterEach(async () => {
+  await harness?.close();
+  harness = undefined;
+});
+
+async function start(env: Record<string, string> = {}, staticDir?: string) {
+  harness = await startBffHarness({
+    env,
+    mock: { eventTypes: DATA },
+    ...(staticDir ? { staticDir } : {}),
+  });
+  return harness;
+}
+
+async function problemOf(response: Response) {
+  expect(response.headers.get('content-type')).toBe('application/problem+json');
+  return (await response.json()) as Record<string, unknown>;
+}
+
+describe('GET /api/event-types', () => {
+  it('answers { items, fetchedAt } and passes records with missing fields through', async () => {
+    const h = await start();
+    const response = await h.request('/api/event-types');
+    expect(response.status).toBe(200);
+    const body = EventTypesResponseSchema.parse(await response.json());
+    expect(body.items).toHaveLength(5);
+    expect(body.items).toContainEqual({ code: 4, value: 'Orphan Event' });
+    expect(body.items).toContainEqual({
+      value: 'No Code',
+      objectTypeName: 'Vendor',
+      moduleName: 'Vendor Risk',
+    });
+    expect(Date.parse(body.fetchedAt)).not.toBeNaN();
+  });
+
+  it('forwards repeated filters by default and the upstream narrows the list', async () => {
+    const h = await start();
+    const response = await h.request(
+      '/api/event-types?modules=Vendor%20Risk&modules=Consent&objectTypes=Vendor',
+    );
+    const body = EventTypesResponseSchema.parse(await response.json());
+    expect(body.items.map((item) => item.value)).toEqual(['Vendor Added', 'No Code']);
+    const url = h.sent.find((r) => r.url.pathname.endsWith('/event-types'))?.url;
+    expect(url?.searchParams.getAll('modules')).toEqual(['Consent', 'Vendor Risk']);
+    expect(url?.searchParams.getAll('objectTypes')).toEqual(['Vendor']);
+  });
+
+  it('sends comma-separated filters with ARRAY_QUERY_STYLE=comma', async () => {
+    const h = await start({ ARRAY_QUERY_STYLE: 'comma' });
+    const response = await h.request('/api/event-types?modules=Consent&modules=Assessments');
+    const body = EventTypesResponseSchema.parse(await response.json());
+    expect(body.items.map((item) => item.code)).toEqual([1, 3]);
+    const url = h.sent.find((r) => r.url.pathname.endsWith('/event-types'))?.url;
+    expect(url?.search).toBe('?modules=Assessments%2CConsent');
+  });
+
+  it.each([
+    ['an empty value', 'modules=', 'modules'],
+    ['a value over 200 characters', `objectTypes=${'x'.repeat(201)}`, 'objectTypes'],
+    ['a control character', 'modules=Consent%0AInjected', 'modules'],
+    [
+      'more than 100 values',
+      Array.from({ length: 101 }, (_, i) => `modules=m${i}`).join('&'),
+      'modules',
+    ],
+    ['an unknown parameter', 'module=Consent', 'module'],
+  ])(
+    'refuses %s with a 400 naming the parameter, sending nothing upstream',
+    async (_, query, parameter) => {
+      const h = await start();
+      const response = await h.request(`/api/event-types?${query}`);
+      expect(response.status).toBe(400);
+      const problem = await problemOf(response);
+      expect(problem).toMatchObject({
+        type: '/problems/invalid-parameter',
+        status: 400,
+        parameter,
+      });
+      expect(h.sent).toHaveLength(0);
+    },
+  );
+
+  it('refuses a comma inside a value when the wire style is comma', async () => {
+    const h = await start({ ARRAY_QUERY_STYLE: 'comma' });
+    const response = await h.request('/api/event-types?modules=a%2Cb');
+    expect(response.status).toBe(400);
+    expect(h.sent).toHaveLength(0);
+  });
+
+  it('refuses a request without X-CSRF: 1 before fetching any token', async () => {
+    const h = await start();
+    const response = await h.app.request('/api/event-types');
+    expect(response.status).toBe(403);
+    expect(await problemOf(response)).toMatchObject({ type: '/problems/csrf-missing' });
+    expect(h.sent).toHaveLength(0);
+  });
+
+  it.each([
+    [400, '/problems/upstream-bad-request'],
+    [403, '/problems/upstream-forbidden'],
+    [500, '/problems/upstream-error'],
+    [503, '/problems/upstream-error'],
+  ])('turns an upstream %i into a 502 problem %s', async (status, type) => {
+    const h = await start();
+    h.mock.injectFault({ operation: 'event-types', status });
+    const response = await h.request('/api/event-types');
+    expect(response.status).toBe(502);
+    const problem = await problemOf(response);
+    expect(problem).toMatchObject({ type, upstreamStatus: status });
+    expect(typeof problem.title).toBe('string');
+    expect(JSON.stringify(problem)).not.toMatch(/stack|Bearer|access_token/i);
+  });
+
+  it('renews the token once and retries once after an upstream 401', async () => {
+    const h = await start();
+    h.mock.injectFault({ operation: 'event-types', status: 401 });
+    const response = await h.request('/api/event-types');
+    expect(response.status).toBe(200);
+    expect(h.mock.stats().tokenRequests).toBe(2);
+    expect(h.mock.stats().requests['event-types']).toBe(2);
+  });
+
+  it('gives up after the one retry when the upstream keeps answering 401', async () => {
+    const h = await start();
+    h.mock.injectFault({ operation: 'event-types', status: 401, count: 5 });
+    const response = await h.request('/api/event-types');
+    expect(response.status).toBe(502);
+    expect(await problemOf(response)).toMatchObject({ type: '/problems/upstream-unauthorized' });
+    expect(h.mock.stats().requests['event-types']).toBe(2);
+    expect(h.mock.stats().tokenRequests).toBe(2);
+  });
+
+  it('passes a 429 on with Retry-After, the seconds to wait and the incident id', async () => {
+    const h = await start();
+    h.mock.injectFault({ operation: 'event-types', status: 429, retryAfterSeconds: 42 });
+    const response = await h.request('/api/event-types');
+    expect(response.status).toBe(429);
+    expect(response.headers.get('retry-after')).toBe('42');
+    const problem = await problemOf(response);
+    expect(problem).toMatchObject({ type: '/problems/rate-limited', retryAfterSeconds: 42 });
+    expect(problem.incidentId).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('reports rejected client credentials without revealing them', async () => {
+    const h = await start({ OAUTH_CLIENT_SECRET: 'wrong-secret-value' });
+    const response = await h.request('/api/event-types');
+    expect(response.status).toBe(502);
+    const text = await response.text();
+    expect(text).toContain('/problems/upstream-unauthorized');
+    expect(text).not.toContain('wrong-secret-value');
+    expect(h.mock.stats().requests['event-types']).toBe(0);
+  });
+
+  it('answers 504 when the upstream is slower than UPSTREAM_TIMEOUT_MS', async () => {
+    const h = await start({ UPSTREAM_TIMEOUT_MS: '150' });
+    h.mock.injectFault({ operation: 'event-types', status: 200, delayMs: 1_000 });
+    const response = await h.request('/api/event-types');
+    expect(response.status).toBe(504);
+    expect(await problemOf(response)).toMatchObject({ type: '/problems/upstream-timeout' });
+  });
+
+  it('answers 503 when the upstream cannot be reached', async () => {
+    const h = await start();
+    await h.upstream.close();
+    const response = await h.request('/api/event-types');
+    expect(response.status).toBe(503);
+    expect(await problemOf(response)).toMatchObject({ type: '/problems/upstream-unavailable' });
+  });
+
+  it('costs the upstream one call for 200 concurrent identical requests and serves the cache after', async () => {
+    const h = await start();
+    const responses = await Promise.all(
+      Array.from({ length: 200 }, () => h.request('/api/event-types?modules=Consent')),
+    );
+    expect(responses.every((r) => r.status === 200)).toBe(true);
+    await h.request('/api/event-types?modules=Consent');
+    expect(h.mock.stats().requests['event-types']).toBe(1);
+    expect(h.mock.stats().tokenRequests).toBe(1);
+  });
+
+  it('does not cache a failure: the next request goes upstream again', async () => {
+    const h = await start();
+    h.mock.injectFault({ operation: 'event-types', status: 500 });
+    expect((await h.request('/api/event-types')).status).toBe(502);
+    expect((await h.request('/api/event-types')).status).toBe(200);
+  });
+});
+
+describe('the rest of the BFF surface', () => {
+  it('answers unknown API routes with a problem+json 404, not the SPA', async () => {
+    const h = await start();
+    const response = await h.request('/api/nothing-here');
+    expect(response.status).toBe(404);
+    expect(await problemOf(response)).toMatchObject({ type: '/problems/not-found' });
+  });
+
+  it('serves index.html for client routes and sets the security headers', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'spa-'));
+    writeFileSync(join(dir, 'index.html'), '<!doctype html><title>console</title>');
+    const h = await start({}, dir);
+    const response = await h.app.request('/event-types?modules=Consent');
+    expect(response.status).toBe(200);
+    expect(await response.text()).toContain('<title>console</title>');
+    const csp = response.headers.get('content-security-policy') ?? '';
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(response.headers.get('referrer-policy')).toBe('no-referrer');
+    expect(response.headers.get('access-control-allow-origin')).toBeNull();
+  });
+
+  it('answers /healthz', async () => {
+    const h = await start();
+    const response = await h.app.request('/healthz');
+    expect(await response.json()).toEqual({ status: 'ok' });
+  });
+});

@@ -1,0 +1,63 @@
+// GET /api/event-types: the activity-log event types, optionally filtered by module and object
+// type (PRODUCT.md §5). Filter values are validated before anything is sent upstream.
+import { Hono } from 'hono';
+import { FILTER_LIMITS, filterValueProblem } from '../../shared/filter-values';
+import { PROBLEM_TYPES } from '../../shared/problem';
+import { HttpProblem } from '../problem';
+import type { EventTypeFilters, EventTypesSource } from '../upstream/event-types-source';
+
+const FILTER_PARAMETERS = ['modules', 'objectTypes'] as const;
+
+function invalidParameter(parameter: string, detail: string): HttpProblem {
+  return new HttpProblem({
+    type: PROBLEM_TYPES.invalidParameter,
+    title: 'Invalid query parameter',
+    status: 400,
+    detail: `${parameter}: ${detail}`,
+    parameter,
+  });
+}
+
+/**
+ * Reads and validates the filters from the query. Unknown parameters are refused rather than
+ * ignored, so a typo ("module=") is not silently answered with the unfiltered list.
+ */
+export function parseEventTypeFilters(
+  url: URL,
+  arrayQueryStyle: 'repeat' | 'comma',
+): EventTypeFilters {
+  for (const name of new Set(url.searchParams.keys())) {
+    if (!(FILTER_PARAMETERS as readonly string[]).includes(name)) {
+      throw invalidParameter(name, `unknown parameter; use ${FILTER_PARAMETERS.join(' or ')}`);
+    }
+  }
+  const filters: EventTypeFilters = { modules: [], objectTypes: [] };
+  for (const name of FILTER_PARAMETERS) {
+    const values = url.searchParams.getAll(name);
+    if (values.length > FILTER_LIMITS.maxValues) {
+      throw invalidParameter(name, `at most ${FILTER_LIMITS.maxValues} values are allowed`);
+    }
+    for (const value of values) {
+      const problem = filterValueProblem(value);
+      if (problem) throw invalidParameter(name, `each value ${problem}`);
+      // With comma-separated filters on the wire, a comma inside a value would split it in two.
+      if (arrayQueryStyle === 'comma' && value.includes(',')) {
+        throw invalidParameter(name, 'values cannot contain a comma when ARRAY_QUERY_STYLE=comma');
+      }
+    }
+    filters[name] = [...new Set(values)].sort();
+  }
+  return filters;
+}
+
+/** The event-types routes, given where event types come from. */
+export function eventTypesRoutes(source: EventTypesSource, arrayQueryStyle: 'repeat' | 'comma') {
+  return new Hono().get('/', async (c) => {
+    const filters = parseEventTypeFilters(new URL(c.req.url), arrayQueryStyle);
+    const json = await source.getJson(filters);
+    return c.body(json, 200, {
+      'Content-Type': 'application/json; charset=utf-8',
+      'Cache-Control': 'private, no-store',
+    });
+  });
+}

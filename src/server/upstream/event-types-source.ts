@@ -1,0 +1,75 @@
+// Event types from the upstream, validated, serialised once, cached briefly and coalesced.
+import { EVENT_TYPES_OPERATION, UpstreamEventTypesSchema } from '../../shared/event-types';
+import { CoalescingCache } from './coalescing-cache';
+import type { UpstreamClient } from './upstream-client';
+import { invalidUpstreamAnswerProblem, problemForUpstreamAnswer } from './upstream-problems';
+
+/** The two documented filters, values already validated, deduplicated and sorted. */
+export interface EventTypeFilters {
+  modules: string[];
+  objectTypes: string[];
+}
+
+export interface EventTypesSourceOptions {
+  upstream: UpstreamClient;
+  arrayQueryStyle: 'repeat' | 'comma';
+  cacheTtlMs: number;
+  now?: () => number;
+}
+
+/** Query pairs for the filters in the configured wire style (upstream-api.md §4.1 does not say). */
+export function filterQuery(
+  filters: EventTypeFilters,
+  style: 'repeat' | 'comma',
+): Array<[string, string]> {
+  const pairs: Array<[string, string]> = [];
+  for (const name of ['modules', 'objectTypes'] as const) {
+    const values = filters[name];
+    if (values.length === 0) continue;
+    if (style === 'comma') pairs.push([name, values.join(',')]);
+    else for (const value of values) pairs.push([name, value]);
+  }
+  return pairs;
+}
+
+/**
+ * Loads event types. The answer is kept as the finished JSON text of `{ items, fetchedAt }` so a
+ * cache hit costs no parsing or serialising.
+ */
+export class EventTypesSource {
+  readonly #options: EventTypesSourceOptions;
+  readonly #now: () => number;
+  readonly #cache: CoalescingCache<string>;
+
+  constructor(options: EventTypesSourceOptions) {
+    this.#options = options;
+    this.#now = options.now ?? Date.now;
+    this.#cache = new CoalescingCache<string>({
+      ttlMs: options.cacheTtlMs,
+      maxEntries: 200,
+      now: this.#now,
+    });
+  }
+
+  /** The JSON body of `GET /api/event-types` for `filters`; throws HttpProblem on failure. */
+  getJson(filters: EventTypeFilters): Promise<string> {
+    const key = JSON.stringify([filters.modules, filters.objectTypes]);
+    return this.#cache.get(key, () => this.#load(filters));
+  }
+
+  async #load(filters: EventTypeFilters): Promise<string> {
+    const response = await this.#options.upstream.send(EVENT_TYPES_OPERATION, {
+      query: filterQuery(filters, this.#options.arrayQueryStyle),
+    });
+    if (response.status !== 200) throw problemForUpstreamAnswer(response, this.#now());
+    let body: unknown;
+    try {
+      body = JSON.parse(response.body);
+    } catch {
+      throw invalidUpstreamAnswerProblem();
+    }
+    const parsed = UpstreamEventTypesSchema.safeParse(body);
+    if (!parsed.success) throw invalidUpstreamAnswerProblem();
+    return JSON.stringify({ items: parsed.data, fetchedAt: new Date(this.#now()).toISOString() });
+  }
+}

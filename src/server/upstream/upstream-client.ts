@@ -1,0 +1,86 @@
+// Sends the BFF's catalog operations to the upstream: builds each URL from validated parts,
+// checks it stays on the configured origin and path, attaches the bearer token, and renews the
+// token once (and retries once) when the upstream answers 401.
+import type { TokenManager } from './token-manager';
+import type { Transport, TransportResponse } from './http-transport';
+
+/** One upstream operation the BFF knows. Only operations of the catalog are ever sent. */
+export interface UpstreamOperation {
+  id: string;
+  method: 'GET';
+  /** Path below the base URL; `{name}` segments are filled from `pathParams`. */
+  path: string;
+}
+
+export interface UpstreamCall {
+  pathParams?: Record<string, string>;
+  /** Query pairs in wire order; values are already validated by the route. */
+  query?: ReadonlyArray<readonly [string, string]>;
+  /** Operation headers such as `identifier`; validated by the route, never copied from a client. */
+  headers?: Record<string, string>;
+}
+
+/** Raised when a built URL would leave the configured upstream: a bug, never sent. */
+export class UnsafeUpstreamUrlError extends Error {
+  override name = 'UnsafeUpstreamUrlError';
+}
+
+/** Builds the URL of `operation` below `baseUrl` and refuses anything that escapes it. */
+export function buildUpstreamUrl(
+  baseUrl: URL,
+  operation: UpstreamOperation,
+  { pathParams = {}, query = [] }: UpstreamCall,
+): URL {
+  const path = operation.path.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const value = pathParams[name];
+    if (value === undefined) throw new UnsafeUpstreamUrlError(`missing path parameter ${name}`);
+    return encodeURIComponent(value);
+  });
+  const basePath = baseUrl.pathname.replace(/\/+$/, '');
+  const url = new URL(baseUrl.origin + basePath + path);
+  for (const [name, value] of query) url.searchParams.append(name, value);
+  // Defence in depth: encoded parameters cannot add `..` segments today, but a catalog override
+  // or a future change might; nothing leaves for another host or outside the base path.
+  if (url.origin !== baseUrl.origin || !url.pathname.startsWith(`${basePath}/`)) {
+    throw new UnsafeUpstreamUrlError('built upstream URL leaves the configured base URL');
+  }
+  return url;
+}
+
+export interface UpstreamClientOptions {
+  baseUrl: URL;
+  transport: Transport;
+  tokens: TokenManager;
+}
+
+/** The BFF's client for catalog operations. */
+export class UpstreamClient {
+  readonly #options: UpstreamClientOptions;
+
+  constructor(options: UpstreamClientOptions) {
+    this.#options = options;
+  }
+
+  /**
+   * Sends `operation` and returns the upstream's answer, whatever its status. Throws TokenError
+   * when no token can be had and TransportError when the upstream gave no answer.
+   */
+  async send(operation: UpstreamOperation, call: UpstreamCall = {}): Promise<TransportResponse> {
+    const url = buildUpstreamUrl(this.#options.baseUrl, operation, call);
+    const token = await this.#options.tokens.getToken();
+    const first = await this.#sendWith(token, operation, url, call);
+    if (first.status !== 401) return first;
+    // The token may have been revoked or expired early: renew once and retry once, never more.
+    this.#options.tokens.invalidate(token);
+    const renewed = await this.#options.tokens.getToken();
+    return this.#sendWith(renewed, operation, url, call);
+  }
+
+  #sendWith(token: string, operation: UpstreamOperation, url: URL, call: UpstreamCall) {
+    return this.#options.transport({
+      method: operation.method,
+      url,
+      headers: { ...call.headers, accept: 'application/json', authorization: `Bearer ${token}` },
+    });
+  }
+}

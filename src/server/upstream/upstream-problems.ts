@@ -1,0 +1,110 @@
+// Turns what went wrong upstream into the problem the browser sees: a plain-language title, a
+// stable type, and never an upstream body, header or token.
+import { PROBLEM_TYPES, type Problem } from '../../shared/problem';
+import { parseRetryAfter } from '../../shared/retry-after';
+import { HttpProblem } from '../problem';
+import { TransportError, type TransportResponse } from './http-transport';
+import { TokenError } from './token-manager';
+
+function header(response: TransportResponse, name: string): string | undefined {
+  const value = response.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/**
+ * The problem for a non-success upstream answer. Upstream failures are 502s to the browser (the
+ * console's own request was fine), except 429, which the browser must see as a rate limit.
+ */
+export function problemForUpstreamAnswer(response: TransportResponse, nowMs: number): HttpProblem {
+  const status = response.status;
+  if (status === 429) {
+    const retryAfterSeconds = parseRetryAfter(header(response, 'retry-after'), nowMs);
+    const incidentId = header(response, 'ot-ratelimit-event-id');
+    const problem: Problem = {
+      type: PROBLEM_TYPES.rateLimited,
+      title: 'The privacy platform is rate limiting this account',
+      status: 429,
+      detail:
+        retryAfterSeconds === undefined
+          ? 'The platform did not say when to retry; wait a minute before trying again.'
+          : `Requests are allowed again in ${retryAfterSeconds} seconds.`,
+      upstreamStatus: 429,
+      ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }),
+      ...(incidentId && /^[\w-]{1,64}$/.test(incidentId) ? { incidentId } : {}),
+    };
+    return new HttpProblem(
+      problem,
+      retryAfterSeconds === undefined ? {} : { 'Retry-After': String(retryAfterSeconds) },
+    );
+  }
+  const known: Record<number, [Problem['type'], string, string]> = {
+    400: [
+      PROBLEM_TYPES.upstreamBadRequest,
+      'The privacy platform rejected the request',
+      'The platform answered 400 Bad Request. Check the filters; if they look right, the platform may not support them.',
+    ],
+    401: [
+      PROBLEM_TYPES.upstreamUnauthorized,
+      'The privacy platform did not accept the console’s credentials',
+      'The platform answered 401 Unauthorized even with a fresh access token. An administrator should check OAUTH_CLIENT_ID and OAUTH_CLIENT_SECRET.',
+    ],
+    403: [
+      PROBLEM_TYPES.upstreamForbidden,
+      'The console is not allowed to use this part of the privacy platform',
+      'The platform answered 403 Forbidden. The console’s API client probably lacks a scope (OAUTH_SCOPE); an administrator can grant it.',
+    ],
+  };
+  const [type, title, detail] = known[status] ?? [
+    PROBLEM_TYPES.upstreamError,
+    'The privacy platform had a problem answering',
+    `The platform answered ${status}. This is usually temporary: try again in a moment.`,
+  ];
+  return new HttpProblem({ type, title, status: 502, detail, upstreamStatus: status });
+}
+
+/** The problem for an answer that arrived but is not the documented shape. */
+export function invalidUpstreamAnswerProblem(): HttpProblem {
+  return new HttpProblem({
+    type: PROBLEM_TYPES.upstreamInvalidResponse,
+    title: 'The privacy platform answered in an unexpected format',
+    status: 502,
+    detail: 'The answer did not match the documented shape, so the console did not use it.',
+  });
+}
+
+/** The problem for a failure before any upstream answer: no token, timeout, unreachable. */
+export function problemForUpstreamFailure(error: unknown): HttpProblem | undefined {
+  if (error instanceof TokenError) {
+    return error.kind === 'rejected'
+      ? new HttpProblem({
+          type: PROBLEM_TYPES.upstreamUnauthorized,
+          title: 'The privacy platform did not accept the console’s credentials',
+          status: 502,
+          detail:
+            'The token endpoint refused the client credentials or scope. An administrator should check OAUTH_CLIENT_ID, OAUTH_CLIENT_SECRET and OAUTH_SCOPE.',
+          ...(error.upstreamStatus === undefined ? {} : { upstreamStatus: error.upstreamStatus }),
+        })
+      : new HttpProblem({
+          type: PROBLEM_TYPES.upstreamUnavailable,
+          title: 'The privacy platform’s sign-in service is not answering',
+          status: 503,
+          detail: 'No access token could be obtained. Try again in a moment.',
+        });
+  }
+  if (error instanceof TransportError) {
+    return error.kind === 'timeout'
+      ? new HttpProblem({
+          type: PROBLEM_TYPES.upstreamTimeout,
+          title: 'The privacy platform took too long to answer',
+          status: 504,
+          detail: 'The request was abandoned after the configured timeout (UPSTREAM_TIMEOUT_MS).',
+        })
+      : new HttpProblem({
+          type: PROBLEM_TYPES.upstreamUnavailable,
+          title: 'The privacy platform could not be reached',
+          status: 503,
+          detail: 'The connection failed. Check the network or UPSTREAM_BASE_URL and try again.',
+        });
+  }
+  return undefined;
+}

@@ -1,0 +1,42 @@
+// The activity-log event type and the BFF's answer for it: one schema for the upstream's answer
+// (validated in the BFF) and for the BFF's answer (validated in the SPA).
+import * as z from 'zod/mini';
+
+/**
+ * One event type. Every field is optional upstream, so every field is optional here; a field of
+ * the wrong type is read as missing rather than dropping the whole record (a tolerant reader: the
+ * console shows "—" for it). Unknown fields are stripped.
+ */
+export const EventTypeSchema = z.object({
+  code: z.catch(z.optional(z.int()), undefined),
+  value: z.catch(z.optional(z.string()), undefined),
+  objectTypeName: z.catch(z.optional(z.string()), undefined),
+  moduleName: z.catch(z.optional(z.string()), undefined),
+});
+export type EventType = z.infer<typeof EventTypeSchema>;
+
+/** What the upstream's event-types operation answers with: a bare array. */
+export const UpstreamEventTypesSchema = z.array(EventTypeSchema);
+
+/** What `GET /api/event-types` answers with. */
+export const EventTypesResponseSchema = z.object({
+  items: z.array(EventTypeSchema),
+  fetchedAt: z.iso.datetime(),
+});
+export type EventTypesResponse = z.infer<typeof EventTypesResponseSchema>;
+
+/** The columns of the event-types table, in display order, with their labels. */
+export const EVENT_TYPE_COLUMNS = [
+  { key: 'code', label: 'Code' },
+  { key: 'value', label: 'Name' },
+  { key: 'objectTypeName', label: 'Object type' },
+  { key: 'moduleName', label: 'Module' },
+] as const satisfies ReadonlyArray<{ key: keyof EventType; label: string }>;
+export type EventTypeColumnKey = (typeof EVENT_TYPE_COLUMNS)[number]['key'];
+
+/** The upstream operation of upstream-api.md §4.1. */
+export const EVENT_TYPES_OPERATION = {
+  id: 'event-types',
+  method: 'GET',
+  path: '/api/audit/v4/audits/event-types',
+} as const;

@@ -1,0 +1,45 @@
+/// <reference types="vitest/config" />
+// Build and dev server for the SPA, and the unit-test projects (jsdom for the SPA, node for the
+// BFF and the mock).
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+
+const bffPort = process.env.PORT ?? '8787';
+
+export default defineConfig({
+  plugins: [react()],
+  build: {
+    outDir: 'dist/client',
+    emptyOutDir: true,
+    sourcemap: false,
+  },
+  server: {
+    host: '127.0.0.1',
+    port: 5173,
+    strictPort: true,
+    // In development the browser talks to Vite, which forwards /api to the BFF: same origin
+    // from the browser's point of view, as in production.
+    proxy: { '/api': { target: `http://127.0.0.1:${bffPort}`, changeOrigin: false } },
+  },
+  test: {
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'node',
+          environment: 'node',
+          include: ['src/{server,mocks,shared}/**/*.test.ts', 'scripts/**/*.test.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'browser-ui',
+          environment: 'jsdom',
+          include: ['src/{app,features,components,lib}/**/*.test.{ts,tsx}'],
+          setupFiles: ['./vitest.setup.ts'],
+        },
+      },
+    ],
+  },
+});
