@@ -41,9 +41,7 @@ describe('formatCsvCell', () => {
   });
 
   it('neutralises then quotes a formula that also holds a comma and quotes', () => {
-    expect(formatCsvCell('=HYPERLINK("http://x", "y")')).toBe(
-      `"'=HYPERLINK(""http://x"", ""y"")"`,
-    );
+    expect(formatCsvCell('=HYPERLINK("http://x", "y")')).toBe(`"'=HYPERLINK(""http://x"", ""y"")"`);
   });
 
   it('neutralises a negative number as well', () => {

@@ -41,12 +41,14 @@ function hostName(fallback: string) {
 }
 
 function credential(fallback: string) {
-  return z
-    .string()
-    .max(500, 'expected at most 500 characters')
-    // eslint-disable-next-line no-control-regex
-    .regex(/^[^\u0000-\u001f\u007f]+$/, 'expected no control characters')
-    .default(fallback);
+  return (
+    z
+      .string()
+      .max(500, 'expected at most 500 characters')
+      // eslint-disable-next-line no-control-regex
+      .regex(/^[^\u0000-\u001f\u007f]+$/, 'expected no control characters')
+      .default(fallback)
+  );
 }
 
 const MockEnvSchema = z.object({

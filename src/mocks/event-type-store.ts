@@ -14,8 +14,11 @@ export interface EventTypeStore {
   readonly all: readonly EventType[];
   /** The rows matching `filter`: OR within one filter, AND across the two. */
   select(filter?: EventTypeFilter): readonly EventType[];
-  /** `select(filter)` as the JSON text of a bare array, cached per distinct filter. */
-  json(filter?: EventTypeFilter): string;
+  /**
+   * `select(filter)` as the UTF-8 JSON of a bare array, cached per distinct filter. Bytes rather
+   * than text: a Response built from bytes skips encoding, twice as fast for a large list.
+   */
+  jsonBytes(filter?: EventTypeFilter): Uint8Array<ArrayBuffer>;
 }
 
 /** Options of {@link createEventTypeStore}. */
@@ -35,9 +38,10 @@ export function createEventTypeStore(
 ): EventTypeStore {
   const cacheSize = options.cacheSize ?? 256;
   const all = Object.freeze([...eventTypes]);
-  const allJson = JSON.stringify(all);
+  const encoder = new TextEncoder();
+  const allJson = encoder.encode(JSON.stringify(all));
   // A Map iterates in insertion order, so re-inserting on a hit makes the first key the LRU one.
-  const cache = new Map<string, string>();
+  const cache = new Map<string, Uint8Array<ArrayBuffer>>();
 
   function normalise(values: readonly string[] | undefined): string[] {
     return values && values.length > 0 ? [...new Set(values)].sort() : [];
@@ -56,7 +60,7 @@ export function createEventTypeStore(
     );
   }
 
-  function json(filter: EventTypeFilter = {}): string {
+  function jsonBytes(filter: EventTypeFilter = {}): Uint8Array<ArrayBuffer> {
     const modules = normalise(filter.modules);
     const objectTypes = normalise(filter.objectTypes);
     if (modules.length === 0 && objectTypes.length === 0) return allJson;
@@ -67,14 +71,14 @@ export function createEventTypeStore(
       cache.set(key, hit);
       return hit;
     }
-    const text = JSON.stringify(select({ modules, objectTypes }));
-    cache.set(key, text);
+    const bytes = encoder.encode(JSON.stringify(select({ modules, objectTypes })));
+    cache.set(key, bytes);
     if (cache.size > cacheSize) {
       const oldest = cache.keys().next();
       if (!oldest.done) cache.delete(oldest.value);
     }
-    return text;
+    return bytes;
   }
 
-  return { all, select, json };
+  return { all, select, jsonBytes };
 }

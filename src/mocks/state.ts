@@ -3,12 +3,7 @@
 import type { EventType } from '../shared/event-types';
 import { DEFAULT_EVENT_TYPE_COUNT, generateEventTypes } from './data/event-types';
 import { createEventTypeStore, type EventTypeStore } from './event-type-store';
-import {
-  createFaultQueue,
-  type FaultHit,
-  type FaultSpec,
-  type PendingFault,
-} from './faults';
+import { createFaultQueue, type FaultHit, type FaultSpec, type PendingFault } from './faults';
 import { DEFAULT_KNOWN_SCOPES, MOCK_OPERATIONS, type MockOperation } from './operations';
 import { createTokenStore, type IssuedToken, type TokenCheck } from './token-store';
 
@@ -53,7 +48,7 @@ export interface MockStats {
   readonly tokensIssued: number;
   /** Requests received per operation, including refused and faulted ones. */
   readonly requests: Readonly<Record<MockOperation, number>>;
-  /** Requests answered by an injected fault (or the admission check). */
+  /** Requests an injected fault (or the admission check) applied to, slow 2xx ones included. */
   readonly faultsServed: number;
   /** Injected faults still waiting for a request. */
   readonly pendingFaults: number;

@@ -23,22 +23,24 @@ export interface TokenStore {
   clear(): void;
 }
 
-// Sweeping expired tokens only when the map grows keeps issue() O(1) for the common case while
-// a long benchmark that renews tokens cannot grow the map without bound.
-const SWEEP_THRESHOLD = 1_000;
+// Expired tokens are swept only when the map has doubled since the last sweep: issue() stays O(1)
+// amortised, and a long benchmark that keeps renewing tokens cannot grow the map without bound.
+const MIN_SWEEP_SIZE = 1_000;
 
 /** Creates an empty store reading time from `now` (epoch milliseconds). */
 export function createTokenStore(now: () => number): TokenStore {
   const tokens = new Map<string, IssuedToken>();
+  let sweepAt = MIN_SWEEP_SIZE;
 
   function sweep(): void {
     const at = now();
     for (const [value, token] of tokens) if (token.expiresAt <= at) tokens.delete(value);
+    sweepAt = Math.max(MIN_SWEEP_SIZE, tokens.size * 2);
   }
 
   return {
     issue(scopes, ttlSeconds) {
-      if (tokens.size >= SWEEP_THRESHOLD) sweep();
+      if (tokens.size >= sweepAt) sweep();
       const token: IssuedToken = {
         accessToken: opaqueToken(),
         scopes: [...scopes],
@@ -58,6 +60,7 @@ export function createTokenStore(now: () => number): TokenStore {
     },
     clear() {
       tokens.clear();
+      sweepAt = MIN_SWEEP_SIZE;
     },
   };
 }

@@ -21,7 +21,9 @@ describe('event-types URL state', () => {
 
   it('reads every part of a view', () => {
     expect(
-      parse('?q=consent&module=A&module=B&objectType=X&objectType=%28not+set%29&sort=module&dir=desc'),
+      parse(
+        '?q=consent&module=A&module=B&objectType=X&objectType=%28not+set%29&sort=module&dir=desc',
+      ),
     ).toEqual({
       q: 'consent',
       modules: ['A', 'B'],

@@ -2,7 +2,11 @@
 // unknown or invalid is dropped rather than breaking the page someone shared.
 import * as z from 'zod/mini';
 import type { EventTypeColumnKey } from '../../shared/event-types';
-import { FILTER_LIMITS, filterValueProblem, hasControlCharacters } from '../../shared/filter-values';
+import {
+  FILTER_LIMITS,
+  filterValueProblem,
+  hasControlCharacters,
+} from '../../shared/filter-values';
 import type { EventTypeFilters, SortState } from './filter-event-types';
 
 /** The search param names, in the order they are written. */
@@ -73,7 +77,7 @@ const SortNameSchema = z.catch(
 );
 const DirectionSchema = z.catch(z.optional(z.enum(['asc', 'desc'])), undefined);
 
-/** The raw params, read as lists so repeated names survive, then narrowed to a valid view. */
+/** The raw params (facets as lists, since their names repeat), narrowed to a valid view. */
 const ViewParamsSchema = z.object({
   q: SearchSchema,
   module: z.catch(FacetValuesSchema, []),

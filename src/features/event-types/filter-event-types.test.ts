@@ -115,9 +115,10 @@ describe('filterEventTypes', () => {
 
   it('keeps the order of the rows it is given', () => {
     const sorted = sortEventTypes(rows, { column: 'code', direction: 'desc' });
-    expect(filterEventTypes(sorted, universe, { ...NO_FILTERS, modules: ['DSAR'] }).rows).toEqual(
-      [rows[3], rows[2]],
-    );
+    expect(filterEventTypes(sorted, universe, { ...NO_FILTERS, modules: ['DSAR'] }).rows).toEqual([
+      rows[3],
+      rows[2],
+    ]);
   });
 });
 

@@ -76,7 +76,9 @@ export function useEventTypesView(): EventTypesView {
       const params = serialiseViewState(next);
       if (params.toString() === latest.current.searchParams.toString()) return;
       setWrittenSearch(next.q);
-      latest.current.setSearchParams(params, { replace });
+      // A click (facet, sort, clear) renders its result at once rather than as a transition, so a
+      // ticked box never shows unticked while the table catches up; typing keeps transitions.
+      latest.current.setSearchParams(params, { replace, flushSync: !replace });
     },
     [cancelPendingWrite],
   );
@@ -86,7 +88,10 @@ export function useEventTypesView(): EventTypesView {
       setSearchText(text);
       cancelPendingWrite();
       // Writes whatever the view is when the timer fires, so a back/forward in between wins.
-      pendingWrite.current = setTimeout(() => commit(latest.current.state, true), SEARCH_WRITE_DELAY_MS);
+      pendingWrite.current = setTimeout(
+        () => commit(latest.current.state, true),
+        SEARCH_WRITE_DELAY_MS,
+      );
     },
     [cancelPendingWrite, commit],
   );

@@ -51,7 +51,13 @@ export const PRIVACY_TAXONOMY: readonly TaxonomyModule[] = [
       },
       {
         name: 'Consent Receipt',
-        actions: ['Received', 'Rejected', 'Bulk Import Started', 'Bulk Import Completed', 'Replayed'],
+        actions: [
+          'Received',
+          'Rejected',
+          'Bulk Import Started',
+          'Bulk Import Completed',
+          'Replayed',
+        ],
       },
       {
         name: 'Preference Center',
@@ -268,7 +274,13 @@ export const PRIVACY_TAXONOMY: readonly TaxonomyModule[] = [
       },
       {
         name: 'Breach Notification',
-        actions: ['Drafted', 'Approved', 'Sent to Regulator', 'Sent to Individuals', 'Deadline Missed'],
+        actions: [
+          'Drafted',
+          'Approved',
+          'Sent to Regulator',
+          'Sent to Individuals',
+          'Deadline Missed',
+        ],
       },
       {
         name: 'Incident Task',
@@ -367,7 +379,14 @@ export const PRIVACY_TAXONOMY: readonly TaxonomyModule[] = [
       },
       {
         name: 'Connector',
-        actions: ['Installed', 'Authorized', 'Sync Started', 'Sync Completed', 'Sync Failed', 'Removed'],
+        actions: [
+          'Installed',
+          'Authorized',
+          'Sync Started',
+          'Sync Completed',
+          'Sync Failed',
+          'Removed',
+        ],
       },
       {
         name: 'Integration Workflow',
@@ -422,7 +441,13 @@ export const PRIVACY_TAXONOMY: readonly TaxonomyModule[] = [
     objectTypes: [
       {
         name: 'AI Model',
-        actions: ['Registered', 'Version Deployed', 'Risk Tier Changed', 'Bias Test Failed', 'Retired'],
+        actions: [
+          'Registered',
+          'Version Deployed',
+          'Risk Tier Changed',
+          'Bias Test Failed',
+          'Retired',
+        ],
       },
       {
         name: 'AI Use Case',

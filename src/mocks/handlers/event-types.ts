@@ -6,7 +6,7 @@ import { ACTIVITY_LOG_SCOPE } from '../operations';
 import type { MockState } from '../state';
 import { admitRequest } from './admission';
 import { refuseUnauthorized } from './bearer-auth';
-import { errorResponse, jsonTextResponse } from './responses';
+import { errorResponse, jsonBytesResponse } from './responses';
 
 /** Path of the event-types operation below the upstream's base URL. */
 export const EVENT_TYPES_PATH = '/api/audit/v4/audits/event-types';
@@ -50,6 +50,6 @@ export function createEventTypesHandler(state: MockState): HttpHandler {
         return errorResponse(400, `Query parameter ${name} contains control characters`);
       }
     }
-    return jsonTextResponse(state.eventTypes.json({ modules, objectTypes }));
+    return jsonBytesResponse(state.eventTypes.jsonBytes({ modules, objectTypes }));
   });
 }

@@ -11,7 +11,9 @@ export const eventTypesQueryKeys = {
 };
 
 /** Fetches every event type the upstream knows, validated against the shared schema. */
-export function getEventTypes({ signal }: { signal?: AbortSignal } = {}): Promise<EventTypesResponse> {
+export function getEventTypes({
+  signal,
+}: { signal?: AbortSignal } = {}): Promise<EventTypesResponse> {
   return apiRequest('/api/event-types', EventTypesResponseSchema, { signal });
 }
 

@@ -53,83 +53,89 @@ export function EventTypesBrowser({ response, onRefresh, refreshing }: EventType
     downloadCsv(eventTypesCsvFileName(), eventTypesCsv(result.rows));
   }, [result.rows]);
 
+  const toolbar = (
+    <div className="event-types-toolbar">
+      <div className="event-types-search">
+        <label htmlFor={searchId}>Search event types</label>
+        <input
+          id={searchId}
+          className="input"
+          type="search"
+          placeholder="Name or code"
+          autoComplete="off"
+          spellCheck={false}
+          maxLength={FILTER_LIMITS.maxLength}
+          value={state.q}
+          onChange={(event) => setSearch(event.target.value)}
+        />
+      </div>
+      <button
+        type="button"
+        className="button"
+        onClick={exportCsv}
+        disabled={noMatches}
+        title="Download the rows shown, in this order, as a CSV file"
+      >
+        <DownloadIcon />
+        Export CSV
+      </button>
+    </div>
+  );
+
+  const filters = (
+    <aside className="event-types-filters card" aria-label="Filters">
+      <div className="event-types-filters-header">
+        <h2>Filters</h2>
+        {/* While nothing matches, the empty-result panel offers this action instead: one
+            "Clear all filters" on screen at a time. */}
+        {filtered && !noMatches ? (
+          <button type="button" className="button-link" onClick={clearFilters}>
+            Clear all filters
+          </button>
+        ) : null}
+      </div>
+      <FacetFilter
+        facet="modules"
+        legend="Module"
+        options={result.modules}
+        onToggle={toggleFacetValue}
+        onClear={clearFacet}
+      />
+      <FacetFilter
+        facet="objectTypes"
+        legend="Object type"
+        options={result.objectTypes}
+        onToggle={toggleFacetValue}
+        onClear={clearFacet}
+      />
+    </aside>
+  );
+
+  const meta = (
+    <div className="event-types-meta">
+      <p className="event-types-summary" role="status" aria-live="polite">
+        Showing {formatCount(result.rows.length)} of {formatCount(rows.length)} event types
+      </p>
+      <p className="muted event-types-fetched">
+        Data fetched at{' '}
+        <time dateTime={response.fetchedAt} title={formatDateTime(response.fetchedAt)}>
+          {formatClockTime(response.fetchedAt)}
+        </time>
+        <button type="button" className="button-link" onClick={onRefresh} disabled={refreshing}>
+          Refresh
+        </button>
+      </p>
+    </div>
+  );
+
+  // Search comes first in the DOM so that on a narrow screen, where everything stacks, it is the
+  // first thing above the filters; on a wide screen the grid puts the filters in a side column.
   return (
     <div className="event-types-layout">
-      <aside className="event-types-filters card" aria-label="Filters">
-        <div className="event-types-filters-header">
-          <h2>Filters</h2>
-          {/* While nothing matches, the empty-result panel offers this action instead: one
-              "Clear all filters" on screen at a time. */}
-          {filtered && !noMatches ? (
-            <button type="button" className="button-link" onClick={clearFilters}>
-              Clear all filters
-            </button>
-          ) : null}
-        </div>
-        <FacetFilter
-          facet="modules"
-          legend="Module"
-          options={result.modules}
-          onToggle={toggleFacetValue}
-          onClear={clearFacet}
-        />
-        <FacetFilter
-          facet="objectTypes"
-          legend="Object type"
-          options={result.objectTypes}
-          onToggle={toggleFacetValue}
-          onClear={clearFacet}
-        />
-      </aside>
-
-      <div className="event-types-results">
-        <div className="event-types-toolbar">
-          <div className="event-types-search">
-            <label htmlFor={searchId}>Search event types</label>
-            <input
-              id={searchId}
-              className="input"
-              type="search"
-              placeholder="Name or code"
-              autoComplete="off"
-              spellCheck={false}
-              maxLength={FILTER_LIMITS.maxLength}
-              value={state.q}
-              onChange={(event) => setSearch(event.target.value)}
-            />
-          </div>
-          <button
-            type="button"
-            className="button"
-            onClick={exportCsv}
-            disabled={noMatches}
-            title="Download the rows shown, in this order, as a CSV file"
-          >
-            <DownloadIcon />
-            Export CSV
-          </button>
-        </div>
-
-        <div className="event-types-meta">
-          <p className="event-types-summary" role="status" aria-live="polite">
-            Showing {formatCount(result.rows.length)} of {formatCount(rows.length)} event types
-          </p>
-          <p className="muted event-types-fetched">
-            Data fetched at{' '}
-            <time dateTime={response.fetchedAt} title={formatDateTime(response.fetchedAt)}>
-              {formatClockTime(response.fetchedAt)}
-            </time>
-            <button
-              type="button"
-              className="button-link"
-              onClick={onRefresh}
-              disabled={refreshing}
-            >
-              Refresh
-            </button>
-          </p>
-        </div>
-
+      {toolbar}
+      {filters}
+      {meta}
+      <div className="event-types-table-area">
         {noMatches ? (
           <StatusPanel
             title="No event types match these filters"
@@ -140,8 +146,8 @@ export function EventTypesBrowser({ response, onRefresh, refreshing }: EventType
             }
           >
             <p>
-              None of the {formatCount(rows.length)} event types matches the search and the
-              selected modules and object types. Clear the filters or choose other values.
+              None of the {formatCount(rows.length)} event types matches the search and the selected
+              modules and object types. Clear the filters or choose other values.
             </p>
           </StatusPanel>
         ) : (

@@ -16,7 +16,12 @@ export interface EventTypesErrorProps {
 }
 
 /** An alert saying what went wrong and what to do, with a "Try again" button. */
-export function EventTypesError({ error, errorUpdatedAt, onRetry, retrying }: EventTypesErrorProps) {
+export function EventTypesError({
+  error,
+  errorUpdatedAt,
+  onRetry,
+  retrying,
+}: EventTypesErrorProps) {
   if (error instanceof ApiError && error.problem.type === PROBLEM_TYPES.rateLimited) {
     // Keyed by arrival so a new 429 restarts the countdown from its own Retry-After.
     return (

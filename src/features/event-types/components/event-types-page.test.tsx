@@ -3,6 +3,7 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { flushSync } from 'react-dom';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { EventType } from '../../../shared/event-types';
@@ -84,6 +85,10 @@ function stubEventTypes(items: EventType[] = ITEMS) {
   return stubFetch(() => jsonResponse({ items, fetchedAt: FETCHED_AT }));
 }
 
+function syncRouterUpdate(update: () => unknown): undefined {
+  flushSync(update);
+}
+
 function renderPage(initialEntries: string[] = ['/event-types'], initialIndex?: number) {
   const router = createMemoryRouter([{ path: '/event-types', element: <EventTypesPage /> }], {
     initialEntries,
@@ -92,7 +97,9 @@ function renderPage(initialEntries: string[] = ['/event-types'], initialIndex?: 
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   render(
     <QueryClientProvider client={queryClient}>
-      <RouterProvider router={router} />
+      {/* What RouterProvider from react-router/dom passes; importing that entry here would load a
+          second copy of react-router under Vitest. */}
+      <RouterProvider router={router} flushSync={syncRouterUpdate} />
     </QueryClientProvider>,
   );
   return { router };

@@ -40,12 +40,7 @@ export function EventTypesPage() {
         <StatusPanel
           title="No event types yet"
           actions={
-            <button
-              type="button"
-              className="button"
-              onClick={retry}
-              disabled={query.isFetching}
-            >
+            <button type="button" className="button" onClick={retry} disabled={query.isFetching}>
               Refresh
             </button>
           }
@@ -58,11 +53,7 @@ export function EventTypesPage() {
       ) : null}
 
       {query.data && query.data.items.length > 0 ? (
-        <EventTypesBrowser
-          response={query.data}
-          onRefresh={retry}
-          refreshing={query.isFetching}
-        />
+        <EventTypesBrowser response={query.data} onRefresh={retry} refreshing={query.isFetching} />
       ) : null}
     </section>
   );

@@ -58,7 +58,9 @@ export const FacetFilter = memo(function FacetFilter({
                   onChange={() => onToggle(facet, option.value)}
                 />
                 <label htmlFor={inputId}>
-                  <span className={option.value === NOT_SET ? 'facet-value not-set' : 'facet-value'}>
+                  <span
+                    className={option.value === NOT_SET ? 'facet-value not-set' : 'facet-value'}
+                  >
                     {option.value}
                   </span>{' '}
                   <span className="facet-count">({formatCount(option.count)})</span>

@@ -1,7 +1,11 @@
 // Number and time formats of the event-types page, fixed to English like the rest of the UI text.
 
 const COUNT = new Intl.NumberFormat('en');
-const TIME = new Intl.DateTimeFormat('en', { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+const TIME = new Intl.DateTimeFormat('en', {
+  hour: '2-digit',
+  minute: '2-digit',
+  hourCycle: 'h23',
+});
 const DATE_TIME = new Intl.DateTimeFormat('en', { dateStyle: 'medium', timeStyle: 'long' });
 
 /** "10,000". */
