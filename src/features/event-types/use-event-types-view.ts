@@ -76,6 +76,9 @@ export function useEventTypesView(): EventTypesView {
       const params = serialiseViewState(next);
       if (params.toString() === latest.current.searchParams.toString()) return;
       setWrittenSearch(next.q);
+      // Later clicks build on this choice even before the router has rendered it: two quick
+      // ticks must select both values, not have the second overwrite the first.
+      latest.current = { ...latest.current, state: next, searchParams: params };
       // A click (facet, sort, clear) renders its result at once rather than as a transition, so a
       // ticked box never shows unticked while the table catches up; typing keeps transitions.
       latest.current.setSearchParams(params, { replace, flushSync: !replace });

@@ -1,0 +1,141 @@
+// The event-types explorer as a privacy admin uses it: filter, share by URL, export, and read
+// clear states when the upstream fails.
+import { readFile } from 'node:fs/promises';
+import { expect, expectNoSeriousA11yViolations, test } from './fixtures';
+
+const table = (page: import('@playwright/test').Page) =>
+  page.getByRole('table', { name: 'Event types' });
+
+/** The module column of every row currently rendered (the table is virtualised). */
+async function visibleModules(page: import('@playwright/test').Page): Promise<string[]> {
+  const rows = table(page).getByRole('row');
+  const count = await rows.count();
+  const modules: string[] = [];
+  for (let i = 1; i < count; i += 1) {
+    const cells = rows.nth(i).getByRole('cell');
+    if ((await cells.count()) === 4) modules.push((await cells.nth(3).innerText()).trim());
+  }
+  return modules;
+}
+
+test('lists the event types of the upstream with code, name, object type and module', async ({
+  page,
+  mockUpstream: _,
+}) => {
+  await page.goto('/event-types');
+  await expect(table(page)).toBeVisible();
+  for (const header of ['Code', 'Name', 'Object type', 'Module']) {
+    await expect(page.getByRole('columnheader', { name: header })).toBeVisible();
+  }
+  await expect(
+    page.getByRole('status').filter({ hasText: /Showing [\d,]+ of [\d,]+ event types/ }),
+  ).toBeVisible();
+  await expectNoSeriousA11yViolations(page);
+});
+
+test('filtering by two modules survives a reload and the back button', async ({
+  page,
+  mockUpstream: _,
+}) => {
+  await page.goto('/event-types');
+  const modules = page.getByRole('group', { name: 'Module' });
+  await modules.getByRole('checkbox', { name: /^Assessments/ }).check();
+  await modules.getByRole('checkbox', { name: /^Vendor Risk/ }).check();
+  await expect(page).toHaveURL(/module=Assessments/);
+  await expect(page).toHaveURL(/module=Vendor\+Risk|module=Vendor%20Risk/);
+
+  const summary = page.getByRole('status').filter({ hasText: /Showing/ });
+  const before = await summary.innerText();
+  const shown = await visibleModules(page);
+  expect(shown.length).toBeGreaterThan(0);
+  expect(new Set(shown)).toEqual(new Set(['Assessments', 'Vendor Risk']));
+
+  await page.reload();
+  await expect(summary).toHaveText(before);
+  expect(await visibleModules(page)).toEqual(shown);
+  await expect(modules.getByRole('checkbox', { name: /^Assessments/ })).toBeChecked();
+
+  await page.goBack();
+  await expect(modules.getByRole('checkbox', { name: /^Vendor Risk/ })).not.toBeChecked();
+  await expect(modules.getByRole('checkbox', { name: /^Assessments/ })).toBeChecked();
+});
+
+test('search and sort are carried by the URL', async ({ page, mockUpstream: _ }) => {
+  await page.goto('/event-types');
+  await page.getByRole('searchbox', { name: 'Search event types' }).fill('vendor');
+  await expect(page).toHaveURL(/q=vendor/);
+  await page.getByRole('button', { name: 'Code' }).click();
+  await page.getByRole('button', { name: 'Code' }).click();
+  await expect(page).toHaveURL(/sort=code/);
+  await expect(page).toHaveURL(/dir=desc/);
+  await expect(page.getByRole('columnheader', { name: 'Code' })).toHaveAttribute(
+    'aria-sort',
+    'descending',
+  );
+
+  const url = page.url();
+  const fresh = await page.context().newPage();
+  await fresh.goto(url);
+  await expect(fresh.getByRole('searchbox', { name: 'Search event types' })).toHaveValue('vendor');
+  await expect(fresh.getByRole('columnheader', { name: 'Code' })).toHaveAttribute(
+    'aria-sort',
+    'descending',
+  );
+});
+
+test('exports the filtered rows as CSV', async ({ page, mockUpstream: _ }) => {
+  await page.goto('/event-types?module=Cookie+Consent');
+  await expect(table(page)).toBeVisible();
+  const summary = await page
+    .getByRole('status')
+    .filter({ hasText: /Showing/ })
+    .innerText();
+  const shownCount = Number(/Showing ([\d,]+)/.exec(summary)?.[1]?.replace(/,/g, ''));
+
+  const downloadPromise = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Export CSV' }).click();
+  const download = await downloadPromise;
+  expect(download.suggestedFilename()).toMatch(/^event-types-\d{4}-\d{2}-\d{2}\.csv$/);
+  const text = (await readFile(await download.path(), 'utf8')).replace(/^\uFEFF/, '');
+  const lines = text.split('\r\n').filter(Boolean);
+  expect(lines[0]).toBe('code,name,objectType,module');
+  expect(lines).toHaveLength(shownCount + 1);
+  for (const line of lines.slice(1)) expect(line.endsWith(',Cookie Consent')).toBe(true);
+});
+
+test('shows a plain-language error when the upstream fails, and recovers on retry', async ({
+  page,
+  mockUpstream,
+}) => {
+  await mockUpstream.injectFault({ operation: 'event-types', status: 500, count: 3 });
+  await page.goto('/event-types');
+  const alert = page.getByRole('alert');
+  await expect(alert).toBeVisible();
+  await expect(alert).toContainText(/platform/i);
+  await expectNoSeriousA11yViolations(page);
+  await mockUpstream.reset();
+  await alert.getByRole('button', { name: 'Try again' }).click();
+  await expect(table(page)).toBeVisible();
+});
+
+test('shows the seconds until retry when the upstream rate limits', async ({
+  page,
+  mockUpstream,
+}) => {
+  await mockUpstream.injectFault({ operation: 'event-types', status: 429, retryAfterSeconds: 30 });
+  await page.goto('/event-types');
+  const alert = page.getByRole('alert');
+  await expect(alert).toContainText(/try again in (30|29|28) s/i);
+  await expect(alert.getByRole('button', { name: 'Try again' })).toBeDisabled();
+});
+
+test('is usable on a 390 px wide screen', async ({ page, mockUpstream: _ }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto('/event-types');
+  await expect(table(page)).toBeVisible();
+  await expect(page.getByRole('searchbox', { name: 'Search event types' })).toBeVisible();
+  const overflow = await page.evaluate(
+    () => document.documentElement.scrollWidth - window.innerWidth,
+  );
+  expect(overflow).toBeLessThanOrEqual(0);
+});
