@@ -1,13 +1,13 @@
 // The event-types explorer as a privacy admin uses it: filter, share by URL, export, and read
 // clear states when the upstream fails.
 import { readFile } from 'node:fs/promises';
+import type { Page } from '@playwright/test';
 import { expect, expectNoSeriousA11yViolations, test } from './fixtures';
 
-const table = (page: import('@playwright/test').Page) =>
-  page.getByRole('table', { name: 'Event types' });
+const table = (page: Page) => page.getByRole('table', { name: 'Event types' });
 
 /** The module column of every row currently rendered (the table is virtualised). */
-async function visibleModules(page: import('@playwright/test').Page): Promise<string[]> {
+async function visibleModules(page: Page): Promise<string[]> {
   const rows = table(page).getByRole('row');
   const count = await rows.count();
   const modules: string[] = [];
