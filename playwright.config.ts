@@ -1,9 +1,15 @@
 // End-to-end tests: the built app served by the BFF on a real port, in live mode against the
 // mock upstream running as its own HTTP server, driven in Debian's Chromium.
 import { defineConfig } from '@playwright/test';
+import { ADMIN_STORAGE_STATE, E2E_SESSION_SECRET, E2E_USERS_FILE } from './e2e/e2e-users';
 
 export const E2E_MOCK_PORT = 8798;
 export const E2E_BFF_PORT = 8797;
+/**
+ * A second console in demo mode (built-in mock, demo users), for the demo controls of the
+ * rate-limit panel: they drive the mock in-process, which a live-mode console cannot.
+ */
+export const E2E_DEMO_BFF_PORT = 8794;
 const mockUrl = `http://127.0.0.1:${E2E_MOCK_PORT}`;
 
 export default defineConfig({
@@ -35,6 +41,16 @@ export default defineConfig({
       ],
     },
   },
+  projects: [
+    // Signs in once as admin; every spec then starts signed in (see e2e/auth.setup.ts).
+    { name: 'setup', testMatch: /auth\.setup\.ts$/ },
+    {
+      name: 'chromium',
+      dependencies: ['setup'],
+      testIgnore: /auth\.setup\.ts$/,
+      use: { storageState: ADMIN_STORAGE_STATE },
+    },
+  ],
   webServer: [
     {
       command: 'npx tsx src/mocks/server.ts',
@@ -44,15 +60,36 @@ export default defineConfig({
       timeout: 60_000,
     },
     {
-      command: 'npx tsx src/server/index.ts',
+      // Live mode needs console users: the e2e users file is written first.
+      command: 'npx tsx e2e/create-users-file.ts && npx tsx src/server/index.ts',
       url: `http://127.0.0.1:${E2E_BFF_PORT}/healthz`,
       env: {
         PORT: String(E2E_BFF_PORT),
         UPSTREAM_BASE_URL: mockUrl,
         OAUTH_CLIENT_ID: 'demo-client',
         OAUTH_CLIENT_SECRET: 'demo-secret',
+        CONSOLE_USERS_FILE: E2E_USERS_FILE,
+        SESSION_SECRET: E2E_SESSION_SECRET,
         // Every page load reaches the mock, so a fault injected by a test is seen at once.
         EVENT_TYPES_CACHE_SECONDS: '0',
+        LOG_LEVEL: 'warn',
+        // Its own incident store: ./.data may be held by a console started by hand.
+        DATA_DIR: '.test-results/e2e/live-data',
+      },
+      reuseExistingServer: !process.env.CI,
+      timeout: 60_000,
+    },
+    {
+      // Demo mode, with a fresh incident store per run (a block left by the previous run would
+      // otherwise be restored and hold the first probe back).
+      command:
+        "node -e \"require('node:fs').rmSync('.test-results/e2e/demo-data', { recursive: true, force: true })\" && npx tsx src/server/index.ts",
+      url: `http://127.0.0.1:${E2E_DEMO_BFF_PORT}/healthz`,
+      env: {
+        PORT: String(E2E_DEMO_BFF_PORT),
+        // Empty: demo mode even if a developer's .env names an upstream.
+        UPSTREAM_BASE_URL: '',
+        DATA_DIR: '.test-results/e2e/demo-data',
         LOG_LEVEL: 'warn',
       },
       reuseExistingServer: !process.env.CI,

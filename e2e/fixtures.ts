@@ -13,7 +13,8 @@ export interface MockUpstreamControls {
     count?: number;
     retryAfterSeconds?: number;
     delayMs?: number;
-  }): Promise<void>;
+    headers?: Record<string, string>;
+  }): Promise<{ rateLimitEventId?: string }>;
   reset(): Promise<void>;
 }
 
@@ -27,20 +28,45 @@ export async function expectNoSeriousA11yViolations(page: Page): Promise<void> {
 }
 
 export const test = base.extend<{ mockUpstream: MockUpstreamControls }>({
-  mockUpstream: async ({ request }, use) => {
-    const controls: MockUpstreamControls = {
-      async injectFault(fault) {
-        const response = await request.post(`${MOCK_UPSTREAM_URL}/__mock/faults`, { data: fault });
-        expect(response.ok()).toBe(true);
-      },
-      async reset() {
-        await request.delete(`${MOCK_UPSTREAM_URL}/__mock/faults`);
-      },
-    };
-    await controls.reset();
-    await use(controls);
-    await controls.reset();
-  },
+  mockUpstream: [
+    async ({ request }, use) => {
+      // When the last block a 429 of this test started ends (epoch ms).
+      let blockedUntil = 0;
+      const controls: MockUpstreamControls = {
+        async injectFault(fault) {
+          const response = await request.post(`${MOCK_UPSTREAM_URL}/__mock/faults`, {
+            data: fault,
+          });
+          expect(response.ok()).toBe(true);
+          if (fault.status === 429) {
+            // A 429 without Retry-After blocks for the rule's duration: a minute at most here.
+            const seconds = fault.retryAfterSeconds ?? 60;
+            blockedUntil = Math.max(blockedUntil, Date.now() + seconds * 1_000);
+          }
+          return (await response.json()) as { rateLimitEventId?: string };
+        },
+        async reset() {
+          await request.delete(`${MOCK_UPSTREAM_URL}/__mock/faults`);
+        },
+      };
+      await controls.reset();
+      await use(controls);
+      await controls.reset();
+      // The console honours every Retry-After it receives (PRODUCT.md §7) and sends nothing
+      // until it has passed: the next test must not start inside a block this one provoked.
+      const wait = blockedUntil - Date.now();
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait + 250));
+    },
+    // The wait above may outlast the test's own timeout.
+    { timeout: 90_000 },
+  ],
 });
 
 export { expect };
+
+/**
+ * Every spec starts signed in as admin (the setup project's storage state, playwright.config.ts).
+ * Specs about signing in use this instead: `test.use({ storageState: SIGNED_OUT_STATE })`.
+ */
+export const SIGNED_OUT_STATE = { cookies: [], origins: [] };
+export { E2E_USERS } from './e2e-users';

@@ -12,7 +12,9 @@ const consoleUrl = `http://127.0.0.1:${BFF_PORT}`;
 const outDir = 'docs/screenshots';
 
 function start(args: string[], env: Record<string, string>): ChildProcess {
-  return spawn('npx', ['tsx', ...args], {
+  // Node with tsx's loader in one process, so killing it stops the server (npx would leave its
+  // child running).
+  return spawn(process.execPath, ['--import', 'tsx', ...args], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });

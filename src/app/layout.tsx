@@ -1,10 +1,42 @@
-// The frame around every page: product name, navigation, and the page itself.
+// The frame around every page: product name, navigation, the signed-in user, and the page itself.
+// It is also the route guard: a signed-out visitor is sent to sign in and brought back afterwards.
 import { Suspense } from 'react';
-import { NavLink, Outlet, useNavigation } from 'react-router';
-import { NAVIGATION } from './navigation';
+import { Navigate, NavLink, Outlet, useLocation, useNavigation } from 'react-router';
+import { StatusPanel } from '../components/ui/status-panel';
+import { useSession } from '../features/session/api/session';
+import { UserBadge } from '../features/session/components/user-badge';
+import { signInPath } from '../features/session/return-to';
+import { useSignedOutHandler } from '../features/session/use-signed-out-handler';
+import { AccountBlockBanner } from '../features/rate-limits/components/account-block-banner';
+import { navigationFor } from './navigation';
 
 export function AppLayout() {
   const navigation = useNavigation();
+  const location = useLocation();
+  const session = useSession();
+  useSignedOutHandler();
+
+  if (session.isPending) return <p className="app-loading">Loading the console…</p>;
+  if (session.isError) {
+    return (
+      <main id="main" className="app-main">
+        <StatusPanel
+          title="The console server could not be reached"
+          tone="danger"
+          role="alert"
+          actions={
+            <button type="button" className="button" onClick={() => void session.refetch()}>
+              Try again
+            </button>
+          }
+        >
+          <p>Check your connection, then try again.</p>
+        </StatusPanel>
+      </main>
+    );
+  }
+  if (!session.data) return <Navigate to={signInPath(location)} replace />;
+
   return (
     <div className="app-shell">
       <a className="skip-link" href="#main">
@@ -19,13 +51,16 @@ export function AppLayout() {
           <span>Privacy API Console</span>
         </div>
         <nav aria-label="Main" className="app-nav">
-          {NAVIGATION.map((entry) => (
+          {navigationFor(session.data.role).map((entry) => (
             <NavLink key={entry.to} to={entry.to} title={entry.description}>
               {entry.label}
             </NavLink>
           ))}
         </nav>
+        <UserBadge session={session.data} />
       </header>
+      {/* While the platform blocks the whole account, every page says so. */}
+      <AccountBlockBanner />
       <main id="main" className="app-main" aria-busy={navigation.state === 'loading'}>
         <Suspense fallback={<p className="muted">Loading…</p>}>
           <Outlet />

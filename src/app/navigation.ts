@@ -1,8 +1,12 @@
 // The console's pages in navigation order. Later pages join this list as they are built.
+import { roleAllows, type Role } from '../shared/session';
+
 export interface NavigationEntry {
   to: string;
   label: string;
   description: string;
+  /** Roles that may use the page; leave out when every role may. Others do not see the entry. */
+  roles?: readonly Role[];
 }
 
 export const NAVIGATION: readonly NavigationEntry[] = [
@@ -11,4 +15,17 @@ export const NAVIGATION: readonly NavigationEntry[] = [
     label: 'Event types',
     description: 'Activity-log event types by module and object type',
   },
+  {
+    to: '/rate-limits',
+    label: 'Rate limits',
+    description: '429 incidents, live, and how close each request limit is',
+  },
 ];
+
+/** The entries `role` may use, in order. */
+export function navigationFor(
+  role: Role,
+  entries: readonly NavigationEntry[] = NAVIGATION,
+): NavigationEntry[] {
+  return entries.filter((entry) => roleAllows(role, entry.roles));
+}

@@ -6,6 +6,14 @@ import { NotFoundPage } from './not-found-page';
 
 const router = createBrowserRouter([
   {
+    // Outside the app frame: a signed-out visitor sees no navigation.
+    path: 'sign-in',
+    hydrateFallbackElement: <p className="app-loading">Loading the console…</p>,
+    lazy: async () => ({
+      Component: (await import('../features/session/components/sign-in-page')).SignInPage,
+    }),
+  },
+  {
     element: <AppLayout />,
     // Shown while the first page's chunk loads on a cold start.
     hydrateFallbackElement: <p className="app-loading">Loading the console…</p>,
@@ -16,6 +24,13 @@ const router = createBrowserRouter([
         lazy: async () => ({
           Component: (await import('../features/event-types/components/event-types-page'))
             .EventTypesPage,
+        }),
+      },
+      {
+        path: 'rate-limits',
+        lazy: async () => ({
+          Component: (await import('../features/rate-limits/components/rate-limits-page'))
+            .RateLimitsPage,
         }),
       },
       { path: '*', element: <NotFoundPage /> },

@@ -16,6 +16,19 @@ export class ApiError extends Error {
   }
 }
 
+type SignedOutListener = () => void;
+const signedOutListeners = new Set<SignedOutListener>();
+
+/**
+ * Calls `listener` whenever the BFF answers 401 to any /api call: the session has ended (signed
+ * out elsewhere, expired, or the server restarted). The app shell reacts once for every feature,
+ * so features never handle sign-in themselves. Returns the unsubscribe function.
+ */
+export function onSignedOut(listener: SignedOutListener): () => void {
+  signedOutListeners.add(listener);
+  return () => signedOutListeners.delete(listener);
+}
+
 interface RequestOptions {
   signal?: AbortSignal;
   method?: 'GET' | 'POST' | 'DELETE';
@@ -48,7 +61,12 @@ export async function apiRequest<T>(
       detail: 'Check your connection; the request will be retried when you try again.',
     });
   }
-  if (!response.ok) throw new ApiError(await readProblem(response));
+  if (!response.ok) {
+    const error = new ApiError(await readProblem(response));
+    if (response.status === 401) for (const listener of signedOutListeners) listener();
+    throw error;
+  }
+  if (response.status === 204) return schema.parse(undefined);
   const parsed = schema.safeParse(await response.json());
   if (!parsed.success) {
     throw new ApiError({

@@ -11,6 +11,9 @@ describe('readMockConfig', () => {
       tokenTtlSeconds: 3600,
       clientId: 'demo-client',
       clientSecret: 'demo-secret',
+      accountTier: 'production',
+      backgroundRpm: 0,
+      rateLimits: true,
     };
     expect(readMockConfig({})).toEqual(defaults);
     expect(readMockConfig({ MOCK_PORT: '', MOCK_CLIENT_ID: '' })).toEqual(defaults);
@@ -25,6 +28,9 @@ describe('readMockConfig', () => {
         MOCK_TOKEN_TTL_SECONDS: '60',
         MOCK_CLIENT_ID: 'client',
         MOCK_CLIENT_SECRET: 's3cr3t with space',
+        MOCK_ACCOUNT_TIER: 'sandbox',
+        MOCK_BACKGROUND_RPM: '4000',
+        MOCK_RATE_LIMITS: 'off',
       }),
     ).toEqual({
       host: '0.0.0.0',
@@ -33,6 +39,9 @@ describe('readMockConfig', () => {
       tokenTtlSeconds: 60,
       clientId: 'client',
       clientSecret: 's3cr3t with space',
+      accountTier: 'sandbox',
+      backgroundRpm: 4_000,
+      rateLimits: false,
     });
   });
 
@@ -43,6 +52,9 @@ describe('readMockConfig', () => {
     ['MOCK_EVENT_TYPES', '100001'],
     ['MOCK_TOKEN_TTL_SECONDS', '1.5'],
     ['MOCK_HOST', 'local host'],
+    ['MOCK_ACCOUNT_TIER', 'gold'],
+    ['MOCK_BACKGROUND_RPM', '-1'],
+    ['MOCK_RATE_LIMITS', 'yes'],
   ])('names %s when it is %j', (name, value) => {
     expect(() => readMockConfig({ [name]: value })).toThrow(MockConfigError);
     expect(() => readMockConfig({ [name]: value })).toThrow(new RegExp(`^Invalid ${name}: `));

@@ -16,6 +16,12 @@ export interface MockConfig {
   readonly tokenTtlSeconds: number;
   readonly clientId: string;
   readonly clientSecret: string;
+  /** Which account limits of upstream-api.md §8 the mock enforces. */
+  readonly accountTier: 'production' | 'sandbox';
+  /** Requests per minute that simulated other clients of the account make. */
+  readonly backgroundRpm: number;
+  /** False to serve without the §8 limits (e.g. raw throughput benchmarks). */
+  readonly rateLimits: boolean;
 }
 
 /** A bad environment value; the message is one line naming the variable. */
@@ -58,6 +64,11 @@ const MockEnvSchema = z.object({
   MOCK_TOKEN_TTL_SECONDS: integer(1, 86_400, DEFAULT_TOKEN_TTL_SECONDS),
   MOCK_CLIENT_ID: credential(DEFAULT_MOCK_CLIENT_ID),
   MOCK_CLIENT_SECRET: credential(DEFAULT_MOCK_CLIENT_SECRET),
+  MOCK_ACCOUNT_TIER: z
+    .enum(['production', 'sandbox'], { error: 'expected production or sandbox' })
+    .default('production'),
+  MOCK_BACKGROUND_RPM: integer(0, 1_000_000, 0),
+  MOCK_RATE_LIMITS: z.enum(['on', 'off'], { error: 'expected on or off' }).default('on'),
 });
 
 /**
@@ -84,5 +95,8 @@ export function readMockConfig(env: NodeJS.ProcessEnv = process.env): MockConfig
     tokenTtlSeconds: values.MOCK_TOKEN_TTL_SECONDS,
     clientId: values.MOCK_CLIENT_ID,
     clientSecret: values.MOCK_CLIENT_SECRET,
+    accountTier: values.MOCK_ACCOUNT_TIER,
+    backgroundRpm: values.MOCK_BACKGROUND_RPM,
+    rateLimits: values.MOCK_RATE_LIMITS === 'on',
   };
 }

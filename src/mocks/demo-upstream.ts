@@ -1,5 +1,8 @@
 // The built-in upstream of the BFF's demo mode: the standalone mock server on an internal loopback
 // port, so the BFF's upstream client talks HTTP to it exactly as to the real service.
+import type { AccountTier } from '../shared/rate-limits';
+import { createMockDemoControls, type MockDemoControls } from './rate-limits/demo-controls';
+import { createMockRateLimits } from './rate-limits/mock-rate-limits';
 import { createMockState } from './state';
 import { startMockUpstreamServer, type MockUpstreamServer } from './server';
 
@@ -10,17 +13,32 @@ export interface DemoUpstreamOptions {
   readonly clientSecret?: string;
   /** How many event types to serve (`MOCK_EVENT_TYPES`); default the generator's default. */
   readonly eventTypes?: number;
+  /** Which account limits of upstream-api.md §8 the mock enforces (the BFF's ACCOUNT_TIER). */
+  readonly accountTier?: AccountTier;
+  /** Requests per minute simulated other clients of the account make (`MOCK_BACKGROUND_RPM`). */
+  readonly backgroundRpm?: number;
+}
+
+/** The running demo upstream, with the controls the BFF's demo panel drives in-process. */
+export interface DemoUpstream extends MockUpstreamServer {
+  readonly controls: MockDemoControls;
 }
 
 /**
  * Starts the mock upstream on 127.0.0.1 on a free port. The result's `url` is the base URL to
  * configure the upstream client with; its `state` lets demo controls inject faults directly.
  */
-export function startDemoUpstream(options: DemoUpstreamOptions = {}): Promise<MockUpstreamServer> {
+export async function startDemoUpstream(options: DemoUpstreamOptions = {}): Promise<DemoUpstream> {
+  const rateLimits = createMockRateLimits({
+    tier: options.accountTier ?? 'production',
+    backgroundRpm: options.backgroundRpm ?? 0,
+  });
   const state = createMockState({
     clientId: options.clientId,
     clientSecret: options.clientSecret,
     eventTypeCount: options.eventTypes,
+    admission: rateLimits.admission,
   });
-  return startMockUpstreamServer({ host: '127.0.0.1', port: 0, state });
+  const server = await startMockUpstreamServer({ host: '127.0.0.1', port: 0, state, rateLimits });
+  return { ...server, controls: createMockDemoControls(state, rateLimits) };
 }

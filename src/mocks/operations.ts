@@ -7,6 +7,18 @@ export const MOCK_OPERATIONS = ['token', 'event-types'] as const;
 /** One mock upstream operation: the token endpoint or an API operation. */
 export type MockOperation = (typeof MOCK_OPERATIONS)[number];
 
+/**
+ * Method and path (below the base URL, `{name}` for a path parameter) of every operation. The
+ * rate-limit rules of upstream-api.md §8 are matched against these paths, so a new operation is
+ * counted by the right rule as soon as it is listed here (the type makes listing it mandatory).
+ */
+export const MOCK_OPERATION_ROUTES: Readonly<
+  Record<MockOperation, { readonly method: 'GET' | 'POST'; readonly path: string }>
+> = {
+  token: { method: 'POST', path: '/api/access/v1/oauth/token' },
+  'event-types': { method: 'GET', path: '/api/audit/v4/audits/event-types' },
+};
+
 /** Scopes the mock's token endpoint knows by default; upstream-api.md §5 names only this one. */
 export const DEFAULT_KNOWN_SCOPES: readonly string[] = ['ACTIVITY_LOG'];
 

@@ -10,6 +10,7 @@ import { MockConfigError, readMockConfig } from './config';
 import { CONTROL_PREFIX, createControlApp } from './control-app';
 import { createHandlers } from './handlers/create-handlers';
 import { errorResponse } from './handlers/responses';
+import { createMockRateLimits, type MockRateLimits } from './rate-limits/mock-rate-limits';
 import { createMockState, type MockState } from './state';
 
 /** Options of {@link startMockUpstreamServer}. */
@@ -20,6 +21,8 @@ export interface MockUpstreamServerOptions {
   readonly port?: number;
   /** The state to serve (default a fresh one with default options). */
   readonly state?: MockState;
+  /** The §8 model plugged into `state` (as its admission), exposed on `/__mock/rate-limits`. */
+  readonly rateLimits?: MockRateLimits;
 }
 
 /** A running standalone mock upstream. */
@@ -28,6 +31,8 @@ export interface MockUpstreamServer {
   readonly url: string;
   readonly port: number;
   readonly state: MockState;
+  /** The §8 model, when the server was given one. */
+  readonly rateLimits: MockRateLimits | undefined;
   /** Stops listening and ends open connections; resolves once the server is closed. */
   close(): Promise<void>;
 }
@@ -59,7 +64,7 @@ export async function startMockUpstreamServer(
   const host = options.host ?? '127.0.0.1';
   const state = options.state ?? createMockState();
   const handlers = createHandlers(state);
-  const control = createControlApp(state);
+  const control = createControlApp(state, options.rateLimits);
 
   const server = createAdaptorServer({
     hostname: host,
@@ -95,6 +100,7 @@ export async function startMockUpstreamServer(
     url: `http://${urlHost(host)}:${port}`,
     port,
     state,
+    rateLimits: options.rateLimits,
     close() {
       closing ??= new Promise<void>((resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()));
@@ -126,15 +132,24 @@ async function main(): Promise<void> {
     console.error(error.message);
     process.exit(1);
   }
+  const rateLimits = config.rateLimits
+    ? createMockRateLimits({ tier: config.accountTier, backgroundRpm: config.backgroundRpm })
+    : undefined;
   const state = createMockState({
     eventTypeCount: config.eventTypeCount,
     tokenTtlSeconds: config.tokenTtlSeconds,
     clientId: config.clientId,
     clientSecret: config.clientSecret,
+    ...(rateLimits ? { admission: rateLimits.admission } : {}),
   });
   let server: MockUpstreamServer;
   try {
-    server = await startMockUpstreamServer({ host: config.host, port: config.port, state });
+    server = await startMockUpstreamServer({
+      host: config.host,
+      port: config.port,
+      state,
+      rateLimits,
+    });
   } catch (error) {
     console.error(
       `Mock upstream could not listen on ${config.host}:${config.port}: ${(error as Error).message}`,

@@ -1,11 +1,27 @@
-// createApp(deps) -> the BFF's Hono app: security headers, CSRF check, the API routes, the SPA,
-// and one error handler that turns every failure into problem+json.
+// createApp(deps) -> the BFF's Hono app: request log, security headers, request limits, Origin and
+// CSRF checks, sign-in and sessions, roles, the API routes, the SPA, and one error handler that
+// turns every failure into problem+json.
 import { Hono } from 'hono';
 import { secureHeaders } from 'hono/secure-headers';
+import type { ConsoleMeta } from '../shared/incident';
 import { PROBLEM_TYPES } from '../shared/problem';
+import type { AppEnv } from './app-env';
+import type { ConsoleAuth } from './auth/console-auth';
+import { requireRole } from './auth/require-role';
+import { requireSession } from './auth/require-session';
 import type { Logger } from './logger';
 import { HttpProblem, problemResponse } from './problem';
+import type { Readiness } from './governor/rate-limiting';
+import { demoControlsRoutes, type DemoControlsRoutesDeps } from './routes/demo-controls';
 import { eventTypesRoutes } from './routes/event-types';
+import { rateLimitsRoutes, type RateLimitsRoutesDeps } from './routes/rate-limits';
+import { sessionRoutes } from './routes/session';
+import { apiFallback } from './security/api-fallback';
+import { requireCsrfHeader } from './security/csrf-header';
+import { originCheck } from './security/origin-check';
+import { htmlNoStore } from './security/html-no-store';
+import { bodySizeLimit, queryLimits, requestTargetGuard } from './security/request-limits';
+import { requestLogging } from './security/request-logging';
 import { staticSiteRoutes } from './static-site';
 import type { EventTypesSource } from './upstream/event-types-source';
 import { problemForUpstreamFailure } from './upstream/upstream-problems';
@@ -16,13 +32,28 @@ export interface AppDeps {
   arrayQueryStyle: 'repeat' | 'comma';
   /** Where the built SPA lives; omit to serve the API only (development with Vite). */
   staticDir?: string;
+  /** Console users, sessions and sign-in throttling (src/server/auth). */
+  auth: ConsoleAuth;
+  /** What `GET /api/meta` tells the SPA (mode, account tier, demo controls). */
+  meta?: ConsoleMeta;
+  /** What `GET /readyz` checks (the incident store). */
+  readiness?: () => Promise<Readiness>;
+  /** The rate-limit panel's API (governor, incidents, live stream). */
+  rateLimits?: RateLimitsRoutesDeps;
+  /** Demo mode only: the built-in mock's controls. */
+  demoControls?: DemoControlsRoutesDeps;
 }
 
-/** Every /api request must carry this header: a cross-site form or image cannot set it. */
-const CSRF_HEADER = 'x-csrf';
+/**
+ * API prefixes that reach personal data: admins only (PRODUCT.md §4). Routes mounted under them
+ * later are protected by construction; an unknown path below them is still a 404 for an admin.
+ */
+const ADMIN_ONLY_PREFIXES = ['/api/data-subjects', '/api/audit-trail'] as const;
 
 export function createApp(deps: AppDeps) {
-  const app = new Hono();
+  const app = new Hono<AppEnv>();
+
+  app.use('*', requestLogging(deps.logger, deps.auth.web));
 
   app.use(
     '*',
@@ -45,42 +76,36 @@ export function createApp(deps: AppDeps) {
     }),
   );
 
-  app.use('*', async (c, next) => {
-    const started = performance.now();
-    await next();
-    deps.logger.debug(
-      {
-        method: c.req.method,
-        path: c.req.path,
-        status: c.res.status,
-        ms: Math.round((performance.now() - started) * 10) / 10,
-      },
-      'request',
-    );
-  });
-
-  app.use('/api/*', async (c, next) => {
-    if (c.req.header(CSRF_HEADER) !== '1') {
-      return problemResponse(c, {
-        type: PROBLEM_TYPES.csrfMissing,
-        title: 'Missing X-CSRF header',
-        status: 403,
-        detail: 'Every /api request must carry the header "X-CSRF: 1".',
-      });
-    }
-    await next();
-  });
+  app.use('*', htmlNoStore(), requestTargetGuard(), bodySizeLimit());
+  app.use('/api/*', queryLimits(), originCheck(deps.auth.web), requireCsrfHeader());
 
   app.get('/healthz', (c) => c.json({ status: 'ok' }));
+  // Ready to serve: the incident store answers and its last write succeeded.
+  app.get('/readyz', async (c) => {
+    const readiness = (await deps.readiness?.()) ?? { ok: true, checks: {} };
+    return c.json(
+      { status: readiness.ok ? 'ok' : 'degraded', ...readiness },
+      readiness.ok ? 200 : 503,
+      { 'Cache-Control': 'no-store' },
+    );
+  });
+  // Signing in needs no session; everything after requireSession does.
+  app.route('/api/session', sessionRoutes(deps.auth));
+  app.use('/api/*', requireSession(deps.auth));
+  // `${prefix}*` matches the prefix itself, anything below it, and siblings such as
+  // `/api/audit-trail.csv`: wider than needed, never narrower.
+  for (const prefix of ADMIN_ONLY_PREFIXES) app.use(`${prefix}*`, requireRole('admin'));
   app.route('/api/event-types', eventTypesRoutes(deps.eventTypes, deps.arrayQueryStyle));
-  app.all('/api/*', (c) =>
-    problemResponse(c, {
-      type: PROBLEM_TYPES.notFound,
-      title: 'No such API route',
-      status: 404,
-      detail: `${c.req.method} ${c.req.path} is not part of the console API.`,
-    }),
-  );
+  // Rate limits and 429 incidents (PRODUCT.md §7): every signed-in role.
+  const meta = deps.meta;
+  if (meta) app.get('/api/meta', (c) => c.json(meta, 200, { 'Cache-Control': 'no-store' }));
+  if (deps.rateLimits) app.route('/api/rate-limits', rateLimitsRoutes(deps.rateLimits));
+  // Demo mode only, admins only: the controls that provoke limits in the built-in mock.
+  if (deps.demoControls) {
+    app.use('/api/demo-controls*', requireRole('admin'));
+    app.route('/api/demo-controls', demoControlsRoutes(deps.demoControls));
+  }
+  app.all('/api/*', apiFallback(app));
   if (deps.staticDir) app.route('/', staticSiteRoutes(deps.staticDir));
 
   app.onError((error, c) => {

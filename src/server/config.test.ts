@@ -22,6 +22,8 @@ describe('parseConfig', () => {
       UPSTREAM_BASE_URL: 'https://api.example.com/',
       OAUTH_CLIENT_ID: 'id',
       OAUTH_CLIENT_SECRET: 'secret',
+      CONSOLE_USERS_FILE: './users.json',
+      SESSION_SECRET: 'x'.repeat(32),
     });
     expect(config.mode).toBe('live');
     expect(config.upstream.baseUrl).toBe('https://api.example.com');
@@ -55,5 +57,115 @@ describe('parseConfig', () => {
         OAUTH_CLIENT_SECRET: '',
       }),
     ).toThrow('OAUTH_CLIENT_SECRET is required');
+  });
+
+  describe('rate limits', () => {
+    it('keeps soft limits and simulates no other clients by default', () => {
+      const config = parseConfig({});
+      expect(config.rateLimits).toEqual({ keepSoftLimits: true, accountOverride: {} });
+      expect(config.demo.backgroundRpm).toBe(0);
+    });
+
+    it('reads RATE_LIMIT_SOFT_LIMITS and MOCK_BACKGROUND_RPM', () => {
+      const config = parseConfig({
+        RATE_LIMIT_SOFT_LIMITS: 'ignore',
+        MOCK_BACKGROUND_RPM: '12000',
+      });
+      expect(config.rateLimits).toEqual({ keepSoftLimits: false, accountOverride: {} });
+      expect(config.demo.backgroundRpm).toBe(12_000);
+    });
+
+    it('reads a vendor-granted account override', () => {
+      expect(parseConfig({ ACCOUNT_MINUTE_LIMIT: '40000' }).rateLimits.accountOverride).toEqual({
+        MINUTE: 40_000,
+      });
+      expect(
+        parseConfig({ ACCOUNT_MINUTE_LIMIT: '100000000', ACCOUNT_HOUR_LIMIT: '1000000000' })
+          .rateLimits.accountOverride,
+      ).toEqual({ MINUTE: 100_000_000, HOUR: 1_000_000_000 });
+    });
+
+    it.each([
+      [{ RATE_LIMIT_SOFT_LIMITS: 'maybe' }, /^RATE_LIMIT_SOFT_LIMITS must be "keep" or "ignore"/],
+      [{ MOCK_BACKGROUND_RPM: '-1' }, /^MOCK_BACKGROUND_RPM must be a whole number from 0/],
+      [{ ACCOUNT_MINUTE_LIMIT: '0' }, /^ACCOUNT_MINUTE_LIMIT must be a whole number from 1/],
+    ])('stops with one line for %o', (env, message) => {
+      expect(() => parseConfig(env)).toThrow(message);
+    });
+  });
+
+  describe('console sign-in', () => {
+    const live = {
+      UPSTREAM_BASE_URL: 'https://api.example.com',
+      OAUTH_CLIENT_ID: 'id',
+      OAUTH_CLIENT_SECRET: 'secret',
+      CONSOLE_USERS_FILE: './users.json',
+      SESSION_SECRET: 'a-session-secret-of-at-least-32-chars',
+    };
+
+    it('requires CONSOLE_USERS_FILE in live mode, with one line saying how to create it', () => {
+      const { CONSOLE_USERS_FILE: _, ...env } = live;
+      expect(() => parseConfig(env)).toThrow(
+        /^CONSOLE_USERS_FILE is required when UPSTREAM_BASE_URL is set \(create it with: npm run users/,
+      );
+    });
+
+    it('requires SESSION_SECRET of at least 32 characters in live mode, never repeating it', () => {
+      const { SESSION_SECRET: _, ...env } = live;
+      expect(() => parseConfig(env)).toThrow(/^SESSION_SECRET is required when UPSTREAM_BASE_URL/);
+      let message = '';
+      try {
+        parseConfig({ ...live, SESSION_SECRET: 'short-secret-value' });
+      } catch (error) {
+        message = (error as Error).message;
+      }
+      expect(message).toBe('SESSION_SECRET must be at least 32 characters');
+    });
+
+    it('uses the users file and secret in live mode and has no demo users', () => {
+      const config = parseConfig(live);
+      expect(config.auth).toMatchObject({
+        usersFile: './users.json',
+        sessionSecret: live.SESSION_SECRET,
+        sessionIdleMinutes: 480,
+        sessionMaxHours: 12,
+      });
+    });
+
+    it('makes up a random session secret per start in demo mode, with the demo password', () => {
+      const first = parseConfig({});
+      const second = parseConfig({});
+      expect(first.auth.sessionSecret.length).toBeGreaterThanOrEqual(32);
+      expect(first.auth.sessionSecret).not.toBe(second.auth.sessionSecret);
+      expect(first.auth.demoPassword).toBe('demo');
+      expect(first.auth.usersFile).toBeUndefined();
+      expect(parseConfig({ DEMO_PASSWORD: 'other' }).auth.demoPassword).toBe('other');
+    });
+
+    it('reads SESSION_IDLE_MINUTES, SESSION_MAX_HOURS, PUBLIC_URL and TRUST_PROXY', () => {
+      const config = parseConfig({
+        SESSION_IDLE_MINUTES: '30',
+        SESSION_MAX_HOURS: '8',
+        PUBLIC_URL: 'https://console.example.com/',
+        TRUST_PROXY: 'true',
+      });
+      expect(config.auth).toMatchObject({ sessionIdleMinutes: 30, sessionMaxHours: 8 });
+      expect(config.web).toEqual({ publicOrigin: 'https://console.example.com', trustProxy: true });
+      expect(parseConfig({}).web).toEqual({ publicOrigin: undefined, trustProxy: false });
+    });
+
+    it.each([
+      [{ SESSION_IDLE_MINUTES: '0' }, /^SESSION_IDLE_MINUTES must be a whole number from 1/],
+      [{ PUBLIC_URL: 'https://console.example.com/app' }, /^PUBLIC_URL must be an origin/],
+      [{ TRUST_PROXY: 'yes' }, /^TRUST_PROXY must be "true" or "false"/],
+    ])('stops with one line for %o', (env, message) => {
+      expect(() => parseConfig(env)).toThrow(message);
+    });
+
+    it('never repeats DEMO_PASSWORD in its error', () => {
+      expect(() => parseConfig({ DEMO_PASSWORD: 'x'.repeat(2000) })).toThrow(
+        /^DEMO_PASSWORD [^(]*$/,
+      );
+    });
   });
 });

@@ -1,5 +1,6 @@
 // Environment -> validated configuration. The one place in the BFF that reads process.env; a
 // missing or bad value stops start with one line naming the variable and what is expected.
+import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { z } from 'zod';
 
@@ -73,6 +74,36 @@ const EnvSchema = z.object({
     })
     .default('info'),
   MOCK_EVENT_TYPES: intIn(0, 100_000).optional(),
+  // Demo mode: requests per minute simulated other clients of the account make (shared quota).
+  MOCK_BACKGROUND_RPM: intIn(0, 1_000_000).default(0),
+  // Whether the governor also keeps the soft limits of upstream-api.md §8 ("service objectives
+  // not met"); going over them slows the upstream down for the whole account.
+  // A temporary account-level override granted by the vendor (upstream-api.md §8): the account's
+  // minute and hour limits instead of the tier's.
+  ACCOUNT_MINUTE_LIMIT: intIn(1, 1_000_000_000).optional(),
+  ACCOUNT_HOUR_LIMIT: intIn(1, 1_000_000_000).optional(),
+  RATE_LIMIT_SOFT_LIMITS: z
+    .enum(['keep', 'ignore'], { error: 'must be "keep" or "ignore"' })
+    .default('keep'),
+  // Console sign-in (PRODUCT.md §4). The users file and the secret are required in live mode.
+  CONSOLE_USERS_FILE: optionalNonEmpty,
+  SESSION_SECRET: z.preprocess(
+    (value) => (value === '' ? undefined : value),
+    z.string().min(32, 'must be at least 32 characters').optional(),
+  ),
+  SESSION_IDLE_MINUTES: intIn(1, 10_080).default(480),
+  SESSION_MAX_HOURS: intIn(1, 720).default(12),
+  DEMO_PASSWORD: z.string().min(1, 'must not be empty').max(1024).default('demo'),
+  // Where browsers reach the console, when a proxy in front changes it (https → Secure cookies).
+  PUBLIC_URL: z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    httpUrl
+      .refine((value) => new URL(value).pathname === '/', 'must be an origin without a path')
+      .optional(),
+  ),
+  TRUST_PROXY: z
+    .enum(['true', 'false', '1', '0'], { error: 'must be "true" or "false"' })
+    .default('false'),
 });
 
 type Env = z.infer<typeof EnvSchema>;
@@ -103,7 +134,28 @@ export interface Config {
   dataDir: string;
   staticDir: string;
   logLevel: Env['LOG_LEVEL'];
-  demo: { eventTypes: number | undefined };
+  demo: { eventTypes: number | undefined; backgroundRpm: number };
+  rateLimits: {
+    keepSoftLimits: boolean;
+    /** Vendor-granted account limits; an unset period keeps the tier's limit. */
+    accountOverride: { MINUTE?: number; HOUR?: number };
+  };
+  auth: {
+    /** Live mode's users file; unset in demo mode, where the demo users exist instead. */
+    usersFile: string | undefined;
+    /** Signs session cookies; random per start when not configured (demo mode). */
+    sessionSecret: string;
+    sessionIdleMinutes: number;
+    sessionMaxHours: number;
+    /** Password of the demo users (demo mode only). */
+    demoPassword: string;
+  };
+  web: {
+    /** PUBLIC_URL's origin, e.g. `https://console.example.com`. */
+    publicOrigin: string | undefined;
+    /** Believe X-Forwarded-* headers from the proxy in front (TRUST_PROXY). */
+    trustProxy: boolean;
+  };
 }
 
 /** Thrown with the one line to print when the environment is unusable. */
@@ -118,7 +170,8 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     const issue = parsed.error.issues[0];
     const variable = String(issue?.path[0] ?? 'environment');
     const value = env[variable];
-    const shown = value === undefined || /SECRET/.test(variable) ? '' : ` (got "${value}")`;
+    const shown =
+      value === undefined || /SECRET|PASSWORD/.test(variable) ? '' : ` (got "${value}")`;
     throw new ConfigError(`${variable} ${issue?.message ?? 'is invalid'}${shown}`);
   }
   const e = parsed.data;
@@ -126,6 +179,16 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
   if (mode === 'live') {
     for (const name of ['OAUTH_CLIENT_ID', 'OAUTH_CLIENT_SECRET'] as const) {
       if (!e[name]) throw new ConfigError(`${name} is required when UPSTREAM_BASE_URL is set`);
+    }
+    if (!e.CONSOLE_USERS_FILE) {
+      throw new ConfigError(
+        'CONSOLE_USERS_FILE is required when UPSTREAM_BASE_URL is set (create it with: npm run users -- add NAME --role admin)',
+      );
+    }
+    if (!e.SESSION_SECRET) {
+      throw new ConfigError(
+        'SESSION_SECRET is required when UPSTREAM_BASE_URL is set (at least 32 random characters)',
+      );
     }
   }
   return {
@@ -150,8 +213,32 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     dataDir: e.DATA_DIR,
     staticDir: e.STATIC_DIR,
     logLevel: e.LOG_LEVEL,
-    demo: { eventTypes: e.MOCK_EVENT_TYPES },
+    demo: { eventTypes: e.MOCK_EVENT_TYPES, backgroundRpm: e.MOCK_BACKGROUND_RPM },
+    rateLimits: {
+      keepSoftLimits: e.RATE_LIMIT_SOFT_LIMITS === 'keep',
+      accountOverride: {
+        ...(e.ACCOUNT_MINUTE_LIMIT === undefined ? {} : { MINUTE: e.ACCOUNT_MINUTE_LIMIT }),
+        ...(e.ACCOUNT_HOUR_LIMIT === undefined ? {} : { HOUR: e.ACCOUNT_HOUR_LIMIT }),
+      },
+    },
+    auth: {
+      usersFile: mode === 'live' ? e.CONSOLE_USERS_FILE : undefined,
+      sessionSecret: e.SESSION_SECRET ?? randomBytes(32).toString('base64url'),
+      sessionIdleMinutes: e.SESSION_IDLE_MINUTES,
+      sessionMaxHours: e.SESSION_MAX_HOURS,
+      demoPassword: e.DEMO_PASSWORD,
+    },
+    web: {
+      publicOrigin: e.PUBLIC_URL ? new URL(e.PUBLIC_URL).origin : undefined,
+      trustProxy: e.TRUST_PROXY === 'true' || e.TRUST_PROXY === '1',
+    },
   };
+}
+
+/** Where `npm run users` keeps console users: CONSOLE_USERS_FILE, else `./.data/users.json`. */
+export function loadUsersFilePath(): string {
+  if (existsSync('.env')) process.loadEnvFile('.env');
+  return process.env.CONSOLE_USERS_FILE || './.data/users.json';
 }
 
 /** Reads `.env` (when present, without overriding the real environment) and process.env. */

@@ -25,6 +25,19 @@ export const REDACTED_PATHS = [
   '*.token',
   'headers.authorization',
   'headers.cookie',
+  // Console sign-in: the session secret, session ids, password hashes and cookies being set.
+  'secret',
+  'sessionSecret',
+  'sessionId',
+  'passwordHash',
+  '*.secret',
+  '*.sessionSecret',
+  '*.sessionId',
+  '*.passwordHash',
+  'headers["set-cookie"]',
+  '*.headers.authorization',
+  '*.headers.cookie',
+  '*.headers["set-cookie"]',
 ];
 
 /** Creates the process logger writing JSON lines to stdout. */

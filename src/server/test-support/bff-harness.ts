@@ -1,24 +1,100 @@
 // A BFF wired to a real mock upstream on an ephemeral loopback port, for route tests. The BFF
 // itself is exercised through app.request (no port). The upstream client uses undici's request
 // API, which MSW cannot intercept in-process, so the same MSW handlers answer over HTTP instead.
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createMockDemoControls } from '../../mocks/rate-limits/demo-controls';
+import {
+  createMockRateLimits,
+  type MockRateLimits,
+  type MockRateLimitsOptions,
+} from '../../mocks/rate-limits/mock-rate-limits';
 import { startMockUpstreamServer, type MockUpstreamServer } from '../../mocks/server';
 import { createMockState, type MockStateOptions } from '../../mocks/state';
+import type { RateLimitRule } from '../../shared/rate-limits';
+import type { Role } from '../../shared/session';
+import { hashPassword, type ScryptParams } from '../auth/password-hash';
+import { writeUsersFile } from '../auth/users-file';
 import { parseConfig } from '../config';
 import { composeBff } from '../compose';
-import { createLogger } from '../logger';
+import { createLogger, type Logger } from '../logger';
+import type { SqlDatabase } from '../store/database';
 import { createHttpTransport, type TransportRequest } from '../upstream/http-transport';
 
 export interface HarnessOptions {
   env?: Record<string, string>;
   mock?: MockStateOptions;
   staticDir?: string;
+  /** The BFF's logger (default silent); logging tests pass one writing to a buffer. */
+  logger?: Logger;
+  /**
+   * Plug the §8 limits into the mock (off by default, so other tests never meet them); the
+   * model uses the mock's clock (`mock.now`) and the harness's `moduleRules` unless told otherwise.
+   */
+  mockRateLimits?: MockRateLimitsOptions | true;
+  /** Module rate-limit rules for both the mock and the BFF's governor instead of §8's. */
+  moduleRules?: readonly RateLimitRule[];
+  /** The BFF's clock (default Date.now); pass the same one as `mock.now` to move both. */
+  now?: () => number;
+  /** The incident database (default: the BFF opens an in-memory one on first use). */
+  database?: SqlDatabase;
+  /** Give the BFF the mock's demo controls, as demo mode does (needs `mockRateLimits`). */
+  demoControls?: boolean;
+}
+
+/** The console users every harness has, one per role, and their passwords. */
+export const HARNESS_USERS: Record<Role, { username: string; password: string }> = {
+  admin: { username: 'admin', password: 'admin-password-for-tests' },
+  support: { username: 'support', password: 'support-password-for-tests' },
+};
+
+// Cheap scrypt parameters: the tests check behaviour, not hashing cost.
+const TEST_SCRYPT: ScryptParams = { N: 1024, r: 8, p: 1 };
+
+/** Writes a users file holding HARNESS_USERS into a fresh temporary directory. */
+export async function writeHarnessUsersFile(): Promise<{ path: string; remove(): void }> {
+  const dir = mkdtempSync(join(tmpdir(), 'console-users-'));
+  const path = join(dir, 'users.json');
+  writeUsersFile(
+    path,
+    await Promise.all(
+      Object.entries(HARNESS_USERS).map(async ([role, user]) => ({
+        username: user.username,
+        role: role as Role,
+        passwordHash: await hashPassword(user.password, TEST_SCRYPT),
+      })),
+    ),
+  );
+  return { path, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
 /** Starts a mock upstream and composes a BFF against it; call `close()` after the test. */
-export async function startBffHarness({ env = {}, mock = {}, staticDir }: HarnessOptions = {}) {
+export async function startBffHarness({
+  env = {},
+  mock = {},
+  staticDir,
+  logger,
+  mockRateLimits,
+  moduleRules,
+  now,
+  database,
+  demoControls,
+}: HarnessOptions = {}) {
+  const usersFile = await writeHarnessUsersFile();
+  const limits: MockRateLimits | undefined = mockRateLimits
+    ? createMockRateLimits({
+        ...(mock.now ? { now: mock.now } : {}),
+        ...(moduleRules ? { moduleRules } : {}),
+        ...(mockRateLimits === true ? {} : mockRateLimits),
+      })
+    : undefined;
+  const state = createMockState({ ...mock, ...(limits ? { admission: limits.admission } : {}) });
   const upstream: MockUpstreamServer = await startMockUpstreamServer({
     port: 0,
-    state: createMockState(mock),
+    state,
+    rateLimits: limits,
   });
   const config = parseConfig({
     LOG_LEVEL: 'silent',
@@ -26,6 +102,8 @@ export async function startBffHarness({ env = {}, mock = {}, staticDir }: Harnes
     UPSTREAM_BASE_URL: upstream.url,
     OAUTH_CLIENT_ID: upstream.state.clientId,
     OAUTH_CLIENT_SECRET: upstream.state.clientSecret,
+    CONSOLE_USERS_FILE: usersFile.path,
+    SESSION_SECRET: randomBytes(32).toString('base64url'),
     ...env,
   });
   const http = createHttpTransport({ timeoutMs: config.upstream.timeoutMs });
@@ -33,28 +111,73 @@ export async function startBffHarness({ env = {}, mock = {}, staticDir }: Harnes
   const sent: TransportRequest[] = [];
   const bff = composeBff({
     config,
-    logger: createLogger('silent'),
+    logger: logger ?? createLogger('silent'),
     upstreamBaseUrl: config.upstream.baseUrl ?? upstream.url,
     transport: (request) => {
       sent.push(request);
       return http(request);
     },
+    ...(now ? { now } : {}),
+    ...(database ? { database } : {}),
+    ...(moduleRules ? { moduleRules } : {}),
+    ...(demoControls && limits
+      ? { demoControls: createMockDemoControls(upstream.state, limits) }
+      : {}),
   });
-  const request = (path: string, init: RequestInit = {}) =>
-    bff.app.request(path, {
-      ...init,
-      headers: { 'X-CSRF': '1', ...(init.headers as Record<string, string> | undefined) },
+  await bff.ready();
+  /** Signs in through POST /api/session and returns the `Cookie` header value to send. */
+  const signIn = async (role: Role = 'admin'): Promise<string> => {
+    const response = await bff.app.request('/api/session', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(HARNESS_USERS[role]),
     });
+    const cookie = response.headers.get('set-cookie')?.split(';', 1)[0];
+    if (response.status !== 200 || !cookie) {
+      throw new Error(`harness sign-in as ${role} failed with ${response.status}`);
+    }
+    return cookie;
+  };
+  const cookies = new Map<Role, Promise<string>>();
+  /**
+   * An API request with `X-CSRF: 1`, signed in as `as` (default admin; `null` for none) unless
+   * the caller sends its own Cookie header.
+   */
+  const request = async (
+    path: string,
+    init: RequestInit = {},
+    { as = 'admin' }: { as?: Role | null } = {},
+  ) => {
+    const given = (init.headers as Record<string, string> | undefined) ?? {};
+    const hasCookie = Object.keys(given).some((name) => name.toLowerCase() === 'cookie');
+    let cookie: string | undefined;
+    if (as && !hasCookie) {
+      if (!cookies.has(as)) cookies.set(as, signIn(as));
+      cookie = await cookies.get(as);
+    }
+    return bff.app.request(path, {
+      ...init,
+      headers: { 'X-CSRF': '1', ...(cookie ? { Cookie: cookie } : {}), ...given },
+    });
+  };
   return {
     app: bff.app,
     upstream,
     mock: upstream.state,
     sent,
     request,
+    signIn,
+    config,
+    auth: bff.auth,
+    /** The governor, incident store and live hub of this BFF. */
+    rateLimiting: bff.rateLimiting,
+    /** The mock's §8 model, when `mockRateLimits` was given. */
+    mockRateLimits: limits,
     async close() {
       await bff.close();
       await http.close();
       await upstream.close();
+      usersFile.remove();
     },
   };
 }

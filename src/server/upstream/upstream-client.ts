@@ -1,6 +1,7 @@
 // Sends the BFF's catalog operations to the upstream: builds each URL from validated parts,
 // checks it stays on the configured origin and path, attaches the bearer token, and renews the
 // token once (and retries once) when the upstream answers 401.
+import type { UpstreamGuard } from '../governor/upstream-guard';
 import type { TokenManager } from './token-manager';
 import type { Transport, TransportResponse } from './http-transport';
 
@@ -34,6 +35,10 @@ export function buildUpstreamUrl(
   const path = operation.path.replace(/\{(\w+)\}/g, (_, name: string) => {
     const value = pathParams[name];
     if (value === undefined) throw new UnsafeUpstreamUrlError(`missing path parameter ${name}`);
+    // encodeURIComponent leaves "." alone, so "", "." and ".." would become (dot) segments.
+    if (value === '' || value === '.' || value === '..') {
+      throw new UnsafeUpstreamUrlError(`unsafe path parameter ${name}`);
+    }
     return encodeURIComponent(value);
   });
   const basePath = baseUrl.pathname.replace(/\/+$/, '');
@@ -41,7 +46,11 @@ export function buildUpstreamUrl(
   for (const [name, value] of query) url.searchParams.append(name, value);
   // Defence in depth: encoded parameters cannot add `..` segments today, but a catalog override
   // or a future change might; nothing leaves for another host or outside the base path.
-  if (url.origin !== baseUrl.origin || !url.pathname.startsWith(`${basePath}/`)) {
+  if (
+    url.origin !== baseUrl.origin ||
+    !url.pathname.startsWith(`${basePath}/`) ||
+    url.pathname !== basePath + path
+  ) {
     throw new UnsafeUpstreamUrlError('built upstream URL leaves the configured base URL');
   }
   return url;
@@ -51,6 +60,12 @@ export interface UpstreamClientOptions {
   baseUrl: URL;
   transport: Transport;
   tokens: TokenManager;
+  /**
+   * The rate-limit governor's hooks: every request (a 401 retry too) takes from the limits of
+   * upstream-api.md §8 before it is sent, and every 429 is recorded as an incident before the
+   * caller sees it.
+   */
+  guard?: UpstreamGuard;
 }
 
 /** The BFF's client for catalog operations. */
@@ -63,24 +78,38 @@ export class UpstreamClient {
 
   /**
    * Sends `operation` and returns the upstream's answer, whatever its status. Throws TokenError
-   * when no token can be had and TransportError when the upstream gave no answer.
+   * when no token can be had and TransportError when the upstream gave no answer. With a guard,
+   * a call the governor holds back, and any upstream 429, throw a 429 HttpProblem instead.
    */
   async send(operation: UpstreamOperation, call: UpstreamCall = {}): Promise<TransportResponse> {
     const url = buildUpstreamUrl(this.#options.baseUrl, operation, call);
-    const token = await this.#options.tokens.getToken();
+    // Before the token: a blocked account must not even cause a token request.
+    await this.#options.guard?.beforeSend(operation);
+    const token = await this.#getToken();
     const first = await this.#sendWith(token, operation, url, call);
     if (first.status !== 401) return first;
     // The token may have been revoked or expired early: renew once and retry once, never more.
     this.#options.tokens.invalidate(token);
-    const renewed = await this.#options.tokens.getToken();
+    const renewed = await this.#getToken();
+    await this.#options.guard?.beforeSend(operation);
     return this.#sendWith(renewed, operation, url, call);
   }
 
-  #sendWith(token: string, operation: UpstreamOperation, url: URL, call: UpstreamCall) {
-    return this.#options.transport({
+  async #getToken(): Promise<string> {
+    try {
+      return await this.#options.tokens.getToken();
+    } catch (error) {
+      throw (await this.#options.guard?.explainFailure(error)) ?? error;
+    }
+  }
+
+  async #sendWith(token: string, operation: UpstreamOperation, url: URL, call: UpstreamCall) {
+    const response = await this.#options.transport({
       method: operation.method,
       url,
       headers: { ...call.headers, accept: 'application/json', authorization: `Bearer ${token}` },
     });
+    await this.#options.guard?.afterAnswer(operation, response);
+    return response;
   }
 }

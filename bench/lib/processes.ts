@@ -1,0 +1,71 @@
+// Child processes for the benchmark: the mock upstream, console instances and the baseline proxy,
+// each a separate Node process so the load generator does not share their event loop.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+
+export interface RunningProcess {
+  url: string;
+  pid: number;
+  child: ChildProcess;
+  stop(): Promise<void>;
+  /** Resident set size in MB, read from /proc (Linux). */
+  rssMb(): number;
+}
+
+/** Waits until `url` answers 2xx, or fails after `timeoutMs`. */
+export async function waitForUrl(url: string, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`${url} did not come up within ${timeoutMs} ms`);
+}
+
+/**
+ * Starts `node --import tsx <entry>` with `env`, waits for `readyPath`, and returns a handle. One
+ * process (no npx wrapper), so stopping it stops the server.
+ */
+export async function startNodeProcess(
+  entry: string,
+  { port, env, readyPath, name }: { port: number; env: Record<string, string>; readyPath: string; name: string },
+): Promise<RunningProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
+    env: { ...process.env, NO_COLOR: '1', ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr = (stderr + chunk.toString()).slice(-4_000);
+  });
+  const url = `http://127.0.0.1:${port}`;
+  try {
+    await waitForUrl(`${url}${readyPath}`);
+  } catch (error) {
+    child.kill('SIGKILL');
+    throw new Error(`${name} failed to start: ${(error as Error).message}\n${stderr}`);
+  }
+  const pid = child.pid ?? 0;
+  return {
+    url,
+    pid,
+    child,
+    rssMb() {
+      const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+      const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+      return kb / 1024;
+    },
+    stop() {
+      return new Promise((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+        setTimeout(() => child.kill('SIGKILL'), 5_000).unref();
+      });
+    },
+  };
+}

@@ -1,0 +1,120 @@
+// The rate-limit panel as a support engineer uses it: a 429 shows up live as an incident row with
+// a countdown to the end of its block, the whole console says the account is blocked, and the
+// incident is still there after a reload.
+//
+// How 429s are provoked: the demo controls need the built-in mock's state, which only a demo-mode
+// console has, so the first test runs against a second console in demo mode
+// (E2E_DEMO_BFF_PORT, see playwright.config.ts) and presses the control as a user would. The
+// live-mode console of the other specs gets its 429 from the standalone mock's
+// POST /__mock/faults, as a real upstream would send it.
+import type { Page } from '@playwright/test';
+import { E2E_DEMO_BFF_PORT } from '../playwright.config';
+import { expect, expectNoSeriousA11yViolations, SIGNED_OUT_STATE, test } from './fixtures';
+
+const incidentsTable = (page: Page) => page.getByRole('table', { name: '429 incidents' });
+const banner = (page: Page) =>
+  page.getByRole('status').filter({ hasText: 'The privacy platform has blocked this account' });
+
+async function waitForLive(page: Page) {
+  await expect(page.getByRole('status').filter({ hasText: /^Live$/ })).toBeVisible();
+}
+
+test.describe('in demo mode', () => {
+  const demoUrl = `http://127.0.0.1:${E2E_DEMO_BFF_PORT}`;
+  // The demo console has its own users (admin / demo); the admin state of the live console does
+  // not apply to it.
+  test.use({ baseURL: demoUrl, storageState: SIGNED_OUT_STATE });
+
+  test('a demo control provokes an incident that appears live, blocks the console, and survives a reload', async ({
+    page,
+  }) => {
+    await page.goto('/sign-in');
+    await page.getByLabel('Username').fill('admin');
+    await page.getByLabel('Password').fill('demo');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect(page).toHaveURL(/event-types/);
+
+    await page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('link', { name: 'Rate limits' })
+      .click();
+    await waitForLive(page);
+    await page.getByRole('button', { name: 'End all blocks' }).click();
+    await expect(
+      page.getByText('Every block in the mock and the console has ended.'),
+    ).toBeVisible();
+
+    // Marks this document: if the row only appeared after a reload, the mark would be gone.
+    await page.evaluate(() => {
+      (window as unknown as { stillTheSamePage: boolean }).stillTheSamePage = true;
+    });
+    await page.getByRole('button', { name: 'Account minute block' }).click();
+    const outcome = page.getByText(/^Account minute block: the platform answered 429/);
+    await expect(outcome).toBeVisible();
+    const eventId = (await outcome.innerText()).match(/incident ([0-9a-f-]{36})/)?.[1];
+    expect(eventId).toBeTruthy();
+
+    const row = incidentsTable(page).getByRole('row').filter({ hasText: eventId! });
+    await expect(row).toBeVisible();
+    await expect(row).toContainText('Account · Default minute');
+    // The hit count and a countdown towards the end of the one-minute block.
+    await expect(row.getByRole('cell').nth(2)).toHaveText('1');
+    await expect(row.getByRole('cell').nth(4)).toContainText(/0:[0-5]\d|1:00/);
+    expect(
+      await page.evaluate(
+        () => (window as unknown as { stillTheSamePage?: boolean }).stillTheSamePage,
+      ),
+    ).toBe(true);
+    await expect(banner(page)).toBeVisible();
+    await expectNoSeriousA11yViolations(page);
+
+    // Every page says the account is blocked.
+    await page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('link', { name: 'Event types' })
+      .click();
+    await expect(page).toHaveURL(/event-types/);
+    await expect(banner(page)).toBeVisible();
+    await expect(banner(page)).toContainText(/ends in 0:[0-5]\d|ends in 1:00/);
+
+    // Stored, not just shown: the row is there after a reload.
+    await page.goto('/rate-limits');
+    await page.reload();
+    await expect(incidentsTable(page).getByRole('row').filter({ hasText: eventId! })).toBeVisible();
+
+    await page.getByRole('button', { name: 'End all blocks' }).click();
+    await expect(banner(page)).toBeHidden();
+  });
+});
+
+test.describe('in live mode', () => {
+  test('a 429 drawn on another page appears live in an open incident panel', async ({
+    page,
+    context,
+    mockUpstream,
+  }) => {
+    await mockUpstream.reset();
+    await page.goto('/rate-limits');
+    await waitForLive(page);
+
+    // The upstream's answer to the next event-types call: a 429 with all its headers. A short
+    // Retry-After keeps the block from holding up the other specs.
+    const { rateLimitEventId } = await mockUpstream.injectFault({
+      operation: 'event-types',
+      status: 429,
+      retryAfterSeconds: 2,
+    });
+    expect(rateLimitEventId).toBeTruthy();
+
+    const other = await context.newPage();
+    await other.goto('/event-types');
+    await expect(other.getByRole('alert')).toContainText(/rate limit/i);
+    await other.close();
+
+    const row = incidentsTable(page).getByRole('row').filter({ hasText: rateLimitEventId! });
+    await expect(row).toBeVisible();
+    await expect(row.getByRole('cell').nth(2)).toHaveText('1');
+    // The block runs out by itself.
+    await expect(row.getByRole('cell').nth(4)).toContainText('Ended', { timeout: 10_000 });
+  });
+});

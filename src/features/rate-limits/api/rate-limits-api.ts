@@ -1,0 +1,94 @@
+// Fetchers, query options and hooks of the rate-limit panel's API; its query keys are built here
+// only, so the live stream and the pages update the same cache entries.
+import { infiniteQueryOptions, queryOptions, useQuery } from '@tanstack/react-query';
+import { apiRequest } from '../../../lib/api-client';
+import {
+  ConsoleMetaSchema,
+  IncidentPageSchema,
+  RulesResponseSchema,
+  UsageSchema,
+  type IncidentPage,
+} from '../../../shared/incident';
+import { SessionSchema } from '../../../shared/session';
+import type { IncidentFilters } from '../incident-url-state';
+
+/** Query keys of this feature. */
+export const rateLimitKeys = {
+  all: ['rate-limits'] as const,
+  rules: () => [...rateLimitKeys.all, 'rules'] as const,
+  usage: () => [...rateLimitKeys.all, 'usage'] as const,
+  incidents: () => [...rateLimitKeys.all, 'incidents'] as const,
+  incidentList: (filters: IncidentFilters) => [...rateLimitKeys.incidents(), filters] as const,
+  meta: () => [...rateLimitKeys.all, 'meta'] as const,
+  viewer: () => [...rateLimitKeys.all, 'viewer'] as const,
+};
+
+/** The limits table for this console's account tier. */
+export function rulesQueryOptions() {
+  return queryOptions({
+    queryKey: rateLimitKeys.rules(),
+    queryFn: ({ signal }) => apiRequest('/api/rate-limits/rules', RulesResponseSchema, { signal }),
+    staleTime: Infinity,
+  });
+}
+
+/**
+ * Usage per limit, active blocks and the request timeline. Cheap for the BFF (nothing goes
+ * upstream), so it is refreshed every few seconds while shown.
+ */
+export function usageQueryOptions(refetchInterval: number | false = 5_000) {
+  return queryOptions({
+    queryKey: rateLimitKeys.usage(),
+    queryFn: ({ signal }) => apiRequest('/api/rate-limits/usage', UsageSchema, { signal }),
+    staleTime: 2_000,
+    refetchInterval,
+  });
+}
+
+/** The incident history query string for `filters` and a page cursor. */
+export function incidentsPath(filters: IncidentFilters, cursor?: string): string {
+  const params = new URLSearchParams();
+  if (filters.since) params.set('since', filters.since);
+  if (filters.until) params.set('until', filters.until);
+  if (filters.period) params.set('period', filters.period);
+  if (filters.rule) params.set('rule', filters.rule);
+  if (cursor) params.set('cursor', cursor);
+  const query = params.toString();
+  return `/api/rate-limits/incidents${query ? `?${query}` : ''}`;
+}
+
+/** The incident history, newest first, one page at a time. */
+export function incidentsQueryOptions(filters: IncidentFilters) {
+  return infiniteQueryOptions({
+    queryKey: rateLimitKeys.incidentList(filters),
+    queryFn: ({ signal, pageParam }): Promise<IncidentPage> =>
+      apiRequest(incidentsPath(filters, pageParam), IncidentPageSchema, { signal }),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (last) => last.nextCursor ?? undefined,
+    // New incidents arrive through the stream; a refetch is only needed after it reconnects.
+    staleTime: Infinity,
+  });
+}
+
+/** Mode and tier of the console. */
+export function metaQueryOptions() {
+  return queryOptions({
+    queryKey: rateLimitKeys.meta(),
+    queryFn: ({ signal }) => apiRequest('/api/meta', ConsoleMetaSchema, { signal }),
+    staleTime: Infinity,
+  });
+}
+
+export function useConsoleMeta() {
+  return useQuery(metaQueryOptions());
+}
+
+/** Who is signed in: the demo controls are for admins. */
+export function useViewerRole() {
+  return useQuery({
+    queryKey: rateLimitKeys.viewer(),
+    queryFn: ({ signal }) => apiRequest('/api/session', SessionSchema, { signal }),
+    staleTime: Infinity,
+    select: (session) => session.role,
+  });
+}

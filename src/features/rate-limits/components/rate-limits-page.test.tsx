@@ -1,0 +1,161 @@
+// The rate-limits page as a support engineer meets it, with a stubbed BFF and a fake live stream:
+// incidents appear and update without a reload, one row per event id, with a countdown; the
+// stream's state is shown; "Copy for support" fills the clipboard.
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { act, render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Incident } from '../../../shared/incident';
+import { AccountBlockBanner } from './account-block-banner';
+import { RateLimitsPage } from './rate-limits-page';
+import { EVENT_ID, FakeEventSource, incident, RULES, usage } from '../test-support/fixtures';
+
+// The canvas chart has nothing to draw on in jsdom.
+vi.mock('./request-timeline-chart', () => ({ default: () => <div data-testid="chart" /> }));
+
+function json(body: unknown, status = 200) {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { 'Content-Type': 'application/json' },
+  });
+}
+
+let incidents: Incident[] = [];
+let now = Date.now();
+
+beforeEach(() => {
+  now = Date.now();
+  incidents = [];
+  vi.stubGlobal('EventSource', FakeEventSource);
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (input: RequestInfo | URL) => {
+      const url = String(input);
+      if (url.startsWith('/api/rate-limits/rules')) return json(RULES);
+      if (url.startsWith('/api/rate-limits/usage')) {
+        const blocks = incidents
+          .filter((i) => i.scope === 'account' && Date.parse(i.blockedUntil) > now)
+          .map((i) => ({
+            scope: 'account' as const,
+            ruleId: i.ruleId,
+            until: i.blockedUntil,
+            incidentKey: i.key,
+          }));
+        return json(usage(now, { blocks }));
+      }
+      if (url.startsWith('/api/rate-limits/incidents'))
+        return json({ items: incidents, nextCursor: null });
+      if (url.startsWith('/api/meta'))
+        return json({ mode: 'demo', accountTier: 'production', demoControls: true });
+      if (url.startsWith('/api/session')) return json({ username: 'admin', role: 'admin' });
+      return json({ type: '/problems/not-found', title: 'nope', status: 404 }, 404);
+    }),
+  );
+});
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
+
+function renderPage() {
+  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  const router = createMemoryRouter(
+    [
+      {
+        path: '/rate-limits',
+        element: (
+          <>
+            <AccountBlockBanner />
+            <RateLimitsPage />
+          </>
+        ),
+      },
+    ],
+    { initialEntries: ['/rate-limits'] },
+  );
+  return render(
+    <QueryClientProvider client={queryClient}>
+      <RouterProvider router={router} />
+    </QueryClientProvider>,
+  );
+}
+
+const table = () => screen.getByRole('table', { name: '429 incidents' });
+
+describe('RateLimitsPage', () => {
+  it('shows a new incident live, then counts further 429s of it in the same row', async () => {
+    renderPage();
+    expect(await screen.findByText('No 429s so far')).toBeInTheDocument();
+    const source = FakeEventSource.current();
+    act(() => source.emit('ready', { seq: 0 }, '0'));
+    expect(await screen.findByText('Live')).toBeInTheDocument();
+
+    const blockedUntil = new Date(now + 42_000).toISOString();
+    const first = incident({
+      seq: 1,
+      firstSeen: new Date(now).toISOString(),
+      lastSeen: new Date(now).toISOString(),
+      blockedUntil,
+    });
+    incidents = [first];
+    act(() => source.emit('incident', first, '1'));
+    const row = await within(
+      await screen.findByRole('table', { name: '429 incidents' }),
+    ).findByText(EVENT_ID);
+    expect(row).toBeInTheDocument();
+    const cells = within(row.closest('tr')!).getAllByRole('cell');
+    expect(cells[2]).toHaveTextContent('1');
+    expect(cells[4]).toHaveTextContent(/0:4[12]/);
+    expect(cells[1]).toHaveTextContent('Account · Default minute (20,000 per minute)');
+
+    const again = { ...first, seq: 2, hits: 3 };
+    incidents = [again];
+    act(() => source.emit('incident', again, '2'));
+    await waitFor(() => expect(within(table()).getAllByRole('row')).toHaveLength(2));
+    expect(
+      within(within(table()).getAllByRole('row')[1]!).getAllByRole('cell')[2],
+    ).toHaveTextContent('3');
+
+    // The account block shows in the banner too.
+    expect(
+      await screen.findByText(/The privacy platform has blocked this account/),
+    ).toBeInTheDocument();
+  });
+
+  it('says when the live connection dropped and is coming back', async () => {
+    renderPage();
+    const source = FakeEventSource.current();
+    act(() => source.emit('ready', {}, '0'));
+    expect(await screen.findByText('Live')).toBeInTheDocument();
+    act(() => source.fail(0));
+    expect(await screen.findByText('Reconnecting…')).toBeInTheDocument();
+    act(() => source.emit('ready', {}, '0'));
+    expect(await screen.findByText('Live')).toBeInTheDocument();
+  });
+
+  it('puts the incident, its headers and the timeline on the clipboard for support', async () => {
+    incidents = [
+      incident({ firstSeen: new Date(now).toISOString(), lastSeen: new Date(now).toISOString() }),
+    ];
+    renderPage();
+    // user-event puts a clipboard double on navigator.clipboard.
+    const user = userEvent.setup();
+    await user.click(
+      await screen.findByRole('button', { name: `Copy incident ${EVENT_ID} for support` }),
+    );
+    const text = await navigator.clipboard.readText();
+    expect(text).toContain(`ot-ratelimit-event-id: ${EVENT_ID}`);
+    expect(text).toContain('ot-request-made: 20001');
+    expect(text).toContain('Console requests per minute around the incident:');
+    expect(
+      await screen.findByRole('button', { name: `Copy incident ${EVENT_ID} for support` }),
+    ).toHaveTextContent('Copied');
+  });
+
+  it('offers the demo controls to an admin in demo mode', async () => {
+    renderPage();
+    expect(await screen.findByRole('heading', { name: 'Demo controls' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Account minute block' })).toBeEnabled();
+  });
+});

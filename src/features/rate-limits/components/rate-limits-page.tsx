@@ -1,0 +1,262 @@
+// Page `/rate-limits`: the live 429 incident panel for support engineers (PRODUCT.md §7): incidents
+// as they happen, how close each limit is, the console's request rate against the limits, and in
+// demo mode the controls that provoke each kind of limit.
+import { lazy, Suspense, useCallback, useMemo, useState } from 'react';
+import { useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useSearchParams } from 'react-router';
+import { StatusPanel } from '../../../components/ui/status-panel';
+import type { Incident, Usage } from '../../../shared/incident';
+import {
+  incidentsQueryOptions,
+  rateLimitKeys,
+  rulesQueryOptions,
+  useConsoleMeta,
+  usageQueryOptions,
+  useViewerRole,
+} from '../api/rate-limits-api';
+import { supportText } from '../copy-for-support';
+import { formatCount } from '../format';
+import { useIncidentSignals, useStreamStatus, type StreamStatus } from '../incident-stream';
+import {
+  hasIncidentFilters,
+  parseIncidentFilters,
+  serialiseIncidentFilters,
+  type IncidentFilters,
+} from '../incident-url-state';
+import { mergeIncident } from '../merge-incident';
+import { DemoControlsPanel } from './demo-controls-panel';
+import { HeadroomGauges } from './headroom-gauges';
+import { IncidentFiltersBar } from './incident-filters';
+import { IncidentsTable } from './incidents-table';
+import './rate-limits.css';
+
+// uPlot is the page's largest dependency: its own chunk, fetched after the page shows.
+const RequestTimelineChart = lazy(() => import('./request-timeline-chart'));
+
+/** The rate-limits page. */
+export function RateLimitsPage() {
+  const [searchParams, setSearchParams] = useSearchParams();
+  const filters = useMemo(() => parseIncidentFilters(searchParams), [searchParams]);
+  const highlightKey = searchParams.get('incident') ?? undefined;
+  const setFilters = (next: IncidentFilters) => {
+    const params = serialiseIncidentFilters(next);
+    if (highlightKey) params.set('incident', highlightKey);
+    setSearchParams(params);
+  };
+
+  const queryClient = useQueryClient();
+  const rules = useQuery(rulesQueryOptions());
+  const usage = useQuery(usageQueryOptions());
+  const incidents = useInfiniteQuery(incidentsQueryOptions(filters));
+  const meta = useConsoleMeta();
+  const role = useViewerRole();
+  const status = useStreamStatus();
+
+  useIncidentSignals((signal) => {
+    if (signal.type === 'resync') {
+      void queryClient.invalidateQueries({ queryKey: rateLimitKeys.incidents() });
+      return;
+    }
+    // Every loaded view (each filter set) gets the change, if it belongs there.
+    for (const query of queryClient
+      .getQueryCache()
+      .findAll({ queryKey: rateLimitKeys.incidents() })) {
+      const viewFilters = (query.queryKey[2] ?? {}) as IncidentFilters;
+      queryClient.setQueryData(query.queryKey, (data: Parameters<typeof mergeIncident>[0]) =>
+        mergeIncident(data, signal.incident, viewFilters),
+      );
+    }
+    void queryClient.invalidateQueries({ queryKey: rateLimitKeys.usage() });
+  });
+
+  const offsetMs = usage.data ? usage.dataUpdatedAt - Date.parse(usage.data.now) : 0;
+  const rows = useMemo(
+    () => incidents.data?.pages.flatMap((page) => page.items) ?? [],
+    [incidents.data],
+  );
+
+  const [copied, setCopied] = useState<{ key: string; text?: string } | undefined>();
+  const usageData = usage.data;
+  const ruleList = rules.data?.rules;
+  const onCopy = useCallback(
+    (incident: Incident) => {
+      const text = supportText(incident, ruleList, usageData?.timeline);
+      navigator.clipboard.writeText(text).then(
+        () => setCopied({ key: incident.key }),
+        // No clipboard (permissions, insecure context): show the text to copy by hand.
+        () => setCopied({ key: incident.key, text }),
+      );
+    },
+    [ruleList, usageData],
+  );
+
+  const showDemo = meta.data?.demoControls === true && role.data === 'admin';
+
+  return (
+    <section className="page rate-limits-page" aria-labelledby="rate-limits-title">
+      <header className="page-header">
+        <div>
+          <h1 id="rate-limits-title">Rate limits</h1>
+          <p className="muted">
+            Every 429 the privacy platform returns, live, one row per{' '}
+            <code>ot-ratelimit-event-id</code>; and how close the console is to each limit.
+            {rules.data ? ` Account tier: ${rules.data.accountTier}.` : ''}
+          </p>
+        </div>
+        <StreamIndicator status={status} />
+      </header>
+
+      {showDemo ? <DemoControlsPanel /> : null}
+
+      <section className="card rate-limits-section" aria-labelledby="incidents-title">
+        <div className="section-head">
+          <h2 id="incidents-title">429 incidents</h2>
+          <IncidentFiltersBar filters={filters} rules={ruleList} onChange={setFilters} />
+        </div>
+        {copied?.text ? (
+          <div className="support-text">
+            <label htmlFor="support-text">
+              The clipboard is not available here; copy this text:
+            </label>
+            <textarea id="support-text" className="input" readOnly rows={8} value={copied.text} />
+          </div>
+        ) : null}
+        {incidents.isPending ? (
+          <p className="muted" role="status">
+            Loading incidents…
+          </p>
+        ) : incidents.isError ? (
+          <StatusPanel
+            role="alert"
+            tone="danger"
+            headingLevel={3}
+            title="The incidents could not be loaded"
+            actions={
+              <button type="button" className="button" onClick={() => void incidents.refetch()}>
+                Try again
+              </button>
+            }
+          >
+            <p>{incidents.error.message}</p>
+          </StatusPanel>
+        ) : rows.length === 0 ? (
+          <StatusPanel
+            headingLevel={3}
+            title={
+              hasIncidentFilters(filters) ? 'No incidents match these filters' : 'No 429s so far'
+            }
+          >
+            <p className="muted">
+              {hasIncidentFilters(filters)
+                ? 'Change or clear the filters to see other incidents.'
+                : 'When the privacy platform answers 429, the incident appears here at once.'}
+            </p>
+          </StatusPanel>
+        ) : (
+          <>
+            <IncidentsTable
+              incidents={rows}
+              rules={ruleList}
+              offsetMs={offsetMs}
+              onCopy={onCopy}
+              highlightKey={highlightKey}
+              copiedKey={copied?.key}
+            />
+            {incidents.hasNextPage ? (
+              <button
+                type="button"
+                className="button load-older"
+                disabled={incidents.isFetchingNextPage}
+                onClick={() => void incidents.fetchNextPage()}
+              >
+                {incidents.isFetchingNextPage ? 'Loading…' : 'Load older incidents'}
+              </button>
+            ) : null}
+          </>
+        )}
+      </section>
+
+      <div className="rate-limits-grid">
+        <section className="card rate-limits-section" aria-labelledby="headroom-title">
+          <h2 id="headroom-title">Headroom</h2>
+          <p className="muted section-note">
+            Requests this console sent in each limit’s sliding window. Other clients of the account
+            share the account limits; the console cannot see their requests.
+          </p>
+          {usage.data && rules.data ? (
+            <HeadroomGauges usage={usage.data} rules={rules.data.rules} offsetMs={offsetMs} />
+          ) : (
+            <p className="muted">Loading…</p>
+          )}
+        </section>
+
+        <section className="card rate-limits-section" aria-labelledby="timeline-title">
+          <h2 id="timeline-title">Request rate, last hour</h2>
+          {usage.data ? (
+            <>
+              <p className="muted section-note">{timelineSummary(usage.data, rows)}</p>
+              <Suspense fallback={<div className="request-timeline-chart" />}>
+                <RequestTimelineChart
+                  timeline={usage.data.timeline}
+                  minuteLimit={minuteLimit(usage.data)}
+                  incidents={rows}
+                  offsetMs={offsetMs}
+                />
+              </Suspense>
+              <p className="chart-key muted" aria-hidden="true">
+                <span data-series="sent">Sent upstream</span>
+                <span data-series="refused">Held back by the console</span>
+                <span data-series="limit">Account minute limit</span>
+                <span data-series="incident">429 incident and its block</span>
+              </p>
+            </>
+          ) : (
+            <p className="muted">Loading…</p>
+          )}
+        </section>
+      </div>
+    </section>
+  );
+}
+
+function minuteLimit(usage: Usage): number {
+  return usage.rules.find((rule) => rule.ruleId === 'account-minute')?.limit ?? 0;
+}
+
+/** The chart in words, for screen readers and a quick read. */
+function timelineSummary(usage: Usage, incidents: readonly Incident[]): string {
+  const sum = (values: readonly number[]) => values.reduce((total, value) => total + value, 0);
+  const { sent, refused } = usage.timeline;
+  const window = Math.round(60 / usage.timeline.bucketSeconds);
+  let peak = 0;
+  for (let index = 0; index < sent.length; index += 1) {
+    peak = Math.max(peak, sum(sent.slice(Math.max(0, index - window + 1), index + 1)));
+  }
+  const since = Date.parse(usage.timeline.start);
+  // 429s from the stored incidents: the timeline's counters start afresh with the process.
+  const recent = incidents.filter((incident) => Date.parse(incident.lastSeen) >= since);
+  const hits = sum(recent.map((incident) => incident.hits));
+  const plural = (count: number, word: string) =>
+    `${formatCount(count)} ${word}${count === 1 ? '' : 's'}`;
+  return `In the last hour the console sent ${plural(sum(sent), 'request')} upstream (at most ${formatCount(peak)} in a minute, against a limit of ${formatCount(minuteLimit(usage))}) and held back ${formatCount(sum(refused))} itself; the platform answered 429 ${plural(hits, 'time')} in ${plural(recent.length, 'incident')}.`;
+}
+
+function StreamIndicator({ status }: { status: StreamStatus }) {
+  const text = {
+    live: 'Live',
+    connecting: 'Connecting…',
+    reconnecting: 'Reconnecting…',
+  }[status];
+  return (
+    <p className="stream-indicator" data-status={status} role="status">
+      <span className="stream-dot" aria-hidden="true" />
+      {text}
+      {status === 'reconnecting' ? (
+        <span className="muted">
+          {' '}
+          — the live connection dropped; new incidents show once it is back
+        </span>
+      ) : null}
+    </p>
+  );
+}

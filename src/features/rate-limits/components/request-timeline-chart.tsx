@@ -1,0 +1,169 @@
+// The console's request rate over the last hour against the account's minute limit, with each 429
+// incident marked and its block shaded (uPlot: small, fast, canvas; its stylesheet is a file, as
+// the CSP allows no inline <style>). Loaded on demand with the page.
+import { useEffect, useRef } from 'react';
+import uPlot from 'uplot';
+import 'uplot/dist/uPlot.min.css';
+import type { Incident, Timeline } from '../../../shared/incident';
+import { formatClock, formatCount } from '../format';
+
+export interface RequestTimelineChartProps {
+  timeline: Timeline;
+  /** The account minute limit, drawn as a line. */
+  minuteLimit: number;
+  incidents: readonly Incident[];
+  /** Add to a server time to get this browser's time. */
+  offsetMs: number;
+}
+
+const HEIGHT = 240;
+/** Buckets summed for the "per minute" rate at each point. */
+const PER_MINUTE_BUCKETS = (timeline: Timeline) => Math.round(60 / timeline.bucketSeconds);
+
+function cssVar(name: string, fallback: string): string {
+  const value = getComputedStyle(document.documentElement).getPropertyValue(name).trim();
+  return value || fallback;
+}
+
+/** Rolling per-minute sums: the requests of the minute before each bucket's end. */
+function perMinute(values: readonly number[], window: number): number[] {
+  const out: number[] = [];
+  let sum = 0;
+  values.forEach((value, index) => {
+    sum += value;
+    if (index >= window) sum -= values[index - window] ?? 0;
+    out.push(sum);
+  });
+  return out;
+}
+
+function chartData(timeline: Timeline, minuteLimit: number, offsetMs: number): uPlot.AlignedData {
+  const start = (Date.parse(timeline.start) + offsetMs) / 1_000;
+  const window = PER_MINUTE_BUCKETS(timeline);
+  const xs = timeline.sent.map((_, index) => start + (index + 1) * timeline.bucketSeconds);
+  return [
+    xs,
+    perMinute(timeline.sent, window),
+    perMinute(timeline.refused, window),
+    xs.map(() => minuteLimit),
+  ];
+}
+
+/** A canvas chart sized to its container. */
+export function RequestTimelineChart({
+  timeline,
+  minuteLimit,
+  incidents,
+  offsetMs,
+}: RequestTimelineChartProps) {
+  const container = useRef<HTMLDivElement>(null);
+  const chart = useRef<uPlot | null>(null);
+  const marks = useRef<{ incidents: readonly Incident[]; offsetMs: number }>({
+    incidents,
+    offsetMs,
+  });
+
+  useEffect(() => {
+    marks.current = { incidents, offsetMs };
+    chart.current?.redraw(false);
+  }, [incidents, offsetMs]);
+
+  // Created once; later data arrives through setData below.
+  useEffect(() => {
+    const element = container.current;
+    if (!element) return undefined;
+    const accent = cssVar('--color-accent', '#1f4fd1');
+    const warning = cssVar('--color-warning', '#8a5300');
+    const danger = cssVar('--color-danger', '#b42318');
+    const muted = cssVar('--color-text-muted', '#58606b');
+    const grid = cssVar('--color-border', '#d9dde3');
+    const axis = { stroke: muted, grid: { stroke: grid, width: 1 }, ticks: { stroke: grid } };
+    const options: uPlot.Options = {
+      width: Math.max(280, element.clientWidth),
+      height: HEIGHT,
+      series: [
+        {},
+        { label: 'Sent upstream', stroke: accent, width: 2, fill: 'rgba(31, 79, 209, 0.08)' },
+        { label: 'Held back by the console', stroke: warning, width: 2 },
+        {
+          label: 'Account minute limit',
+          stroke: danger,
+          width: 1.5,
+          dash: [6, 4],
+          points: { show: false },
+        },
+      ],
+      // asinh: linear near zero, logarithmic further up, so ten requests and a 20,000 limit are
+      // both readable on one axis.
+      scales: { y: { distr: 4, asinh: 1, range: (_u, _min, max) => [0, Math.max(max, 10) * 1.5] } },
+      axes: [
+        { ...axis, values: (_u, values) => values.map((value) => formatClock(value * 1_000)) },
+        {
+          ...axis,
+          size: 56,
+          // Decades only: asinh's default splits draw a dozen faint lines per decade.
+          splits: (u) => {
+            const max = u.scales.y?.max ?? 10;
+            return [0, 1, 10, 100, 1_000, 10_000, 100_000, 1_000_000].filter((v) => v <= max);
+          },
+          label: 'requests per minute',
+          labelSize: 18,
+          values: (_u, values) => values.map((value) => (value >= 1 ? formatCount(value) : '')),
+        },
+      ],
+      // The page draws its own key (it also explains the incident marks).
+      legend: { show: false },
+      cursor: { drag: { x: false, y: false } },
+      hooks: {
+        draw: [
+          (u) => {
+            const { ctx, bbox } = u;
+            const [xMin, xMax] = [u.scales.x?.min ?? 0, u.scales.x?.max ?? 0];
+            ctx.save();
+            // Series drawing leaves its dash pattern on the context.
+            ctx.setLineDash([]);
+            for (const incident of marks.current.incidents) {
+              const first = (Date.parse(incident.firstSeen) + marks.current.offsetMs) / 1_000;
+              const until = (Date.parse(incident.blockedUntil) + marks.current.offsetMs) / 1_000;
+              if (until < xMin || first > xMax) continue;
+              const x0 = u.valToPos(Math.max(first, xMin), 'x', true);
+              const x1 = u.valToPos(Math.min(until, xMax), 'x', true);
+              ctx.fillStyle = 'rgba(180, 35, 24, 0.10)';
+              ctx.fillRect(x0, bbox.top, Math.max(1, x1 - x0), bbox.height);
+              if (first >= xMin) {
+                ctx.strokeStyle = danger;
+                ctx.lineWidth = 2 * uPlot.pxRatio;
+                ctx.beginPath();
+                ctx.moveTo(x0, bbox.top);
+                ctx.lineTo(x0, bbox.top + bbox.height);
+                ctx.stroke();
+              }
+            }
+            ctx.restore();
+          },
+        ],
+      },
+    };
+    const plot = new uPlot(options, chartData(timeline, minuteLimit, offsetMs), element);
+    chart.current = plot;
+    const resize = new ResizeObserver(() => {
+      plot.setSize({ width: Math.max(280, element.clientWidth), height: HEIGHT });
+    });
+    resize.observe(element);
+    return () => {
+      resize.disconnect();
+      plot.destroy();
+      chart.current = null;
+    };
+    // Created once per mount; the effect below feeds new data.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+
+  useEffect(() => {
+    chart.current?.setData(chartData(timeline, minuteLimit, offsetMs));
+  }, [timeline, minuteLimit, offsetMs]);
+
+  return <div ref={container} className="request-timeline-chart" aria-hidden="true" />;
+}
+
+export default RequestTimelineChart;

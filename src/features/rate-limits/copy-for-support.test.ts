@@ -1,0 +1,40 @@
+// "Copy for support": the text a vendor ticket needs, whatever the 429 carried.
+import { describe, expect, it } from 'vitest';
+import { supportText } from './copy-for-support';
+import { EVENT_ID, incident, RULES, T0, usage } from './test-support/fixtures';
+
+describe('supportText', () => {
+  it('carries the event id, the headers as received, the rule and the timeline', () => {
+    const now = T0 + 120_000;
+    const base = usage(now);
+    const start = Date.parse(base.timeline.start);
+    const at = (time: number) => Math.floor((time - start) / 10_000);
+    const sent = [...base.timeline.sent];
+    sent[at(T0 - 5_000)] = 40;
+    const throttled = [...base.timeline.throttled];
+    throttled[at(T0)] = 1;
+    const text = supportText(incident({ hits: 3 }), RULES.rules, {
+      ...base.timeline,
+      sent,
+      throttled,
+    });
+    expect(text).toContain(`ot-ratelimit-event-id: ${EVENT_ID}`);
+    expect(text).toContain('Rule: Account · Default minute (20,000 per minute)');
+    expect(text).toContain('429s received: 3');
+    expect(text).toContain('  ot-requests-allowed: 20000');
+    expect(text).toContain('  retry-after: 60');
+    expect(text).toMatch(/sent 40, held back by the console 0, upstream 429s 0/);
+    expect(text).toMatch(/sent 0, held back by the console 0, upstream 429s 1/);
+  });
+
+  it('says plainly when the 429 carried no id, and explains its flags', () => {
+    const text = supportText(
+      incident({ key: 'unidentified-x', eventId: null, headers: {}, flags: ['missing-event-id'] }),
+      RULES.rules,
+      undefined,
+    );
+    expect(text).toContain('ot-ratelimit-event-id: (none received; console key unidentified-x)');
+    expect(text).toContain('  (none)');
+    expect(text).toContain('No ot-ratelimit-event-id; the console generated a key');
+  });
+});

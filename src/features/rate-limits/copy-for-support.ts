@@ -1,0 +1,63 @@
+// The text "Copy for support" puts on the clipboard: everything the vendor's support needs to find
+// the occurrence (its ot-ratelimit-event-id), the headers exactly as received, the rule, and the
+// console's request rate around it, in plain text that survives any ticket system.
+import type { Incident, Rule, Timeline } from '../../shared/incident';
+import { flagText, formatDateTime, formatTime, incidentRuleText } from './format';
+
+/** Minutes of the timeline included before the incident began. */
+const MINUTES_BEFORE = 5;
+
+/** Requests per minute around the incident, from the usage timeline (10-second buckets). */
+export function timelineAround(incident: Incident, timeline: Timeline | undefined): string[] {
+  if (!timeline) return ['(not available)'];
+  const bucketMs = timeline.bucketSeconds * 1_000;
+  const start = Date.parse(timeline.start);
+  const from = Date.parse(incident.firstSeen) - MINUTES_BEFORE * 60_000;
+  const to = Math.max(Date.parse(incident.lastSeen), from) + 60_000;
+  const lines: string[] = [];
+  for (let minute = Math.floor(from / 60_000) * 60_000; minute < to; minute += 60_000) {
+    let sent = 0;
+    let refused = 0;
+    let throttled = 0;
+    for (let at = minute; at < minute + 60_000; at += bucketMs) {
+      const index = Math.floor((at - start) / bucketMs);
+      if (index < 0 || index >= timeline.sent.length) continue;
+      sent += timeline.sent[index] ?? 0;
+      refused += timeline.refused[index] ?? 0;
+      throttled += timeline.throttled[index] ?? 0;
+    }
+    lines.push(
+      `  ${formatTime(minute)}  sent ${sent}, held back by the console ${refused}, upstream 429s ${throttled}`,
+    );
+  }
+  return lines.length > 0 ? lines : ['(no requests recorded in that period)'];
+}
+
+/** The support text for one incident. */
+export function supportText(
+  incident: Incident,
+  rules: readonly Rule[] | undefined,
+  timeline: Timeline | undefined,
+): string {
+  const headerLines = Object.entries(incident.headers).map(
+    ([name, value]) => `  ${name}: ${value}`,
+  );
+  return [
+    'Rate-limit incident reported by the Privacy API Console',
+    `ot-ratelimit-event-id: ${incident.eventId ?? `(none received; console key ${incident.key})`}`,
+    `Rule: ${incidentRuleText(incident, rules)}`,
+    `Operation: ${incident.operation}`,
+    `Period: ${incident.period ?? '(unknown)'}; requests allowed ${incident.requestsAllowed ?? '(unknown)'}; requests made ${incident.requestsMade ?? '(unknown)'}`,
+    `First 429: ${formatDateTime(incident.firstSeen)} (${incident.firstSeen})`,
+    `Last 429: ${formatDateTime(incident.lastSeen)} (${incident.lastSeen})`,
+    `429s received: ${incident.hits}`,
+    `Retry-After: ${incident.retryAfterSeconds === null ? '(none usable)' : `${incident.retryAfterSeconds} s`}; blocked until ${incident.blockedUntil}`,
+    'Rate-limit headers as received on the latest 429:',
+    ...(headerLines.length > 0 ? headerLines : ['  (none)']),
+    ...(incident.flags.length > 0
+      ? ['Notes:', ...incident.flags.map((flag) => `  - ${flagText(flag)}`)]
+      : []),
+    'Console requests per minute around the incident:',
+    ...timelineAround(incident, timeline),
+  ].join('\n');
+}

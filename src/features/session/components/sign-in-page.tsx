@@ -1,0 +1,144 @@
+// Page `/sign-in`: name and password, a plain-language reason when it fails (including how long to
+// wait after too many attempts), then back to the page the user came from.
+import { useState, type FormEvent } from 'react';
+import { Navigate, useNavigate, useSearchParams } from 'react-router';
+import { useCountdown } from '../../../components/ui/use-countdown';
+import { ApiError } from '../../../lib/api-client';
+import { SESSION_PROBLEM_TYPES } from '../../../shared/session';
+import { useSession, useSignIn } from '../api/session';
+import { safeReturnTo } from '../return-to';
+import './session.css';
+
+interface Failure {
+  message: string;
+  /** When signing in may be tried again (epoch ms), for throttling. */
+  retryAt?: number;
+}
+
+function failureOf(error: unknown): Failure {
+  if (!(error instanceof ApiError)) {
+    return { message: 'Something went wrong in this page. Reload it and try again.' };
+  }
+  const { problem } = error;
+  if (problem.type === SESSION_PROBLEM_TYPES.signInFailed) {
+    return { message: 'Wrong username or password. Check both and try again.' };
+  }
+  if (problem.type === SESSION_PROBLEM_TYPES.signInThrottled) {
+    return {
+      message: 'Too many failed attempts, so signing in is paused for a while.',
+      retryAt: Date.now() + (problem.retryAfterSeconds ?? 60) * 1000,
+    };
+  }
+  if (problem.status === 0) {
+    return { message: 'The console server could not be reached. Check your connection.' };
+  }
+  return { message: problem.detail ?? problem.title };
+}
+
+function ThrottleCountdown({ retryAt }: { retryAt: number }) {
+  const seconds = useCountdown(retryAt);
+  return seconds > 0 ? (
+    <>
+      {' '}
+      Try again in <strong>{seconds}</strong> second{seconds === 1 ? '' : 's'}.
+    </>
+  ) : (
+    <> You can try again now.</>
+  );
+}
+
+/** The sign-in page. Already signed in: goes straight on to where the user was heading. */
+export function SignInPage() {
+  const [searchParams] = useSearchParams();
+  const returnTo = safeReturnTo(searchParams.get('returnTo'));
+  const session = useSession();
+  const signIn = useSignIn();
+  const navigate = useNavigate();
+  const [failure, setFailure] = useState<Failure | null>(null);
+
+  if (session.data) return <Navigate to={returnTo} replace />;
+
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    const password = event.currentTarget.elements.namedItem('password') as HTMLInputElement | null;
+    setFailure(null);
+    signIn.mutate(
+      {
+        username: String(form.get('username') ?? ''),
+        password: String(form.get('password') ?? ''),
+      },
+      {
+        onSuccess: () => navigate(returnTo, { replace: true }),
+        onError: (error) => {
+          setFailure(failureOf(error));
+          // Keep the name, clear the password and put the cursor back there for another try.
+          if (password) {
+            password.value = '';
+            password.focus();
+          }
+        },
+      },
+    );
+  };
+
+  return (
+    <main className="sign-in" id="main">
+      <div className="sign-in-card card">
+        <div className="sign-in-brand">
+          <svg aria-hidden="true" viewBox="0 0 32 32" width="32" height="32">
+            <rect width="32" height="32" rx="7" fill="currentColor" />
+            <path d="M16 6l8 3v6c0 5-3.4 9.3-8 11-4.6-1.7-8-6-8-11V9z" fill="#fff" />
+          </svg>
+          <span>Privacy API Console</span>
+        </div>
+        <h1>Sign in</h1>
+        <p className="muted">Use the console account your administrator gave you.</p>
+        <form className="sign-in-form" onSubmit={onSubmit}>
+          <label className="sign-in-field">
+            <span>Username</span>
+            <input
+              className="input"
+              name="username"
+              autoComplete="username"
+              autoCapitalize="none"
+              autoCorrect="off"
+              spellCheck={false}
+              required
+              maxLength={64}
+              // Signing in is the one thing to do on this page.
+              autoFocus
+            />
+          </label>
+          <label className="sign-in-field">
+            <span>Password</span>
+            <input
+              className="input"
+              name="password"
+              type="password"
+              autoComplete="current-password"
+              required
+              maxLength={1024}
+            />
+          </label>
+          <div className="sign-in-error" role="alert" aria-live="assertive">
+            {failure ? (
+              <p>
+                {failure.message}
+                {failure.retryAt ? (
+                  <ThrottleCountdown key={failure.retryAt} retryAt={failure.retryAt} />
+                ) : null}
+              </p>
+            ) : null}
+          </div>
+          <button type="submit" className="button button-primary" disabled={signIn.isPending}>
+            {signIn.isPending ? 'Signing in…' : 'Sign in'}
+          </button>
+        </form>
+        <p className="sign-in-help muted">
+          Forgotten your password or locked out? A console administrator can set a new one.
+        </p>
+      </div>
+    </main>
+  );
+}

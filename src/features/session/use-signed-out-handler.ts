@@ -1,0 +1,32 @@
+// Turns "the session is over" into one reaction for the whole app, so features never deal with
+// it: a 401 from any API call, a sign-out in another tab, or a page restored from the browser's
+// back-forward cache. Cached data is dropped and the app shell sends the user to sign in.
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { onSignedOut } from '../../lib/api-client';
+import { onOtherTabSignedOut, resetForSession, sessionQueryKeys } from './api/session';
+
+/** Subscribes once, in the app shell. */
+export function useSignedOutHandler(): void {
+  const queryClient = useQueryClient();
+  useEffect(() => {
+    const signedOut = () => {
+      if (queryClient.getQueryData(sessionQueryKeys.current) === null) return;
+      resetForSession(queryClient, null);
+    };
+    // A page frozen in the back-forward cache may be shown again after signing out elsewhere:
+    // check the session before trusting what it holds.
+    const onPageShow = (event: PageTransitionEvent) => {
+      if (event.persisted)
+        void queryClient.invalidateQueries({ queryKey: sessionQueryKeys.current });
+    };
+    window.addEventListener('pageshow', onPageShow);
+    const unsubscribeApi = onSignedOut(signedOut);
+    const unsubscribeTabs = onOtherTabSignedOut(signedOut);
+    return () => {
+      window.removeEventListener('pageshow', onPageShow);
+      unsubscribeApi();
+      unsubscribeTabs();
+    };
+  }, [queryClient]);
+}

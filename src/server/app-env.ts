@@ -1,0 +1,21 @@
+// The BFF's Hono environment: what middleware puts on the request context for later handlers.
+import type { HttpBindings } from '@hono/node-server';
+import type { Role } from '../shared/session';
+
+/** The signed-in console user a request acts for. */
+export interface RequestUser {
+  username: string;
+  role: Role;
+}
+
+/** Hono environment of the BFF; use as `new Hono<AppEnv>()` wherever context variables are read. */
+export interface AppEnv {
+  /** Node's request and response when served by @hono/node-server; absent under app.request. */
+  Bindings: Partial<HttpBindings>;
+  Variables: {
+    /** Set first thing for every request; echoed as X-Request-Id and in every log line. */
+    requestId: string;
+    /** Set by requireSession; absent on routes that do not need a session. */
+    user?: RequestUser;
+  };
+}

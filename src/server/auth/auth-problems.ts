@@ -1,0 +1,52 @@
+// The problems of signing in and of access control, worded for the person at the browser and
+// never saying more than they need: a failed sign-in does not say whether the name exists.
+import { SESSION_PROBLEM_TYPES, type Role } from '../../shared/session';
+import { HttpProblem } from '../problem';
+
+/** 401: no valid session. */
+export function signedOutProblem(): HttpProblem {
+  return new HttpProblem({
+    type: SESSION_PROBLEM_TYPES.signedOut,
+    title: 'You are signed out',
+    status: 401,
+    detail: 'Sign in to the console to continue.',
+  });
+}
+
+/** 401: wrong username or password; the same answer whether or not the user exists. */
+export function signInFailedProblem(): HttpProblem {
+  return new HttpProblem({
+    type: SESSION_PROBLEM_TYPES.signInFailed,
+    title: 'Wrong username or password',
+    status: 401,
+    detail: 'Check both and try again. Names are not case-sensitive; passwords are.',
+  });
+}
+
+/** 429 with Retry-After: too many failed sign-ins for this user or address. */
+export function signInThrottledProblem(retryAfterSeconds: number): HttpProblem {
+  const wait =
+    retryAfterSeconds >= 120
+      ? `${Math.ceil(retryAfterSeconds / 60)} minutes`
+      : `${retryAfterSeconds} second${retryAfterSeconds === 1 ? '' : 's'}`;
+  return new HttpProblem(
+    {
+      type: SESSION_PROBLEM_TYPES.signInThrottled,
+      title: 'Too many failed sign-in attempts',
+      status: 429,
+      detail: `For your account's safety, signing in is paused. Try again in ${wait}.`,
+      retryAfterSeconds,
+    },
+    { 'Retry-After': String(retryAfterSeconds) },
+  );
+}
+
+/** 403: signed in, but the role may not use this. */
+export function forbiddenProblem(role: Role): HttpProblem {
+  return new HttpProblem({
+    type: SESSION_PROBLEM_TYPES.forbidden,
+    title: 'Not available for your role',
+    status: 403,
+    detail: `The ${role} role cannot use this part of the console. Ask a console administrator if you need it.`,
+  });
+}

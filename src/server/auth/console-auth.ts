@@ -1,0 +1,69 @@
+// Builds the console's sign-in machinery from configuration: who the users are, where sessions
+// live, how the cookie is signed, and the failed-sign-in throttle.
+import { ConfigError, type Config } from '../config';
+import type { Logger } from '../logger';
+import type { WebSettings } from '../security/web-settings';
+import type { SessionCookieSettings } from './session-cookie';
+import { MemorySessionStore, type SessionStore } from './session-store';
+import { SignInThrottle } from './sign-in-throttle';
+import { demoUserDirectory, fileUserDirectory, type UserDirectory } from './user-directory';
+import { UsersFileError } from './users-file';
+
+/** Everything the session routes and the session middleware need. */
+export interface ConsoleAuth {
+  users: UserDirectory;
+  sessions: SessionStore;
+  cookie: SessionCookieSettings;
+  throttle: SignInThrottle;
+  web: WebSettings;
+  logger: Logger;
+}
+
+export interface ConsoleAuthOptions {
+  config: Config;
+  logger: Logger;
+  now?: () => number;
+}
+
+/**
+ * Creates the console's auth from `config`. In live mode the users file must exist and hold at
+ * least one user; otherwise this throws ConfigError with one line saying what to do.
+ */
+export function createConsoleAuth({ config, logger, now }: ConsoleAuthOptions): ConsoleAuth {
+  const web: WebSettings = {
+    publicOrigin: config.web.publicOrigin,
+    trustProxy: config.web.trustProxy,
+  };
+  let users: UserDirectory;
+  if (config.mode === 'demo') {
+    users = demoUserDirectory(config.auth.demoPassword);
+  } else {
+    const file = config.auth.usersFile;
+    if (!file)
+      throw new ConfigError('CONSOLE_USERS_FILE is required when UPSTREAM_BASE_URL is set');
+    try {
+      users = fileUserDirectory(file, { logger, ...(now ? { now } : {}) });
+    } catch (error) {
+      if (!(error instanceof UsersFileError)) throw error;
+      const hint = error.missing ? '; create it with: npm run users -- add NAME --role admin' : '';
+      throw new ConfigError(`CONSOLE_USERS_FILE: ${error.message}${hint}`);
+    }
+    if (users.list().length === 0) {
+      throw new ConfigError(
+        `CONSOLE_USERS_FILE: ${file} has no users; add one with: npm run users -- add NAME --role admin`,
+      );
+    }
+  }
+  return {
+    users,
+    sessions: new MemorySessionStore({
+      idleMs: config.auth.sessionIdleMinutes * 60_000,
+      maxAgeMs: config.auth.sessionMaxHours * 3_600_000,
+      ...(now ? { now } : {}),
+    }),
+    cookie: { secret: config.auth.sessionSecret, web },
+    throttle: new SignInThrottle(),
+    web,
+    logger,
+  };
+}

@@ -1,0 +1,135 @@
+// Who may sign in: the users file in live mode (re-read when it changes, so `npm run users` takes
+// effect without a restart), the two demo users in demo mode. Checking a password costs the same
+// whether or not the user exists, so timing does not reveal which names are real.
+import { randomBytes } from 'node:crypto';
+import { statSync } from 'node:fs';
+import type { Role } from '../../shared/session';
+import type { RequestUser } from '../app-env';
+import type { Logger } from '../logger';
+import { DEFAULT_SCRYPT_PARAMS, hashParams, hashPassword, verifyPassword } from './password-hash';
+import { readUsersFile, type StoredUser } from './users-file';
+
+/** The console's users, as the BFF consults them. Usernames given here are already normalised. */
+export interface UserDirectory {
+  /** The user as configured right now; a removed user or a changed role applies at once. */
+  find(username: string): { username: string; role: Role } | undefined;
+  /**
+   * The user when `password` is theirs, otherwise `undefined`, after the same amount of hashing
+   * work either way.
+   */
+  authenticate(username: string, password: string): Promise<RequestUser | undefined>;
+  /** Names and roles, for the startup banner and the CLI. */
+  list(): Array<{ username: string; role: Role }>;
+}
+
+/** A hash of a random password with the given users' cost, checked when a name is unknown. */
+function dummyHashFor(users: readonly StoredUser[]): Promise<string> {
+  const params = users.map((user) => hashParams(user.passwordHash)).find(Boolean);
+  return hashPassword(randomBytes(24).toString('base64url'), params ?? DEFAULT_SCRYPT_PARAMS);
+}
+
+function directoryOf(
+  current: () => ReadonlyMap<string, StoredUser>,
+  dummyHash: () => Promise<string>,
+): UserDirectory {
+  return {
+    find(username) {
+      const user = current().get(username);
+      return user && { username: user.username, role: user.role };
+    },
+    async authenticate(username, password) {
+      const user = current().get(username);
+      const ok = await verifyPassword(password, user?.passwordHash ?? (await dummyHash()));
+      return ok && user ? { username: user.username, role: user.role } : undefined;
+    },
+    list() {
+      return [...current().values()].map(({ username, role }) => ({ username, role }));
+    },
+  };
+}
+
+export interface FileUserDirectoryOptions {
+  logger: Logger;
+  now?: () => number;
+  /** How often, at most, the file's modification time is checked (default 1 s). */
+  recheckMs?: number;
+}
+
+/**
+ * Users from CONSOLE_USERS_FILE. Throws UsersFileError at start when the file is missing or
+ * invalid. Later edits are picked up within `recheckMs`; an edit that breaks the file is logged
+ * and the last good list is kept, but a deleted file means no users (fail closed).
+ */
+export function fileUserDirectory(path: string, options: FileUserDirectoryOptions): UserDirectory {
+  const now = options.now ?? Date.now;
+  const recheckMs = options.recheckMs ?? 1_000;
+  const toMap = (users: readonly StoredUser[]) => new Map(users.map((u) => [u.username, u]));
+  const fingerprint = () => {
+    try {
+      const stat = statSync(path);
+      return `${stat.mtimeMs}:${stat.size}:${stat.ino}`;
+    } catch {
+      return 'missing';
+    }
+  };
+  let seen = fingerprint();
+  let users = toMap(readUsersFile(path));
+  let checkedAt = now();
+  let dummy = dummyHashFor([...users.values()]);
+
+  const current = () => {
+    if (now() - checkedAt < recheckMs) return users;
+    checkedAt = now();
+    const latest = fingerprint();
+    if (latest === seen) return users;
+    seen = latest;
+    if (latest === 'missing') {
+      options.logger.error('the console users file was removed: nobody can sign in');
+      users = new Map();
+      return users;
+    }
+    try {
+      users = toMap(readUsersFile(path));
+      dummy = dummyHashFor([...users.values()]);
+      options.logger.info({ users: users.size }, 'console users file reloaded');
+    } catch (error) {
+      options.logger.error(
+        { reason: (error as Error).message },
+        'console users file is invalid; keeping the previous users',
+      );
+    }
+    return users;
+  };
+  return directoryOf(current, () => dummy);
+}
+
+/** The demo users (demo mode only): `admin` and `support`, both with `password`. */
+export function demoUserDirectory(password: string): UserDirectory {
+  const roles: Role[] = ['admin', 'support'];
+  // Hashed once in the background at start; the first sign-in waits for it if it is that quick.
+  const users = Promise.all(
+    roles.map(async (role) => ({
+      username: role,
+      role,
+      passwordHash: await hashPassword(password),
+    })),
+  );
+  let loaded: ReadonlyMap<string, StoredUser> = new Map();
+  const ready = users.then((list) => {
+    loaded = new Map(list.map((user) => [user.username, user]));
+  });
+  const dummy = dummyHashFor([]);
+  const directory = directoryOf(
+    () => loaded,
+    () => dummy,
+  );
+  return {
+    find: (username) =>
+      roles.includes(username as Role) ? { username, role: username as Role } : undefined,
+    async authenticate(username, password) {
+      await ready;
+      return directory.authenticate(username, password);
+    },
+    list: () => roles.map((role) => ({ username: role, role })),
+  };
+}

@@ -1,0 +1,91 @@
+// The console users file (CONSOLE_USERS_FILE): names, roles and password hashes as JSON, read by
+// the BFF and written by `npm run users`. It never holds a clear password.
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { z } from 'zod';
+import { RoleSchema, USERNAME_PATTERN, type Role } from '../../shared/session';
+import { isPasswordHash } from './password-hash';
+
+/** One console user as stored. */
+export interface StoredUser {
+  username: string;
+  role: Role;
+  passwordHash: string;
+}
+
+const UsersFileSchema = z.object({
+  users: z.array(
+    z.object({
+      username: z.string().regex(USERNAME_PATTERN, 'is not a valid username'),
+      role: RoleSchema,
+      passwordHash: z.string().refine(isPasswordHash, 'is not an scrypt password hash'),
+    }),
+  ),
+});
+
+/** Why the users file cannot be used; the message is one line naming the file. */
+export class UsersFileError extends Error {
+  override name = 'UsersFileError';
+  readonly missing: boolean;
+  constructor(message: string, missing = false) {
+    super(message);
+    this.missing = missing;
+  }
+}
+
+/**
+ * Lower-cases and Unicode-normalises a typed username, so "Admin" and "ａｄｍｉｎ" are the same
+ * account (and the same throttling key) as "admin".
+ */
+export function normalizeUsername(input: string): string {
+  return input.trim().normalize('NFKC').toLowerCase();
+}
+
+/** Parses the text of a users file; throws UsersFileError naming `path` and the fault. */
+export function parseUsersFile(text: string, path: string): StoredUser[] {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw new UsersFileError(`${path} is not valid JSON`);
+  }
+  const parsed = UsersFileSchema.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = issue?.path.length ? ` at ${issue.path.join('.')}` : '';
+    throw new UsersFileError(`${path}${where}: ${issue?.message ?? 'invalid users file'}`);
+  }
+  const seen = new Set<string>();
+  for (const user of parsed.data.users) {
+    if (seen.has(user.username)) {
+      throw new UsersFileError(`${path} lists the user "${user.username}" twice`);
+    }
+    seen.add(user.username);
+  }
+  return parsed.data.users;
+}
+
+/** Reads and validates the users file at `path`. */
+export function readUsersFile(path: string): StoredUser[] {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') throw new UsersFileError(`${path} does not exist`, true);
+    throw new UsersFileError(`${path} cannot be read (${code ?? 'unknown error'})`);
+  }
+  return parseUsersFile(text, path);
+}
+
+/**
+ * Writes the users file atomically (a temporary file renamed over it) and readable by its owner
+ * only, so a crash never leaves half a file and other local accounts cannot read the hashes.
+ */
+export function writeUsersFile(path: string, users: readonly StoredUser[]): void {
+  mkdirSync(dirname(path), { recursive: true });
+  const sorted = [...users].sort((a, b) => a.username.localeCompare(b.username));
+  const temporary = `${path}.${process.pid}.tmp`;
+  writeFileSync(temporary, `${JSON.stringify({ users: sorted }, null, 2)}\n`, { mode: 0o600 });
+  renameSync(temporary, path);
+}

@@ -1,0 +1,89 @@
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough, Readable } from 'node:stream';
+import { afterEach, describe, expect, it } from 'vitest';
+import { verifyPassword } from '../auth/password-hash';
+import { readUsersFile } from '../auth/users-file';
+import { runUsersCli } from './users';
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+/** Runs the CLI with `input` piped on stdin; returns exit code and output. */
+async function run(args: string[], input = '') {
+  const dir = dirs[0] ?? mkdtempSync(join(tmpdir(), 'users-cli-'));
+  if (!dirs.includes(dir)) dirs.push(dir);
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  const out: string[] = [];
+  const err: string[] = [];
+  stdout.on('data', (chunk: Buffer) => out.push(chunk.toString()));
+  stderr.on('data', (chunk: Buffer) => err.push(chunk.toString()));
+  const code = await runUsersCli(args, {
+    stdin: Readable.from([input]),
+    stdout,
+    stderr,
+    defaultFile: () => join(dir, 'nested', 'users.json'),
+    scrypt: { N: 1024, r: 8, p: 1 },
+  });
+  return { code, out: out.join(''), err: err.join(''), file: join(dir, 'nested', 'users.json') };
+}
+
+describe('npm run users', () => {
+  it('adds a user with the password read from piped stdin, storing only its hash', async () => {
+    const added = await run(['add', 'Alice', '--role', 'admin'], 'a-long-password-1\n');
+    expect(added).toMatchObject({ code: 0, err: '' });
+    expect(added.out).toContain('Added alice (admin)');
+    const text = readFileSync(added.file, 'utf8');
+    expect(text).not.toContain('a-long-password-1');
+    const [alice] = readUsersFile(added.file);
+    expect(alice).toMatchObject({ username: 'alice', role: 'admin' });
+    expect(await verifyPassword('a-long-password-1', alice?.passwordHash ?? '')).toBe(true);
+    expect(statSync(added.file).mode & 0o777).toBe(0o600);
+  });
+
+  it('lists and removes users', async () => {
+    await run(['add', 'alice', '--role', 'admin'], 'a-long-password-1\n');
+    await run(['add', 'bob', '--role', 'support'], 'b-long-password-2\n');
+    expect((await run(['list'])).out).toBe('alice\tadmin\nbob\tsupport\n');
+    const removed = await run(['remove', 'bob']);
+    expect(removed.code).toBe(0);
+    expect((await run(['list'])).out).toBe('alice\tadmin\n');
+  });
+
+  it('refuses to overwrite a user unless told to, then replaces password and role', async () => {
+    await run(['add', 'alice', '--role', 'admin'], 'a-long-password-1\n');
+    const again = await run(['add', 'alice', '--role', 'support'], 'another-password-2\n');
+    expect(again.code).toBe(2);
+    expect(again.err).toContain('--replace');
+    const replaced = await run(
+      ['add', 'alice', '--role', 'support', '--replace'],
+      'another-password-2\n',
+    );
+    expect(replaced.out).toContain('Updated alice (support)');
+    const [alice] = readUsersFile(replaced.file);
+    expect(await verifyPassword('another-password-2', alice?.passwordHash ?? '')).toBe(true);
+  });
+
+  it.each([
+    [['add', 'alice', '--role', 'root'], 'a-long-password-1\n', /--role admin or --role support/],
+    [['add', 'alice', '--role', 'admin'], 'short\n', /at least 12 characters/],
+    [['add', 'bad name!', '--role', 'admin'], 'a-long-password-1\n', /lower-case letters, digits/],
+    [['remove', 'nobody'], '', /nobody is not in/],
+    [['frobnicate'], '', /Unknown command/],
+  ])('refuses %j with a one-line reason and changes nothing', async (args, input, message) => {
+    const result = await run(args, input);
+    expect(result.code).toBe(2);
+    expect(result.err).toMatch(message);
+    expect((await run(['list'])).out).toMatch(/^No users in /);
+  });
+
+  it('prints usage for --help', async () => {
+    const result = await run(['--help']);
+    expect(result.code).toBe(0);
+    expect(result.out).toContain('npm run users -- add NAME --role admin|support');
+  });
+});

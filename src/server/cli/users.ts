@@ -1,0 +1,210 @@
+// `npm run users -- add NAME --role admin|support | list | remove NAME`: manages the console users
+// file. Passwords are prompted for without echo, or read from standard input when it is piped,
+// and only their scrypt hashes are written.
+import { realpathSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import type { Readable, Writable } from 'node:stream';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import { PASSWORD_MAX_LENGTH, RoleSchema, USERNAME_PATTERN } from '../../shared/session';
+import { loadUsersFilePath } from '../config';
+import { hashPassword, type ScryptParams } from '../auth/password-hash';
+import {
+  normalizeUsername,
+  readUsersFile,
+  UsersFileError,
+  writeUsersFile,
+  type StoredUser,
+} from '../auth/users-file';
+
+/** ASVS 5.0 asks for at least 8 characters and recommends 15; an admin console takes 12. */
+export const MIN_PASSWORD_LENGTH = 12;
+
+const USAGE = `Manage the console's users (CONSOLE_USERS_FILE, default ./.data/users.json).
+
+  npm run users -- add NAME --role admin|support [--replace]
+      Prompts for the password twice, or reads one line from standard input when piped:
+      printf '%s\\n' "$PASSWORD" | npm run users -- add alice --role admin
+  npm run users -- list
+  npm run users -- remove NAME
+
+Options: --file PATH  use another users file.`;
+
+/** Where the CLI reads and writes; replaced in tests. */
+export interface CliIo {
+  stdin: Readable & { isTTY?: boolean };
+  stdout: Writable;
+  stderr: Writable;
+  /** The users file when --file is not given. */
+  defaultFile: () => string;
+  /** Hashing cost; tests use a cheap one. */
+  scrypt?: ScryptParams;
+}
+
+class UsageError extends Error {}
+
+/** Reads the first line of piped standard input. */
+async function readPipedLine(stdin: Readable): Promise<string> {
+  const lines = createInterface({ input: stdin, crlfDelay: Infinity });
+  for await (const line of lines) {
+    lines.close();
+    return line;
+  }
+  return '';
+}
+
+/** Asks for a line on the terminal without echoing what is typed. */
+function promptHidden(io: CliIo, question: string): Promise<string> {
+  return new Promise((resolve) => {
+    const rl = createInterface({ input: io.stdin, output: io.stdout, terminal: true });
+    const internals = rl as unknown as { _writeToOutput: (text: string) => void };
+    let asked = false;
+    internals._writeToOutput = (text: string) => {
+      // Print the question once, then nothing of what is typed except the final newline.
+      if (!asked) {
+        asked = true;
+        io.stdout.write(text);
+      } else if (text.includes('\n')) io.stdout.write('\n');
+    };
+    rl.question(question, (answer) => {
+      rl.close();
+      resolve(answer);
+    });
+  });
+}
+
+async function readNewPassword(io: CliIo, username: string): Promise<string> {
+  let password: string;
+  if (io.stdin.isTTY) {
+    password = await promptHidden(io, `Password for ${username}: `);
+    const again = await promptHidden(io, 'Repeat the password: ');
+    if (password !== again) throw new UsageError('The two passwords differ; nothing was changed.');
+  } else {
+    password = await readPipedLine(io.stdin);
+  }
+  if (password.length < MIN_PASSWORD_LENGTH) {
+    throw new UsageError(
+      `The password must have at least ${MIN_PASSWORD_LENGTH} characters; nothing was changed.`,
+    );
+  }
+  if (password.length > PASSWORD_MAX_LENGTH) {
+    throw new UsageError(`The password must have at most ${PASSWORD_MAX_LENGTH} characters.`);
+  }
+  return password;
+}
+
+function readExisting(file: string): StoredUser[] {
+  try {
+    return readUsersFile(file);
+  } catch (error) {
+    if (error instanceof UsersFileError && error.missing) return [];
+    throw error;
+  }
+}
+
+function usernameArgument(value: string | undefined): string {
+  if (!value) throw new UsageError('Give the user name.');
+  const username = normalizeUsername(value);
+  if (!USERNAME_PATTERN.test(username)) {
+    throw new UsageError(
+      'A user name has lower-case letters, digits, ".", "_" and "-" (at most 64), starting with a letter or digit.',
+    );
+  }
+  return username;
+}
+
+/** Runs the CLI with `argv` (without node and script); resolves to the exit code. */
+export async function runUsersCli(argv: string[], io: CliIo): Promise<number> {
+  const print = (text: string) => io.stdout.write(`${text}\n`);
+  try {
+    const { values, positionals } = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        role: { type: 'string' },
+        file: { type: 'string' },
+        replace: { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    });
+    const [command, name, ...rest] = positionals;
+    if (values.help || !command) {
+      print(USAGE);
+      return values.help ? 0 : 2;
+    }
+    if (rest.length > 0) throw new UsageError(`Unexpected argument: ${rest[0]}`);
+    const file = values.file ?? io.defaultFile();
+    switch (command) {
+      case 'list': {
+        const users = readExisting(file);
+        if (users.length === 0) print(`No users in ${file}.`);
+        for (const user of users) print(`${user.username}\t${user.role}`);
+        return 0;
+      }
+      case 'add': {
+        const username = usernameArgument(name);
+        const role = RoleSchema.safeParse(values.role);
+        if (!role.success) throw new UsageError('Give the role: --role admin or --role support.');
+        const users = readExisting(file);
+        const existing = users.find((user) => user.username === username);
+        if (existing && !values.replace) {
+          throw new UsageError(
+            `${username} already exists; add --replace to set a new password and role.`,
+          );
+        }
+        const password = await readNewPassword(io, username);
+        const passwordHash = await hashPassword(password, io.scrypt);
+        const others = users.filter((user) => user.username !== username);
+        writeUsersFile(file, [...others, { username, role: role.data, passwordHash }]);
+        print(`${existing ? 'Updated' : 'Added'} ${username} (${role.data}) in ${file}.`);
+        return 0;
+      }
+      case 'remove': {
+        const username = usernameArgument(name);
+        const users = readExisting(file);
+        if (!users.some((user) => user.username === username)) {
+          throw new UsageError(`${username} is not in ${file}.`);
+        }
+        writeUsersFile(
+          file,
+          users.filter((user) => user.username !== username),
+        );
+        print(`Removed ${username} from ${file}. Their open sessions end at their next request.`);
+        return 0;
+      }
+      default:
+        throw new UsageError(`Unknown command "${command}".`);
+    }
+  } catch (error) {
+    if (error instanceof UsageError || error instanceof UsersFileError) {
+      io.stderr.write(`${error.message}\n`);
+      return error instanceof UsageError ? 2 : 1;
+    }
+    if ((error as NodeJS.ErrnoException).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
+      io.stderr.write(`${(error as Error).message}\n\n${USAGE}\n`);
+      return 2;
+    }
+    throw error;
+  }
+}
+
+// True when this file is the process entry (`tsx src/server/cli/users.ts`), not an import.
+function isProcessEntry(): boolean {
+  const entry = process.argv[1];
+  if (!entry) return false;
+  try {
+    return realpathSync(fileURLToPath(import.meta.url)) === realpathSync(entry);
+  } catch {
+    return import.meta.url === pathToFileURL(entry).href;
+  }
+}
+
+if (isProcessEntry()) {
+  const code = await runUsersCli(process.argv.slice(2), {
+    stdin: process.stdin,
+    stdout: process.stdout,
+    stderr: process.stderr,
+    defaultFile: loadUsersFilePath,
+  });
+  process.exit(code);
+}

@@ -1,0 +1,307 @@
+// The BFF's governor: before every upstream call it takes one request from every limit of
+// upstream-api.md §8 that applies (account minute and hour of ACCOUNT_TIER, and the operation's
+// module rule), and it honours every block an upstream 429 announced. A call it refuses is never
+// sent, so the console itself never draws a 429.
+import {
+  MODULE_RULES,
+  PERIOD_SECONDS,
+  matchModuleRule,
+  rulesForTier,
+  type AccountOverride,
+  type AccountTier,
+  type RateLimitPeriod,
+  type RateLimitRule,
+  type RateLimitWindow,
+} from '../../shared/rate-limits';
+import { RequestTimeline } from './request-timeline';
+import { SlidingWindow } from './sliding-window';
+import { createMemoryWindowStore, type WindowCounterStore } from './window-store';
+
+/** What the governor needs to know about a call: which operation, which method and path. */
+export interface GovernedOperation {
+  readonly id: string;
+  readonly method: string;
+  /** Path below the base URL (a `{name}` placeholder is fine: rules match it as one segment). */
+  readonly path: string;
+}
+
+/** One limit of one rule, with its window. */
+export interface GovernedLimit {
+  readonly rule: RateLimitRule;
+  readonly limit: RateLimitWindow;
+  /** The policy's name in the RateLimit-Policy header. */
+  readonly policyId: string;
+  /** False for a soft limit the operator chose not to keep: it is counted but never refuses. */
+  readonly enforced: boolean;
+  readonly window: SlidingWindow;
+}
+
+/** A block announced by an upstream 429: nothing of its scope is sent before `until`. */
+export interface GovernorBlock {
+  /** `account`: every operation; `rule`: the operations of `ruleId`. */
+  readonly scope: 'account' | 'rule';
+  readonly ruleId: string | null;
+  readonly period: RateLimitPeriod | null;
+  /** Epoch ms. */
+  readonly until: number;
+  readonly incidentKey: string | null;
+}
+
+/** Why a call was not sent. */
+export interface Refusal {
+  /** `limit`: sending would exceed a limit; `blocked`: an upstream 429's block is running. */
+  readonly reason: 'limit' | 'blocked';
+  readonly retryAfterSeconds: number;
+  /** The limit that refused, for `limit`. */
+  readonly refusing: GovernedLimit | null;
+  /** The block, for `blocked`. */
+  readonly block: GovernorBlock | null;
+  /** Every enforced limit of the operation (for RateLimit-Policy). */
+  readonly limits: readonly GovernedLimit[];
+}
+
+/** One limit's state for the usage endpoint (times in epoch ms). */
+export interface LimitUsage {
+  readonly ruleId: string;
+  readonly period: RateLimitPeriod;
+  readonly limit: number;
+  readonly windowSeconds: number;
+  readonly used: number;
+  readonly resetsAt: number | null;
+  readonly blockedUntil: number | null;
+  readonly blockedBy: 'account' | 'rule' | null;
+  readonly incidentKey: string | null;
+  readonly enforced: boolean;
+}
+
+export interface GovernorOptions {
+  readonly tier: AccountTier;
+  /** Module rules (default §8's); tests pass their own. */
+  readonly moduleRules?: readonly RateLimitRule[];
+  /** Account limits the vendor raised (ACCOUNT_MINUTE_LIMIT, ACCOUNT_HOUR_LIMIT). */
+  readonly accountOverride?: AccountOverride;
+  /** Keep soft limits too (default true): going over them degrades the upstream for everyone. */
+  readonly keepSoftLimits?: boolean;
+  /** Where the window counters live (default this process's memory). */
+  readonly store?: WindowCounterStore;
+  /** The clock (epoch ms); tests move it instead of waiting. */
+  readonly now?: () => number;
+  /** Buckets per window (default 60); see sliding-window.ts. */
+  readonly buckets?: number;
+}
+
+const ACCOUNT_BLOCK = 'account';
+
+/** Keeps the limits of one account. */
+export class Governor {
+  readonly tier: AccountTier;
+  readonly timeline: RequestTimeline;
+  readonly #now: () => number;
+  readonly #moduleRules: readonly RateLimitRule[];
+  readonly #override: AccountOverride;
+  readonly #keepSoft: boolean;
+  readonly #limits: GovernedLimit[];
+  readonly #blocks = new Map<string, GovernorBlock>();
+
+  constructor(options: GovernorOptions) {
+    this.tier = options.tier;
+    this.#now = options.now ?? Date.now;
+    this.#moduleRules = options.moduleRules ?? MODULE_RULES;
+    this.#override = options.accountOverride ?? {};
+    this.#keepSoft = options.keepSoftLimits ?? true;
+    this.timeline = new RequestTimeline({ now: this.#now });
+    const store = options.store ?? createMemoryWindowStore();
+    this.#limits = rulesForTier(this.tier, this.#moduleRules, this.#override).flatMap((rule) =>
+      rule.limits.map((limit) => ({
+        rule,
+        limit,
+        policyId: rule.limits.length > 1 ? `${rule.id}-${limit.period.toLowerCase()}` : rule.id,
+        enforced: rule.kind === 'hard' || this.#keepSoft,
+        window: new SlidingWindow({
+          name: `${rule.id}:${limit.period}`,
+          limit: limit.limit,
+          windowMs: PERIOD_SECONDS[limit.period] * 1_000,
+          store,
+          now: this.#now,
+          ...(options.buckets ? { buckets: options.buckets } : {}),
+        }),
+      })),
+    );
+  }
+
+  /** Every rule of the tier, with whether the governor keeps it. */
+  rules(): Array<RateLimitRule & { enforced: boolean }> {
+    return rulesForTier(this.tier, this.#moduleRules, this.#override).map((rule) => ({
+      ...rule,
+      enforced: rule.kind === 'hard' || this.#keepSoft,
+    }));
+  }
+
+  /** The module rule that counts `operation`, if any. */
+  moduleRuleFor(operation: GovernedOperation): RateLimitRule | undefined {
+    return matchModuleRule(operation.method, operation.path, this.#moduleRules);
+  }
+
+  /** The enforced limits that count `operation`. */
+  limitsOf(operation: GovernedOperation): GovernedLimit[] {
+    return this.#limitsFor(operation).filter((limit) => limit.enforced);
+  }
+
+  /** The limit of `ruleId` for `period`, or its first limit when the period is unknown. */
+  findLimit(ruleId: string, period: RateLimitPeriod | null): GovernedLimit | undefined {
+    const ofRule = this.#limits.filter((limit) => limit.rule.id === ruleId);
+    return ofRule.find((limit) => limit.limit.period === period) ?? ofRule[0];
+  }
+
+  /**
+   * Takes one request from every limit of `operation`. Resolves to undefined when the call may be
+   * sent, or to the refusal when it must not be; a refused call has taken nothing.
+   */
+  async acquire(operation: GovernedOperation): Promise<Refusal | undefined> {
+    const limits = this.#limitsFor(operation);
+    const enforced = limits.filter((limit) => limit.enforced);
+    const blocked = this.#blockFor(operation);
+    if (blocked) return this.#refuse(this.#blocked(blocked, enforced));
+
+    const taken: Array<{ limit: GovernedLimit; bucket: number }> = [];
+    const giveBack = () =>
+      Promise.all(taken.map(({ limit, bucket }) => limit.window.giveBack(bucket)));
+    for (const limit of limits) {
+      if (!limit.enforced) {
+        taken.push({ limit, bucket: await limit.window.record() });
+        continue;
+      }
+      const result = await limit.window.take();
+      if (!result.taken) {
+        await giveBack();
+        return this.#refuse({
+          reason: 'limit',
+          retryAfterSeconds: toSeconds(result.retryAfterMs),
+          refusing: limit,
+          block: null,
+          limits: enforced,
+        });
+      }
+      taken.push({ limit, bucket: result.bucket });
+    }
+    // An upstream 429 may have arrived while the windows were counted.
+    const late = this.#blockFor(operation);
+    if (late) {
+      await giveBack();
+      return this.#refuse(this.#blocked(late, enforced));
+    }
+    this.timeline.count('sent');
+    return undefined;
+  }
+
+  /** Whether `operation` would be refused now, without taking anything. */
+  async check(operation: GovernedOperation): Promise<Refusal | undefined> {
+    const enforced = this.#limitsFor(operation).filter((limit) => limit.enforced);
+    const blocked = this.#blockFor(operation);
+    if (blocked) return this.#blocked(blocked, enforced);
+    for (const limit of enforced) {
+      const { refused, retryAfterMs } = await limit.window.wouldRefuse();
+      if (refused) {
+        return {
+          reason: 'limit',
+          retryAfterSeconds: toSeconds(retryAfterMs),
+          refusing: limit,
+          block: null,
+          limits: enforced,
+        };
+      }
+    }
+    return undefined;
+  }
+
+  /**
+   * Honours an upstream 429: nothing of `block.scope` is sent before `block.until`. A block that
+   * ends earlier than one already running for the same scope does not shorten it.
+   */
+  block(block: GovernorBlock): void {
+    const key = block.scope === 'account' ? ACCOUNT_BLOCK : `rule:${block.ruleId}`;
+    const existing = this.#blocks.get(key);
+    if (existing && existing.until >= block.until) return;
+    this.#blocks.set(key, block);
+  }
+
+  /** Counts an upstream 429 on the timeline. */
+  noteThrottled(): void {
+    this.timeline.count('throttled');
+  }
+
+  /** The blocks running now. */
+  activeBlocks(): GovernorBlock[] {
+    const now = this.#now();
+    return [...this.#blocks.values()].filter((block) => block.until > now);
+  }
+
+  /** Forgets every block. Demo mode only: the operator reset the built-in mock. */
+  clearBlocks(): void {
+    this.#blocks.clear();
+  }
+
+  /** Every limit's state now. */
+  async usage(): Promise<LimitUsage[]> {
+    const blocks = this.activeBlocks();
+    const account = blocks.find((block) => block.scope === 'account');
+    return Promise.all(
+      this.#limits.map(async ({ rule, limit, window, enforced }) => {
+        const { used, resetsAt } = await window.usage();
+        const own = blocks.find((block) => block.scope === 'rule' && block.ruleId === rule.id);
+        const blocking = [account, own]
+          .filter((block): block is GovernorBlock => block !== undefined)
+          .sort((a, b) => b.until - a.until)[0];
+        return {
+          ruleId: rule.id,
+          period: limit.period,
+          limit: limit.limit,
+          windowSeconds: PERIOD_SECONDS[limit.period],
+          used,
+          resetsAt,
+          blockedUntil: blocking?.until ?? null,
+          blockedBy: blocking?.scope ?? null,
+          incidentKey: blocking?.incidentKey ?? null,
+          enforced,
+        };
+      }),
+    );
+  }
+
+  #limitsFor(operation: GovernedOperation): GovernedLimit[] {
+    const moduleRule = this.moduleRuleFor(operation);
+    return this.#limits.filter(
+      ({ rule }) => rule.scope === 'account' || (moduleRule && rule.id === moduleRule.id),
+    );
+  }
+
+  #blockFor(operation: GovernedOperation): GovernorBlock | undefined {
+    const now = this.#now();
+    const account = this.#blocks.get(ACCOUNT_BLOCK);
+    const moduleRule = this.moduleRuleFor(operation);
+    const own = moduleRule ? this.#blocks.get(`rule:${moduleRule.id}`) : undefined;
+    return [account, own]
+      .filter((block): block is GovernorBlock => block !== undefined && block.until > now)
+      .sort((a, b) => b.until - a.until)[0];
+  }
+
+  #blocked(block: GovernorBlock, limits: readonly GovernedLimit[]): Refusal {
+    return {
+      reason: 'blocked',
+      retryAfterSeconds: toSeconds(block.until - this.#now()),
+      refusing: null,
+      block,
+      limits,
+    };
+  }
+
+  #refuse(refusal: Refusal): Refusal {
+    this.timeline.count('refused');
+    return refusal;
+  }
+}
+
+/** Whole seconds, rounded up, at least 1: a client that waits this long is not refused again. */
+function toSeconds(ms: number): number {
+  return Math.max(1, Math.ceil(ms / 1_000));
+}

@@ -1,0 +1,147 @@
+// Wires the rate-limit side of the BFF in one place for compose.ts: the governor, the incident
+// store, recorder and live hub, the guard the upstream client calls, and the readiness check.
+import type { RateLimitRule } from '../../shared/rate-limits';
+import type { Config } from '../config';
+import { IncidentHub } from '../incidents/incident-hub';
+import { IncidentRecorder } from '../incidents/incident-recorder';
+import type { Logger } from '../logger';
+import { openDatabase, type SqlDatabase } from '../store/database';
+import { SqlIncidentStore } from '../store/incident-store';
+import { Governor, type GovernedOperation } from './governor';
+import { createUpstreamGuard } from './upstream-guard';
+import type { WindowCounterStore } from './window-store';
+
+export interface RateLimitingOptions {
+  readonly config: Config;
+  readonly logger: Logger;
+  readonly now: () => number;
+  /** The token endpoint's address: its requests count toward the account limits. */
+  readonly tokenUrl: URL;
+  /**
+   * The open database (index.ts opens it under DATA_DIR). Without one an in-memory database is
+   * opened on first use: incidents then last only as long as the process (tests, benchmarks).
+   */
+  readonly database?: SqlDatabase;
+  /** Module rules instead of upstream-api.md §8's (tests). */
+  readonly moduleRules?: readonly RateLimitRule[];
+  /** Where the governor's counters live (default this process's memory). */
+  readonly windowStore?: WindowCounterStore;
+}
+
+/** What /readyz reports. */
+export interface Readiness {
+  readonly ok: boolean;
+  readonly checks: {
+    readonly store: { readonly ok: boolean; readonly error?: string };
+    readonly incidentWrites: {
+      readonly ok: boolean;
+      readonly failedAt?: string;
+      readonly error?: string;
+    };
+  };
+}
+
+const PING_TIMEOUT_MS = 2_000;
+
+/** Builds the rate-limit parts. */
+export function createRateLimiting(options: RateLimitingOptions) {
+  const { config, logger, now } = options;
+  let ownDatabase: Promise<SqlDatabase> | undefined;
+  const database = () =>
+    options.database ? Promise.resolve(options.database) : (ownDatabase ??= openDatabase());
+  const store = new SqlIncidentStore(database);
+  const hub = new IncidentHub();
+  const recorder = new IncidentRecorder({ store, hub, logger, now });
+  const governor = new Governor({
+    tier: config.upstream.accountTier,
+    keepSoftLimits: config.rateLimits.keepSoftLimits,
+    accountOverride: config.rateLimits.accountOverride,
+    now,
+    ...(options.moduleRules ? { moduleRules: options.moduleRules } : {}),
+    ...(options.windowStore ? { store: options.windowStore } : {}),
+  });
+  const tokenOperation: GovernedOperation = {
+    id: 'token',
+    method: 'POST',
+    path: options.tokenUrl.pathname,
+  };
+  const guard = createUpstreamGuard({
+    governor,
+    recorder,
+    now,
+    tokenOperation,
+    ...(options.moduleRules ? { moduleRules: options.moduleRules } : {}),
+  });
+
+  return {
+    governor,
+    store,
+    hub,
+    recorder,
+    guard,
+    tokenOperation,
+
+    /**
+     * Re-applies the blocks of stored incidents that have not ended: a restart must not send
+     * before a Retry-After received by the previous process has passed.
+     */
+    async restoreBlocks(): Promise<void> {
+      if (!options.database) return;
+      try {
+        for (const incident of await store.activeBlocks(now())) {
+          governor.block({
+            scope: incident.scope,
+            ruleId: incident.ruleId,
+            period: incident.period,
+            until: Date.parse(incident.blockedUntil),
+            incidentKey: incident.key,
+          });
+        }
+      } catch (error) {
+        logger.error({ err: error }, 'could not restore rate-limit blocks from the store');
+      }
+    },
+
+    /** Whether the store answers and the last incident write succeeded. */
+    async readiness(): Promise<Readiness> {
+      let storeCheck: Readiness['checks']['store'];
+      try {
+        let timer: NodeJS.Timeout | undefined;
+        await Promise.race([
+          store.ping(),
+          new Promise((_, reject) => {
+            timer = setTimeout(
+              () => reject(new Error('the store did not answer in time')),
+              PING_TIMEOUT_MS,
+            );
+          }),
+        ]).finally(() => clearTimeout(timer));
+        storeCheck = { ok: true };
+      } catch (error) {
+        storeCheck = { ok: false, error: error instanceof Error ? error.message : String(error) };
+      }
+      const writes = recorder.health();
+      const incidentWrites = writes.ok
+        ? { ok: true }
+        : {
+            ok: false,
+            ...(writes.failedAt === null
+              ? {}
+              : { failedAt: new Date(writes.failedAt).toISOString() }),
+            ...(writes.error === null ? {} : { error: writes.error }),
+          };
+      return {
+        ok: storeCheck.ok && incidentWrites.ok,
+        checks: { store: storeCheck, incidentWrites },
+      };
+    },
+
+    /** Ends the open live streams and closes a database this module opened itself. */
+    async close(): Promise<void> {
+      hub.closeAll();
+      if (ownDatabase) await (await ownDatabase).close();
+    },
+  };
+}
+
+export type RateLimiting = ReturnType<typeof createRateLimiting>;

@@ -1,0 +1,131 @@
+// The governor's hooks around every upstream call, API operations and token requests alike:
+// before sending, take from the limits (or refuse with a 429 of our own); after a 429, honour its
+// block at once, record the incident, and answer the browser with the incident's id.
+import { PROBLEM_TYPES } from '../../shared/problem';
+import type { RateLimitRule } from '../../shared/rate-limits';
+import type { IncidentRecorder } from '../incidents/incident-recorder';
+import { readRateLimitHeaders } from '../incidents/read-rate-limit-headers';
+import { HttpProblem } from '../problem';
+import type { Transport, TransportResponse } from '../upstream/http-transport';
+import { TokenError } from '../upstream/token-manager';
+import type { GovernedOperation, Governor } from './governor';
+import { rateLimitHeader, rateLimitPolicyHeader, refusalProblem } from './rate-limit-answer';
+
+/** What the upstream client calls around each request it sends. */
+export interface UpstreamGuard {
+  /** Takes from the operation's limits; throws a 429 HttpProblem when the call must not be sent. */
+  beforeSend(operation: GovernedOperation): Promise<void>;
+  /**
+   * Looks at the answer. A 429 is recorded (before this resolves) and thrown as a 429
+   * HttpProblem naming the incident; any other answer passes.
+   */
+  afterAnswer(operation: GovernedOperation, response: TransportResponse): Promise<void>;
+  /**
+   * The real reason behind a failure to get a token: when the token request was held back (or
+   * blocked by a 429), the browser should see that rate limit, not "sign-in unavailable".
+   */
+  explainFailure(error: unknown): Promise<HttpProblem | undefined>;
+}
+
+export interface UpstreamGuardOptions {
+  readonly governor: Governor;
+  readonly recorder: IncidentRecorder;
+  readonly now: () => number;
+  /** The token endpoint as an operation: it counts toward the account limits too. */
+  readonly tokenOperation: GovernedOperation;
+  readonly moduleRules?: readonly RateLimitRule[];
+}
+
+/** The guard plus the 429 handling the token transport needs without throwing. */
+export interface GovernorGuard extends UpstreamGuard {
+  /** Honours and records a 429; resolves to the problem the browser should see. */
+  handle429(operation: GovernedOperation, response: TransportResponse): Promise<HttpProblem>;
+}
+
+/** Creates the guard over a governor and an incident recorder. */
+export function createUpstreamGuard(options: UpstreamGuardOptions): GovernorGuard {
+  const { governor, recorder, now } = options;
+
+  async function handle429(operation: GovernedOperation, response: TransportResponse) {
+    const reading = readRateLimitHeaders(response.headers, {
+      now: now(),
+      tier: governor.tier,
+      operation,
+      accountRules: governor.rules().filter((rule) => rule.scope === 'account'),
+      ...(options.moduleRules ? { moduleRules: options.moduleRules } : {}),
+    });
+    governor.noteThrottled();
+    const placement = recorder.place(reading);
+    // Honour the block before the store answers: calls already waiting must not go out.
+    governor.block({
+      scope: reading.scope,
+      ruleId: reading.rule?.id ?? null,
+      period: reading.period,
+      until: placement.blockedUntil,
+      incidentKey: placement.key,
+    });
+    await recorder.record(reading, operation.id, placement);
+
+    // The wait as the upstream gave it (bounded), counted from receipt: the store write in
+    // between is the console's time, not the browser's.
+    const seconds = reading.blockSeconds;
+    const headers: Record<string, string> = { 'Retry-After': String(seconds) };
+    const limits = governor.limitsOf(operation);
+    if (limits.length > 0) headers['RateLimit-Policy'] = rateLimitPolicyHeader(limits);
+    const spent = reading.rule ? governor.findLimit(reading.rule.id, reading.period) : undefined;
+    if (spent) headers.RateLimit = rateLimitHeader(spent.policyId, seconds);
+    return new HttpProblem(
+      {
+        type: PROBLEM_TYPES.rateLimited,
+        title:
+          reading.scope === 'account'
+            ? 'The privacy platform is rate limiting this account'
+            : 'The privacy platform’s quota for this kind of request is used up',
+        status: 429,
+        detail: `The platform answered 429 Too Many Requests. The console sends ${
+          reading.scope === 'account' ? 'nothing' : 'none of these requests'
+        } for ${seconds} seconds.`,
+        upstreamStatus: 429,
+        retryAfterSeconds: seconds,
+        incidentId: placement.key,
+        ...(reading.rule ? { ruleId: reading.rule.id } : {}),
+        limitedBy: 'upstream',
+      },
+      headers,
+    );
+  }
+
+  return {
+    async beforeSend(operation) {
+      const refusal = await governor.acquire(operation);
+      if (refusal) throw refusalProblem(refusal);
+    },
+    async afterAnswer(operation, response) {
+      if (response.status === 429) throw await handle429(operation, response);
+    },
+    async explainFailure(error) {
+      if (!(error instanceof TokenError)) return undefined;
+      const refusal = await governor.check(options.tokenOperation);
+      return refusal ? refusalProblem(refusal) : undefined;
+    },
+    handle429,
+  };
+}
+
+/**
+ * Wraps the token manager's transport so token requests take from the account limits and their
+ * 429s are honoured and recorded like any other. The token manager turns a refusal into a
+ * TokenError; the upstream client asks the guard to explain it.
+ */
+export function guardTokenTransport(
+  transport: Transport,
+  guard: GovernorGuard,
+  operation: GovernedOperation,
+): Transport {
+  return async (request) => {
+    await guard.beforeSend(operation);
+    const response = await transport(request);
+    if (response.status === 429) await guard.handle429(operation, response);
+    return response;
+  };
+}

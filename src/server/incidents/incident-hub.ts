@@ -1,0 +1,45 @@
+// Fan-out of incident changes to the open live streams of this process. Listeners are called
+// synchronously and must not block: each stream queues what it receives and writes at its pace.
+import type { Incident } from '../../shared/incident';
+
+type Listener = (incident: Incident) => void;
+
+/** Publishes every recorded incident change to the streams subscribed right now. */
+export class IncidentHub {
+  readonly #listeners = new Set<Listener>();
+  readonly #closers = new Map<Listener, () => void>();
+
+  /**
+   * Starts delivering changes to `listener`; `onClose` is called when the server shuts down, so
+   * the stream can end instead of holding the shutdown up. Call the returned function to stop.
+   */
+  subscribe(listener: Listener, onClose?: () => void): () => void {
+    this.#listeners.add(listener);
+    if (onClose) this.#closers.set(listener, onClose);
+    return () => {
+      this.#listeners.delete(listener);
+      this.#closers.delete(listener);
+    };
+  }
+
+  /** Ends every open stream (graceful shutdown); browsers reconnect to the next process. */
+  closeAll(): void {
+    for (const close of [...this.#closers.values()]) close();
+  }
+
+  /** Delivers `incident` to every listener; one failing listener does not stop the others. */
+  publish(incident: Incident): void {
+    for (const listener of this.#listeners) {
+      try {
+        listener(incident);
+      } catch {
+        // A broken stream is cleaned up by its own abort handler.
+      }
+    }
+  }
+
+  /** How many streams are listening. */
+  get size(): number {
+    return this.#listeners.size;
+  }
+}

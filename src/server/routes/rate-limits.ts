@@ -1,0 +1,260 @@
+// The rate-limit panel's API (PRODUCT.md §7): the limits table, how much of each limit this
+// console uses right now, the 429 incident history, and a live Server-Sent Events stream of
+// incident changes with replay of whatever a reconnecting browser missed.
+import { Hono } from 'hono';
+import { streamSSE, type SSEStreamingApi } from 'hono/streaming';
+import {
+  INCIDENT_EVENT,
+  INCIDENT_QUERY_LIMITS,
+  type Incident,
+  type Usage,
+} from '../../shared/incident';
+import { PROBLEM_TYPES } from '../../shared/problem';
+import { RATE_LIMIT_PERIODS, type RateLimitPeriod } from '../../shared/rate-limits';
+import type { Governor } from '../governor/governor';
+import type { IncidentHub } from '../incidents/incident-hub';
+import type { Logger } from '../logger';
+import { HttpProblem } from '../problem';
+import {
+  InvalidCursorError,
+  type IncidentQuery,
+  type IncidentStore,
+} from '../store/incident-store';
+
+export interface RateLimitsRoutesDeps {
+  readonly governor: Governor;
+  readonly store: IncidentStore;
+  readonly hub: IncidentHub;
+  readonly logger: Logger;
+  readonly now: () => number;
+  /** Interval of the stream's heartbeat event (default 15 s). */
+  readonly heartbeatMs?: number;
+  /** Most streams open at once in this process (default 200); more get a 503. */
+  readonly maxStreams?: number;
+}
+
+const HISTORY_PARAMETERS = ['since', 'until', 'period', 'rule', 'limit', 'cursor'] as const;
+/** Largest replay sent in one go; a browser further behind reloads the history instead. */
+const REPLAY_PAGE = 500;
+/** Changes a slow stream may fall behind by before it is closed (it reconnects and replays). */
+const MAX_QUEUED = 1_000;
+/** Reconnection delay the browser is told to use. */
+const RECONNECT_MS = 2_000;
+
+function invalidParameter(parameter: string, detail: string): HttpProblem {
+  return new HttpProblem({
+    type: PROBLEM_TYPES.invalidParameter,
+    title: 'Invalid query parameter',
+    status: 400,
+    detail: `${parameter}: ${detail}`,
+    parameter,
+  });
+}
+
+const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
+
+/**
+ * Reads and validates the history's filters. Unknown and repeated parameters are refused rather
+ * than ignored, so a typo is not silently answered with the unfiltered history.
+ */
+export function parseIncidentQuery(url: URL, knownRules: ReadonlySet<string>): IncidentQuery {
+  const params = url.searchParams;
+  for (const name of new Set(params.keys())) {
+    if (!(HISTORY_PARAMETERS as readonly string[]).includes(name)) {
+      throw invalidParameter(name, `unknown parameter; use ${HISTORY_PARAMETERS.join(', ')}`);
+    }
+    if (params.getAll(name).length > 1) throw invalidParameter(name, 'give it at most once');
+  }
+  const time = (name: 'since' | 'until') => {
+    const value = params.get(name);
+    if (value === null) return undefined;
+    const ms = Date.parse(value);
+    if (!DATE_TIME.test(value) || Number.isNaN(ms)) {
+      throw invalidParameter(
+        name,
+        'must be an ISO 8601 date and time with a zone, e.g. 2025-01-31T09:00:00Z',
+      );
+    }
+    return ms;
+  };
+  const since = time('since');
+  const until = time('until');
+  if (since !== undefined && until !== undefined && since > until) {
+    throw invalidParameter('since', 'must not be after until');
+  }
+  const period = params.get('period');
+  if (period !== null && !(RATE_LIMIT_PERIODS as readonly string[]).includes(period)) {
+    throw invalidParameter('period', 'must be MINUTE or HOUR');
+  }
+  const rule = params.get('rule');
+  if (rule !== null && rule !== 'unmatched' && !knownRules.has(rule)) {
+    throw invalidParameter(
+      'rule',
+      'must be the id of a rule of GET /api/rate-limits/rules, or "unmatched"',
+    );
+  }
+  const limitText = params.get('limit');
+  let limit: number = INCIDENT_QUERY_LIMITS.defaultPageSize;
+  if (limitText !== null) {
+    limit = Number(limitText);
+    if (!/^\d{1,4}$/.test(limitText) || limit < 1 || limit > INCIDENT_QUERY_LIMITS.maxPageSize) {
+      throw invalidParameter(
+        'limit',
+        `must be a whole number from 1 to ${INCIDENT_QUERY_LIMITS.maxPageSize}`,
+      );
+    }
+  }
+  const cursor = params.get('cursor');
+  if (cursor !== null && (cursor.length === 0 || cursor.length > 600)) {
+    throw invalidParameter('cursor', 'is not one this server issued');
+  }
+  return {
+    ...(since === undefined ? {} : { since }),
+    ...(until === undefined ? {} : { until }),
+    ...(period === null ? {} : { period: period as RateLimitPeriod }),
+    ...(rule === null ? {} : { rule }),
+    ...(cursor === null ? {} : { cursor }),
+    limit,
+  };
+}
+
+/** The stream id to replay after: `Last-Event-ID` (EventSource's reconnect) or `?lastEventId=`. */
+function replayFrom(header: string | undefined, query: string | undefined): number | undefined {
+  const value = header ?? query;
+  if (value === undefined || value === '') return undefined;
+  if (!/^\d{1,15}$/.test(value)) throw invalidParameter('Last-Event-ID', 'must be a stream id');
+  return Number(value);
+}
+
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
+/** The rate-limit routes, mounted at /api/rate-limits. */
+export function rateLimitsRoutes(deps: RateLimitsRoutesDeps) {
+  const knownRules = new Set(deps.governor.rules().map((rule) => rule.id));
+  const heartbeatMs = deps.heartbeatMs ?? 15_000;
+  const maxStreams = deps.maxStreams ?? 200;
+  const noStore = { 'Cache-Control': 'private, no-store' };
+
+  async function writeIncident(stream: SSEStreamingApi, incident: Incident) {
+    await stream.writeSSE({
+      event: INCIDENT_EVENT,
+      id: String(incident.seq),
+      data: JSON.stringify(incident),
+    });
+  }
+
+  return new Hono()
+    .get('/rules', (c) =>
+      c.json({ accountTier: deps.governor.tier, rules: deps.governor.rules() }, 200, noStore),
+    )
+    .get('/usage', async (c) => {
+      const usage = await deps.governor.usage();
+      const timeline = deps.governor.timeline.snapshot();
+      const body: Usage = {
+        now: new Date(deps.now()).toISOString(),
+        accountTier: deps.governor.tier,
+        rules: usage.map((limit) => ({
+          ...limit,
+          remaining: Math.max(0, limit.limit - limit.used),
+          resetsAt: iso(limit.resetsAt),
+          blockedUntil: iso(limit.blockedUntil),
+        })),
+        blocks: deps.governor.activeBlocks().map((block) => ({
+          scope: block.scope,
+          ruleId: block.ruleId,
+          until: new Date(block.until).toISOString(),
+          incidentKey: block.incidentKey,
+        })),
+        timeline: { ...timeline, start: new Date(timeline.start).toISOString() },
+      };
+      return c.json(body, 200, noStore);
+    })
+    .get('/incidents', async (c) => {
+      const query = parseIncidentQuery(new URL(c.req.url), knownRules);
+      try {
+        return c.json(await deps.store.list(query), 200, noStore);
+      } catch (error) {
+        if (error instanceof InvalidCursorError) throw invalidParameter('cursor', error.message);
+        throw error;
+      }
+    })
+    .get('/stream', (c) => {
+      const after = replayFrom(c.req.header('last-event-id'), c.req.query('lastEventId'));
+      if (deps.hub.size >= maxStreams) {
+        throw new HttpProblem(
+          {
+            type: PROBLEM_TYPES.upstreamUnavailable,
+            title: 'Too many live streams are open',
+            status: 503,
+            detail: 'Close some console tabs, or wait; the page retries by itself.',
+            retryAfterSeconds: 10,
+          },
+          { 'Retry-After': '10' },
+        );
+      }
+      c.header('X-Accel-Buffering', 'no');
+      return streamSSE(c, async (stream) => {
+        // Subscribe before reading the store, so nothing published in between is lost; what was
+        // both replayed and queued is sent once (ids only grow).
+        const queue: Incident[] = [];
+        let wake: (() => void) | undefined;
+        let done = false;
+        const stop = () => {
+          done = true;
+          wake?.();
+        };
+        const unsubscribe = deps.hub.subscribe((incident) => {
+          if (queue.length >= MAX_QUEUED) done = true;
+          else queue.push(incident);
+          wake?.();
+        }, stop);
+        stream.onAbort(stop);
+        const heartbeat = setInterval(() => {
+          void stream.writeSSE({
+            event: 'heartbeat',
+            data: JSON.stringify({ at: new Date(deps.now()).toISOString() }),
+          });
+        }, heartbeatMs);
+        try {
+          let lastSent = after ?? 0;
+          if (after !== undefined) {
+            // Replay what the browser missed, in order.
+            for (;;) {
+              const page = await deps.store.changesSince(lastSent, REPLAY_PAGE);
+              for (const incident of page) await writeIncident(stream, incident);
+              lastSent = page.at(-1)?.seq ?? lastSent;
+              if (page.length < REPLAY_PAGE || done) break;
+            }
+          } else {
+            lastSent = await deps.store.latestSeq();
+          }
+          // `ready` carries the newest id, so a later automatic reconnect replays from here.
+          await stream.writeSSE({
+            event: 'ready',
+            id: String(lastSent),
+            data: JSON.stringify({ seq: lastSent }),
+            retry: RECONNECT_MS,
+          });
+          while (!done && !stream.aborted) {
+            const next = queue.shift();
+            if (next) {
+              if (next.seq > lastSent) {
+                await writeIncident(stream, next);
+                lastSent = next.seq;
+              }
+              continue;
+            }
+            await new Promise<void>((resolve) => {
+              wake = resolve;
+            });
+            wake = undefined;
+          }
+        } catch (error) {
+          deps.logger.warn({ err: error }, 'incident stream ended by an error');
+        } finally {
+          clearInterval(heartbeat);
+          unsubscribe();
+        }
+      });
+    });
+}

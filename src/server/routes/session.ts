@@ -1,0 +1,117 @@
+// /api/session: who is signed in (GET), signing in (POST) and signing out (DELETE), PRODUCT.md §4.
+import { Hono } from 'hono';
+import { PROBLEM_TYPES } from '../../shared/problem';
+import { SignInRequestSchema, USERNAME_PATTERN, type Session } from '../../shared/session';
+import type { AppEnv } from '../app-env';
+import {
+  signInFailedProblem,
+  signInThrottledProblem,
+  signedOutProblem,
+} from '../auth/auth-problems';
+import type { ConsoleAuth } from '../auth/console-auth';
+import { sessionUser } from '../auth/require-session';
+import { clearSessionCookie, writeSessionCookie } from '../auth/session-cookie';
+import { normalizeUsername } from '../auth/users-file';
+import { HttpProblem } from '../problem';
+import { SECURITY_PROBLEM_TYPES } from '../security/security-problems';
+import { clientAddress } from '../security/web-settings';
+
+const NO_STORE = { 'Cache-Control': 'no-store' };
+
+function invalidBody(parameter: string, detail: string): HttpProblem {
+  return new HttpProblem({
+    type: PROBLEM_TYPES.invalidParameter,
+    title: 'Invalid sign-in request',
+    status: 400,
+    detail,
+    parameter,
+  });
+}
+
+/** Reads `{ username, password }` from a JSON body, refusing anything else before any hashing. */
+async function readSignIn(request: Request): Promise<{ username: string; password: string }> {
+  const contentType = request.headers.get('content-type') ?? '';
+  // A cross-site HTML form cannot send application/json without a CORS preflight, which we never
+  // grant: together with the Origin check this stops login CSRF on the one route without X-CSRF.
+  if (!/^application\/json\s*(;|$)/i.test(contentType)) {
+    throw new HttpProblem({
+      type: SECURITY_PROBLEM_TYPES.unsupportedMediaType,
+      title: 'Sign-in needs a JSON body',
+      status: 415,
+      detail: 'Send Content-Type: application/json with { "username", "password" }.',
+    });
+  }
+  let body: unknown;
+  try {
+    body = await request.json();
+  } catch {
+    throw invalidBody('body', 'The body is not valid JSON.');
+  }
+  const parsed = SignInRequestSchema.safeParse(body);
+  if (!parsed.success) {
+    const parameter = String(parsed.error.issues[0]?.path[0] ?? 'body');
+    throw invalidBody(parameter, `${parameter} is missing, empty or too long.`);
+  }
+  const username = normalizeUsername(parsed.data.username);
+  if (!USERNAME_PATTERN.test(username)) {
+    throw invalidBody(
+      'username',
+      'A username has letters, digits, ".", "_" and "-" only, starting with a letter or digit.',
+    );
+  }
+  return { username, password: parsed.data.password };
+}
+
+/** The session routes. Mount at /api/session before requireSession. */
+export function sessionRoutes(auth: ConsoleAuth) {
+  return new Hono<AppEnv>()
+    .get('/', async (c) => {
+      const { user, presented } = await sessionUser(c, auth);
+      if (!user) {
+        if (presented) clearSessionCookie(c, auth.cookie);
+        throw signedOutProblem();
+      }
+      return c.json<Session>({ username: user.username, role: user.role }, 200, NO_STORE);
+    })
+    .post('/', async (c) => {
+      const { username, password } = await readSignIn(c.req.raw);
+      const attempt = { username, address: clientAddress(c, auth.web) };
+      const wait = await auth.throttle.secondsToWait(attempt);
+      if (wait > 0) {
+        auth.logger.warn(
+          { reqId: c.get('requestId'), waitSeconds: wait },
+          'sign-in refused: throttled',
+        );
+        throw signInThrottledProblem(wait);
+      }
+      const user = await auth.users.authenticate(username, password);
+      if (!user) {
+        await auth.throttle.recordFailure(attempt);
+        // The name is logged only when it is a real account: a mistyped name is often a password.
+        const known = auth.users.find(username) !== undefined;
+        auth.logger.warn(
+          { reqId: c.get('requestId'), ...(known ? { user: username } : { unknownUser: true }) },
+          'sign-in failed',
+        );
+        throw signInFailedProblem();
+      }
+      await auth.throttle.recordSuccess(attempt);
+      // A fresh id on every sign-in (no session fixation); any session the browser had ends.
+      const previous = await sessionUser(c, auth);
+      if (previous.sessionId) await auth.sessions.delete(previous.sessionId);
+      const session = await auth.sessions.create(user);
+      await writeSessionCookie(c, auth.cookie, session.id);
+      auth.logger.info(
+        { reqId: c.get('requestId'), user: user.username, role: user.role },
+        'signed in',
+      );
+      return c.json<Session>({ username: user.username, role: user.role }, 200, NO_STORE);
+    })
+    .delete('/', async (c) => {
+      const { user, sessionId } = await sessionUser(c, auth);
+      if (sessionId) await auth.sessions.delete(sessionId);
+      clearSessionCookie(c, auth.cookie);
+      if (user) auth.logger.info({ reqId: c.get('requestId'), user: user.username }, 'signed out');
+      return c.body(null, 204, NO_STORE);
+    });
+}

@@ -1,0 +1,32 @@
+// Every /api request must carry `X-CSRF: 1`: a cross-site form, link or image cannot set a custom
+// header, and a cross-site script would need a CORS preflight we never grant.
+import type { MiddlewareHandler } from 'hono';
+import { PROBLEM_TYPES } from '../../shared/problem';
+import type { AppEnv } from '../app-env';
+import { HttpProblem } from '../problem';
+
+/** Requests that cannot carry the header, by method and exact path. */
+export const CSRF_EXEMPT: ReadonlyArray<readonly [method: string, path: string]> = [
+  // Signing in: protected by the Origin check and its JSON-only body instead.
+  ['POST', '/api/session'],
+  // EventSource cannot set headers; the stream only reads, with the session cookie.
+  ['GET', '/api/rate-limits/stream'],
+];
+
+/** 403 problem+json unless the request carries exactly `X-CSRF: 1` or is exempt. */
+export function requireCsrfHeader(): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const exempt = CSRF_EXEMPT.some(
+      ([method, path]) => c.req.method === method && c.req.path === path,
+    );
+    if (!exempt && c.req.header('x-csrf') !== '1') {
+      throw new HttpProblem({
+        type: PROBLEM_TYPES.csrfMissing,
+        title: 'Missing X-CSRF header',
+        status: 403,
+        detail: 'Every /api request must carry the header "X-CSRF: 1".',
+      });
+    }
+    await next();
+  };
+}

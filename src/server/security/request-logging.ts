@@ -1,0 +1,37 @@
+// One structured log line per request (method, route pattern, status, duration, request id, user)
+// and the X-Request-Id answer header that lets an operator find that line from a browser report.
+import { randomUUID } from 'node:crypto';
+import type { MiddlewareHandler } from 'hono';
+import { routePath } from 'hono/route';
+import type { AppEnv } from '../app-env';
+import type { Logger } from '../logger';
+import type { WebSettings } from './web-settings';
+
+const REQUEST_ID = /^[\w-]{8,64}$/;
+
+/**
+ * Assigns the request id (a proxy's X-Request-Id is kept only when TRUST_PROXY says the proxy is
+ * ours, so a client cannot forge log correlation) and logs the finished request. The line names
+ * the route pattern, not the path, so nothing a client put in the URL reaches the log.
+ */
+export function requestLogging(logger: Logger, web: WebSettings): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const started = performance.now();
+    const forwarded = web.trustProxy ? c.req.header('x-request-id') : undefined;
+    const requestId = forwarded && REQUEST_ID.test(forwarded) ? forwarded : randomUUID();
+    c.set('requestId', requestId);
+    await next();
+    c.res.headers.set('X-Request-Id', requestId);
+    const status = c.res.status;
+    const line = {
+      reqId: requestId,
+      method: c.req.method,
+      route: routePath(c),
+      status,
+      ms: Math.round((performance.now() - started) * 10) / 10,
+      ...(c.get('user') ? { user: c.get('user')?.username } : {}),
+    };
+    if (status >= 500) logger.error(line, 'request');
+    else logger.info(line, 'request');
+  };
+}

@@ -1,0 +1,186 @@
+// The incident store on the embedded PostgreSQL: one row per blocking occurrence however many
+// 429s it had, the history's filters and paging, the stream's change feed, migrations, and
+// incidents surviving a restart of the process.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import {
+  DatabaseInUseError,
+  migrate,
+  openDatabase,
+  SchemaTooNewError,
+  type SqlDatabase,
+} from './database';
+import { SqlIncidentStore, type IncidentObservation } from './incident-store';
+import { MIGRATIONS } from './migrations';
+
+const T0 = Date.UTC(2025, 0, 6, 9, 0, 0);
+const ID_A = '3f2b8c1e-9a4d-4e6b-8f7a-1c2d3e4f5a6b';
+const ID_B = '7d1e2f3a-4b5c-4d6e-9f8a-0b1c2d3e4f5a';
+
+function observation(overrides: Partial<IncidentObservation> = {}): IncidentObservation {
+  return {
+    key: ID_A,
+    eventId: ID_A,
+    at: T0,
+    period: 'MINUTE',
+    requestsAllowed: 20_000,
+    requestsMade: 20_001,
+    retryAfterSeconds: 60,
+    blockedUntil: T0 + 60_000,
+    ruleId: 'account-minute',
+    scope: 'account',
+    operation: 'event-types',
+    flags: [],
+    headers: { 'retry-after': '60', 'ot-ratelimit-event-id': ID_A },
+    ...overrides,
+  };
+}
+
+let db: SqlDatabase;
+let store: SqlIncidentStore;
+
+beforeAll(async () => {
+  db = await openDatabase();
+  store = new SqlIncidentStore(db);
+});
+afterAll(() => db.close());
+beforeEach(async () => {
+  await db.exec('TRUNCATE rate_limit_incidents');
+});
+
+describe('SqlIncidentStore', () => {
+  it('keeps one incident per event id, counting hits and widening what it saw', async () => {
+    const first = await store.record(observation());
+    const second = await store.record(
+      observation({
+        at: T0 + 5_000,
+        requestsMade: 20_007,
+        retryAfterSeconds: 55,
+        flags: ['malformed-requests-allowed'],
+        headers: { 'retry-after': '55' },
+      }),
+    );
+    expect(first).toMatchObject({ key: ID_A, hits: 1, firstSeen: new Date(T0).toISOString() });
+    expect(second).toMatchObject({
+      key: ID_A,
+      eventId: ID_A,
+      hits: 2,
+      firstSeen: new Date(T0).toISOString(),
+      lastSeen: new Date(T0 + 5_000).toISOString(),
+      requestsMade: 20_007,
+      retryAfterSeconds: 55,
+      blockedUntil: new Date(T0 + 60_000).toISOString(),
+      flags: ['malformed-requests-allowed'],
+      headers: { 'retry-after': '55' },
+    });
+    expect(second.seq).toBeGreaterThan(first.seq);
+    const { items } = await store.list({ limit: 10 });
+    expect(items).toHaveLength(1);
+  });
+
+  it('lists newest first, filters by time, period and rule, and pages with a cursor', async () => {
+    for (let i = 0; i < 5; i += 1) {
+      await store.record(
+        observation({
+          key: `unidentified-${i}`,
+          eventId: null,
+          at: T0 + i * 60_000,
+          blockedUntil: T0 + i * 60_000 + 60_000,
+          period: i % 2 === 0 ? 'MINUTE' : 'HOUR',
+          ruleId: i === 4 ? null : 'account-minute',
+        }),
+      );
+    }
+    const keys = async (query: Parameters<typeof store.list>[0]) =>
+      (await store.list(query)).items.map((item) => item.key);
+    expect(await keys({ limit: 10 })).toEqual([4, 3, 2, 1, 0].map((i) => `unidentified-${i}`));
+    expect(await keys({ limit: 10, period: 'HOUR' })).toEqual(['unidentified-3', 'unidentified-1']);
+    expect(await keys({ limit: 10, rule: 'unmatched' })).toEqual(['unidentified-4']);
+    expect(await keys({ limit: 10, since: T0 + 120_000, until: T0 + 180_000 })).toEqual([
+      'unidentified-3',
+      'unidentified-2',
+    ]);
+
+    const page1 = await store.list({ limit: 2 });
+    expect(page1.items.map((item) => item.key)).toEqual(['unidentified-4', 'unidentified-3']);
+    const page2 = await store.list({ limit: 2, cursor: page1.nextCursor ?? '' });
+    const page3 = await store.list({ limit: 2, cursor: page2.nextCursor ?? '' });
+    expect(page2.items.map((item) => item.key)).toEqual(['unidentified-2', 'unidentified-1']);
+    expect(page3.items.map((item) => item.key)).toEqual(['unidentified-0']);
+    expect(page3.nextCursor).toBeNull();
+    await expect(store.list({ limit: 2, cursor: 'bm9wZQ' })).rejects.toThrow(/cursor/);
+  });
+
+  it('feeds the stream: changes after an id, in order, and the newest id', async () => {
+    const a = await store.record(observation());
+    const b = await store.record(observation({ key: ID_B, eventId: ID_B }));
+    const a2 = await store.record(observation({ at: T0 + 1_000 }));
+    expect((await store.changesSince(a.seq, 10)).map((i) => [i.key, i.seq])).toEqual([
+      [ID_B, b.seq],
+      [ID_A, a2.seq],
+    ]);
+    expect(await store.latestSeq()).toBe(a2.seq);
+  });
+
+  it('lists the blocks that have not ended', async () => {
+    await store.record(observation());
+    await store.record(observation({ key: ID_B, eventId: ID_B, blockedUntil: T0 + 3_600_000 }));
+    const active = await store.activeBlocks(T0 + 120_000);
+    expect(active.map((i) => i.key)).toEqual([ID_B]);
+  });
+});
+
+describe('migrations', () => {
+  it('apply once, in order, and a later migration joins the list', async () => {
+    const extra = [
+      ...MIGRATIONS,
+      { version: 2, name: 'audit', sql: 'CREATE TABLE audit_test (id int)' },
+    ];
+    await migrate(db, extra);
+    await migrate(db, extra);
+    const { rows } = await db.query<{ version: number }>(
+      'SELECT version FROM schema_migrations ORDER BY version',
+    );
+    expect(rows.map((row) => row.version)).toEqual([1, 2]);
+    await expect(migrate(db, MIGRATIONS)).rejects.toBeInstanceOf(SchemaTooNewError);
+    await db.exec('DROP TABLE audit_test; DELETE FROM schema_migrations WHERE version = 2');
+  });
+});
+
+describe('the embedded store under DATA_DIR', () => {
+  let dataDir: string;
+  beforeAll(() => {
+    dataDir = mkdtempSync(join(tmpdir(), 'console-store-'));
+  });
+  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  it('keeps incidents across a restart', async () => {
+    const before = await openDatabase({ dataDir });
+    await new SqlIncidentStore(before).record(observation());
+    await before.close();
+
+    const after = await openDatabase({ dataDir });
+    try {
+      const restarted = new SqlIncidentStore(after);
+      expect((await restarted.list({ limit: 10 })).items).toEqual([
+        expect.objectContaining({ key: ID_A, hits: 1, ruleId: 'account-minute' }),
+      ]);
+      // Stream ids keep growing after the restart: a browser's Last-Event-ID stays meaningful.
+      const next = await restarted.record(observation({ at: T0 + 1_000 }));
+      expect(next.hits).toBe(2);
+    } finally {
+      await after.close();
+    }
+  }, 30_000);
+
+  it('refuses a DATA_DIR another running process holds, and takes over a stale lock', async () => {
+    const lock = join(dataDir, 'pglite.lock');
+    writeFileSync(lock, String(process.ppid));
+    await expect(openDatabase({ dataDir })).rejects.toBeInstanceOf(DatabaseInUseError);
+    writeFileSync(lock, '999999999');
+    const db2 = await openDatabase({ dataDir });
+    await db2.close();
+  }, 30_000);
+});

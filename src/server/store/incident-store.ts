@@ -1,0 +1,248 @@
+// 429 incidents in the database: one row per blocking occurrence, written before the browser gets
+// its answer, read back for the history, the live stream's replay and the blocks to restore
+// after a restart. Plain PostgreSQL over the SqlDatabase interface (PGlite or a server).
+import type { Incident } from '../../shared/incident';
+import type { RateLimitPeriod } from '../../shared/rate-limits';
+import { RATE_LIMIT_HEADERS } from '../incidents/read-rate-limit-headers';
+import type { SqlDatabase } from './database';
+
+/** One upstream 429 as the recorder hands it over (times in epoch ms). */
+export interface IncidentObservation {
+  readonly key: string;
+  readonly eventId: string | null;
+  readonly at: number;
+  readonly period: RateLimitPeriod | null;
+  readonly requestsAllowed: number | null;
+  readonly requestsMade: number | null;
+  readonly retryAfterSeconds: number | null;
+  readonly blockedUntil: number;
+  readonly ruleId: string | null;
+  readonly scope: 'account' | 'rule';
+  readonly operation: string;
+  readonly flags: readonly string[];
+  readonly headers: Readonly<Record<string, string>>;
+}
+
+/** The history's filters; times in epoch ms. */
+export interface IncidentQuery {
+  /** Incidents still seen at or after this time. */
+  readonly since?: number;
+  /** Incidents first seen at or before this time. */
+  readonly until?: number;
+  readonly period?: RateLimitPeriod;
+  /** A rule id, or `unmatched` for incidents that matched no rule. */
+  readonly rule?: string;
+  readonly limit: number;
+  /** From a previous page's `nextCursor`. */
+  readonly cursor?: string;
+}
+
+/** A malformed paging cursor. */
+export class InvalidCursorError extends Error {
+  override name = 'InvalidCursorError';
+}
+
+/** Where incidents are kept. The embedded and the PostgreSQL store both satisfy it. */
+export interface IncidentStore {
+  /** Creates the incident of `observation.key`, or counts one more hit of it. */
+  record(observation: IncidentObservation): Promise<Incident>;
+  /** One page of the history, newest first. */
+  list(query: IncidentQuery): Promise<{ items: Incident[]; nextCursor: string | null }>;
+  /** Incidents changed after stream id `seq`, oldest change first. */
+  changesSince(seq: number, limit: number): Promise<Incident[]>;
+  /** The newest stream id (0 when there is none). */
+  latestSeq(): Promise<number>;
+  /** Incidents whose block has not ended at `now`. */
+  activeBlocks(now: number): Promise<Incident[]>;
+  /** Resolves when the store answers a trivial query. */
+  ping(): Promise<void>;
+}
+
+interface IncidentRow {
+  key: string;
+  event_id: string | null;
+  seq: number | bigint | string;
+  first_seen: Date | string;
+  last_seen: Date | string;
+  hits: number;
+  period: RateLimitPeriod | null;
+  requests_allowed: number | null;
+  requests_made: number | null;
+  retry_after_seconds: number | null;
+  blocked_until: Date | string;
+  rule_id: string | null;
+  scope: 'account' | 'rule';
+  operation: string;
+  flags: string[] | null;
+  headers: Record<string, string> | string | null;
+}
+
+const iso = (value: Date | string) => new Date(value).toISOString();
+
+/** The headers in the order of upstream-api.md §2 (jsonb keeps its own key order). */
+function orderedHeaders(stored: IncidentRow['headers']): Record<string, string> {
+  const headers: Record<string, string> =
+    typeof stored === 'string' ? JSON.parse(stored) : (stored ?? {});
+  const ordered: Record<string, string> = {};
+  for (const name of RATE_LIMIT_HEADERS) if (name in headers) ordered[name] = headers[name]!;
+  for (const [name, value] of Object.entries(headers)) ordered[name] ??= value;
+  return ordered;
+}
+
+function toIncident(row: IncidentRow): Incident {
+  return {
+    key: row.key,
+    eventId: row.event_id,
+    seq: Number(row.seq),
+    firstSeen: iso(row.first_seen),
+    lastSeen: iso(row.last_seen),
+    hits: row.hits,
+    period: row.period,
+    requestsAllowed: row.requests_allowed,
+    requestsMade: row.requests_made,
+    retryAfterSeconds: row.retry_after_seconds,
+    blockedUntil: iso(row.blocked_until),
+    ruleId: row.rule_id,
+    scope: row.scope,
+    operation: row.operation,
+    flags: row.flags ?? [],
+    headers: orderedHeaders(row.headers),
+  };
+}
+
+/** Cursor of the page after `incident`: its place in the (first_seen, key) order. */
+function encodeCursor(incident: Incident): string {
+  return Buffer.from(JSON.stringify([incident.firstSeen, incident.key])).toString('base64url');
+}
+
+function decodeCursor(cursor: string): [string, string] {
+  try {
+    const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    if (
+      Array.isArray(value) &&
+      value.length === 2 &&
+      typeof value[0] === 'string' &&
+      !Number.isNaN(Date.parse(value[0])) &&
+      typeof value[1] === 'string' &&
+      value[1].length <= 200
+    ) {
+      return [value[0], value[1]];
+    }
+  } catch {
+    // fall through
+  }
+  throw new InvalidCursorError('cursor is not one this server issued');
+}
+
+const UPSERT = `
+  INSERT INTO rate_limit_incidents AS i (
+    key, event_id, seq, first_seen, last_seen, hits, period, requests_allowed, requests_made,
+    retry_after_seconds, blocked_until, rule_id, scope, operation, flags, headers
+  ) VALUES (
+    $1, $2, nextval('rate_limit_incident_seq'), $3, $3, 1, $4, $5, $6, $7, $8, $9, $10, $11, $12,
+    $13
+  )
+  ON CONFLICT (key) DO UPDATE SET
+    seq = nextval('rate_limit_incident_seq'),
+    first_seen = LEAST(i.first_seen, EXCLUDED.first_seen),
+    last_seen = GREATEST(i.last_seen, EXCLUDED.last_seen),
+    hits = i.hits + 1,
+    period = COALESCE(i.period, EXCLUDED.period),
+    requests_allowed = COALESCE(i.requests_allowed, EXCLUDED.requests_allowed),
+    requests_made = GREATEST(i.requests_made, EXCLUDED.requests_made),
+    retry_after_seconds = COALESCE(EXCLUDED.retry_after_seconds, i.retry_after_seconds),
+    blocked_until = GREATEST(i.blocked_until, EXCLUDED.blocked_until),
+    rule_id = COALESCE(i.rule_id, EXCLUDED.rule_id),
+    flags = ARRAY(SELECT DISTINCT f FROM unnest(i.flags || EXCLUDED.flags) AS f ORDER BY f),
+    headers = EXCLUDED.headers
+  RETURNING *`;
+
+/** The incident store over a PostgreSQL database. */
+export class SqlIncidentStore implements IncidentStore {
+  readonly #db: () => Promise<SqlDatabase>;
+
+  /** `db` may still be opening, or be opened on first use: the first query waits for it. */
+  constructor(db: SqlDatabase | Promise<SqlDatabase> | (() => Promise<SqlDatabase>)) {
+    this.#db = typeof db === 'function' ? db : () => Promise.resolve(db);
+  }
+
+  async record(o: IncidentObservation): Promise<Incident> {
+    const db = await this.#db();
+    const { rows } = await db.query<IncidentRow>(UPSERT, [
+      o.key,
+      o.eventId,
+      new Date(o.at),
+      o.period,
+      o.requestsAllowed,
+      o.requestsMade,
+      o.retryAfterSeconds,
+      new Date(o.blockedUntil),
+      o.ruleId,
+      o.scope,
+      o.operation,
+      [...o.flags],
+      JSON.stringify(o.headers),
+    ]);
+    const row = rows[0];
+    if (!row) throw new Error('incident upsert returned no row');
+    return toIncident(row);
+  }
+
+  async list(query: IncidentQuery) {
+    const db = await this.#db();
+    const cursor = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
+    const { rows } = await db.query<IncidentRow>(
+      `SELECT * FROM rate_limit_incidents
+        WHERE ($1::timestamptz IS NULL OR last_seen >= $1::timestamptz)
+          AND ($2::timestamptz IS NULL OR first_seen <= $2::timestamptz)
+          AND ($3::text IS NULL OR period = $3::text)
+          AND ($4::text IS NULL OR ($4::text = 'unmatched' AND rule_id IS NULL) OR rule_id = $4::text)
+          AND ($5::timestamptz IS NULL OR (first_seen, key) < ($5::timestamptz, $6::text))
+        ORDER BY first_seen DESC, key DESC
+        LIMIT $7`,
+      [
+        query.since === undefined ? null : new Date(query.since),
+        query.until === undefined ? null : new Date(query.until),
+        query.period ?? null,
+        query.rule ?? null,
+        cursor ? new Date(cursor[0]) : null,
+        cursor ? cursor[1] : null,
+        query.limit + 1,
+      ],
+    );
+    const items = rows.slice(0, query.limit).map(toIncident);
+    const last = items.at(-1);
+    return { items, nextCursor: rows.length > query.limit && last ? encodeCursor(last) : null };
+  }
+
+  async changesSince(seq: number, limit: number): Promise<Incident[]> {
+    const db = await this.#db();
+    const { rows } = await db.query<IncidentRow>(
+      'SELECT * FROM rate_limit_incidents WHERE seq > $1 ORDER BY seq ASC LIMIT $2',
+      [seq, limit],
+    );
+    return rows.map(toIncident);
+  }
+
+  async latestSeq(): Promise<number> {
+    const db = await this.#db();
+    const { rows } = await db.query<{ seq: number | string | null }>(
+      'SELECT MAX(seq) AS seq FROM rate_limit_incidents',
+    );
+    return Number(rows[0]?.seq ?? 0);
+  }
+
+  async activeBlocks(now: number): Promise<Incident[]> {
+    const db = await this.#db();
+    const { rows } = await db.query<IncidentRow>(
+      'SELECT * FROM rate_limit_incidents WHERE blocked_until > $1 ORDER BY blocked_until ASC',
+      [new Date(now)],
+    );
+    return rows.map(toIncident);
+  }
+
+  async ping(): Promise<void> {
+    const db = await this.#db();
+    await db.query('SELECT 1');
+  }
+}

@@ -1,0 +1,47 @@
+// The database schema as an ordered list of migrations. Append only: a published migration never
+// changes, the next change is the next version. Plain PostgreSQL, so the embedded store (PGlite)
+// and a PostgreSQL server (DATABASE_URL) run the same statements.
+
+/** One schema change. */
+export interface Migration {
+  /** 1, 2, 3, … in order, without gaps. */
+  readonly version: number;
+  readonly name: string;
+  /** One or more statements, run in one transaction. */
+  readonly sql: string;
+}
+
+/** Every migration, oldest first. */
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'rate-limit incidents',
+    sql: `
+      -- One row per blocking occurrence (ot-ratelimit-event-id, or a generated key when the 429
+      -- carried none); every further 429 of the same occurrence updates the row.
+      CREATE SEQUENCE rate_limit_incident_seq;
+      CREATE TABLE rate_limit_incidents (
+        key text PRIMARY KEY,
+        event_id text,
+        -- Grows on every insert or update, across all rows: the live stream's event id.
+        seq bigint NOT NULL,
+        first_seen timestamptz NOT NULL,
+        last_seen timestamptz NOT NULL,
+        hits integer NOT NULL,
+        period text CHECK (period IN ('MINUTE', 'HOUR')),
+        requests_allowed integer,
+        requests_made integer,
+        retry_after_seconds integer,
+        blocked_until timestamptz NOT NULL,
+        rule_id text,
+        scope text NOT NULL CHECK (scope IN ('account', 'rule')),
+        operation text NOT NULL,
+        flags text[] NOT NULL DEFAULT '{}',
+        headers jsonb NOT NULL DEFAULT '{}'
+      );
+      CREATE UNIQUE INDEX rate_limit_incidents_seq ON rate_limit_incidents (seq);
+      CREATE INDEX rate_limit_incidents_newest ON rate_limit_incidents (first_seen DESC, key DESC);
+      CREATE INDEX rate_limit_incidents_blocked ON rate_limit_incidents (blocked_until);
+    `,
+  },
+];

@@ -1,0 +1,209 @@
+// Shapes of the rate-limit panel's API: 429 incidents, per-rule usage, the rules table, the live
+// stream's payload and the demo scenarios. The BFF answers with them, the SPA validates with them.
+import * as z from 'zod/mini';
+import { ACCOUNT_TIERS, RATE_LIMIT_PERIODS } from './rate-limits';
+
+/**
+ * Why an incident's headers could not be taken at face value. A flagged incident is still
+ * recorded; the flag tells support which header to distrust.
+ */
+export const INCIDENT_FLAGS = {
+  'missing-retry-after': 'No Retry-After header; the console waited its default for the rule',
+  'malformed-retry-after': 'Retry-After was neither seconds nor an HTTP date',
+  'retry-after-capped': 'Retry-After asked for more than an hour; the console waited one hour',
+  'missing-event-id': 'No ot-ratelimit-event-id; the console generated a key',
+  'malformed-event-id': 'ot-ratelimit-event-id was not a UUID; the console generated a key',
+  'missing-period': 'No ot-period header',
+  'unknown-period': 'ot-period was neither MINUTE nor HOUR',
+  'missing-requests-allowed': 'No ot-requests-allowed header',
+  'malformed-requests-allowed': 'ot-requests-allowed was not a whole number',
+  'missing-requests-made': 'No ot-request-made header',
+  'malformed-requests-made': 'ot-request-made was not a whole number',
+  'unmatched-rule': 'The headers match no documented limit; the console blocked the whole account',
+} as const;
+export type IncidentFlag = keyof typeof INCIDENT_FLAGS;
+
+const IsoTime = z.iso.datetime({ offset: true });
+const Period = z.enum(RATE_LIMIT_PERIODS);
+
+/** One 429 incident: every 429 of the same blocking occurrence (`ot-ratelimit-event-id`). */
+export const IncidentSchema = z.object({
+  /** The event id when it is a valid UUID, otherwise a generated `unidentified-…` key. */
+  key: z.string(),
+  /** The upstream's `ot-ratelimit-event-id` as a valid UUID, or null. */
+  eventId: z.nullable(z.string()),
+  /** Version of this record; grows on every change, across all incidents (the stream's id). */
+  seq: z.int(),
+  firstSeen: IsoTime,
+  lastSeen: IsoTime,
+  /** How many 429s of this occurrence the console received. */
+  hits: z.int(),
+  period: z.nullable(Period),
+  requestsAllowed: z.nullable(z.int()),
+  requestsMade: z.nullable(z.int()),
+  /** Retry-After of the latest 429 in seconds as the upstream meant it (a date is converted). */
+  retryAfterSeconds: z.nullable(z.int()),
+  /** Until when the console sends nothing for the blocked scope. */
+  blockedUntil: IsoTime,
+  /** The rule of `rulesForTier` the 429 matched, or null. */
+  ruleId: z.nullable(z.string()),
+  /** What the block stops: every operation (`account`) or the matched rule's operations. */
+  scope: z.enum(['account', 'rule']),
+  /** The console's operation id that drew the 429 (`token` for the token endpoint). */
+  operation: z.string(),
+  flags: z.array(z.string()),
+  /** The rate-limit headers exactly as received (trimmed to a sane length), for support. */
+  headers: z.record(z.string(), z.string()),
+});
+export type Incident = z.infer<typeof IncidentSchema>;
+
+/** `GET /api/rate-limits/incidents`: one page, newest first. */
+export const IncidentPageSchema = z.object({
+  items: z.array(IncidentSchema),
+  /** Pass as `cursor` for the next (older) page; null on the last page. */
+  nextCursor: z.nullable(z.string()),
+});
+export type IncidentPage = z.infer<typeof IncidentPageSchema>;
+
+/** The filters of the incident history, as query parameters. */
+export const INCIDENT_QUERY_LIMITS = { defaultPageSize: 50, maxPageSize: 200 } as const;
+
+/** One limit of one rule as the console uses it right now. */
+export const RuleUsageSchema = z.object({
+  ruleId: z.string(),
+  period: Period,
+  limit: z.int(),
+  windowSeconds: z.int(),
+  /** Requests this console sent in the last `windowSeconds` (a sliding window). */
+  used: z.int(),
+  remaining: z.int(),
+  /** When the oldest counted request leaves the window and headroom grows; null when unused. */
+  resetsAt: z.nullable(IsoTime),
+  /** Until when an upstream 429 blocks this rule's requests (or the account), if it does. */
+  blockedUntil: z.nullable(IsoTime),
+  /** Whether that block stops the whole account or only this rule's requests. */
+  blockedBy: z.nullable(z.enum(['account', 'rule'])),
+  incidentKey: z.nullable(z.string()),
+  /** False for a soft limit the operator chose not to keep (RATE_LIMIT_SOFT_LIMITS=ignore). */
+  enforced: z.boolean(),
+});
+export type RuleUsage = z.infer<typeof RuleUsageSchema>;
+
+/** A block the governor is honouring. */
+export const ActiveBlockSchema = z.object({
+  scope: z.enum(['account', 'rule']),
+  ruleId: z.nullable(z.string()),
+  until: IsoTime,
+  incidentKey: z.nullable(z.string()),
+});
+export type ActiveBlock = z.infer<typeof ActiveBlockSchema>;
+
+/** The console's request rate, in fixed buckets, oldest first. */
+export const TimelineSchema = z.object({
+  bucketSeconds: z.int(),
+  /** Start of the first bucket. */
+  start: IsoTime,
+  /** Requests sent upstream per bucket. */
+  sent: z.array(z.int()),
+  /** Requests the governor answered itself (429) per bucket. */
+  refused: z.array(z.int()),
+  /** Upstream 429s received per bucket. */
+  throttled: z.array(z.int()),
+});
+export type Timeline = z.infer<typeof TimelineSchema>;
+
+/** `GET /api/rate-limits/usage`. */
+export const UsageSchema = z.object({
+  now: IsoTime,
+  accountTier: z.enum(ACCOUNT_TIERS),
+  rules: z.array(RuleUsageSchema),
+  blocks: z.array(ActiveBlockSchema),
+  timeline: TimelineSchema,
+});
+export type Usage = z.infer<typeof UsageSchema>;
+
+const RateLimitWindowSchema = z.object({
+  period: Period,
+  limit: z.int(),
+  blockSeconds: z.int(),
+  blockDocumented: z.boolean(),
+  overridden: z.optional(z.boolean()),
+});
+
+/** One rule of the limits table as `GET /api/rate-limits/rules` sends it. */
+export const RuleSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  area: z.string(),
+  scope: z.enum(['account', 'module']),
+  method: z.enum(['GET', 'POST', '*']),
+  path: z.nullable(z.string()),
+  kind: z.enum(['hard', 'soft']),
+  limits: z.array(RateLimitWindowSchema),
+  blocks: z.enum(['account', 'rule', 'none']),
+  violation: z.string(),
+  enforced: z.boolean(),
+});
+export type Rule = z.infer<typeof RuleSchema>;
+
+/** `GET /api/rate-limits/rules`. */
+export const RulesResponseSchema = z.object({
+  accountTier: z.enum(ACCOUNT_TIERS),
+  rules: z.array(RuleSchema),
+});
+export type RulesResponse = z.infer<typeof RulesResponseSchema>;
+
+/** Name of the SSE event carrying an {@link Incident}. */
+export const INCIDENT_EVENT = 'incident';
+
+/** `GET /api/meta`: what the SPA needs to know about the console it talks to. */
+export const ConsoleMetaSchema = z.object({
+  mode: z.enum(['demo', 'live']),
+  accountTier: z.enum(ACCOUNT_TIERS),
+  /** True when this console offers the demo controls (demo mode only). */
+  demoControls: z.boolean(),
+});
+export type ConsoleMeta = z.infer<typeof ConsoleMetaSchema>;
+
+/** What the demo controls can provoke in the built-in mock upstream. */
+export const DEMO_SCENARIOS = {
+  'account-minute': {
+    label: 'Account minute block',
+    description: 'Other clients use up the account’s minute quota; the next call draws a 429.',
+  },
+  'account-hour': {
+    label: 'Account hour block',
+    description: 'Other clients use up the account’s hour quota; the account is blocked.',
+  },
+  'module-quota': {
+    label: 'Module quota 429',
+    description: 'A consent API quota 429 (1,000 per minute) on the next call.',
+  },
+  'missing-headers': {
+    label: '429 without headers',
+    description: 'A 429 with none of the rate-limit headers; recorded and flagged.',
+  },
+  'server-error': {
+    label: 'Upstream 500',
+    description: 'The next call fails with 500 Internal Server Error.',
+  },
+  'slow-upstream': {
+    label: 'Slow upstream',
+    description: 'The next call is answered after 3 seconds.',
+  },
+} as const;
+export type DemoScenario = keyof typeof DEMO_SCENARIOS;
+export const DEMO_SCENARIO_IDS = Object.keys(DEMO_SCENARIOS) as [DemoScenario, ...DemoScenario[]];
+
+/** `POST /api/demo-controls` answer: what was provoked and what the probe call drew. */
+export const DemoOutcomeSchema = z.object({
+  scenario: z.enum(DEMO_SCENARIO_IDS),
+  probe: z.object({
+    /** `answered`: the upstream answered; `refused`: the governor kept the call; `failed`: no answer. */
+    outcome: z.enum(['answered', 'refused', 'failed']),
+    status: z.nullable(z.int()),
+    durationMs: z.int(),
+    incidentKey: z.nullable(z.string()),
+  }),
+});
+export type DemoOutcome = z.infer<typeof DemoOutcomeSchema>;

@@ -1,0 +1,108 @@
+// The limits table of upstream-api.md §8 and the path matching that decides which rule counts a
+// request: the mock, the governor and the panel all read these.
+import { describe, expect, it } from 'vitest';
+import {
+  ACCOUNT_RULES,
+  MODULE_RULES,
+  describeLimits,
+  matchModuleRule,
+  matchesRulePath,
+  rulesForTier,
+} from './rate-limits';
+
+describe('the limits table', () => {
+  it('has the account limits and block durations of both tiers', () => {
+    const summary = (tier: 'production' | 'sandbox') =>
+      ACCOUNT_RULES[tier].map((rule) => [
+        rule.id,
+        rule.limits[0]?.period,
+        rule.limits[0]?.limit,
+        rule.limits[0]?.blockSeconds,
+      ]);
+    expect(summary('production')).toEqual([
+      ['account-minute', 'MINUTE', 20_000, 60],
+      ['account-hour', 'HOUR', 200_000, 3_600],
+    ]);
+    expect(summary('sandbox')).toEqual([
+      ['account-minute', 'MINUTE', 5_000, 60],
+      ['account-hour', 'HOUR', 50_000, 120],
+    ]);
+  });
+
+  it('has every module rule of §8 with its kind, limits and what a violation blocks', () => {
+    expect(
+      MODULE_RULES.map((rule) => [
+        rule.method,
+        rule.path,
+        describeLimits(rule),
+        rule.kind,
+        rule.blocks,
+      ]),
+    ).toEqual([
+      ['*', '/integrationmanager/api/v1/webhook/*', '3,000 per minute', 'hard', 'account'],
+      ['POST', '/request/v1/consentreceipts', '2,000 per minute', 'soft', 'none'],
+      ['GET', '/v1/preferences', '3,000 per minute', 'soft', 'none'],
+      ['GET', '/v4/datasubjects/basic-details', '1,000 per minute', 'soft', 'none'],
+      ['GET', '/v4/datasubjects/details', '1,000 per minute', 'soft', 'none'],
+      ['GET', '/v4/datasubjects/ds-profiles', '1,000 per minute', 'soft', 'none'],
+      ['GET', '/v4/datasubjects/profiles/{purposeGuid}', '1,000 per minute', 'soft', 'none'],
+      ['POST', '/v1/consentreceipts/bulk', '3,000 per minute', 'soft', 'none'],
+      ['GET', '/v1/datasubjects/profiles', '300 per minute and 18,000 per hour', 'hard', 'rule'],
+      ['GET', '/v2/datasubjects', '300 per minute and 18,000 per hour', 'hard', 'rule'],
+      ['GET', '/v3/datasubjects', '1,000 per minute and 60,000 per hour', 'hard', 'rule'],
+      ['*', '/api/scim/*', '2,000 per minute and 20,000 per hour', 'hard', 'rule'],
+    ]);
+  });
+
+  it('gives every rule of a tier a distinct id', () => {
+    for (const tier of ['production', 'sandbox'] as const) {
+      const ids = rulesForTier(tier).map((rule) => rule.id);
+      expect(new Set(ids).size).toBe(ids.length);
+    }
+  });
+});
+
+describe('matchesRulePath', () => {
+  it.each([
+    ['/v4/datasubjects/basic-details', '/v4/datasubjects/basic-details', true],
+    ['/v4/datasubjects/basic-details', '/tenant/v4/datasubjects/basic-details', true],
+    ['/v4/datasubjects/basic-details', '/v4/datasubjects/details', false],
+    ['/v4/datasubjects/profiles/{purposeGuid}', '/v4/datasubjects/profiles/0b5c-41', true],
+    ['/v4/datasubjects/profiles/{purposeGuid}', '/v4/datasubjects/profiles/{purposeGuid}', true],
+    ['/v4/datasubjects/profiles/{purposeGuid}', '/v4/datasubjects/profiles', false],
+    // The §4.3 addresses carry a prefix the §8 table leaves out.
+    ['/v1/datasubjects/profiles', '/api/consentmanager/v1/datasubjects/profiles', true],
+    ['/v2/datasubjects', '/api/consentmanager/v2/datasubjects', true],
+    ['/v3/datasubjects', '/rest/api/preferences/v3/datasubjects/profile', true],
+    ['/v3/datasubjects', '/rest/api/preferences/v3/datasubject-profiles', false],
+    ['/v2/datasubjects', '/api/consentmanager/v2/linkedidentitygroups', false],
+    ['/api/scim/*', '/api/scim/v2/Users/42', true],
+    ['/api/scim/*', '/api/scim', false],
+    ['/integrationmanager/api/v1/webhook/*', '/integrationmanager/api/v1/webhook/abc', true],
+    ['/v1/preferences', '/v1/preferences?x=1', true],
+  ])('%s against %s: %s', (pattern, path, expected) => {
+    expect(matchesRulePath(pattern, path)).toBe(expected);
+  });
+});
+
+describe('matchModuleRule', () => {
+  it('picks the rule of the method and path, or none', () => {
+    expect(matchModuleRule('GET', '/v4/datasubjects/details')?.id).toBe('v4-details-minute');
+    expect(matchModuleRule('POST', '/v4/datasubjects/details')).toBeUndefined();
+    expect(matchModuleRule('DELETE', '/api/scim/v2/Users/1')?.id).toBe('scim-quota');
+    expect(matchModuleRule('POST', '/v1/consentreceipts/bulk')?.id).toBe(
+      'consent-ingestion-minute',
+    );
+    expect(matchModuleRule('GET', '/api/audit/v4/audits/event-types')).toBeUndefined();
+    expect(matchModuleRule('POST', '/api/access/v1/oauth/token')).toBeUndefined();
+  });
+
+  it('prefers the most specific rule when several match', () => {
+    const rules = [
+      { ...MODULE_RULES[0]!, id: 'wide', method: '*' as const, path: '/api/*' },
+      { ...MODULE_RULES[0]!, id: 'narrow', method: '*' as const, path: '/api/scim/*' },
+    ];
+    expect(matchModuleRule('GET', '/api/scim/Users', rules)?.id).toBe('narrow');
+    expect(matchModuleRule('GET', '/api/other', rules)?.id).toBe('wide');
+  });
+});

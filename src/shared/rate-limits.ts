@@ -1,0 +1,335 @@
+// The request limits of upstream-api.md §8 as data: one table read by the mock (which enforces it
+// like the real service), the BFF's governor (which keeps it before sending) and the SPA (which
+// shows it). Module rules are matched by path, so operations added later are covered by the table
+// without code changes.
+
+/** The two periods the upstream counts in (`ot-period`). */
+export const RATE_LIMIT_PERIODS = ['MINUTE', 'HOUR'] as const;
+export type RateLimitPeriod = (typeof RATE_LIMIT_PERIODS)[number];
+
+/** Length of each period in seconds. */
+export const PERIOD_SECONDS: Readonly<Record<RateLimitPeriod, number>> = {
+  MINUTE: 60,
+  HOUR: 3_600,
+};
+
+/** Which account-level limits apply (`ACCOUNT_TIER`). */
+export const ACCOUNT_TIERS = ['production', 'sandbox'] as const;
+export type AccountTier = (typeof ACCOUNT_TIERS)[number];
+
+/**
+ * The longest block the console ever honours for one 429, whatever Retry-After says: the longest
+ * documented block is one hour, so a larger value is a malformed header, not a reason to stop the
+ * console for a day.
+ */
+export const MAX_BLOCK_SECONDS = 3_600;
+
+/** One limit of a rule: so many requests per period. */
+export interface RateLimitWindow {
+  readonly period: RateLimitPeriod;
+  readonly limit: number;
+  /**
+   * How long a violation blocks, in seconds. For the quotas whose table entry only says
+   * "blocked duration", the upstream states the duration in each 429's Retry-After; the value
+   * here is what the mock uses and the console assumes when Retry-After is missing.
+   */
+  readonly blockSeconds: number;
+  /** False when `blockSeconds` is our assumption rather than the documented duration. */
+  readonly blockDocumented: boolean;
+  /** True when `limit` is a vendor-granted override (ACCOUNT_MINUTE_LIMIT, ACCOUNT_HOUR_LIMIT). */
+  readonly overridden?: boolean;
+}
+
+/**
+ * One row of §8.
+ * - `hard`: a violation is a 429 with a rate-limit id and a block;
+ * - `soft`: a violation means "service objectives not met" (the upstream slows down).
+ */
+export interface RateLimitRule {
+  /** Stable id, used in URLs, incident records and the RateLimit-Policy header. */
+  readonly id: string;
+  /** The rule's name in §8. */
+  readonly name: string;
+  /** The §8 area: Account, Integration, Consent and preferences, Consent API quota, … */
+  readonly area: string;
+  /** `account`: counts every request of the account; `module`: only requests matching `path`. */
+  readonly scope: 'account' | 'module';
+  /** HTTP method the rule counts; `*` for any. */
+  readonly method: 'GET' | 'POST' | '*';
+  /** Path pattern (see {@link matchesRulePath}); `null` for account rules. */
+  readonly path: string | null;
+  readonly kind: 'hard' | 'soft';
+  readonly limits: readonly RateLimitWindow[];
+  /**
+   * What a violation blocks: every request of the account, only requests this rule matches, or
+   * nothing (a soft limit).
+   */
+  readonly blocks: 'account' | 'rule' | 'none';
+  /** The "If violated" column of §8, verbatim. */
+  readonly violation: string;
+}
+
+const minute = (limit: number, blockSeconds = 60, blockDocumented = true): RateLimitWindow => ({
+  period: 'MINUTE',
+  limit,
+  blockSeconds,
+  blockDocumented,
+});
+const hour = (limit: number, blockSeconds = 3_600, blockDocumented = true): RateLimitWindow => ({
+  period: 'HOUR',
+  limit,
+  blockSeconds,
+  blockDocumented,
+});
+
+/** The account-level rules of §8 per tier: the same ids, different limits and blocks. */
+export const ACCOUNT_RULES: Readonly<Record<AccountTier, readonly RateLimitRule[]>> = {
+  production: [
+    {
+      id: 'account-minute',
+      name: 'Default minute',
+      area: 'Account',
+      scope: 'account',
+      method: '*',
+      path: null,
+      kind: 'hard',
+      limits: [minute(20_000, 60)],
+      blocks: 'account',
+      violation: 'Account blocked for 1 minute',
+    },
+    {
+      id: 'account-hour',
+      name: 'Default hour',
+      area: 'Account',
+      scope: 'account',
+      method: '*',
+      path: null,
+      kind: 'hard',
+      limits: [hour(200_000, 3_600)],
+      blocks: 'account',
+      violation: 'Account blocked for 1 hour',
+    },
+  ],
+  sandbox: [
+    {
+      id: 'account-minute',
+      name: 'Sandbox default minute',
+      area: 'Account (sandbox)',
+      scope: 'account',
+      method: '*',
+      path: null,
+      kind: 'hard',
+      limits: [minute(5_000, 60)],
+      blocks: 'account',
+      violation: 'Blocked for 1 minute',
+    },
+    {
+      id: 'account-hour',
+      name: 'Sandbox default hour',
+      area: 'Account (sandbox)',
+      scope: 'account',
+      method: '*',
+      path: null,
+      kind: 'hard',
+      limits: [hour(50_000, 120)],
+      blocks: 'account',
+      violation: 'Blocked for 2 minutes',
+    },
+  ],
+};
+
+const SLOWER = 'Service objectives not met';
+const QUOTA = '429 with rate-limit id and blocked duration';
+
+function softMinute(id: string, name: string, method: 'GET' | 'POST', path: string, limit: number) {
+  return {
+    id,
+    name,
+    area: 'Consent and preferences',
+    scope: 'module',
+    method,
+    path,
+    kind: 'soft',
+    // A soft limit blocks nothing; the window's block fields are unused.
+    limits: [minute(limit, 0)],
+    blocks: 'none',
+    violation: SLOWER,
+  } as const satisfies RateLimitRule;
+}
+
+function quota(
+  id: string,
+  area: string,
+  method: 'GET' | '*',
+  path: string,
+  perMinute: number,
+  perHour: number,
+) {
+  return {
+    id,
+    name: 'quota',
+    area,
+    scope: 'module',
+    method,
+    path,
+    kind: 'hard',
+    // "Blocked duration" is not given: assume the rest of the period, rounded up to a whole one.
+    limits: [minute(perMinute, 60, false), hour(perHour, 3_600, false)],
+    blocks: 'rule',
+    violation: QUOTA,
+  } as const satisfies RateLimitRule;
+}
+
+/** The module-level rules of §8, in its order. They apply in addition to the account rules. */
+export const MODULE_RULES: readonly RateLimitRule[] = [
+  {
+    id: 'webhook-minute',
+    name: 'Default webhook minute',
+    area: 'Integration',
+    scope: 'module',
+    method: '*',
+    path: '/integrationmanager/api/v1/webhook/*',
+    kind: 'hard',
+    limits: [minute(3_000, 60)],
+    // §8: violating this module rule blocks the whole account.
+    blocks: 'account',
+    violation: 'Account blocked for 1 minute',
+  },
+  softMinute(
+    'consent-receipts-minute',
+    '2k per minute',
+    'POST',
+    '/request/v1/consentreceipts',
+    2_000,
+  ),
+  softMinute('preferences-minute', '3k per minute', 'GET', '/v1/preferences', 3_000),
+  softMinute(
+    'v4-basic-details-minute',
+    '1k per minute',
+    'GET',
+    '/v4/datasubjects/basic-details',
+    1_000,
+  ),
+  softMinute('v4-details-minute', '1k per minute', 'GET', '/v4/datasubjects/details', 1_000),
+  softMinute(
+    'v4-ds-profiles-minute',
+    '1k per minute',
+    'GET',
+    '/v4/datasubjects/ds-profiles',
+    1_000,
+  ),
+  softMinute(
+    'v4-purpose-profile-minute',
+    '1k per minute',
+    'GET',
+    '/v4/datasubjects/profiles/{purposeGuid}',
+    1_000,
+  ),
+  softMinute(
+    'consent-ingestion-minute',
+    'Default consent ingestion',
+    'POST',
+    '/v1/consentreceipts/bulk',
+    3_000,
+  ),
+  quota(
+    'v1-datasubject-profiles-quota',
+    'Consent API quota',
+    'GET',
+    '/v1/datasubjects/profiles',
+    300,
+    18_000,
+  ),
+  quota('v2-datasubjects-quota', 'Consent API quota', 'GET', '/v2/datasubjects', 300, 18_000),
+  quota('v3-datasubjects-quota', 'Consent API quota', 'GET', '/v3/datasubjects', 1_000, 60_000),
+  quota('scim-quota', 'User provisioning', '*', '/api/scim/*', 2_000, 20_000),
+];
+
+/**
+ * Account limits the vendor raised for this account: §8 says "a temporary account-level override
+ * can be added through the vendor's support channel". Unset periods keep the tier's limit.
+ */
+export type AccountOverride = Partial<Record<RateLimitPeriod, number>>;
+
+/** The account rules of `tier`, with any override applied. */
+export function accountRulesFor(
+  tier: AccountTier,
+  override: AccountOverride = {},
+): RateLimitRule[] {
+  return ACCOUNT_RULES[tier].map((rule) => ({
+    ...rule,
+    limits: rule.limits.map((window) => {
+      const limit = override[window.period];
+      return limit === undefined ? window : { ...window, limit, overridden: true };
+    }),
+  }));
+}
+
+/** Every rule that applies to an account of `tier`: its account rules, then the module rules. */
+export function rulesForTier(
+  tier: AccountTier,
+  moduleRules: readonly RateLimitRule[] = MODULE_RULES,
+  override: AccountOverride = {},
+): RateLimitRule[] {
+  return [...accountRulesFor(tier, override), ...moduleRules];
+}
+
+function segments(path: string): string[] {
+  return path.split('/').filter((segment) => segment.length > 0);
+}
+
+/**
+ * True when `path` (a request path, possibly with `{name}` placeholders) falls under the rule's
+ * `pattern`. The pattern's segments must appear as one contiguous run:
+ * - anywhere in the path: §8 names paths without the prefix that real addresses carry (a tenant
+ *   base path, or `/api/consentmanager` in front of `/v1/datasubjects/profiles` in §4.3);
+ * - followed by nothing or by sub-resources: `/v3/datasubjects` also counts
+ *   `/rest/api/preferences/v3/datasubjects/profile`, the conservative reading;
+ * - `{name}` matches exactly one segment, a trailing `*` one or more.
+ */
+export function matchesRulePath(pattern: string, path: string): boolean {
+  const wanted = segments(pattern);
+  const wildcard = wanted.at(-1) === '*';
+  const fixed = wildcard ? wanted.slice(0, -1) : wanted;
+  const actual = segments(path.split('?')[0] ?? '');
+  for (let start = 0; start + fixed.length <= actual.length; start += 1) {
+    const matches = fixed.every((segment, index) => {
+      const candidate = actual[start + index];
+      return /^\{\w+\}$/.test(segment) || candidate === segment;
+    });
+    if (!matches) continue;
+    if (!wildcard || start + fixed.length < actual.length) return true;
+  }
+  return false;
+}
+
+/** How specific a pattern is: literal segments count most, so the narrowest match wins. */
+function specificity(pattern: string): number {
+  return segments(pattern).reduce(
+    (score, segment) => score + (segment === '*' ? 0 : /^\{\w+\}$/.test(segment) ? 1 : 10),
+    0,
+  );
+}
+
+/** The module rule that counts a `method` request to `path`, the most specific when several do. */
+export function matchModuleRule(
+  method: string,
+  path: string,
+  rules: readonly RateLimitRule[] = MODULE_RULES,
+): RateLimitRule | undefined {
+  let best: RateLimitRule | undefined;
+  for (const rule of rules) {
+    if (rule.scope !== 'module' || rule.path === null) continue;
+    if (rule.method !== '*' && rule.method !== method.toUpperCase()) continue;
+    if (!matchesRulePath(rule.path, path)) continue;
+    if (!best || specificity(rule.path) > specificity(best.path ?? '')) best = rule;
+  }
+  return best;
+}
+
+/** A short human description of a rule's limits, e.g. "300 per minute and 18,000 per hour". */
+export function describeLimits(rule: Pick<RateLimitRule, 'limits'>): string {
+  return rule.limits
+    .map(({ limit, period }) => `${limit.toLocaleString('en-US')} per ${period.toLowerCase()}`)
+    .join(' and ');
+}

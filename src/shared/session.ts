@@ -1,0 +1,48 @@
+// Console users, roles and the signed-in session as the BFF sends them and the SPA reads them.
+import * as z from 'zod/mini';
+
+/** The console's roles: `admin` sees everything, `support` never sees personal data. */
+export const ROLES = ['admin', 'support'] as const;
+export const RoleSchema = z.enum(ROLES);
+export type Role = z.infer<typeof RoleSchema>;
+
+/**
+ * What a console username may look like, after the BFF lower-cases it: a letter or digit first,
+ * then letters, digits, `.`, `_`, `-`, at most 64 characters. Narrow on purpose: a name is shown,
+ * logged and used as a throttling key, so it must not carry markup or control characters.
+ */
+export const USERNAME_PATTERN = /^[a-z0-9][a-z0-9._-]{0,63}$/;
+
+/** Passwords are limited only so that a huge body cannot make the BFF hash megabytes. */
+export const PASSWORD_MAX_LENGTH = 1024;
+
+/** `GET /api/session` and a successful `POST /api/session` answer with this. */
+export const SessionSchema = z.object({
+  username: z.string(),
+  role: RoleSchema,
+});
+export type Session = z.infer<typeof SessionSchema>;
+
+/** The body of `POST /api/session`. */
+export const SignInRequestSchema = z.object({
+  username: z.string().check(z.minLength(1), z.maxLength(64)),
+  password: z.string().check(z.minLength(1), z.maxLength(PASSWORD_MAX_LENGTH)),
+});
+export type SignInRequest = z.infer<typeof SignInRequestSchema>;
+
+/** Problem types of signing in and of access control; clients switch on them. */
+export const SESSION_PROBLEM_TYPES = {
+  /** No valid session: signed out, expired, or a cookie that is not ours (401). */
+  signedOut: '/problems/signed-out',
+  /** Wrong username or password; deliberately does not say which (401). */
+  signInFailed: '/problems/sign-in-failed',
+  /** Too many failed sign-ins for this user or address; see `retryAfterSeconds` (429). */
+  signInThrottled: '/problems/sign-in-throttled',
+  /** Signed in, but the role may not use this part of the console (403). */
+  forbidden: '/problems/forbidden',
+} as const;
+
+/** True when `role` may use something restricted to `roles` (no restriction: everyone may). */
+export function roleAllows(role: Role, roles: readonly Role[] | undefined): boolean {
+  return roles === undefined || roles.includes(role);
+}
