@@ -4,12 +4,7 @@ import { ConfigError, loadConfig, type Config } from './config';
 import { composeBff } from './compose';
 import { createLogger } from './logger';
 import type { DemoControlsPort } from './routes/demo-controls';
-import {
-  DatabaseInUseError,
-  openDatabase,
-  SchemaTooNewError,
-  type SqlDatabase,
-} from './store/database';
+import { openDatabase, SchemaTooNewError, type SqlDatabase } from './store/database';
 import { createConsoleServer } from './security/http-server';
 
 async function main(): Promise<void> {
@@ -46,12 +41,12 @@ async function main(): Promise<void> {
   }
   if (!upstreamBaseUrl) throw new Error('no upstream base URL');
 
-  // The incident store under DATA_DIR (PGlite), opened and migrated before anything is served.
+  // The incident store under DATA_DIR (SQLite), opened and migrated before anything is served.
   let database: SqlDatabase;
   try {
     database = await openDatabase({ dataDir: config.dataDir });
   } catch (error) {
-    if (error instanceof DatabaseInUseError || error instanceof SchemaTooNewError) {
+    if (error instanceof SchemaTooNewError) {
       console.error(`Storage error: ${error.message}`);
     } else {
       console.error(

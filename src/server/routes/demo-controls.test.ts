@@ -18,7 +18,7 @@ beforeAll(async () => {
 afterAll(() => db.close());
 afterEach(async () => {
   await h?.close();
-  await db.exec('TRUNCATE rate_limit_incidents');
+  await db.exec('DELETE FROM rate_limit_incidents');
 });
 
 async function start() {

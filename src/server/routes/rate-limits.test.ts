@@ -1,5 +1,5 @@
 // The rate-limit API end to end: the BFF against the mock upstream with the limits of §8, an
-// injected clock for both, and the incident store on an in-memory PGlite.
+// injected clock for both, and the incident store on an in-memory SQLite database.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Hono } from 'hono';
 import {
@@ -30,7 +30,7 @@ afterAll(() => db.close());
 afterEach(async () => {
   await harness?.close();
   harness = undefined;
-  await db.exec('TRUNCATE rate_limit_incidents');
+  await db.exec('DELETE FROM rate_limit_incidents');
   clock.now = T0;
 });
 

@@ -1,12 +1,19 @@
-// Opens the console's database and brings its schema up to date. By default that is PGlite:
-// PostgreSQL compiled to WebAssembly, kept under DATA_DIR, so one `npm start` needs no database
-// server yet runs the very SQL a PostgreSQL server (DATABASE_URL, for several replicas) will.
-import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+// Opens the console's database and brings its schema up to date. Embedded by default: SQLite
+// (better-sqlite3) in DATA_DIR, in write-ahead-log mode with full sync, so a record written
+// before an answer survives a crash of the process. The stores speak portable SQL through the
+// SqlDatabase interface, so a PostgreSQL server (DATABASE_URL) can run the very same statements.
+//
+// Why not PGlite (PostgreSQL in WebAssembly): it costs 280–800 MB of resident memory in the BFF,
+// against the product's bar of 150 MB; SQLite costs a few MB.
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
+import Database from 'better-sqlite3';
 import { MIGRATIONS, type Migration } from './migrations';
 
-/** What the stores need from a database: PostgreSQL queries with `$1` parameters. */
+/**
+ * What the stores need from a database: queries with `$1, $2…` parameters. Write SQL both SQLite
+ * and PostgreSQL accept (see migrations.ts for the rules).
+ */
 export interface SqlExecutor {
   query<T>(sql: string, params?: unknown[]): Promise<{ rows: T[] }>;
   exec(sql: string): Promise<unknown>;
@@ -17,11 +24,6 @@ export interface SqlDatabase extends SqlExecutor {
   /** Runs `work` in one transaction: all of it commits, or none. */
   transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T>;
   close(): Promise<void>;
-}
-
-/** Another process holds the data directory. */
-export class DatabaseInUseError extends Error {
-  override name = 'DatabaseInUseError';
 }
 
 /** The database is newer than this build: a downgrade, refused rather than guessed at. */
@@ -35,63 +37,8 @@ export interface OpenDatabaseOptions {
   readonly migrations?: readonly Migration[];
 }
 
-/**
- * PostgreSQL settings for a small embedded database. The defaults (128 MB of shared buffers)
- * suit a database server, not a few thousand incident rows inside the BFF: with these the
- * embedded store adds about 100 MB to the process instead of about 260 MB (measured on a warm
- * start; the first start, which runs initdb, peaks higher once).
- */
-const SMALL_FOOTPRINT = [
-  '-c',
-  'shared_buffers=2MB',
-  '-c',
-  'temp_buffers=1MB',
-  '-c',
-  'work_mem=256kB',
-  '-c',
-  'maintenance_work_mem=1MB',
-  '-c',
-  'wal_buffers=64kB',
-];
-
-/** Subdirectory of DATA_DIR holding PGlite's files; DATA_DIR also holds other state. */
-const PGLITE_DIR = 'pglite';
-const LOCK_FILE = 'pglite.lock';
-
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-/**
- * PGlite has no locking of its own and two processes writing one directory corrupt it, so the
- * first process writes its pid here; a lock left by a process that no longer runs is taken over.
- */
-function acquireLock(dataDir: string): () => void {
-  const path = join(dataDir, LOCK_FILE);
-  for (let attempt = 0; attempt < 2; attempt += 1) {
-    try {
-      const fd = openSync(path, 'wx');
-      writeSync(fd, String(process.pid));
-      closeSync(fd);
-      return () => rmSync(path, { force: true });
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      const holder = Number(readFileSync(path, 'utf8').trim());
-      if (Number.isInteger(holder) && holder > 0 && holder !== process.pid && isRunning(holder)) {
-        throw new DatabaseInUseError(
-          `DATA_DIR ${dataDir} is in use by process ${holder}: stop it or set another DATA_DIR`,
-        );
-      }
-      rmSync(path, { force: true });
-    }
-  }
-  throw new DatabaseInUseError(`DATA_DIR ${dataDir} is locked (${path})`);
-}
+/** The database file inside DATA_DIR. */
+export const DATABASE_FILE = 'console.sqlite';
 
 /**
  * Applies the migrations the database has not seen, each in its own transaction, and records
@@ -101,10 +48,10 @@ export async function migrate(db: SqlDatabase, migrations: readonly Migration[] 
   await db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
     version integer PRIMARY KEY,
     name text NOT NULL,
-    applied_at timestamptz NOT NULL DEFAULT now()
+    applied_at text NOT NULL
   )`);
-  const { rows } = await db.query<{ version: number }>(
-    'SELECT COALESCE(MAX(version), 0) AS version FROM schema_migrations',
+  const { rows } = await db.query<{ version: number | null }>(
+    'SELECT MAX(version) AS version FROM schema_migrations',
   );
   const current = Number(rows[0]?.version ?? 0);
   const latest = migrations.at(-1)?.version ?? 0;
@@ -117,47 +64,107 @@ export async function migrate(db: SqlDatabase, migrations: readonly Migration[] 
     if (migration.version <= current) continue;
     await db.transaction(async (tx) => {
       await tx.exec(migration.sql);
-      await tx.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [
-        migration.version,
-        migration.name,
-      ]);
+      await tx.query(
+        'INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)',
+        [migration.version, migration.name, new Date().toISOString()],
+      );
     });
   }
 }
 
-/** Opens (creating if needed) and migrates the database. */
-export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<SqlDatabase> {
-  let releaseLock = () => {};
-  let pg: PGlite;
-  if (options.dataDir) {
-    mkdirSync(join(options.dataDir, PGLITE_DIR), { recursive: true });
-    releaseLock = acquireLock(options.dataDir);
-    try {
-      pg = await PGlite.create(join(options.dataDir, PGLITE_DIR), {
-        startParams: [...PGlite.defaultStartParams, ...SMALL_FOOTPRINT],
-      });
-    } catch (error) {
-      releaseLock();
-      throw error;
+/** `$1` → `@p1`: SQLite's named parameters may repeat, as PostgreSQL's numbered ones do. */
+function toSqliteSql(sql: string): string {
+  return sql.replace(/\$(\d+)/g, '@p$1');
+}
+
+function toSqliteParams(params: unknown[] = []): Record<string, unknown> {
+  const named: Record<string, unknown> = {};
+  params.forEach((value, index) => {
+    named[`p${index + 1}`] =
+      typeof value === 'boolean'
+        ? Number(value)
+        : value instanceof Date
+          ? value.toISOString()
+          : value;
+  });
+  return named;
+}
+
+/** Wraps a better-sqlite3 connection in the async SqlDatabase interface. */
+function sqliteDatabase(connection: Database.Database): SqlDatabase {
+  const statements = new Map<string, Database.Statement>();
+  const prepare = (sql: string) => {
+    let statement = statements.get(sql);
+    if (!statement) {
+      statement = connection.prepare(toSqliteSql(sql));
+      if (statements.size > 500) statements.clear();
+      statements.set(sql, statement);
     }
-  } else {
-    pg = await PGlite.create({ startParams: [...PGlite.defaultStartParams, ...SMALL_FOOTPRINT] });
-  }
-  const db: SqlDatabase = {
-    query: (sql, params) => pg.query(sql, params),
-    exec: (sql) => pg.exec(sql),
-    transaction: (work) =>
-      pg.transaction((tx) =>
-        work({ query: (sql, params) => tx.query(sql, params), exec: (sql) => tx.exec(sql) }),
-      ),
-    async close() {
-      try {
-        if (!pg.closed) await pg.close();
-      } finally {
-        releaseLock();
-      }
+    return statement;
+  };
+  const run: SqlExecutor = {
+    async query<T>(sql: string, params?: unknown[]) {
+      const statement = prepare(sql);
+      const bound = toSqliteParams(params);
+      if (statement.reader) return { rows: statement.all(bound) as T[] };
+      statement.run(bound);
+      return { rows: [] };
+    },
+    async exec(sql: string) {
+      connection.exec(sql);
     },
   };
+  // One connection: while a transaction awaits between its statements, nothing else may run on
+  // the connection, or it would join the transaction. Transactions (and queries arriving while
+  // one is open) queue here.
+  let queue: Promise<unknown> = Promise.resolve();
+  let inTransaction = false;
+  const afterQueue = <T>(work: () => Promise<T>): Promise<T> => {
+    const next = queue.then(work, work);
+    queue = next.catch(() => undefined);
+    return next;
+  };
+  return {
+    query: (sql, params) =>
+      inTransaction ? afterQueue(() => run.query(sql, params)) : run.query(sql, params),
+    exec: (sql) => (inTransaction ? afterQueue(() => run.exec(sql)) : run.exec(sql)),
+    transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T> {
+      return afterQueue(async () => {
+        inTransaction = true;
+        connection.exec('BEGIN IMMEDIATE');
+        try {
+          const result = await work(run);
+          connection.exec('COMMIT');
+          return result;
+        } catch (error) {
+          if (connection.inTransaction) connection.exec('ROLLBACK');
+          throw error;
+        } finally {
+          inTransaction = false;
+        }
+      });
+    },
+    async close() {
+      await queue;
+      if (connection.open) connection.close();
+    },
+  };
+}
+
+/** Opens (creating if needed) and migrates the database. */
+export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<SqlDatabase> {
+  let connection: Database.Database;
+  if (options.dataDir) {
+    mkdirSync(options.dataDir, { recursive: true });
+    connection = new Database(join(options.dataDir, DATABASE_FILE));
+    connection.pragma('journal_mode = WAL');
+    connection.pragma('synchronous = FULL');
+  } else {
+    connection = new Database(':memory:');
+  }
+  // Another process (a second console on the same DATA_DIR) may hold a write lock briefly.
+  connection.pragma('busy_timeout = 5000');
+  const db = sqliteDatabase(connection);
   try {
     await migrate(db, options.migrations ?? MIGRATIONS);
   } catch (error) {

@@ -1,6 +1,7 @@
 // 429 incidents in the database: one row per blocking occurrence, written before the browser gets
 // its answer, read back for the history, the live stream's replay and the blocks to restore
-// after a restart. Plain PostgreSQL over the SqlDatabase interface (PGlite or a server).
+// after a restart. Portable SQL over the SqlDatabase interface (SQLite or PostgreSQL); merging
+// a further hit into an incident happens in code, inside one transaction.
 import type { Incident } from '../../shared/incident';
 import type { RateLimitPeriod } from '../../shared/rate-limits';
 import { RATE_LIMIT_HEADERS } from '../incidents/read-rate-limit-headers';
@@ -62,27 +63,28 @@ interface IncidentRow {
   key: string;
   event_id: string | null;
   seq: number | bigint | string;
-  first_seen: Date | string;
-  last_seen: Date | string;
+  first_seen: string;
+  last_seen: string;
   hits: number;
   period: RateLimitPeriod | null;
   requests_allowed: number | null;
   requests_made: number | null;
   retry_after_seconds: number | null;
-  blocked_until: Date | string;
+  blocked_until: string;
   rule_id: string | null;
   scope: 'account' | 'rule';
   operation: string;
-  flags: string[] | null;
-  headers: Record<string, string> | string | null;
+  /** JSON array text. */
+  flags: string | null;
+  /** JSON object text. */
+  headers: string | null;
 }
 
-const iso = (value: Date | string) => new Date(value).toISOString();
+const iso = (value: string) => new Date(value).toISOString();
 
-/** The headers in the order of upstream-api.md §2 (jsonb keeps its own key order). */
+/** The headers in the order of upstream-api.md §2, then any others as received. */
 function orderedHeaders(stored: IncidentRow['headers']): Record<string, string> {
-  const headers: Record<string, string> =
-    typeof stored === 'string' ? JSON.parse(stored) : (stored ?? {});
+  const headers: Record<string, string> = stored ? JSON.parse(stored) : {};
   const ordered: Record<string, string> = {};
   for (const name of RATE_LIMIT_HEADERS) if (name in headers) ordered[name] = headers[name]!;
   for (const [name, value] of Object.entries(headers)) ordered[name] ??= value;
@@ -105,7 +107,7 @@ function toIncident(row: IncidentRow): Incident {
     ruleId: row.rule_id,
     scope: row.scope,
     operation: row.operation,
-    flags: row.flags ?? [],
+    flags: row.flags ? (JSON.parse(row.flags) as string[]) : [],
     headers: orderedHeaders(row.headers),
   };
 }
@@ -134,30 +136,79 @@ function decodeCursor(cursor: string): [string, string] {
   throw new InvalidCursorError('cursor is not one this server issued');
 }
 
+const NEXT_SEQ = `UPDATE store_counters SET value = value + 1 WHERE name = 'incident_seq'
+  RETURNING value`;
+
 const UPSERT = `
-  INSERT INTO rate_limit_incidents AS i (
+  INSERT INTO rate_limit_incidents (
     key, event_id, seq, first_seen, last_seen, hits, period, requests_allowed, requests_made,
     retry_after_seconds, blocked_until, rule_id, scope, operation, flags, headers
-  ) VALUES (
-    $1, $2, nextval('rate_limit_incident_seq'), $3, $3, 1, $4, $5, $6, $7, $8, $9, $10, $11, $12,
-    $13
-  )
+  ) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)
   ON CONFLICT (key) DO UPDATE SET
-    seq = nextval('rate_limit_incident_seq'),
-    first_seen = LEAST(i.first_seen, EXCLUDED.first_seen),
-    last_seen = GREATEST(i.last_seen, EXCLUDED.last_seen),
-    hits = i.hits + 1,
-    period = COALESCE(i.period, EXCLUDED.period),
-    requests_allowed = COALESCE(i.requests_allowed, EXCLUDED.requests_allowed),
-    requests_made = GREATEST(i.requests_made, EXCLUDED.requests_made),
-    retry_after_seconds = COALESCE(EXCLUDED.retry_after_seconds, i.retry_after_seconds),
-    blocked_until = GREATEST(i.blocked_until, EXCLUDED.blocked_until),
-    rule_id = COALESCE(i.rule_id, EXCLUDED.rule_id),
-    flags = ARRAY(SELECT DISTINCT f FROM unnest(i.flags || EXCLUDED.flags) AS f ORDER BY f),
-    headers = EXCLUDED.headers
+    seq = excluded.seq, first_seen = excluded.first_seen, last_seen = excluded.last_seen,
+    hits = excluded.hits, period = excluded.period, requests_allowed = excluded.requests_allowed,
+    requests_made = excluded.requests_made, retry_after_seconds = excluded.retry_after_seconds,
+    blocked_until = excluded.blocked_until, rule_id = excluded.rule_id, scope = excluded.scope,
+    operation = excluded.operation, flags = excluded.flags, headers = excluded.headers
   RETURNING *`;
 
-/** The incident store over a PostgreSQL database. */
+const earlier = (a: string, b: string) => (a <= b ? a : b);
+const later = (a: string, b: string) => (a >= b ? a : b);
+const larger = (a: number | null, b: number | null) =>
+  a === null ? b : b === null ? a : Math.max(a, b);
+
+/**
+ * The row after one more 429 of the same occurrence: the first values seen are kept where later
+ * ones may be missing, counts and the block only grow, flags accumulate.
+ */
+function mergedRow(existing: IncidentRow | undefined, o: IncidentObservation, seq: number) {
+  const at = new Date(o.at).toISOString();
+  const blockedUntil = new Date(o.blockedUntil).toISOString();
+  if (!existing) {
+    return [
+      o.key,
+      o.eventId,
+      seq,
+      at,
+      at,
+      1,
+      o.period,
+      o.requestsAllowed,
+      o.requestsMade,
+      o.retryAfterSeconds,
+      blockedUntil,
+      o.ruleId,
+      o.scope,
+      o.operation,
+      JSON.stringify([...new Set(o.flags)].sort()),
+      JSON.stringify(o.headers),
+    ];
+  }
+  const flags = new Set<string>([
+    ...(existing.flags ? (JSON.parse(existing.flags) as string[]) : []),
+    ...o.flags,
+  ]);
+  return [
+    existing.key,
+    existing.event_id ?? o.eventId,
+    seq,
+    earlier(iso(existing.first_seen), at),
+    later(iso(existing.last_seen), at),
+    existing.hits + 1,
+    existing.period ?? o.period,
+    existing.requests_allowed ?? o.requestsAllowed,
+    larger(existing.requests_made, o.requestsMade),
+    o.retryAfterSeconds ?? existing.retry_after_seconds,
+    later(iso(existing.blocked_until), blockedUntil),
+    existing.rule_id ?? o.ruleId,
+    existing.scope,
+    existing.operation,
+    JSON.stringify([...flags].sort()),
+    JSON.stringify(o.headers),
+  ];
+}
+
+/** The incident store over a SQL database (SQLite embedded, or PostgreSQL). */
 export class SqlIncidentStore implements IncidentStore {
   readonly #db: () => Promise<SqlDatabase>;
 
@@ -168,21 +219,13 @@ export class SqlIncidentStore implements IncidentStore {
 
   async record(o: IncidentObservation): Promise<Incident> {
     const db = await this.#db();
-    const { rows } = await db.query<IncidentRow>(UPSERT, [
-      o.key,
-      o.eventId,
-      new Date(o.at),
-      o.period,
-      o.requestsAllowed,
-      o.requestsMade,
-      o.retryAfterSeconds,
-      new Date(o.blockedUntil),
-      o.ruleId,
-      o.scope,
-      o.operation,
-      [...o.flags],
-      JSON.stringify(o.headers),
-    ]);
+    const rows = await db.transaction(async (tx) => {
+      const seq = Number((await tx.query<{ value: number | string }>(NEXT_SEQ)).rows[0]?.value);
+      const existing = (
+        await tx.query<IncidentRow>('SELECT * FROM rate_limit_incidents WHERE key = $1', [o.key])
+      ).rows[0];
+      return (await tx.query<IncidentRow>(UPSERT, mergedRow(existing, o, seq))).rows;
+    });
     const row = rows[0];
     if (!row) throw new Error('incident upsert returned no row');
     return toIncident(row);
@@ -193,19 +236,22 @@ export class SqlIncidentStore implements IncidentStore {
     const cursor = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
     const { rows } = await db.query<IncidentRow>(
       `SELECT * FROM rate_limit_incidents
-        WHERE ($1::timestamptz IS NULL OR last_seen >= $1::timestamptz)
-          AND ($2::timestamptz IS NULL OR first_seen <= $2::timestamptz)
-          AND ($3::text IS NULL OR period = $3::text)
-          AND ($4::text IS NULL OR ($4::text = 'unmatched' AND rule_id IS NULL) OR rule_id = $4::text)
-          AND ($5::timestamptz IS NULL OR (first_seen, key) < ($5::timestamptz, $6::text))
+        WHERE (CAST($1 AS text) IS NULL OR last_seen >= CAST($1 AS text))
+          AND (CAST($2 AS text) IS NULL OR first_seen <= CAST($2 AS text))
+          AND (CAST($3 AS text) IS NULL OR period = CAST($3 AS text))
+          AND (CAST($4 AS text) IS NULL
+            OR (CAST($4 AS text) = 'unmatched' AND rule_id IS NULL) OR rule_id = CAST($4 AS text))
+          AND (CAST($5 AS text) IS NULL
+            OR first_seen < CAST($5 AS text)
+            OR (first_seen = CAST($5 AS text) AND key < CAST($6 AS text)))
         ORDER BY first_seen DESC, key DESC
         LIMIT $7`,
       [
-        query.since === undefined ? null : new Date(query.since),
-        query.until === undefined ? null : new Date(query.until),
+        query.since === undefined ? null : new Date(query.since).toISOString(),
+        query.until === undefined ? null : new Date(query.until).toISOString(),
         query.period ?? null,
         query.rule ?? null,
-        cursor ? new Date(cursor[0]) : null,
+        cursor ? new Date(cursor[0]).toISOString() : null,
         cursor ? cursor[1] : null,
         query.limit + 1,
       ],
@@ -236,7 +282,7 @@ export class SqlIncidentStore implements IncidentStore {
     const db = await this.#db();
     const { rows } = await db.query<IncidentRow>(
       'SELECT * FROM rate_limit_incidents WHERE blocked_until > $1 ORDER BY blocked_until ASC',
-      [new Date(now)],
+      [new Date(now).toISOString()],
     );
     return rows.map(toIncident);
   }

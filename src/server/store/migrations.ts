@@ -1,6 +1,10 @@
 // The database schema as an ordered list of migrations. Append only: a published migration never
-// changes, the next change is the next version. Plain PostgreSQL, so the embedded store (PGlite)
-// and a PostgreSQL server (DATABASE_URL) run the same statements.
+// changes, the next change is the next version.
+//
+// Portable SQL: every statement runs unchanged on SQLite (the embedded store) and PostgreSQL
+// (DATABASE_URL). So: types text, integer and bigint only; times as ISO-8601 UTC text with
+// milliseconds (it sorts like the time); JSON as text; no arrays, sequences or now(); booleans
+// as 0/1; parameters as $1, $2…, cast with CAST($1 AS text) where PostgreSQL cannot infer a type.
 
 /** One schema change. */
 export interface Migration {
@@ -19,29 +23,32 @@ export const MIGRATIONS: readonly Migration[] = [
     sql: `
       -- One row per blocking occurrence (ot-ratelimit-event-id, or a generated key when the 429
       -- carried none); every further 429 of the same occurrence updates the row.
-      CREATE SEQUENCE rate_limit_incident_seq;
       CREATE TABLE rate_limit_incidents (
         key text PRIMARY KEY,
         event_id text,
         -- Grows on every insert or update, across all rows: the live stream's event id.
         seq bigint NOT NULL,
-        first_seen timestamptz NOT NULL,
-        last_seen timestamptz NOT NULL,
+        first_seen text NOT NULL,
+        last_seen text NOT NULL,
         hits integer NOT NULL,
         period text CHECK (period IN ('MINUTE', 'HOUR')),
         requests_allowed integer,
         requests_made integer,
         retry_after_seconds integer,
-        blocked_until timestamptz NOT NULL,
+        blocked_until text NOT NULL,
         rule_id text,
         scope text NOT NULL CHECK (scope IN ('account', 'rule')),
         operation text NOT NULL,
-        flags text[] NOT NULL DEFAULT '{}',
-        headers jsonb NOT NULL DEFAULT '{}'
+        -- JSON array of flag names, and JSON object of the 429's headers as received.
+        flags text NOT NULL DEFAULT '[]',
+        headers text NOT NULL DEFAULT '{}'
       );
       CREATE UNIQUE INDEX rate_limit_incidents_seq ON rate_limit_incidents (seq);
       CREATE INDEX rate_limit_incidents_newest ON rate_limit_incidents (first_seen DESC, key DESC);
       CREATE INDEX rate_limit_incidents_blocked ON rate_limit_incidents (blocked_until);
+      -- Named counters taken inside a transaction (a portable stand-in for sequences).
+      CREATE TABLE store_counters (name text PRIMARY KEY, value bigint NOT NULL);
+      INSERT INTO store_counters (name, value) VALUES ('incident_seq', 0);
     `,
   },
 ];
