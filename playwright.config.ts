@@ -61,7 +61,7 @@ export default defineConfig({
     },
     {
       // Live mode needs console users: the e2e users file is written first.
-      command: 'npx tsx e2e/create-users-file.ts && npx tsx src/server/index.ts',
+      command: 'npx tsx e2e/create-users-file.ts && node dist/server/index.js',
       url: `http://127.0.0.1:${E2E_BFF_PORT}/healthz`,
       env: {
         PORT: String(E2E_BFF_PORT),
@@ -83,7 +83,7 @@ export default defineConfig({
       // Demo mode, with a fresh incident store per run (a block left by the previous run would
       // otherwise be restored and hold the first probe back).
       command:
-        "node -e \"require('node:fs').rmSync('.test-results/e2e/demo-data', { recursive: true, force: true })\" && npx tsx src/server/index.ts",
+        "node -e \"require('node:fs').rmSync('.test-results/e2e/demo-data', { recursive: true, force: true })\" && node dist/server/index.js",
       url: `http://127.0.0.1:${E2E_DEMO_BFF_PORT}/healthz`,
       env: {
         PORT: String(E2E_DEMO_BFF_PORT),

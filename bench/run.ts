@@ -10,7 +10,10 @@ import { upstreamEconomyScenario } from './scenarios/upstream-economy';
 import { writeReport, type Figure } from './lib/report';
 
 const smoke = process.argv.includes('--smoke');
-const only = process.argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length).split(',');
+const only = process.argv
+  .find((arg) => arg.startsWith('--only='))
+  ?.slice('--only='.length)
+  .split(',');
 const ctx: BenchContext = {
   smoke,
   rounds: smoke ? 1 : 3,
@@ -35,7 +38,9 @@ for (const [name, scenario] of scenarios) {
     const result = await scenario(ctx);
     figures.push(...result);
     for (const f of result.filter((entry) => entry.bar)) {
-      console.log(`  ${f.pass ? 'pass' : 'FAIL'}  ${f.name}: ${f.value} ${f.unit} (bar ${f.bar?.op} ${f.bar?.value})`);
+      console.log(
+        `  ${f.pass ? 'pass' : 'FAIL'}  ${f.name}: ${f.value} ${f.unit} (bar ${f.bar?.op} ${f.bar?.value})`,
+      );
     }
   } catch (error) {
     crashed += 1;
@@ -48,6 +53,8 @@ const { passed, total } = writeReport(outDir, figures, {
   rounds: ctx.rounds,
   seconds: (performance.now() - started) / 1000,
 });
-console.log(`Wrote ${outDir}/results.json and ${outDir}/RESULTS.md: ${passed} of ${total} bars met, ${crashed} scenario(s) failed to run.`);
+console.log(
+  `Wrote ${outDir}/results.json and ${outDir}/RESULTS.md: ${passed} of ${total} bars met, ${crashed} scenario(s) failed to run.`,
+);
 // A smoke run checks that every scenario runs; a full run reports misses but does not fail on them.
 process.exit(crashed > 0 ? 1 : 0);

@@ -1,27 +1,19 @@
-// Takes the README's screenshots from the running app: starts the mock upstream and the console
-// on spare ports, opens each page in headless Chromium, and writes docs/screenshots/*.png.
-// Run with `npm run screenshots` (it builds the SPA first).
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+// Takes the README's screenshots from the running app: starts the console in demo mode on a spare
+// port with a throwaway DATA_DIR, signs in through the sign-in page as the demo admin, visits
+// each page in headless Chromium, and writes docs/screenshots/*.png.
+// Run with `npm run screenshots` (it builds the app first).
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { chromium, type Page } from '@playwright/test';
 
-const MOCK_PORT = 8796;
-const BFF_PORT = 8795;
-const mockUrl = `http://127.0.0.1:${MOCK_PORT}`;
-const consoleUrl = `http://127.0.0.1:${BFF_PORT}`;
+const PORT = 8795;
+const consoleUrl = `http://127.0.0.1:${PORT}`;
 const outDir = 'docs/screenshots';
 
-function start(args: string[], env: Record<string, string>): ChildProcess {
-  // Node with tsx's loader in one process, so killing it stops the server (npx would leave its
-  // child running).
-  return spawn(process.execPath, ['--import', 'tsx', ...args], {
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-}
-
 async function waitFor(url: string): Promise<void> {
-  for (let attempt = 0; attempt < 100; attempt += 1) {
+  for (let attempt = 0; attempt < 150; attempt += 1) {
     try {
       if ((await fetch(url)).ok) return;
     } catch {
@@ -33,55 +25,70 @@ async function waitFor(url: string): Promise<void> {
 }
 
 async function shot(page: Page, name: string): Promise<void> {
+  // Let charts, countdowns and fonts settle.
+  await page.waitForTimeout(600);
   await page.screenshot({ path: `${outDir}/${name}.png` });
   console.log(`wrote ${outDir}/${name}.png`);
 }
 
-const processes = [
-  start(['src/mocks/server.ts'], { MOCK_PORT: String(MOCK_PORT) }),
-  start(['src/server/index.ts'], {
-    PORT: String(BFF_PORT),
-    UPSTREAM_BASE_URL: mockUrl,
-    OAUTH_CLIENT_ID: 'demo-client',
-    OAUTH_CLIENT_SECRET: 'demo-secret',
-    EVENT_TYPES_CACHE_SECONDS: '0',
+const server = spawn(process.execPath, ['dist/server/index.js'], {
+  env: {
+    ...process.env,
+    PORT: String(PORT),
+    UPSTREAM_BASE_URL: '',
+    DATA_DIR: mkdtempSync(join(tmpdir(), 'console-screenshots-')),
     LOG_LEVEL: 'warn',
-  }),
-];
+  },
+  stdio: ['ignore', 'ignore', 'inherit'],
+});
 
 try {
-  await waitFor(`${mockUrl}/__mock/stats`);
   await waitFor(`${consoleUrl}/healthz`);
   mkdirSync(outDir, { recursive: true });
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     args: ['--disable-gpu', '--disable-background-networking', '--no-first-run'],
   });
-  const desktop = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-  await desktop.goto(`${consoleUrl}/event-types`);
-  await desktop.getByRole('table', { name: 'Event types' }).waitFor();
-  await shot(desktop, 'event-types');
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
 
-  await desktop.goto(
-    `${consoleUrl}/event-types?module=Assessments&module=Vendor+Risk&sort=value&dir=asc`,
-  );
-  await desktop.getByRole('table', { name: 'Event types' }).waitFor();
-  await shot(desktop, 'event-types-filtered');
+  await page.goto(`${consoleUrl}/event-types`);
+  await page.getByLabel('Username').waitFor();
+  await shot(page, 'sign-in');
+  await page.getByLabel('Username').fill('admin');
+  await page.getByLabel('Password').fill('demo');
+  await page.getByRole('button', { name: 'Sign in' }).click();
 
-  await fetch(`${mockUrl}/__mock/faults`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ operation: 'event-types', status: 429, retryAfterSeconds: 37 }),
-  });
-  await desktop.goto(`${consoleUrl}/event-types`);
-  await desktop.getByRole('alert').waitFor();
-  await shot(desktop, 'event-types-rate-limited');
+  await page.getByRole('table', { name: 'Event types' }).waitFor();
+  await shot(page, 'event-types');
 
-  const phone = await browser.newPage({ viewport: { width: 390, height: 844 } });
-  await phone.goto(`${consoleUrl}/event-types`);
-  await phone.getByRole('table', { name: 'Event types' }).waitFor();
-  await shot(phone, 'event-types-narrow');
+  await page.goto(`${consoleUrl}/event-types?module=Assessments&module=Vendor+Risk&sort=name`);
+  await page.getByRole('table', { name: 'Event types' }).waitFor();
+  await shot(page, 'event-types-filtered');
+
+  for (const path of ['/data-subjects', '/audit']) {
+    await page.goto(`${consoleUrl}${path}`);
+    await page.getByRole('heading', { level: 1 }).waitFor();
+    await shot(page, path.slice(1));
+  }
+
+  // Provoke an account minute block with the demo controls, then look at the live panel and at
+  // the banner on another page.
+  await page.goto(`${consoleUrl}/rate-limits`);
+  await page.getByRole('button', { name: 'Account minute block' }).click();
+  await page.getByRole('table').first().waitFor();
+  await page.waitForTimeout(1_500);
+  await shot(page, 'rate-limits');
+  await page.goto(`${consoleUrl}/event-types`);
+  await page.getByRole('alert').first().waitFor();
+  await shot(page, 'event-types-rate-limited');
+
+  const phone = await context.newPage();
+  await phone.setViewportSize({ width: 390, height: 844 });
+  await phone.goto(`${consoleUrl}/rate-limits`);
+  await phone.getByRole('heading', { level: 1 }).waitFor();
+  await shot(phone, 'rate-limits-narrow');
   await browser.close();
 } finally {
-  for (const child of processes) child.kill('SIGTERM');
+  server.kill('SIGTERM');
 }

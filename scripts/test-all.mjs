@@ -61,7 +61,7 @@ if (vitest) {
 }
 
 const chromiumOk = run('browser for end-to-end tests', 'node', ['scripts/ensure-chromium.mjs']);
-const buildOk = chromiumOk && run('build the app', 'npx', ['vite', 'build', '--logLevel', 'warn']);
+const buildOk = chromiumOk && run('build the app', 'npm', ['run', '--silent', 'build']);
 const playwrightJson = `${resultsDir}/playwright.json`;
 if (buildOk) {
   const playwrightOk = run(

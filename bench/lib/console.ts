@@ -17,10 +17,21 @@ function benchUsersFile(): string {
   const file = join(mkdtempSync(join(tmpdir(), 'console-bench-')), 'users.json');
   const result = spawnSync(
     process.execPath,
-    ['--import', 'tsx', 'src/server/cli/users.ts', 'add', BENCH_USER, '--role', 'admin', '--file', file],
+    [
+      '--import',
+      'tsx',
+      'src/server/cli/users.ts',
+      'add',
+      BENCH_USER,
+      '--role',
+      'admin',
+      '--file',
+      file,
+    ],
     { input: `${BENCH_PASSWORD}\n`, encoding: 'utf8' },
   );
-  if (result.status !== 0) throw new Error(`could not create the bench users file: ${result.stderr}`);
+  if (result.status !== 0)
+    throw new Error(`could not create the bench users file: ${result.stderr}`);
   usersFile = file;
   return file;
 }
@@ -38,7 +49,10 @@ export async function signIn(url: string, username: string, password: string): P
     body: JSON.stringify({ username, password }),
   });
   if (!response.ok) throw new Error(`sign-in failed with ${response.status}`);
-  return response.headers.getSetCookie().map((cookie) => cookie.split(';')[0]).join('; ');
+  return response.headers
+    .getSetCookie()
+    .map((cookie) => cookie.split(';')[0])
+    .join('; ');
 }
 
 /** Starts a live-mode console on `port` against `upstreamUrl`, signed in as an admin. */
@@ -47,7 +61,7 @@ export async function startConsole(
   upstreamUrl: string,
   env: Record<string, string> = {},
 ): Promise<RunningConsole> {
-  const running = await startNodeProcess('src/server/index.ts', {
+  const running = await startNodeProcess('dist/server/index.js', {
     name: `console on ${port}`,
     port,
     readyPath: '/healthz',

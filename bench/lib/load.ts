@@ -19,7 +19,13 @@ export interface LoadOptions {
 }
 
 /** Runs one autocannon load and returns its throughput and latency. */
-export async function runLoad({ url, connections, durationSeconds, amount, headers }: LoadOptions): Promise<LoadFigures> {
+export async function runLoad({
+  url,
+  connections,
+  durationSeconds,
+  amount,
+  headers,
+}: LoadOptions): Promise<LoadFigures> {
   const result = await autocannon({
     url,
     connections,
@@ -40,7 +46,9 @@ export async function runLoad({ url, connections, durationSeconds, amount, heade
 export function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? (sorted[middle] ?? 0) : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
+  return sorted.length % 2
+    ? (sorted[middle] ?? 0)
+    : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
 }
 
 /** The p-th percentile (0-100) of some numbers, nearest-rank. */

@@ -27,14 +27,21 @@ export async function waitForUrl(url: string, timeoutMs = 30_000): Promise<void>
 }
 
 /**
- * Starts `node --import tsx <entry>` with `env`, waits for `readyPath`, and returns a handle. One
+ * Starts `node <entry>` (through tsx for TypeScript) with `env`, waits for `readyPath`, and returns a handle. One
  * process (no npx wrapper), so stopping it stops the server.
  */
 export async function startNodeProcess(
   entry: string,
-  { port, env, readyPath, name }: { port: number; env: Record<string, string>; readyPath: string; name: string },
+  {
+    port,
+    env,
+    readyPath,
+    name,
+  }: { port: number; env: Record<string, string>; readyPath: string; name: string },
 ): Promise<RunningProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
+  // Built JavaScript runs on plain Node, as `npm start` does; TypeScript goes through tsx.
+  const args = entry.endsWith('.js') ? [entry] : ['--import', 'tsx', entry];
+  const child = spawn(process.execPath, args, {
     env: { ...process.env, NO_COLOR: '1', ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
   });

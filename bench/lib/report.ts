@@ -48,7 +48,12 @@ export function figure(
 
 function machine() {
   const cpu = cpus()[0]?.model ?? 'unknown CPU';
-  return { cpu, cores: cpus().length, node: process.version, platform: `${process.platform} ${process.arch}` };
+  return {
+    cpu,
+    cores: cpus().length,
+    node: process.version,
+    platform: `${process.platform} ${process.arch}`,
+  };
 }
 
 function formatValue(f: Figure): string {
@@ -57,7 +62,11 @@ function formatValue(f: Figure): string {
 }
 
 /** Writes results.json and RESULTS.md into `dir`. */
-export function writeReport(dir: string, figures: Figure[], meta: { smoke: boolean; rounds: number; seconds: number }) {
+export function writeReport(
+  dir: string,
+  figures: Figure[],
+  meta: { smoke: boolean; rounds: number; seconds: number },
+) {
   const info = machine();
   const withBars = figures.filter((f) => f.bar);
   const passed = withBars.filter((f) => f.pass).length;

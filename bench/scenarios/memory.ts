@@ -17,13 +17,25 @@ export async function memoryScenario(ctx: BenchContext): Promise<Figure[]> {
   try {
     const amount = ctx.smoke ? 2_000 : 100_000;
     const before = app.rssMb();
-    const load = await runLoad({ url: `${app.url}/api/event-types`, connections: 32, amount, headers: app.apiHeaders });
-    if (load.non2xx || load.errors) throw new Error(`memory run: ${load.non2xx} non-2xx, ${load.errors} errors`);
+    const load = await runLoad({
+      url: `${app.url}/api/event-types`,
+      connections: 32,
+      amount,
+      headers: app.apiHeaders,
+    });
+    if (load.non2xx || load.errors)
+      throw new Error(`memory run: ${load.non2xx} non-2xx, ${load.errors} errors`);
     const after = app.rssMb();
     ctx.log(`  memory: ${amount} requests, RSS ${before.toFixed(0)} → ${after.toFixed(0)} MB`);
     return [
       figure('Memory', 'console RSS at start (signed in, idle)', before, 'MB'),
-      figure('Memory', `console RSS after ${amount.toLocaleString('en-US')} proxied requests`, after, 'MB', { op: '<=', value: 150 }),
+      figure(
+        'Memory',
+        `console RSS after ${amount.toLocaleString('en-US')} proxied requests`,
+        after,
+        'MB',
+        { op: '<=', value: 150 },
+      ),
     ];
   } finally {
     await app.stop();

@@ -9,7 +9,10 @@ import type { BenchContext } from './context';
 
 const PORTS = { mock: 8780, uncached: 8781, cached: 8782, proxy: 8783 };
 /** The governor must not be what is measured: the limits are raised as a vendor override would. */
-const NO_GOVERNOR_BLOCKING = { ACCOUNT_MINUTE_LIMIT: '100000000', ACCOUNT_HOUR_LIMIT: '1000000000' };
+const NO_GOVERNOR_BLOCKING = {
+  ACCOUNT_MINUTE_LIMIT: '100000000',
+  ACCOUNT_HOUR_LIMIT: '1000000000',
+};
 
 interface Target {
   key: 'a' | 'b' | 'c' | 'd';
@@ -22,7 +25,10 @@ interface Target {
  * Latency at one connection, measured here with sub-millisecond resolution: sequential requests
  * over one keep-alive connection.
  */
-async function sequentialLatency(target: Target, count: number): Promise<{ p50: number; p99: number; rps: number }> {
+async function sequentialLatency(
+  target: Target,
+  count: number,
+): Promise<{ p50: number; p99: number; rps: number }> {
   const agent = new Agent({ connections: 1, keepAliveTimeout: 30_000 });
   const times: number[] = [];
   const started = performance.now();
@@ -31,21 +37,32 @@ async function sequentialLatency(target: Target, count: number): Promise<{ p50: 
       const t0 = performance.now();
       const response = await request(target.url, { headers: target.headers, dispatcher: agent });
       await response.body.arrayBuffer();
-      if (response.statusCode !== 200) throw new Error(`${target.label} answered ${response.statusCode}`);
+      if (response.statusCode !== 200)
+        throw new Error(`${target.label} answered ${response.statusCode}`);
       times.push(performance.now() - t0);
     }
   } finally {
     await agent.close();
   }
-  return { p50: percentile(times, 50), p99: percentile(times, 99), rps: count / ((performance.now() - started) / 1000) };
+  return {
+    p50: percentile(times, 50),
+    p99: percentile(times, 99),
+    rps: count / ((performance.now() - started) / 1000),
+  };
 }
 
 export async function overheadScenario(ctx: BenchContext): Promise<Figure[]> {
-  const mock = await startMockUpstream(PORTS.mock, { MOCK_EVENT_TYPES: '500', MOCK_RATE_LIMITS: 'off' });
+  const mock = await startMockUpstream(PORTS.mock, {
+    MOCK_EVENT_TYPES: '500',
+    MOCK_RATE_LIMITS: 'off',
+  });
   const processes = [mock];
   try {
     const [uncached, cached] = [
-      await startConsole(PORTS.uncached, mock.url, { EVENT_TYPES_CACHE_SECONDS: '0', ...NO_GOVERNOR_BLOCKING }),
+      await startConsole(PORTS.uncached, mock.url, {
+        EVENT_TYPES_CACHE_SECONDS: '0',
+        ...NO_GOVERNOR_BLOCKING,
+      }),
       await startConsole(PORTS.cached, mock.url, NO_GOVERNOR_BLOCKING),
     ];
     processes.push(uncached, cached);
@@ -60,7 +77,11 @@ export async function overheadScenario(ctx: BenchContext): Promise<Figure[]> {
       name: 'plain proxy',
       port: PORTS.proxy,
       readyPath: '/healthz',
-      env: { PROXY_UPSTREAM: mock.url, PROXY_PORT: String(PORTS.proxy), PROXY_BEARER_TOKEN: tokenAnswer.access_token },
+      env: {
+        PROXY_UPSTREAM: mock.url,
+        PROXY_PORT: String(PORTS.proxy),
+        PROXY_BEARER_TOKEN: tokenAnswer.access_token,
+      },
     });
     processes.push(proxy);
 
@@ -71,8 +92,18 @@ export async function overheadScenario(ctx: BenchContext): Promise<Figure[]> {
         url: `${mock.url}/api/audit/v4/audits/event-types`,
         headers: { authorization: `Bearer ${tokenAnswer.access_token}` },
       },
-      { key: 'b', label: 'console, cache off', url: `${uncached.url}/api/event-types`, headers: uncached.apiHeaders },
-      { key: 'c', label: 'console, cache on', url: `${cached.url}/api/event-types`, headers: cached.apiHeaders },
+      {
+        key: 'b',
+        label: 'console, cache off',
+        url: `${uncached.url}/api/event-types`,
+        headers: uncached.apiHeaders,
+      },
+      {
+        key: 'c',
+        label: 'console, cache on',
+        url: `${cached.url}/api/event-types`,
+        headers: cached.apiHeaders,
+      },
       { key: 'd', label: 'plain reverse proxy', url: `${proxy.url}/api/event-types`, headers: {} },
     ];
 
@@ -93,8 +124,14 @@ export async function overheadScenario(ctx: BenchContext): Promise<Figure[]> {
         one[t.key]?.p50.push(seq.p50);
         one[t.key]?.p99.push(seq.p99);
         one[t.key]?.rps.push(seq.rps);
-        const load = await runLoad({ url: t.url, connections: 32, durationSeconds: duration, headers: t.headers });
-        if (load.non2xx || load.errors) throw new Error(`${t.label}: ${load.non2xx} non-2xx, ${load.errors} errors`);
+        const load = await runLoad({
+          url: t.url,
+          connections: 32,
+          durationSeconds: duration,
+          headers: t.headers,
+        });
+        if (load.non2xx || load.errors)
+          throw new Error(`${t.label}: ${load.non2xx} non-2xx, ${load.errors} errors`);
         many[t.key]?.p50.push(load.p50Ms);
         many[t.key]?.p99.push(load.p99Ms);
         many[t.key]?.rps.push(load.requestsPerSecond);
@@ -104,23 +141,60 @@ export async function overheadScenario(ctx: BenchContext): Promise<Figure[]> {
 
     const figures: Figure[] = [];
     const s = 'BFF overhead';
-    const m = (record: Record<string, { p50: number[]; p99: number[]; rps: number[] }>, key: string, what: 'p50' | 'p99' | 'rps') =>
-      median(record[key]?.[what] ?? []);
+    const m = (
+      record: Record<string, { p50: number[]; p99: number[]; rps: number[] }>,
+      key: string,
+      what: 'p50' | 'p99' | 'rps',
+    ) => median(record[key]?.[what] ?? []);
     for (const t of targets) {
-      figures.push(figure(s, `(${t.key}) ${t.label}: req/s at 1 connection`, m(one, t.key, 'rps'), 'req/s'));
-      figures.push(figure(s, `(${t.key}) ${t.label}: p50 at 1 connection`, m(one, t.key, 'p50'), 'ms'));
-      figures.push(figure(s, `(${t.key}) ${t.label}: p99 at 1 connection`, m(one, t.key, 'p99'), 'ms'));
-      figures.push(figure(s, `(${t.key}) ${t.label}: req/s at 32 connections`, m(many, t.key, 'rps'), 'req/s'));
-      figures.push(figure(s, `(${t.key}) ${t.label}: p50 at 32 connections`, m(many, t.key, 'p50'), 'ms'));
-      figures.push(figure(s, `(${t.key}) ${t.label}: p99 at 32 connections`, m(many, t.key, 'p99'), 'ms'));
+      figures.push(
+        figure(s, `(${t.key}) ${t.label}: req/s at 1 connection`, m(one, t.key, 'rps'), 'req/s'),
+      );
+      figures.push(
+        figure(s, `(${t.key}) ${t.label}: p50 at 1 connection`, m(one, t.key, 'p50'), 'ms'),
+      );
+      figures.push(
+        figure(s, `(${t.key}) ${t.label}: p99 at 1 connection`, m(one, t.key, 'p99'), 'ms'),
+      );
+      figures.push(
+        figure(s, `(${t.key}) ${t.label}: req/s at 32 connections`, m(many, t.key, 'rps'), 'req/s'),
+      );
+      figures.push(
+        figure(s, `(${t.key}) ${t.label}: p50 at 32 connections`, m(many, t.key, 'p50'), 'ms'),
+      );
+      figures.push(
+        figure(s, `(${t.key}) ${t.label}: p99 at 32 connections`, m(many, t.key, 'p99'), 'ms'),
+      );
     }
     const rps32 = (key: string) => m(many, key, 'rps');
-    figures.push(figure(s, 'c/a throughput at 32 connections', rps32('c') / rps32('a'), 'ratio', { op: '>=', value: 0.75 }));
-    figures.push(figure(s, 'c/d throughput at 32 connections', rps32('c') / rps32('d'), 'ratio', { op: '>=', value: 1 }, 'cached console ahead of the plain proxy'));
-    figures.push(figure(s, 'b/a throughput at 32 connections', rps32('b') / rps32('a'), 'ratio'));
-    figures.push(figure(s, 'b/d throughput at 32 connections', rps32('b') / rps32('d'), 'ratio', { op: '>=', value: 0.5 }));
     figures.push(
-      figure(s, 'b − a added p50 at 1 connection', m(one, 'b', 'p50') - m(one, 'a', 'p50'), 'ms', { op: '<=', value: 1 }),
+      figure(s, 'c/a throughput at 32 connections', rps32('c') / rps32('a'), 'ratio', {
+        op: '>=',
+        value: 0.75,
+      }),
+    );
+    figures.push(
+      figure(
+        s,
+        'c/d throughput at 32 connections',
+        rps32('c') / rps32('d'),
+        'ratio',
+        { op: '>=', value: 1 },
+        'cached console ahead of the plain proxy',
+      ),
+    );
+    figures.push(figure(s, 'b/a throughput at 32 connections', rps32('b') / rps32('a'), 'ratio'));
+    figures.push(
+      figure(s, 'b/d throughput at 32 connections', rps32('b') / rps32('d'), 'ratio', {
+        op: '>=',
+        value: 0.5,
+      }),
+    );
+    figures.push(
+      figure(s, 'b − a added p50 at 1 connection', m(one, 'b', 'p50') - m(one, 'a', 'p50'), 'ms', {
+        op: '<=',
+        value: 1,
+      }),
     );
     return figures;
   } finally {

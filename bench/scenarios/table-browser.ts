@@ -29,7 +29,11 @@ export function recordFirstRow() {
  * a user would (a keystroke into the search box, or a facet click), and measures until the
  * table shows the new result and the browser painted it.
  */
-export async function measureInteractions(page: Page, kind: 'search' | 'facet', count: number): Promise<number[]> {
+export async function measureInteractions(
+  page: Page,
+  kind: 'search' | 'facet',
+  count: number,
+): Promise<number[]> {
   return page.evaluate(
     async ({ kind, count }) => {
       // Done when no deferred render is pending (the table marks itself data-stale while it lags
@@ -44,7 +48,9 @@ export async function measureInteractions(page: Page, kind: 'search' | 'facet', 
         });
       const input = document.querySelector<HTMLInputElement>('input[type="search"]');
       const setValue = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')?.set;
-      const boxes = [...document.querySelectorAll<HTMLInputElement>('fieldset input[type="checkbox"]')].slice(0, 6);
+      const boxes = [
+        ...document.querySelectorAll<HTMLInputElement>('fieldset input[type="checkbox"]'),
+      ].slice(0, 6);
       const terms = ['vendor', 'consent', 'assessment', 'created', 'risk'];
       const durations: number[] = [];
       for (let i = 0; i < count; i += 1) {
@@ -59,7 +65,9 @@ export async function measureInteractions(page: Page, kind: 'search' | 'facet', 
         }
         await settled();
         performance.mark(`end-${kind}-${i}`);
-        durations.push(performance.measure(`${kind}-${i}`, `start-${kind}-${i}`, `end-${kind}-${i}`).duration);
+        durations.push(
+          performance.measure(`${kind}-${i}`, `start-${kind}-${i}`, `end-${kind}-${i}`).duration,
+        );
       }
       return durations;
     },
@@ -68,15 +76,25 @@ export async function measureInteractions(page: Page, kind: 'search' | 'facet', 
 }
 
 export async function tableBrowserScenario(ctx: BenchContext): Promise<Figure[]> {
-  const app = await startNodeProcess('src/server/index.ts', {
+  const app = await startNodeProcess('dist/server/index.js', {
     name: 'demo console with 10,000 event types',
     port: PORT,
     readyPath: '/healthz',
-    env: { PORT: String(PORT), MOCK_EVENT_TYPES: '10000', LOG_LEVEL: 'warn', DATA_DIR: mkdtempSync(join(tmpdir(), 'bench-table-')) },
+    env: {
+      PORT: String(PORT),
+      MOCK_EVENT_TYPES: '10000',
+      LOG_LEVEL: 'warn',
+      DATA_DIR: mkdtempSync(join(tmpdir(), 'bench-table-')),
+    },
   });
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+    args: [
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+    ],
   });
   try {
     const cookie = await signIn(app.url, 'admin', 'demo');
@@ -101,24 +119,54 @@ export async function tableBrowserScenario(ctx: BenchContext): Promise<Figure[]>
       await page.request.get(`${app.url}/api/event-types`, { headers: { 'x-csrf': '1' } });
       await page.goto(`${app.url}/event-types`);
       await page.getByRole('table', { name: 'Event types' }).locator('tbody td').first().waitFor();
-      firstRows.push(await page.evaluate(() => performance.getEntriesByName('first-row')[0]?.startTime ?? Number.NaN));
-      rowElements = Math.max(rowElements, await page.locator('table[aria-label="Event types"] tr').count());
+      firstRows.push(
+        await page.evaluate(
+          () => performance.getEntriesByName('first-row')[0]?.startTime ?? Number.NaN,
+        ),
+      );
+      rowElements = Math.max(
+        rowElements,
+        await page.locator('table[aria-label="Event types"] tr').count(),
+      );
       search.push(...(await measureInteractions(page, 'search', interactions)));
       await page.goto(`${app.url}/event-types`);
       await page.getByRole('table', { name: 'Event types' }).locator('tbody td').first().waitFor();
       facet.push(...(await measureInteractions(page, 'facet', interactions)));
-      rowElements = Math.max(rowElements, await page.locator('table[aria-label="Event types"] tr').count());
+      rowElements = Math.max(
+        rowElements,
+        await page.locator('table[aria-label="Event types"] tr').count(),
+      );
       await context.close();
       ctx.log(`  table round ${round}/${ctx.rounds} done`);
     }
     const s = 'Table in Chromium (10,000 rows)';
     return [
-      figure(s, 'first rows visible after navigation (median)', median(firstRows), 'ms', { op: '<=', value: 1000 }),
-      figure(s, `search keystroke re-render p50 (${search.length} keystrokes)`, percentile(search, 50), 'ms'),
-      figure(s, `search keystroke re-render p95 (${search.length} keystrokes)`, percentile(search, 95), 'ms', { op: '<=', value: 50 }),
+      figure(s, 'first rows visible after navigation (median)', median(firstRows), 'ms', {
+        op: '<=',
+        value: 1000,
+      }),
+      figure(
+        s,
+        `search keystroke re-render p50 (${search.length} keystrokes)`,
+        percentile(search, 50),
+        'ms',
+      ),
+      figure(
+        s,
+        `search keystroke re-render p95 (${search.length} keystrokes)`,
+        percentile(search, 95),
+        'ms',
+        { op: '<=', value: 50 },
+      ),
       figure(s, `facet click re-render p50 (${facet.length} clicks)`, percentile(facet, 50), 'ms'),
-      figure(s, `facet click re-render p95 (${facet.length} clicks)`, percentile(facet, 95), 'ms', { op: '<=', value: 50 }),
-      figure(s, 'row elements in the DOM (max seen)', rowElements, 'rows', { op: '<=', value: 150 }),
+      figure(s, `facet click re-render p95 (${facet.length} clicks)`, percentile(facet, 95), 'ms', {
+        op: '<=',
+        value: 50,
+      }),
+      figure(s, 'row elements in the DOM (max seen)', rowElements, 'rows', {
+        op: '<=',
+        value: 150,
+      }),
     ];
   } finally {
     await browser.close();

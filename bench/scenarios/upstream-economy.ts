@@ -15,7 +15,10 @@ async function burst(count: number, url: (i: number) => string, headers: Record<
     }),
   );
   const failed = responses.filter((status) => status !== 200).length;
-  if (failed) throw new Error(`${failed} of ${count} requests failed (statuses ${[...new Set(responses)].join(',')})`);
+  if (failed)
+    throw new Error(
+      `${failed} of ${count} requests failed (statuses ${[...new Set(responses)].join(',')})`,
+    );
 }
 
 export async function upstreamEconomyScenario(ctx: BenchContext): Promise<Figure[]> {
@@ -28,15 +31,39 @@ export async function upstreamEconomyScenario(ctx: BenchContext): Promise<Figure
       // token manager: 1,000 different upstream calls all need a token at once.
       const cold = await startConsole(PORTS.console, mock.url, { EVENT_TYPES_CACHE_SECONDS: '0' });
       try {
-        await burst(1_000, (i) => `${cold.url}/api/event-types?modules=Bench%20${i}`, cold.apiHeaders);
+        await burst(
+          1_000,
+          (i) => `${cold.url}/api/event-types?modules=Bench%20${i}`,
+          cold.apiHeaders,
+        );
         const afterCold = await mockStats(mock.url);
         // Revoke every token the console holds: each request now meets a 401 and must renew.
         await resetMock(mock.url);
-        await burst(1_000, (i) => `${cold.url}/api/event-types?modules=Again%20${i}`, cold.apiHeaders);
+        await burst(
+          1_000,
+          (i) => `${cold.url}/api/event-types?modules=Again%20${i}`,
+          cold.apiHeaders,
+        );
         const afterExpiry = await mockStats(mock.url);
         if (round === ctx.rounds) {
-          figures.push(figure('Token stampede', '1,000 concurrent cold requests: token requests', afterCold.tokenRequests, 'requests', { op: '==', value: 1 }));
-          figures.push(figure('Token stampede', 'after forced expiry: token requests', afterExpiry.tokenRequests, 'requests', { op: '==', value: 1 }));
+          figures.push(
+            figure(
+              'Token stampede',
+              '1,000 concurrent cold requests: token requests',
+              afterCold.tokenRequests,
+              'requests',
+              { op: '==', value: 1 },
+            ),
+          );
+          figures.push(
+            figure(
+              'Token stampede',
+              'after forced expiry: token requests',
+              afterExpiry.tokenRequests,
+              'requests',
+              { op: '==', value: 1 },
+            ),
+          );
         }
       } finally {
         await cold.stop();
@@ -49,7 +76,14 @@ export async function upstreamEconomyScenario(ctx: BenchContext): Promise<Figure
         const stats = await mockStats(mock.url);
         if (round === ctx.rounds) {
           figures.push(
-            figure('Coalescing', '200 concurrent identical requests: upstream calls', stats.requests['event-types'] ?? 0, 'calls', { op: '==', value: 1 }, 'one cache period'),
+            figure(
+              'Coalescing',
+              '200 concurrent identical requests: upstream calls',
+              stats.requests['event-types'] ?? 0,
+              'calls',
+              { op: '==', value: 1 },
+              'one cache period',
+            ),
           );
         }
       } finally {

@@ -1,5 +1,6 @@
 // Event types from the upstream, validated, serialised once, cached briefly and coalesced.
-import { EVENT_TYPES_OPERATION, UpstreamEventTypesSchema } from '../../shared/event-types';
+import { EVENT_TYPES_OPERATION } from '../../shared/event-types';
+import { eventTypesResponseJson } from './event-types-json';
 import { CoalescingCache } from './coalescing-cache';
 import type { UpstreamClient } from './upstream-client';
 import { invalidUpstreamAnswerProblem, problemForUpstreamAnswer } from './upstream-problems';
@@ -62,14 +63,8 @@ export class EventTypesSource {
       query: filterQuery(filters, this.#options.arrayQueryStyle),
     });
     if (response.status !== 200) throw problemForUpstreamAnswer(response, this.#now());
-    let body: unknown;
-    try {
-      body = JSON.parse(response.body);
-    } catch {
-      throw invalidUpstreamAnswerProblem();
-    }
-    const parsed = UpstreamEventTypesSchema.safeParse(body);
-    if (!parsed.success) throw invalidUpstreamAnswerProblem();
-    return JSON.stringify({ items: parsed.data, fetchedAt: new Date(this.#now()).toISOString() });
+    const json = eventTypesResponseJson(response.body, new Date(this.#now()).toISOString());
+    if (json === undefined) throw invalidUpstreamAnswerProblem();
+    return json;
   }
 }
