@@ -43,7 +43,8 @@ export default tseslint.config(
     files: ['src/**/*.{ts,tsx}'],
     plugins: { boundaries },
     settings: {
-      'import/resolver': { typescript: { project: './tsconfig.json' } },
+      // Resolve extensionless TypeScript imports with the plain Node resolver (no native addon).
+      'import/resolver': { node: { extensions: ['.ts', '.tsx', '.js', '.mjs'] } },
       // Static imports only: the BFF's single dynamic import of the mock (demo mode) is the
       // sanctioned exception.
       'boundaries/dependency-nodes': ['import', 'export'],

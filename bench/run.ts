@@ -2,6 +2,9 @@
 // bench/results.json and bench/RESULTS.md. `--smoke` runs one short round of each scenario so CI
 // keeps the harness from rotting; its figures mean nothing.
 import { bundleScenario } from './scenarios/bundle';
+import { governorScenario } from './scenarios/governor';
+import { liveIncidentScenario } from './scenarios/live-incident';
+import { storeScaleScenario } from './scenarios/store-scale';
 import type { BenchContext, Scenario } from './scenarios/context';
 import { memoryScenario } from './scenarios/memory';
 import { overheadScenario } from './scenarios/overhead';
@@ -24,8 +27,11 @@ const scenarios: Array<[string, Scenario]> = [
   ['bundle', bundleScenario],
   ['overhead', overheadScenario],
   ['economy', upstreamEconomyScenario],
+  ['governor', governorScenario],
   ['table', tableBrowserScenario],
+  ['live-incident', liveIncidentScenario],
   ['memory', memoryScenario],
+  ['store', storeScaleScenario],
 ];
 
 const started = performance.now();

@@ -1,5 +1,11 @@
 // Scenario 8, memory: the console's resident memory after 100,000 proxied requests (cache off, so
-// every request goes through the token manager, the upstream client and validation).
+// every request goes through the token manager, the upstream client and validation), and with
+// 10,000 incidents in its store, all read back through the panel's API and the stream's replay.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openDatabase } from '../../src/server/store/database';
+import { SqlIncidentStore } from '../../src/server/store/incident-store';
 import { startConsole, startMockUpstream } from '../lib/console';
 import { runLoad } from '../lib/load';
 import { figure, type Figure } from '../lib/report';
@@ -27,7 +33,20 @@ export async function memoryScenario(ctx: BenchContext): Promise<Figure[]> {
       throw new Error(`memory run: ${load.non2xx} non-2xx, ${load.errors} errors`);
     const after = app.rssMb();
     ctx.log(`  memory: ${amount} requests, RSS ${before.toFixed(0)} → ${after.toFixed(0)} MB`);
+    const incidents = ctx.smoke ? 500 : 10_000;
+    const withIncidents = await rssWithIncidents(incidents, mock.url);
+    ctx.log(`  memory: ${incidents} incidents, RSS ${withIncidents.toFixed(0)} MB`);
     return [
+      figure(
+        'Memory',
+        `console RSS with ${incidents.toLocaleString('en-US')} incidents, all read back`,
+        withIncidents,
+        'MB',
+        {
+          op: '<=',
+          value: 150,
+        },
+      ),
       figure('Memory', 'console RSS at start (signed in, idle)', before, 'MB'),
       figure(
         'Memory',
@@ -40,5 +59,70 @@ export async function memoryScenario(ctx: BenchContext): Promise<Figure[]> {
   } finally {
     await app.stop();
     await mock.stop();
+  }
+}
+
+/**
+ * Fills a DATA_DIR with `count` incidents (as a long-running console would have recorded them),
+ * starts a console on it, reads every incident through the API and the stream's replay, and
+ * returns the console's RSS.
+ */
+async function rssWithIncidents(count: number, mockUrl: string): Promise<number> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'bench-incidents-'));
+  const db = await openDatabase({ dataDir });
+  const store = new SqlIncidentStore(db);
+  const t0 = Date.now() - count * 1_000;
+  for (let i = 0; i < count; i += 1) {
+    const key = `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
+    await store.record({
+      key,
+      eventId: key,
+      at: t0 + i * 1_000,
+      period: 'MINUTE',
+      requestsAllowed: 20_000,
+      requestsMade: 20_001,
+      retryAfterSeconds: 60,
+      blockedUntil: t0 + i * 1_000 + 60_000,
+      ruleId: 'account-minute',
+      scope: 'account',
+      operation: 'event-types',
+      flags: [],
+      headers: { 'retry-after': '60', 'ot-ratelimit-event-id': key },
+    });
+  }
+  await db.close();
+  const app = await startConsole(8778, mockUrl, { DATA_DIR: dataDir });
+  try {
+    let cursor: string | null = null;
+    do {
+      const page = (await (
+        await fetch(
+          `${app.url}/api/rate-limits/incidents?limit=100${cursor ? `&cursor=${cursor}` : ''}`,
+          {
+            headers: app.apiHeaders,
+          },
+        )
+      ).json()) as { nextCursor: string | null };
+      cursor = page.nextCursor;
+    } while (cursor);
+    // A browser reconnecting from the very beginning: the stream replays every incident.
+    const controller = new AbortController();
+    const stream = await fetch(`${app.url}/api/rate-limits/stream?lastEventId=0`, {
+      headers: app.apiHeaders,
+      signal: controller.signal,
+    });
+    const reader = stream.body?.getReader();
+    let received = 0;
+    const decoder = new TextDecoder();
+    while (reader) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      received += (decoder.decode(value).match(/event: incident/g) ?? []).length;
+      if (received >= count) break;
+    }
+    controller.abort();
+    return app.rssMb();
+  } finally {
+    await app.stop();
   }
 }

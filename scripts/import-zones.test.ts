@@ -1,0 +1,63 @@
+// The one-way import zones of ARCHITECTURE.md are enforced by ESLint: a wrong arrow is an error,
+// a right one is not. Lints small snippets as if they lived at the given paths.
+import { ESLint } from 'eslint';
+import { describe, expect, it } from 'vitest';
+
+const eslint = new ESLint();
+
+async function boundaryErrors(filePath: string, code: string): Promise<number> {
+  const [result] = await eslint.lintText(code, { filePath });
+  return (result?.messages ?? []).filter((m) => m.ruleId === 'boundaries/dependencies').length;
+}
+
+describe('import zones', () => {
+  it.each([
+    [
+      'shared importing the server',
+      'src/shared/zone-check.ts',
+      "import { loadConfig } from '../server/config';\nexport const x = loadConfig;\n",
+    ],
+    [
+      'the server importing the mock statically',
+      'src/server/zone-check.ts',
+      "import { generateEventTypes } from '../mocks/data/event-types';\nexport const x = generateEventTypes;\n",
+    ],
+    [
+      'lib importing a feature',
+      'src/lib/zone-check.ts',
+      "import { EventTypesPage } from '../features/event-types/components/event-types-page';\nexport const x = EventTypesPage;\n",
+    ],
+    [
+      'a feature importing another feature',
+      'src/features/event-types/zone-check.ts',
+      "import { RateLimitsPage } from '../rate-limits/components/rate-limits-page';\nexport const x = RateLimitsPage;\n",
+    ],
+    [
+      'the mock importing the server',
+      'src/mocks/zone-check.ts',
+      "import { parseConfig } from '../server/config';\nexport const x = parseConfig;\n",
+    ],
+  ])('refuses %s', async (_, filePath, code) => {
+    expect(await boundaryErrors(filePath, code)).toBe(1);
+  });
+
+  it.each([
+    [
+      'a feature importing lib and shared',
+      'src/features/event-types/zone-check.ts',
+      "import { apiRequest } from '../../lib/api-client';\nimport { PROBLEM_TYPES } from '../../shared/problem';\nexport const x = [apiRequest, PROBLEM_TYPES];\n",
+    ],
+    [
+      'the server importing shared',
+      'src/server/zone-check.ts',
+      "import { PROBLEM_TYPES } from '../shared/problem';\nexport const x = PROBLEM_TYPES;\n",
+    ],
+    [
+      'the server loading the mock dynamically (demo mode)',
+      'src/server/zone-check.ts',
+      "export const load = () => import('../mocks/demo-upstream');\n",
+    ],
+  ])('allows %s', async (_, filePath, code) => {
+    expect(await boundaryErrors(filePath, code)).toBe(0);
+  });
+});
