@@ -1,6 +1,7 @@
 // `npm run bench`: measures every quality bar of the product side by side in one run and writes
 // bench/results.json and bench/RESULTS.md. `--smoke` runs one short round of each scenario so CI
 // keeps the harness from rotting; its figures mean nothing.
+import { mkdirSync } from 'node:fs';
 import { bundleScenario } from './scenarios/bundle';
 import { governorScenario } from './scenarios/governor';
 import { liveIncidentScenario } from './scenarios/live-incident';
@@ -54,6 +55,7 @@ for (const [name, scenario] of scenarios) {
   }
 }
 const outDir = smoke ? '.test-results' : 'bench';
+mkdirSync(outDir, { recursive: true });
 const { passed, total } = writeReport(outDir, figures, {
   smoke,
   rounds: ctx.rounds,

@@ -18,7 +18,7 @@ export async function liveIncidentScenario(ctx: BenchContext): Promise<Figure[]>
   try {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     await context.addCookies(
-      app.apiHeaders.cookie.split('; ').map((pair) => {
+      (app.apiHeaders.cookie ?? '').split('; ').map((pair) => {
         const [name, ...value] = pair.split('=');
         return { name: name ?? '', value: value.join('='), url: app.url };
       }),

@@ -1,6 +1,6 @@
 // Problem+json responses (RFC 9457) and the error type routes throw to produce them.
 import type { Context } from 'hono';
-import { PROBLEM_CONTENT_TYPE, type Problem } from '../shared/problem';
+import { PROBLEM_CONTENT_TYPE, PROBLEM_TYPES, type Problem } from '../shared/problem';
 
 /**
  * An error that becomes a problem+json answer. Routes throw it; the app's error handler renders
@@ -28,5 +28,16 @@ export function problemResponse(
     ...headers,
     'Content-Type': PROBLEM_CONTENT_TYPE,
     'Cache-Control': 'no-store',
+  });
+}
+
+/** The 400 for one bad query or body parameter, naming it. */
+export function invalidParameter(parameter: string, detail: string): HttpProblem {
+  return new HttpProblem({
+    type: PROBLEM_TYPES.invalidParameter,
+    title: 'Invalid query parameter',
+    status: 400,
+    detail: `${parameter}: ${detail}`,
+    parameter,
   });
 }

@@ -98,6 +98,7 @@ export class Governor {
   readonly timeline: RequestTimeline;
   readonly #now: () => number;
   readonly #moduleRules: readonly RateLimitRule[];
+  readonly #ruleByOperation = new Map<string, RateLimitRule | undefined>();
   readonly #override: AccountOverride;
   readonly #keepSoft: boolean;
   readonly #limits: GovernedLimit[];
@@ -139,7 +140,15 @@ export class Governor {
 
   /** The module rule that counts `operation`, if any. */
   moduleRuleFor(operation: GovernedOperation): RateLimitRule | undefined {
-    return matchModuleRule(operation.method, operation.path, this.#moduleRules);
+    // Operations are a small fixed catalog: match each once, not on every request.
+    const key = `${operation.method} ${operation.path}`;
+    if (!this.#ruleByOperation.has(key)) {
+      this.#ruleByOperation.set(
+        key,
+        matchModuleRule(operation.method, operation.path, this.#moduleRules),
+      );
+    }
+    return this.#ruleByOperation.get(key);
   }
 
   /** The enforced limits that count `operation`. */

@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { SlidingWindow } from './sliding-window';
 import { createMemoryWindowStore } from './window-store';
+import { busiestSpan } from '../test-support/governor-precision';
 
 const T0 = Date.UTC(2025, 0, 6, 9, 0, 0);
 
@@ -14,18 +15,6 @@ function window(limit: number, clock: { now: number }) {
     store: createMemoryWindowStore(),
     now: () => clock.now,
   });
-}
-
-/** The most admitted requests found in any span shorter than `spanMs`. */
-function busiestSpan(times: readonly number[], spanMs: number): number {
-  const sorted = [...times].sort((a, b) => a - b);
-  let best = 0;
-  let start = 0;
-  for (let end = 0; end < sorted.length; end += 1) {
-    while ((sorted[end] ?? 0) - (sorted[start] ?? 0) >= spanMs) start += 1;
-    best = Math.max(best, end - start + 1);
-  }
-  return best;
 }
 
 describe('SlidingWindow', () => {

@@ -3,20 +3,10 @@
 import { Hono } from 'hono';
 import { FILTER_LIMITS, filterValueProblem } from '../../shared/filter-values';
 import { PROBLEM_TYPES } from '../../shared/problem';
-import { HttpProblem } from '../problem';
+import { HttpProblem, invalidParameter } from '../problem';
 import type { EventTypeFilters, EventTypesSource } from '../upstream/event-types-source';
 
 const FILTER_PARAMETERS = ['modules', 'objectTypes'] as const;
-
-function invalidParameter(parameter: string, detail: string): HttpProblem {
-  return new HttpProblem({
-    type: PROBLEM_TYPES.invalidParameter,
-    title: 'Invalid query parameter',
-    status: 400,
-    detail: `${parameter}: ${detail}`,
-    parameter,
-  });
-}
 
 /**
  * Reads and validates the filters from the query. Unknown parameters are refused rather than

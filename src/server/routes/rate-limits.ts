@@ -14,7 +14,7 @@ import { RATE_LIMIT_PERIODS, type RateLimitPeriod } from '../../shared/rate-limi
 import type { Governor } from '../governor/governor';
 import type { IncidentHub } from '../incidents/incident-hub';
 import type { Logger } from '../logger';
-import { HttpProblem } from '../problem';
+import { HttpProblem, invalidParameter } from '../problem';
 import {
   InvalidCursorError,
   type IncidentQuery,
@@ -40,16 +40,6 @@ const REPLAY_PAGE = 500;
 const MAX_QUEUED = 1_000;
 /** Reconnection delay the browser is told to use. */
 const RECONNECT_MS = 2_000;
-
-function invalidParameter(parameter: string, detail: string): HttpProblem {
-  return new HttpProblem({
-    type: PROBLEM_TYPES.invalidParameter,
-    title: 'Invalid query parameter',
-    status: 400,
-    detail: `${parameter}: ${detail}`,
-    parameter,
-  });
-}
 
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
 

@@ -5,7 +5,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { hasControlCharacters } from '../../shared/filter-values';
 import { PROBLEM_TYPES } from '../../shared/problem';
 import type { AppEnv } from '../app-env';
-import { HttpProblem, problemResponse } from '../problem';
+import { HttpProblem, invalidParameter, problemResponse } from '../problem';
 import { SECURITY_PROBLEM_TYPES } from './security-problems';
 
 /** The request limits of the BFF. Header size is enforced by Node (see http-server.ts). */
@@ -65,16 +65,6 @@ export function requestTargetGuard(): MiddlewareHandler<AppEnv> {
   };
 }
 
-function queryProblem(parameter: string, detail: string): HttpProblem {
-  return new HttpProblem({
-    type: PROBLEM_TYPES.invalidParameter,
-    title: 'Invalid query parameter',
-    status: 400,
-    detail: `${parameter}: ${detail}`,
-    parameter,
-  });
-}
-
 /**
  * Bounds the query of API requests: at most 100 values in all, none longer than 2,000 characters,
  * no control characters in names or values. Routes validate their own parameters on top.
@@ -89,10 +79,10 @@ export function queryLimits(): MiddlewareHandler<AppEnv> {
         counts.set(name, (counts.get(name) ?? 0) + 1);
         const shownName = hasControlCharacters(name) ? 'query' : name.slice(0, 64);
         if (hasControlCharacters(name) || hasControlCharacters(value)) {
-          throw queryProblem(shownName, 'control characters are not allowed');
+          throw invalidParameter(shownName, 'control characters are not allowed');
         }
         if (value.length > REQUEST_LIMITS.maxQueryValueLength) {
-          throw queryProblem(
+          throw invalidParameter(
             shownName,
             `values are limited to ${REQUEST_LIMITS.maxQueryValueLength} characters`,
           );
@@ -101,7 +91,7 @@ export function queryLimits(): MiddlewareHandler<AppEnv> {
       const total = [...counts.values()].reduce((sum, n) => sum + n, 0);
       if (total > REQUEST_LIMITS.maxQueryValues) {
         const [mostRepeated] = [...counts.entries()].sort((a, b) => b[1] - a[1])[0] ?? ['query'];
-        throw queryProblem(
+        throw invalidParameter(
           mostRepeated.slice(0, 64),
           `at most ${REQUEST_LIMITS.maxQueryValues} values are allowed in one request`,
         );

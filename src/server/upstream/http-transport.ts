@@ -57,8 +57,9 @@ export function createHttpTransport({ timeoutMs }: { timeoutMs: number }): Trans
         method: req.method,
         headers: req.headers,
         body: req.body,
+        // The pool's headersTimeout and bodyTimeout bound the call; a per-request AbortSignal
+        // timer would cost more than the rest of the client on the hot path.
         dispatcher,
-        signal: AbortSignal.timeout(timeoutMs),
       });
       return {
         status: response.statusCode,
