@@ -2,8 +2,7 @@
 // type (PRODUCT.md §5). Filter values are validated before anything is sent upstream.
 import { Hono } from 'hono';
 import { FILTER_LIMITS, filterValueProblem } from '../../shared/filter-values';
-import { PROBLEM_TYPES } from '../../shared/problem';
-import { HttpProblem, invalidParameter } from '../problem';
+import { invalidParameter } from '../problem';
 import type { EventTypeFilters, EventTypesSource } from '../upstream/event-types-source';
 
 const FILTER_PARAMETERS = ['modules', 'objectTypes'] as const;

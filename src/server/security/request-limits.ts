@@ -3,7 +3,6 @@
 import type { MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { hasControlCharacters } from '../../shared/filter-values';
-import { PROBLEM_TYPES } from '../../shared/problem';
 import type { AppEnv } from '../app-env';
 import { HttpProblem, invalidParameter, problemResponse } from '../problem';
 import { SECURITY_PROBLEM_TYPES } from './security-problems';
