@@ -10,7 +10,15 @@ const zone = (type) => ({ element: { type } });
 
 export default tseslint.config(
   {
-    ignores: ['dist', 'node_modules', 'playwright-report', 'test-results', '.data', 'coverage'],
+    ignores: [
+      'dist',
+      'node_modules',
+      'playwright-report',
+      'test-results',
+      '.data',
+      'coverage',
+      '.test-services',
+    ],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,

@@ -70,6 +70,8 @@ export default defineConfig({
         OAUTH_CLIENT_SECRET: 'demo-secret',
         CONSOLE_USERS_FILE: E2E_USERS_FILE,
         SESSION_SECRET: E2E_SESSION_SECRET,
+        // Live mode requires the audit trail's key; a fixed one, for tests only.
+        AUDIT_KEY: 'e2e-audit-key-not-for-any-real-deployment-0123',
         // Every page load reaches the mock, so a fault injected by a test is seen at once.
         EVENT_TYPES_CACHE_SECONDS: '0',
         LOG_LEVEL: 'warn',

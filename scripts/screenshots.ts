@@ -66,11 +66,22 @@ try {
   await page.getByRole('table', { name: 'Event types' }).waitFor();
   await shot(page, 'event-types-filtered');
 
-  for (const path of ['/data-subjects', '/audit']) {
-    await page.goto(`${consoleUrl}${path}`);
-    await page.getByRole('heading', { level: 1 }).waitFor();
-    await shot(page, path.slice(1));
-  }
+  // A lookup of one of the demo data's people, then its comparison with the legacy call.
+  await page.goto(`${consoleUrl}/data-subjects?operation=v4-details`);
+  await page.getByRole('button', { name: 'ada.lovelace@example.com' }).click();
+  await page.getByRole('button', { name: 'Look up' }).click();
+  await page.getByRole('table', { name: 'Purposes' }).waitFor();
+  await shot(page, 'data-subjects');
+  await page.getByRole('button', { name: 'Compare with legacy' }).click();
+  await page.getByRole('heading', { name: 'What differs' }).waitFor();
+  await shot(page, 'data-subjects-compare');
+  // The audit trail of those lookups, searched by the identifier.
+  await page.goto(`${consoleUrl}/audit`);
+  await page.getByRole('table', { name: 'Audit trail' }).waitFor();
+  await page.getByLabel('Identifier', { exact: true }).fill('ada.lovelace@example.com');
+  await page.getByRole('button', { name: 'Find lookups' }).click();
+  await page.getByRole('table', { name: 'Lookups of the identifier' }).waitFor();
+  await shot(page, 'audit');
 
   // Provoke an account minute block with the demo controls, then look at the live panel and at
   // the banner on another page.

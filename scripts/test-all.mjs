@@ -37,6 +37,15 @@ for (const [label, args] of [
   suites.push(`${label}: ${ok ? 'ok' : 'FAILED'}`);
 }
 
+// The PostgreSQL and Redis suites need real servers; without them they are skipped, not failed.
+const missingServices = ['TEST_DATABASE_URL', 'TEST_REDIS_URL'].filter((name) => !env[name]);
+if (missingServices.length > 0) {
+  console.log(
+    `\nnote: ${missingServices.join(' and ')} not set: the PostgreSQL and scale-out suites are skipped.` +
+      '\n      To run them: eval "$(scripts/start-test-services.sh)" (.ci/run does this).',
+  );
+}
+
 const vitestJson = `${resultsDir}/vitest.json`;
 const vitestOk = run('unit and route tests (vitest)', 'npx', [
   'vitest',

@@ -8,6 +8,7 @@ import { UserBadge } from '../features/session/components/user-badge';
 import { signInPath } from '../features/session/return-to';
 import { useSignedOutHandler } from '../features/session/use-signed-out-handler';
 import { AccountBlockBanner } from '../features/rate-limits/components/account-block-banner';
+import { ConsoleHealthBanner } from '../features/rate-limits/components/console-health-banner';
 import { navigationFor } from './navigation';
 
 export function AppLayout() {
@@ -61,6 +62,8 @@ export function AppLayout() {
       </header>
       {/* While the platform blocks the whole account, every page says so. */}
       <AccountBlockBanner />
+      {/* And while the console itself is degraded (its store away, limits not shared). */}
+      <ConsoleHealthBanner />
       <main id="main" className="app-main" aria-busy={navigation.state === 'loading'}>
         <Suspense fallback={<p className="muted">Loading…</p>}>
           <Outlet />

@@ -20,6 +20,18 @@ export const NAVIGATION: readonly NavigationEntry[] = [
     label: 'Rate limits',
     description: '429 incidents, live, and how close each request limit is',
   },
+  {
+    to: '/data-subjects',
+    label: 'Data subjects',
+    description: 'Look up a data subject through v4 and compare with the legacy call',
+    roles: ['admin'],
+  },
+  {
+    to: '/audit',
+    label: 'Audit',
+    description: 'Every lookup of personal data: who, when, which operation, what came of it',
+    roles: ['admin'],
+  },
 ];
 
 /** The entries `role` may use, in order. */

@@ -1,8 +1,21 @@
 // Pages and their URLs. Each page is its own chunk, loaded when first visited.
+import type { ComponentType } from 'react';
 import { createBrowserRouter, Navigate } from 'react-router';
 import { RouterProvider } from 'react-router/dom';
+import { RequireRole } from '../features/session/components/require-role';
 import { AppLayout } from './layout';
 import { NotFoundPage } from './not-found-page';
+
+/** `Page` for admins; other roles see why they cannot use it. */
+function adminOnly(Page: ComponentType): ComponentType {
+  return function AdminOnlyPage() {
+    return (
+      <RequireRole roles={['admin']}>
+        <Page />
+      </RequireRole>
+    );
+  };
+}
 
 const router = createBrowserRouter([
   {
@@ -31,6 +44,24 @@ const router = createBrowserRouter([
         lazy: async () => ({
           Component: (await import('../features/rate-limits/components/rate-limits-page'))
             .RateLimitsPage,
+        }),
+      },
+      // Personal data: admins only (the BFF answers 403 to others; this says why).
+      {
+        path: 'data-subjects',
+        lazy: async () => ({
+          Component: adminOnly(
+            (await import('../features/data-subjects/components/data-subjects-page'))
+              .DataSubjectsPage,
+          ),
+        }),
+      },
+      {
+        path: 'audit',
+        lazy: async () => ({
+          Component: adminOnly(
+            (await import('../features/audit-trail/components/audit-trail-page')).AuditTrailPage,
+          ),
         }),
       },
       { path: '*', element: <NotFoundPage /> },

@@ -1,6 +1,8 @@
 // The built-in upstream of the BFF's demo mode: the standalone mock server on an internal loopback
 // port, so the BFF's upstream client talks HTTP to it exactly as to the real service.
+import type { DataSubjectOperation } from '../shared/data-subject-operations';
 import type { AccountTier } from '../shared/rate-limits';
+import { MOCK_OPERATION_ROUTES } from './operations';
 import { createMockDemoControls, type MockDemoControls } from './rate-limits/demo-controls';
 import { createMockRateLimits } from './rate-limits/mock-rate-limits';
 import { createMockState } from './state';
@@ -17,6 +19,11 @@ export interface DemoUpstreamOptions {
   readonly accountTier?: AccountTier;
   /** Requests per minute simulated other clients of the account make (`MOCK_BACKGROUND_RPM`). */
   readonly backgroundRpm?: number;
+  /**
+   * The console's data-subject catalog (DATA_SUBJECT_OPERATIONS_FILE applied): the mock serves
+   * and rate-limits its operations where the console will send them.
+   */
+  readonly dataSubjectOperations?: readonly DataSubjectOperation[];
 }
 
 /** The running demo upstream, with the controls the BFF's demo panel drives in-process. */
@@ -32,12 +39,22 @@ export async function startDemoUpstream(options: DemoUpstreamOptions = {}): Prom
   const rateLimits = createMockRateLimits({
     tier: options.accountTier ?? 'production',
     backgroundRpm: options.backgroundRpm ?? 0,
+    routes: {
+      ...MOCK_OPERATION_ROUTES,
+      ...Object.fromEntries(
+        (options.dataSubjectOperations ?? []).map((operation) => [
+          operation.id,
+          { method: operation.method, path: operation.path },
+        ]),
+      ),
+    },
   });
   const state = createMockState({
     clientId: options.clientId,
     clientSecret: options.clientSecret,
     eventTypeCount: options.eventTypes,
     admission: rateLimits.admission,
+    dataSubjectOperations: options.dataSubjectOperations,
   });
   const server = await startMockUpstreamServer({ host: '127.0.0.1', port: 0, state, rateLimits });
   return { ...server, controls: createMockDemoControls(state, rateLimits) };

@@ -4,6 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { TOKEN_PATH } from './handlers/auth';
 import { EVENT_TYPES_PATH } from './handlers/event-types';
 import { createMockUpstream } from './node';
+import { MOCK_OPERATIONS } from './operations';
 
 const BASE = 'https://upstream.example.test';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
@@ -129,7 +130,7 @@ describe('injectFault', () => {
     expect(state.stats()).toEqual({
       tokenRequests: 0,
       tokensIssued: 0,
-      requests: { token: 0, 'event-types': 0 },
+      requests: Object.fromEntries(MOCK_OPERATIONS.map((operation) => [operation, 0])),
       faultsServed: 0,
       pendingFaults: 0,
     });

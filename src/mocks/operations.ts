@@ -1,8 +1,9 @@
-// The upstream operations the mock serves, named once so counters, fault injection and (later) the
+// The upstream operations the mock serves, named once so counters, fault injection and the
 // rate-limit rules all speak of the same things.
+import { BUILT_IN_OPERATIONS, DATA_SUBJECT_OPERATION_IDS } from '../shared/data-subject-operations';
 
 /** Operations of the mock upstream, as named in counters and fault injection. */
-export const MOCK_OPERATIONS = ['token', 'event-types'] as const;
+export const MOCK_OPERATIONS = ['token', 'event-types', ...DATA_SUBJECT_OPERATION_IDS] as const;
 
 /** One mock upstream operation: the token endpoint or an API operation. */
 export type MockOperation = (typeof MOCK_OPERATIONS)[number];
@@ -17,6 +18,13 @@ export const MOCK_OPERATION_ROUTES: Readonly<
 > = {
   token: { method: 'POST', path: '/api/access/v1/oauth/token' },
   'event-types': { method: 'GET', path: '/api/audit/v4/audits/event-types' },
+  // The data-subject operations, v4 and legacy, at the built-in catalog's paths.
+  ...(Object.fromEntries(
+    BUILT_IN_OPERATIONS.map((operation) => [
+      operation.id,
+      { method: operation.method, path: operation.path },
+    ]),
+  ) as Record<(typeof DATA_SUBJECT_OPERATION_IDS)[number], { method: 'GET'; path: string }>),
 };
 
 /** Scopes the mock's token endpoint knows by default; upstream-api.md §5 names only this one. */

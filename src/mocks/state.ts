@@ -1,6 +1,8 @@
 // Everything the mock upstream remembers between requests, in one object per mock instance, so
 // tests, demo mode and the standalone server each get an isolated, resettable upstream.
+import type { DataSubjectOperation } from '../shared/data-subject-operations';
 import type { EventType } from '../shared/event-types';
+import { createDataSubjectStore, type DataSubjectStore } from './data-subject-store';
 import { DEFAULT_EVENT_TYPE_COUNT, generateEventTypes } from './data/event-types';
 import { createEventTypeStore, type EventTypeStore } from './event-type-store';
 import { createFaultQueue, type FaultHit, type FaultSpec, type PendingFault } from './faults';
@@ -38,6 +40,8 @@ export interface MockStateOptions {
   readonly knownScopes?: readonly string[];
   /** Extra admission rule run after the fault queue; see {@link AdmissionCheck}. */
   readonly admission?: AdmissionCheck;
+  /** The data-subject catalog to serve (default the built-in one; demo mode passes the console's). */
+  readonly dataSubjectOperations?: readonly DataSubjectOperation[];
 }
 
 /** Counters a test or benchmark reads to see what reached the upstream. */
@@ -64,6 +68,8 @@ export interface MockState {
   readonly knownScopes: readonly string[];
   /** The event types served, with their cached JSON answers. */
   readonly eventTypes: EventTypeStore;
+  /** The data-subject catalog served, its synthetic data set and the requests received. */
+  readonly dataSubjects: DataSubjectStore;
   /** Issues a token directly, e.g. one without a scope to provoke a 403. */
   issueToken(scopes: readonly string[]): IssuedToken;
   /** Looks up a presented access token. */
@@ -95,6 +101,7 @@ export function createMockState(options: MockStateOptions = {}): MockState {
   const eventTypes = createEventTypeStore(
     options.eventTypes ?? generateEventTypes(options.eventTypeCount ?? DEFAULT_EVENT_TYPE_COUNT),
   );
+  const dataSubjects = createDataSubjectStore(now(), options.dataSubjectOperations);
   const tokens = createTokenStore(now);
   const faults = createFaultQueue();
 
@@ -115,6 +122,7 @@ export function createMockState(options: MockStateOptions = {}): MockState {
     tokenTtlSeconds,
     knownScopes: [...(options.knownScopes ?? DEFAULT_KNOWN_SCOPES)],
     eventTypes,
+    dataSubjects,
     issueToken(scopes) {
       tokensIssued += 1;
       return tokens.issue(scopes, tokenTtlSeconds);
@@ -139,6 +147,7 @@ export function createMockState(options: MockStateOptions = {}): MockState {
     reset() {
       tokens.clear();
       faults.clear();
+      dataSubjects.clearReceived();
       requests = zeroRequests();
       tokensIssued = 0;
       faultsServed = 0;

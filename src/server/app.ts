@@ -3,6 +3,7 @@
 // turns every failure into problem+json.
 import { Hono } from 'hono';
 import { secureHeaders } from 'hono/secure-headers';
+import type { ConsoleHealth } from '../shared/console-health';
 import type { ConsoleMeta } from '../shared/incident';
 import { PROBLEM_TYPES } from '../shared/problem';
 import type { AppEnv } from './app-env';
@@ -12,8 +13,13 @@ import { requireSession } from './auth/require-session';
 import type { Logger } from './logger';
 import { HttpProblem, problemResponse } from './problem';
 import type { Readiness } from './governor/rate-limiting';
+import { auditTrailRoutes, type AuditTrailRoutesDeps } from './routes/audit-trail';
+import { dataSubjectsRoutes, type DataSubjectsRoutesDeps } from './routes/data-subjects';
 import { demoControlsRoutes, type DemoControlsRoutesDeps } from './routes/demo-controls';
 import { eventTypesRoutes } from './routes/event-types';
+import { healthRoutes } from './routes/health';
+import { metricsRoutes, type MetricsRoutesDeps } from './routes/metrics';
+import { httpMetrics } from './observability/http-metrics';
 import { rateLimitsRoutes, type RateLimitsRoutesDeps } from './routes/rate-limits';
 import { sessionRoutes } from './routes/session';
 import { apiFallback } from './security/api-fallback';
@@ -42,6 +48,14 @@ export interface AppDeps {
   rateLimits?: RateLimitsRoutesDeps;
   /** Demo mode only: the built-in mock's controls. */
   demoControls?: DemoControlsRoutesDeps;
+  /** GET /metrics for a Prometheus scraper, and the request-duration histogram. */
+  metrics?: MetricsRoutesDeps;
+  /** What GET /api/health tells the browsers (the store, the governor's mode). */
+  health?: () => Promise<ConsoleHealth>;
+  /** Data-subject lookups (PRODUCT.md §6), admins only. */
+  dataSubjects?: DataSubjectsRoutesDeps;
+  /** The lookup audit trail (PRODUCT.md §6), admins only. */
+  auditTrail?: AuditTrailRoutesDeps;
 }
 
 /**
@@ -54,6 +68,7 @@ export function createApp(deps: AppDeps) {
   const app = new Hono<AppEnv>();
 
   app.use('*', requestLogging(deps.logger, deps.auth.web));
+  if (deps.metrics) app.use('*', httpMetrics(deps.metrics.metrics));
 
   app.use(
     '*',
@@ -80,15 +95,19 @@ export function createApp(deps: AppDeps) {
   app.use('/api/*', queryLimits(), originCheck(deps.auth.web), requireCsrfHeader());
 
   app.get('/healthz', (c) => c.json({ status: 'ok' }));
-  // Ready to serve: the incident store answers and its last write succeeded.
+  // Ready to serve: the incident store answers and its last write succeeded (and, composed, a
+  // token can be had and the process is not shutting down: observability/readiness.ts).
   app.get('/readyz', async (c) => {
-    const readiness = (await deps.readiness?.()) ?? { ok: true, checks: {} };
+    const readiness: Pick<Readiness, 'ok' | 'degraded'> & { checks: object } =
+      (await deps.readiness?.()) ?? { ok: true, checks: {} };
     return c.json(
-      { status: readiness.ok ? 'ok' : 'degraded', ...readiness },
+      { status: readiness.ok && !readiness.degraded ? 'ok' : 'degraded', ...readiness },
       readiness.ok ? 200 : 503,
       { 'Cache-Control': 'no-store' },
     );
   });
+  // Prometheus scrapes: loopback only, or with METRICS_TOKEN (routes/metrics.ts).
+  if (deps.metrics) app.route('/metrics', metricsRoutes(deps.metrics));
   // Signing in needs no session; everything after requireSession does.
   app.route('/api/session', sessionRoutes(deps.auth));
   app.use('/api/*', requireSession(deps.auth));
@@ -100,6 +119,11 @@ export function createApp(deps: AppDeps) {
   const meta = deps.meta;
   if (meta) app.get('/api/meta', (c) => c.json(meta, 200, { 'Cache-Control': 'no-store' }));
   if (deps.rateLimits) app.route('/api/rate-limits', rateLimitsRoutes(deps.rateLimits));
+  // The console's own health, for the banner on every page.
+  if (deps.health) app.route('/api/health', healthRoutes(deps.health));
+  // Personal data: admins only, by the ADMIN_ONLY_PREFIXES guard above.
+  if (deps.dataSubjects) app.route('/api/data-subjects', dataSubjectsRoutes(deps.dataSubjects));
+  if (deps.auditTrail) app.route('/api/audit-trail', auditTrailRoutes(deps.auditTrail));
   // Demo mode only, admins only: the controls that provoke limits in the built-in mock.
   if (deps.demoControls) {
     app.use('/api/demo-controls*', requireRole('admin'));

@@ -1,17 +1,33 @@
 // Wires the BFF's parts from its configuration: transport, token manager, upstream client,
 // event-types source and the Hono app. Tests and benchmarks use it as the process entry does.
+import { randomBytes } from 'node:crypto';
+import type { Redis } from 'ioredis';
+import type { DataSubjectOperation } from '../shared/data-subject-operations';
 import type { RateLimitRule } from '../shared/rate-limits';
 import type { Config } from './config';
 import { createApp } from './app';
 import { createConsoleAuth } from './auth/console-auth';
+import { createIdentifierHasher } from './audit/identifier-hash';
+import { LookupAudit } from './audit/lookup-audit';
+import { DataSubjectLookups } from './data-subjects/data-subject-lookups';
+import { loadOperationsCatalog } from './data-subjects/operations-file';
 import { createRateLimiting } from './governor/rate-limiting';
 import { guardTokenTransport } from './governor/upstream-guard';
 import type { Logger } from './logger';
 import type { DemoControlsPort } from './routes/demo-controls';
+import { SqlAuditStore } from './store/audit-store';
 import type { SqlDatabase } from './store/database';
 import { filterUpstreamAnswers } from './security/upstream-answer-filter';
 import { EventTypesSource } from './upstream/event-types-source';
 import { createHttpTransport, type Transport } from './upstream/http-transport';
+import { createConsoleMetrics } from './observability/console-metrics';
+import { createReadiness } from './observability/readiness';
+import {
+  countRejections,
+  observedTransport,
+  observeUpstream,
+} from './observability/upstream-metrics';
+import { createScaleOut } from './scale-out/scale-out';
 import { TokenManager } from './upstream/token-manager';
 import { UpstreamClient } from './upstream/upstream-client';
 
@@ -29,6 +45,20 @@ export interface ComposeOptions {
   demoControls?: DemoControlsPort;
   /** Module rate-limit rules instead of upstream-api.md §8's (tests). */
   moduleRules?: readonly RateLimitRule[];
+  /**
+   * The data-subject operations catalog, overrides applied; default: read
+   * DATA_SUBJECT_OPERATIONS_FILE (index.ts reads it first, so a bad file stops start at once).
+   */
+  dataSubjectOperations?: readonly DataSubjectOperation[];
+  /**
+   * Key of the audit trail's identifier HMAC; default AUDIT_KEY, else a random key for this process
+   * (tests). index.ts passes demo mode's key file.
+   */
+  auditKey?: string;
+  /** The open Redis connection (REDIS_URL): replicas share limits, blocks and sessions. */
+  redis?: Redis;
+  /** Report the process's CPU, memory and event-loop metrics too (the process entry does). */
+  processMetrics?: boolean;
 }
 
 /** The composed BFF: its app and a way to release its connections. */
@@ -41,9 +71,29 @@ export function composeBff({
   database,
   demoControls,
   moduleRules,
+  dataSubjectOperations,
+  auditKey,
+  redis,
+  processMetrics,
 }: ComposeOptions) {
+  // Prometheus metrics (GET /metrics), and what several replicas share (scale-out.ts).
+  const metrics = createConsoleMetrics({ processMetrics: processMetrics ?? false });
+  const scaleOut = createScaleOut({
+    config,
+    logger,
+    now: now ?? Date.now,
+    upstreamBaseUrl,
+    ...(redis ? { redis } : {}),
+    onFallbackChange: (active) => metrics.governorFallback.set(active ? 1 : 0),
+  });
   // First, so a live mode without usable console users stops before anything else is built.
-  const auth = createConsoleAuth({ config, logger, ...(now ? { now } : {}) });
+  const auth = createConsoleAuth({
+    config,
+    logger,
+    ...(now ? { now } : {}),
+    ...(scaleOut.sessions ? { sessions: scaleOut.sessions } : {}),
+    ...(scaleOut.throttle ? { throttle: scaleOut.throttle } : {}),
+  });
   const httpTransport = transport ?? createHttpTransport({ timeoutMs: config.upstream.timeoutMs });
   const baseUrl = new URL(upstreamBaseUrl);
   const tokenUrl = new URL(config.oauth.tokenUrl ?? `${upstreamBaseUrl}/api/access/v1/oauth/token`);
@@ -55,7 +105,18 @@ export function composeBff({
     tokenUrl,
     ...(database ? { database } : {}),
     ...(moduleRules ? { moduleRules } : {}),
+    ...scaleOut.governor,
+    onIncidentStored: (incident) => metrics.incidents.inc({ scope: incident.scope }),
+    onIncidentWriteFailed: () => metrics.incidentWriteFailures.inc(),
   });
+  const guard = countRejections(rateLimiting.guard, metrics);
+  // One token per replica, deliberately not shared through Redis: a replica fetches one token per
+  // token lifetime (each request counted against the account's limits like any other), which is
+  // nothing beside the limits; a shared cache would put a live bearer credential at rest in Redis
+  // and its backups, readable by anything that can read Redis; and each replica keeps its own
+  // single-flight and its one renewal per 401 without a distributed lock, unaffected by Redis
+  // being away. Should the upstream ever revoke older tokens when it issues a new one (it does
+  // not say), replicas would take turns renewing; console_token_requests_total would show it.
   const tokens = new TokenManager({
     tokenUrl,
     clientId: config.oauth.clientId,
@@ -63,15 +124,31 @@ export function composeBff({
     scope: config.oauth.scope,
     clientAuth: config.oauth.clientAuth,
     defaultTtlSeconds: config.oauth.defaultTokenTtlSeconds,
-    transport: guardTokenTransport(httpTransport, rateLimiting.guard, rateLimiting.tokenOperation),
+    transport: guardTokenTransport(
+      observedTransport(httpTransport, rateLimiting.tokenOperation.id, metrics),
+      guard,
+      rateLimiting.tokenOperation,
+    ),
     ...(now ? { now } : {}),
-    onTokenRequest: (outcome) => logger.info({ outcome }, 'token request'),
+    onTokenRequest: (outcome) => {
+      metrics.tokenRequests.inc({ outcome });
+      logger.info({ outcome }, 'token request');
+    },
   });
   const upstream = new UpstreamClient({
     baseUrl,
     transport: filterUpstreamAnswers(httpTransport, logger),
     tokens,
-    guard: rateLimiting.guard,
+    guard,
+    observe: observeUpstream(metrics),
+  });
+  // GET /readyz: the store, a token, Redis and the governor's mode; 503 while shutting down.
+  const readiness = createReadiness({
+    store: rateLimiting.readiness,
+    token: () => tokens.getToken(),
+    heldBack: async (error) => (await rateLimiting.guard.explainFailure(error)) !== undefined,
+    shared: () => scaleOut.readiness(),
+    ...(now ? { now } : {}),
   });
   const eventTypes = new EventTypesSource({
     upstream,
@@ -79,6 +156,14 @@ export function composeBff({
     cacheTtlMs: config.eventTypesCacheSeconds * 1000,
     ...(now ? { now } : {}),
   });
+  // Data-subject lookups and their audit trail (PRODUCT.md §6), in the incidents' database.
+  const operations =
+    dataSubjectOperations ?? loadOperationsCatalog(config.dataSubjects.operationsFile);
+  const lookups = new DataSubjectLookups({ operations, upstream, now: now ?? Date.now });
+  const hasher = createIdentifierHasher(
+    auditKey ?? config.dataSubjects.auditKey ?? randomBytes(32).toString('base64url'),
+  );
+  const auditStore = new SqlAuditStore(rateLimiting.database);
   const app = createApp({
     logger,
     eventTypes,
@@ -90,7 +175,29 @@ export function composeBff({
       accountTier: config.upstream.accountTier,
       demoControls: demoControls !== undefined,
     },
-    readiness: rateLimiting.readiness,
+    readiness: readiness.check,
+    health: async () => {
+      const [store, shared] = await Promise.all([rateLimiting.readiness(), scaleOut.readiness()]);
+      return {
+        store: store.ok ? 'ok' : 'unavailable',
+        governor: shared.governor?.mode ?? 'single',
+      };
+    },
+    metrics: {
+      metrics,
+      token: config.metrics.token,
+      beforeScrape: () => metrics.sseClients.set(rateLimiting.hub.size),
+    },
+    dataSubjects: {
+      lookups,
+      audit: new LookupAudit(auditStore, hasher, now ?? Date.now),
+      logger,
+    },
+    auditTrail: {
+      store: auditStore,
+      hasher,
+      operations: operations.map((operation) => operation.id),
+    },
     rateLimits: {
       governor: rateLimiting.governor,
       store: rateLimiting.store,
@@ -114,11 +221,28 @@ export function composeBff({
     tokens,
     auth,
     rateLimiting,
-    /** Restores the blocks of stored incidents; await before serving. */
-    ready: () => rateLimiting.restoreBlocks(),
+    /** The lookup audit trail (tests read it). */
+    auditStore,
+    metrics,
+    /**
+     * Restores the blocks of stored incidents and starts sharing blocks and incidents with the
+     * other replicas; await before serving.
+     */
+    async ready() {
+      await rateLimiting.restoreBlocks();
+      await scaleOut.start({
+        governor: rateLimiting.governor,
+        hub: rateLimiting.hub,
+        store: rateLimiting.store,
+        database,
+      });
+    },
+    /** Shutdown begins: /readyz answers 503 so the load balancer sends no more browsers here. */
+    drain: () => readiness.drain(),
     /** Ends the live incident streams so a graceful shutdown is not held up by them. */
     closeStreams: () => rateLimiting.hub.closeAll(),
     async close() {
+      await scaleOut.close();
       await rateLimiting.close();
       if ('close' in httpTransport && typeof httpTransport.close === 'function') {
         await httpTransport.close();

@@ -24,6 +24,7 @@ describe('parseConfig', () => {
       OAUTH_CLIENT_SECRET: 'secret',
       CONSOLE_USERS_FILE: './users.json',
       SESSION_SECRET: 'x'.repeat(32),
+      AUDIT_KEY: 'k'.repeat(32),
     });
     expect(config.mode).toBe('live');
     expect(config.upstream.baseUrl).toBe('https://api.example.com');
@@ -101,6 +102,7 @@ describe('parseConfig', () => {
       OAUTH_CLIENT_SECRET: 'secret',
       CONSOLE_USERS_FILE: './users.json',
       SESSION_SECRET: 'a-session-secret-of-at-least-32-chars',
+      AUDIT_KEY: 'an-audit-key-of-at-least-32-characters',
     };
 
     it('requires CONSOLE_USERS_FILE in live mode, with one line saying how to create it', () => {
@@ -166,6 +168,110 @@ describe('parseConfig', () => {
       expect(() => parseConfig({ DEMO_PASSWORD: 'x'.repeat(2000) })).toThrow(
         /^DEMO_PASSWORD [^(]*$/,
       );
+    });
+  });
+
+  describe('scale-out', () => {
+    it('keeps the embedded store, no Redis, one replica and loopback-only metrics by default', () => {
+      const config = parseConfig({});
+      expect(config.scaleOut).toEqual({
+        databaseUrl: undefined,
+        redisUrl: undefined,
+        replicas: 1,
+      });
+      expect(config.metrics).toEqual({ token: undefined });
+    });
+
+    it('reads DATABASE_URL, REDIS_URL, REPLICAS and METRICS_TOKEN', () => {
+      const config = parseConfig({
+        DATABASE_URL: 'postgres://console:pw@db.internal:5432/console',
+        REDIS_URL: 'rediss://:pw@cache.internal:6380/2',
+        REPLICAS: '3',
+        METRICS_TOKEN: 'm'.repeat(40),
+        SESSION_SECRET: 's'.repeat(32),
+      });
+      expect(config.scaleOut).toEqual({
+        databaseUrl: 'postgres://console:pw@db.internal:5432/console',
+        redisUrl: 'rediss://:pw@cache.internal:6380/2',
+        replicas: 3,
+      });
+      expect(config.metrics.token).toBe('m'.repeat(40));
+      expect(parseConfig({ DATABASE_URL: 'postgresql://h/db' }).scaleOut.databaseUrl).toBe(
+        'postgresql://h/db',
+      );
+    });
+
+    it.each([
+      [
+        { DATABASE_URL: 'mysql://u:hunter2@h/db' },
+        'DATABASE_URL must be a postgres:// or postgresql:// URL',
+      ],
+      [{ DATABASE_URL: 'not a url' }, 'DATABASE_URL must be a postgres:// or postgresql:// URL'],
+      [{ REDIS_URL: 'http://u:hunter2@h:6379' }, 'REDIS_URL must be a redis:// or rediss:// URL'],
+      [{ REPLICAS: '0' }, 'REPLICAS must be a whole number from 1 to 1000 (got "0")'],
+      [{ METRICS_TOKEN: 'hunter2' }, 'METRICS_TOKEN must be at least 32 characters'],
+    ])('stops with one line, never repeating a URL or token, for %o', (env, message) => {
+      let error: unknown;
+      try {
+        parseConfig(env);
+      } catch (e) {
+        error = e;
+      }
+      expect(error).toBeInstanceOf(ConfigError);
+      expect((error as Error).message).toBe(message);
+    });
+
+    it('requires SESSION_SECRET with REDIS_URL: every replica must verify the same cookies', () => {
+      expect(() => parseConfig({ REDIS_URL: 'redis://127.0.0.1:6379' })).toThrow(
+        /^SESSION_SECRET is required when REDIS_URL is set/,
+      );
+    });
+  });
+
+  describe('data subjects', () => {
+    const live = {
+      UPSTREAM_BASE_URL: 'https://api.example.com',
+      OAUTH_CLIENT_ID: 'id',
+      OAUTH_CLIENT_SECRET: 'secret',
+      CONSOLE_USERS_FILE: './users.json',
+      SESSION_SECRET: 'a-session-secret-of-at-least-32-chars',
+      AUDIT_KEY: 'an-audit-key-of-at-least-32-characters',
+    };
+
+    it('uses the key file and the built-in catalog by default in demo mode', () => {
+      expect(parseConfig({}).dataSubjects).toEqual({
+        auditKey: undefined,
+        operationsFile: undefined,
+      });
+    });
+
+    it('reads AUDIT_KEY and DATA_SUBJECT_OPERATIONS_FILE', () => {
+      expect(parseConfig(live).dataSubjects).toEqual({
+        auditKey: live.AUDIT_KEY,
+        operationsFile: undefined,
+      });
+      expect(
+        parseConfig({ DATA_SUBJECT_OPERATIONS_FILE: './operations.json' }).dataSubjects
+          .operationsFile,
+      ).toBe('./operations.json');
+    });
+
+    it('requires AUDIT_KEY in live mode, with one line', () => {
+      const { AUDIT_KEY: _, ...env } = live;
+      expect(() => parseConfig(env)).toThrow(
+        /^AUDIT_KEY is required when UPSTREAM_BASE_URL is set/,
+      );
+    });
+
+    it('refuses a short AUDIT_KEY without repeating it', () => {
+      let message = '';
+      try {
+        parseConfig({ ...live, AUDIT_KEY: 'short-key-value' });
+      } catch (error) {
+        expect(error).toBeInstanceOf(ConfigError);
+        message = (error as Error).message;
+      }
+      expect(message).toBe('AUDIT_KEY must be at least 32 characters');
     });
   });
 });

@@ -104,6 +104,31 @@ const EnvSchema = z.object({
   TRUST_PROXY: z
     .enum(['true', 'false', '1', '0'], { error: 'must be "true" or "false"' })
     .default('false'),
+  // Scale-out (README "Running at scale"): replicas share one PostgreSQL and one Redis.
+  DATABASE_URL: z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z
+      .url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// or postgresql:// URL' })
+      .optional(),
+  ),
+  REDIS_URL: z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z.url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' }).optional(),
+  ),
+  REPLICAS: intIn(1, 1_000).default(1),
+  // Bearer token a Prometheus scraper sends for GET /metrics; without it only loopback may read.
+  METRICS_TOKEN: z.preprocess(
+    (value) => (value === '' ? undefined : value),
+    z.string().min(32, 'must be at least 32 characters').optional(),
+  ),
+  // Data subjects (PRODUCT.md §6): the key of the identifier HMAC in the lookup audit trail
+  // (required in live mode; demo mode keeps a generated one under DATA_DIR), and a JSON file of
+  // overrides of the operations catalog's paths and parameter locations.
+  AUDIT_KEY: z.preprocess(
+    (value) => (value === '' ? undefined : value),
+    z.string().min(32, 'must be at least 32 characters').optional(),
+  ),
+  DATA_SUBJECT_OPERATIONS_FILE: optionalNonEmpty,
 });
 
 type Env = z.infer<typeof EnvSchema>;
@@ -156,6 +181,24 @@ export interface Config {
     /** Believe X-Forwarded-* headers from the proxy in front (TRUST_PROXY). */
     trustProxy: boolean;
   };
+  scaleOut: {
+    /** PostgreSQL instead of the embedded store (DATABASE_URL). */
+    databaseUrl: string | undefined;
+    /** Shared governor windows, blocks and sessions (REDIS_URL). */
+    redisUrl: string | undefined;
+    /** Replicas sharing the account: without Redis each keeps limit ÷ replicas (REPLICAS). */
+    replicas: number;
+  };
+  dataSubjects: {
+    /** Key of the audit trail's identifier HMAC (AUDIT_KEY); unset in demo mode means the key file. */
+    auditKey: string | undefined;
+    /** Overrides of the operations catalog (DATA_SUBJECT_OPERATIONS_FILE). */
+    operationsFile: string | undefined;
+  };
+  metrics: {
+    /** Bearer token for GET /metrics (METRICS_TOKEN); unset = loopback only. */
+    token: string | undefined;
+  };
 }
 
 /** Thrown with the one line to print when the environment is unusable. */
@@ -170,8 +213,11 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     const issue = parsed.error.issues[0];
     const variable = String(issue?.path[0] ?? 'environment');
     const value = env[variable];
+    // Secrets, and URLs that may carry a password, are never repeated.
     const shown =
-      value === undefined || /SECRET|PASSWORD/.test(variable) ? '' : ` (got "${value}")`;
+      value === undefined || /SECRET|PASSWORD|TOKEN|KEY|DATABASE_URL|REDIS_URL/.test(variable)
+        ? ''
+        : ` (got "${value}")`;
     throw new ConfigError(`${variable} ${issue?.message ?? 'is invalid'}${shown}`);
   }
   const e = parsed.data;
@@ -190,6 +236,16 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
         'SESSION_SECRET is required when UPSTREAM_BASE_URL is set (at least 32 random characters)',
       );
     }
+    if (!e.AUDIT_KEY) {
+      throw new ConfigError(
+        'AUDIT_KEY is required when UPSTREAM_BASE_URL is set (at least 32 random characters; keep it: lookups hashed with it are found only with it)',
+      );
+    }
+  }
+  if (e.REDIS_URL && !e.SESSION_SECRET) {
+    throw new ConfigError(
+      'SESSION_SECRET is required when REDIS_URL is set (every replica must sign session cookies with the same secret)',
+    );
   }
   return {
     host: e.HOST,
@@ -232,6 +288,9 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
       publicOrigin: e.PUBLIC_URL ? new URL(e.PUBLIC_URL).origin : undefined,
       trustProxy: e.TRUST_PROXY === 'true' || e.TRUST_PROXY === '1',
     },
+    scaleOut: { databaseUrl: e.DATABASE_URL, redisUrl: e.REDIS_URL, replicas: e.REPLICAS },
+    dataSubjects: { auditKey: e.AUDIT_KEY, operationsFile: e.DATA_SUBJECT_OPERATIONS_FILE },
+    metrics: { token: e.METRICS_TOKEN },
   };
 }
 

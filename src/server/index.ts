@@ -1,17 +1,36 @@
 // Process entry: configuration, the demo upstream when no real one is configured, the HTTP
 // listener, and a graceful shutdown on SIGINT/SIGTERM.
+import type { Redis } from 'ioredis';
+import type { DataSubjectOperation } from '../shared/data-subject-operations';
+import { AuditKeyError, loadOrCreateAuditKey } from './audit/audit-key';
 import { ConfigError, loadConfig, type Config } from './config';
 import { composeBff } from './compose';
+import {
+  identifierPlacementWarnings,
+  loadOperationsCatalog,
+} from './data-subjects/operations-file';
 import { createLogger } from './logger';
 import type { DemoControlsPort } from './routes/demo-controls';
 import { openDatabase, SchemaTooNewError, type SqlDatabase } from './store/database';
+import { openPostgresDatabase, PostgresConnectError } from './store/postgres-database';
+import { closeRedis, connectRedis } from './redis/redis-connection';
 import { createConsoleServer } from './security/http-server';
 
 async function main(): Promise<void> {
   let config: Config;
+  let dataSubjectOperations: DataSubjectOperation[];
+  let auditKey: string;
   try {
     config = loadConfig();
+    // Before anything starts: a bad DATA_SUBJECT_OPERATIONS_FILE stops the process with one line.
+    dataSubjectOperations = loadOperationsCatalog(config.dataSubjects.operationsFile);
+    // Live mode requires AUDIT_KEY (config.ts); demo mode keeps a generated key under DATA_DIR.
+    auditKey = config.dataSubjects.auditKey ?? loadOrCreateAuditKey(config.dataDir);
   } catch (error) {
+    if (error instanceof AuditKeyError) {
+      console.error(`Storage error: ${error.message}`);
+      process.exit(1);
+    }
     if (error instanceof ConfigError) {
       console.error(`Configuration error: ${error.message}`);
       process.exit(1);
@@ -19,6 +38,9 @@ async function main(): Promise<void> {
     throw error;
   }
   const logger = createLogger(config.logLevel);
+  for (const warning of identifierPlacementWarnings(dataSubjectOperations)) {
+    console.warn(`Configuration warning: ${warning}`);
+  }
 
   let upstreamBaseUrl = config.upstream.baseUrl;
   let stopDemoUpstream: (() => Promise<void>) | undefined;
@@ -34,6 +56,8 @@ async function main(): Promise<void> {
       ...(config.demo.eventTypes === undefined ? {} : { eventTypes: config.demo.eventTypes }),
       accountTier: config.upstream.accountTier,
       backgroundRpm: config.demo.backgroundRpm,
+      // The mock serves the catalog as configured, so an override file can be tried in demo mode.
+      dataSubjectOperations,
     });
     upstreamBaseUrl = demo.url;
     stopDemoUpstream = demo.close;
@@ -41,13 +65,16 @@ async function main(): Promise<void> {
   }
   if (!upstreamBaseUrl) throw new Error('no upstream base URL');
 
-  // The incident store under DATA_DIR (SQLite), opened and migrated before anything is served.
+  // The incident and audit store, opened and migrated before anything is served: PostgreSQL with
+  // DATABASE_URL (shared by every replica), else SQLite under DATA_DIR.
   let database: SqlDatabase;
   try {
-    database = await openDatabase({ dataDir: config.dataDir });
+    database = config.scaleOut.databaseUrl
+      ? await openPostgresDatabase({ url: config.scaleOut.databaseUrl, logger })
+      : await openDatabase({ dataDir: config.dataDir });
   } catch (error) {
-    if (error instanceof SchemaTooNewError) {
-      console.error(`Storage error: ${error.message}`);
+    if (error instanceof SchemaTooNewError || error instanceof PostgresConnectError) {
+      console.error(`Storage error: ${error.message.replace(/\s+/g, ' ')}`);
     } else {
       console.error(
         `Storage error: could not open the store in DATA_DIR ${config.dataDir}: ${(error as Error).message}`,
@@ -57,6 +84,20 @@ async function main(): Promise<void> {
     process.exit(1);
   }
 
+  // Redis (REDIS_URL), through which replicas share limits, blocks and sessions. Unreachable at
+  // start stops the process; lost later, the governor falls back to its per-replica share.
+  let redis: Redis | undefined;
+  if (config.scaleOut.redisUrl) {
+    try {
+      redis = await connectRedis({ url: config.scaleOut.redisUrl, logger });
+    } catch (error) {
+      console.error(`Redis error: ${(error as Error).message.replace(/\s+/g, ' ')}`);
+      await database.close();
+      await stopDemoUpstream?.();
+      process.exit(1);
+    }
+  }
+
   let bff: ReturnType<typeof composeBff>;
   try {
     bff = composeBff({
@@ -64,19 +105,30 @@ async function main(): Promise<void> {
       logger,
       upstreamBaseUrl,
       database,
+      dataSubjectOperations,
+      auditKey,
       ...(demoControls ? { demoControls } : {}),
+      ...(redis ? { redis } : {}),
+      processMetrics: true,
     });
   } catch (error) {
     if (error instanceof ConfigError) {
       console.error(`Configuration error: ${error.message}`);
       await stopDemoUpstream?.();
       await database.close();
+      if (redis) await closeRedis(redis);
       process.exit(1);
     }
     throw error;
   }
-  // Blocks of incidents from before a restart still hold: nothing is sent before they end.
-  await bff.ready();
+  // Blocks of incidents from before a restart still hold: nothing is sent before they end. Then
+  // blocks and incidents start flowing between replicas.
+  try {
+    await bff.ready();
+  } catch (error) {
+    console.error(`Startup error: ${(error as Error).message.replace(/\s+/g, ' ')}`);
+    process.exit(1);
+  }
   // Node's HTTP server with a 16 KB header cap and problem+json for requests it cannot parse.
   const server = createConsoleServer({ fetch: bff.app.fetch, hostname: config.host });
   server.on('error', (error: NodeJS.ErrnoException) => {
@@ -115,22 +167,38 @@ async function main(): Promise<void> {
   });
   server.listen(config.port, config.host);
 
+  // Graceful shutdown within 10 s: out of rotation (/readyz 503), no new connections, requests in
+  // flight finish, live streams end so browsers reconnect to another replica (and replay what
+  // they missed), then the store is flushed and closed.
   let stopping = false;
   const shutdown = (signal: string) => {
     if (stopping) return;
     stopping = true;
-    logger.info({ signal }, 'shutting down');
-    // Give in-flight requests up to 10 s, then leave regardless.
-    setTimeout(() => process.exit(0), 10_000).unref();
-    // Live incident streams never end by themselves; end them so the server can close.
+    logger.info({ signal }, 'shutting down: finishing requests in flight');
+    bff.drain();
+    setTimeout(() => {
+      logger.warn('shutdown took 10 s; leaving with requests still open');
+      process.exit(1);
+    }, 10_000).unref();
     bff.closeStreams();
+    // Keep-alive connections are closed as soon as they are idle: at once, or after their answer.
+    const idle = setInterval(() => server.closeIdleConnections(), 50);
+    idle.unref();
     server.close(async () => {
-      await bff.close();
-      await database.close();
-      await stopDemoUpstream?.();
+      clearInterval(idle);
+      try {
+        await bff.close();
+        await database.close();
+        if (redis) await closeRedis(redis);
+        await stopDemoUpstream?.();
+      } catch (error) {
+        logger.error({ err: error }, 'error while shutting down');
+        process.exit(1);
+      }
+      logger.info('shut down');
       process.exit(0);
     });
-    if ('closeIdleConnections' in server) server.closeIdleConnections();
+    server.closeIdleConnections();
   };
   process.on('SIGINT', () => shutdown('SIGINT'));
   process.on('SIGTERM', () => shutdown('SIGTERM'));

@@ -109,10 +109,18 @@ describe('what never reaches the log', () => {
       const response = await h.request('/api/data-subjects/lookups', {
         method: 'POST',
         headers: { Cookie: as, 'Content-Type': 'application/json', identifier },
-        body: JSON.stringify({ operation: 'basic-details', params: { identifier } }),
+        body: JSON.stringify({ operation: 'v4-basic-details', params: { identifier } }),
       });
+      // Unknown to the mock (404) for the admin, forbidden (403) for support.
       expect(response.status).toBeGreaterThanOrEqual(400);
     }
+    // The audit trail searched by the identifier: it travels in the body, hashed with the key.
+    const search = await h.request('/api/audit-trail/search', {
+      method: 'POST',
+      headers: { Cookie: cookie, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ identifier }),
+    });
+    expect(search.status).toBe(200);
     expect(
       (await h.request('/api/session', { method: 'DELETE', headers: { Cookie: cookie } })).status,
     ).toBe(204);
@@ -131,6 +139,7 @@ describe('what never reaches the log', () => {
       ['wrong password', 'wrong-password-guess'],
       ['password typed as a name', typedPassword],
       ['identifier', identifier],
+      ['audit key', h.config.dataSubjects.auditKey ?? ''],
       ['admin cookie', cookie.split('=')[1] ?? cookie],
       ['admin session id', decodeURIComponent(cookie.split('=')[1] ?? '').split('.')[0] ?? ''],
       ['support cookie', supportCookie.split('=')[1] ?? supportCookie],

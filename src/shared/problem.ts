@@ -19,6 +19,8 @@ export const PROBLEM_TYPES = {
   rateLimited: '/problems/rate-limited',
   csrfMissing: '/problems/csrf-missing',
   internal: '/problems/internal',
+  /** A store the console shares between replicas (Redis) cannot be reached for the moment. */
+  storeUnavailable: '/problems/store-unavailable',
 } as const;
 export type ProblemType = (typeof PROBLEM_TYPES)[keyof typeof PROBLEM_TYPES];
 

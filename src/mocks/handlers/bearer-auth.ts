@@ -1,5 +1,5 @@
 // Bearer-token check of the mock's API operations, per RFC 6750 §3: 401 for a missing, unknown or
-// expired token, 403 for a token without the operation's scope.
+// expired token, 403 for a token without the operation's scope (when the operation needs one).
 import type { MockState } from '../state';
 import { errorResponse } from './responses';
 
@@ -8,14 +8,15 @@ const REALM = 'privacy-api';
 const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*)$/i;
 
 /**
- * Checks the request's `Authorization: Bearer` token against `state` and `requiredScope`.
+ * Checks the request's `Authorization: Bearer` token against `state` and `requiredScope` (`null`:
+ * any valid token will do).
  * Returns the refusal to send, or `undefined` when the request may proceed. A request with no
  * bearer token gets a challenge without an error code, as RFC 6750 §3.1 asks.
  */
 export function refuseUnauthorized(
   state: MockState,
   request: Request,
-  requiredScope: string,
+  requiredScope: string | null,
 ): Response | undefined {
   const match = BEARER.exec(request.headers.get('authorization') ?? '');
   if (!match?.[1]) {
@@ -31,7 +32,7 @@ export function refuseUnauthorized(
       'www-authenticate': `Bearer realm="${REALM}", error="invalid_token", error_description="${description}"`,
     });
   }
-  if (!check.token.scopes.includes(requiredScope)) {
+  if (requiredScope !== null && !check.token.scopes.includes(requiredScope)) {
     return errorResponse(403, `The access token lacks the ${requiredScope} scope`, {
       'www-authenticate': `Bearer realm="${REALM}", error="insufficient_scope", scope="${requiredScope}"`,
     });

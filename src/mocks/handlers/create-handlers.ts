@@ -2,6 +2,7 @@
 import type { HttpHandler } from 'msw';
 import type { MockState } from '../state';
 import { createTokenHandler } from './auth';
+import { createDataSubjectHandlers } from './data-subjects';
 import { createEventTypesHandler } from './event-types';
 
 /**
@@ -11,5 +12,9 @@ import { createEventTypesHandler } from './event-types';
  */
 export function createHandlers(state: MockState): HttpHandler[] {
   // The hottest operation first: MSW tries handlers in order.
-  return [createEventTypesHandler(state), createTokenHandler(state)];
+  return [
+    createEventTypesHandler(state),
+    createTokenHandler(state),
+    ...createDataSubjectHandlers(state),
+  ];
 }

@@ -23,13 +23,23 @@ export interface ConsoleAuthOptions {
   config: Config;
   logger: Logger;
   now?: () => number;
+  /** Where sessions live; default this process's memory (REDIS_URL: shared, scale-out.ts). */
+  sessions?: SessionStore;
+  /** Failed sign-in counting; default this process's memory (REDIS_URL: shared, scale-out.ts). */
+  throttle?: SignInThrottle;
 }
 
 /**
  * Creates the console's auth from `config`. In live mode the users file must exist and hold at
  * least one user; otherwise this throws ConfigError with one line saying what to do.
  */
-export function createConsoleAuth({ config, logger, now }: ConsoleAuthOptions): ConsoleAuth {
+export function createConsoleAuth({
+  config,
+  logger,
+  now,
+  sessions,
+  throttle,
+}: ConsoleAuthOptions): ConsoleAuth {
   const web: WebSettings = {
     publicOrigin: config.web.publicOrigin,
     trustProxy: config.web.trustProxy,
@@ -56,13 +66,15 @@ export function createConsoleAuth({ config, logger, now }: ConsoleAuthOptions): 
   }
   return {
     users,
-    sessions: new MemorySessionStore({
-      idleMs: config.auth.sessionIdleMinutes * 60_000,
-      maxAgeMs: config.auth.sessionMaxHours * 3_600_000,
-      ...(now ? { now } : {}),
-    }),
+    sessions:
+      sessions ??
+      new MemorySessionStore({
+        idleMs: config.auth.sessionIdleMinutes * 60_000,
+        maxAgeMs: config.auth.sessionMaxHours * 3_600_000,
+        ...(now ? { now } : {}),
+      }),
     cookie: { secret: config.auth.sessionSecret, web },
-    throttle: new SignInThrottle(),
+    throttle: throttle ?? new SignInThrottle(),
     web,
     logger,
   };

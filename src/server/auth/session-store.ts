@@ -96,6 +96,20 @@ export class MemorySessionStore implements SessionStore {
     this.#sessions.delete(id);
   }
 
+  /**
+   * Holds a copy of `record`, a session another store created: the Redis store's copy for an
+   * outage (redis-session-store.ts). It counts as the most recently used.
+   */
+  remember(record: SessionRecord): void {
+    this.#sessions.delete(record.id);
+    this.#sessions.set(record.id, { ...record });
+    while (this.#sessions.size > this.#options.maxSessions) {
+      const oldest = this.#sessions.keys().next().value;
+      if (oldest === undefined) break;
+      this.#sessions.delete(oldest);
+    }
+  }
+
   #expired(record: SessionRecord, at: number): boolean {
     return (
       at - record.lastSeenAt >= this.#options.idleMs ||

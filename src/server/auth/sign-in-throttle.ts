@@ -1,7 +1,16 @@
 // Slows down and then locks out repeated failed sign-ins, per username and per client address,
-// with rate-limiter-flexible's memory store. Unknown usernames are counted exactly like real ones,
-// so a lockout never tells an attacker which names exist.
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+// with rate-limiter-flexible's memory store, or its Redis store when replicas share one (REDIS_URL:
+// an attacker spread over several replicas gets no more attempts than against one; while Redis is
+// away each replica counts on its own). Unknown usernames are counted exactly like real ones, so a
+// lockout never tells an attacker which names exist.
+import type { Redis } from 'ioredis';
+import {
+  RateLimiterMemory,
+  RateLimiterRedis,
+  RateLimiterRes,
+  type IRateLimiterOptions,
+  type RateLimiterAbstract,
+} from 'rate-limiter-flexible';
 
 /** Thresholds; the defaults follow OWASP's authentication guidance for an internal console. */
 export interface SignInThrottlePolicy {
@@ -32,29 +41,57 @@ export interface SignInAttempt {
   address: string;
 }
 
+/** Where the counts live when replicas share them. */
+export interface SharedThrottleStore {
+  readonly redis: Redis;
+  /** Prefix of the keys (one per console deployment). */
+  readonly namespace: string;
+}
+
+/** A limiter in memory, or in Redis with a memory one standing in while Redis is away. */
+function limiter(options: IRateLimiterOptions, shared: SharedThrottleStore | undefined) {
+  if (!shared) return new RateLimiterMemory(options);
+  return new RateLimiterRedis({
+    ...options,
+    keyPrefix: `${shared.namespace}:${options.keyPrefix}`,
+    storeClient: shared.redis,
+    rejectIfRedisNotReady: true,
+    insuranceLimiter: new RateLimiterMemory(options),
+  });
+}
+
 /** Per-username and per-address failure counting with a slow-down phase before the lockout. */
 export class SignInThrottle {
   readonly #policy: SignInThrottlePolicy;
-  readonly #byUser: RateLimiterMemory;
-  readonly #byAddress: RateLimiterMemory;
+  readonly #byUser: RateLimiterAbstract;
+  readonly #byAddress: RateLimiterAbstract;
   /** Short waits of the slow-down phase, set with block(); one point means "no wait". */
-  readonly #cooldown: RateLimiterMemory;
+  readonly #cooldown: RateLimiterAbstract;
 
-  constructor(policy: SignInThrottlePolicy = DEFAULT_SIGN_IN_THROTTLE) {
+  constructor(
+    policy: SignInThrottlePolicy = DEFAULT_SIGN_IN_THROTTLE,
+    shared?: SharedThrottleStore,
+  ) {
     this.#policy = policy;
-    this.#byUser = new RateLimiterMemory({
-      keyPrefix: 'sign-in-user',
-      points: policy.userLockAfter - 1,
-      duration: policy.windowSeconds,
-      blockDuration: policy.lockSeconds,
-    });
-    this.#byAddress = new RateLimiterMemory({
-      keyPrefix: 'sign-in-address',
-      points: policy.addressLockAfter - 1,
-      duration: policy.windowSeconds,
-      blockDuration: policy.lockSeconds,
-    });
-    this.#cooldown = new RateLimiterMemory({ keyPrefix: 'sign-in-wait', points: 1, duration: 1 });
+    this.#byUser = limiter(
+      {
+        keyPrefix: 'sign-in-user',
+        points: policy.userLockAfter - 1,
+        duration: policy.windowSeconds,
+        blockDuration: policy.lockSeconds,
+      },
+      shared,
+    );
+    this.#byAddress = limiter(
+      {
+        keyPrefix: 'sign-in-address',
+        points: policy.addressLockAfter - 1,
+        duration: policy.windowSeconds,
+        blockDuration: policy.lockSeconds,
+      },
+      shared,
+    );
+    this.#cooldown = limiter({ keyPrefix: 'sign-in-wait', points: 1, duration: 1 }, shared);
   }
 
   /**

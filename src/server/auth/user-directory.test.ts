@@ -110,6 +110,7 @@ describe('createConsoleAuth in live mode', () => {
       OAUTH_CLIENT_SECRET: 'secret',
       CONSOLE_USERS_FILE: usersFile,
       SESSION_SECRET: 'x'.repeat(32),
+      AUDIT_KEY: 'k'.repeat(32),
     });
 
   it.each([

@@ -34,6 +34,8 @@ export interface GovernedLimit {
   /** False for a soft limit the operator chose not to keep: it is counted but never refuses. */
   readonly enforced: boolean;
   readonly window: SlidingWindow;
+  /** The same limit's per-replica share (limit ÷ replicas), when the governor has a fallback. */
+  readonly fallbackWindow?: SlidingWindow;
 }
 
 /** A block announced by an upstream 429: nothing of its scope is sent before `until`. */
@@ -84,11 +86,30 @@ export interface GovernorOptions {
   readonly keepSoftLimits?: boolean;
   /** Where the window counters live (default this process's memory). */
   readonly store?: WindowCounterStore;
+  /**
+   * Windows that decide instead while `active()` says so: this replica's conservative share of
+   * every limit (limit ÷ `share`), counted in `store`. Used while the shared store (Redis) cannot
+   * be reached (failover-windows.ts), or always when several replicas run without Redis.
+   */
+  readonly fallback?: GovernorFallback;
   /** The clock (epoch ms); tests move it instead of waiting. */
   readonly now?: () => number;
   /** Buckets per window (default 60); see sliding-window.ts. */
   readonly buckets?: number;
 }
+
+/** The governor's per-replica fallback; see GovernorOptions.fallback. */
+export interface GovernorFallback {
+  readonly store: WindowCounterStore;
+  /** How many replicas share each limit. */
+  readonly share: number;
+  readonly active: () => boolean;
+}
+
+/** A block learnt from another replica, or from this one. */
+export type BlockOrigin = 'local' | 'shared';
+
+type BlockListener = (block: GovernorBlock) => void;
 
 const ACCOUNT_BLOCK = 'account';
 
@@ -103,6 +124,8 @@ export class Governor {
   readonly #keepSoft: boolean;
   readonly #limits: GovernedLimit[];
   readonly #blocks = new Map<string, GovernorBlock>();
+  readonly #fallback: GovernorFallback | undefined;
+  readonly #blockListeners = new Set<BlockListener>();
 
   constructor(options: GovernorOptions) {
     this.tier = options.tier;
@@ -112,22 +135,77 @@ export class Governor {
     this.#keepSoft = options.keepSoftLimits ?? true;
     this.timeline = new RequestTimeline({ now: this.#now });
     const store = options.store ?? createMemoryWindowStore();
+    this.#fallback = options.fallback;
+    const fallback = options.fallback;
+    const window = (
+      rule: RateLimitRule,
+      limit: RateLimitWindow,
+      quota: number,
+      on: WindowCounterStore,
+    ) =>
+      new SlidingWindow({
+        name: `${rule.id}:${limit.period}`,
+        limit: quota,
+        windowMs: PERIOD_SECONDS[limit.period] * 1_000,
+        store: on,
+        now: this.#now,
+        ...(options.buckets ? { buckets: options.buckets } : {}),
+      });
     this.#limits = rulesForTier(this.tier, this.#moduleRules, this.#override).flatMap((rule) =>
       rule.limits.map((limit) => ({
         rule,
         limit,
         policyId: rule.limits.length > 1 ? `${rule.id}-${limit.period.toLowerCase()}` : rule.id,
         enforced: rule.kind === 'hard' || this.#keepSoft,
-        window: new SlidingWindow({
-          name: `${rule.id}:${limit.period}`,
-          limit: limit.limit,
-          windowMs: PERIOD_SECONDS[limit.period] * 1_000,
-          store,
-          now: this.#now,
-          ...(options.buckets ? { buckets: options.buckets } : {}),
-        }),
+        window: window(rule, limit, limit.limit, store),
+        // Rounded down, and at least one request: the shares of all replicas never add up to more
+        // than the limit.
+        ...(fallback
+          ? {
+              fallbackWindow: window(
+                rule,
+                limit,
+                Math.max(1, Math.floor(limit.limit / fallback.share)),
+                fallback.store,
+              ),
+            }
+          : {}),
       })),
     );
+  }
+
+  /** Whether the per-replica share decides now (see GovernorOptions.fallback). */
+  get fallbackActive(): boolean {
+    return this.#fallback?.active() ?? false;
+  }
+
+  /**
+   * Calls `listener` for every block this replica starts or lengthens after an upstream 429 (not
+   * for blocks learnt from other replicas), so it can tell them. Returns a function that stops.
+   */
+  onBlock(listener: BlockListener): () => void {
+    this.#blockListeners.add(listener);
+    return () => this.#blockListeners.delete(listener);
+  }
+
+  /**
+   * Runs `work` with the windows that decide now. When the shared windows fail because their store
+   * just became unreachable, it runs again on the per-replica share: a request is never let
+   * through, or refused, for want of a store.
+   */
+  async #withWindows<T>(work: (windowOf: (limit: GovernedLimit) => SlidingWindow) => Promise<T>) {
+    const fallback = this.#fallback;
+    const shared = (limit: GovernedLimit) => limit.window;
+    const local = (limit: GovernedLimit) => limit.fallbackWindow ?? limit.window;
+    if (!fallback) return work(shared);
+    if (!fallback.active()) {
+      try {
+        return await work(shared);
+      } catch (error) {
+        if (!fallback.active()) throw error;
+      }
+    }
+    return work(local);
   }
 
   /** Every rule of the tier, with whether the governor keeps it. */
@@ -171,16 +249,24 @@ export class Governor {
     const enforced = limits.filter((limit) => limit.enforced);
     const blocked = this.#blockFor(operation);
     if (blocked) return this.#refuse(this.#blocked(blocked, enforced));
+    return this.#withWindows((windowOf) => this.#take(operation, limits, enforced, windowOf));
+  }
 
+  async #take(
+    operation: GovernedOperation,
+    limits: readonly GovernedLimit[],
+    enforced: readonly GovernedLimit[],
+    windowOf: (limit: GovernedLimit) => SlidingWindow,
+  ): Promise<Refusal | undefined> {
     const taken: Array<{ limit: GovernedLimit; bucket: number }> = [];
     const giveBack = () =>
-      Promise.all(taken.map(({ limit, bucket }) => limit.window.giveBack(bucket)));
+      Promise.all(taken.map(({ limit, bucket }) => windowOf(limit).giveBack(bucket)));
     for (const limit of limits) {
       if (!limit.enforced) {
-        taken.push({ limit, bucket: await limit.window.record() });
+        taken.push({ limit, bucket: await windowOf(limit).record() });
         continue;
       }
-      const result = await limit.window.take();
+      const result = await windowOf(limit).take();
       if (!result.taken) {
         await giveBack();
         return this.#refuse({
@@ -208,30 +294,41 @@ export class Governor {
     const enforced = this.#limitsFor(operation).filter((limit) => limit.enforced);
     const blocked = this.#blockFor(operation);
     if (blocked) return this.#blocked(blocked, enforced);
-    for (const limit of enforced) {
-      const { refused, retryAfterMs } = await limit.window.wouldRefuse();
-      if (refused) {
-        return {
-          reason: 'limit',
-          retryAfterSeconds: toSeconds(retryAfterMs),
-          refusing: limit,
-          block: null,
-          limits: enforced,
-        };
+    return this.#withWindows(async (windowOf): Promise<Refusal | undefined> => {
+      for (const limit of enforced) {
+        const { refused, retryAfterMs } = await windowOf(limit).wouldRefuse();
+        if (refused) {
+          return {
+            reason: 'limit',
+            retryAfterSeconds: toSeconds(retryAfterMs),
+            refusing: limit,
+            block: null,
+            limits: enforced,
+          };
+        }
       }
-    }
-    return undefined;
+      return undefined;
+    });
   }
 
   /**
    * Honours an upstream 429: nothing of `block.scope` is sent before `block.until`. A block that
    * ends earlier than one already running for the same scope does not shorten it.
    */
-  block(block: GovernorBlock): void {
+  block(block: GovernorBlock, origin: BlockOrigin = 'local'): void {
     const key = block.scope === 'account' ? ACCOUNT_BLOCK : `rule:${block.ruleId}`;
     const existing = this.#blocks.get(key);
     if (existing && existing.until >= block.until) return;
     this.#blocks.set(key, block);
+    if (origin === 'local') {
+      for (const listener of this.#blockListeners) {
+        try {
+          listener(block);
+        } catch {
+          // Telling other replicas is best effort; the block holds here regardless.
+        }
+      }
+    }
   }
 
   /** Counts an upstream 429 on the timeline. */
@@ -254,8 +351,18 @@ export class Governor {
   async usage(): Promise<LimitUsage[]> {
     const blocks = this.activeBlocks();
     const account = blocks.find((block) => block.scope === 'account');
+    return this.#withWindows((windowOf) => this.#usage(blocks, account, windowOf));
+  }
+
+  async #usage(
+    blocks: readonly GovernorBlock[],
+    account: GovernorBlock | undefined,
+    windowOf: (limit: GovernedLimit) => SlidingWindow,
+  ): Promise<LimitUsage[]> {
     return Promise.all(
-      this.#limits.map(async ({ rule, limit, window, enforced }) => {
+      this.#limits.map(async (governed) => {
+        const { rule, limit, enforced } = governed;
+        const window = windowOf(governed);
         const { used, resetsAt } = await window.usage();
         const own = blocks.find((block) => block.scope === 'rule' && block.ruleId === rule.id);
         const blocking = [account, own]
@@ -264,7 +371,8 @@ export class Governor {
         return {
           ruleId: rule.id,
           period: limit.period,
-          limit: limit.limit,
+          // The per-replica share while the fallback decides.
+          limit: window.limit,
           windowSeconds: PERIOD_SECONDS[limit.period],
           used,
           resetsAt,

@@ -1,5 +1,6 @@
 // Wires the rate-limit side of the BFF in one place for compose.ts: the governor, the incident
 // store, recorder and live hub, the guard the upstream client calls, and the readiness check.
+import type { Incident } from '../../shared/incident';
 import type { RateLimitRule } from '../../shared/rate-limits';
 import type { Config } from '../config';
 import { IncidentHub } from '../incidents/incident-hub';
@@ -7,7 +8,7 @@ import { IncidentRecorder } from '../incidents/incident-recorder';
 import type { Logger } from '../logger';
 import { openDatabase, type SqlDatabase } from '../store/database';
 import { SqlIncidentStore } from '../store/incident-store';
-import { Governor, type GovernedOperation } from './governor';
+import { Governor, type GovernedOperation, type GovernorFallback } from './governor';
 import { createUpstreamGuard } from './upstream-guard';
 import type { WindowCounterStore } from './window-store';
 
@@ -26,6 +27,11 @@ export interface RateLimitingOptions {
   readonly moduleRules?: readonly RateLimitRule[];
   /** Where the governor's counters live (default this process's memory). */
   readonly windowStore?: WindowCounterStore;
+  /** The per-replica share of the limits (scale-out.ts); see GovernorOptions.fallback. */
+  readonly fallback?: GovernorFallback;
+  /** Told of every incident stored, and of every failed write (metrics). */
+  readonly onIncidentStored?: (incident: Incident) => void;
+  readonly onIncidentWriteFailed?: () => void;
 }
 
 /** What /readyz reports. */
@@ -38,7 +44,22 @@ export interface Readiness {
       readonly failedAt?: string;
       readonly error?: string;
     };
+    /** An access token can be had (readiness.ts). */
+    readonly token?: { readonly ok: boolean; readonly error?: string; readonly detail?: string };
+    /** Redis answers (REDIS_URL). */
+    readonly redis?: { readonly ok: boolean; readonly error?: string };
+    /** Which windows decide: shared in Redis, or this replica's share of each limit. */
+    readonly governor?: {
+      readonly ok: boolean;
+      readonly mode: 'shared' | 'fallback' | 'single';
+      readonly detail?: string;
+      readonly since?: string;
+    };
+    /** Present while the process shuts down: take it out of rotation. */
+    readonly shutdown?: { readonly ok: false; readonly detail: string };
   };
+  /** Serving, but with less than it should have (e.g. the governor on its fallback). */
+  readonly degraded?: boolean;
 }
 
 const PING_TIMEOUT_MS = 2_000;
@@ -51,7 +72,14 @@ export function createRateLimiting(options: RateLimitingOptions) {
     options.database ? Promise.resolve(options.database) : (ownDatabase ??= openDatabase());
   const store = new SqlIncidentStore(database);
   const hub = new IncidentHub();
-  const recorder = new IncidentRecorder({ store, hub, logger, now });
+  const recorder = new IncidentRecorder({
+    store,
+    hub,
+    logger,
+    now,
+    ...(options.onIncidentStored ? { onStored: options.onIncidentStored } : {}),
+    ...(options.onIncidentWriteFailed ? { onFailed: options.onIncidentWriteFailed } : {}),
+  });
   const governor = new Governor({
     tier: config.upstream.accountTier,
     keepSoftLimits: config.rateLimits.keepSoftLimits,
@@ -59,6 +87,7 @@ export function createRateLimiting(options: RateLimitingOptions) {
     now,
     ...(options.moduleRules ? { moduleRules: options.moduleRules } : {}),
     ...(options.windowStore ? { store: options.windowStore } : {}),
+    ...(options.fallback ? { fallback: options.fallback } : {}),
   });
   const tokenOperation: GovernedOperation = {
     id: 'token',
@@ -78,6 +107,8 @@ export function createRateLimiting(options: RateLimitingOptions) {
     store,
     hub,
     recorder,
+    /** The database incidents are kept in; the lookup audit trail shares it. */
+    database,
     guard,
     tokenOperation,
 

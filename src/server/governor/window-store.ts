@@ -1,7 +1,12 @@
 // Where the governor's window counters live. One process keeps them in rate-limiter-flexible's
-// memory limiter; several replicas will share them through the same library's Redis limiter
-// (REDIS_URL), which has the same penalty/reward/get API, so only this file changes.
-import { RateLimiterMemory, type RateLimiterAbstract } from 'rate-limiter-flexible';
+// memory limiter; several replicas share them through the same library's Redis limiter
+// (REDIS_URL), which has the same penalty/reward/get API.
+import type { Redis } from 'ioredis';
+import {
+  RateLimiterMemory,
+  RateLimiterRedis,
+  type RateLimiterAbstract,
+} from 'rate-limiter-flexible';
 
 /** Atomic counters with an expiry: all the governor needs from a store. */
 export interface WindowCounterStore {
@@ -45,5 +50,22 @@ export function createMemoryWindowStore(): WindowCounterStore {
     // `points` is irrelevant (nothing is consumed through the limiter's own check); every key
     // gets its own duration through `customDuration`.
     new RateLimiterMemory({ keyPrefix: 'governor', points: Number.MAX_SAFE_INTEGER, duration: 0 }),
+  );
+}
+
+/**
+ * The replicas' shared store: counters in Redis, updated atomically by the library's Lua script.
+ * Rejects at once while the connection is not ready (instead of queueing), so the governor can
+ * fall back to its per-replica share without waiting (failover-windows.ts).
+ */
+export function createRedisWindowStore(redis: Redis, keyPrefix: string): WindowCounterStore {
+  return createLimiterWindowStore(
+    new RateLimiterRedis({
+      storeClient: redis,
+      keyPrefix,
+      points: Number.MAX_SAFE_INTEGER,
+      duration: 0,
+      rejectIfRedisNotReady: true,
+    }),
   );
 }

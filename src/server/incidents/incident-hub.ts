@@ -8,6 +8,8 @@ type Listener = (incident: Incident) => void;
 export class IncidentHub {
   readonly #listeners = new Set<Listener>();
   readonly #closers = new Map<Listener, () => void>();
+  readonly #observers = new Set<Listener>();
+  #route: Listener | undefined;
 
   /**
    * Starts delivering changes to `listener`; `onClose` is called when the server shuts down, so
@@ -27,8 +29,41 @@ export class IncidentHub {
     for (const close of [...this.#closers.values()]) close();
   }
 
-  /** Delivers `incident` to every listener; one failing listener does not stop the others. */
+  /**
+   * Hands a change this process recorded on: to `routeThrough`'s route when one is set (the
+   * cross-replica feed, which puts changes in stream-id order), else straight to deliver().
+   */
   publish(incident: Incident): void {
+    if (this.#route) this.#route(incident);
+    else this.deliver(incident);
+  }
+
+  /**
+   * Sends publish() through `route` from now on (undefined: directly again). The route passes the
+   * changes, and those of other replicas, to deliver().
+   */
+  routeThrough(route: Listener | undefined): void {
+    this.#route = route;
+  }
+
+  /**
+   * Calls `observer` for every delivered change, like a stream but not counted as one (the
+   * governor applies blocks of other replicas' 429s this way). Returns a function that stops.
+   */
+  observe(observer: Listener): () => void {
+    this.#observers.add(observer);
+    return () => this.#observers.delete(observer);
+  }
+
+  /** Delivers `incident` to every listener; one failing listener does not stop the others. */
+  deliver(incident: Incident): void {
+    for (const observer of this.#observers) {
+      try {
+        observer(incident);
+      } catch {
+        // An observer's failure is its own.
+      }
+    }
     for (const listener of this.#listeners) {
       try {
         listener(incident);

@@ -22,6 +22,9 @@ export interface IncidentRecorderOptions {
   readonly now: () => number;
   /** How long the answer to the browser may wait for the write (default 2 s). */
   readonly writeTimeoutMs?: number;
+  /** Told of every incident stored, and of every failed write (metrics). */
+  readonly onStored?: (incident: Incident) => void;
+  readonly onFailed?: () => void;
 }
 
 /** Where one 429 goes: its incident's key, when it was seen, and when its block ends (epoch ms). */
@@ -97,6 +100,7 @@ export class IncidentRecorder {
       .then(
         (incident) => {
           this.#health = { ok: true, failedAt: null, error: null };
+          this.#options.onStored?.(incident);
           this.#options.hub.publish(incident);
           return incident;
         },
@@ -127,6 +131,7 @@ export class IncidentRecorder {
 
   #failed(error: unknown, key: string): void {
     const message = error instanceof Error ? error.message : String(error);
+    this.#options.onFailed?.();
     this.#health = { ok: false, failedAt: this.#options.now(), error: message };
     this.#options.logger.error({ err: error, incident: key }, 'could not store a 429 incident');
   }

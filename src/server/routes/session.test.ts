@@ -304,20 +304,18 @@ describe('roles', () => {
     '/api/audit-trail',
     '/api/audit-trail/search',
     '/api/audit-trail.csv',
-  ])(
-    'refuses support on %s with 403, and admins get the route (404 until it exists)',
-    async (path) => {
-      const h = await start();
-      for (const method of ['GET', 'POST']) {
-        const support = await h.request(path, { method }, { as: 'support' });
-        expect(support.status).toBe(403);
-        expect(await problemOf(support)).toMatchObject({ type: '/problems/forbidden' });
-        const admin = await h.request(path, { method }, { as: 'admin' });
-        expect(admin.status).toBe(404);
-      }
-      expect(h.sent).toHaveLength(0);
-    },
-  );
+  ])('refuses support on %s with 403, and lets admins through to the route', async (path) => {
+    const h = await start();
+    for (const method of ['GET', 'POST']) {
+      const support = await h.request(path, { method }, { as: 'support' });
+      expect(support.status).toBe(403);
+      expect(await problemOf(support)).toMatchObject({ type: '/problems/forbidden' });
+      // An empty request: the route (or the 404/405 below the prefix) answers, not the guard.
+      const admin = await h.request(path, { method }, { as: 'admin' });
+      expect([200, 400, 404, 405]).toContain(admin.status);
+    }
+    expect(h.sent).toHaveLength(0);
+  });
 
   it('lets support read event types', async () => {
     const h = await start();

@@ -17,13 +17,29 @@ import { MIGRATIONS, type Migration } from './migrations';
 export interface SqlExecutor {
   query<T>(sql: string, params?: unknown[]): Promise<{ rows: T[] }>;
   exec(sql: string): Promise<unknown>;
+  /**
+   * PostgreSQL only (absent on SQLite): NOTIFY `channel` when the transaction commits, so other
+   * replicas learn of the change (postgres-database.ts).
+   */
+  notify?(channel: string, payload: string): Promise<void>;
 }
 
-/** An open database. A PostgreSQL pool adapter satisfies the same interface. */
+/** An open database. The PostgreSQL pool adapter (postgres-database.ts) satisfies it too. */
 export interface SqlDatabase extends SqlExecutor {
   /** Runs `work` in one transaction: all of it commits, or none. */
   transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T>;
   close(): Promise<void>;
+  /**
+   * PostgreSQL only: calls `handlers` for every NOTIFY on `channel`, from any replica. Resolves to
+   * a function that stops listening.
+   */
+  listen?(
+    channel: string,
+    handlers: {
+      notification: (payload: string) => void;
+      reconnected?: () => void;
+    },
+  ): Promise<() => Promise<void>>;
 }
 
 /** The database is newer than this build: a downgrade, refused rather than guessed at. */

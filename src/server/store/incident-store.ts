@@ -136,6 +136,13 @@ function decodeCursor(cursor: string): [string, string] {
   throw new InvalidCursorError('cursor is not one this server issued');
 }
 
+/** The NOTIFY channel a committed incident change is announced on (PostgreSQL). */
+export const INCIDENT_CHANNEL = 'console_incidents';
+
+// Taking the next stream id locks the counter's row until the transaction ends. On PostgreSQL
+// that serialises record() across every replica: ids are handed out in commit order, so a reader
+// that has seen id n has also seen every id below it (the live stream's replay relies on it), and
+// the read-merge-write of one incident never loses a concurrent hit.
 const NEXT_SEQ = `UPDATE store_counters SET value = value + 1 WHERE name = 'incident_seq'
   RETURNING value`;
 
@@ -224,7 +231,10 @@ export class SqlIncidentStore implements IncidentStore {
       const existing = (
         await tx.query<IncidentRow>('SELECT * FROM rate_limit_incidents WHERE key = $1', [o.key])
       ).rows[0];
-      return (await tx.query<IncidentRow>(UPSERT, mergedRow(existing, o, seq))).rows;
+      const upserted = (await tx.query<IncidentRow>(UPSERT, mergedRow(existing, o, seq))).rows;
+      // PostgreSQL: other replicas hear of it at commit, in commit order (incident-feed.ts).
+      await tx.notify?.(INCIDENT_CHANNEL, String(seq));
+      return upserted;
     });
     const row = rows[0];
     if (!row) throw new Error('incident upsert returned no row');

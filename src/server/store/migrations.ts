@@ -51,4 +51,30 @@ export const MIGRATIONS: readonly Migration[] = [
       INSERT INTO store_counters (name, value) VALUES ('incident_seq', 0);
     `,
   },
+  {
+    version: 2,
+    name: 'lookup audit trail',
+    sql: `
+      -- One row per data-subject lookup (PRODUCT.md §6), written before its answer is returned.
+      -- The identifier is kept only as an HMAC-SHA256 under the audit key (hex); key_id tells
+      -- which key, so records hashed before a key change are recognised rather than mismatched.
+      CREATE TABLE lookup_audit (
+        id text PRIMARY KEY,
+        at text NOT NULL,
+        username text NOT NULL,
+        operation text NOT NULL,
+        outcome text NOT NULL
+          CHECK (outcome IN ('ok', 'not-found', 'invalid', 'rate-limited', 'error')),
+        status integer NOT NULL,
+        detail text,
+        identifier_hash text,
+        key_id text NOT NULL,
+        continued integer NOT NULL DEFAULT 0,
+        request_id text
+      );
+      CREATE INDEX lookup_audit_newest ON lookup_audit (at DESC, id DESC);
+      CREATE INDEX lookup_audit_identifier ON lookup_audit (identifier_hash, at DESC, id DESC);
+      CREATE INDEX lookup_audit_user ON lookup_audit (username, at DESC);
+    `,
+  },
 ];

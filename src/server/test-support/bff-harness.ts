@@ -2,6 +2,7 @@
 // itself is exercised through app.request (no port). The upstream client uses undici's request
 // API, which MSW cannot intercept in-process, so the same MSW handlers answer over HTTP instead.
 import { randomBytes } from 'node:crypto';
+import type { Redis } from 'ioredis';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -42,6 +43,10 @@ export interface HarnessOptions {
   database?: SqlDatabase;
   /** Give the BFF the mock's demo controls, as demo mode does (needs `mockRateLimits`). */
   demoControls?: boolean;
+  /** An open Redis connection: the BFF shares limits, blocks and sessions through it. */
+  redis?: Redis;
+  /** Another harness's mock upstream to use instead of starting one (replicas of one console). */
+  upstream?: MockUpstreamServer;
 }
 
 /** The console users every harness has, one per role, and their passwords. */
@@ -81,6 +86,8 @@ export async function startBffHarness({
   now,
   database,
   demoControls,
+  redis,
+  upstream: sharedUpstream,
 }: HarnessOptions = {}) {
   const usersFile = await writeHarnessUsersFile();
   const limits: MockRateLimits | undefined = mockRateLimits
@@ -91,11 +98,8 @@ export async function startBffHarness({
       })
     : undefined;
   const state = createMockState({ ...mock, ...(limits ? { admission: limits.admission } : {}) });
-  const upstream: MockUpstreamServer = await startMockUpstreamServer({
-    port: 0,
-    state,
-    rateLimits: limits,
-  });
+  const upstream: MockUpstreamServer =
+    sharedUpstream ?? (await startMockUpstreamServer({ port: 0, state, rateLimits: limits }));
   const config = parseConfig({
     LOG_LEVEL: 'silent',
     STATIC_DIR: staticDir ?? 'does-not-exist',
@@ -104,6 +108,7 @@ export async function startBffHarness({
     OAUTH_CLIENT_SECRET: upstream.state.clientSecret,
     CONSOLE_USERS_FILE: usersFile.path,
     SESSION_SECRET: randomBytes(32).toString('base64url'),
+    AUDIT_KEY: randomBytes(32).toString('base64url'),
     ...env,
   });
   const http = createHttpTransport({ timeoutMs: config.upstream.timeoutMs });
@@ -120,6 +125,7 @@ export async function startBffHarness({
     ...(now ? { now } : {}),
     ...(database ? { database } : {}),
     ...(moduleRules ? { moduleRules } : {}),
+    ...(redis ? { redis } : {}),
     ...(demoControls && limits
       ? { demoControls: createMockDemoControls(upstream.state, limits) }
       : {}),
@@ -171,12 +177,16 @@ export async function startBffHarness({
     auth: bff.auth,
     /** The governor, incident store and live hub of this BFF. */
     rateLimiting: bff.rateLimiting,
+    /** Shutdown begins: /readyz answers 503 from now on. */
+    drain: bff.drain,
+    /** The lookup audit trail of this BFF. */
+    auditStore: bff.auditStore,
     /** The mock's §8 model, when `mockRateLimits` was given. */
     mockRateLimits: limits,
     async close() {
       await bff.close();
       await http.close();
-      await upstream.close();
+      if (!sharedUpstream) await upstream.close();
       usersFile.remove();
     },
   };

@@ -3,7 +3,7 @@
 // token once (and retries once) when the upstream answers 401.
 import type { UpstreamGuard } from '../governor/upstream-guard';
 import type { TokenManager } from './token-manager';
-import type { Transport, TransportResponse } from './http-transport';
+import { TransportError, type Transport, type TransportResponse } from './http-transport';
 
 /** One upstream operation the BFF knows. Only operations of the catalog are ever sent. */
 export interface UpstreamOperation {
@@ -66,6 +66,15 @@ export interface UpstreamClientOptions {
    * caller sees it.
    */
   guard?: UpstreamGuard;
+  /**
+   * Told of every request sent (a 401 retry too): the operation, the answer's status or why there
+   * was none, and how long it took, for metrics.
+   */
+  observe?: (
+    operationId: string,
+    outcome: number | 'timeout' | 'unreachable' | 'invalid',
+    seconds: number,
+  ) => void;
 }
 
 /** The BFF's client for catalog operations. */
@@ -104,11 +113,22 @@ export class UpstreamClient {
   }
 
   async #sendWith(token: string, operation: UpstreamOperation, url: URL, call: UpstreamCall) {
-    const response = await this.#options.transport({
-      method: operation.method,
-      url,
-      headers: { ...call.headers, accept: 'application/json', authorization: `Bearer ${token}` },
-    });
+    const observe = this.#options.observe;
+    const started = observe ? performance.now() : 0;
+    let response: TransportResponse;
+    try {
+      response = await this.#options.transport({
+        method: operation.method,
+        url,
+        headers: { ...call.headers, accept: 'application/json', authorization: `Bearer ${token}` },
+      });
+    } catch (error) {
+      // No HTTP answer (timeout, unreachable), or one the answer filter refused (invalid).
+      const kind = error instanceof TransportError ? error.kind : 'invalid';
+      observe?.(operation.id, kind, (performance.now() - started) / 1_000);
+      throw error;
+    }
+    observe?.(operation.id, response.status, (performance.now() - started) / 1_000);
     await this.#options.guard?.afterAnswer(operation, response);
     return response;
   }

@@ -1,0 +1,37 @@
+# The console as a container image, for running several replicas behind a load balancer
+# (compose.yaml, README "Running at scale"). One image serves both roles: the console
+# (the default command) and the standalone mock upstream (`node --import tsx src/mocks/server.ts`).
+
+FROM node:20-bookworm-slim AS build
+WORKDIR /app
+# better-sqlite3 compiles from source when its prebuilt binary cannot be downloaded.
+RUN apt-get update \
+  && apt-get install -y --no-install-recommends python3 make g++ \
+  && rm -rf /var/lib/apt/lists/*
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY . .
+RUN npm run build && npm prune --omit=dev
+
+FROM node:20-bookworm-slim
+WORKDIR /app
+ENV NODE_ENV=production \
+    HOST=0.0.0.0 \
+    PORT=8787 \
+    DATA_DIR=/data \
+    STATIC_DIR=/app/dist/client
+COPY --from=build /app/package.json /app/tsconfig.json ./
+COPY --from=build /app/node_modules ./node_modules
+COPY --from=build /app/dist ./dist
+# The mock upstream runs from source (tsx is a runtime dependency); the console does not need it.
+COPY --from=build /app/src ./src
+RUN mkdir -p /data && chown node:node /data
+USER node
+VOLUME /data
+EXPOSE 8787
+# Ready, not merely alive: the store answers, a token can be had, not shutting down.
+HEALTHCHECK --interval=10s --timeout=3s --start-period=20s \
+  CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||8787)+'/readyz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
+# SIGTERM starts the graceful shutdown (at most 10 s); give it that long before SIGKILL.
+STOPSIGNAL SIGTERM
+CMD ["node", "--enable-source-maps", "dist/server/index.js"]

@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# Starts a throwaway Redis and PostgreSQL on loopback for the scale-out tests, installing them from
+# Debian when missing, and prints the variables the tests read:
+#
+#   eval "$(scripts/start-test-services.sh)"     # exports TEST_REDIS_URL and TEST_DATABASE_URL
+#   scripts/start-test-services.sh --stop        # stops both and removes their data
+#
+# Both listen on 127.0.0.1 only, on spare ports, with throwaway data (never a system cluster):
+# Redis's under .test-services/, PostgreSQL's in a temporary directory the postgres user can reach
+# (PostgreSQL refuses to run as root, so as root its tools run as the postgres user). Progress goes
+# to stderr; stdout carries only the export lines.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+STATE_DIR="$PWD/.test-services"
+log() { echo "test services: $*" >&2; }
+
+as_db_user() {
+  if [ "$(id -u)" = 0 ]; then
+    runuser -u postgres -- "$@"
+  else
+    "$@"
+  fi
+}
+
+stop_services() {
+  if [ -f "$STATE_DIR/redis.pid" ]; then
+    kill "$(cat "$STATE_DIR/redis.pid")" 2>/dev/null || true
+  fi
+  if [ -f "$STATE_DIR/pg-bin" ] && [ -f "$STATE_DIR/pg-dir" ]; then
+    local pg_dir
+    pg_dir="$(cat "$STATE_DIR/pg-dir")"
+    as_db_user "$(cat "$STATE_DIR/pg-bin")/pg_ctl" -D "$pg_dir/data" -m fast -w stop \
+      >/dev/null 2>&1 || true
+    rm -rf "$pg_dir"
+  fi
+  rm -rf "$STATE_DIR"
+}
+
+if [ "${1:-}" = "--stop" ]; then
+  stop_services
+  log "stopped"
+  exit 0
+fi
+
+# Anything left over from an earlier run goes first, so ports and data start clean.
+stop_services
+
+pg_bindir() {
+  if command -v pg_ctl >/dev/null 2>&1 && command -v initdb >/dev/null 2>&1; then
+    dirname "$(readlink -f "$(command -v pg_ctl)")"
+    return
+  fi
+  find /usr/lib/postgresql -maxdepth 2 -name bin -type d 2>/dev/null | sort -V | tail -1
+}
+
+if ! command -v redis-server >/dev/null 2>&1 || [ -z "$(pg_bindir)" ]; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    log "installing redis-server and postgresql from Debian"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq >&2
+    apt-get install -y -qq redis-server postgresql >&2
+  else
+    log "redis-server or PostgreSQL is missing; install them (apt-get install redis-server postgresql) or run as root"
+    exit 1
+  fi
+fi
+
+spare_port() {
+  node -e "const s=require('net').createServer();s.listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})"
+}
+
+mkdir -p "$STATE_DIR"
+
+# Redis: no persistence, loopback only.
+REDIS_PORT="$(spare_port)"
+mkdir -p "$STATE_DIR/redis"
+redis-server --bind 127.0.0.1 --port "$REDIS_PORT" --daemonize yes \
+  --pidfile "$STATE_DIR/redis.pid" --dir "$STATE_DIR/redis" --logfile "$STATE_DIR/redis.log" \
+  --save '' --appendonly no >&2
+for _ in $(seq 1 50); do
+  redis-cli -h 127.0.0.1 -p "$REDIS_PORT" ping >/dev/null 2>&1 && break
+  sleep 0.1
+done
+redis-cli -h 127.0.0.1 -p "$REDIS_PORT" ping >/dev/null
+log "redis on 127.0.0.1:$REDIS_PORT"
+
+# PostgreSQL: a private cluster with a random password, reachable over TCP on loopback only.
+PG_BIN="$(pg_bindir)"
+echo "$PG_BIN" >"$STATE_DIR/pg-bin"
+PG_PORT="$(spare_port)"
+PG_PASSWORD="$(node -e "console.log(require('crypto').randomBytes(18).toString('hex'))")"
+PG_DIR="$(mktemp -d "${TMPDIR:-/tmp}/console-test-pg.XXXXXX")"
+echo "$PG_DIR" >"$STATE_DIR/pg-dir"
+mkdir -p "$PG_DIR/data" "$PG_DIR/socket"
+printf '%s\n' "$PG_PASSWORD" >"$PG_DIR/password"
+if [ "$(id -u)" = 0 ]; then
+  chown -R postgres "$PG_DIR"
+fi
+as_db_user "$PG_BIN/initdb" -D "$PG_DIR/data" -U postgres --auth-local=trust \
+  --auth-host=scram-sha-256 --pwfile="$PG_DIR/password" -E UTF8 >/dev/null
+as_db_user "$PG_BIN/pg_ctl" -D "$PG_DIR/data" -l "$PG_DIR/postgres.log" -w \
+  -o "-c listen_addresses=127.0.0.1 -p $PG_PORT -k $PG_DIR/socket -c fsync=off" start >&2
+log "postgresql on 127.0.0.1:$PG_PORT"
+
+echo "export TEST_REDIS_URL=redis://127.0.0.1:$REDIS_PORT"
+echo "export TEST_DATABASE_URL=postgres://postgres:$PG_PASSWORD@127.0.0.1:$PG_PORT/postgres"

@@ -1,0 +1,73 @@
+// The audit trail's filters as URL search params, so a filtered view is a link. Never the
+// identifier: searching by identifier is a form whose value stays in the page.
+import * as z from 'zod/mini';
+import { AUDIT_OUTCOMES, type AuditOutcome } from '../../shared/audit-trail';
+
+/** The filters of the trail. Days are `YYYY-MM-DD` in the browser's time zone. */
+export interface AuditFilters {
+  since?: string;
+  until?: string;
+  user?: string;
+  operation?: string;
+  outcome?: AuditOutcome;
+}
+
+const Day = z.catch(z.optional(z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/))), undefined);
+const FiltersSchema = z.object({
+  since: Day,
+  until: Day,
+  user: z.catch(z.optional(z.string().check(z.regex(/^[a-z0-9][a-z0-9._-]{0,63}$/))), undefined),
+  operation: z.catch(z.optional(z.string().check(z.regex(/^[a-z0-9-]{1,64}$/))), undefined),
+  outcome: z.catch(z.optional(z.enum(AUDIT_OUTCOMES)), undefined),
+});
+
+const NAMES = ['since', 'until', 'user', 'operation', 'outcome'] as const;
+
+/** Reads the filters from search params; anything invalid is dropped, never thrown. */
+export function parseAuditFilters(params: URLSearchParams): AuditFilters {
+  const parsed = FiltersSchema.parse(
+    Object.fromEntries(NAMES.map((name) => [name, params.get(name) ?? undefined])),
+  );
+  const filters: AuditFilters = {};
+  for (const name of NAMES) {
+    const value = parsed[name];
+    if (value) (filters as Record<string, string>)[name] = value;
+  }
+  if (filters.since && filters.until && filters.since > filters.until) delete filters.until;
+  return filters;
+}
+
+/** Writes the filters, leaving out what is unset. */
+export function serialiseAuditFilters(filters: AuditFilters): URLSearchParams {
+  const params = new URLSearchParams();
+  for (const name of NAMES) {
+    const value = filters[name];
+    if (value) params.set(name, value);
+  }
+  return params;
+}
+
+/** The API query: days become the start and end of the day in this browser's time zone. */
+export function auditQueryString(filters: AuditFilters, cursor?: string): string {
+  const params = new URLSearchParams();
+  const local = (day: string, end: boolean) => {
+    const [y, m, d] = day.split('-').map(Number);
+    const date = end
+      ? new Date(y!, m! - 1, d!, 23, 59, 59, 999)
+      : new Date(y!, m! - 1, d!, 0, 0, 0, 0);
+    return date.toISOString();
+  };
+  if (filters.since) params.set('since', local(filters.since, false));
+  if (filters.until) params.set('until', local(filters.until, true));
+  if (filters.user) params.set('user', filters.user);
+  if (filters.operation) params.set('operation', filters.operation);
+  if (filters.outcome) params.set('outcome', filters.outcome);
+  if (cursor) params.set('cursor', cursor);
+  const query = params.toString();
+  return query ? `?${query}` : '';
+}
+
+/** True when any filter narrows the trail. */
+export function hasAuditFilters(filters: AuditFilters): boolean {
+  return NAMES.some((name) => Boolean(filters[name]));
+}

@@ -1,0 +1,31 @@
+// Words of the audit page, fixed to English like the rest of the UI.
+import type { AuditOutcome } from '../../shared/audit-trail';
+import { BUILT_IN_OPERATIONS, operationLabel } from '../../shared/data-subject-operations';
+
+/** How each outcome reads, and its tone. */
+export const OUTCOME_TEXT: Readonly<
+  Record<AuditOutcome, { label: string; tone: 'good' | 'none' | 'wait' | 'bad' }>
+> = {
+  ok: { label: 'Answered', tone: 'good' },
+  'not-found': { label: 'Not found', tone: 'none' },
+  invalid: { label: 'Refused: invalid', tone: 'wait' },
+  'rate-limited': { label: 'Rate limited', tone: 'wait' },
+  error: { label: 'Failed', tone: 'bad' },
+};
+
+/** "v4 · Details with purposes" for an operation id of the catalog. */
+export function operationTitle(id: string): string {
+  const operation = BUILT_IN_OPERATIONS.find((candidate) => candidate.id === id);
+  return operation ? operationLabel(operation) : 'Unknown operation';
+}
+
+const DATE_TIME = new Intl.DateTimeFormat('en', {
+  dateStyle: 'medium',
+  timeStyle: 'medium',
+  hourCycle: 'h23',
+});
+
+/** "Mar 12, 2026, 09:14:05" in the user's time zone. */
+export function formatDateTime(iso: string): string {
+  return DATE_TIME.format(new Date(iso));
+}

@@ -1,0 +1,70 @@
+// Laying an answer out: the record's fields, a table per list of records, paging kept apart.
+import { describe, expect, it } from 'vitest';
+import { describeAnswer, fieldLabel, mergePages, pathLabel, summarise } from './answer-model';
+
+describe('describeAnswer', () => {
+  it('lists a subject’s fields and puts its purposes in a table, names first', () => {
+    const model = describeAnswer({
+      dataSubjectGuid: 'g',
+      identifier: 'ada@example.com',
+      purposes: [
+        {
+          purposeGuid: 'p',
+          consentDate: '2026-01-01T00:00:00Z',
+          purposeName: 'News',
+          status: 'ACTIVE',
+        },
+      ],
+      linkToken: { token: 't' },
+    });
+    expect(model.fields.map((field) => field.label)).toEqual([
+      'Data subject GUID',
+      'Identifier',
+      'Link token · Token',
+    ]);
+    expect(model.tables).toHaveLength(1);
+    expect(model.tables[0]?.title).toBe('Purposes');
+    expect(model.tables[0]?.columns.map((column) => column.key)).toEqual([
+      'purposeName',
+      'status',
+      'consentDate',
+      'purposeGuid',
+    ]);
+  });
+
+  it('titles the records of a listing and keeps paging fields apart', () => {
+    const model = describeAnswer({ content: [{ token: 't' }], number: 0, size: 10 }, 'Link tokens');
+    expect(model.tables[0]?.title).toBe('Link tokens');
+    expect(model.fields).toEqual([]);
+    expect(model.paging.map((field) => field.key)).toEqual(['number', 'size']);
+  });
+
+  it('shows an empty list as an empty table rather than a field', () => {
+    expect(describeAnswer({ content: [] }, 'Groups').tables[0]?.rows).toEqual([]);
+  });
+});
+
+describe('mergePages', () => {
+  it('puts the records of every page one after another', () => {
+    expect(
+      mergePages([
+        { content: [1, 2], requestContinuation: 'a' },
+        { content: [3], requestContinuation: null },
+      ]),
+    ).toEqual({ content: [1, 2, 3], requestContinuation: null });
+    expect(mergePages([{ a: 1 }])).toEqual({ a: 1 });
+  });
+});
+
+describe('labels', () => {
+  it('reads field names as words', () => {
+    expect(fieldLabel('lastTransactionDate')).toBe('Last transaction date');
+    expect(fieldLabel('linkedIdentityGroupId')).toBe('Linked identity group ID');
+    expect(pathLabel('purposes[].lastCollectionPointName')).toBe(
+      'Purposes › Last collection point name',
+    );
+    expect(
+      summarise([{ identifier: '+44 20 7946 0100', linkedDate: '2026-02-01T10:00:00Z' }]),
+    ).toBe('+44 20 7946 0100: 2026-02-01');
+  });
+});

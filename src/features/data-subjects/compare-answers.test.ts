@@ -1,0 +1,57 @@
+// The migration view's differences: what v4 adds or leaves out, lists of another length and
+// values that disagree, comparing a bare v4 record with a legacy page of records.
+import { describe, expect, it } from 'vitest';
+import { compareAnswers, RECORDS_PATH } from './compare-answers';
+
+const purpose = (guid: string, status = 'ACTIVE') => ({ purposeGuid: guid, status });
+
+describe('compareAnswers', () => {
+  it('sees that v4 basic details leave out the purposes the legacy call has', () => {
+    const v4 = { identifier: 'ada@example.com', language: 'en' };
+    const legacy = {
+      identifier: 'ada@example.com',
+      language: 'en',
+      purposes: [purpose('a'), purpose('b', 'WITHDRAWN')],
+    };
+    const diff = compareAnswers(v4, legacy);
+    expect(diff.onlyInV4).toEqual([]);
+    expect(diff.onlyInLegacy).toEqual([
+      'purposes[]',
+      'purposes[].purposeGuid',
+      'purposes[].status',
+    ]);
+    expect(diff.inBoth).toEqual(['identifier', 'language']);
+    expect(diff.counts).toEqual([]);
+    expect(diff.values).toEqual([]);
+  });
+
+  it('unwraps a legacy page and compares its one record with the v4 record', () => {
+    const v4 = { identifier: 'ada@example.com', purposes: [purpose('a')], purposeVersion: 2 };
+    const legacy = {
+      content: [{ identifier: 'ada@example.com', purposes: [purpose('a'), purpose('b')] }],
+      number: 0,
+      size: 20,
+      totalElements: 1,
+    };
+    const diff = compareAnswers(v4, legacy);
+    expect(diff.onlyInV4).toEqual(['purposeVersion']);
+    expect(diff.counts).toEqual([{ path: 'purposes[]', v4: 1, legacy: 2 }]);
+    expect(diff.values).toEqual([{ path: 'purposes[].purposeGuid', v4: [], legacy: ['b'] }]);
+    expect(diff.paging).toEqual({ v4: [], legacy: ['number', 'size', 'totalElements'] });
+  });
+
+  it('counts records of two listings and reports values only one side has', () => {
+    const v4 = { content: [{ token: 't1' }, { token: 't2' }], requestContinuation: 'x' };
+    const legacy = { content: [{ token: 't1' }], number: 0 };
+    const diff = compareAnswers(v4, legacy);
+    expect(diff.counts).toEqual([{ path: RECORDS_PATH, v4: 2, legacy: 1 }]);
+    expect(diff.values).toEqual([{ path: 'token', v4: ['t2'], legacy: [] }]);
+    expect(diff.paging).toEqual({ v4: ['requestContinuation'], legacy: ['number'] });
+  });
+
+  it('tells renamed fields apart as added and left out', () => {
+    const diff = compareAnswers({ linkedIdentityGroupId: 'g' }, { id: 'g' });
+    expect(diff.onlyInV4).toEqual(['linkedIdentityGroupId']);
+    expect(diff.onlyInLegacy).toEqual(['id']);
+  });
+});

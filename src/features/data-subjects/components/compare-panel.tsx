@@ -1,0 +1,272 @@
+// The migration view: a v4 answer next to the legacy call it replaces, with what differs first —
+// fields v4 adds, fields it leaves out, lists of another length and values that disagree.
+import { useEffect, useMemo, useRef } from 'react';
+import {
+  operationLabel,
+  type DataSubjectOperation,
+  type LegacyEquivalent,
+} from '../../../shared/data-subject-operations';
+import type { LookupResponse } from '../../../shared/data-subject-lookups';
+import { checkLookupParams } from '../../../shared/data-subject-validation';
+import { pathLabel } from '../answer-model';
+import { compareAnswers, RECORDS_PATH, type AnswerComparison } from '../compare-answers';
+import type { LegacyCall } from '../legacy-call';
+import { listTitleOf } from '../lookup-params';
+import { AnswerView } from './answer-view';
+import { LookupProblem } from './lookup-problem';
+import { ParamField } from './param-field';
+import { PathBadge } from './operation-picker';
+
+export interface CompareState {
+  readonly equivalent: LegacyEquivalent;
+  readonly legacy: DataSubjectOperation;
+  readonly call: LegacyCall;
+  /** Values typed for the parameters the v4 lookup could not supply. */
+  readonly extra: Record<string, string>;
+  readonly tried: boolean;
+}
+
+export interface ComparePanelProps {
+  v4: DataSubjectOperation;
+  v4Data: unknown;
+  state: CompareState;
+  operations: readonly DataSubjectOperation[];
+  onChoose: (equivalent: LegacyEquivalent) => void;
+  onExtra: (name: string, value: string) => void;
+  onRun: () => void;
+  pending: boolean;
+  error: unknown;
+  answer: LookupResponse | undefined;
+  onClose: () => void;
+}
+
+/** The compare section below a v4 result. */
+export function ComparePanel({
+  v4,
+  v4Data,
+  state,
+  operations,
+  onChoose,
+  onExtra,
+  onRun,
+  pending,
+  error,
+  answer,
+  onClose,
+}: ComparePanelProps) {
+  const { legacy, call, extra } = state;
+  const extraErrors = useMemo(
+    () =>
+      checkLookupParams(
+        { ...legacy, params: call.missing },
+        Object.fromEntries(call.missing.map((param) => [param.name, extra[param.name] ?? ''])),
+      ).errors,
+    [legacy, call.missing, extra],
+  );
+  const comparison = useMemo(
+    () => (answer ? compareAnswers(v4Data, answer.data) : undefined),
+    [answer, v4Data],
+  );
+  // The comparison opens below a possibly long answer: bring it into view, and keyboard focus
+  // with it.
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    headingRef.current?.scrollIntoView?.({ block: 'start' });
+    headingRef.current?.focus({ preventScroll: true });
+  }, []);
+
+  return (
+    <section className="card compare-card" aria-labelledby="compare-title">
+      <div className="section-head">
+        <div>
+          <h2 id="compare-title" ref={headingRef} tabIndex={-1}>
+            Compare with legacy
+          </h2>
+          <p className="muted section-note">{state.equivalent.note}</p>
+        </div>
+        <button type="button" className="button button-small" onClick={onClose}>
+          Close comparison
+        </button>
+      </div>
+      {v4.legacy.length > 1 ? (
+        <div className="compare-choice" role="group" aria-label="Legacy operation">
+          {v4.legacy.map((equivalent) => {
+            const target = operations.find((op) => op.id === equivalent.operation);
+            return (
+              <button
+                key={equivalent.operation}
+                type="button"
+                className="button button-small"
+                aria-pressed={equivalent.operation === legacy.id}
+                onClick={() => onChoose(equivalent)}
+              >
+                {target?.title ?? equivalent.operation}
+              </button>
+            );
+          })}
+        </div>
+      ) : null}
+
+      {call.missing.length > 0 ? (
+        <form
+          className="compare-extra"
+          noValidate
+          onSubmit={(event) => {
+            event.preventDefault();
+            if (Object.keys(extraErrors).length === 0) onRun();
+          }}
+        >
+          <p>
+            {legacy.title} needs{' '}
+            {call.missing.map((param) => param.label.toLowerCase()).join(' and ')}, which this v4
+            lookup does not have.
+          </p>
+          {call.missing.map((param) => (
+            <ParamField
+              key={param.name}
+              idPrefix="legacy"
+              param={param}
+              value={extra[param.name] ?? ''}
+              onChange={(value) => onExtra(param.name, value)}
+              error={state.tried ? extraErrors[param.name] : undefined}
+            />
+          ))}
+          <button type="submit" className="button button-primary" disabled={pending}>
+            {pending ? 'Calling…' : `Call ${legacy.title}`}
+          </button>
+        </form>
+      ) : null}
+
+      {pending ? (
+        <p className="muted" role="status">
+          Calling {legacy.title}…
+        </p>
+      ) : error ? (
+        <LookupProblem error={error} headingLevel={3} />
+      ) : answer && comparison ? (
+        <>
+          <DiffSummary comparison={comparison} />
+          <div className="compare-columns">
+            <section className="compare-side" aria-labelledby="compare-v4-title">
+              <h3 id="compare-v4-title">{operationLabel(v4)}</h3>
+              <p className="muted compare-path">
+                <code>
+                  {v4.method} {v4.path}
+                </code>{' '}
+                <PathBadge operation={v4} />
+              </p>
+              <AnswerView data={v4Data} listTitle={listTitleOf(v4)} label="v4" />
+            </section>
+            <section className="compare-side" aria-labelledby="compare-legacy-title">
+              <h3 id="compare-legacy-title">{operationLabel(legacy)}</h3>
+              <p className="muted compare-path">
+                <code>
+                  {legacy.method} {legacy.path}
+                </code>{' '}
+                <PathBadge operation={legacy} />
+              </p>
+              <AnswerView data={answer.data} listTitle={listTitleOf(legacy)} label="Legacy" />
+            </section>
+          </div>
+        </>
+      ) : null}
+    </section>
+  );
+}
+
+/** "Purpose GUID" -> "purpose GUID": the label inside a sentence. */
+const lowerFirst = (text: string) => text.charAt(0).toLowerCase() + text.slice(1);
+
+/** Paths grouped under the list they belong to, when the whole list is on one side only. */
+function grouped(paths: readonly string[]): Array<{ path: string; children: string[] }> {
+  const lists = paths.filter((path) => path.endsWith('[]'));
+  const groups: Array<{ path: string; children: string[] }> = [];
+  for (const path of paths) {
+    const parent = lists.find((list) => path.startsWith(`${list}.`));
+    if (parent) continue;
+    groups.push({
+      path,
+      children: path.endsWith('[]')
+        ? paths
+            .filter((child) => child.startsWith(`${path}.`))
+            .map((child) => child.slice(path.length + 1))
+        : [],
+    });
+  }
+  return groups;
+}
+
+function PathList({ paths, empty }: { paths: readonly string[]; empty: string }) {
+  if (paths.length === 0) return <p className="muted">{empty}</p>;
+  return (
+    <ul className="diff-list">
+      {grouped(paths).map(({ path, children }) => (
+        <li key={path}>
+          <span className="diff-path">{pathLabel(path)}</span>
+          {children.length > 0 ? (
+            <span className="muted">
+              {' '}
+              — a list of {children.map((child) => lowerFirst(pathLabel(child))).join(', ')}
+            </span>
+          ) : null}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function DiffSummary({ comparison }: { comparison: AnswerComparison }) {
+  const countLabel = (path: string) => (path === RECORDS_PATH ? 'Records' : pathLabel(path));
+  const paging = comparison.paging;
+  return (
+    <section className="diff-summary" aria-labelledby="diff-title">
+      <h3 id="diff-title">What differs</h3>
+      <div className="diff-grid">
+        <div>
+          <h4>v4 adds</h4>
+          <PathList paths={comparison.onlyInV4} empty="Nothing the legacy call lacks." />
+        </div>
+        <div>
+          <h4>v4 leaves out</h4>
+          <PathList paths={comparison.onlyInLegacy} empty="Nothing the legacy call has." />
+        </div>
+        <div>
+          <h4>Different counts</h4>
+          {comparison.counts.length === 0 ? (
+            <p className="muted">Every list has as many entries on both sides.</p>
+          ) : (
+            <ul className="diff-list">
+              {comparison.counts.map((count) => (
+                <li key={count.path}>
+                  <span className="diff-path">{countLabel(count.path)}</span>: v4 {count.v4}, legacy{' '}
+                  {count.legacy}
+                </li>
+              ))}
+            </ul>
+          )}
+        </div>
+        <div>
+          <h4>Different values</h4>
+          {comparison.values.length === 0 ? (
+            <p className="muted">Fields both have agree.</p>
+          ) : (
+            <ul className="diff-list">
+              {comparison.values.map((difference) => (
+                <li key={difference.path}>
+                  <span className="diff-path">{pathLabel(difference.path)}</span>: v4{' '}
+                  {difference.v4.join(', ') || '—'}; legacy {difference.legacy.join(', ') || '—'}
+                </li>
+              ))}
+            </ul>
+          )}
+        </div>
+      </div>
+      <p className="muted diff-footer">
+        {comparison.inBoth.length} fields are in both.
+        {paging.v4.length > 0 || paging.legacy.length > 0
+          ? ` Paging: v4 ${paging.v4.join(', ') || 'none'}; legacy ${paging.legacy.join(', ') || 'none'}.`
+          : ''}
+      </p>
+    </section>
+  );
+}

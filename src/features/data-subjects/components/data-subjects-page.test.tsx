@@ -1,0 +1,228 @@
+// The data-subjects page as a privacy admin uses it, with a stubbed BFF: a form built from the
+// catalog with inline validation that sends nothing until it is right, the answer as tables,
+// "load more", the legacy comparison, not-found as an answer, and the identifier kept out of the
+// URL.
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import {
+  BUILT_IN_OPERATIONS,
+  DATA_SUBJECT_PROBLEM_TYPES,
+} from '../../../shared/data-subject-operations';
+import type { LookupRequest } from '../../../shared/data-subject-lookups';
+import { DataSubjectsPage } from './data-subjects-page';
+
+const ADA = 'ada.lovelace@example.com';
+
+function json(body: unknown, status = 200) {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { 'Content-Type': status < 400 ? 'application/json' : 'application/problem+json' },
+  });
+}
+
+const purposes = [
+  { purposeGuid: 'p1', purposeName: 'Newsletter', status: 'ACTIVE', purposeVersion: 2 },
+  { purposeGuid: 'p2', purposeName: 'Analytics', status: 'WITHDRAWN', purposeVersion: 1 },
+];
+
+let mode: 'demo' | 'live' = 'live';
+let lookups: LookupRequest[] = [];
+
+function answer(request: LookupRequest): Response {
+  const at = new Date().toISOString();
+  const identifier = request.params?.identifier;
+  if (identifier === 'nobody@example.com') {
+    return json(
+      {
+        type: DATA_SUBJECT_PROBLEM_TYPES.notFound,
+        title: 'No data subject with this identifier',
+        status: 404,
+        detail: 'The privacy platform answered that it has no such record.',
+      },
+      404,
+    );
+  }
+  switch (request.operation) {
+    case 'v4-details':
+      return json({
+        operation: request.operation,
+        data: { identifier, language: 'en', purposes },
+        fetchedAt: at,
+      });
+    case 'v2-datasubjects':
+      return json({
+        operation: request.operation,
+        data: {
+          identifier,
+          language: 'en',
+          purposes: purposes.map(({ purposeVersion: _, ...rest }) => rest),
+        },
+        fetchedAt: at,
+      });
+    case 'v4-link-tokens':
+      return request.continuation
+        ? json({
+            operation: request.operation,
+            data: { content: [{ identifier: 'b@example.com', token: 'lt_2' }] },
+            fetchedAt: at,
+          })
+        : json({
+            operation: request.operation,
+            data: {
+              content: [{ identifier: 'a@example.com', token: 'lt_1' }],
+              requestContinuation: 'next',
+            },
+            continuation: 'next',
+            fetchedAt: at,
+          });
+    default:
+      return json({ type: '/problems/internal', title: 'unexpected', status: 500 }, 500);
+  }
+}
+
+beforeEach(() => {
+  mode = 'live';
+  lookups = [];
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+      const url = String(input);
+      if (url === '/api/data-subjects/operations') return json({ operations: BUILT_IN_OPERATIONS });
+      if (url === '/api/meta')
+        return json({ mode, accountTier: 'production', demoControls: false });
+      if (url === '/api/data-subjects/lookups') {
+        const request = JSON.parse(String(init?.body)) as LookupRequest;
+        lookups.push(request);
+        return answer(request);
+      }
+      return json({ type: '/problems/not-found', title: 'nope', status: 404 }, 404);
+    }),
+  );
+});
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
+
+function renderPage(path = '/data-subjects?operation=v4-details') {
+  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  const router = createMemoryRouter([{ path: '/data-subjects', element: <DataSubjectsPage /> }], {
+    initialEntries: [path],
+  });
+  render(
+    <QueryClientProvider client={queryClient}>
+      <RouterProvider router={router} />
+    </QueryClientProvider>,
+  );
+  return { router, queryClient, user: userEvent.setup() };
+}
+
+describe('DataSubjectsPage', () => {
+  it('builds the form of the chosen operation from the catalog, saying where each parameter goes', async () => {
+    const { user, router } = renderPage();
+    const select = await screen.findByLabelText('Operation');
+    expect(
+      within(select).getByRole('option', { name: '2. Details with purposes' }),
+    ).toBeInTheDocument();
+    expect(
+      within(select).getByRole('option', {
+        name: '5. All purposes of a data subject (assumed path)',
+      }),
+    ).toBeInTheDocument();
+    await user.selectOptions(select, 'v4-purpose-profile');
+    expect(router.state.location.search).toBe('?operation=v4-purpose-profile');
+    expect(screen.getByLabelText('Identifier')).toHaveAttribute('autocomplete', 'off');
+    expect(screen.getByLabelText('Purpose GUID')).toBeInTheDocument();
+    expect(screen.getByText('Documented path')).toBeInTheDocument();
+    expect(screen.getByLabelText('Identifier')).toHaveAccessibleDescription(
+      /Sent as header identifier\.$/,
+    );
+    expect(screen.getByLabelText('Purpose GUID')).toHaveAccessibleDescription(
+      /Sent as path purposeGuid\.$/,
+    );
+  });
+
+  it('shows problems inline and sends nothing until the parameters are right', async () => {
+    const { user } = renderPage('/data-subjects?operation=v4-purpose-profile');
+    await user.click(await screen.findByRole('button', { name: 'Look up' }));
+    expect(screen.getByText('Identifier is required.')).toBeInTheDocument();
+    expect(screen.getByLabelText('Identifier')).toHaveFocus();
+    await user.type(screen.getByLabelText('Identifier'), ADA);
+    await user.type(screen.getByLabelText('Purpose GUID'), 'not-a-guid');
+    await user.tab();
+    expect(screen.getByText(/^Purpose GUID must be a UUID/)).toBeInTheDocument();
+    expect(lookups).toEqual([]);
+  });
+
+  it('looks up by identifier in the request body and shows purposes as a table, the URL untouched', async () => {
+    const { user, router } = renderPage();
+    await user.type(await screen.findByLabelText('Identifier'), ` ${ADA} `);
+    await user.click(screen.getByRole('button', { name: 'Look up' }));
+    const table = await screen.findByRole('table', { name: 'Purposes' });
+    expect(within(table).getAllByRole('row')).toHaveLength(3);
+    expect(within(table).getByText('WITHDRAWN')).toBeInTheDocument();
+    expect(lookups).toEqual([{ operation: 'v4-details', params: { identifier: ADA } }]);
+    expect(router.state.location.pathname + router.state.location.search).toBe(
+      '/data-subjects?operation=v4-details',
+    );
+    expect(JSON.stringify(router.state.location)).not.toContain('lovelace');
+    expect(JSON.stringify(window.localStorage)).not.toContain('lovelace');
+    expect(JSON.stringify(window.sessionStorage)).not.toContain('lovelace');
+  });
+
+  it('says "no data subject with this identifier" as an answer, not an error', async () => {
+    const { user } = renderPage();
+    await user.type(await screen.findByLabelText('Identifier'), 'nobody@example.com');
+    await user.click(screen.getByRole('button', { name: 'Look up' }));
+    const panel = await screen.findByRole('status');
+    expect(panel).toHaveTextContent('No data subject with this identifier');
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+  });
+
+  it('loads more pages with the continuation token until there are none', async () => {
+    const { user } = renderPage('/data-subjects?operation=v4-link-tokens');
+    await user.click(await screen.findByRole('button', { name: 'Look up' }));
+    expect(await screen.findByRole('table', { name: 'Link tokens' })).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Load more' }));
+    await waitFor(() =>
+      expect(
+        within(screen.getByRole('table', { name: 'Link tokens' })).getAllByRole('row'),
+      ).toHaveLength(3),
+    );
+    expect(screen.queryByRole('button', { name: 'Load more' })).not.toBeInTheDocument();
+    expect(screen.getByText(/2 records, 2 pages loaded; that is all/)).toBeInTheDocument();
+    expect(lookups[1]).toMatchObject({ operation: 'v4-link-tokens', continuation: 'next' });
+    expect(lookups[1]?.params).toEqual(lookups[0]?.params);
+  });
+
+  it('compares with the legacy call and says what differs', async () => {
+    const { user } = renderPage();
+    await user.type(await screen.findByLabelText('Identifier'), ADA);
+    await user.click(screen.getByRole('button', { name: 'Look up' }));
+    await user.click(await screen.findByRole('button', { name: 'Compare with legacy' }));
+    const summary = await screen.findByRole('region', { name: 'What differs' });
+    expect(within(summary).getByText('Purposes › Purpose version')).toBeInTheDocument();
+    expect(lookups.at(-1)).toEqual({ operation: 'v2-datasubjects', params: { identifier: ADA } });
+    expect(screen.getByRole('table', { name: 'v4: Purposes' })).toBeInTheDocument();
+    expect(screen.getByRole('table', { name: 'Legacy: Purposes' })).toBeInTheDocument();
+  });
+
+  it('offers the demo data’s examples in demo mode only', async () => {
+    mode = 'demo';
+    const { user } = renderPage();
+    await user.click(await screen.findByRole('button', { name: ADA }));
+    expect(screen.getByLabelText('Identifier')).toHaveValue(ADA);
+  });
+
+  it('has no demo hints in live mode', async () => {
+    renderPage();
+    await screen.findByLabelText('Identifier');
+    await waitFor(() =>
+      expect(vi.mocked(fetch)).toHaveBeenCalledWith('/api/meta', expect.anything()),
+    );
+    expect(screen.queryByRole('complementary', { name: 'Demo data' })).not.toBeInTheDocument();
+  });
+});

@@ -1,0 +1,157 @@
+// Page `/data-subjects` (PRODUCT.md §6), admins only: pick a v4 operation (or a legacy one), fill a
+// form built from the catalog, read the answer as tables, load more pages, and compare with the
+// legacy call it replaces. The identifier lives in this page's React state only: never in the
+// URL, the history, browser storage or the query cache, and it is gone once the page unmounts.
+import { useMemo, useRef, useState, type FormEvent } from 'react';
+import { useSearchParams } from 'react-router';
+import { StatusPanel } from '../../../components/ui/status-panel';
+import type { LookupResponse } from '../../../shared/data-subject-lookups';
+import { checkLookupParams } from '../../../shared/data-subject-validation';
+import { useConsoleMode, useLookup, useOperations } from '../api/data-subjects-api';
+import { fieldErrorsOf } from '../describe-lookup-problem';
+import { defaultRangeValues, lookupParams } from '../lookup-params';
+import { operationFromParams } from '../operation-url-state';
+import { DemoHints } from './demo-hints';
+import { LookupProblem } from './lookup-problem';
+import { LookupResult, type LookupResultState } from './lookup-result';
+import { OperationPicker } from './operation-picker';
+import { ParamField } from './param-field';
+import './data-subjects.css';
+
+/** The data-subjects page. */
+export function DataSubjectsPage() {
+  const catalog = useOperations();
+  return (
+    <section className="page data-subjects-page" aria-labelledby="data-subjects-title">
+      <header className="page-header">
+        <div>
+          <h1 id="data-subjects-title">Data subjects</h1>
+          <p className="muted">
+            Look up a data subject through the v4 operations and compare each answer with the v1, v2
+            or v3 call it replaces. Every lookup is recorded in the audit trail.
+          </p>
+        </div>
+      </header>
+      {catalog.isPending ? (
+        <StatusPanel role="status" busy title="Loading the operations…" />
+      ) : catalog.isError ? (
+        <StatusPanel
+          role="alert"
+          tone="danger"
+          title="The operations could not be loaded"
+          actions={
+            <button type="button" className="button" onClick={() => void catalog.refetch()}>
+              Try again
+            </button>
+          }
+        >
+          <p>{catalog.error.message}</p>
+        </StatusPanel>
+      ) : (
+        <Lookups operations={catalog.data.operations} />
+      )}
+    </section>
+  );
+}
+
+function Lookups({ operations }: { operations: LookupResultState['operation'][] }) {
+  const [searchParams, setSearchParams] = useSearchParams();
+  const operation = operationFromParams(searchParams, operations)!;
+  const mode = useConsoleMode();
+  const [values, setValues] = useState<Record<string, string>>(() =>
+    defaultRangeValues(operations, Date.now()),
+  );
+  const [touched, setTouched] = useState<ReadonlySet<string>>(new Set());
+  const [submitted, setSubmitted] = useState(false);
+  const [result, setResult] = useState<LookupResultState | null>(null);
+  const lookup = useLookup();
+  const formRef = useRef<HTMLFormElement>(null);
+
+  const params = useMemo(() => lookupParams(operation, values), [operation, values]);
+  const errors = useMemo(() => checkLookupParams(operation, params).errors, [operation, params]);
+  const serverErrors = fieldErrorsOf(lookup.error);
+  const errorOf = (name: string) =>
+    submitted || touched.has(name) ? (errors[name] ?? serverErrors[name]) : serverErrors[name];
+
+  const choose = (id: string) => {
+    setSearchParams({ operation: id }, { replace: true });
+    setSubmitted(false);
+    setTouched(new Set());
+    lookup.reset();
+  };
+  const set = (name: string, value: string) => setValues((old) => ({ ...old, [name]: value }));
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    setSubmitted(true);
+    if (Object.keys(errors).length > 0) {
+      const first = operation.params.find((param) => errors[param.name]);
+      formRef.current?.querySelector<HTMLElement>(`#param-${first?.name}`)?.focus();
+      return;
+    }
+    setResult(null);
+    const sent = { ...params };
+    lookup.mutate(
+      { operation: operation.id, params: sent },
+      { onSuccess: (page) => setResult({ operation, params: sent, pages: [page] }) },
+    );
+  };
+
+  const onMore = (page: LookupResponse) =>
+    setResult((old) => (old ? { ...old, pages: [...old.pages, page] } : old));
+
+  return (
+    <>
+      <div className="card lookup-card">
+        <OperationPicker operations={operations} selected={operation} onSelect={choose} />
+        <form
+          ref={formRef}
+          className="lookup-form"
+          aria-label={`Look up: ${operation.title}`}
+          noValidate
+          autoComplete="off"
+          onSubmit={submit}
+        >
+          {operation.params.length === 0 ? (
+            <p className="muted">This operation takes no parameters.</p>
+          ) : (
+            <div className="param-fields">
+              {operation.params.map((param) => (
+                <ParamField
+                  key={param.name}
+                  param={param}
+                  value={values[param.name] ?? ''}
+                  onChange={(value) => set(param.name, value)}
+                  onBlur={() => setTouched((old) => new Set(old).add(param.name))}
+                  error={errorOf(param.name)}
+                  rangeEnd={param.name === operation.dateRange?.to}
+                />
+              ))}
+            </div>
+          )}
+          {mode.data === 'demo' ? <DemoHints operation={operation} onUse={set} /> : null}
+          <div className="lookup-actions">
+            <button type="submit" className="button button-primary" disabled={lookup.isPending}>
+              {lookup.isPending ? 'Looking up…' : 'Look up'}
+            </button>
+            <span className="muted">Recorded in the audit trail under your name.</span>
+          </div>
+        </form>
+      </div>
+
+      {lookup.isPending ? (
+        <StatusPanel role="status" busy title="Asking the privacy platform…" />
+      ) : lookup.isError ? (
+        <LookupProblem error={lookup.error} />
+      ) : result ? (
+        <LookupResult
+          // A new lookup starts with its own raw/compare state.
+          key={`${result.operation.id}:${result.pages[0]?.fetchedAt}`}
+          result={result}
+          operations={operations}
+          onMore={onMore}
+        />
+      ) : null}
+    </>
+  );
+}

@@ -1,0 +1,166 @@
+// A lookup's answer: readable tables or the raw JSON, "load more" while the platform hands out
+// continuation tokens, and the comparison with the legacy call it replaces.
+import { useMemo, useState } from 'react';
+import {
+  operationLabel,
+  type DataSubjectOperation,
+  type LegacyEquivalent,
+} from '../../../shared/data-subject-operations';
+import type { LookupResponse } from '../../../shared/data-subject-lookups';
+import { mergePages } from '../answer-model';
+import { useLookup } from '../api/data-subjects-api';
+import { formatDateTime } from '../format';
+import { legacyCall } from '../legacy-call';
+import { listTitleOf } from '../lookup-params';
+import { AnswerView } from './answer-view';
+import { ComparePanel, type CompareState } from './compare-panel';
+import { LookupProblem } from './lookup-problem';
+import { PathBadge } from './operation-picker';
+
+/** One lookup and the pages loaded so far. */
+export interface LookupResultState {
+  readonly operation: DataSubjectOperation;
+  /** The parameters it was sent with; "load more" and the comparison reuse them. */
+  readonly params: Record<string, string>;
+  readonly pages: readonly LookupResponse[];
+}
+
+export interface LookupResultProps {
+  result: LookupResultState;
+  operations: readonly DataSubjectOperation[];
+  onMore: (page: LookupResponse) => void;
+}
+
+/** The result section. */
+export function LookupResult({ result, operations, onMore }: LookupResultProps) {
+  const { operation, pages } = result;
+  const [raw, setRaw] = useState(false);
+  const more = useLookup();
+  const legacyLookup = useLookup();
+  const [compare, setCompare] = useState<CompareState | null>(null);
+
+  const data = useMemo(() => mergePages(pages.map((page) => page.data)), [pages]);
+  const last = pages.at(-1);
+  const continuation = last?.continuation;
+  const records = Array.isArray((data as { content?: unknown[] })?.content)
+    ? (data as { content: unknown[] }).content.length
+    : undefined;
+
+  const loadMore = () => {
+    if (!continuation) return;
+    more.mutate(
+      { operation: operation.id, params: result.params, continuation },
+      { onSuccess: onMore },
+    );
+  };
+
+  const startCompare = (equivalent: LegacyEquivalent) => {
+    const legacy = operations.find((op) => op.id === equivalent.operation);
+    if (!legacy) return;
+    const call = legacyCall(equivalent, legacy, result.params);
+    legacyLookup.reset();
+    setCompare({ equivalent, legacy, call, extra: {}, tried: false });
+    if (call.missing.length === 0) {
+      legacyLookup.mutate({ operation: legacy.id, params: call.values });
+    }
+  };
+
+  const runWithExtra = () => {
+    if (!compare) return;
+    setCompare({ ...compare, tried: true });
+    legacyLookup.mutate({
+      operation: compare.legacy.id,
+      params: { ...compare.call.values, ...compare.extra },
+    });
+  };
+
+  const firstEquivalent = operation.legacy[0];
+  return (
+    <>
+      <section className="card result-card" aria-labelledby="result-title">
+        <div className="section-head">
+          <div>
+            <h2 id="result-title">{operationLabel(operation)}</h2>
+            <p className="muted section-note">
+              <code>
+                {operation.method} {operation.path}
+              </code>{' '}
+              <PathBadge operation={operation} /> · answered{' '}
+              {last ? formatDateTime(last.fetchedAt) : ''}
+              {pages.length > 1 ? ` · ${pages.length} pages` : ''}
+            </p>
+          </div>
+          <div className="result-actions">
+            <button
+              type="button"
+              className="button button-small"
+              aria-pressed={raw}
+              onClick={() => setRaw(!raw)}
+            >
+              Raw JSON
+            </button>
+            {firstEquivalent ? (
+              <button
+                type="button"
+                className="button button-small"
+                onClick={() => startCompare(compare?.equivalent ?? firstEquivalent)}
+                disabled={legacyLookup.isPending}
+              >
+                Compare with legacy
+              </button>
+            ) : null}
+          </div>
+        </div>
+        {operation.version === 'v4' && !firstEquivalent && operation.legacyNote ? (
+          <p className="muted section-note">{operation.legacyNote}</p>
+        ) : null}
+        {raw ? (
+          <pre className="raw-json" tabIndex={0} aria-label="Raw JSON of the answer">
+            {JSON.stringify(
+              pages.length === 1 ? pages[0]?.data : pages.map((p) => p.data),
+              null,
+              2,
+            )}
+          </pre>
+        ) : (
+          <AnswerView data={data} listTitle={listTitleOf(operation)} />
+        )}
+        {continuation || pages.length > 1 ? (
+          <div className="load-more">
+            {continuation ? (
+              <button type="button" className="button" onClick={loadMore} disabled={more.isPending}>
+                {more.isPending ? 'Loading more…' : 'Load more'}
+              </button>
+            ) : null}
+            <p className="muted" role="status">
+              {records === undefined ? '' : `${records} records, `}
+              {pages.length} {pages.length === 1 ? 'page' : 'pages'} loaded
+              {continuation ? '; the platform has more.' : '; that is all.'}
+            </p>
+            {more.isError ? <LookupProblem error={more.error} headingLevel={3} /> : null}
+          </div>
+        ) : null}
+      </section>
+      {compare ? (
+        <ComparePanel
+          v4={operation}
+          v4Data={data}
+          state={compare}
+          operations={operations}
+          onChoose={startCompare}
+          onExtra={(name, value) =>
+            setCompare({ ...compare, extra: { ...compare.extra, [name]: value } })
+          }
+          onRun={runWithExtra}
+          pending={legacyLookup.isPending}
+          error={legacyLookup.error}
+          answer={legacyLookup.data}
+          onClose={() => {
+            setCompare(null);
+            legacyLookup.reset();
+          }}
+        />
+      ) : null}
+    </>
+  );
+}

@@ -1,0 +1,111 @@
+// One parameter of an operation as a form field, built from the catalog: the right input for its
+// format, where it travels on the wire, and its problem inline. Identifiers are never offered to
+// the browser's autofill, which would keep them.
+import type { OperationParam } from '../../../shared/data-subject-operations';
+
+export interface ParamFieldProps {
+  param: OperationParam;
+  value: string;
+  onChange: (value: string) => void;
+  onBlur?: () => void;
+  /** Shown under the field; marks it invalid. */
+  error?: string | undefined;
+  /** Makes ids unique when the same parameter appears twice on the page. */
+  idPrefix?: string;
+  /** Whether a date is the end of a range (a whole day, to its last millisecond, UTC). */
+  rangeEnd?: boolean;
+}
+
+const WIRE = { header: 'header', path: 'path', query: 'query' } as const;
+
+/** A labelled input for `param`. */
+export function ParamField({
+  param,
+  value,
+  onChange,
+  onBlur,
+  error,
+  idPrefix = 'param',
+  rangeEnd,
+}: ParamFieldProps) {
+  const id = `${idPrefix}-${param.name}`;
+  const hintId = `${id}-hint`;
+  const errorId = `${id}-error`;
+  const common = {
+    id,
+    className: 'input',
+    value,
+    onBlur,
+    'aria-invalid': error ? true : undefined,
+    'aria-describedby': error ? `${errorId} ${hintId}` : hintId,
+    required: param.required,
+  } as const;
+  let input;
+  switch (param.format) {
+    case 'enum':
+      input = (
+        <select {...common} onChange={(event) => onChange(event.target.value)}>
+          <option value="">{param.required ? 'Choose…' : 'Any'}</option>
+          {(param.values ?? []).map((option) => (
+            <option key={option} value={option}>
+              {option.replace(/_/g, ' ')}
+            </option>
+          ))}
+        </select>
+      );
+      break;
+    case 'date-time':
+      input = <input {...common} type="date" onChange={(event) => onChange(event.target.value)} />;
+      break;
+    case 'integer':
+      input = (
+        <input
+          {...common}
+          type="number"
+          inputMode="numeric"
+          min={param.min}
+          max={param.max}
+          onChange={(event) => onChange(event.target.value)}
+        />
+      );
+      break;
+    default:
+      input = (
+        <input
+          {...common}
+          type="text"
+          autoComplete="off"
+          spellCheck={false}
+          autoCapitalize="off"
+          placeholder={
+            param.format === 'uuid'
+              ? '00000000-0000-0000-0000-000000000000'
+              : param.format === 'identifier'
+                ? 'e.g. someone@example.com'
+                : undefined
+          }
+          onChange={(event) => onChange(event.target.value)}
+        />
+      );
+  }
+  return (
+    <div className="param-field" data-invalid={error ? true : undefined}>
+      <label className="field-label" htmlFor={id}>
+        {param.label}
+        {param.required ? null : <span className="muted"> (optional)</span>}
+        {param.format === 'date-time' ? (
+          <span className="muted">{rangeEnd ? ' (UTC, whole day)' : ' (UTC)'}</span>
+        ) : null}
+      </label>
+      {input}
+      <p className="field-hint muted" id={hintId}>
+        {param.description}. Sent as {WIRE[param.location]} <code>{param.wireName}</code>.
+      </p>
+      {error ? (
+        <p className="field-error" id={errorId}>
+          {param.label} {error}.
+        </p>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,115 @@
+// Plain-language titles and next steps for a failed lookup, so the page says what happened and
+// what to do rather than echoing a status code. "Not found" is an answer, not an error.
+import { ApiError } from '../../lib/api-client';
+import { DATA_SUBJECT_PROBLEM_TYPES } from '../../shared/data-subject-operations';
+import { PROBLEM_TYPES } from '../../shared/problem';
+
+export interface LookupProblemText {
+  readonly title: string;
+  readonly advice: string;
+  /** `neutral` for an answer (not found), `warning` for a wait, `danger` for a failure. */
+  readonly tone: 'neutral' | 'warning' | 'danger';
+}
+
+/** What to tell the user about a failed lookup. */
+export function describeLookupProblem(error: unknown): LookupProblemText {
+  if (!(error instanceof ApiError)) {
+    return {
+      title: 'The lookup could not be shown',
+      advice: 'Something unexpected went wrong in this page. Try again; if it persists, reload it.',
+      tone: 'danger',
+    };
+  }
+  const { problem } = error;
+  switch (problem.type) {
+    case DATA_SUBJECT_PROBLEM_TYPES.notFound:
+      return {
+        title: problem.title,
+        advice:
+          problem.detail ??
+          'The privacy platform has no record for these parameters. Check the spelling, or try another operation.',
+        tone: 'neutral',
+      };
+    case DATA_SUBJECT_PROBLEM_TYPES.auditUnavailable:
+      return {
+        title: 'The lookup could not be recorded, so its answer was withheld',
+        advice:
+          'Every lookup of personal data is written to the audit trail first. Try again; if it persists, tell the console operator.',
+        tone: 'danger',
+      };
+    case PROBLEM_TYPES.invalidParameter:
+      return {
+        title: 'Check the highlighted fields',
+        advice: problem.detail ?? 'Some parameters are not valid; nothing was sent.',
+        tone: 'warning',
+      };
+    case PROBLEM_TYPES.rateLimited:
+      return {
+        title: 'Rate limited by the privacy platform',
+        advice:
+          problem.retryAfterSeconds === undefined
+            ? 'Too many requests were made in a short time. Wait a minute, then try again.'
+            : `Too many requests were made in a short time. Try again in ${problem.retryAfterSeconds} seconds.`,
+        tone: 'warning',
+      };
+    case PROBLEM_TYPES.upstreamForbidden:
+      return {
+        title: 'The console may not use this operation',
+        advice:
+          "The platform refused the console's API client (403). An administrator may need to grant it a scope for data subjects (OAUTH_SCOPE).",
+        tone: 'danger',
+      };
+    case PROBLEM_TYPES.upstreamBadRequest:
+      return {
+        title: 'The privacy platform refused the request',
+        advice:
+          'It answered 400 Bad Request. If this operation’s path is assumed, it may need correcting in DATA_SUBJECT_OPERATIONS_FILE.',
+        tone: 'danger',
+      };
+    case PROBLEM_TYPES.upstreamInvalidResponse:
+      return {
+        title: 'The privacy platform answered in an unexpected format',
+        advice:
+          'The console did not use the answer. Try again; if it persists, the platform may have changed.',
+        tone: 'danger',
+      };
+    case PROBLEM_TYPES.upstreamTimeout:
+      return {
+        title: 'The privacy platform did not answer in time',
+        advice: 'It may be slow or overloaded right now. Try again in a moment.',
+        tone: 'danger',
+      };
+    case PROBLEM_TYPES.upstreamUnavailable:
+      return problem.status === 0
+        ? {
+            title: 'The console server could not be reached',
+            advice: 'Check your network connection, then try again.',
+            tone: 'danger',
+          }
+        : {
+            title: 'The privacy platform is unavailable',
+            advice: 'It could not be reached. Try again in a moment.',
+            tone: 'danger',
+          };
+    default:
+      return {
+        title: problem.title,
+        advice: problem.detail ?? 'Try again in a moment.',
+        tone: 'danger',
+      };
+  }
+}
+
+/** The field errors a 400 names, by parameter. */
+export function fieldErrorsOf(error: unknown): Record<string, string> {
+  if (!(error instanceof ApiError) || error.problem.type !== PROBLEM_TYPES.invalidParameter) {
+    return {};
+  }
+  const errors = (error.problem as { errors?: unknown }).errors;
+  if (typeof errors !== 'object' || errors === null) return {};
+  return Object.fromEntries(
+    Object.entries(errors).filter(
+      (entry): entry is [string, string] => typeof entry[1] === 'string',
+    ),
+  );
+}

@@ -1,0 +1,135 @@
+// Sessions in a real Redis (TEST_REDIS_URL): seen by every replica, ended everywhere by a sign-out,
+// expired by idle time and maximum age, stored under a hash of the id only, and kept for the users
+// a replica has seen while Redis is unreachable; and failed sign-ins counted across replicas.
+import { randomBytes } from 'node:crypto';
+import type { Redis } from 'ioredis';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createLogger } from '../logger';
+import { HttpProblem } from '../problem';
+import { closeRedis, connectRedis } from '../redis/redis-connection';
+import { NEEDS_SERVICES, TEST_REDIS_URL } from '../test-support/store-engines';
+import { startTcpProxy } from '../test-support/tcp-proxy';
+import { RedisSessionStore } from './redis-session-store';
+import { DEFAULT_SIGN_IN_THROTTLE, SignInThrottle } from './sign-in-throttle';
+
+const MINUTE = 60_000;
+const user = { username: 'admin', role: 'admin' as const };
+const logger = createLogger('silent');
+
+const cleanups: Array<() => Promise<unknown>> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function connect(url = TEST_REDIS_URL!): Promise<Redis> {
+  const redis = await connectRedis({ url, logger });
+  cleanups.push(() => closeRedis(redis));
+  return redis;
+}
+
+/** Two replicas' stores on one Redis, under a namespace of their own. */
+async function replicas(clock: { now: number }, url?: string) {
+  const namespace = `test:${randomBytes(6).toString('hex')}`;
+  const store = async () =>
+    new RedisSessionStore({
+      redis: await connect(url),
+      namespace,
+      idleMs: 30 * MINUTE,
+      maxAgeMs: 8 * 60 * MINUTE,
+      now: () => clock.now,
+    });
+  return { a: await store(), b: await store(), namespace };
+}
+
+describe.skipIf(!TEST_REDIS_URL)(
+  `RedisSessionStore${TEST_REDIS_URL ? '' : ` (skipped: TEST_REDIS_URL is not set; ${NEEDS_SERVICES})`}`,
+  () => {
+    it('is seen by every replica and ended everywhere by a sign-out on one', async () => {
+      const clock = { now: Date.now() };
+      const { a, b } = await replicas(clock);
+      const { id } = await a.create(user);
+      expect(await b.touch(id)).toMatchObject({ id, username: 'admin' });
+      await b.delete(id);
+      expect(await a.touch(id)).toBeUndefined();
+    });
+
+    it('ends a session after the idle time and at its maximum age', async () => {
+      const clock = { now: Date.now() };
+      const { a, b } = await replicas(clock);
+      const { id } = await a.create(user);
+      clock.now += 29 * MINUTE;
+      expect(await b.touch(id)).toBeDefined();
+      clock.now += 29 * MINUTE;
+      expect(await a.touch(id)).toBeDefined();
+      clock.now += 31 * MINUTE;
+      expect(await a.touch(id)).toBeUndefined();
+
+      const kept = await a.create(user);
+      for (let i = 0; i < 17; i += 1) {
+        clock.now += 29 * MINUTE;
+        await b.touch(kept.id);
+      }
+      expect(await b.touch(kept.id)).toBeUndefined();
+    });
+
+    it('keeps only a hash of the session id in Redis', async () => {
+      const clock = { now: Date.now() };
+      const { a, namespace } = await replicas(clock);
+      const { id } = await a.create(user);
+      const redis = await connect();
+      const keys = await redis.keys(`${namespace}:*`);
+      expect(keys).toHaveLength(1);
+      expect(keys[0]).not.toContain(id);
+      expect(await redis.get(keys[0]!)).not.toContain(id);
+    });
+
+    it('while Redis is away: seen users stay signed in, sign-outs apply when it is back', async () => {
+      const target = new URL(TEST_REDIS_URL!);
+      const proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port) });
+      cleanups.push(() => proxy.close());
+      const clock = { now: Date.now() };
+      const { a, b } = await replicas(clock, `redis://127.0.0.1:${proxy.port}`);
+      const alice = await a.create(user);
+      const bob = await a.create({ username: 'support', role: 'support' });
+      expect(await b.touch(alice.id)).toBeDefined();
+
+      await proxy.cut();
+      expect(await b.touch(alice.id)).toMatchObject({ username: 'admin' });
+      // B has never seen Bob's session: it cannot tell, and says so instead of signing him out.
+      const unknown = await b.touch(bob.id).catch((error: unknown) => error);
+      expect(unknown).toBeInstanceOf(HttpProblem);
+      expect((unknown as HttpProblem).problem).toMatchObject({
+        status: 503,
+        type: '/problems/store-unavailable',
+      });
+      await expect(a.create(user)).rejects.toBeInstanceOf(HttpProblem);
+      await a.delete(alice.id);
+      expect(await a.touch(alice.id)).toBeUndefined();
+
+      await proxy.restore();
+      // Once Redis answers, A's sign-out reaches it, and B no longer accepts the session.
+      await expect
+        .poll(async () => (await b.touch(alice.id).catch(() => 'down')) ?? 'signed out', {
+          timeout: 10_000,
+        })
+        .toBe('signed out');
+      expect(await b.touch(bob.id)).toMatchObject({ username: 'support' });
+    }, 20_000);
+
+    it('counts failed sign-ins across replicas: guesses spread over both lock out as on one', async () => {
+      const namespace = `test:${randomBytes(6).toString('hex')}`;
+      const shared = async () =>
+        new SignInThrottle(DEFAULT_SIGN_IN_THROTTLE, { redis: await connect(), namespace });
+      const [a, b] = [await shared(), await shared()];
+      const attempt = { username: 'admin', address: '192.0.2.7' };
+      for (let failure = 1; failure <= 3; failure += 1) {
+        await (failure % 2 === 0 ? b : a).recordFailure(attempt);
+      }
+      // The third failure started the slow-down: both replicas make the next attempt wait.
+      expect(await a.secondsToWait(attempt)).toBeGreaterThan(0);
+      expect(await b.secondsToWait(attempt)).toBeGreaterThan(0);
+      await b.recordSuccess(attempt);
+      expect(await a.secondsToWait(attempt)).toBe(0);
+    });
+  },
+);

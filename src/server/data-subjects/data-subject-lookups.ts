@@ -1,0 +1,159 @@
+// Runs one data-subject operation of the catalog: checks its parameters before anything is sent,
+// puts each one where the catalog says it travels (header, path or query), sends it through the
+// governed upstream client, and reads the answer with a tolerant schema.
+import {
+  CONTINUATION_MAX_LENGTH,
+  DATA_SUBJECT_PROBLEM_TYPES,
+  type DataSubjectOperation,
+} from '../../shared/data-subject-operations';
+import {
+  ANSWER_SCHEMAS,
+  isPageAnswer,
+  type LookupRequest,
+  type LookupResponse,
+} from '../../shared/data-subject-lookups';
+import { checkLookupParams } from '../../shared/data-subject-validation';
+import { PROBLEM_TYPES } from '../../shared/problem';
+import { HttpProblem } from '../problem';
+import type { UpstreamCall, UpstreamClient } from '../upstream/upstream-client';
+import {
+  invalidUpstreamAnswerProblem,
+  problemForUpstreamAnswer,
+} from '../upstream/upstream-problems';
+
+// Visible ASCII: an opaque token from the upstream goes back exactly as it came, in any location.
+const CONTINUATION = /^[\x21-\x7e]+$/;
+
+/** The 400 for a lookup whose parameters are not acceptable; `errors` has them all by name. */
+export function invalidLookupProblem(errors: Record<string, string>): HttpProblem {
+  const [parameter, message] = Object.entries(errors)[0] ?? ['params', 'are invalid'];
+  return new HttpProblem({
+    type: PROBLEM_TYPES.invalidParameter,
+    title: 'The lookup’s parameters are not valid',
+    status: 400,
+    detail: `${parameter}: ${message}`,
+    parameter,
+    errors,
+  });
+}
+
+/** 404: the platform knows no data subject (or record) for these parameters. */
+function notFoundProblem(operation: DataSubjectOperation): HttpProblem {
+  const byPurpose = operation.params.some(
+    (param) => param.name === 'purposeGuid' && param.required,
+  );
+  const byGroup = operation.params.some((param) => param.name === 'linkedIdentityGroupId');
+  return new HttpProblem({
+    type: DATA_SUBJECT_PROBLEM_TYPES.notFound,
+    title: byGroup
+      ? 'No linked identity group with this id'
+      : 'No data subject with this identifier',
+    status: 404,
+    detail: byPurpose
+      ? 'The privacy platform knows no data subject with this identifier, or it has no record of this purpose.'
+      : 'The privacy platform answered that it has no such record.',
+    upstreamStatus: 404,
+  });
+}
+
+export interface DataSubjectLookupsOptions {
+  /** The catalog, overrides applied (operations-file.ts). */
+  readonly operations: readonly DataSubjectOperation[];
+  readonly upstream: UpstreamClient;
+  readonly now: () => number;
+}
+
+/** The checked form of a lookup, ready to send. */
+export interface PreparedLookup {
+  readonly operation: DataSubjectOperation;
+  readonly call: UpstreamCall;
+  readonly continued: boolean;
+}
+
+/** Runs lookups against the upstream. */
+export class DataSubjectLookups {
+  readonly operations: readonly DataSubjectOperation[];
+  readonly #upstream: UpstreamClient;
+  readonly #now: () => number;
+
+  constructor(options: DataSubjectLookupsOptions) {
+    this.operations = options.operations;
+    this.#upstream = options.upstream;
+    this.#now = options.now;
+  }
+
+  /** The operation `id`, if the catalog has it. */
+  find(id: string): DataSubjectOperation | undefined {
+    return this.operations.find((operation) => operation.id === id);
+  }
+
+  /** Checks `request` and builds its upstream call; throws a 400 HttpProblem, sending nothing. */
+  prepare(request: LookupRequest): PreparedLookup {
+    const operation = this.find(request.operation);
+    if (!operation) {
+      throw invalidLookupProblem({ operation: 'is not an operation of the catalog' });
+    }
+    const { values, errors } = checkLookupParams(operation, request.params ?? {});
+    if (request.continuation !== undefined) {
+      if (!operation.continuation) errors.continuation = 'this operation does not page';
+      else if (!CONTINUATION.test(request.continuation)) {
+        errors.continuation = 'is not a continuation token the platform issued';
+      }
+    }
+    if (Object.keys(errors).length > 0) throw invalidLookupProblem(errors);
+
+    const pathParams: Record<string, string> = {};
+    const query: Array<[string, string]> = [];
+    const headers: Record<string, string> = {};
+    const place = (location: string, wireName: string, value: string) => {
+      if (location === 'path') pathParams[wireName] = value;
+      else if (location === 'query') query.push([wireName, value]);
+      else headers[wireName] = value;
+    };
+    for (const param of operation.params) {
+      const value = values[param.name];
+      if (value !== undefined) place(param.location, param.wireName, value);
+    }
+    if (request.continuation !== undefined && operation.continuation) {
+      place(operation.continuation.location, operation.continuation.wireName, request.continuation);
+    }
+    return {
+      operation,
+      call: { pathParams, query, headers },
+      continued: request.continuation !== undefined,
+    };
+  }
+
+  /** Sends a prepared lookup; resolves to the answer, or throws an HttpProblem. */
+  async send({ operation, call }: PreparedLookup): Promise<LookupResponse> {
+    const response = await this.#upstream.send(
+      { id: operation.id, method: operation.method, path: operation.path },
+      call,
+    );
+    if (response.status === 404) throw notFoundProblem(operation);
+    if (response.status !== 200) throw problemForUpstreamAnswer(response, this.#now());
+    let body: unknown;
+    try {
+      body = JSON.parse(response.body);
+    } catch {
+      throw invalidUpstreamAnswerProblem();
+    }
+    // A tolerant reader: a listing may come as a bare array instead of a page object.
+    if (isPageAnswer(operation.answer) && Array.isArray(body)) body = { content: body };
+    const parsed = ANSWER_SCHEMAS[operation.answer].safeParse(body);
+    if (!parsed.success) throw invalidUpstreamAnswerProblem();
+    const data = parsed.data as Record<string, unknown>;
+    const token = operation.continuation ? data[operation.continuation.responseField] : undefined;
+    return {
+      operation: operation.id,
+      data,
+      // A token the console could not send back would strand the listing: leave it out.
+      ...(typeof token === 'string' &&
+      CONTINUATION.test(token) &&
+      token.length <= CONTINUATION_MAX_LENGTH
+        ? { continuation: token }
+        : {}),
+      fetchedAt: new Date(this.#now()).toISOString(),
+    };
+  }
+}

@@ -1,0 +1,75 @@
+// The console's Prometheus metrics (prom-client), one registry per composed BFF so tests never
+// share counters. Each replica reports its own; Prometheus sums them. Labels are bounded: catalog
+// operation ids, HTTP statuses, rule ids and route patterns, never anything a client typed.
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+
+export interface ConsoleMetricsOptions {
+  /** Also report the process's CPU, memory, event-loop lag and GC (the process entry does). */
+  readonly processMetrics?: boolean;
+}
+
+/** The registry and the instruments the BFF's parts update. */
+export function createConsoleMetrics(options: ConsoleMetricsOptions = {}) {
+  const registry = new Registry();
+  if (options.processMetrics) collectDefaultMetrics({ register: registry, prefix: 'console_' });
+  const registers = [registry];
+  return {
+    registry,
+    upstreamRequests: new Counter({
+      name: 'console_upstream_requests_total',
+      help: 'Requests sent to the upstream, by operation and answer status (or timeout, unreachable)',
+      labelNames: ['operation', 'status'] as const,
+      registers,
+    }),
+    upstreamDuration: new Histogram({
+      name: 'console_upstream_request_duration_seconds',
+      help: 'Time until the upstream answered, by operation',
+      labelNames: ['operation'] as const,
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers,
+    }),
+    governorRejections: new Counter({
+      name: 'console_governor_rejections_total',
+      help: 'Calls the governor held back, by the rule that refused and why (limit, blocked)',
+      labelNames: ['rule', 'reason'] as const,
+      registers,
+    }),
+    governorFallback: new Gauge({
+      name: 'console_governor_fallback',
+      help: '1 while this replica keeps its own share of the limits (Redis unreachable, or REPLICAS>1 without Redis)',
+      registers,
+    }),
+    incidents: new Counter({
+      name: 'console_incidents_recorded_total',
+      help: 'Upstream 429s this replica stored as incidents, by scope',
+      labelNames: ['scope'] as const,
+      registers,
+    }),
+    incidentWriteFailures: new Counter({
+      name: 'console_incident_write_failures_total',
+      help: 'Upstream 429s this replica could not store',
+      registers,
+    }),
+    tokenRequests: new Counter({
+      name: 'console_token_requests_total',
+      help: 'Access-token requests, by outcome (success, failure)',
+      labelNames: ['outcome'] as const,
+      registers,
+    }),
+    sseClients: new Gauge({
+      name: 'console_sse_clients',
+      help: 'Browsers connected to the live incident stream of this replica',
+      registers,
+    }),
+    httpDuration: new Histogram({
+      name: 'console_http_request_duration_seconds',
+      help: 'Time to answer browser requests (first byte for streams), by method, route and status',
+      labelNames: ['method', 'route', 'status'] as const,
+      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10],
+      registers,
+    }),
+  };
+}
+
+/** The BFF's metrics. */
+export type ConsoleMetrics = ReturnType<typeof createConsoleMetrics>;

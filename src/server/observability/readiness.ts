@@ -1,0 +1,88 @@
+// What GET /readyz answers, so a load balancer sends browsers only to replicas that can serve
+// them: the store answers and takes writes, an access token can be had, and the process is not
+// shutting down. Redis being away does not take a replica out (every replica would go at once,
+// and the governor keeps the limits on its fallback); it shows as `degraded` with the reason.
+import type { Readiness } from '../governor/rate-limiting';
+
+export interface ReadinessOptions {
+  /** The incident store's checks (rate-limiting.ts). */
+  readonly store: () => Promise<Readiness>;
+  /** Gets an access token (the cached one when still valid). */
+  readonly token: () => Promise<unknown>;
+  /**
+   * Why getting a token failed, when the governor held the token request back (an upstream block
+   * running): then the replica is fine, the account is not.
+   */
+  readonly heldBack: (error: unknown) => Promise<boolean>;
+  /** Redis and the governor's mode, when replicas share them (scale-out.ts). */
+  readonly shared?: () => Promise<Pick<Readiness['checks'], 'redis' | 'governor'>>;
+  /** How long a failed token check is reused before trying again (default 5 s). */
+  readonly tokenRetryMs?: number;
+  readonly now?: () => number;
+}
+
+const TOKEN_TIMEOUT_MS = 3_000;
+
+/** The readiness check, and the switch that takes the replica out of rotation at shutdown. */
+export function createReadiness(options: ReadinessOptions) {
+  const now = options.now ?? Date.now;
+  let draining = false;
+  let failedToken: { at: number; check: NonNullable<Readiness['checks']['token']> } | undefined;
+
+  async function tokenCheck(): Promise<NonNullable<Readiness['checks']['token']>> {
+    // A failing token endpoint is not asked again on every probe of every load balancer.
+    if (failedToken && now() - failedToken.at < (options.tokenRetryMs ?? 5_000)) {
+      return failedToken.check;
+    }
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      await Promise.race([
+        options.token(),
+        new Promise((_, reject) => {
+          timer = setTimeout(
+            () => reject(new Error('the token endpoint did not answer in time')),
+            TOKEN_TIMEOUT_MS,
+          );
+        }),
+      ]);
+      failedToken = undefined;
+      return { ok: true };
+    } catch (error) {
+      if (await options.heldBack(error)) {
+        return { ok: true, detail: 'token request held back by the rate-limit governor' };
+      }
+      const check = { ok: false, error: error instanceof Error ? error.message : String(error) };
+      failedToken = { at: now(), check };
+      return check;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  return {
+    /** From now on the replica answers 503, so the load balancer stops sending to it. */
+    drain(): void {
+      draining = true;
+    },
+
+    async check(): Promise<Readiness> {
+      const [store, token, shared] = await Promise.all([
+        options.store(),
+        tokenCheck(),
+        options.shared?.() ?? Promise.resolve<Pick<Readiness['checks'], 'redis' | 'governor'>>({}),
+      ]);
+      const ok = store.ok && token.ok && !draining;
+      const sharedOk = (shared.redis?.ok ?? true) && (shared.governor?.ok ?? true);
+      return {
+        ok,
+        degraded: !ok || !sharedOk,
+        checks: {
+          ...store.checks,
+          token,
+          ...shared,
+          ...(draining ? { shutdown: { ok: false, detail: 'shutting down' } } : {}),
+        },
+      };
+    },
+  };
+}

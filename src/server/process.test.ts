@@ -1,0 +1,142 @@
+// The BFF as an operator runs it, as a real process: SIGTERM drains it gracefully (the request in
+// flight is answered, live streams end so browsers reconnect elsewhere, what was stored survives,
+// the process leaves well within 10 s), and a wrong DATABASE_URL or REDIS_URL stops start with one
+// line that names the server but never its password.
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startMockUpstreamServer, type MockUpstreamServer } from '../mocks/server';
+import { writeHarnessUsersFile } from './test-support/bff-harness';
+import { freePort, runBff, spawnBff } from './test-support/bff-process';
+
+let upstream: MockUpstreamServer;
+let users: Awaited<ReturnType<typeof writeHarnessUsersFile>>;
+let dataDir: string;
+
+beforeAll(async () => {
+  upstream = await startMockUpstreamServer({ port: 0 });
+  users = await writeHarnessUsersFile();
+  dataDir = mkdtempSync(join(tmpdir(), 'console-process-'));
+});
+afterAll(async () => {
+  await upstream?.close();
+  users?.remove();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+/** A live-mode console against the test's mock upstream. */
+function liveEnv(extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    UPSTREAM_BASE_URL: upstream.url,
+    OAUTH_CLIENT_ID: upstream.state.clientId,
+    OAUTH_CLIENT_SECRET: upstream.state.clientSecret,
+    CONSOLE_USERS_FILE: users.path,
+    SESSION_SECRET: 'process-test-session-secret-0123456789',
+    AUDIT_KEY: 'process-test-audit-key-0123456789abcdef',
+    DATA_DIR: dataDir,
+    EVENT_TYPES_CACHE_SECONDS: '0',
+    ...extra,
+  };
+}
+
+/** Reads an SSE body until it ends; resolves to what it carried. */
+async function readToEnd(body: ReadableStream<Uint8Array>): Promise<string> {
+  const decoder = new TextDecoder();
+  let text = '';
+  for await (const chunk of body) text += decoder.decode(chunk, { stream: true });
+  return text;
+}
+
+describe('graceful shutdown on SIGTERM', () => {
+  it('answers the request in flight, ends live streams, keeps what it stored, exits 0', async () => {
+    const bff = await spawnBff(liveEnv());
+    const cookie = await bff.signIn('admin');
+    expect((await bff.request('/api/event-types', {}, cookie)).status).toBe(200);
+    // An incident stored just before the signal.
+    upstream.state.injectFault({ operation: 'event-types', status: 429, retryAfterSeconds: 1 });
+    const refused = await bff.request('/api/event-types', {}, cookie);
+    expect(refused.status).toBe(429);
+    const { incidentId } = await refused.json();
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+
+    const stream = await bff.request('/api/rate-limits/stream', {}, cookie);
+    expect(stream.status).toBe(200);
+    const streamed = readToEnd(stream.body!);
+    upstream.state.injectFault({ operation: 'event-types', status: 200, delayMs: 1_500 });
+    const inFlight = bff.request('/api/event-types', {}, cookie);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+
+    const signalledAt = Date.now();
+    bff.kill('SIGTERM');
+    // The stream ends at once: the browser's EventSource reconnects to another replica.
+    expect(await streamed).toContain('event: ready');
+    expect(Date.now() - signalledAt).toBeLessThan(1_000);
+    // No new connections…
+    await expect(fetch(`${bff.url}/healthz`)).rejects.toThrow();
+    // …but the request in flight gets its answer.
+    expect((await inFlight).status).toBe(200);
+    expect(await bff.exited).toEqual({ code: 0, signal: null });
+    expect(Date.now() - signalledAt).toBeLessThan(10_000);
+
+    // The next process on the same DATA_DIR has the incident.
+    const next = await spawnBff(liveEnv());
+    try {
+      const history = await next.request('/api/rate-limits/incidents', {}, await next.signIn());
+      expect((await history.json()).items.map((i: { key: string }) => i.key)).toContain(incidentId);
+    } finally {
+      next.kill('SIGTERM');
+      await next.exited;
+    }
+  }, 60_000);
+});
+
+describe('a wrong DATABASE_URL or REDIS_URL stops start with one line', () => {
+  /** The lines the process printed (ignoring blank ones), and its exit. */
+  async function startFails(env: Record<string, string>) {
+    const run = runBff(liveEnv({ PORT: String(await freePort()), ...env }));
+    const exit = await run.exited;
+    return {
+      exit,
+      lines: run
+        .output()
+        .split('\n')
+        .filter((line) => line.trim() !== ''),
+    };
+  }
+
+  it('a PostgreSQL server that does not answer', async () => {
+    const port = await freePort();
+    const password = randomBytes(8).toString('hex');
+    const { exit, lines } = await startFails({
+      DATABASE_URL: `postgres://console:${password}@127.0.0.1:${port}/console`,
+    });
+    expect(exit.code).toBe(1);
+    expect(lines).toEqual([
+      `Storage error: could not open PostgreSQL at 127.0.0.1:${port}/console: connect ECONNREFUSED 127.0.0.1:${port}`,
+    ]);
+    expect(lines.join('\n')).not.toContain(password);
+  }, 30_000);
+
+  it('a Redis server that does not answer', async () => {
+    const port = await freePort();
+    const password = randomBytes(8).toString('hex');
+    const { exit, lines } = await startFails({
+      REDIS_URL: `redis://:${password}@127.0.0.1:${port}/2`,
+    });
+    expect(exit.code).toBe(1);
+    expect(lines).toEqual([
+      `Redis error: could not connect to Redis at 127.0.0.1:${port}/2: connect ECONNREFUSED 127.0.0.1:${port}`,
+    ]);
+    expect(lines.join('\n')).not.toContain(password);
+  }, 30_000);
+
+  it('a URL of the wrong kind', async () => {
+    const { exit, lines } = await startFails({ DATABASE_URL: 'mysql://root:hunter2@db/console' });
+    expect(exit.code).toBe(1);
+    expect(lines).toEqual([
+      'Configuration error: DATABASE_URL must be a postgres:// or postgresql:// URL',
+    ]);
+  }, 30_000);
+});

@@ -1,0 +1,373 @@
+// Data-subject lookups through the BFF against the real mock over HTTP: where each parameter
+// travels on the wire (checked at the mock), validation that sends nothing, not-found as an
+// answer, continuation paging to the last page, and exactly one audit record per lookup, of every
+// outcome, written before the answer, for admins only.
+import { Writable } from 'node:stream';
+import { afterEach, describe, expect, it } from 'vitest';
+import { DEMO_IDENTIFIERS, DEMO_PURPOSE_GUID } from '../../shared/data-subject-demo';
+import {
+  BUILT_IN_OPERATIONS,
+  DATA_SUBJECT_PROBLEM_TYPES,
+  DataSubjectCatalogSchema,
+} from '../../shared/data-subject-operations';
+import { LookupResponseSchema } from '../../shared/data-subject-lookups';
+import { AuditPageSchema, type AuditRecord } from '../../shared/audit-trail';
+import { MODULE_RULES } from '../../shared/rate-limits';
+import { createLogger } from '../logger';
+import { startBffHarness, type BffHarness } from '../test-support/bff-harness';
+
+const ADA = DEMO_IDENTIFIERS[0];
+
+let harness: BffHarness | undefined;
+afterEach(async () => {
+  await harness?.close();
+  harness = undefined;
+});
+
+async function start(options: Parameters<typeof startBffHarness>[0] = {}) {
+  harness = await startBffHarness(options);
+  return harness;
+}
+
+function lookup(h: BffHarness, body: unknown, as: 'admin' | 'support' = 'admin') {
+  return h.request(
+    '/api/data-subjects/lookups',
+    {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: typeof body === 'string' ? body : JSON.stringify(body),
+    },
+    { as },
+  );
+}
+
+async function trail(h: BffHarness): Promise<AuditRecord[]> {
+  const response = await h.request('/api/audit-trail?limit=200');
+  expect(response.status).toBe(200);
+  return AuditPageSchema.parse(await response.json()).items;
+}
+
+/** The data-subject requests the mock received. */
+const received = (h: BffHarness) => h.mock.dataSubjects.received();
+
+describe('GET /api/data-subjects/operations', () => {
+  it('answers the catalog: ten v4 operations in §4.2 order, then the legacy ones', async () => {
+    const h = await start();
+    const response = await h.request('/api/data-subjects/operations');
+    expect(response.status).toBe(200);
+    const { operations } = DataSubjectCatalogSchema.parse(await response.json());
+    expect(operations.filter((op) => op.version === 'v4').map((op) => op.row)).toEqual([
+      1, 2, 3, 4, 5, 6, 7, 8, 9, 10,
+    ]);
+    expect(operations).toEqual(BUILT_IN_OPERATIONS);
+  });
+});
+
+describe('POST /api/data-subjects/lookups', () => {
+  it('sends the identifier as a header named identifier, never in the URL', async () => {
+    const h = await start();
+    const response = await lookup(h, { operation: 'v4-details', params: { identifier: ADA } });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('cache-control')).toBe('no-store');
+    const body = LookupResponseSchema.parse(await response.json());
+    expect(body.operation).toBe('v4-details');
+    expect(body.data).toMatchObject({ identifier: ADA, purposes: expect.any(Array) });
+
+    const [request] = received(h);
+    expect(request).toEqual({
+      operation: 'v4-details',
+      path: '/v4/datasubjects/details',
+      query: {},
+      headers: { identifier: ADA },
+    });
+    const sent = h.sent.find((call) => call.url.pathname.endsWith('/details'));
+    expect(sent?.url.href).not.toContain('lovelace');
+  });
+
+  it('puts purposeGuid in the path and the identifier in its header', async () => {
+    const h = await start();
+    const response = await lookup(h, {
+      operation: 'v4-purpose-profile',
+      params: { identifier: ADA, purposeGuid: DEMO_PURPOSE_GUID },
+    });
+    expect(response.status).toBe(200);
+    expect(received(h)[0]).toMatchObject({
+      path: `/v4/datasubjects/profiles/${DEMO_PURPOSE_GUID}`,
+      query: {},
+      headers: { identifier: ADA },
+    });
+  });
+
+  it('sends dates as query parameters in UTC with milliseconds', async () => {
+    const h = await start();
+    const response = await lookup(h, {
+      operation: 'v4-purposes-by-date',
+      params: { updatedSince: '2026-01-01', updatedUntil: '2026-03-31T23:59:59+02:00' },
+    });
+    expect(response.status).toBe(200);
+    expect(received(h)[0]).toMatchObject({
+      path: '/v4/datasubjects/purpose-updates',
+      query: {
+        updatedSince: '2026-01-01T00:00:00.000Z',
+        updatedUntil: '2026-03-31T21:59:59.000Z',
+      },
+      headers: {},
+    });
+  });
+
+  it('sends a legacy operation to its documented path with the mapped header', async () => {
+    const h = await start();
+    const response = await lookup(h, {
+      operation: 'v2-linked-groups',
+      params: { primaryDataSubjectIdentifier: ADA, size: 5 },
+    });
+    expect(response.status).toBe(200);
+    expect(received(h)[0]).toMatchObject({
+      path: '/api/consentmanager/v2/linkedidentitygroups',
+      query: { size: '5' },
+      headers: { primarydatasubjectidentifier: ADA },
+    });
+  });
+
+  it.each([
+    ['a missing required parameter', { operation: 'v4-details', params: {} }, 'identifier'],
+    [
+      'a purposeGuid that is not a UUID',
+      { operation: 'v4-purpose-profile', params: { identifier: ADA, purposeGuid: '../admin' } },
+      'purposeGuid',
+    ],
+    [
+      'a linkedIdentityGroupId that is not a UUID',
+      { operation: 'v4-linked-group', params: { linkedIdentityGroupId: '..' } },
+      'linkedIdentityGroupId',
+    ],
+    [
+      'dates out of order',
+      {
+        operation: 'v4-link-tokens',
+        params: { fromDate: '2026-03-01', toDate: '2026-02-01' },
+      },
+      'toDate',
+    ],
+    [
+      'a range over a year',
+      {
+        operation: 'v4-link-tokens',
+        params: { fromDate: '2024-01-01', toDate: '2026-01-01' },
+      },
+      'toDate',
+    ],
+    [
+      'a date that is not ISO 8601',
+      {
+        operation: 'v4-link-tokens',
+        params: { fromDate: '01/02/2026', toDate: '2026-02-01' },
+      },
+      'fromDate',
+    ],
+    [
+      'an identifier with a control character',
+      { operation: 'v4-details', params: { identifier: 'ada\r\nAuthorization: x' } },
+      'identifier',
+    ],
+    [
+      'an identifier over 256 characters',
+      { operation: 'v4-details', params: { identifier: `${'a'.repeat(250)}@example.com` } },
+      'identifier',
+    ],
+    [
+      'an unknown parameter',
+      { operation: 'v4-details', params: { identifier: ADA, purposeGuid: DEMO_PURPOSE_GUID } },
+      'purposeGuid',
+    ],
+    ['an unknown operation', { operation: 'v9-everything', params: {} }, 'operation'],
+    [
+      'a continuation for an operation that does not page',
+      { operation: 'v4-details', params: { identifier: ADA }, continuation: 'abc' },
+      'continuation',
+    ],
+    ['a body that is not JSON', 'identifier=ada', 'body'],
+  ])('refuses %s with 400, sending nothing upstream', async (_, body, parameter) => {
+    const h = await start();
+    const response = await lookup(h, body);
+    expect(response.status).toBe(400);
+    expect(response.headers.get('content-type')).toBe('application/problem+json');
+    const problem = (await response.json()) as Record<string, unknown>;
+    expect(problem.parameter).toBe(parameter);
+    expect(JSON.stringify(problem)).not.toContain('lovelace');
+    expect(h.sent).toHaveLength(0);
+    expect(h.mock.stats().tokenRequests).toBe(0);
+    const records = await trail(h);
+    expect(records).toHaveLength(1);
+    expect(records[0]).toMatchObject({ outcome: 'invalid', status: 400 });
+  });
+
+  it('answers an unknown identifier with the not-found problem, not an error', async () => {
+    const h = await start();
+    const response = await lookup(h, {
+      operation: 'v4-basic-details',
+      params: { identifier: 'nobody@example.com' },
+    });
+    expect(response.status).toBe(404);
+    const problem = (await response.json()) as Record<string, unknown>;
+    expect(problem).toMatchObject({
+      type: DATA_SUBJECT_PROBLEM_TYPES.notFound,
+      title: 'No data subject with this identifier',
+    });
+    expect((await trail(h))[0]).toMatchObject({ outcome: 'not-found', status: 404 });
+  });
+
+  it('follows requestContinuation page by page to the last page', async () => {
+    const h = await start();
+    const params = {
+      fromDate: new Date(Date.now() - 365 * 86_400_000).toISOString(),
+      toDate: new Date().toISOString(),
+    };
+    const identifiers: string[] = [];
+    let continuation: string | undefined;
+    let pages = 0;
+    do {
+      const response = await lookup(h, {
+        operation: 'v4-link-tokens',
+        params,
+        ...(continuation ? { continuation } : {}),
+      });
+      expect(response.status).toBe(200);
+      const body = LookupResponseSchema.parse(await response.json());
+      const content = (body.data as { content: Array<{ identifier: string }> }).content;
+      identifiers.push(...content.map((item) => item.identifier));
+      continuation = body.continuation;
+      pages += 1;
+    } while (continuation && pages < 20);
+    expect(continuation).toBeUndefined();
+    expect(pages).toBeGreaterThan(2);
+    expect(new Set(identifiers).size).toBe(identifiers.length);
+    expect(identifiers.length).toBe(h.mock.dataSubjects.data.subjects.length);
+    // The token went back in the query, where the catalog says it travels.
+    const later = received(h).slice(1);
+    expect(later.every((request) => request.query.requestContinuation)).toBe(true);
+    // Every page is a lookup of its own, and says it continued an earlier one.
+    const records = await trail(h);
+    expect(records).toHaveLength(pages);
+    expect(records.filter((record) => record.continued)).toHaveLength(pages - 1);
+  });
+
+  it('leaves exactly one audit record per lookup, whatever its outcome', async () => {
+    const h = await start();
+    await lookup(h, { operation: 'v4-basic-details', params: { identifier: ADA } });
+    await lookup(h, {
+      operation: 'v4-basic-details',
+      params: { identifier: 'nobody@example.com' },
+    });
+    h.mock.injectFault({ operation: 'v4-details', status: 500 });
+    expect((await lookup(h, { operation: 'v4-details', params: { identifier: ADA } })).status).toBe(
+      502,
+    );
+    h.mock.injectFault({ operation: 'v2-datasubjects', status: 429, retryAfterSeconds: 30 });
+    const limited = await lookup(h, { operation: 'v2-datasubjects', params: { identifier: ADA } });
+    expect(limited.status).toBe(429);
+    await lookup(h, { operation: 'v4-details', params: {} });
+
+    const records = await trail(h);
+    expect(records.map((record) => [record.operation, record.outcome, record.status])).toEqual([
+      ['v4-details', 'invalid', 400],
+      ['v2-datasubjects', 'rate-limited', 429],
+      ['v4-details', 'error', 502],
+      ['v4-basic-details', 'not-found', 404],
+      ['v4-basic-details', 'ok', 200],
+    ]);
+    expect(records.every((record) => record.user === 'admin')).toBe(true);
+    expect(records[1]?.detail).toMatch(/^incident [0-9a-f-]{36}$/);
+    expect(records.map((record) => record.identifierHashed)).toEqual([
+      false,
+      true,
+      true,
+      true,
+      true,
+    ]);
+    // Never the identifier itself, anywhere in the trail's answer.
+    expect(JSON.stringify(records)).not.toMatch(/lovelace|nobody/);
+  });
+
+  it('refuses support with 403 and writes no audit record of a lookup it never made', async () => {
+    const h = await start();
+    const response = await lookup(
+      h,
+      { operation: 'v4-details', params: { identifier: ADA } },
+      'support',
+    );
+    expect(response.status).toBe(403);
+    expect(h.sent).toHaveLength(0);
+    expect(await trail(h)).toEqual([]);
+  });
+
+  it('withholds the answer when the lookup cannot be written to the audit trail', async () => {
+    const h = await start();
+    const store = h.auditStore;
+    const original = store.record.bind(store);
+    store.record = () => Promise.reject(new Error('disk full'));
+    try {
+      const response = await lookup(h, { operation: 'v4-details', params: { identifier: ADA } });
+      expect(response.status).toBe(503);
+      const problem = (await response.json()) as Record<string, unknown>;
+      expect(problem.type).toBe(DATA_SUBJECT_PROBLEM_TYPES.auditUnavailable);
+      expect(JSON.stringify(problem)).not.toContain('lovelace');
+    } finally {
+      store.record = original;
+    }
+  });
+
+  it('never passes the identifier to the logger', async () => {
+    const lines: string[] = [];
+    const destination = new Writable({
+      write(chunk, _encoding, done) {
+        lines.push(String(chunk));
+        done();
+      },
+    });
+    const h = await start({ logger: createLogger('trace', destination) });
+    await lookup(h, { operation: 'v4-details', params: { identifier: ADA } });
+    await lookup(h, { operation: 'v4-details', params: { identifier: 'nobody@example.com' } });
+    h.mock.injectFault({ operation: 'v4-details', status: 500 });
+    await lookup(h, { operation: 'v4-details', params: { identifier: ADA } });
+    await h.request('/api/audit-trail/search', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ identifier: ADA }),
+    });
+    expect(lines.length).toBeGreaterThan(3);
+    expect(lines.join('')).not.toMatch(/lovelace|nobody@/);
+  });
+
+  it('counts each operation against its module rule of §8, and the rule holds lookups back', async () => {
+    // The v2 quota at 1 per minute, so the second v2 lookup must wait.
+    const moduleRules = MODULE_RULES.map((rule) =>
+      rule.id === 'v2-datasubjects-quota'
+        ? { ...rule, limits: rule.limits.map((window) => ({ ...window, limit: 1 })) }
+        : rule,
+    );
+    const h = await start({ moduleRules });
+    await lookup(h, { operation: 'v4-details', params: { identifier: ADA } });
+    await lookup(h, { operation: 'v1-datasubject-profiles', params: { identifier: ADA } });
+    expect(
+      (await lookup(h, { operation: 'v2-datasubjects', params: { identifier: ADA } })).status,
+    ).toBe(200);
+    const used = async (ruleId: string) =>
+      (await h.rateLimiting.governor.usage()).find((limit) => limit.ruleId === ruleId)?.used;
+    expect(await used('v4-details-minute')).toBe(1);
+    expect(await used('v1-datasubject-profiles-quota')).toBe(1);
+    expect(await used('v2-datasubjects-quota')).toBe(1);
+
+    const held = await lookup(h, { operation: 'v2-datasubjects', params: { identifier: ADA } });
+    expect(held.status).toBe(429);
+    expect(held.headers.get('retry-after')).toMatch(/^\d+$/);
+    expect(((await held.json()) as { limitedBy?: string }).limitedBy).toBe('console');
+    expect(received(h).filter((request) => request.operation === 'v2-datasubjects')).toHaveLength(
+      1,
+    );
+    expect((await trail(h))[0]).toMatchObject({
+      operation: 'v2-datasubjects',
+      outcome: 'rate-limited',
+    });
+  });
+});

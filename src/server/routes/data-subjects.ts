@@ -1,0 +1,124 @@
+// The data-subject routes (PRODUCT.md §6), admins only (app.ts): the operations catalog, and
+// lookups that run one operation. Every lookup, refused and failed ones included, is written to
+// the audit trail before the answer leaves; if it cannot be written, the answer is withheld.
+import { Hono } from 'hono';
+import { LookupRequestSchema, type LookupRequest } from '../../shared/data-subject-lookups';
+import { DATA_SUBJECT_PROBLEM_TYPES } from '../../shared/data-subject-operations';
+import { PROBLEM_TYPES } from '../../shared/problem';
+import type { AppEnv } from '../app-env';
+import { outcomeOfProblem, type LookupAccount, type LookupAudit } from '../audit/lookup-audit';
+import type { DataSubjectLookups } from '../data-subjects/data-subject-lookups';
+import { invalidLookupProblem } from '../data-subjects/data-subject-lookups';
+import type { Logger } from '../logger';
+import { HttpProblem, problemResponse } from '../problem';
+import { problemForUpstreamFailure } from '../upstream/upstream-problems';
+
+export interface DataSubjectsRoutesDeps {
+  readonly lookups: DataSubjectLookups;
+  readonly audit: LookupAudit;
+  readonly logger: Logger;
+}
+
+/** Personal data is never kept by a browser or proxy cache. */
+const NO_STORE = { 'Cache-Control': 'no-store' };
+
+/** The identifier a request names, as given: what the audit hashes. */
+function identifierOf(lookups: DataSubjectLookups, body: unknown): string | undefined {
+  if (typeof body !== 'object' || body === null) return undefined;
+  const { operation, params } = body as { operation?: unknown; params?: unknown };
+  if (typeof params !== 'object' || params === null) return undefined;
+  const given = params as Record<string, unknown>;
+  const known = typeof operation === 'string' ? lookups.find(operation) : undefined;
+  const names = known
+    ? known.params.filter((param) => param.format === 'identifier').map((param) => param.name)
+    : ['identifier'];
+  for (const name of names) {
+    const value = given[name];
+    // Bounded: a 64 KB body must not become a 64 KB HMAC input per request, however cheap.
+    if (typeof value === 'string' && value.trim() !== '') return value.slice(0, 1_024);
+  }
+  return undefined;
+}
+
+/** The data-subject routes, mounted at /api/data-subjects. */
+export function dataSubjectsRoutes({ lookups, audit, logger }: DataSubjectsRoutesDeps) {
+  const catalog = JSON.stringify({ operations: lookups.operations });
+
+  return new Hono<AppEnv>()
+    .get('/operations', (c) =>
+      c.body(catalog, 200, { 'Content-Type': 'application/json; charset=utf-8', ...NO_STORE }),
+    )
+    .post('/lookups', async (c) => {
+      const user = c.get('user');
+      if (!user) throw new Error('lookup without a signed-in user');
+      let body: unknown;
+      let request: LookupRequest | undefined;
+      let result: { status: number; json?: unknown; problem?: HttpProblem; unexpected?: unknown };
+      try {
+        try {
+          body = JSON.parse(await c.req.text());
+        } catch {
+          throw invalidLookupProblem({ body: 'must be a JSON object' });
+        }
+        const parsed = LookupRequestSchema.safeParse(body);
+        if (!parsed.success) {
+          const issue = parsed.error.issues[0];
+          const where = issue?.path.map(String).join('.') || 'body';
+          throw invalidLookupProblem({
+            [where]:
+              issue?.code === 'unrecognized_keys'
+                ? `has unknown fields; send operation, params and continuation only`
+                : 'is not valid (operation: an id, params: text values, continuation: a token)',
+          });
+        }
+        request = parsed.data;
+        const prepared = lookups.prepare(request);
+        result = { status: 200, json: await lookups.send(prepared) };
+      } catch (error) {
+        const problem = error instanceof HttpProblem ? error : problemForUpstreamFailure(error);
+        // A bug is accounted for too, then handled (and logged) by the app's error handler.
+        result = problem
+          ? { status: problem.problem.status, problem }
+          : { status: 500, unexpected: error };
+      }
+
+      const operationId =
+        request && lookups.find(request.operation) ? request.operation : 'unknown';
+      const { outcome, detail } = result.problem
+        ? outcomeOfProblem(result.problem)
+        : result.unexpected
+          ? { outcome: 'error' as const, detail: PROBLEM_TYPES.internal }
+          : { outcome: 'ok' as const, detail: null };
+      const account: LookupAccount = {
+        user: user.username,
+        operation: operationId,
+        outcome,
+        status: result.status,
+        detail,
+        identifier: identifierOf(lookups, body),
+        continued: request?.continuation !== undefined,
+        requestId: c.get('requestId') ?? null,
+      };
+      try {
+        await audit.record(account);
+      } catch (error) {
+        // Never the identifier: the operation and the outcome are enough to find the cause.
+        logger.error(
+          { err: error, operation: operationId, outcome },
+          'lookup could not be written to the audit trail; answer withheld',
+        );
+        return problemResponse(c, {
+          type: DATA_SUBJECT_PROBLEM_TYPES.auditUnavailable,
+          title: 'The lookup could not be recorded in the audit trail',
+          status: 503,
+          detail:
+            'Every lookup of personal data must be accounted for, so its answer was withheld. Try again; if it persists, the console’s store needs attention.',
+        });
+      }
+      if (result.unexpected) throw result.unexpected;
+      if (result.problem) {
+        return problemResponse(c, result.problem.problem, result.problem.headers);
+      }
+      return c.json(result.json, 200, NO_STORE);
+    });
+}

@@ -1,0 +1,233 @@
+// Wires what several replicas of the console share, so they act as one client of the upstream
+// account. With REDIS_URL: the governor's windows (with a per-replica fallback while Redis is
+// away), the blocks of upstream 429s, and console sessions. With PostgreSQL: the incident feed
+// that brings every replica's incidents to this replica's live streams and governor. With REPLICAS
+// above 1 and no Redis: each replica keeps its share of every limit for good. With none of these
+// it wires nothing and the console is one process, as in demo mode. Sign-in throttling is shared
+// through Redis too, so spreading guesses over replicas gains an attacker nothing.
+//
+// Access tokens are deliberately not shared: see the comment at the TokenManager in compose.ts.
+import { createHash } from 'node:crypto';
+import type { Redis } from 'ioredis';
+import type { Incident } from '../../shared/incident';
+import { RedisSessionStore } from '../auth/redis-session-store';
+import { DEFAULT_SIGN_IN_THROTTLE, SignInThrottle } from '../auth/sign-in-throttle';
+import type { Config } from '../config';
+import { FailoverWindows } from '../governor/failover-windows';
+import type { Governor, GovernorFallback } from '../governor/governor';
+import type { Readiness } from '../governor/rate-limiting';
+import { shareBlocks } from '../governor/shared-blocks';
+import { createMemoryWindowStore, createRedisWindowStore } from '../governor/window-store';
+import type { WindowCounterStore } from '../governor/window-store';
+import { IncidentFeed } from '../incidents/incident-feed';
+import type { IncidentHub } from '../incidents/incident-hub';
+import type { Logger } from '../logger';
+import { closeRedis, connectSubscriber } from '../redis/redis-connection';
+import type { SqlDatabase } from '../store/database';
+import { INCIDENT_CHANNEL, type IncidentStore } from '../store/incident-store';
+
+export interface ScaleOutOptions {
+  readonly config: Config;
+  readonly logger: Logger;
+  readonly now: () => number;
+  /** The open Redis connection (REDIS_URL); index.ts opens it so a bad URL stops start. */
+  readonly redis?: Redis;
+  /** The upstream's address: with the client id it names the account the limits belong to. */
+  readonly upstreamBaseUrl: string;
+  /** Told when the governor starts or stops keeping its per-replica share (metrics). */
+  readonly onFallbackChange?: (active: boolean) => void;
+}
+
+/** What the rest of the BFF is handed, and when to start sharing. */
+export interface ScaleOut {
+  /** The governor's windows and fallback, for createRateLimiting. */
+  readonly governor: { windowStore?: WindowCounterStore; fallback?: GovernorFallback };
+  /** Sessions every replica sees; undefined = this process's memory. */
+  readonly sessions: RedisSessionStore | undefined;
+  /** Failed sign-ins counted across replicas; undefined = this process's memory. */
+  readonly throttle: SignInThrottle | undefined;
+  /** Starts sharing blocks and incidents; await before serving. */
+  start(parts: {
+    governor: Governor;
+    hub: IncidentHub;
+    store: IncidentStore;
+    database: SqlDatabase | undefined;
+  }): Promise<void>;
+  /** Redis and the governor's mode, for /readyz. */
+  readiness(): Promise<Pick<Readiness['checks'], 'redis' | 'governor'>>;
+  close(): Promise<void>;
+}
+
+/**
+ * Prefix of every Redis key: one namespace per upstream account (base URL and client id), so two
+ * consoles on one Redis for different accounts never share a limit.
+ */
+export function redisNamespace(upstreamBaseUrl: string, clientId: string): string {
+  const account = createHash('sha256').update(`${upstreamBaseUrl}\n${clientId}`).digest('hex');
+  return `console:${account.slice(0, 16)}`;
+}
+
+/** The block an incident announces, as the governor keeps it. */
+function blockOf(incident: Incident) {
+  return {
+    scope: incident.scope,
+    ruleId: incident.ruleId,
+    period: incident.period,
+    until: Date.parse(incident.blockedUntil),
+    incidentKey: incident.key,
+  };
+}
+
+const REDIS_PING_TIMEOUT_MS = 1_000;
+
+/** Whether Redis answers a PING in time. */
+async function pingRedis(redis: Redis): Promise<NonNullable<Readiness['checks']['redis']>> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([
+      redis.ping(),
+      new Promise((_, reject) => {
+        timer = setTimeout(
+          () => reject(new Error('Redis did not answer in time')),
+          REDIS_PING_TIMEOUT_MS,
+        );
+      }),
+    ]);
+    return { ok: true };
+  } catch (error) {
+    return { ok: false, error: error instanceof Error ? error.message : 'no answer' };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Which windows decide, as /readyz shows it. */
+function governorCheck(
+  failover: FailoverWindows | undefined,
+  replicas: number,
+): NonNullable<Readiness['checks']['governor']> {
+  if (failover?.isFallback()) {
+    const { since } = failover.status();
+    return {
+      ok: false,
+      mode: 'fallback',
+      detail: `Redis unreachable: this replica keeps 1/${replicas} of every limit`,
+      ...(since === null ? {} : { since: new Date(since).toISOString() }),
+    };
+  }
+  if (failover) return { ok: true, mode: 'shared' };
+  if (replicas > 1) {
+    return {
+      ok: true,
+      mode: 'fallback',
+      detail: `no REDIS_URL: this replica keeps 1/${replicas} of every limit`,
+    };
+  }
+  return { ok: true, mode: 'single' };
+}
+
+/** Builds the shared parts from the configuration. */
+export function createScaleOut(options: ScaleOutOptions): ScaleOut {
+  const { config, logger, redis, now } = options;
+  const replicas = config.scaleOut.replicas;
+  const namespace = redisNamespace(options.upstreamBaseUrl, config.oauth.clientId);
+  const stops: Array<() => unknown> = [];
+
+  let failover: FailoverWindows | undefined;
+  let governor: ScaleOut['governor'] = {};
+  if (redis) {
+    const windows = new FailoverWindows({
+      primary: createRedisWindowStore(redis, `${namespace}:governor`),
+      probe: () => redis.ping(),
+      logger,
+      replicas,
+      onModeChange: (mode) => options.onFallbackChange?.(mode === 'fallback'),
+    });
+    failover = windows;
+    governor = {
+      windowStore: windows.shared,
+      fallback: { store: windows.local, share: replicas, active: () => windows.isFallback() },
+    };
+  } else if (replicas > 1) {
+    // Nothing to share the counts through: each replica keeps its share of every limit for good.
+    governor = {
+      fallback: { store: createMemoryWindowStore(), share: replicas, active: () => true },
+    };
+    logger.warn(
+      { replicas },
+      `REPLICAS=${replicas} without REDIS_URL: this replica keeps 1/${replicas} of every limit`,
+    );
+    options.onFallbackChange?.(true);
+  }
+
+  const sessions = redis
+    ? new RedisSessionStore({
+        redis,
+        namespace,
+        idleMs: config.auth.sessionIdleMinutes * 60_000,
+        maxAgeMs: config.auth.sessionMaxHours * 3_600_000,
+        now,
+      })
+    : undefined;
+
+  const throttle = redis
+    ? new SignInThrottle(DEFAULT_SIGN_IN_THROTTLE, { redis, namespace })
+    : undefined;
+
+  return {
+    governor,
+    sessions,
+    throttle,
+
+    async start(parts) {
+      if (redis) {
+        const subscriber = await connectSubscriber(redis);
+        stops.push(() => closeRedis(subscriber));
+        stops.push(
+          await shareBlocks({
+            redis,
+            subscriber,
+            governor: parts.governor,
+            namespace,
+            now,
+            logger,
+          }),
+        );
+      }
+      const database = parts.database;
+      if (database?.listen) {
+        const feed = new IncidentFeed({
+          hub: parts.hub,
+          read: (seq, limit) => parts.store.changesSince(seq, limit),
+          startSeq: await parts.store.latestSeq(),
+          logger,
+        });
+        parts.hub.routeThrough((incident) => feed.offer(incident));
+        // Another replica's 429 blocks this one too, even while Redis is away.
+        stops.push(
+          parts.hub.observe((incident) => parts.governor.block(blockOf(incident), 'shared')),
+        );
+        stops.push(
+          await database.listen(INCIDENT_CHANNEL, {
+            notification: (payload) => feed.announce(Number(payload)),
+            reconnected: () => void feed.catchUp(),
+          }),
+        );
+        stops.push(() => parts.hub.routeThrough(undefined));
+      }
+    },
+
+    async readiness() {
+      const redisCheck = redis ? await pingRedis(redis) : undefined;
+      return {
+        ...(redisCheck ? { redis: redisCheck } : {}),
+        governor: governorCheck(failover, replicas),
+      };
+    },
+
+    async close() {
+      failover?.close();
+      for (const stop of stops.splice(0).reverse()) await stop();
+    },
+  };
+}
