@@ -11,8 +11,9 @@ const PROBE_OPERATION = 'event-types';
 /** How long the slow-upstream scenario holds the answer back. */
 export const SLOW_UPSTREAM_DELAY_MS = 3_000;
 
-// The module quota the demo imitates: the console calls no quota-limited operation yet, so the
-// 429 arrives on the probe call with the headers that quota would send.
+// The module quota the demo imitates. Its own operation is a data-subject lookup, which a demo
+// control must not make up (every lookup of personal data is audited), so the 429 arrives on the
+// probe call with the headers that quota would send.
 const DEMO_QUOTA = MODULE_RULES.find((rule) => rule.id === 'v3-datasubjects-quota');
 
 /** The demo controls over one mock upstream. */

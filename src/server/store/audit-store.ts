@@ -1,9 +1,9 @@
 // The lookup audit trail in the database: one row per data-subject lookup, written before the
 // browser gets its answer, read back newest first with filters or by an identifier's keyed hash.
 // Portable SQL over the SqlDatabase interface (SQLite or PostgreSQL).
-import { randomUUID } from 'node:crypto';
 import type { AuditOutcome, AuditRecord } from '../../shared/audit-trail';
 import type { SqlDatabase } from './database';
+import { sortableId } from './sortable-id';
 
 /** One lookup as the route hands it over (time in epoch ms). */
 export interface AuditEntry {
@@ -150,7 +150,7 @@ export class SqlAuditStore implements AuditStore {
   async record(entry: AuditEntry): Promise<AuditRecord> {
     const db = await this.#db();
     const row: AuditRow = {
-      id: randomUUID(),
+      id: sortableId(entry.at),
       at: new Date(entry.at).toISOString(),
       username: entry.user,
       operation: entry.operation,

@@ -1,0 +1,22 @@
+import { describe, expect, it } from 'vitest';
+import { sortableId } from './sortable-id';
+
+describe('sortableId', () => {
+  it('sorts ids of one millisecond in the order they were made', () => {
+    const ids = Array.from({ length: 500 }, () => sortableId(1_790_000_000_000));
+    expect([...ids].sort()).toEqual(ids);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it('sorts by time first', () => {
+    const later = sortableId(1_790_000_000_001);
+    const earlier = sortableId(1_790_000_000_000);
+    expect(earlier < later).toBe(true);
+  });
+
+  it('is a version 7 UUID', () => {
+    expect(sortableId(Date.UTC(2026, 10, 22))).toMatch(
+      /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
+    );
+  });
+});
