@@ -12,6 +12,14 @@ export interface RunningProcess {
   rssMb(): number;
 }
 
+/** The Node flags of `npm start` (package.json), e.g. `--max-old-space-size=128`. */
+function startFlags(): string[] {
+  const scripts = (
+    JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: { start: string } }
+  ).scripts;
+  return scripts.start.split(/\s+/).filter((word) => word.startsWith('--'));
+}
+
 /** Waits until `url` answers 2xx, or fails after `timeoutMs`. */
 export async function waitForUrl(url: string, timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -39,8 +47,9 @@ export async function startNodeProcess(
     name,
   }: { port: number; env: Record<string, string>; readyPath: string; name: string },
 ): Promise<RunningProcess> {
-  // Built JavaScript runs on plain Node, as `npm start` does; TypeScript goes through tsx.
-  const args = entry.endsWith('.js') ? [entry] : ['--import', 'tsx', entry];
+  // Built JavaScript runs on plain Node with the flags `npm start` gives it (its heap sizes among
+  // them), so the figures are those of the console as users run it; TypeScript goes through tsx.
+  const args = entry.endsWith('.js') ? [...startFlags(), entry] : ['--import', 'tsx', entry];
   const child = spawn(process.execPath, args, {
     env: { ...process.env, NO_COLOR: '1', ...env },
     stdio: ['ignore', 'ignore', 'pipe'],

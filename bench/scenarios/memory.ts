@@ -107,6 +107,8 @@ async function rssWithIncidents(count: number, mockUrl: string): Promise<number>
     } while (cursor);
     // A browser reconnecting from the very beginning: the stream replays every incident.
     const controller = new AbortController();
+    // A replay that stalls fails the scenario instead of holding up the whole run.
+    const deadline = setTimeout(() => controller.abort(), 120_000);
     const stream = await fetch(`${app.url}/api/rate-limits/stream?lastEventId=0`, {
       headers: app.apiHeaders,
       signal: controller.signal,
@@ -114,12 +116,18 @@ async function rssWithIncidents(count: number, mockUrl: string): Promise<number>
     const reader = stream.body?.getReader();
     let received = 0;
     const decoder = new TextDecoder();
+    // Events are counted whole: a chunk may end in the middle of one.
+    let pending = '';
     while (reader) {
       const { value, done } = await reader.read();
       if (done) break;
-      received += (decoder.decode(value).match(/event: incident/g) ?? []).length;
+      const events = (pending + decoder.decode(value, { stream: true })).split('\n\n');
+      pending = events.pop() ?? '';
+      received += events.filter((event) => event.includes('event: incident')).length;
       if (received >= count) break;
     }
+    if (received < count) throw new Error(`the stream replayed ${received} of ${count} incidents`);
+    clearTimeout(deadline);
     controller.abort();
     return app.rssMb();
   } finally {

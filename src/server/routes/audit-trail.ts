@@ -12,7 +12,8 @@ import { USERNAME_PATTERN } from '../../shared/session';
 import type { IdentifierHasher } from '../audit/identifier-hash';
 import { PROBLEM_TYPES } from '../../shared/problem';
 import { HttpProblem, invalidParameter } from '../problem';
-import { InvalidAuditCursorError, type AuditQuery, type AuditStore } from '../store/audit-store';
+import type { AuditQuery, AuditStore } from '../store/audit-store';
+import { InvalidCursorError } from '../store/keyset-cursor';
 
 export interface AuditTrailRoutesDeps {
   readonly store: AuditStore;
@@ -113,7 +114,7 @@ export function parseAuditQuery(url: URL, operations: ReadonlySet<string>): Audi
 export function auditTrailRoutes({ store, hasher, operations }: AuditTrailRoutesDeps) {
   const known = new Set([...operations, 'unknown']);
   const badCursor = (error: unknown): never => {
-    if (error instanceof InvalidAuditCursorError) {
+    if (error instanceof InvalidCursorError) {
       throw invalidParameter('cursor', 'is not one this server issued');
     }
     throw error;

@@ -3,6 +3,7 @@
 // Portable SQL over the SqlDatabase interface (SQLite or PostgreSQL).
 import type { AuditOutcome, AuditRecord } from '../../shared/audit-trail';
 import type { SqlDatabase } from './database';
+import { decodeKeysetCursor, encodeKeysetCursor } from './keyset-cursor';
 import { sortableId } from './sortable-id';
 
 /** One lookup as the route hands it over (time in epoch ms). */
@@ -31,11 +32,6 @@ export interface AuditQuery {
   readonly limit: number;
   /** From a previous page's `nextCursor`. */
   readonly cursor?: string;
-}
-
-/** A malformed paging cursor. */
-export class InvalidAuditCursorError extends Error {
-  override name = 'InvalidAuditCursorError';
 }
 
 /** One page, newest first. */
@@ -84,27 +80,10 @@ function toRecord(row: AuditRow): AuditRecord {
 }
 
 function encodeCursor(record: AuditRecord): string {
-  return Buffer.from(JSON.stringify([record.at, record.id])).toString('base64url');
+  return encodeKeysetCursor(record.at, record.id);
 }
 
-function decodeCursor(cursor: string): [string, string] {
-  try {
-    const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (
-      Array.isArray(value) &&
-      value.length === 2 &&
-      typeof value[0] === 'string' &&
-      !Number.isNaN(Date.parse(value[0])) &&
-      typeof value[1] === 'string' &&
-      value[1].length <= 64
-    ) {
-      return [new Date(value[0]).toISOString(), value[1]];
-    }
-  } catch {
-    // fall through
-  }
-  throw new InvalidAuditCursorError('cursor is not one this server issued');
-}
+const decodeCursor = (cursor: string) => decodeKeysetCursor(cursor, 64);
 
 const COLUMNS = 'id, at, username, operation, outcome, status, detail, identifier_hash, continued';
 

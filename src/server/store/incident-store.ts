@@ -6,6 +6,7 @@ import type { Incident } from '../../shared/incident';
 import type { RateLimitPeriod } from '../../shared/rate-limits';
 import { RATE_LIMIT_HEADERS } from '../incidents/read-rate-limit-headers';
 import type { SqlDatabase } from './database';
+import { decodeKeysetCursor, encodeKeysetCursor } from './keyset-cursor';
 
 /** One upstream 429 as the recorder hands it over (times in epoch ms). */
 export interface IncidentObservation {
@@ -38,10 +39,7 @@ export interface IncidentQuery {
   readonly cursor?: string;
 }
 
-/** A malformed paging cursor. */
-export class InvalidCursorError extends Error {
-  override name = 'InvalidCursorError';
-}
+export { InvalidCursorError } from './keyset-cursor';
 
 /** Where incidents are kept. The embedded and the PostgreSQL store both satisfy it. */
 export interface IncidentStore {
@@ -114,27 +112,10 @@ function toIncident(row: IncidentRow): Incident {
 
 /** Cursor of the page after `incident`: its place in the (first_seen, key) order. */
 function encodeCursor(incident: Incident): string {
-  return Buffer.from(JSON.stringify([incident.firstSeen, incident.key])).toString('base64url');
+  return encodeKeysetCursor(incident.firstSeen, incident.key);
 }
 
-function decodeCursor(cursor: string): [string, string] {
-  try {
-    const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (
-      Array.isArray(value) &&
-      value.length === 2 &&
-      typeof value[0] === 'string' &&
-      !Number.isNaN(Date.parse(value[0])) &&
-      typeof value[1] === 'string' &&
-      value[1].length <= 200
-    ) {
-      return [value[0], value[1]];
-    }
-  } catch {
-    // fall through
-  }
-  throw new InvalidCursorError('cursor is not one this server issued');
-}
+const decodeCursor = (cursor: string) => decodeKeysetCursor(cursor, 200);
 
 /** The NOTIFY channel a committed incident change is announced on (PostgreSQL). */
 export const INCIDENT_CHANNEL = 'console_incidents';
