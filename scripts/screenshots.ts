@@ -90,8 +90,10 @@ try {
   await page.getByRole('table').first().waitFor();
   await page.waitForTimeout(1_500);
   await shot(page, 'rate-limits');
+  // The list may still come from the console's cache; the block shows as the banner every page has.
   await page.goto(`${consoleUrl}/event-types`);
-  await page.getByRole('alert').first().waitFor();
+  await page.getByText('The privacy platform has blocked this account').waitFor();
+  await page.getByRole('table').first().waitFor();
   await shot(page, 'event-types-rate-limited');
 
   const phone = await context.newPage();
