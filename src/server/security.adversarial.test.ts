@@ -314,6 +314,54 @@ describe('CR/LF and NUL', () => {
   });
 });
 
+describe('data-subject lookups: hostile parameter values', () => {
+  const IDENTIFIER = 'ada.lovelace@example.com';
+  const lookup = (h: BffHarness, operation: string, params: Record<string, string>) =>
+    h.request('/api/data-subjects/lookups', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ operation, params }),
+    });
+
+  it.each([
+    ['../../admin'],
+    ['..%2F..%2Fadmin'],
+    ['%252e%252e%252f'],
+    ['．．／．．／admin'],
+    ['00000000-0000-4000-8000-000000000000/../../admin'],
+  ])('refuses %j as a path parameter with 400, sending nothing', async (value) => {
+    const h = await start();
+    for (const [operation, params] of [
+      ['v4-purpose-profile', { identifier: IDENTIFIER, purposeGuid: value }],
+      ['v4-linked-group', { linkedIdentityGroupId: value }],
+    ] as const) {
+      await expectRefusal(await lookup(h, operation, params), 400, '/problems/invalid-parameter');
+    }
+    expectNothingSent(h);
+  });
+
+  it.each([
+    ['CR/LF', `${IDENTIFIER}\r\nAuthorization: Bearer stolen`],
+    ['a bare LF', `${IDENTIFIER}\nX-Injected: 1`],
+    ['NUL', `${IDENTIFIER}\u0000`],
+    ['an 8 KB value', 'a'.repeat(8 * 1024)],
+  ])(
+    'refuses an identifier (sent as a header) with %s with 400, sending nothing',
+    async (_, value) => {
+      const h = await start();
+      const problem = await expectRefusal(
+        await lookup(h, 'v4-basic-details', { identifier: value }),
+        400,
+        '/problems/invalid-parameter',
+      );
+      expect(problem.parameter).toBe('identifier');
+      // The refusal names the parameter and never repeats its value.
+      expect(JSON.stringify(problem)).not.toContain(value.slice(0, 40));
+      expectNothingSent(h);
+    },
+  );
+});
+
 describe('oversized input', () => {
   it('refuses an 8 KB query value with 400, sending nothing', async () => {
     const h = await start();

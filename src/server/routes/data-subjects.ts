@@ -63,12 +63,19 @@ export function dataSubjectsRoutes({ lookups, audit, logger }: DataSubjectsRoute
         const parsed = LookupRequestSchema.safeParse(body);
         if (!parsed.success) {
           const issue = parsed.error.issues[0];
-          const where = issue?.path.map(String).join('.') || 'body';
+          const [field, param] = issue?.path ?? [];
+          // A parameter's own fault names the parameter, as the catalog checks do.
+          const where =
+            field === 'params' && typeof param === 'string'
+              ? param
+              : issue?.path.map(String).join('.') || 'body';
           throw invalidLookupProblem({
             [where]:
               issue?.code === 'unrecognized_keys'
                 ? `has unknown fields; send operation, params and continuation only`
-                : 'is not valid (operation: an id, params: text values, continuation: a token)',
+                : issue?.code === 'too_big'
+                  ? 'is too long'
+                  : 'is not valid (operation: an id, params: text values, continuation: a token)',
           });
         }
         request = parsed.data;
