@@ -20,7 +20,7 @@ export function AuditFiltersBar({ filters, onChange }: AuditFiltersBarProps) {
   };
   return (
     <form
-      className="audit-filters"
+      className="filter-bar audit-filters"
       role="search"
       aria-label="Filter the audit trail"
       onSubmit={(event) => event.preventDefault()}

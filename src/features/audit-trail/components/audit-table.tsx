@@ -2,6 +2,7 @@
 // shown; a record only says whether the lookup named one.
 import { useMemo } from 'react';
 import { createColumnHelper, tableFeatures, useTable } from '@tanstack/react-table';
+import { CardTableHead } from '../../../components/ui/card-table-head';
 import type { AuditRecord } from '../../../shared/audit-trail';
 import { formatDateTime, operationTitle, OUTCOME_TEXT } from '../format';
 
@@ -78,22 +79,7 @@ export function AuditTable({ records, label }: { records: readonly AuditRecord[]
     <div className="audit-scroll" role="region" aria-label={`${label}, scrollable`} tabIndex={0}>
       {/* Explicit roles: on narrow screens CSS lays rows out as cards. */}
       <table className="audit-table" aria-label={label} role="table">
-        <thead role="rowgroup">
-          {table.getHeaderGroups().map((group) => (
-            <tr key={group.id} role="row">
-              {group.headers.map((header) => (
-                <th
-                  key={header.id}
-                  scope="col"
-                  role="columnheader"
-                  className={header.column.columnDef.meta?.className}
-                >
-                  <table.FlexRender header={header} />
-                </th>
-              ))}
-            </tr>
-          ))}
-        </thead>
+        <CardTableHead table={table} />
         <tbody role="rowgroup">
           {table.getRowModel().rows.map((row) => (
             <tr key={row.id} role="row" data-outcome={row.original.outcome}>

@@ -35,7 +35,7 @@ export function IncidentFiltersBar({ filters, rules, onChange }: IncidentFilters
   };
   return (
     <form
-      className="incident-filters"
+      className="filter-bar incident-filters"
       role="search"
       aria-label="Filter incidents"
       onSubmit={(e) => e.preventDefault()}

@@ -2,6 +2,7 @@
 // hit count, the rule it matched, a countdown to the end of its block, and "Copy for support".
 import { useMemo } from 'react';
 import { createColumnHelper, tableFeatures, useTable } from '@tanstack/react-table';
+import { CardTableHead } from '../../../components/ui/card-table-head';
 import type { Incident, Rule } from '../../../shared/incident';
 import { useCountdown } from '../../../components/ui/use-countdown';
 import {
@@ -142,22 +143,7 @@ export function IncidentsTable({
       {/* Explicit roles: on narrow screens CSS lays the rows out as cards, and a table whose
           display is changed loses its semantics in some browsers unless they are spelled out. */}
       <table className="incidents-table" aria-label="429 incidents" role="table">
-        <thead role="rowgroup">
-          {table.getHeaderGroups().map((group) => (
-            <tr key={group.id} role="row">
-              {group.headers.map((header) => (
-                <th
-                  key={header.id}
-                  scope="col"
-                  role="columnheader"
-                  className={header.column.columnDef.meta?.className}
-                >
-                  <table.FlexRender header={header} />
-                </th>
-              ))}
-            </tr>
-          ))}
-        </thead>
+        <CardTableHead table={table} />
         <tbody role="rowgroup">
           {table.getRowModel().rows.map((row) => (
             <tr
