@@ -1,6 +1,6 @@
 // The mock upstream as a real HTTP server (`npm run mock-upstream`): the MSW handlers answer real
 // sockets, for a live-mode BFF, end-to-end tests and the "direct upstream" benchmark baseline.
-import { realpathSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -126,6 +126,8 @@ function isProcessEntry(): boolean {
 async function main(): Promise<void> {
   let config;
   try {
+    // The same optional .env as the console's (real environment variables win).
+    if (existsSync('.env')) process.loadEnvFile('.env');
     config = readMockConfig();
   } catch (error) {
     if (!(error instanceof MockConfigError)) throw error;

@@ -154,6 +154,7 @@ export function composeBff({
     upstream,
     arrayQueryStyle: config.upstream.arrayQueryStyle,
     cacheTtlMs: config.eventTypesCacheSeconds * 1000,
+    coalesce: config.eventTypesCoalesce,
     ...(now ? { now } : {}),
   });
   // Data-subject lookups and their audit trail (PRODUCT.md §6), in the incidents' database.

@@ -66,6 +66,9 @@ const EnvSchema = z.object({
     .default('repeat'),
   UPSTREAM_TIMEOUT_MS: intIn(100, 120_000).default(10_000),
   EVENT_TYPES_CACHE_SECONDS: intIn(0, 3_600).default(30),
+  // Off only to measure the bare proxy path (the benchmark's uncached console): every request
+  // then costs one upstream call, however many identical ones are in flight.
+  EVENT_TYPES_COALESCE: z.enum(['on', 'off'], { error: 'must be "on" or "off"' }).default('on'),
   DATA_DIR: z.string().min(1).default('./.data'),
   STATIC_DIR: z.string().min(1).default('./dist/client'),
   LOG_LEVEL: z
@@ -156,6 +159,8 @@ export interface Config {
     defaultTokenTtlSeconds: number;
   };
   eventTypesCacheSeconds: number;
+  /** Whether concurrent identical event-types requests share one upstream call. */
+  eventTypesCoalesce: boolean;
   dataDir: string;
   staticDir: string;
   logLevel: Env['LOG_LEVEL'];
@@ -266,6 +271,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
       defaultTokenTtlSeconds: e.OAUTH_DEFAULT_TOKEN_TTL_SECONDS,
     },
     eventTypesCacheSeconds: e.EVENT_TYPES_CACHE_SECONDS,
+    eventTypesCoalesce: e.EVENT_TYPES_COALESCE === 'on',
     dataDir: e.DATA_DIR,
     staticDir: e.STATIC_DIR,
     logLevel: e.LOG_LEVEL,

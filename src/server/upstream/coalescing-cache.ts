@@ -4,6 +4,8 @@
 export interface CoalescingCacheOptions {
   /** How long a loaded value is served; 0 keeps nothing but still coalesces in-flight loads. */
   ttlMs: number;
+  /** Whether concurrent loads of one key share the first (default true). */
+  coalesce?: boolean;
   /** Bound on distinct keys kept, oldest evicted first, so odd filter combinations cannot grow memory. */
   maxEntries: number;
   now?: () => number;
@@ -25,20 +27,19 @@ export class CoalescingCache<T> {
   get(key: string, load: () => Promise<T>): Promise<T> {
     const cached = this.#values.get(key);
     if (cached && this.#now() < cached.expiresAt) return Promise.resolve(cached.value);
+    if (this.#options.coalesce === false) return load().then((value) => this.#remember(key, value));
     const pending = this.#inFlight.get(key);
     if (pending) return pending;
     const loading = load()
-      .then((value) => {
-        this.#remember(key, value);
-        return value;
-      })
+      .then((value) => this.#remember(key, value))
       .finally(() => this.#inFlight.delete(key));
     this.#inFlight.set(key, loading);
     return loading;
   }
 
-  #remember(key: string, value: T): void {
-    if (this.#options.ttlMs <= 0) return;
+  /** Keeps `value` for the cache period (when there is one) and hands it on. */
+  #remember(key: string, value: T): T {
+    if (this.#options.ttlMs <= 0) return value;
     this.#values.delete(key);
     this.#values.set(key, { value, expiresAt: this.#now() + this.#options.ttlMs });
     while (this.#values.size > this.#options.maxEntries) {
@@ -46,5 +47,6 @@ export class CoalescingCache<T> {
       if (oldest === undefined) break;
       this.#values.delete(oldest);
     }
+    return value;
   }
 }

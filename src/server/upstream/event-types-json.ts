@@ -3,6 +3,7 @@
 // the upstream's own text is reused instead of parsing it into objects and serialising them again
 // (the uncached path's latency bar of PRODUCT.md §9 depends on it).
 import { UpstreamEventTypesSchema } from '../../shared/event-types';
+import { isCanonicalEventTypeListText } from './event-type-list-scan';
 
 const KNOWN_FIELDS = new Set(['code', 'value', 'objectTypeName', 'moduleName']);
 
@@ -29,6 +30,10 @@ export function isCanonicalEventTypeList(items: unknown): items is unknown[] {
  * `undefined` when the answer is not a list of event types at all.
  */
 export function eventTypesResponseJson(text: string, fetchedAt: string): string | undefined {
+  // The usual case, checked on the text itself: no objects built, nothing to collect.
+  if (isCanonicalEventTypeListText(text)) {
+    return `{"items":${text.trim()},"fetchedAt":${JSON.stringify(fetchedAt)}}`;
+  }
   let body: unknown;
   try {
     body = JSON.parse(text);

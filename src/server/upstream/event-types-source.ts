@@ -15,6 +15,8 @@ export interface EventTypesSourceOptions {
   upstream: UpstreamClient;
   arrayQueryStyle: 'repeat' | 'comma';
   cacheTtlMs: number;
+  /** Share one upstream call among concurrent identical requests (default true). */
+  coalesce?: boolean;
   now?: () => number;
 }
 
@@ -47,6 +49,7 @@ export class EventTypesSource {
     this.#now = options.now ?? Date.now;
     this.#cache = new CoalescingCache<string>({
       ttlMs: options.cacheTtlMs,
+      coalesce: options.coalesce ?? true,
       maxEntries: 200,
       now: this.#now,
     });
