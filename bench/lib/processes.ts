@@ -12,7 +12,7 @@ export interface RunningProcess {
   rssMb(): number;
 }
 
-/** The Node flags of `npm start` (package.json), e.g. `--max-old-space-size=128`. */
+/** The Node flags of `npm start` (package.json), e.g. `--max-old-space-size=96`. */
 function startFlags(): string[] {
   const scripts = (
     JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: { start: string } }

@@ -26,12 +26,63 @@ export function isCanonicalEventTypeList(items: unknown): items is unknown[] {
 }
 
 /**
- * `{ "items": [...], "fetchedAt": "…" }` as JSON text for the upstream's answer `text`, or
- * `undefined` when the answer is not a list of event types at all.
+ * Upstream texts lately found to be canonical, by filter key. The event types change rarely, so
+ * most answers repeat the last one to the letter, and one string comparison (a memory compare)
+ * then stands in for the scan, which was the largest cost left on the uncached path. Every
+ * request still goes upstream and answers with what the upstream said this time; only the
+ * verdict on identical text is reused. Bounded in total characters so wide lists and many filter
+ * combinations cannot grow memory.
  */
-export function eventTypesResponseJson(text: string, fetchedAt: string): string | undefined {
+export class CanonicalTextMemo {
+  readonly #texts = new Map<string, string>();
+  readonly #maxChars: number;
+  #chars = 0;
+
+  constructor(maxChars: number) {
+    this.#maxChars = maxChars;
+  }
+
+  /** True when `text` is exactly the text last remembered for `key`. */
+  has(key: string, text: string): boolean {
+    return this.#texts.get(key) === text;
+  }
+
+  /** Remembers `text` as canonical for `key`, evicting the oldest entries past the bound. */
+  remember(key: string, text: string): void {
+    this.#forget(key);
+    if (text.length > this.#maxChars) return;
+    this.#texts.set(key, text);
+    this.#chars += text.length;
+    for (const oldest of this.#texts.keys()) {
+      if (this.#chars <= this.#maxChars) break;
+      this.#forget(oldest);
+    }
+  }
+
+  #forget(key: string): void {
+    const previous = this.#texts.get(key);
+    if (previous === undefined) return;
+    this.#chars -= previous.length;
+    this.#texts.delete(key);
+  }
+}
+
+/**
+ * `{ "items": [...], "fetchedAt": "…" }` as JSON text for the upstream's answer `text`, or
+ * `undefined` when the answer is not a list of event types at all. With a memo and a key, an
+ * answer identical to the last canonical one for that key skips the scan.
+ */
+export function eventTypesResponseJson(
+  text: string,
+  fetchedAt: string,
+  memo?: { memo: CanonicalTextMemo; key: string },
+): string | undefined {
+  if (memo?.memo.has(memo.key, text)) {
+    return `{"items":${text.trim()},"fetchedAt":${JSON.stringify(fetchedAt)}}`;
+  }
   // The usual case, checked on the text itself: no objects built, nothing to collect.
   if (isCanonicalEventTypeListText(text)) {
+    memo?.memo.remember(memo.key, text);
     return `{"items":${text.trim()},"fetchedAt":${JSON.stringify(fetchedAt)}}`;
   }
   let body: unknown;
@@ -41,6 +92,7 @@ export function eventTypesResponseJson(text: string, fetchedAt: string): string 
     return undefined;
   }
   if (isCanonicalEventTypeList(body)) {
+    memo?.memo.remember(memo.key, text);
     // `text` is valid JSON (it just parsed) holding exactly the validated list.
     return `{"items":${text.trim()},"fetchedAt":${JSON.stringify(fetchedAt)}}`;
   }

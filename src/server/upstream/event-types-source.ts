@@ -1,6 +1,6 @@
 // Event types from the upstream, validated, serialised once, cached briefly and coalesced.
 import { EVENT_TYPES_OPERATION } from '../../shared/event-types';
-import { eventTypesResponseJson } from './event-types-json';
+import { CanonicalTextMemo, eventTypesResponseJson } from './event-types-json';
 import { CoalescingCache } from './coalescing-cache';
 import type { UpstreamClient } from './upstream-client';
 import { invalidUpstreamAnswerProblem, problemForUpstreamAnswer } from './upstream-problems';
@@ -43,6 +43,8 @@ export class EventTypesSource {
   readonly #options: EventTypesSourceOptions;
   readonly #now: () => number;
   readonly #cache: CoalescingCache<string>;
+  /** 4 M characters: the unfiltered list of several thousand event types and many filtered ones. */
+  readonly #canonical = new CanonicalTextMemo(4 * 1024 * 1024);
 
   constructor(options: EventTypesSourceOptions) {
     this.#options = options;
@@ -58,15 +60,18 @@ export class EventTypesSource {
   /** The JSON body of `GET /api/event-types` for `filters`; throws HttpProblem on failure. */
   getJson(filters: EventTypeFilters): Promise<string> {
     const key = JSON.stringify([filters.modules, filters.objectTypes]);
-    return this.#cache.get(key, () => this.#load(filters));
+    return this.#cache.get(key, () => this.#load(key, filters));
   }
 
-  async #load(filters: EventTypeFilters): Promise<string> {
+  async #load(key: string, filters: EventTypeFilters): Promise<string> {
     const response = await this.#options.upstream.send(EVENT_TYPES_OPERATION, {
       query: filterQuery(filters, this.#options.arrayQueryStyle),
     });
     if (response.status !== 200) throw problemForUpstreamAnswer(response, this.#now());
-    const json = eventTypesResponseJson(response.body, new Date(this.#now()).toISOString());
+    const json = eventTypesResponseJson(response.body, new Date(this.#now()).toISOString(), {
+      memo: this.#canonical,
+      key,
+    });
     if (json === undefined) throw invalidUpstreamAnswerProblem();
     return json;
   }
