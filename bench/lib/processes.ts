@@ -13,12 +13,11 @@ export interface RunningProcess {
 }
 
 /** The Node flags of `npm start` (package.json), e.g. `--max-old-space-size=96`. */
-function startFlags(): string[] {
-  const scripts = (
-    JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: { start: string } }
-  ).scripts;
-  return scripts.start.split(/\s+/).filter((word) => word.startsWith('--'));
-}
+const START_FLAGS = (
+  JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: { start: string } }
+).scripts.start
+  .split(/\s+/)
+  .filter((word) => word.startsWith('--'));
 
 /** Waits until `url` answers 2xx, or fails after `timeoutMs`. */
 export async function waitForUrl(url: string, timeoutMs = 30_000): Promise<void> {
@@ -49,7 +48,7 @@ export async function startNodeProcess(
 ): Promise<RunningProcess> {
   // Built JavaScript runs on plain Node with the flags `npm start` gives it (its heap sizes among
   // them), so the figures are those of the console as users run it; TypeScript goes through tsx.
-  const args = entry.endsWith('.js') ? [...startFlags(), entry] : ['--import', 'tsx', entry];
+  const args = entry.endsWith('.js') ? [...START_FLAGS, entry] : ['--import', 'tsx', entry];
   const child = spawn(process.execPath, args, {
     env: { ...process.env, NO_COLOR: '1', ...env },
     stdio: ['ignore', 'ignore', 'pipe'],

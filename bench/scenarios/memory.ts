@@ -1,6 +1,7 @@
 // Scenario 8, memory: the console's resident memory after 100,000 proxied requests (cache and
-// coalescing off, so every request goes through the token manager, the upstream client and validation), and with
-// 10,000 incidents in its store, all read back through the panel's API and the stream's replay.
+// coalescing off, so every request goes through the token manager, the upstream client and
+// validation), and with 10,000 incidents in its store, all read back through the panel's API and
+// the stream's replay.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

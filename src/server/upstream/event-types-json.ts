@@ -77,25 +77,23 @@ export function eventTypesResponseJson(
   fetchedAt: string,
   memo?: { memo: CanonicalTextMemo; key: string },
 ): string | undefined {
-  if (memo?.memo.has(memo.key, text)) {
-    return `{"items":${text.trim()},"fetchedAt":${JSON.stringify(fetchedAt)}}`;
-  }
-  // The usual case, checked on the text itself: no objects built, nothing to collect.
-  if (isCanonicalEventTypeListText(text)) {
+  // Once `text` is known to be exactly what the schema would return, it goes on as it is (and is
+  // remembered as the newest canonical text for the key).
+  const passOn = () => {
     memo?.memo.remember(memo.key, text);
     return `{"items":${text.trim()},"fetchedAt":${JSON.stringify(fetchedAt)}}`;
-  }
+  };
+  if (memo?.memo.has(memo.key, text)) return passOn();
+  // The usual case, checked on the text itself: no objects built, nothing to collect.
+  if (isCanonicalEventTypeListText(text)) return passOn();
   let body: unknown;
   try {
     body = JSON.parse(text);
   } catch {
     return undefined;
   }
-  if (isCanonicalEventTypeList(body)) {
-    memo?.memo.remember(memo.key, text);
-    // `text` is valid JSON (it just parsed) holding exactly the validated list.
-    return `{"items":${text.trim()},"fetchedAt":${JSON.stringify(fetchedAt)}}`;
-  }
+  // `text` is valid JSON (it just parsed); pass it on when it holds exactly the validated list.
+  if (isCanonicalEventTypeList(body)) return passOn();
   const parsed = UpstreamEventTypesSchema.safeParse(body);
   return parsed.success ? JSON.stringify({ items: parsed.data, fetchedAt }) : undefined;
 }
