@@ -3,13 +3,8 @@
 import { defineConfig } from '@playwright/test';
 import { ADMIN_STORAGE_STATE, E2E_SESSION_SECRET, E2E_USERS_FILE } from './e2e/e2e-users';
 
-export const E2E_MOCK_PORT = 8798;
-export const E2E_BFF_PORT = 8797;
-/**
- * A second console in demo mode (built-in mock, demo users), for the demo controls of the
- * rate-limit panel: they drive the mock in-process, which a live-mode console cannot.
- */
-export const E2E_DEMO_BFF_PORT = 8794;
+import { E2E_BFF_PORT, E2E_DEMO_BFF_PORT, E2E_MOCK_PORT } from './e2e/ports';
+
 const mockUrl = `http://127.0.0.1:${E2E_MOCK_PORT}`;
 
 export default defineConfig({

@@ -2,9 +2,10 @@
 // accessibility check, so every spec starts from a clean upstream.
 import AxeBuilder from '@axe-core/playwright';
 import { test as base, expect, type Page } from '@playwright/test';
+import { E2E_MOCK_PORT } from './ports';
 
 /** Where the standalone mock upstream of the e2e run listens (see playwright.config.ts). */
-export const MOCK_UPSTREAM_URL = 'http://127.0.0.1:8798';
+export const MOCK_UPSTREAM_URL = `http://127.0.0.1:${E2E_MOCK_PORT}`;
 
 export interface MockUpstreamControls {
   injectFault(fault: {

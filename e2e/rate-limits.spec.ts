@@ -8,7 +8,7 @@
 // live-mode console of the other specs gets its 429 from the standalone mock's
 // POST /__mock/faults, as a real upstream would send it.
 import type { Page } from '@playwright/test';
-import { E2E_DEMO_BFF_PORT } from '../playwright.config';
+import { E2E_DEMO_BFF_PORT } from './ports';
 import { expect, expectNoSeriousA11yViolations, SIGNED_OUT_STATE, test } from './fixtures';
 
 const incidentsTable = (page: Page) => page.getByRole('table', { name: '429 incidents' });

@@ -47,6 +47,21 @@ test('a signed-out visitor signs in and comes back to the page they asked for', 
   await expect(header.getByRole('button', { name: 'Sign out' })).toBeVisible();
 });
 
+test('the root address the start banner prints opens the console, signed out and in', async ({
+  page,
+}) => {
+  // Not a download, not an empty page: the document is HTML and the sign-in form shows.
+  const response = await page.goto('/');
+  expect(response?.status()).toBe(200);
+  expect(response?.headers()['content-type']).toMatch(/^text\/html/);
+  await expect(page.getByRole('heading', { name: 'Sign in' })).toBeVisible();
+  await signIn(page, 'admin');
+  await expect(eventTypesHeading(page)).toBeVisible();
+  // Signed in, the root address is the console too.
+  await page.goto('/');
+  await expect(eventTypesHeading(page)).toBeVisible();
+});
+
 test('a wrong password says so and lets the user try again', async ({ page }) => {
   await page.goto('/sign-in');
   await signIn(page, 'admin', 'not-the-password');
