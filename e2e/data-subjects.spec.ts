@@ -30,7 +30,7 @@ async function expectIdentifierNowhere(page: Page, identifier = ADA) {
 }
 
 async function lookUp(page: Page, operation: string, identifier?: string) {
-  await page.getByLabel('Operation').selectOption(operation);
+  await page.getByLabel('Operation', { exact: true }).selectOption(operation);
   if (identifier !== undefined)
     await page.getByLabel('Identifier', { exact: true }).fill(identifier);
   await page.getByRole('button', { name: 'Look up' }).click();
@@ -112,7 +112,7 @@ test('an admin runs every v4 lookup and its legacy comparison, and finds them in
   await compare(page, result, 'v3 data-subject profiles');
 
   // 4. One purpose: the GUID goes in the path; v1 filters its profile to that purpose.
-  await page.getByLabel('Operation').selectOption('v4-purpose-profile');
+  await page.getByLabel('Operation', { exact: true }).selectOption('v4-purpose-profile');
   await page.getByLabel('Purpose GUID').fill(DEMO_PURPOSE);
   await lookUp(page, 'v4-purpose-profile', ADA);
   result = page.getByRole('region', { name: 'v4 · One purpose of a data subject' });
@@ -145,7 +145,7 @@ test('an admin runs every v4 lookup and its legacy comparison, and finds them in
   result = page.getByRole('region', { name: 'v4 · Linked identity groups of a data subject' });
   await expect(result.getByRole('table', { name: 'Linked identity groups' })).toBeVisible();
   await compare(page, result);
-  await page.getByLabel('Operation').selectOption('v4-linked-group');
+  await page.getByLabel('Operation', { exact: true }).selectOption('v4-linked-group');
   await page.getByLabel('Linked identity group id').fill(DEMO_GROUP);
   await page.getByRole('button', { name: 'Look up' }).click();
   result = page.getByRole('region', { name: 'v4 · Members of a linked identity group' });
@@ -205,7 +205,7 @@ test('a platform address that does not have the operation is a configuration pro
   const problem = page.getByRole('alert').filter({ hasText: 'not set up correctly' });
   await expect(problem).toBeVisible();
   await expect(problem).not.toContainText('No data subject');
-  await problem.getByText('Details').click();
+  await problem.getByText('Details', { exact: true }).click();
   await expect(problem).toContainText('GET /rest/api/consent/v4/datasubjects/basic-details');
 });
 
