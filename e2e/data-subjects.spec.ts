@@ -1,17 +1,23 @@
 // The data-subjects page and the audit trail as a privacy admin uses them, against the mock
-// upstream's synthetic data subjects: look a subject up, load more pages of a listing, compare
-// with the legacy call, then find the lookups in /audit by typing the identifier. The identifier
+// upstream's synthetic data subjects: each of the ten v4 lookups, load more on every listing, the
+// comparison with each legacy call, the wire checked at the mock (documented paths, identifier in
+// a header, continuation as a header), a 404 that is a configuration problem, then the lookups
+// found in /audit by typing the identifier. The identifier
 // must never show up in the page's URL or the browser's storage.
-import type { Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import {
   E2E_USERS,
   expect,
   expectNoSeriousA11yViolations,
+  MOCK_UPSTREAM_URL,
   SIGNED_OUT_STATE,
   test,
 } from './fixtures';
 
 const ADA = 'ada.lovelace@example.com';
+/** The mock's example purpose (Marketing e-mails) and linked identity group. */
+const DEMO_PURPOSE = '6f1c2d3e-4a5b-4c6d-8e7f-9a0b1c2d3e4f';
+const DEMO_GROUP = '0b7e5c1a-2d3f-4e5a-9b6c-7d8e9f0a1b2c';
 
 /** Fails when the identifier is in the address bar or in any browser storage of the page. */
 async function expectIdentifierNowhere(page: Page, identifier = ADA) {
@@ -24,55 +30,144 @@ async function expectIdentifierNowhere(page: Page, identifier = ADA) {
 }
 
 async function lookUp(page: Page, operation: string, identifier?: string) {
-  await page.getByLabel('Operation').selectOption(operation);
+  await page.getByLabel('Operation', { exact: true }).selectOption(operation);
   if (identifier !== undefined)
     await page.getByLabel('Identifier', { exact: true }).fill(identifier);
   await page.getByRole('button', { name: 'Look up' }).click();
 }
 
-test('an admin looks up a subject, loads more, compares with legacy and finds it in the audit trail', async ({
+/** The data-subject requests the mock upstream received, as it received them. */
+async function receivedUpstream(page: Page): Promise<ReceivedLookup[]> {
+  const response = await page.request.get(`${MOCK_UPSTREAM_URL}/__mock/data-subjects/received`);
+  expect(response.ok()).toBe(true);
+  return (await response.json()) as ReceivedLookup[];
+}
+
+interface ReceivedLookup {
+  operation: string;
+  path: string;
+  query: Record<string, string>;
+  headers: Record<string, string>;
+}
+
+/** Clicks "Load more" until the listing says it has all; returns the number of pages. */
+async function loadAll(page: Page, result: Locator): Promise<number> {
+  const more = result.getByRole('button', { name: 'Load more' });
+  let pages = 1;
+  while (await more.isVisible()) {
+    await more.click();
+    pages += 1;
+    await expect(result.getByText(`${pages} pages loaded`)).toBeVisible();
+  }
+  await expect(result.getByText(/that is all\.$/)).toBeVisible();
+  return pages;
+}
+
+/** Opens the comparison (choosing `legacy` when the operation has several) and waits for it. */
+async function compare(page: Page, result: Locator, legacy?: string) {
+  await result.getByRole('button', { name: 'Compare with legacy' }).click();
+  const panel = page.getByRole('region', { name: 'Compare with legacy' });
+  if (legacy) await panel.getByRole('button', { name: legacy }).click();
+  await expect(page.getByRole('region', { name: 'What differs' })).toBeVisible();
+  return panel;
+}
+
+test('an admin runs every v4 lookup and its legacy comparison, and finds them in the audit trail', async ({
   page,
   mockUpstream,
 }) => {
+  test.setTimeout(120_000);
   await mockUpstream.reset();
   await page.goto('/data-subjects');
   await expect(page.getByRole('heading', { level: 1, name: 'Data subjects' })).toBeVisible();
 
-  // Details with purposes: the identifier goes in a header, the answer comes back as tables.
-  await lookUp(page, 'v4-details', ADA);
-  const result = page.getByRole('region', { name: 'v4 · Details with purposes' });
-  await expect(result).toBeVisible();
-  await expect(result.getByRole('table', { name: 'Purposes' })).toBeVisible();
+  // 1. Basic details: identity only; the legacy v2 listing has the same person.
+  await lookUp(page, 'v4-basic-details', ADA);
+  let result = page.getByRole('region', { name: 'v4 · Basic details' });
   await expect(result.getByText(ADA)).toBeVisible();
+  await expect(result.getByRole('table', { name: 'Data elements' })).toBeVisible();
+  await compare(page, result);
+  await expect(page.getByRole('table', { name: 'Legacy: Data subjects' })).toBeVisible();
+
+  // 2. Details: profiles (purposes) and link tokens; v3 calls the purposes "purposes".
+  await lookUp(page, 'v4-details', ADA);
+  result = page.getByRole('region', { name: 'v4 · Details with purposes' });
+  await expect(result.getByRole('table', { name: 'Profiles' })).toBeVisible();
+  await expect(result.getByRole('table', { name: 'Link tokens' })).toBeVisible();
   await expectIdentifierNowhere(page);
-
-  // The raw JSON is one toggle away.
   await result.getByRole('button', { name: 'Raw JSON' }).click();
-  await expect(result.getByLabel('Raw JSON of the answer')).toContainText('"purposes"');
+  await expect(result.getByLabel('Raw JSON of the answer')).toContainText('"profiles"');
   await result.getByRole('button', { name: 'Raw JSON' }).click();
-
-  // The legacy call it replaces, side by side, with what differs.
-  await result.getByRole('button', { name: 'Compare with legacy' }).click();
-  const differs = page.getByRole('region', { name: 'What differs' });
-  await expect(differs).toBeVisible();
-  await expect(differs).toContainText('Purposes › Purpose version');
-  await expect(page.getByRole('table', { name: 'v4: Purposes' })).toBeVisible();
+  await compare(page, result);
+  await expect(page.getByRole('table', { name: 'v4: Profiles' })).toBeVisible();
   await expect(page.getByRole('table', { name: 'Legacy: Purposes' })).toBeVisible();
+  await expectNoSeriousA11yViolations(page);
+
+  // 3. Data subjects changed in the last week, page by page; then v3's profiles of that week.
+  await lookUp(page, 'v4-data-subjects');
+  result = page.getByRole('region', { name: 'v4 · Data subjects changed in a date range' });
+  await expect(result.getByRole('table', { name: 'Data subjects' })).toBeVisible();
+  expect(await loadAll(page, result)).toBeGreaterThan(1);
+  await expect(result.getByRole('table', { name: 'Data subjects' })).toContainText(ADA);
+  await compare(page, result, 'v3 data-subject profiles');
+
+  // 4. One purpose: the GUID goes in the path; v1 filters its profile to that purpose.
+  await page.getByLabel('Operation', { exact: true }).selectOption('v4-purpose-profile');
+  await page.getByLabel('Purpose GUID').fill(DEMO_PURPOSE);
+  await lookUp(page, 'v4-purpose-profile', ADA);
+  result = page.getByRole('region', { name: 'v4 · One purpose of a data subject' });
+  await expect(result.getByText('Marketing e-mails')).toBeVisible();
+  await compare(page, result);
+
+  // 5. All purposes of the subject; 6. purposes updated in the last 30 days, page by page.
+  await lookUp(page, 'v4-purposes', ADA);
+  result = page.getByRole('region', { name: 'v4 · All purposes of a data subject' });
+  await expect(result.getByRole('table', { name: 'Purposes' })).toBeVisible();
+  await compare(page, result);
+  await lookUp(page, 'v4-purposes-by-date');
+  result = page.getByRole('region', { name: 'v4 · Purposes updated in a date range' });
+  await expect(result.getByRole('table', { name: 'Purposes' })).toBeVisible();
+  expect(await loadAll(page, result)).toBeGreaterThan(2);
+  await expect(result.getByRole('button', { name: 'Compare with legacy' })).toHaveCount(0);
+
+  // 7. The subject's link token; 8. every link token of the week, page by page.
+  await lookUp(page, 'v4-link-token', ADA);
+  result = page.getByRole('region', { name: 'v4 · Link token of a data subject' });
+  await expect(result.getByText(/^lt_/)).toBeVisible();
+  await compare(page, result);
+  await lookUp(page, 'v4-link-tokens');
+  result = page.getByRole('region', { name: 'v4 · All link tokens in a date range' });
+  expect(await loadAll(page, result)).toBeGreaterThan(1);
+  await compare(page, result);
+
+  // 9. The subject's groups; 10. the members of the example group, page by page.
+  await lookUp(page, 'v4-linked-groups', ADA);
+  result = page.getByRole('region', { name: 'v4 · Linked identity groups of a data subject' });
+  await expect(result.getByRole('table', { name: 'Linked identity groups' })).toBeVisible();
+  await compare(page, result);
+  await page.getByLabel('Operation', { exact: true }).selectOption('v4-linked-group');
+  await page.getByLabel('Linked identity group id').fill(DEMO_GROUP);
+  await page.getByRole('button', { name: 'Look up' }).click();
+  result = page.getByRole('region', { name: 'v4 · Members of a linked identity group' });
+  await expect(result.getByRole('table', { name: 'Members' })).toBeVisible();
+  expect(await loadAll(page, result)).toBe(2);
+  await compare(page, result);
   await expectIdentifierNowhere(page);
   await expectNoSeriousA11yViolations(page);
 
-  // All link tokens of the last year, page by page to the end.
-  await lookUp(page, 'v4-link-tokens');
-  const tokens = page.getByRole('table', { name: 'Link tokens' });
-  await expect(tokens).toBeVisible();
-  const firstPage = await tokens.getByRole('row').count();
-  const more = page.getByRole('button', { name: 'Load more' });
-  for (let pages = 1; await more.isVisible(); pages += 1) {
-    await more.click();
-    await expect(page.getByText(`${pages + 1} pages loaded`)).toBeVisible();
-  }
-  await expect(page.getByText(/that is all\.$/)).toBeVisible();
-  expect(await tokens.getByRole('row').count()).toBeGreaterThan(firstPage);
+  // At the upstream's end: documented paths only, the identifier only ever in a header, and
+  // every continuation sent back as the requestContinuation header.
+  const received = await receivedUpstream(page);
+  const v4 = received.filter((request) => request.operation.startsWith('v4-'));
+  expect(new Set(v4.map((request) => request.operation)).size).toBe(10);
+  expect(v4.every((request) => request.path.startsWith('/rest/api/consent/v4/'))).toBe(true);
+  expect(JSON.stringify(received.map((request) => [request.path, request.query]))).not.toContain(
+    'lovelace',
+  );
+  const continued = received.filter((request) => request.headers.requestcontinuation);
+  expect(continued.length).toBeGreaterThan(4);
+  expect(received.some((request) => 'requestContinuation' in request.query)).toBe(false);
+  expect(new Set(received.map((request) => request.operation)).size).toBe(17);
 
   // An unknown identifier is an answer, not an error.
   await lookUp(page, 'v4-basic-details', 'nobody@example.com');
@@ -80,7 +175,7 @@ test('an admin looks up a subject, loads more, compares with legacy and finds it
     page.getByRole('status').filter({ hasText: 'No data subject with this identifier' }),
   ).toBeVisible();
 
-  // The audit trail has every one of those lookups; typing the identifier finds its own.
+  // The audit trail has the lookups; typing the identifier finds its own.
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Audit' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Audit trail' })).toBeVisible();
   await expect(page.getByRole('table', { name: 'Audit trail' })).toBeVisible();
@@ -91,11 +186,27 @@ test('an admin looks up a subject, loads more, compares with legacy and finds it
   await expect(
     found.getByRole('row').filter({ hasText: 'v4 · Details with purposes' }).first(),
   ).toBeVisible();
-  await expect(found.getByRole('row').filter({ hasText: 'v2 data subject' }).first()).toBeVisible();
+  await expect(
+    found.getByRole('row').filter({ hasText: 'v2 data subjects' }).first(),
+  ).toBeVisible();
   await expect(found).not.toContainText('All link tokens');
   await expect(found).not.toContainText(ADA);
   await expectIdentifierNowhere(page);
-  await expectNoSeriousA11yViolations(page);
+});
+
+test('a platform address that does not have the operation is a configuration problem, not "not found"', async ({
+  page,
+  mockUpstream,
+}) => {
+  await mockUpstream.reset();
+  await mockUpstream.injectFault({ operation: 'v4-basic-details', status: 404 });
+  await page.goto('/data-subjects?operation=v4-basic-details');
+  await lookUp(page, 'v4-basic-details', ADA);
+  const problem = page.getByRole('alert').filter({ hasText: 'not set up correctly' });
+  await expect(problem).toBeVisible();
+  await expect(problem).not.toContainText('No data subject');
+  await problem.getByText('Details', { exact: true }).click();
+  await expect(problem).toContainText('GET /rest/api/consent/v4/datasubjects/basic-details');
 });
 
 test.describe('signing out', () => {

@@ -70,7 +70,7 @@ try {
   await page.goto(`${consoleUrl}/data-subjects?operation=v4-details`);
   await page.getByRole('button', { name: 'ada.lovelace@example.com' }).click();
   await page.getByRole('button', { name: 'Look up' }).click();
-  await page.getByRole('table', { name: 'Purposes' }).waitFor();
+  await page.getByRole('table', { name: 'Profiles' }).waitFor();
   await shot(page, 'data-subjects');
   await page.getByRole('button', { name: 'Compare with legacy' }).click();
   await page.getByRole('heading', { name: 'What differs' }).waitFor();

@@ -25,6 +25,7 @@ export const CONTROL_PREFIX = '/__mock';
  * - `POST /__mock/rate-limits/exhaust` with `{ "rule": id, "period"?: "MINUTE"|"HOUR" }`: use up
  *   that window as other clients would, so the next request exceeds it (204)
  * - `DELETE /__mock/rate-limits`: forget every window and block (204)
+ * - `GET /__mock/data-subjects/received`: the data-subject requests received, oldest first
  */
 export function createControlApp(state: MockState, rateLimits?: MockRateLimits): Hono {
   const app = new Hono().basePath(CONTROL_PREFIX);
@@ -47,6 +48,9 @@ export function createControlApp(state: MockState, rateLimits?: MockRateLimits):
     return c.body(null, 204);
   });
   app.get('/stats', (c) => c.json(state.stats()));
+  // Where each data-subject parameter arrived (path, query, the catalog's headers), so an
+  // end-to-end test can check the wire at the upstream's end. Synthetic identifiers only.
+  app.get('/data-subjects/received', (c) => c.json(state.dataSubjects.received()));
   app.post('/reset', (c) => {
     state.reset();
     rateLimits?.reset();

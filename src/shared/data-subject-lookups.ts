@@ -1,9 +1,12 @@
-// A data-subject lookup as the SPA asks for it and the BFF answers it, and the tolerant schemas the
-// BFF reads the upstream's answers with: upstream-api.md shows none of their fields, so the
-// console checks only the structure it lays out (lists where it expects lists) and keeps every
-// field it does not know.
+// A data-subject lookup as the SPA asks for it and the BFF answers it, and which documented schema
+// of the platform contract reads each operation's answer (keeping every field it does not know).
 import * as z from 'zod/mini';
-import { CONTINUATION_MAX_LENGTH, type AnswerKind } from './data-subject-operations';
+import { contractOperation } from './data-subject-contract';
+import {
+  CONTINUATION_MAX_LENGTH,
+  type AnswerKind,
+  type DataSubjectOperation,
+} from './data-subject-operations';
 
 /** `POST /api/data-subjects/lookups`: one operation of the catalog with its parameters. */
 export const LookupRequestSchema = z.strictObject({
@@ -30,45 +33,15 @@ export const LookupResponseSchema = z.object({
 });
 export type LookupResponse = z.infer<typeof LookupResponseSchema>;
 
-const Text = z.optional(z.nullable(z.string()));
+/**
+ * The schema an operation's answer must match: its documented schema from the platform contract,
+ * found by the vendor operation id the catalog names. Unknown fields are kept, never dropped.
+ */
+export function answerSchemaOf(operation: Pick<DataSubjectOperation, 'operationId'>) {
+  return contractOperation(operation.operationId)?.answer;
+}
 
-/** One purpose of a data subject. */
-export const PurposeSchema = z.looseObject({
-  purposeGuid: Text,
-  purposeName: Text,
-  status: Text,
-});
-
-/** A data subject, with or without its purposes. */
-export const SubjectSchema = z.looseObject({
-  dataSubjectGuid: Text,
-  identifier: Text,
-  purposes: z.optional(z.nullable(z.array(PurposeSchema))),
-});
-
-/** A link token. */
-export const LinkTokenSchema = z.looseObject({ token: Text, identifier: Text });
-
-/** A linked identity group with its members. */
-export const GroupSchema = z.looseObject({
-  members: z.optional(z.nullable(z.array(z.looseObject({ identifier: Text })))),
-});
-
-const page = <T extends z.ZodMiniType>(item: T) => z.looseObject({ content: z.array(item) });
-
-/** The schema that validates an answer of each kind. */
-export const ANSWER_SCHEMAS: Readonly<Record<AnswerKind, z.ZodMiniType>> = {
-  subject: SubjectSchema,
-  'subject-purposes': SubjectSchema,
-  'profile-page': page(SubjectSchema),
-  'purpose-page': page(PurposeSchema),
-  'link-token': LinkTokenSchema,
-  'link-token-page': page(LinkTokenSchema),
-  'group-page': page(GroupSchema),
-  group: GroupSchema,
-};
-
-/** True for answers that list records under `content`. */
+/** True for answers that list records under `content` and may continue on another page. */
 export function isPageAnswer(kind: AnswerKind): boolean {
   return kind.endsWith('-page');
 }

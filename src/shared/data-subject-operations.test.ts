@@ -1,6 +1,6 @@
-// The operations catalog against upstream-api.md: the ten v4 operations of §4.2 in order with
-// their required parameters, the four documented paths on rows 1–4, assumed paths marked as such,
-// legacy equivalents that exist, and module limits that are the ones §8 matches for each path.
+// The operations catalog: the ten v4 operations of the migration guide in order, each at its
+// documented path with the documented required parameters, ranges and page sizes, legacy
+// equivalents that exist, and module limits that are the ones the rules match for each path.
 import { describe, expect, it } from 'vitest';
 import {
   BUILT_IN_OPERATIONS,
@@ -27,12 +27,13 @@ describe('the data-subject operations catalog', () => {
     ]);
   });
 
-  it('has the ten v4 operations of §4.2 in order, with the required parameters it gives', () => {
+  it('has the ten v4 operations of the migration guide in order, with the documented required parameters', () => {
     expect(v4.map((operation) => operation.row)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
     expect(v4.map((operation) => required(operation.id))).toEqual([
       ['identifier'],
       ['identifier'],
-      [],
+      // The guide says none; the document of the data-subject list requires the range.
+      ['fromDate', 'toDate'],
       ['identifier', 'purposeGuid'],
       ['identifier'],
       ['updatedSince', 'updatedUntil'],
@@ -43,15 +44,39 @@ describe('the data-subject operations catalog', () => {
     ]);
   });
 
-  it('maps rows 1–4 to the four documented paths and marks rows 5–10 as assumed', () => {
-    expect(v4.slice(0, 4).map((operation) => [operation.path, operation.documented])).toEqual([
-      ['/v4/datasubjects/basic-details', true],
-      ['/v4/datasubjects/details', true],
-      ['/v4/datasubjects/ds-profiles', true],
-      ['/v4/datasubjects/profiles/{purposeGuid}', true],
+  it('puts every operation at its documented path under the service host, with its vendor id', () => {
+    expect(v4.map((operation) => [operation.path, operation.operationId])).toEqual([
+      ['/rest/api/consent/v4/datasubjects/basic-details', 'getDataSubjectBasicDetailsV4'],
+      ['/rest/api/consent/v4/datasubjects/details', 'getDataSubjectDetailsV4'],
+      ['/rest/api/consent/v4/datasubjects', 'getDataSubjectsV4'],
+      ['/rest/api/consent/v4/datasubjects/profiles/{purposeGuid}', 'getDataSubjectProfileV4'],
+      ['/rest/api/consent/v4/datasubjects/ds-profiles', 'getAllProfilesByDataSubjectV4'],
+      ['/rest/api/consent/v4/datasubjects/profiles', 'getDataSubjectProfilesV4'],
+      ['/rest/api/consent/v4/datasubjects/linktokens', 'getEmailLinkTokenByDataSubjectV4'],
+      ['/rest/api/consent/v4/linktokens', 'getEmailLinkTokensListV4'],
+      ['/rest/api/consent/v4/linkedidentitygroups', 'getLinkedIdentityGroupsByDataSubjectV4'],
+      [
+        '/rest/api/consent/v4/linkedidentitygroups/{dataSubjectGroupId}/members',
+        'getLinkedIdentityGroupMembersV4',
+      ],
     ]);
-    expect(v4.slice(4).every((operation) => !operation.documented)).toBe(true);
-    expect(legacy.every((operation) => operation.documented)).toBe(true);
+    expect(BUILT_IN_OPERATIONS.every((operation) => operation.documented)).toBe(true);
+    expect(legacy.every((operation) => operation.operationId !== null)).toBe(true);
+  });
+
+  it('bounds the documented date ranges and page sizes', () => {
+    const ranges = v4
+      .filter((operation) => operation.dateRange)
+      .map((operation) => [operation.id, operation.dateRange?.maxDays]);
+    expect(ranges).toEqual([
+      ['v4-data-subjects', 7],
+      ['v4-purposes-by-date', 30],
+      ['v4-link-tokens', 7],
+    ]);
+    for (const operation of v4) {
+      const size = operation.params.find((param) => param.name === 'size');
+      if (size) expect(size.max).toBe(50);
+    }
   });
 
   it('sends identifier as a header named identifier, purposeGuid in the path, dates in the query', () => {
@@ -76,14 +101,17 @@ describe('the data-subject operations catalog', () => {
     }
   });
 
-  it('names the module rule §8 matches for each path (account limits only where none does)', () => {
+  it('names the module rule that matches for each path (account limits only where none does)', () => {
     for (const operation of BUILT_IN_OPERATIONS) {
       expect([operation.id, operation.moduleRule]).toEqual([
         operation.id,
         matchModuleRule(operation.method, operation.path)?.id ?? null,
       ]);
     }
-    expect(v4.slice(0, 4).every((operation) => operation.moduleRule !== null)).toBe(true);
+    // The four soft per-path rules count the four identifier-based data-subject reads.
+    expect(
+      v4.filter((operation) => operation.moduleRule !== null).map((operation) => operation.row),
+    ).toEqual([1, 2, 4, 5]);
   });
 
   it('points every v4 operation at legacy equivalents that exist, or says why there is none', () => {

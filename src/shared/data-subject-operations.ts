@@ -1,7 +1,14 @@
-// The data-subject operations catalog (PRODUCT.md §6) as data: the ten v4 operations of
-// upstream-api.md §4.2 in its order, and the earlier-version operations of §4.3 they replace. The
-// BFF builds upstream calls only from it, the mock serves it, and the SPA builds its forms from it.
+// The data-subject operations catalog as data: the ten v4 operations of the platform's migration
+// guide in its order, each mapped to the documented operation it runs (data-subject-contract.ts,
+// with the reason for the mapping), and the earlier-version operations they replace. The BFF
+// builds upstream calls only from it, the mock serves it, and the SPA builds its forms from it.
 import * as z from 'zod/mini';
+import {
+  LIST_RANGE_DAYS,
+  PURPOSE_UPDATES_RANGE_DAYS,
+  V4_MAX_PAGE_SIZE,
+  V4_PURPOSE_STATUSES,
+} from './data-subject-contract';
 
 /** Where a parameter travels on the wire. */
 export const PARAM_LOCATIONS = ['header', 'path', 'query'] as const;
@@ -24,17 +31,19 @@ export type ParamFormat = (typeof PARAM_FORMATS)[number];
 export const OPERATION_VERSIONS = ['v4', 'v1', 'v2', 'v3'] as const;
 
 /**
- * How an operation's answer is shaped, so the BFF knows which schema validates it and the SPA how
- * to lay it out. The shapes are the console's assumption (upstream-api.md §2: "fields not shown").
+ * What an operation's answer holds, so the SPA can name its records. The answer's shape itself is
+ * the documented schema of the operation (data-subject-contract.ts), found by `operationId`.
  */
 export const ANSWER_KINDS = [
   'subject',
   'subject-purposes',
-  'profile-page',
+  'subject-page',
+  'purpose',
   'purpose-page',
   'link-token',
   'link-token-page',
-  'group-page',
+  'group-list',
+  'member-page',
   'group',
 ] as const;
 export type AnswerKind = (typeof ANSWER_KINDS)[number];
@@ -64,36 +73,49 @@ const LegacyEquivalentSchema = z.object({
   params: z.record(z.string(), z.string()),
   /** What to expect when comparing the two. */
   note: z.string(),
+  /**
+   * Where the two documents name the same thing differently: a field of a legacy record -> the v4
+   * field (`groupName` -> `name`, `purposes[]` -> `profiles[]`), or `(records)` when a list nested
+   * in the legacy record holds what v4 returns as its records (`purposes[]` -> `(records)`).
+   * Capitalised v1 names need no entry: `Identifier` compares with `identifier`.
+   */
+  fields: z.optional(z.record(z.string(), z.string())),
 });
 export type LegacyEquivalent = z.infer<typeof LegacyEquivalentSchema>;
 
 export const DataSubjectOperationSchema = z.object({
   id: z.string(),
   version: z.enum(OPERATION_VERSIONS),
-  /** Row of upstream-api.md §4.2 (v4 operations only). */
+  /** Row of the migration guide's list of ten v4 operations (v4 operations only). */
   row: z.nullable(z.int()),
   group: z.string(),
   title: z.string(),
-  /** What the operation returns, in plain words (the "Behaviour" column of §4.2). */
+  /** What the operation returns, in plain words. */
   returns: z.string(),
   method: z.literal('GET'),
   /** Below the upstream base URL; `{wireName}` for each path parameter. */
   path: z.string(),
-  /** True when upstream-api.md documents the path; false when it is the console's assumption. */
+  /** True when the vendor's documents give this method and path (always, for the built-in catalog). */
   documented: z.boolean(),
+  /** The vendor's operation id of the documented operation it runs. */
+  operationId: z.nullable(z.string()),
+  /** The vendor document that describes it, in words ("the vendor's data-subjects v4 …"). */
+  source: z.nullable(z.string()),
+  /** v4 only: why this row of the migration guide runs this documented operation. */
+  decision: z.optional(z.string()),
   /** True when DATA_SUBJECT_OPERATIONS_FILE changed the path or a parameter's location. */
   overridden: z.boolean(),
   params: z.array(OperationParamSchema),
   answer: z.enum(ANSWER_KINDS),
-  /** Id of the module rule of upstream-api.md §8 that counts the path; null: account limits only. */
+  /** Id of the module rate-limit rule that counts the path; null: account limits only. */
   moduleRule: z.nullable(z.string()),
-  /** v4 only: the earlier-version operations it replaces (§4.3). */
+  /** v4 only: the earlier-version operations it replaces. */
   legacy: z.array(LegacyEquivalentSchema),
   /** Why there is no legacy equivalent, or a caveat about the ones listed. */
   legacyNote: z.nullable(z.string()),
   /** Two `date-time` parameters that bound a range: from ≤ to, at most `maxDays` apart. */
   dateRange: z.optional(z.object({ from: z.string(), to: z.string(), maxDays: z.int() })),
-  /** Paging with a continuation token (§4.2 row 8): where it travels and where the answer has it. */
+  /** Paging with a continuation token: where it travels and where the answer has it. */
   continuation: z.optional(
     z.object({
       location: z.enum(PARAM_LOCATIONS),
@@ -112,23 +134,28 @@ export const DataSubjectCatalogSchema = z.object({
 });
 export type DataSubjectCatalog = z.infer<typeof DataSubjectCatalogSchema>;
 
-/** Longest identifier the console sends (the upstream states none; real ones are far shorter). */
+/** Longest identifier the console sends (the platform states none; real ones are far shorter). */
 export const IDENTIFIER_MAX_LENGTH = 256;
 /** Longest continuation token the console passes back. */
 export const CONTINUATION_MAX_LENGTH = 2_048;
-/** Longest date range of a purposes or link-token listing, in days. */
-export const MAX_RANGE_DAYS = 366;
+
+const V4_DOC = {
+  subjects: 'the vendor’s data-subjects v4 OpenAPI document',
+  tokens: 'the vendor’s magic-link-tokens v4 OpenAPI document',
+  groups: 'the vendor’s data-subject-groups v4 OpenAPI document',
+} as const;
 
 // Parameters used by several operations.
 const identifier = (
   description = 'The data subject: e-mail address, phone number or other id',
+  required = true,
 ): OperationParam => ({
   name: 'identifier',
   label: 'Identifier',
   location: 'header',
   wireName: 'identifier',
   format: 'identifier',
-  required: true,
+  required,
   description,
 });
 const uuidParam = (
@@ -137,50 +164,63 @@ const uuidParam = (
   location: ParamLocation,
   required: boolean,
   description: string,
+  wireName = name,
 ): OperationParam => ({
   name,
   label,
   location,
-  wireName: name,
+  wireName,
   format: 'uuid',
   required,
   description,
 });
-const dateParam = (name: string, label: string, description: string): OperationParam => ({
+const dateParam = (
+  name: string,
+  label: string,
+  description: string,
+  required = true,
+): OperationParam => ({
   name,
   label,
   location: 'query',
   wireName: name,
   format: 'date-time',
-  required: true,
+  required,
   description,
 });
-const pageParams = (): OperationParam[] => [
-  {
-    name: 'page',
-    label: 'Page',
-    location: 'query',
-    wireName: 'page',
-    format: 'integer',
-    required: false,
-    description: 'Page number, from 0',
-    min: 0,
-    max: 100_000,
-  },
-  {
-    name: 'size',
-    label: 'Page size',
-    location: 'query',
-    wireName: 'size',
-    format: 'integer',
-    required: false,
-    description: 'Records per page',
-    min: 1,
-    max: 1_000,
-  },
-];
+const sizeParam = (
+  max: number,
+  description = `Records per page, at most ${max}`,
+): OperationParam => ({
+  name: 'size',
+  label: 'Page size',
+  location: 'query',
+  wireName: 'size',
+  format: 'integer',
+  required: false,
+  description,
+  min: 1,
+  max,
+});
+const pageParam = (): OperationParam => ({
+  name: 'page',
+  label: 'Page',
+  location: 'query',
+  wireName: 'page',
+  format: 'integer',
+  required: false,
+  description: 'Page number, from 0',
+  min: 0,
+  max: 100_000,
+});
+/** Every v4 slice pages with the `requestContinuation` header and answer field. */
+const V4_CONTINUATION = {
+  location: 'header',
+  wireName: 'requestContinuation',
+  responseField: 'requestContinuation',
+} as const;
 
-/** Purpose statuses the purposes-by-date-range filter offers (an assumption: not shown upstream). */
+/** Purpose statuses the mock's data uses (a subset of the documented ones). */
 export const PURPOSE_STATUSES = [
   'ACTIVE',
   'PENDING',
@@ -192,7 +232,7 @@ export const PURPOSE_STATUSES = [
 
 type BuiltIn = Omit<DataSubjectOperation, 'overridden' | 'id'> & { id: DataSubjectOperationId };
 
-/** The ten v4 operations of upstream-api.md §4.2, in its order. */
+/** The ten v4 operations of the migration guide, in its order. */
 const V4_OPERATIONS: readonly BuiltIn[] = [
   {
     id: 'v4-basic-details',
@@ -201,10 +241,14 @@ const V4_OPERATIONS: readonly BuiltIn[] = [
     group: 'Data subject',
     title: 'Basic details',
     returns:
-      'The data subject at identity level: who it is, with no consent-level information (no purposes).',
+      'The data subject at identity level: identifier, dates, data elements, notices. No purposes.',
     method: 'GET',
-    path: '/v4/datasubjects/basic-details',
+    path: '/rest/api/consent/v4/datasubjects/basic-details',
     documented: true,
+    operationId: 'getDataSubjectBasicDetailsV4',
+    source: V4_DOC.subjects,
+    decision:
+      'Row 1 asks for an identifier and returns identity-level details without consent information; the document’s basic-details operation is exactly that.',
     params: [identifier()],
     answer: 'subject',
     moduleRule: 'v4-basic-details-minute',
@@ -212,7 +256,7 @@ const V4_OPERATIONS: readonly BuiltIn[] = [
       {
         operation: 'v2-datasubjects',
         params: { identifier: 'identifier' },
-        note: 'The v2 data subject carries its purposes and consent details; v4 basic details leave them out.',
+        note: 'Both return the data subject without purposes; v2 wraps it in a page and keeps data elements as a name → value map.',
       },
     ],
     legacyNote: null,
@@ -223,44 +267,63 @@ const V4_OPERATIONS: readonly BuiltIn[] = [
     row: 2,
     group: 'Data subject',
     title: 'Details with purposes',
-    returns: 'Everything in basic details, plus more details including the purposes.',
+    returns:
+      'Everything in basic details, plus the data subject’s purposes (profiles) and link tokens.',
     method: 'GET',
-    path: '/v4/datasubjects/details',
+    path: '/rest/api/consent/v4/datasubjects/details',
     documented: true,
+    operationId: 'getDataSubjectDetailsV4',
+    source: V4_DOC.subjects,
+    decision:
+      'Row 2 expands row 1 with purpose information; the document’s details operation returns the basic details plus profiles (purposes) and link tokens.',
     params: [identifier()],
     answer: 'subject-purposes',
     moduleRule: 'v4-details-minute',
     legacy: [
       {
-        operation: 'v2-datasubjects',
+        operation: 'v3-datasubject-profile',
         params: { identifier: 'identifier' },
-        note: 'Both carry purposes; compare which purpose fields each one has.',
+        note: 'Both carry the purposes: v3 calls them purposes, v4 profiles.',
+        fields: { 'purposes[]': 'profiles[]' },
       },
     ],
     legacyNote: null,
   },
   {
-    id: 'v4-ds-profiles',
+    id: 'v4-data-subjects',
     version: 'v4',
     row: 3,
-    group: 'Profiles',
-    title: 'Data-subject profiles',
-    returns:
-      'No behaviour is stated by the migration guide; the console shows whatever profiles the platform lists.',
+    group: 'Data subject',
+    title: 'Data subjects changed in a date range',
+    returns: `Every data subject last changed in a date range of at most ${LIST_RANGE_DAYS} days, one page at a time.`,
     method: 'GET',
-    path: '/v4/datasubjects/ds-profiles',
+    path: '/rest/api/consent/v4/datasubjects',
     documented: true,
-    params: [],
-    answer: 'profile-page',
-    moduleRule: 'v4-ds-profiles-minute',
+    operationId: 'getDataSubjectsV4',
+    source: V4_DOC.subjects,
+    decision: `Row 3 needs no identifier and states no behaviour. Rows 1, 2, 4 and 5 take the four identifier-based data-subject reads of the document (ds-profiles requires an identifier, so it is row 5), which leaves the list of data subjects as the one data-subject read without an identifier. The document requires fromDate and toDate for it (at most ${LIST_RANGE_DAYS} days apart), so the console asks for them; the documents win over the guide's "none".`,
+    params: [
+      dateParam('fromDate', 'From', 'Start of the range'),
+      dateParam('toDate', 'To', 'End of the range'),
+      sizeParam(V4_MAX_PAGE_SIZE),
+    ],
+    answer: 'subject-page',
+    moduleRule: null,
     legacy: [
       {
+        operation: 'v2-datasubjects',
+        params: { updatedSince: 'fromDate', updatedUntil: 'toDate' },
+        note: 'v2 lists data subjects updated in the range with page numbers and totals; v4 pages with a continuation token.',
+      },
+      {
         operation: 'v3-datasubject-profiles',
-        params: {},
-        note: 'Both need no parameters; the pairing is the console’s reading of §4.3.',
+        params: { updatedSince: 'fromDate', updatedUntil: 'toDate' },
+        note: 'v3 lists data-subject profiles updated in the range, with their purposes.',
       },
     ],
     legacyNote: null,
+    dateRange: { from: 'fromDate', to: 'toDate', maxDays: LIST_RANGE_DAYS },
+    continuation: V4_CONTINUATION,
   },
   {
     id: 'v4-purpose-profile',
@@ -268,21 +331,26 @@ const V4_OPERATIONS: readonly BuiltIn[] = [
     row: 4,
     group: 'Purposes',
     title: 'One purpose of a data subject',
-    returns: 'The data subject’s information for one specific purpose.',
+    returns: 'The data subject’s record of one purpose: status, dates, topics and preferences.',
     method: 'GET',
-    path: '/v4/datasubjects/profiles/{purposeGuid}',
+    path: '/rest/api/consent/v4/datasubjects/profiles/{purposeGuid}',
     documented: true,
+    operationId: 'getDataSubjectProfileV4',
+    source: V4_DOC.subjects,
+    decision:
+      'Row 4 takes an identifier and a purpose GUID; the document’s profiles/{purposeGuid} operation takes exactly those (the identifier as a header, the GUID in the path).',
     params: [
       identifier(),
       uuidParam('purposeGuid', 'Purpose GUID', 'path', true, 'The purpose to return'),
     ],
-    answer: 'subject-purposes',
+    answer: 'purpose',
     moduleRule: 'v4-purpose-profile-minute',
     legacy: [
       {
         operation: 'v1-datasubject-profiles',
-        params: { identifier: 'identifier' },
-        note: 'v1 returns every purpose of the data subject; v4 only the one asked for.',
+        params: { identifier: 'identifier', purposeGuid: 'purposeGuid' },
+        note: 'v1 returns the data subject’s profile filtered to this purpose; v4 only the purpose record.',
+        fields: { 'purposes[]': '(records)' },
       },
     ],
     legacyNote: null,
@@ -293,26 +361,33 @@ const V4_OPERATIONS: readonly BuiltIn[] = [
     row: 5,
     group: 'Purposes',
     title: 'All purposes of a data subject',
-    returns: 'All purpose information for a given data subject (similar to v1 and v3).',
+    returns: 'Every purpose record of one data subject, one page at a time.',
     method: 'GET',
-    path: '/v4/datasubjects/purposes',
-    documented: false,
-    params: [identifier()],
-    answer: 'subject-purposes',
-    moduleRule: null,
+    path: '/rest/api/consent/v4/datasubjects/ds-profiles',
+    documented: true,
+    operationId: 'getAllProfilesByDataSubjectV4',
+    source: V4_DOC.subjects,
+    decision:
+      'Row 5 takes an identifier and returns all purpose information of that data subject, "similar to v1 and v3"; the document’s ds-profiles operation lists every profile (purpose) of one data subject.',
+    params: [identifier(), sizeParam(V4_MAX_PAGE_SIZE)],
+    answer: 'purpose-page',
+    moduleRule: 'v4-ds-profiles-minute',
     legacy: [
       {
         operation: 'v1-datasubject-profiles',
         params: { identifier: 'identifier' },
-        note: 'The migration guide calls this similar to v1.',
+        note: 'v1 returns the profile with its purposes nested; v4 lists the purpose records themselves.',
+        fields: { 'purposes[]': '(records)' },
       },
       {
         operation: 'v3-datasubject-profile',
         params: { identifier: 'identifier' },
-        note: 'The migration guide calls this similar to v3.',
+        note: 'v3 returns the profile with its purposes nested; v4 lists the purpose records themselves.',
+        fields: { 'purposes[]': '(records)' },
       },
     ],
     legacyNote: null,
+    continuation: V4_CONTINUATION,
   },
   {
     id: 'v4-purposes-by-date',
@@ -320,22 +395,25 @@ const V4_OPERATIONS: readonly BuiltIn[] = [
     row: 6,
     group: 'Purposes',
     title: 'Purposes updated in a date range',
-    returns:
-      'Purpose records of all data subjects last updated in a date range, optionally only for one collection point, purpose or status.',
+    returns: `Purpose records of all data subjects updated in a range of at most ${PURPOSE_UPDATES_RANGE_DAYS} days, optionally for one collection point, purpose or status.`,
     method: 'GET',
-    path: '/v4/datasubjects/purpose-updates',
-    documented: false,
+    path: '/rest/api/consent/v4/datasubjects/profiles',
+    documented: true,
+    operationId: 'getDataSubjectProfilesV4',
+    source: V4_DOC.subjects,
+    decision:
+      'Row 6 takes updatedSince and updatedUntil and filters by last collection point, purpose and status; the document’s profiles operation has exactly these parameters.',
     params: [
       dateParam('updatedSince', 'Updated since', 'Start of the range'),
       dateParam('updatedUntil', 'Updated until', 'End of the range'),
       uuidParam(
-        'collectionPointGuid',
+        'collectionPointId',
         'Last collection point GUID',
         'query',
         false,
         'Only purposes last collected at this collection point',
       ),
-      uuidParam('purposeGuid', 'Purpose GUID', 'query', false, 'Only this purpose'),
+      uuidParam('purposeId', 'Purpose GUID', 'query', false, 'Only this purpose'),
       {
         name: 'status',
         label: 'Status',
@@ -344,15 +422,21 @@ const V4_OPERATIONS: readonly BuiltIn[] = [
         format: 'enum',
         required: false,
         description: 'Only purposes in this status',
-        values: [...PURPOSE_STATUSES],
+        values: [...V4_PURPOSE_STATUSES],
       },
+      sizeParam(V4_MAX_PAGE_SIZE),
     ],
     answer: 'purpose-page',
     moduleRule: null,
     legacy: [],
     legacyNote:
-      'Not applicable: upstream-api.md §4.3 says no v1, v2 or v3 operation extracts purposes by date range.',
-    dateRange: { from: 'updatedSince', to: 'updatedUntil', maxDays: MAX_RANGE_DAYS },
+      'Not applicable: the migration guide says no v1, v2 or v3 operation extracts purposes by date range.',
+    dateRange: {
+      from: 'updatedSince',
+      to: 'updatedUntil',
+      maxDays: PURPOSE_UPDATES_RANGE_DAYS,
+    },
+    continuation: V4_CONTINUATION,
   },
   {
     id: 'v4-link-token',
@@ -360,10 +444,14 @@ const V4_OPERATIONS: readonly BuiltIn[] = [
     row: 7,
     group: 'Link tokens',
     title: 'Link token of a data subject',
-    returns: 'The link token of one data subject.',
+    returns: 'The e-mail link token of one data subject, with its dates.',
     method: 'GET',
-    path: '/v4/datasubjects/link-token',
-    documented: false,
+    path: '/rest/api/consent/v4/datasubjects/linktokens',
+    documented: true,
+    operationId: 'getEmailLinkTokenByDataSubjectV4',
+    source: V4_DOC.tokens,
+    decision:
+      'Row 7 returns the link token of one data subject by identifier; the link-token document’s operation under datasubjects/linktokens does that.',
     params: [identifier()],
     answer: 'link-token',
     moduleRule: null,
@@ -371,7 +459,8 @@ const V4_OPERATIONS: readonly BuiltIn[] = [
       {
         operation: 'v1-link-tokens',
         params: { identifier: 'identifier' },
-        note: 'v1 lists the data subject’s link tokens page by page; v4 returns its one token.',
+        note: 'v1 lists the data subject’s link tokens page by page with capitalised field names; v4 returns its one token.',
+        fields: { linkToken: 'token' },
       },
     ],
     legacyNote: null,
@@ -382,50 +471,56 @@ const V4_OPERATIONS: readonly BuiltIn[] = [
     row: 8,
     group: 'Link tokens',
     title: 'All link tokens in a date range',
-    returns:
-      'All link tokens created in a date range, one page at a time (paging with a requestContinuation token).',
+    returns: `All link tokens in a date range of at most ${LIST_RANGE_DAYS} days, one page at a time.`,
     method: 'GET',
-    path: '/v4/datasubjects/link-tokens',
-    documented: false,
+    path: '/rest/api/consent/v4/linktokens',
+    documented: true,
+    operationId: 'getEmailLinkTokensListV4',
+    source: V4_DOC.tokens,
+    decision:
+      'Row 8 takes fromDate and toDate and pages with a continuation token; the link-token document’s list operation does, with the token as the requestContinuation header.',
     params: [
       dateParam('fromDate', 'From', 'Start of the range'),
       dateParam('toDate', 'To', 'End of the range'),
+      sizeParam(V4_MAX_PAGE_SIZE),
     ],
     answer: 'link-token-page',
     moduleRule: null,
     legacy: [
       {
         operation: 'v1-link-tokens',
-        params: {},
-        note: 'v1 lists the link tokens of one data subject (it needs an identifier) with page and size; v4 lists every data subject’s tokens in a date range.',
+        params: { since: 'fromDate', until: 'toDate' },
+        note: 'v1 lists link tokens created in the range with page numbers and totals; v4 pages with a continuation token.',
+        fields: { linkToken: 'token' },
       },
     ],
     legacyNote: null,
-    dateRange: { from: 'fromDate', to: 'toDate', maxDays: MAX_RANGE_DAYS },
-    continuation: {
-      location: 'query',
-      wireName: 'requestContinuation',
-      responseField: 'requestContinuation',
-    },
+    dateRange: { from: 'fromDate', to: 'toDate', maxDays: LIST_RANGE_DAYS },
+    continuation: V4_CONTINUATION,
   },
   {
     id: 'v4-linked-groups',
     version: 'v4',
     row: 9,
     group: 'Linked identity groups',
-    title: 'Linked identity groups of a primary data subject',
-    returns: 'The linked identity groups whose primary data subject has this identifier.',
+    title: 'Linked identity groups of a data subject',
+    returns: 'The data subject’s memberships of linked identity groups, and whether it is primary.',
     method: 'GET',
-    path: '/v4/datasubjects/linked-identity-groups',
-    documented: false,
-    params: [identifier('The primary data subject of the groups')],
-    answer: 'group-page',
+    path: '/rest/api/consent/v4/linkedidentitygroups',
+    documented: true,
+    operationId: 'getLinkedIdentityGroupsByDataSubjectV4',
+    source: V4_DOC.groups,
+    decision:
+      'Row 9 returns the linked identity groups of a data subject by identifier; the group document’s GET on linkedidentitygroups takes the identifier header and returns its group associations.',
+    params: [identifier('The data subject whose groups to list')],
+    answer: 'group-list',
     moduleRule: null,
     legacy: [
       {
         operation: 'v2-linked-groups',
         params: { primaryDataSubjectIdentifier: 'identifier' },
-        note: 'v2 takes the identifier as primaryDataSubjectIdentifier and pages with page and size.',
+        note: 'v2 takes the identifier as primaryDataSubjectIdentifier, names the group groupName and pages with page numbers.',
+        fields: { groupName: 'name' },
       },
     ],
     legacyNote: null,
@@ -435,11 +530,15 @@ const V4_OPERATIONS: readonly BuiltIn[] = [
     version: 'v4',
     row: 10,
     group: 'Linked identity groups',
-    title: 'One linked identity group',
-    returns: 'One linked identity group with its members.',
+    title: 'Members of a linked identity group',
+    returns: 'The members of one linked identity group, primary ones marked, one page at a time.',
     method: 'GET',
-    path: '/v4/datasubjects/linked-identity-groups/{linkedIdentityGroupId}',
-    documented: false,
+    path: '/rest/api/consent/v4/linkedidentitygroups/{dataSubjectGroupId}/members',
+    documented: true,
+    operationId: 'getLinkedIdentityGroupMembersV4',
+    source: V4_DOC.groups,
+    decision:
+      'Row 10 takes only a linked identity group id; the one v4 read of a group by its id is the members operation (the id travels in the path as dataSubjectGroupId).',
     params: [
       uuidParam(
         'linkedIdentityGroupId',
@@ -447,22 +546,34 @@ const V4_OPERATIONS: readonly BuiltIn[] = [
         'path',
         true,
         'The group to return',
+        'dataSubjectGroupId',
       ),
+      sizeParam(V4_MAX_PAGE_SIZE),
     ],
-    answer: 'group',
+    answer: 'member-page',
     moduleRule: null,
     legacy: [
       {
         operation: 'v2-linked-group',
         params: { linkedIdentityGroupId: 'linkedIdentityGroupId' },
-        note: 'The same group through v2.',
+        note: 'v2 returns the group with its data subjects nested; v4 lists the members themselves.',
+        fields: { 'dataSubjects[]': '(records)' },
       },
     ],
     legacyNote: null,
+    continuation: V4_CONTINUATION,
   },
 ];
 
-/** The earlier-version operations of upstream-api.md §4.3, for the migration view. */
+const LEGACY = {
+  v1: 'the vendor’s data-subjects (v1) OpenAPI document',
+  v2: 'the vendor’s data-subjects v2 OpenAPI document',
+  v3: 'the vendor’s data-subjects v3 OpenAPI document',
+  tokens: 'the vendor’s magic-link-tokens (v1) OpenAPI document',
+  groups: 'the vendor’s data-subject-groups (v2) OpenAPI document',
+} as const;
+
+/** The earlier-version operations the v4 ones replace, for the comparison view. */
 const LEGACY_OPERATIONS: readonly BuiltIn[] = [
   {
     id: 'v1-datasubject-profiles',
@@ -470,12 +581,18 @@ const LEGACY_OPERATIONS: readonly BuiltIn[] = [
     row: null,
     group: 'Legacy',
     title: 'v1 data-subject profiles',
-    returns: 'The data subject’s profiles with all their purposes, page by page.',
+    returns: 'The data subject’s profile with all its purposes (or one purpose), page by page.',
     method: 'GET',
     path: '/api/consentmanager/v1/datasubjects/profiles',
     documented: true,
-    params: [identifier(), { ...pageParams()[1]!, description: 'Profiles per page' }],
-    answer: 'profile-page',
+    operationId: 'getDataSubjectProfileUsingGET',
+    source: LEGACY.v1,
+    params: [
+      identifier(),
+      uuidParam('purposeGuid', 'Purpose GUID', 'query', false, 'Only this purpose'),
+      sizeParam(50, 'Profiles per page, at most 50'),
+    ],
+    answer: 'subject-page',
     moduleRule: 'v1-datasubject-profiles-quota',
     legacy: [],
     legacyNote: null,
@@ -485,17 +602,23 @@ const LEGACY_OPERATIONS: readonly BuiltIn[] = [
     version: 'v2',
     row: null,
     group: 'Legacy',
-    title: 'v2 data subject',
-    returns: 'The data subject with its purposes and consent details.',
+    title: 'v2 data subjects',
+    returns: 'Data subjects, by identifier or updated in a date range, page by page.',
     method: 'GET',
     path: '/api/consentmanager/v2/datasubjects',
     documented: true,
-    params: [identifier()],
-    answer: 'subject-purposes',
+    operationId: 'getDataSubjectsUsingGET',
+    source: LEGACY.v2,
+    params: [
+      identifier('Only this data subject', false),
+      dateParam('updatedSince', 'Updated since', 'Start of the range', false),
+      dateParam('updatedUntil', 'Updated until', 'End of the range', false),
+      sizeParam(2_000),
+    ],
+    answer: 'subject-page',
     moduleRule: 'v2-datasubjects-quota',
     legacy: [],
     legacyNote: null,
-    note: 'The identifier is optional in one example of the migration guide; the console always sends it.',
   },
   {
     id: 'v3-datasubject-profile',
@@ -503,10 +626,12 @@ const LEGACY_OPERATIONS: readonly BuiltIn[] = [
     row: null,
     group: 'Legacy',
     title: 'v3 data-subject profile',
-    returns: 'The data subject’s profile with its purposes and preferences.',
+    returns: 'The data subject’s profile with its purposes.',
     method: 'GET',
     path: '/rest/api/preferences/v3/datasubjects/profile',
     documented: true,
+    operationId: 'getV3DatasubjectsProfileUsingGet',
+    source: LEGACY.v3,
     params: [identifier()],
     answer: 'subject-purposes',
     moduleRule: 'v3-datasubjects-quota',
@@ -519,12 +644,18 @@ const LEGACY_OPERATIONS: readonly BuiltIn[] = [
     row: null,
     group: 'Legacy',
     title: 'v3 data-subject profiles',
-    returns: 'Data-subject profiles of the account, first page.',
+    returns: 'Data-subject profiles updated in a date range, with their purposes, page by page.',
     method: 'GET',
     path: '/rest/api/preferences/v3/datasubject-profiles',
     documented: true,
-    params: [],
-    answer: 'profile-page',
+    operationId: 'getV3DatasubjectProfilesUsingPOST',
+    source: LEGACY.v3,
+    params: [
+      dateParam('updatedSince', 'Updated since', 'Start of the range', false),
+      dateParam('updatedUntil', 'Updated until', 'End of the range', false),
+      sizeParam(100),
+    ],
+    answer: 'subject-page',
     moduleRule: null,
     legacy: [],
     legacyNote: null,
@@ -535,11 +666,19 @@ const LEGACY_OPERATIONS: readonly BuiltIn[] = [
     row: null,
     group: 'Legacy',
     title: 'v1 link tokens',
-    returns: 'The data subject’s link tokens, page by page.',
+    returns: 'Link tokens of a data subject or created in a date range, page by page.',
     method: 'GET',
     path: '/api/consentmanager/v1/linktokens',
     documented: true,
-    params: [identifier(), ...pageParams()],
+    operationId: 'getLinkTokensUsingGET',
+    source: LEGACY.tokens,
+    params: [
+      identifier('Only this data subject’s tokens', false),
+      dateParam('since', 'Since', 'Start of the range', false),
+      dateParam('until', 'Until', 'End of the range', false),
+      pageParam(),
+      sizeParam(2_000),
+    ],
     answer: 'link-token-page',
     moduleRule: null,
     legacy: [],
@@ -555,6 +694,8 @@ const LEGACY_OPERATIONS: readonly BuiltIn[] = [
     method: 'GET',
     path: '/api/consentmanager/v2/linkedidentitygroups',
     documented: true,
+    operationId: 'getLinkedIdentityGroupsUsingGET',
+    source: LEGACY.groups,
     params: [
       {
         ...identifier('The primary data subject of the groups'),
@@ -562,9 +703,10 @@ const LEGACY_OPERATIONS: readonly BuiltIn[] = [
         label: 'Primary data subject identifier',
         wireName: 'primaryDataSubjectIdentifier',
       },
-      ...pageParams(),
+      pageParam(),
+      sizeParam(100),
     ],
-    answer: 'group-page',
+    answer: 'group-list',
     moduleRule: null,
     legacy: [],
     legacyNote: null,
@@ -575,10 +717,12 @@ const LEGACY_OPERATIONS: readonly BuiltIn[] = [
     row: null,
     group: 'Legacy',
     title: 'v2 linked identity group',
-    returns: 'One linked identity group.',
+    returns: 'One linked identity group with its data subjects.',
     method: 'GET',
     path: '/api/consentmanager/v2/linkedidentitygroups/{linkedIdentityGroupId}',
     documented: true,
+    operationId: 'getLinkedIdentityGroupUsingGET',
+    source: LEGACY.groups,
     params: [
       uuidParam(
         'linkedIdentityGroupId',
@@ -595,7 +739,7 @@ const LEGACY_OPERATIONS: readonly BuiltIn[] = [
   },
 ];
 
-/** The built-in catalog: v4 operations in §4.2's order, then the legacy ones. */
+/** The built-in catalog: v4 operations in the guide's order, then the legacy ones. */
 export const BUILT_IN_OPERATIONS: readonly DataSubjectOperation[] = [
   ...V4_OPERATIONS,
   ...LEGACY_OPERATIONS,
@@ -605,7 +749,7 @@ export const BUILT_IN_OPERATIONS: readonly DataSubjectOperation[] = [
 export const DATA_SUBJECT_OPERATION_IDS = [
   'v4-basic-details',
   'v4-details',
-  'v4-ds-profiles',
+  'v4-data-subjects',
   'v4-purpose-profile',
   'v4-purposes',
   'v4-purposes-by-date',
@@ -638,8 +782,13 @@ export function findOperation(
 
 /** Problem types of the data-subject and audit routes; clients switch on them. */
 export const DATA_SUBJECT_PROBLEM_TYPES = {
-  /** The platform knows no data subject (or record) for these parameters (404). */
+  /** The platform said, in its documented not-found answer, that it has no such record (404). */
   notFound: '/problems/data-subject-not-found',
+  /**
+   * The platform answered 404 without its documented not-found answer: it does not know the path
+   * asked for, so the console's configuration (base URL or catalog) is wrong (502).
+   */
+  operationUnavailable: '/problems/data-subject-operation-unavailable',
   /** The lookup could not be written to the audit trail, so its answer was withheld (503). */
   auditUnavailable: '/problems/audit-unavailable',
 } as const;

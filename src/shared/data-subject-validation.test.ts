@@ -39,20 +39,31 @@ describe('checkLookupParams', () => {
     ).toEqual({});
   });
 
-  it('normalises dates to UTC, wants them in order and at most a year apart', () => {
+  it('normalises dates to UTC, wants them in order and at most the documented days apart', () => {
     const tokens = operation('v4-link-tokens');
     expect(
-      checkLookupParams(tokens, { fromDate: '2026-01-01', toDate: '2026-01-31T10:00:00+01:00' }),
+      checkLookupParams(tokens, { fromDate: '2026-01-01', toDate: '2026-01-07T10:00:00+01:00' }),
     ).toEqual({
-      values: { fromDate: '2026-01-01T00:00:00.000Z', toDate: '2026-01-31T09:00:00.000Z' },
+      values: { fromDate: '2026-01-01T00:00:00.000Z', toDate: '2026-01-07T09:00:00.000Z' },
       errors: {},
     });
+    // A week to the millisecond is allowed; one more is not.
+    expect(
+      checkLookupParams(tokens, { fromDate: '2026-01-01', toDate: '2026-01-08T00:00:00Z' }).errors,
+    ).toEqual({});
+    expect(
+      checkLookupParams(tokens, { fromDate: '2026-01-01', toDate: '2026-01-08T00:00:00.001Z' })
+        .errors,
+    ).toEqual({ toDate: 'must be at most 7 days after From' });
     expect(
       checkLookupParams(tokens, { fromDate: '2026-02-01', toDate: '2026-01-01' }).errors,
     ).toEqual({ toDate: 'must not be before From' });
     expect(
-      checkLookupParams(tokens, { fromDate: '2025-01-01', toDate: '2026-01-03' }).errors,
-    ).toEqual({ toDate: 'must be at most 366 days after From' });
+      checkLookupParams(operation('v4-purposes-by-date'), {
+        updatedSince: '2026-01-01',
+        updatedUntil: '2026-02-01',
+      }).errors,
+    ).toEqual({ updatedUntil: 'must be at most 30 days after Updated since' });
     expect(
       checkLookupParams(tokens, { fromDate: '2026-02-30', toDate: '2026-03-01' }).errors,
     ).toEqual({ fromDate: expect.stringMatching(/ISO 8601/) });
@@ -60,20 +71,25 @@ describe('checkLookupParams', () => {
 
   it('takes optional filters when given and leaves them out when empty', () => {
     const byDate = operation('v4-purposes-by-date');
-    const base = { updatedSince: '2026-01-01', updatedUntil: '2026-02-01' };
-    expect(checkLookupParams(byDate, { ...base, status: '', purposeGuid: '' }).values).toEqual({
+    const base = { updatedSince: '2026-01-01', updatedUntil: '2026-01-31' };
+    expect(checkLookupParams(byDate, { ...base, status: '', purposeId: '' }).values).toEqual({
       updatedSince: '2026-01-01T00:00:00.000Z',
-      updatedUntil: '2026-02-01T00:00:00.000Z',
+      updatedUntil: '2026-01-31T00:00:00.000Z',
     });
     expect(checkLookupParams(byDate, { ...base, status: 'MAYBE' }).errors).toEqual({
       status: expect.stringMatching(/^must be one of ACTIVE/),
     });
   });
 
-  it('bounds page numbers and sizes of the legacy listings', () => {
+  it('bounds page sizes as documented: 50 for v4, the legacy documents’ own for legacy', () => {
+    expect(
+      checkLookupParams(operation('v4-purposes'), { identifier: 'a', size: '51' }).errors,
+    ).toEqual({
+      size: 'must be a whole number from 1 to 50',
+    });
     const tokens = operation('v1-link-tokens');
     expect(checkLookupParams(tokens, { identifier: 'a', size: '0' }).errors).toEqual({
-      size: 'must be a whole number from 1 to 1000',
+      size: 'must be a whole number from 1 to 2000',
     });
     expect(checkLookupParams(tokens, { identifier: 'a', page: '2', size: 50 }).values).toEqual({
       identifier: 'a',

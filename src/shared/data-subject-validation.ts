@@ -59,7 +59,7 @@ export function paramValueProblem(param: OperationParam, value: string): string 
       }
       if (CONTROL_CHARACTERS.test(value)) return 'must not contain control characters';
       if (param.location === 'header' && !headerSafe(value)) {
-        return 'travels in a header, which carries Latin-1 characters only';
+        return 'can only contain Western European (Latin-1) characters';
       }
       return null;
     case 'uuid':

@@ -3,32 +3,55 @@ import { describe, expect, it } from 'vitest';
 import { describeAnswer, fieldLabel, mergePages, pathLabel, summarise } from './answer-model';
 
 describe('describeAnswer', () => {
-  it('lists a subject’s fields and puts its purposes in a table, names first', () => {
+  it('lists a subject’s fields and puts its profiles in a table, names first, ids last', () => {
     const model = describeAnswer({
-      dataSubjectGuid: 'g',
+      id: 'g',
       identifier: 'ada@example.com',
-      purposes: [
+      profiles: [
         {
-          purposeGuid: 'p',
+          id: 'p',
           consentDate: '2026-01-01T00:00:00Z',
-          purposeName: 'News',
+          lastTransactionCollectionPointId: 'c',
+          name: 'News',
           status: 'ACTIVE',
+          purposeNote: 'an undocumented field',
         },
       ],
-      linkToken: { token: 't' },
+      latestGeoLocation: { country: 'GB' },
     });
     expect(model.fields.map((field) => field.label)).toEqual([
-      'Data subject GUID',
+      'ID',
       'Identifier',
-      'Link token · Token',
+      'Latest geo location · Country',
     ]);
     expect(model.tables).toHaveLength(1);
-    expect(model.tables[0]?.title).toBe('Purposes');
+    expect(model.tables[0]?.title).toBe('Profiles');
     expect(model.tables[0]?.columns.map((column) => column.key)).toEqual([
-      'purposeName',
+      'name',
       'status',
       'consentDate',
-      'purposeGuid',
+      'purposeNote',
+      'id',
+      'lastTransactionCollectionPointId',
+    ]);
+  });
+
+  it('keeps a slice’s paging apart, its pageable and sort objects included', () => {
+    const model = describeAnswer({
+      content: [],
+      first: true,
+      last: false,
+      empty: true,
+      pageable: { pageNumber: 0 },
+      sort: { sorted: true },
+    });
+    expect(model.fields).toEqual([]);
+    expect(model.paging.map((field) => field.key)).toEqual([
+      'first',
+      'last',
+      'empty',
+      'pageable',
+      'sort',
     ]);
   });
 

@@ -1,6 +1,7 @@
 // Lays an upstream answer out as people read it: the record's own fields, then a table for each
-// list of records (purposes, link tokens, groups, members). Works on any shape, because the
-// platform does not document its fields: unknown fields get a column like known ones.
+// list of records (purposes, link tokens, groups, members). The documented fields come in a
+// sensible order; fields the platform adds that the documents do not name are shown like the
+// others, never dropped.
 
 /** Fields of a paged listing that describe the paging, not the data. */
 export const PAGING_FIELDS: ReadonlySet<string> = new Set([
@@ -11,7 +12,10 @@ export const PAGING_FIELDS: ReadonlySet<string> = new Set([
   'numberOfElements',
   'first',
   'last',
+  'empty',
   'requestContinuation',
+  'pageable',
+  'sort',
 ]);
 
 /** One field of a record. */
@@ -67,26 +71,28 @@ export const isRecord = (value: unknown): value is Record<string, unknown> =>
 const COLUMN_ORDER = [
   'identifier',
   'primaryDataSubjectIdentifier',
-  'purposeName',
   'name',
+  'groupName',
   'status',
-  'purposeVersion',
+  'version',
+  'isPrimary',
   'token',
+  'value',
   'consentDate',
   'createdDate',
-  'linkedDate',
+  'addedDate',
   'lastTransactionDate',
   'withdrawalDate',
   'expiryDate',
   'lastUpdatedDate',
-  'members',
-  'preferences',
+  'topics',
+  'dataElements',
 ];
 
 function columnRank(key: string): number {
   const index = COLUMN_ORDER.indexOf(key);
   if (index >= 0) return index;
-  return /guid$|^id$/i.test(key) ? 1_000 : 500;
+  return /guid$|id$/i.test(key) ? 1_000 : 500;
 }
 
 function tableOf(key: string, title: string, rows: Array<Record<string, unknown>>): RecordTable {

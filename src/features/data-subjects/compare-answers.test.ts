@@ -55,3 +55,35 @@ describe('compareAnswers', () => {
     expect(diff.onlyInLegacy).toEqual(['id']);
   });
 });
+
+describe('compareAnswers across the documents’ names', () => {
+  it('compares v1’s capitalised fields and nested purposes with v4’s purpose records', () => {
+    const v4 = { id: 'p1', name: 'News', status: 'ACTIVE', version: 2, identifier: 'a@x' };
+    const v1 = {
+      content: [
+        {
+          Identifier: 'a@x',
+          Purposes: [{ Id: 'p1', Name: 'News', Status: 'WITHDRAWN', Version: 2 }],
+        },
+      ],
+      totalElements: 1,
+    };
+    const result = compareAnswers(v4, v1, { 'purposes[]': '(records)' });
+    expect(result.inBoth).toEqual(['id', 'name', 'status', 'version']);
+    expect(result.onlyInV4).toEqual(['identifier']);
+    expect(result.onlyInLegacy).toEqual([]);
+    expect(result.values).toEqual([{ path: 'status', v4: ['ACTIVE'], legacy: ['WITHDRAWN'] }]);
+  });
+
+  it('lines up a field the two documents name differently', () => {
+    const result = compareAnswers(
+      [{ id: 'g', name: 'Home' }],
+      { content: [{ id: 'g', groupName: 'Home' }] },
+      {
+        groupName: 'name',
+      },
+    );
+    expect(result.inBoth).toEqual(['id', 'name']);
+    expect(result.onlyInLegacy).toEqual([]);
+  });
+});

@@ -1,6 +1,8 @@
 // What differs between a v4 answer and its legacy equivalent, for the migration view: fields only
-// one side has, lists of different length, and values that disagree. Compared by field path over
-// all records, so a legacy answer wrapped in a page compares with a bare v4 record.
+// one side has, lists of different length, and values that disagree. Compared by documented field
+// path over all records, so a legacy answer wrapped in a page compares with a bare v4 record, v1's
+// capitalised names compare with v4's, and the catalog's field map lines up what the two documents
+// name differently (a group's `groupName` and `name`, v3's nested purposes and v4's profiles).
 import { isRecord, PAGING_FIELDS } from './answer-model';
 
 /** The differences between two answers. */
@@ -83,10 +85,67 @@ function surplus(a: readonly string[], b: readonly string[]): string[] {
   return [...new Set(a)].filter((value) => !other.has(value)).slice(0, 3);
 }
 
-/** Compares a v4 answer with a legacy one. */
-export function compareAnswers(v4: unknown, legacy: unknown): AnswerComparison {
-  const left = collectAnswer(v4);
-  const right = collectAnswer(legacy);
+/** `Identifier` -> `identifier`, `URL` stays: v1 capitalises the names the others write in camel case. */
+function camelKey(key: string): string {
+  return /^[A-Z][a-z]/.test(key) ? key.charAt(0).toLowerCase() + key.slice(1) : key;
+}
+
+/** `value` with every object key in camel case. */
+export function camelKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(camelKeys);
+  if (!isRecord(value)) return value;
+  return Object.fromEntries(
+    Object.entries(value).map(([key, item]) => [camelKey(key), camelKeys(item)]),
+  );
+}
+
+/** The legacy answer with the catalog's field map applied (see LegacyEquivalent.fields). */
+export function alignLegacy(
+  legacy: unknown,
+  fields: Readonly<Record<string, string>> = {},
+): unknown {
+  const data = camelKeys(legacy);
+  const entries = Object.entries(fields);
+  if (entries.length === 0) return data;
+  const { list, listed } = records(data);
+  let aligned = list;
+  for (const [from, to] of entries) {
+    const key = from.replace(/\[\]$/, '');
+    if (to === RECORDS_MARK) {
+      aligned = aligned.flatMap((record) =>
+        isRecord(record) && Array.isArray(record[key]) ? (record[key] as unknown[]) : [],
+      );
+      continue;
+    }
+    const target = to.replace(/\[\]$/, '');
+    aligned = aligned.map((record) => {
+      if (!isRecord(record) || !(key in record)) return record;
+      const { [key]: moved, ...rest } = record;
+      return { ...rest, [target]: moved };
+    });
+  }
+  const paging = isRecord(data)
+    ? Object.fromEntries(Object.entries(data).filter(([key]) => PAGING_FIELDS.has(key)))
+    : {};
+  return listed || entries.some(([, to]) => to === RECORDS_MARK)
+    ? { ...paging, content: aligned }
+    : aligned[0];
+}
+
+/** The field map's mark for "the answer's own records". */
+const RECORDS_MARK = '(records)';
+
+/**
+ * Compares a v4 answer with a legacy one; `fields` is the catalog's map of legacy names to v4
+ * names for this pair.
+ */
+export function compareAnswers(
+  v4: unknown,
+  legacy: unknown,
+  fields?: Readonly<Record<string, string>>,
+): AnswerComparison {
+  const left = collectAnswer(camelKeys(v4));
+  const right = collectAnswer(alignLegacy(legacy, fields));
   const leftPaths = paths(left);
   const rightPaths = paths(right);
   const sorted = (items: Iterable<string>) => [...items].sort();

@@ -9,6 +9,8 @@ export interface LookupProblemText {
   readonly advice: string;
   /** `neutral` for an answer (not found), `warning` for a wait, `danger` for a failure. */
   readonly tone: 'neutral' | 'warning' | 'danger';
+  /** For whoever configures the console, shown behind a "Details" toggle. */
+  readonly technical?: string;
 }
 
 /** What to tell the user about a failed lookup. */
@@ -30,6 +32,16 @@ export function describeLookupProblem(error: unknown): LookupProblemText {
           'The privacy platform has no record for these parameters. Check the spelling, or try another operation.',
         tone: 'neutral',
       };
+    case DATA_SUBJECT_PROBLEM_TYPES.operationUnavailable: {
+      const path = (problem as { path?: unknown }).path;
+      return {
+        title: 'The console is not set up correctly for this lookup',
+        advice:
+          'The privacy platform did not recognise the console’s request, so it did not look for anyone: this is not a “not found” answer. Ask the console’s administrator to check its connection settings.',
+        tone: 'danger',
+        technical: `The platform answered 404 without its documented “not found” message${typeof path === 'string' ? ` for ${path}` : ''}. Check UPSTREAM_BASE_URL and any DATA_SUBJECT_OPERATIONS_FILE override.`,
+      };
+    }
     case DATA_SUBJECT_PROBLEM_TYPES.auditUnavailable:
       return {
         title: 'The lookup could not be recorded, so its answer was withheld',
@@ -56,15 +68,19 @@ export function describeLookupProblem(error: unknown): LookupProblemText {
       return {
         title: 'The console may not use this operation',
         advice:
-          "The platform refused the console's API client (403). An administrator may need to grant it a scope for data subjects (OAUTH_SCOPE).",
+          'The platform refused the console’s access. An administrator may need to grant the console’s API client access to consent data.',
         tone: 'danger',
+        technical:
+          'The platform answered 403 Forbidden. The documents name the CONSENT and CONSENT_READ scopes for these operations; they are chosen when the API client is created.',
       };
     case PROBLEM_TYPES.upstreamBadRequest:
       return {
         title: 'The privacy platform refused the request',
         advice:
-          'It answered 400 Bad Request. If this operation’s path is assumed, it may need correcting in DATA_SUBJECT_OPERATIONS_FILE.',
+          'It did not accept the request as the console sent it. Check the values; if they look right, tell the console’s administrator.',
         tone: 'danger',
+        technical:
+          'The platform answered 400 Bad Request. If DATA_SUBJECT_OPERATIONS_FILE moves this operation or its parameters, check that override.',
       };
     case PROBLEM_TYPES.upstreamInvalidResponse:
       return {

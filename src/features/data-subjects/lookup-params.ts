@@ -23,31 +23,35 @@ export function lookupParams(
   return params;
 }
 
-/** The date ranges' defaults: the last 365 days up to today (UTC). */
-export function defaultRangeValues(
-  operations: readonly DataSubjectOperation[],
+/**
+ * The form's starting values for `operation`: a date range ending today (UTC) and as long as the
+ * platform allows (a 7-day range is today and the six days before).
+ */
+export function defaultValues(
+  operation: DataSubjectOperation,
   now: number,
 ): Record<string, string> {
-  const values: Record<string, string> = {};
-  for (const operation of operations) {
-    if (!operation.dateRange) continue;
-    values[operation.dateRange.from] = utcDay(now - 365 * DAY_MS);
-    values[operation.dateRange.to] = utcDay(now);
-  }
-  return values;
+  const range = operation.dateRange;
+  if (!range) return {};
+  return {
+    [range.from]: utcDay(now - (range.maxDays - 1) * DAY_MS),
+    [range.to]: utcDay(now),
+  };
 }
 
 /** What the records of a listing are called. */
 export function listTitleOf(operation: DataSubjectOperation): string {
   switch (operation.answer) {
-    case 'profile-page':
-      return 'Profiles';
+    case 'subject-page':
+      return 'Data subjects';
     case 'purpose-page':
       return 'Purposes';
     case 'link-token-page':
       return 'Link tokens';
-    case 'group-page':
+    case 'group-list':
       return 'Linked identity groups';
+    case 'member-page':
+      return 'Members';
     default:
       return 'Records';
   }

@@ -1,7 +1,10 @@
-// What each data-subject operation of the catalog answers, from the one synthetic data set. The
-// shapes are the mock's assumption (upstream-api.md shows no fields), chosen to carry the
-// differences the migration guide describes: v4 basic details have no consent information, v4
-// purposes carry a version, an expiry and the last collection point, legacy lists come in pages.
+// What each data-subject operation of the catalog answers, from the one synthetic data set, in the
+// documented shapes of the platform contract (data-subject-contract.ts): v4 records and slices
+// (`content`, `number`, `size`, `first`, `last`, `numberOfElements`, `empty`,
+// `requestContinuation`), the legacy pages with their own field names (capitalised in v1), and the
+// documented not-found answer, a JSON string.
+import { createHash } from 'node:crypto';
+import { V4_MAX_PAGE_SIZE } from '../../shared/data-subject-contract';
 import type { DataSubjectOperationId } from '../../shared/data-subject-operations';
 import type {
   MockDataSubject,
@@ -10,107 +13,146 @@ import type {
   MockPurposeRecord,
 } from './data-subjects';
 
-/** Records per page of the v4 link-token listing (the continuation paging of §4.2 row 8). */
-export const LINK_TOKEN_PAGE_SIZE = 10;
-/** Default page size of the legacy listings. */
-const LEGACY_PAGE_SIZE = 20;
+/** Default page size of the v4 slices and legacy pages (the documents' `size` default). */
+export const DEFAULT_PAGE_SIZE = 20;
 
-/** A mock answer: a JSON body, or an error status with a message. */
+/** A mock answer: a JSON body, or an error status with its body. */
 export type MockAnswer =
   | { readonly status: 200; readonly body: unknown }
-  | { readonly status: 400 | 404; readonly message: string };
+  /** 404 in the documented shape: `application/json`, the body a JSON string. */
+  | { readonly status: 404; readonly body: string }
+  | { readonly status: 400; readonly message: string };
 
-const notFound = (what = 'No data subject with this identifier'): MockAnswer => ({
+/** The documented not-found answers (the documents' 404 descriptions). */
+export const NOT_FOUND_TEXT = {
+  subject: 'Data Subject Not Found',
+  other: 'Not Found',
+} as const;
+
+const notFound = (text: string = NOT_FOUND_TEXT.subject): MockAnswer => ({
   status: 404,
-  message: what,
+  body: text,
 });
 
-function identity(subject: MockDataSubject) {
+const ok = (body: unknown): MockAnswer => ({ status: 200, body });
+
+// ---- v4 records.
+
+function v4Subject(subject: MockDataSubject) {
+  const lastPurpose = subject.purposes.reduce((a, b) =>
+    a.lastTransactionDate > b.lastTransactionDate ? a : b,
+  );
   return {
-    dataSubjectGuid: subject.dataSubjectGuid,
+    id: subject.dataSubjectGuid,
     identifier: subject.identifier,
+    identifierType: 'Email',
     language: subject.language,
-    testDataSubject: subject.testDataSubject,
     createdDate: subject.createdDate,
     lastUpdatedDate: subject.lastUpdatedDate,
+    lastTransactionDate: lastPurpose.lastTransactionDate,
+    testDataSubject: subject.testDataSubject,
+    doNotCall: false,
+    dataElements: subject.dataElements.map((element) => ({
+      name: element.name,
+      value: element.value,
+      doNotCall: false,
+      linked: false,
+    })),
+    latestGeoLocation: {
+      dataSubjectId: subject.dataSubjectGuid,
+      country: subject.dataElements.find((element) => element.name === 'Country')?.value ?? null,
+    },
+    latestSource: {
+      dataSubjectId: subject.dataSubjectGuid,
+      sourceType: 'COLLECTION_POINT',
+      sourceContent: lastPurpose.collectionPointName,
+    },
   };
 }
 
-/** A purpose as v4 shows it: with version, expiry and the last collection point. */
-function v4Purpose(purpose: MockPurposeRecord) {
+/** A purpose record ("profile") as v4 shows it. */
+function v4Profile(subject: MockDataSubject, purpose: MockPurposeRecord) {
   return {
-    purposeGuid: purpose.purposeGuid,
-    purposeName: purpose.purposeName,
-    purposeVersion: purpose.purposeVersion,
+    id: purpose.purposeGuid,
+    identifier: subject.identifier,
+    name: purpose.purposeName,
+    version: purpose.purposeVersion,
     status: purpose.status,
+    firstTransactionDate: purpose.consentDate,
     consentDate: purpose.consentDate,
     lastTransactionDate: purpose.lastTransactionDate,
+    lastUpdatedDate: purpose.lastTransactionDate,
     withdrawalDate: purpose.withdrawalDate,
     expiryDate: purpose.expiryDate,
-    lastCollectionPointGuid: purpose.collectionPointGuid,
-    lastCollectionPointName: purpose.collectionPointName,
+    totalTransactionCount: 1 + purpose.preferences.length,
+    lastTransactionCollectionPointId: purpose.collectionPointGuid,
+    lastTransactionCollectionPointVersion: 1,
+    topics: purpose.preferences.map((preference) => ({
+      id: topicId(preference.topic),
+      name: `${preference.topic}: ${preference.option}`,
+    })),
   };
 }
 
-/** A purpose as v1 and v2 show it: the collection point of record, no version or expiry. */
-function legacyPurpose(purpose: MockPurposeRecord) {
+function v4Token(subject: MockDataSubject) {
   return {
-    purposeGuid: purpose.purposeGuid,
-    purposeName: purpose.purposeName,
-    status: purpose.status,
-    consentDate: purpose.consentDate,
-    lastTransactionDate: purpose.lastTransactionDate,
-    withdrawalDate: purpose.withdrawalDate,
-    collectionPointGuid: purpose.collectionPointGuid,
-    collectionPointName: purpose.collectionPointName,
+    token: subject.linkToken.token,
+    identifier: subject.identifier,
+    createdDate: subject.linkToken.createdDate,
+    expiryDate: subject.linkToken.expiryDate,
   };
 }
 
-function legacyPage<T>(items: readonly T[], page: number, size: number) {
-  return {
-    content: items.slice(page * size, page * size + size),
-    number: page,
-    size,
-    totalElements: items.length,
-    totalPages: Math.max(1, Math.ceil(items.length / size)),
-  };
+/** The group members as v4 lists them: the primary first, then the linked identities. */
+function v4Members(group: MockLinkedGroup) {
+  return [
+    {
+      id: group.linkedIdentityGroupId,
+      name: group.name,
+      identifier: group.primaryDataSubjectIdentifier,
+      isPrimary: true,
+      addedDate: group.createdDate,
+    },
+    ...group.members.map((member) => ({
+      id: group.linkedIdentityGroupId,
+      name: group.name,
+      identifier: member.identifier,
+      isPrimary: false,
+      addedDate: member.linkedDate,
+    })),
+  ];
 }
 
-function v4Group(group: MockLinkedGroup) {
-  return { ...group, members: group.members.map((member) => ({ ...member })) };
+/** A stable GUID-shaped id for a preference topic. */
+function topicId(topic: string): string {
+  const hex = createHash('sha256').update(topic).digest('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-8${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }
 
-/** v2 calls the group id `id` and has no last-updated date. */
-function legacyGroup(group: MockLinkedGroup) {
-  return {
-    id: group.linkedIdentityGroupId,
-    name: group.name,
-    primaryDataSubjectIdentifier: group.primaryDataSubjectIdentifier,
-    createdDate: group.createdDate,
-    members: group.members.map((member) => ({ ...member })),
-  };
-}
+// ---- v4 slices and their continuation.
 
+/** What a continuation token carries: where the next page starts, for which listing. */
 interface Continuation {
   readonly offset: number;
-  readonly from: string;
-  readonly to: string;
+  readonly listing: string;
 }
 
+/**
+ * The token, in the documents' example form (a small JSON text with a composite token), so the
+ * console is exercised with the spaces and quotes a real one has.
+ */
 function encodeContinuation(value: Continuation): string {
-  return Buffer.from(JSON.stringify([value.offset, value.from, value.to])).toString('base64url');
+  const inner = Buffer.from(JSON.stringify([value.offset, value.listing])).toString('base64');
+  return JSON.stringify({ compositeToken: inner }).replace(':', ': ');
 }
 
 function decodeContinuation(token: string): Continuation | undefined {
   try {
-    const [offset, from, to] = JSON.parse(Buffer.from(token, 'base64url').toString('utf8'));
-    if (
-      Number.isInteger(offset) &&
-      offset >= 0 &&
-      typeof from === 'string' &&
-      typeof to === 'string'
-    ) {
-      return { offset, from, to };
+    const { compositeToken } = JSON.parse(token) as { compositeToken?: unknown };
+    if (typeof compositeToken !== 'string') return undefined;
+    const [offset, listing] = JSON.parse(Buffer.from(compositeToken, 'base64').toString('utf8'));
+    if (Number.isInteger(offset) && offset >= 0 && typeof listing === 'string') {
+      return { offset, listing };
     }
   } catch {
     // fall through
@@ -118,72 +160,235 @@ function decodeContinuation(token: string): Continuation | undefined {
   return undefined;
 }
 
-const inRange = (time: string, from: string, to: string) =>
-  Date.parse(time) >= Date.parse(from) && Date.parse(time) <= Date.parse(to);
+/** A listing's identity: its operation and filters, so a token cannot be used for another. */
+function listingKey(id: string, values: Record<string, string>): string {
+  const filters = Object.entries(values)
+    .filter(([name]) => name !== 'size')
+    .sort(([a], [b]) => a.localeCompare(b));
+  return createHash('sha256')
+    .update(JSON.stringify([id, filters]))
+    .digest('base64url')
+    .slice(0, 16);
+}
 
-/** The link tokens of every data subject created in the range, one page per continuation. */
-function linkTokenPage(
-  set: MockDataSubjectSet,
-  from: string,
-  to: string,
+function pageSize(value: string | undefined, max: number): number {
+  return value === undefined ? DEFAULT_PAGE_SIZE : Math.min(max, Math.max(1, Number(value)));
+}
+
+/** One v4 slice of `items`, continued by the token of the previous one. */
+function v4Slice(
+  id: string,
+  items: readonly unknown[],
+  values: Record<string, string>,
   continuation: string | undefined,
 ): MockAnswer {
+  const listing = listingKey(id, values);
   let offset = 0;
   if (continuation !== undefined) {
     const decoded = decodeContinuation(continuation);
-    // A token belongs to the listing it came from: another range is a client error.
-    if (!decoded || decoded.from !== from || decoded.to !== to) {
+    // A token belongs to the listing it came from: another listing's is a client error.
+    if (!decoded || decoded.listing !== listing) {
       return { status: 400, message: 'requestContinuation does not belong to this listing' };
     }
     offset = decoded.offset;
   }
-  const tokens = set.subjects
-    .filter((subject) => inRange(subject.linkToken.createdDate, from, to))
-    .map((subject) => ({
-      dataSubjectGuid: subject.dataSubjectGuid,
-      identifier: subject.identifier,
-      ...subject.linkToken,
-    }))
-    .sort((a, b) => a.createdDate.localeCompare(b.createdDate) || a.token.localeCompare(b.token));
-  const content = tokens.slice(offset, offset + LINK_TOKEN_PAGE_SIZE);
-  const nextOffset = offset + LINK_TOKEN_PAGE_SIZE;
+  const size = pageSize(values.size, V4_MAX_PAGE_SIZE);
+  const content = items.slice(offset, offset + size);
+  const last = offset + size >= items.length;
+  return ok({
+    content,
+    number: Math.floor(offset / size),
+    size,
+    first: offset === 0,
+    last,
+    numberOfElements: content.length,
+    empty: content.length === 0,
+    requestContinuation: last ? null : encodeContinuation({ offset: offset + size, listing }),
+  });
+}
+
+// ---- Legacy pages.
+
+function legacyPage<T>(items: readonly T[], values: Record<string, string>, max: number) {
+  const page = values.page === undefined ? 0 : Number(values.page);
+  const size = pageSize(values.size, max);
+  const content = items.slice(page * size, page * size + size);
+  return ok({
+    content,
+    number: page,
+    size,
+    first: page === 0,
+    last: (page + 1) * size >= items.length,
+    numberOfElements: content.length,
+    empty: content.length === 0,
+    totalElements: items.length,
+    totalPages: Math.max(1, Math.ceil(items.length / size)),
+  });
+}
+
+function v1Profile(subject: MockDataSubject, purposes: readonly MockPurposeRecord[]) {
   return {
-    status: 200,
-    body: {
-      content,
-      requestContinuation:
-        nextOffset < tokens.length ? encodeContinuation({ offset: nextOffset, from, to }) : null,
-    },
+    Id: subject.dataSubjectGuid,
+    Identifier: subject.identifier,
+    Language: subject.language,
+    LinkToken: subject.linkToken.token,
+    CreatedDate: subject.createdDate,
+    LastUpdatedDate: subject.lastUpdatedDate,
+    TestDataSubject: subject.testDataSubject,
+    doNotCall: false,
+    DataElements: subject.dataElements.map((element) => ({
+      Name: element.name,
+      Value: element.value,
+      DoNotCall: false,
+      Linked: false,
+    })),
+    Purposes: purposes.map((purpose) => ({
+      Id: purpose.purposeGuid,
+      Name: purpose.purposeName,
+      Version: purpose.purposeVersion,
+      Status: purpose.status,
+      FirstTransactionDate: purpose.consentDate,
+      ConsentDate: purpose.consentDate,
+      LastTransactionDate: purpose.lastTransactionDate,
+      WithdrawalDate: purpose.withdrawalDate,
+      ExpiryDate: purpose.expiryDate,
+      LastTransactionCollectionPointId: purpose.collectionPointGuid,
+    })),
   };
 }
 
-/** Purpose records of every data subject last updated in the range, with the optional filters. */
-function purposeUpdates(set: MockDataSubjectSet, values: Record<string, string>): MockAnswer {
-  const from = values.updatedSince!;
-  const to = values.updatedUntil!;
-  const content = set.subjects
-    .flatMap((subject) =>
-      subject.purposes.map((purpose) => ({
-        dataSubjectGuid: subject.dataSubjectGuid,
-        identifier: subject.identifier,
-        ...v4Purpose(purpose),
-      })),
-    )
-    .filter(
-      (record) =>
-        inRange(record.lastTransactionDate, from, to) &&
-        (!values.collectionPointGuid ||
-          record.lastCollectionPointGuid === values.collectionPointGuid.toLowerCase()) &&
-        (!values.purposeGuid || record.purposeGuid === values.purposeGuid.toLowerCase()) &&
-        (!values.status || record.status === values.status),
-    )
-    .sort((a, b) => a.lastTransactionDate.localeCompare(b.lastTransactionDate));
-  return { status: 200, body: { content } };
+function v2Subject(subject: MockDataSubject) {
+  return {
+    id: subject.dataSubjectGuid,
+    identifier: subject.identifier,
+    identifierType: 'Email',
+    language: subject.language,
+    createdDate: subject.createdDate,
+    lastUpdatedDate: subject.lastUpdatedDate,
+    linkToken: subject.linkToken.token,
+    testDataSubject: subject.testDataSubject,
+    doNotCall: false,
+    dataElements: Object.fromEntries(
+      subject.dataElements.map((element) => [element.name, element.value]),
+    ),
+  };
 }
 
-const pageNumber = (value: string | undefined) => (value === undefined ? 0 : Number(value));
-const pageSize = (value: string | undefined) =>
-  value === undefined ? LEGACY_PAGE_SIZE : Math.max(1, Number(value));
+function v3Profile(subject: MockDataSubject) {
+  return {
+    id: subject.dataSubjectGuid,
+    identifier: subject.identifier,
+    language: subject.language,
+    linkToken: subject.linkToken.token,
+    createdDate: subject.createdDate,
+    lastUpdatedDate: subject.lastUpdatedDate,
+    testDataSubject: subject.testDataSubject,
+    doNotCall: false,
+    dataElements: subject.dataElements.map((element) => ({
+      name: element.name,
+      value: element.value,
+      doNotCall: false,
+    })),
+    purposes: subject.purposes.map((purpose) => ({
+      id: purpose.purposeGuid,
+      name: purpose.purposeName,
+      version: purpose.purposeVersion,
+      status: purpose.status,
+      firstTransactionDate: purpose.consentDate,
+      consentDate: purpose.consentDate,
+      lastTransactionDate: purpose.lastTransactionDate,
+      lastUpdatedDate: purpose.lastTransactionDate,
+      withdrawalDate: purpose.withdrawalDate,
+      expiryDate: purpose.expiryDate,
+      lastTransactionCollectionPointId: purpose.collectionPointGuid,
+      topics: purpose.preferences.map((preference) => ({
+        id: topicId(preference.topic),
+        name: `${preference.topic}: ${preference.option}`,
+      })),
+    })),
+  };
+}
+
+function v1Token(subject: MockDataSubject) {
+  return {
+    DataSubjectId: subject.dataSubjectGuid,
+    LinkToken: subject.linkToken.token,
+    UrlEncodedLinkToken: encodeURIComponent(subject.linkToken.token),
+    CreatedDate: subject.linkToken.createdDate,
+    ExpiryDate: subject.linkToken.expiryDate,
+  };
+}
+
+function v2Entry(identifier: string, primary: boolean, addedDate: string) {
+  return {
+    identifier,
+    identifierType: identifier.includes('@') ? 'Email' : 'Other',
+    isPrimary: primary,
+    canBePrimary: identifier.includes('@'),
+    addedDate,
+    numberOfLinkedGroups: 1,
+  };
+}
+
+function v2GroupListed(group: MockLinkedGroup, subject: MockDataSubject) {
+  return {
+    id: group.linkedIdentityGroupId,
+    groupName: group.name,
+    numberOfDataSubjects: 1 + group.members.length,
+    createdDate: group.createdDate,
+    lastModifiedDate: group.lastUpdatedDate,
+    primaryDataSubjectId: subject.dataSubjectGuid,
+    primaryDataSubjectIdentifier: group.primaryDataSubjectIdentifier,
+    primaryDataSubjectIdentifierType: 'Email',
+    isPrimary: true,
+  };
+}
+
+function v2GroupDetailed(group: MockLinkedGroup, subject: MockDataSubject) {
+  const primary = {
+    ...v2Entry(group.primaryDataSubjectIdentifier, true, group.createdDate),
+    id: subject.dataSubjectGuid,
+  };
+  return {
+    id: group.linkedIdentityGroupId,
+    groupName: group.name,
+    createdDate: group.createdDate,
+    primaryDataSubject: primary,
+    primaryDataSubjects: [primary],
+    dataSubjects: [
+      primary,
+      ...group.members.map((member) => v2Entry(member.identifier, false, member.linkedDate)),
+    ],
+  };
+}
+
+// ---- Filters.
+
+const inRange = (time: string, from: string | undefined, to: string | undefined) =>
+  (from === undefined || Date.parse(time) >= Date.parse(from)) &&
+  (to === undefined || Date.parse(time) <= Date.parse(to));
+
+/** Newest first, the documents' default sort of the date-range listings. */
+const newestFirst = <T>(items: T[], date: (item: T) => string) =>
+  items.sort((a, b) => date(b).localeCompare(date(a)));
+
+function purposeUpdates(set: MockDataSubjectSet, values: Record<string, string>) {
+  return newestFirst(
+    set.subjects.flatMap((subject) =>
+      subject.purposes
+        .filter(
+          (purpose) =>
+            inRange(purpose.lastTransactionDate, values.updatedSince, values.updatedUntil) &&
+            (!values.collectionPointId ||
+              purpose.collectionPointGuid === values.collectionPointId.toLowerCase()) &&
+            (!values.purposeId || purpose.purposeGuid === values.purposeId.toLowerCase()) &&
+            (!values.status || purpose.status === values.status),
+        )
+        .map((purpose) => v4Profile(subject, purpose)),
+    ),
+    (profile) => profile.lastUpdatedDate,
+  );
+}
 
 /**
  * The answer of operation `id` for the parameter `values` (by catalog name, as received) and an
@@ -196,159 +401,139 @@ export function answerLookup(
   continuation?: string,
 ): MockAnswer {
   const subject = values.identifier === undefined ? undefined : set.subject(values.identifier);
-  const needsSubject = values.identifier !== undefined;
-  if (needsSubject && !subject) return notFound();
   switch (id) {
     case 'v4-basic-details':
-      return { status: 200, body: identity(subject!) };
+      return subject ? ok(v4Subject(subject)) : notFound();
     case 'v4-details':
-      return {
-        status: 200,
-        body: {
-          ...identity(subject!),
-          dataElements: subject!.dataElements,
-          purposes: subject!.purposes.map(v4Purpose),
-        },
-      };
-    case 'v4-ds-profiles':
-      return {
-        status: 200,
-        body: {
-          content: set.subjects.map((each) => ({
-            ...identity(each),
-            purposeCount: each.purposes.length,
-          })),
-        },
-      };
+      return subject
+        ? ok({
+            ...v4Subject(subject),
+            profiles: subject.purposes.map((purpose) => v4Profile(subject, purpose)),
+            linkTokens: [v4Token(subject)],
+          })
+        : notFound();
+    case 'v4-data-subjects':
+      return v4Slice(
+        id,
+        newestFirst(
+          set.subjects
+            .filter((each) => inRange(each.lastUpdatedDate, values.fromDate, values.toDate))
+            .map(v4Subject),
+          (each) => each.lastUpdatedDate,
+        ),
+        values,
+        continuation,
+      );
     case 'v4-purpose-profile': {
-      const purpose = subject!.purposes.find(
+      if (!subject) return notFound();
+      const purpose = subject.purposes.find(
         (each) => each.purposeGuid === values.purposeGuid?.toLowerCase(),
       );
-      if (!purpose) return notFound('This data subject has no record of this purpose');
-      return {
-        status: 200,
-        body: {
-          dataSubjectGuid: subject!.dataSubjectGuid,
-          identifier: subject!.identifier,
-          purposes: [v4Purpose(purpose)],
-        },
-      };
+      return purpose ? ok(v4Profile(subject, purpose)) : notFound('Purpose Not Found');
     }
     case 'v4-purposes':
-      return {
-        status: 200,
-        body: {
-          dataSubjectGuid: subject!.dataSubjectGuid,
-          identifier: subject!.identifier,
-          purposes: subject!.purposes.map(v4Purpose),
-        },
-      };
+      return subject
+        ? v4Slice(
+            id,
+            subject.purposes.map((purpose) => v4Profile(subject, purpose)),
+            values,
+            continuation,
+          )
+        : notFound();
     case 'v4-purposes-by-date':
-      return purposeUpdates(set, values);
+      return v4Slice(id, purposeUpdates(set, values), values, continuation);
     case 'v4-link-token':
-      return {
-        status: 200,
-        body: {
-          dataSubjectGuid: subject!.dataSubjectGuid,
-          identifier: subject!.identifier,
-          ...subject!.linkToken,
-        },
-      };
+      return subject ? ok(v4Token(subject)) : notFound();
     case 'v4-link-tokens':
-      return linkTokenPage(set, values.fromDate!, values.toDate!, continuation);
-    case 'v4-linked-groups':
-      return {
-        status: 200,
-        body: {
-          content: set.groups
-            .filter((group) => group.primaryDataSubjectIdentifier === subject!.identifier)
-            .map(v4Group),
-        },
-      };
+      return v4Slice(
+        id,
+        set.subjects
+          .filter((each) => inRange(each.linkToken.createdDate, values.fromDate, values.toDate))
+          .map(v4Token)
+          // The document's default sort: expiryDate ascending.
+          .sort((a, b) => a.expiryDate.localeCompare(b.expiryDate)),
+        values,
+        continuation,
+      );
+    case 'v4-linked-groups': {
+      if (!subject) return notFound();
+      return ok(
+        set.groups
+          .filter((group) => group.primaryDataSubjectIdentifier === subject.identifier)
+          .map((group) => v4Members(group)[0]!),
+      );
+    }
     case 'v4-linked-group': {
       const group = set.group(values.linkedIdentityGroupId!);
       return group
-        ? { status: 200, body: v4Group(group) }
-        : notFound('No such linked identity group');
+        ? v4Slice(id, v4Members(group), values, continuation)
+        : notFound(NOT_FOUND_TEXT.other);
     }
-    case 'v1-datasubject-profiles':
-      return {
-        status: 200,
-        body: legacyPage(
-          [{ ...identity(subject!), purposes: subject!.purposes.map(legacyPurpose) }],
-          0,
-          pageSize(values.size),
-        ),
-      };
+    case 'v1-datasubject-profiles': {
+      // The v1 listing filters; an unknown identifier is an empty page, not a 404.
+      const purposes = (each: MockDataSubject) =>
+        values.purposeGuid
+          ? each.purposes.filter((purpose) => purpose.purposeGuid === values.purposeGuid)
+          : each.purposes;
+      const found = subject && purposes(subject).length > 0 ? [subject] : [];
+      return legacyPage(
+        found.map((each) => v1Profile(each, purposes(each))),
+        values,
+        50,
+      );
+    }
     case 'v2-datasubjects':
-      return {
-        status: 200,
-        body: {
-          ...identity(subject!),
-          dataElements: subject!.dataElements,
-          purposes: subject!.purposes.map(legacyPurpose),
-        },
-      };
+      return legacyPage(
+        set.subjects
+          .filter(
+            (each) =>
+              (values.identifier === undefined || each.identifier === values.identifier) &&
+              inRange(each.lastUpdatedDate, values.updatedSince, values.updatedUntil),
+          )
+          .map(v2Subject),
+        values,
+        2_000,
+      );
     case 'v3-datasubject-profile':
-      return {
-        status: 200,
-        body: {
-          dataSubjectGuid: subject!.dataSubjectGuid,
-          identifier: subject!.identifier,
-          language: subject!.language,
-          lastUpdatedDate: subject!.lastUpdatedDate,
-          purposes: subject!.purposes.map((purpose) => ({
-            ...legacyPurpose(purpose),
-            preferences: purpose.preferences.map((preference) => ({ ...preference })),
-          })),
-        },
-      };
+      return subject ? ok(v3Profile(subject)) : notFound();
     case 'v3-datasubject-profiles':
-      return {
-        status: 200,
-        body: legacyPage(
-          set.subjects.map((each) => ({
-            ...identity(each),
-            purposes: each.purposes.map(legacyPurpose),
-          })),
-          0,
-          50,
-        ),
-      };
+      return legacyPage(
+        set.subjects
+          .filter((each) => inRange(each.lastUpdatedDate, values.updatedSince, values.updatedUntil))
+          .map(v3Profile),
+        values,
+        100,
+      );
     case 'v1-link-tokens':
-      return {
-        status: 200,
-        body: legacyPage(
-          [
-            {
-              identifier: subject!.identifier,
-              ...subject!.linkToken,
-              status: 'ACTIVE',
-            },
-          ],
-          pageNumber(values.page),
-          pageSize(values.size),
-        ),
-      };
+      return legacyPage(
+        set.subjects
+          .filter(
+            (each) =>
+              (values.identifier === undefined || each.identifier === values.identifier) &&
+              inRange(each.linkToken.createdDate, values.since, values.until),
+          )
+          .map(v1Token),
+        values,
+        2_000,
+      );
     case 'v2-linked-groups': {
       const primary = set.subject(values.primaryDataSubjectIdentifier ?? '');
-      if (!primary) return notFound();
-      return {
-        status: 200,
-        body: legacyPage(
-          set.groups
-            .filter((group) => group.primaryDataSubjectIdentifier === primary.identifier)
-            .map(legacyGroup),
-          pageNumber(values.page),
-          pageSize(values.size),
-        ),
-      };
+      return legacyPage(
+        primary
+          ? set.groups
+              .filter((group) => group.primaryDataSubjectIdentifier === primary.identifier)
+              .map((group) => v2GroupListed(group, primary))
+          : [],
+        values,
+        100,
+      );
     }
     case 'v2-linked-group': {
       const group = set.group(values.linkedIdentityGroupId!);
-      return group
-        ? { status: 200, body: legacyGroup(group) }
-        : notFound('No such linked identity group');
+      const primary = group && set.subject(group.primaryDataSubjectIdentifier);
+      return group && primary
+        ? ok(v2GroupDetailed(group, primary))
+        : notFound(NOT_FOUND_TEXT.other);
     }
   }
 }

@@ -207,7 +207,12 @@ export function generateDataSubjects(anchor: number): MockDataSubjectSet {
           index === 0 && purpose.guid === DEMO_PURPOSE_GUID ? 'ACTIVE' : pick(next, STATUSES);
         // Whole days plus a few hours and minutes, so events do not all share one time of day.
         const consent = created + Math.floor(next() * 30 * DAY_MS);
-        const last = Math.min(anchor - DAY_MS / 2, consent + Math.floor(next() * 200 * DAY_MS));
+        // Most records changed within the last week, so the date-range listings (7 and 30 days
+        // at most) have several pages; the example people always did.
+        const recent = index < DEMO_IDENTIFIERS.length || next() < 0.7;
+        const last = recent
+          ? anchor - DAY_MS / 4 - Math.floor(next() * 6 * DAY_MS)
+          : Math.min(anchor - 8 * DAY_MS, consent + Math.floor(next() * 200 * DAY_MS));
         const point = pick(next, COLLECTION_POINTS);
         return {
           purposeGuid: purpose.guid,
@@ -232,7 +237,13 @@ export function generateDataSubjects(anchor: number): MockDataSubjectSet {
         };
       },
     );
-    const tokenCreated = dayBefore(anchor, 1 + Math.floor(next() * 300), next);
+    const tokenCreated = dayBefore(
+      anchor,
+      index < DEMO_IDENTIFIERS.length || next() < 0.75
+        ? 1 + Math.floor(next() * 5)
+        : 10 + Math.floor(next() * 300),
+      next,
+    );
     const [first = person, last = ''] = person.split('.');
     return {
       dataSubjectGuid: uuid(next),
@@ -261,11 +272,21 @@ export function generateDataSubjects(anchor: number): MockDataSubjectSet {
     .filter((_, index) => index % 3 === 0)
     .map((subject, position): MockLinkedGroup => {
       const created = Date.parse(subject.createdDate) + 5 * DAY_MS;
+      // The example group is a household account with many linked identities, so its member
+      // listing has more than one page.
+      const extra =
+        position === 0
+          ? Array.from({ length: 22 }, (_, n) => ({
+              identifier: `CUST-${String(20_000 + n).padStart(6, '0')}`,
+              offset: 50 + n,
+            }))
+          : [];
       const members = [
         { identifier: `+44 20 7946 ${String(100 + position * 7).padStart(4, '0')}`, offset: 10 },
         { identifier: `CUST-${String(10_000 + position * 37).padStart(6, '0')}`, offset: 40 },
       ]
-        .slice(0, 1 + (position % 2))
+        .slice(0, position === 0 ? 2 : 1 + (position % 2))
+        .concat(extra)
         .map((member) => ({
           identifier: member.identifier,
           linkedDate: iso(created + member.offset * DAY_MS),

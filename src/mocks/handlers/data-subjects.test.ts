@@ -1,6 +1,6 @@
 // The mock's data-subject operations as a client sees them: one consistent data set behind v4 and
 // legacy alike, parameters read only where the catalog says they travel, not-found for an unknown
-// identifier, and continuation paging of the link-token listing.
+// identifier in the documented shape, and continuation paging of the link-token listing.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   DEMO_IDENTIFIERS,
@@ -9,7 +9,6 @@ import {
   DEMO_UNKNOWN_IDENTIFIER,
 } from '../../shared/data-subject-demo';
 import { anchorDay, generateDataSubjects } from '../data/data-subjects';
-import { LINK_TOKEN_PAGE_SIZE } from '../data/data-subject-answers';
 import { createMockUpstream } from '../node';
 import { TOKEN_PATH } from './auth';
 
@@ -70,56 +69,71 @@ describe('the synthetic data subjects', () => {
   });
 });
 
-describe('GET /v4/datasubjects/* and the legacy operations', () => {
+const V4 = '/rest/api/consent/v4';
+
+describe('the documented v4 and legacy operations', () => {
   it('answers basic details without any consent information', async () => {
-    const { status, body } = await get('/v4/datasubjects/basic-details', { identifier: ADA! });
+    const { status, body } = await get(`${V4}/datasubjects/basic-details`, { identifier: ADA! });
     expect(status).toBe(200);
-    expect(body).toMatchObject({ identifier: ADA });
-    expect(body).not.toHaveProperty('purposes');
+    expect(body).toMatchObject({ identifier: ADA, identifierType: 'Email' });
+    expect(body).not.toHaveProperty('profiles');
   });
 
-  it('shows the same purposes through v4 and v2, in their own shapes', async () => {
-    const v4 = await get('/v4/datasubjects/details', { identifier: ADA! });
-    const v2 = await get('/api/consentmanager/v2/datasubjects', { identifier: ADA! });
-    const summary = (purposes: Array<{ purposeGuid: string; status: string }>) =>
-      purposes.map((p) => [p.purposeGuid, p.status]);
-    expect(summary(v4.body.purposes)).toEqual(summary(v2.body.purposes));
-    expect(v4.body.purposes[0]).toHaveProperty('purposeVersion');
-    expect(v2.body.purposes[0]).not.toHaveProperty('purposeVersion');
-    expect(v2.body.purposes[0]).toHaveProperty('collectionPointName');
+  it('shows the same purposes through v4 and v3, in their own shapes', async () => {
+    const v4 = await get(`${V4}/datasubjects/details`, { identifier: ADA! });
+    const v3 = await get('/rest/api/preferences/v3/datasubjects/profile', { identifier: ADA! });
+    const summary = (purposes: Array<{ id: string; status: string }>) =>
+      purposes.map((p) => [p.id, p.status]);
+    expect(summary(v4.body.profiles)).toEqual(summary(v3.body.purposes));
+    expect(v4.body.linkTokens).toHaveLength(1);
+    // v1 capitalises the same fields.
+    const v1 = await get('/api/consentmanager/v1/datasubjects/profiles', { identifier: ADA! });
+    expect(summary(v4.body.profiles)).toEqual(
+      v1.body.content[0].Purposes.map((p: { Id: string; Status: string }) => [p.Id, p.Status]),
+    );
   });
 
   it('answers one purpose through the documented path with the GUID in it', async () => {
-    const { status, body } = await get(`/v4/datasubjects/profiles/${DEMO_PURPOSE_GUID}`, {
+    const { status, body } = await get(`${V4}/datasubjects/profiles/${DEMO_PURPOSE_GUID}`, {
       identifier: ADA!,
     });
     expect(status).toBe(200);
-    expect(body.purposes).toHaveLength(1);
-    expect(body.purposes[0].purposeGuid).toBe(DEMO_PURPOSE_GUID);
+    expect(body).toMatchObject({ id: DEMO_PURPOSE_GUID, identifier: ADA, status: 'ACTIVE' });
   });
 
-  it('answers 404 for an identifier it does not know', async () => {
-    const { status } = await get('/v4/datasubjects/details', {
-      identifier: DEMO_UNKNOWN_IDENTIFIER,
+  it('answers the documented not-found string for an identifier it does not know', async () => {
+    const response = await fetch(`${BASE}${V4}/datasubjects/details`, {
+      headers: { authorization: `Bearer ${await token()}`, identifier: DEMO_UNKNOWN_IDENTIFIER },
     });
-    expect(status).toBe(404);
+    expect(response.status).toBe(404);
+    expect(response.headers.get('content-type')).toContain('application/json');
+    expect(await response.json()).toBe('Data Subject Not Found');
   });
 
   it('treats a parameter sent in the wrong place as missing', async () => {
     const { status, body } = await get(
-      `/v4/datasubjects/details?identifier=${encodeURIComponent(ADA!)}`,
+      `${V4}/datasubjects/details?identifier=${encodeURIComponent(ADA!)}`,
     );
     expect(status).toBe(400);
     expect(body.message).toBe('Missing required header identifier');
     expect(upstream.state.dataSubjects.received()).toEqual([]);
   });
 
+  it('refuses a range longer than documented and a page size over 50', async () => {
+    const week = await get(
+      `${V4}/linktokens?fromDate=2026-01-01T00:00:00Z&toDate=2026-01-09T00:00:00Z`,
+    );
+    expect(week.status).toBe(400);
+    const size = await get(`${V4}/datasubjects/ds-profiles?size=51`, { identifier: ADA! });
+    expect(size.status).toBe(400);
+  });
+
   it('records where each parameter arrived', async () => {
-    await get(`/v4/datasubjects/profiles/${DEMO_PURPOSE_GUID}`, { identifier: ADA! });
+    await get(`${V4}/datasubjects/profiles/${DEMO_PURPOSE_GUID}`, { identifier: ADA! });
     expect(upstream.state.dataSubjects.received()).toEqual([
       {
         operation: 'v4-purpose-profile',
-        path: `/v4/datasubjects/profiles/${DEMO_PURPOSE_GUID}`,
+        path: `${V4}/datasubjects/profiles/${DEMO_PURPOSE_GUID}`,
         query: {},
         headers: { identifier: ADA },
       },
@@ -127,34 +141,41 @@ describe('GET /v4/datasubjects/* and the legacy operations', () => {
   });
 
   it('asks for a bearer token, but for no particular scope', async () => {
-    const response = await fetch(`${BASE}/v4/datasubjects/details`, {
+    const response = await fetch(`${BASE}${V4}/datasubjects/details`, {
       headers: { identifier: ADA! },
     });
     expect(response.status).toBe(401);
   });
 
-  it('pages the link-token listing with requestContinuation to the last page', async () => {
-    const range = `fromDate=${new Date(NOW - 365 * 86_400_000).toISOString()}&toDate=${new Date(NOW).toISOString()}`;
+  it('pages the link-token listing with the requestContinuation header to the last page', async () => {
+    const range = `fromDate=${new Date(NOW - 7 * 86_400_000).toISOString()}&toDate=${new Date(NOW).toISOString()}&size=4`;
     const seen: string[] = [];
     let continuation: string | null = null;
     let pages = 0;
+    let body: Record<string, unknown> = {};
     do {
-      const query: string = continuation
-        ? `${range}&requestContinuation=${encodeURIComponent(continuation)}`
-        : range;
-      const { status, body } = await get(`/v4/datasubjects/link-tokens?${query}`);
-      expect(status).toBe(200);
-      expect(body.content.length).toBeLessThanOrEqual(LINK_TOKEN_PAGE_SIZE);
-      seen.push(...body.content.map((item: { token: string }) => item.token));
-      continuation = body.requestContinuation;
+      const answer = await get(
+        `${V4}/linktokens?${range}`,
+        continuation ? { requestContinuation: continuation } : {},
+      );
+      expect(answer.status).toBe(200);
+      body = answer.body;
+      const content = body.content as Array<{ token: string; identifier: string }>;
+      expect(body).toMatchObject({ number: pages, size: 4, first: pages === 0 });
+      expect(body.numberOfElements).toBe(content.length);
+      seen.push(...content.map((item) => item.identifier));
+      continuation = body.requestContinuation as string | null;
       pages += 1;
-    } while (continuation && pages < 20);
-    expect(continuation).toBeNull();
-    expect(new Set(seen).size).toBe(upstream.state.dataSubjects.data.subjects.length);
+    } while (continuation && pages < 30);
+    expect(body.last).toBe(true);
+    expect(pages).toBeGreaterThan(2);
+    expect(new Set(seen).size).toBe(seen.length);
+    expect(seen).toContain(ADA);
 
-    const { status } = await get(
-      `/v4/datasubjects/link-tokens?fromDate=2026-01-01&toDate=2026-02-01&requestContinuation=bm9wZQ`,
-    );
+    // A token sent in the query is not where the documents put it: it starts over.
+    const first = await get(`${V4}/linktokens?${range}&requestContinuation=x`);
+    expect(first.body.number).toBe(0);
+    const { status } = await get(`${V4}/linktokens?${range}`, { requestContinuation: 'bm9wZQ' });
     expect(status).toBe(400);
   });
 });

@@ -1,12 +1,13 @@
-// The mock's data-subject operations, v4 and legacy (upstream-api.md §4.2, §4.3): one handler per
-// catalog operation, reading each parameter only where the catalog says it travels. A parameter
-// sent anywhere else counts as missing (400), as a real service would treat it.
-import { http, HttpResponse, type HttpHandler } from 'msw';
+// The mock's data-subject operations, v4 and legacy, as the platform contract documents them: one
+// handler per catalog operation, reading each parameter only where the catalog says it travels. A
+// parameter sent anywhere else counts as missing (400), as a real service would treat it; a date
+// range longer than documented is a 400 too, and "not found" is the documented JSON-string 404.
+import { http, type HttpHandler } from 'msw';
 import type {
   DataSubjectOperation,
   DataSubjectOperationId,
 } from '../../shared/data-subject-operations';
-import { paramValueProblem } from '../../shared/data-subject-validation';
+import { paramValueProblem, parseIsoDateTime } from '../../shared/data-subject-validation';
 import { answerLookup } from '../data/data-subject-answers';
 import type { MockOperation } from '../operations';
 import type { MockState } from '../state';
@@ -23,8 +24,8 @@ function mswPath(path: string): string {
 
 function handlerFor(state: MockState, operation: DataSubjectOperation): HttpHandler {
   return http.get(`*${mswPath(operation.path)}`, async ({ request, params }) => {
-    // Which scope the data-subject operations need is not shown (upstream-api.md §5): any valid
-    // token is accepted.
+    // The documents name the CONSENT scopes; the mock's tokens carry no scopes for them, so any
+    // valid token is accepted.
     const refused =
       (await admitRequest(state, operation.id as MockOperation)) ??
       refuseUnauthorized(state, request, null);
@@ -55,9 +56,22 @@ function handlerFor(state: MockState, operation: DataSubjectOperation): HttpHand
         return errorResponse(400, `${WHERE[param.location]} ${param.wireName} ${problem}`);
       values[param.name] = value;
     }
+    const range = operation.dateRange;
+    if (range && values[range.from] !== undefined && values[range.to] !== undefined) {
+      const span = parseIsoDateTime(values[range.to]!)! - parseIsoDateTime(values[range.from]!)!;
+      if (span < 0 || span > range.maxDays * 86_400_000) {
+        return errorResponse(
+          400,
+          `${range.from} to ${range.to} must be a range of at most ${range.maxDays} days`,
+        );
+      }
+    }
     const continuation = operation.continuation
       ? read(operation.continuation.location, operation.continuation.wireName)
       : undefined;
+    if (continuation !== undefined && operation.continuation?.location === 'header') {
+      headers[operation.continuation.wireName.toLowerCase()] = continuation;
+    }
     state.dataSubjects.noteReceived({
       operation: operation.id,
       path: url.pathname,
@@ -71,9 +85,12 @@ function handlerFor(state: MockState, operation: DataSubjectOperation): HttpHand
       values,
       continuation || undefined,
     );
-    return answer.status === 200
-      ? HttpResponse.json(answer.body as Record<string, unknown>)
-      : errorResponse(answer.status, answer.message);
+    if (answer.status === 400) return errorResponse(400, answer.message);
+    // The documented not-found answer is `application/json` whose value is a string.
+    return new Response(JSON.stringify(answer.body), {
+      status: answer.status,
+      headers: { 'content-type': 'application/json' },
+    });
   });
 }
 

@@ -1,14 +1,16 @@
 // Runs one data-subject operation of the catalog: checks its parameters before anything is sent,
 // puts each one where the catalog says it travels (header, path or query), sends it through the
-// governed upstream client, and reads the answer with a tolerant schema.
+// governed upstream client, and reads the answer with the operation's documented schema. A 404 is
+// "not found" only in the platform's documented not-found shape; any other 404 means the console
+// asked for a path the platform does not have, and says so.
 import {
   CONTINUATION_MAX_LENGTH,
   DATA_SUBJECT_PROBLEM_TYPES,
   type DataSubjectOperation,
 } from '../../shared/data-subject-operations';
+import { isDocumentedNotFound } from '../../shared/data-subject-contract';
 import {
-  ANSWER_SCHEMAS,
-  isPageAnswer,
+  answerSchemaOf,
   type LookupRequest,
   type LookupResponse,
 } from '../../shared/data-subject-lookups';
@@ -21,8 +23,10 @@ import {
   problemForUpstreamAnswer,
 } from '../upstream/upstream-problems';
 
-// Visible ASCII: an opaque token from the upstream goes back exactly as it came, in any location.
-const CONTINUATION = /^[\x21-\x7e]+$/;
+// Printable ASCII without surrounding spaces: an opaque token from the upstream goes back exactly
+// as it came. The documents' example is a small JSON text ('{"compositeToken": "…"}'), so inner
+// spaces and quotes are allowed; controls and non-ASCII (header injection, mangling) are not.
+const CONTINUATION = /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/;
 
 /** The 400 for a lookup whose parameters are not acceptable; `errors` has them all by name. */
 export function invalidLookupProblem(errors: Record<string, string>): HttpProblem {
@@ -37,12 +41,14 @@ export function invalidLookupProblem(errors: Record<string, string>): HttpProble
   });
 }
 
-/** 404: the platform knows no data subject (or record) for these parameters. */
+/** 404 in the documented shape: the platform says it has no such data subject, group or purpose. */
 function notFoundProblem(operation: DataSubjectOperation): HttpProblem {
   const byPurpose = operation.params.some(
     (param) => param.name === 'purposeGuid' && param.required,
   );
-  const byGroup = operation.params.some((param) => param.name === 'linkedIdentityGroupId');
+  const byGroup = operation.params.some(
+    (param) => param.name === 'linkedIdentityGroupId' && param.required,
+  );
   return new HttpProblem({
     type: DATA_SUBJECT_PROBLEM_TYPES.notFound,
     title: byGroup
@@ -50,10 +56,32 @@ function notFoundProblem(operation: DataSubjectOperation): HttpProblem {
       : 'No data subject with this identifier',
     status: 404,
     detail: byPurpose
-      ? 'The privacy platform knows no data subject with this identifier, or it has no record of this purpose.'
+      ? 'The privacy platform answered that it knows no data subject with this identifier, or that this data subject has no record of this purpose.'
       : 'The privacy platform answered that it has no such record.',
     upstreamStatus: 404,
   });
+}
+
+/**
+ * 404 without the documented not-found answer: the platform does not know the path (a wrong base
+ * URL, a catalog override, a proxy in between). Names the operation and its path (the template,
+ * never a filled-in value); never says "not found", because the platform never looked.
+ */
+function operationUnavailableProblem(operation: DataSubjectOperation): HttpProblem {
+  return new HttpProblem({
+    type: DATA_SUBJECT_PROBLEM_TYPES.operationUnavailable,
+    title: 'The privacy platform does not offer this operation at the address the console used',
+    status: 502,
+    detail: `The platform answered “${operation.title}” (${operation.method} ${operation.path}) with 404 but not with its “not found” message, so it did not look for the data subject. An administrator should check the console’s platform address and operation settings.`,
+    upstreamStatus: 404,
+    operation: operation.id,
+    path: `${operation.method} ${operation.path}`,
+  });
+}
+
+function headerOf(headers: Record<string, string | string[] | undefined>, name: string) {
+  const value = headers[name];
+  return Array.isArray(value) ? value[0] : value;
 }
 
 export interface DataSubjectLookupsOptions {
@@ -130,7 +158,11 @@ export class DataSubjectLookups {
       { id: operation.id, method: operation.method, path: operation.path },
       call,
     );
-    if (response.status === 404) throw notFoundProblem(operation);
+    if (response.status === 404) {
+      throw isDocumentedNotFound(headerOf(response.headers, 'content-type'), response.body)
+        ? notFoundProblem(operation)
+        : operationUnavailableProblem(operation);
+    }
     if (response.status !== 200) throw problemForUpstreamAnswer(response, this.#now());
     let body: unknown;
     try {
@@ -138,12 +170,15 @@ export class DataSubjectLookups {
     } catch {
       throw invalidUpstreamAnswerProblem();
     }
-    // A tolerant reader: a listing may come as a bare array instead of a page object.
-    if (isPageAnswer(operation.answer) && Array.isArray(body)) body = { content: body };
-    const parsed = ANSWER_SCHEMAS[operation.answer].safeParse(body);
-    if (!parsed.success) throw invalidUpstreamAnswerProblem();
+    const schema = answerSchemaOf(operation);
+    const parsed = schema?.safeParse(body);
+    if (!parsed?.success) throw invalidUpstreamAnswerProblem();
     const data = parsed.data as Record<string, unknown>;
-    const token = operation.continuation ? data[operation.continuation.responseField] : undefined;
+    // The next page exists until the slice says `last`; its token is the way to ask for it.
+    const token =
+      operation.continuation && !Array.isArray(data) && data.last !== true
+        ? data[operation.continuation.responseField]
+        : undefined;
     return {
       operation: operation.id,
       data,

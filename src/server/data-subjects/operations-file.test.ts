@@ -56,7 +56,23 @@ describe('loadOperationsCatalog', () => {
       path: '/v4/datasubjects/profiles',
       overridden: true,
       documented: false,
-      params: [{ name: 'identifier', location: 'query', wireName: 'dataSubjectIdentifier' }],
+    });
+    expect(purposes?.params[0]).toMatchObject({
+      name: 'identifier',
+      location: 'query',
+      wireName: 'dataSubjectIdentifier',
+    });
+    // Moved back to the documented address, it is documented again.
+    const back = loadOperationsCatalog(
+      file({
+        operations: {
+          'v4-purposes': { path: '/rest/api/consent/v4/datasubjects/ds-profiles' },
+        },
+      }),
+    );
+    expect(back.find((op) => op.id === 'v4-purposes')).toMatchObject({
+      overridden: true,
+      documented: true,
     });
     expect(operations.find((op) => op.id === 'v4-link-tokens')?.continuation).toEqual({
       location: 'header',

@@ -10,6 +10,7 @@ import {
   type DataSubjectOperation,
   type ParamLocation,
 } from '../../shared/data-subject-operations';
+import { contractOperationAt } from '../../shared/data-subject-contract';
 import { matchModuleRule } from '../../shared/rate-limits';
 import { ConfigError } from '../config';
 
@@ -146,6 +147,8 @@ function applyOverrides(
       ...operation,
       path,
       overridden: true,
+      // Still documented only if the platform's documents have the new address too.
+      documented: contractOperationAt(operation.method, path) !== undefined,
       moduleRule: matchModuleRule(operation.method, path)?.id ?? null,
       params: operation.params.map((param) => {
         const placement = override.params?.[param.name];

@@ -2,9 +2,16 @@
 // travels on the wire (checked at the mock), validation that sends nothing, not-found as an
 // answer, continuation paging to the last page, and exactly one audit record per lookup, of every
 // outcome, written before the answer, for admins only.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DEMO_IDENTIFIERS, DEMO_PURPOSE_GUID } from '../../shared/data-subject-demo';
+import {
+  DEMO_IDENTIFIERS,
+  DEMO_LINKED_GROUP_ID,
+  DEMO_PURPOSE_GUID,
+} from '../../shared/data-subject-demo';
 import {
   BUILT_IN_OPERATIONS,
   DATA_SUBJECT_PROBLEM_TYPES,
@@ -51,7 +58,7 @@ async function trail(h: BffHarness): Promise<AuditRecord[]> {
 const received = (h: BffHarness) => h.mock.dataSubjects.received();
 
 describe('GET /api/data-subjects/operations', () => {
-  it('answers the catalog: ten v4 operations in §4.2 order, then the legacy ones', async () => {
+  it('answers the catalog: the ten v4 operations in the guide’s order, then the legacy ones', async () => {
     const h = await start();
     const response = await h.request('/api/data-subjects/operations');
     expect(response.status).toBe(200);
@@ -71,12 +78,12 @@ describe('POST /api/data-subjects/lookups', () => {
     expect(response.headers.get('cache-control')).toBe('no-store');
     const body = LookupResponseSchema.parse(await response.json());
     expect(body.operation).toBe('v4-details');
-    expect(body.data).toMatchObject({ identifier: ADA, purposes: expect.any(Array) });
+    expect(body.data).toMatchObject({ identifier: ADA, profiles: expect.any(Array) });
 
     const [request] = received(h);
     expect(request).toEqual({
       operation: 'v4-details',
-      path: '/v4/datasubjects/details',
+      path: '/rest/api/consent/v4/datasubjects/details',
       query: {},
       headers: { identifier: ADA },
     });
@@ -92,7 +99,7 @@ describe('POST /api/data-subjects/lookups', () => {
     });
     expect(response.status).toBe(200);
     expect(received(h)[0]).toMatchObject({
-      path: `/v4/datasubjects/profiles/${DEMO_PURPOSE_GUID}`,
+      path: `/rest/api/consent/v4/datasubjects/profiles/${DEMO_PURPOSE_GUID}`,
       query: {},
       headers: { identifier: ADA },
     });
@@ -102,14 +109,14 @@ describe('POST /api/data-subjects/lookups', () => {
     const h = await start();
     const response = await lookup(h, {
       operation: 'v4-purposes-by-date',
-      params: { updatedSince: '2026-01-01', updatedUntil: '2026-03-31T23:59:59+02:00' },
+      params: { updatedSince: '2026-01-01', updatedUntil: '2026-01-31T01:59:59+02:00' },
     });
     expect(response.status).toBe(200);
     expect(received(h)[0]).toMatchObject({
-      path: '/v4/datasubjects/purpose-updates',
+      path: '/rest/api/consent/v4/datasubjects/profiles',
       query: {
         updatedSince: '2026-01-01T00:00:00.000Z',
-        updatedUntil: '2026-03-31T21:59:59.000Z',
+        updatedUntil: '2026-01-30T23:59:59.000Z',
       },
       headers: {},
     });
@@ -150,12 +157,76 @@ describe('POST /api/data-subjects/lookups', () => {
       'toDate',
     ],
     [
-      'a range over a year',
+      'a link-token range over the documented 7 days',
       {
         operation: 'v4-link-tokens',
-        params: { fromDate: '2024-01-01', toDate: '2026-01-01' },
+        params: { fromDate: '2026-01-01', toDate: '2026-01-08T00:00:01Z' },
       },
       'toDate',
+    ],
+    [
+      'a data-subject list range over the documented 7 days',
+      {
+        operation: 'v4-data-subjects',
+        params: { fromDate: '2026-01-01', toDate: '2026-01-09' },
+      },
+      'toDate',
+    ],
+    [
+      'a reversed data-subject list range',
+      {
+        operation: 'v4-data-subjects',
+        params: { fromDate: '2026-01-09', toDate: '2026-01-08' },
+      },
+      'toDate',
+    ],
+    [
+      'a purpose-updates range over the documented 30 days',
+      {
+        operation: 'v4-purposes-by-date',
+        params: { updatedSince: '2026-01-01', updatedUntil: '2026-02-01' },
+      },
+      'updatedUntil',
+    ],
+    [
+      'a page size over the documented 50',
+      { operation: 'v4-purposes', params: { identifier: ADA, size: 51 } },
+      'size',
+    ],
+    [
+      'a page size of 0',
+      {
+        operation: 'v4-linked-group',
+        params: { linkedIdentityGroupId: DEMO_LINKED_GROUP_ID, size: '0' },
+      },
+      'size',
+    ],
+    [
+      'a continuation with a line break (header injection)',
+      {
+        operation: 'v4-purposes',
+        params: { identifier: ADA },
+        continuation: '{"compositeToken": "x"}\r\nAuthorization: Bearer x',
+      },
+      'continuation',
+    ],
+    [
+      'a continuation with characters outside ASCII',
+      { operation: 'v4-purposes', params: { identifier: ADA }, continuation: 'tökén' },
+      'continuation',
+    ],
+    [
+      'a continuation longer than 2,048 characters',
+      { operation: 'v4-purposes', params: { identifier: ADA }, continuation: 'a'.repeat(2_049) },
+      'continuation',
+    ],
+    [
+      'a purpose filter that is not a UUID',
+      {
+        operation: 'v4-purposes-by-date',
+        params: { updatedSince: '2026-01-01', updatedUntil: '2026-01-02', purposeId: 'marketing' },
+      },
+      'purposeId',
     ],
     [
       'a date that is not ISO 8601',
@@ -200,6 +271,7 @@ describe('POST /api/data-subjects/lookups', () => {
     const records = await trail(h);
     expect(records).toHaveLength(1);
     expect(records[0]).toMatchObject({ outcome: 'invalid', status: 400 });
+    expect(records[0]?.detail).toContain(`(${parameter})`);
   });
 
   it('answers an unknown identifier with the not-found problem, not an error', async () => {
@@ -217,11 +289,95 @@ describe('POST /api/data-subjects/lookups', () => {
     expect((await trail(h))[0]).toMatchObject({ outcome: 'not-found', status: 404 });
   });
 
+  it('says a 404 that is not the platform’s not-found answer is a configuration problem, naming the operation and its path', async () => {
+    // The catalog moved to a path the platform does not have: the 404 is the platform's generic
+    // "no such path" object, not its documented not-found string.
+    const dir = mkdtempSync(join(tmpdir(), 'catalog-'));
+    const file = join(dir, 'operations.json');
+    writeFileSync(
+      file,
+      JSON.stringify({
+        operations: { 'v4-basic-details': { path: '/v4/datasubjects/basic-details' } },
+      }),
+    );
+    try {
+      const h = await start({ env: { DATA_SUBJECT_OPERATIONS_FILE: file } });
+      const response = await lookup(h, {
+        operation: 'v4-basic-details',
+        params: { identifier: ADA },
+      });
+      expect(response.status).toBe(502);
+      const problem = (await response.json()) as Record<string, unknown>;
+      expect(problem).toMatchObject({
+        type: DATA_SUBJECT_PROBLEM_TYPES.operationUnavailable,
+        upstreamStatus: 404,
+        path: 'GET /v4/datasubjects/basic-details',
+      });
+      expect(String(problem.title)).not.toMatch(/no data subject|not found/i);
+      expect(String(problem.detail)).toContain('Basic details');
+      expect(JSON.stringify(problem)).not.toContain('lovelace');
+      const [record] = await trail(h);
+      expect(record).toMatchObject({ outcome: 'error', status: 502 });
+      expect(record?.detail).toBe(
+        `${DATA_SUBJECT_PROBLEM_TYPES.operationUnavailable} (upstream 404)`,
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('says "not found" when the platform answers with its documented not-found string', async () => {
+    const h = await start();
+    const response = await lookup(h, {
+      operation: 'v4-linked-group',
+      params: { linkedIdentityGroupId: '00000000-0000-4000-8000-000000000000' },
+    });
+    expect(response.status).toBe(404);
+    expect(await response.json()).toMatchObject({
+      type: DATA_SUBJECT_PROBLEM_TYPES.notFound,
+      title: 'No linked identity group with this id',
+    });
+    expect((await trail(h))[0]).toMatchObject({ outcome: 'not-found', status: 404 });
+  });
+
+  it.each([
+    ['v4-data-subjects', 'fromDate', 'toDate'],
+    ['v4-purposes-by-date', 'updatedSince', 'updatedUntil'],
+    ['v4-link-tokens', 'fromDate', 'toDate'],
+  ])('lists the example data subjects in %s over the last days', async (operation, from, to) => {
+    const h = await start();
+    const now = Date.now();
+    const params = {
+      [from]: new Date(now - 6 * 86_400_000).toISOString(),
+      [to]: new Date(now).toISOString(),
+      size: 50,
+    };
+    const seen = new Set<string>();
+    let continuation: string | undefined;
+    let pages = 0;
+    do {
+      const response = await lookup(h, {
+        operation,
+        params,
+        ...(continuation ? { continuation } : {}),
+      });
+      expect(response.status).toBe(200);
+      const body = LookupResponseSchema.parse(await response.json());
+      for (const item of (body.data as { content: Array<{ identifier: string }> }).content) {
+        seen.add(item.identifier);
+      }
+      continuation = body.continuation;
+      pages += 1;
+    } while (continuation && pages < 20);
+    for (const identifier of DEMO_IDENTIFIERS) expect(seen).toContain(identifier);
+  });
+
   it('follows requestContinuation page by page to the last page', async () => {
     const h = await start();
     const params = {
-      fromDate: new Date(Date.now() - 365 * 86_400_000).toISOString(),
+      fromDate: new Date(Date.now() - 7 * 86_400_000).toISOString(),
       toDate: new Date().toISOString(),
+      size: 5,
     };
     const identifiers: string[] = [];
     let continuation: string | undefined;
@@ -242,10 +398,15 @@ describe('POST /api/data-subjects/lookups', () => {
     expect(continuation).toBeUndefined();
     expect(pages).toBeGreaterThan(2);
     expect(new Set(identifiers).size).toBe(identifiers.length);
-    expect(identifiers.length).toBe(h.mock.dataSubjects.data.subjects.length);
-    // The token went back in the query, where the catalog says it travels.
+    const inRange = h.mock.dataSubjects.data.subjects.filter(
+      (subject) => Date.parse(subject.linkToken.createdDate) >= Date.parse(params.fromDate),
+    );
+    expect(identifiers.length).toBe(inRange.length);
+    expect(identifiers).toContain(ADA);
+    // The token went back as the requestContinuation request header, never in the URL.
     const later = received(h).slice(1);
-    expect(later.every((request) => request.query.requestContinuation)).toBe(true);
+    expect(later.every((request) => request.headers.requestcontinuation)).toBe(true);
+    expect(later.every((request) => !('requestContinuation' in request.query))).toBe(true);
     // Every page is a lookup of its own, and says it continued an earlier one.
     const records = await trail(h);
     expect(records).toHaveLength(pages);

@@ -16,7 +16,12 @@ export interface AnswerViewProps {
 /** Fields, tables and paging of one answer. */
 export function AnswerView({ data, listTitle, label }: AnswerViewProps) {
   const model = useMemo(() => describeAnswer(data, listTitle), [data, listTitle]);
-  const paging = model.paging.filter((field) => field.key !== 'requestContinuation');
+  // The slice's own numbers; its token is "load more", and `pageable`/`sort` repeat them.
+  const paging = model.paging.filter(
+    (field) =>
+      field.key !== 'requestContinuation' &&
+      (typeof field.value === 'number' || typeof field.value === 'boolean'),
+  );
   return (
     <div className="answer-view">
       {model.fields.length > 0 ? (

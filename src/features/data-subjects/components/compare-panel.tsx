@@ -15,7 +15,6 @@ import { listTitleOf } from '../lookup-params';
 import { AnswerView } from './answer-view';
 import { LookupProblem } from './lookup-problem';
 import { ParamField } from './param-field';
-import { PathBadge } from './operation-picker';
 
 export interface CompareState {
   readonly equivalent: LegacyEquivalent;
@@ -64,8 +63,8 @@ export function ComparePanel({
     [legacy, call.missing, extra],
   );
   const comparison = useMemo(
-    () => (answer ? compareAnswers(v4Data, answer.data) : undefined),
-    [answer, v4Data],
+    () => (answer ? compareAnswers(v4Data, answer.data, state.equivalent.fields) : undefined),
+    [answer, v4Data, state.equivalent.fields],
   );
   // The comparison opens below a possibly long answer: bring it into view, and keyboard focus
   // with it.
@@ -149,22 +148,10 @@ export function ComparePanel({
           <div className="compare-columns">
             <section className="compare-side" aria-labelledby="compare-v4-title">
               <h3 id="compare-v4-title">{operationLabel(v4)}</h3>
-              <p className="muted compare-path">
-                <code>
-                  {v4.method} {v4.path}
-                </code>{' '}
-                <PathBadge operation={v4} />
-              </p>
               <AnswerView data={v4Data} listTitle={listTitleOf(v4)} label="v4" />
             </section>
             <section className="compare-side" aria-labelledby="compare-legacy-title">
               <h3 id="compare-legacy-title">{operationLabel(legacy)}</h3>
-              <p className="muted compare-path">
-                <code>
-                  {legacy.method} {legacy.path}
-                </code>{' '}
-                <PathBadge operation={legacy} />
-              </p>
               <AnswerView data={answer.data} listTitle={listTitleOf(legacy)} label="Legacy" />
             </section>
           </div>

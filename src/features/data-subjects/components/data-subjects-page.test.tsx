@@ -1,5 +1,6 @@
 // The data-subjects page as a privacy admin uses it, with a stubbed BFF: a form built from the
-// catalog with inline validation that sends nothing until it is right, the answer as tables,
+// catalog (each operation its own, plain words, technical detail folded away) with inline
+// validation that sends nothing until it is right, the answer as tables,
 // "load more", the legacy comparison, not-found as an answer, and the identifier kept out of the
 // URL.
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
@@ -23,9 +24,10 @@ function json(body: unknown, status = 200) {
   });
 }
 
-const purposes = [
-  { purposeGuid: 'p1', purposeName: 'Newsletter', status: 'ACTIVE', purposeVersion: 2 },
-  { purposeGuid: 'p2', purposeName: 'Analytics', status: 'WITHDRAWN', purposeVersion: 1 },
+// Profiles as the v4 details document them, and the same purposes as v3 documents them.
+const profiles = [
+  { id: 'p1', name: 'Newsletter', status: 'ACTIVE', version: 2, totalTransactionCount: 3 },
+  { id: 'p2', name: 'Analytics', status: 'WITHDRAWN', version: 1, totalTransactionCount: 1 },
 ];
 
 let mode: 'demo' | 'live' = 'live';
@@ -49,16 +51,16 @@ function answer(request: LookupRequest): Response {
     case 'v4-details':
       return json({
         operation: request.operation,
-        data: { identifier, language: 'en', purposes },
+        data: { identifier, language: 'en', profiles, loyaltyTier: 'gold' },
         fetchedAt: at,
       });
-    case 'v2-datasubjects':
+    case 'v3-datasubject-profile':
       return json({
         operation: request.operation,
         data: {
           identifier,
           language: 'en',
-          purposes: purposes.map(({ purposeVersion: _, ...rest }) => rest),
+          purposes: profiles.map(({ totalTransactionCount: _, ...rest }) => rest),
         },
         fetchedAt: at,
       });
@@ -66,13 +68,14 @@ function answer(request: LookupRequest): Response {
       return request.continuation
         ? json({
             operation: request.operation,
-            data: { content: [{ identifier: 'b@example.com', token: 'lt_2' }] },
+            data: { content: [{ identifier: 'b@example.com', token: 'lt_2' }], last: true },
             fetchedAt: at,
           })
         : json({
             operation: request.operation,
             data: {
               content: [{ identifier: 'a@example.com', token: 'lt_1' }],
+              last: false,
               requestContinuation: 'next',
             },
             continuation: 'next',
@@ -121,28 +124,59 @@ function renderPage(path = '/data-subjects?operation=v4-details') {
 }
 
 describe('DataSubjectsPage', () => {
-  it('builds the form of the chosen operation from the catalog, saying where each parameter goes', async () => {
+  it('builds the form of the chosen operation from the catalog, the technical side behind "Details"', async () => {
     const { user, router } = renderPage();
     const select = await screen.findByLabelText('Operation');
     expect(
       within(select).getByRole('option', { name: '2. Details with purposes' }),
     ).toBeInTheDocument();
     expect(
-      within(select).getByRole('option', {
-        name: '5. All purposes of a data subject (assumed path)',
-      }),
+      within(select).getByRole('option', { name: '5. All purposes of a data subject' }),
     ).toBeInTheDocument();
     await user.selectOptions(select, 'v4-purpose-profile');
     expect(router.state.location.search).toBe('?operation=v4-purpose-profile');
     expect(screen.getByLabelText('Identifier')).toHaveAttribute('autocomplete', 'off');
-    expect(screen.getByLabelText('Purpose GUID')).toBeInTheDocument();
-    expect(screen.getByText('Documented path')).toBeInTheDocument();
-    expect(screen.getByLabelText('Identifier')).toHaveAccessibleDescription(
-      /Sent as header identifier\.$/,
-    );
     expect(screen.getByLabelText('Purpose GUID')).toHaveAccessibleDescription(
-      /Sent as path purposeGuid\.$/,
+      'The purpose to return.',
     );
+    // Folded away until asked for: the request, the vendor's operation id and why.
+    const details = screen.getByText('Details').closest('details')!;
+    expect(details).not.toHaveAttribute('open');
+    await user.click(screen.getByText('Details'));
+    expect(details).toHaveAttribute('open');
+    expect(within(details).getByText('getDataSubjectProfileV4')).toBeInTheDocument();
+    expect(
+      within(details).getByText('GET /rest/api/consent/v4/datasubjects/profiles/{purposeGuid}'),
+    ).toBeInTheDocument();
+    expect(within(details).getByText('Documented')).toBeInTheDocument();
+    expect(within(details).getByText(/Row 4 takes an identifier/)).toBeInTheDocument();
+  });
+
+  it('shows no developer wording outside the details toggles', async () => {
+    const { user } = renderPage();
+    const select = await screen.findByLabelText('Operation');
+    for (const operation of BUILT_IN_OPERATIONS) {
+      await user.selectOptions(select, operation.id);
+      const page = document.body.cloneNode(true) as HTMLElement;
+      for (const folded of page.querySelectorAll('details')) folded.remove();
+      expect(page.textContent, operation.id).not.toMatch(
+        /§|upstream-api|\.md\b|assumed path|[A-Z]{3,}_[A-Z_]{3,}|\/rest\/api|\bv4\/datasubjects/,
+      );
+    }
+  });
+
+  it('keeps each operation’s own form: a value typed for one never turns up in another', async () => {
+    const { user } = renderPage('/data-subjects?operation=v4-purpose-profile');
+    await user.type(await screen.findByLabelText('Identifier'), ADA);
+    await user.type(screen.getByLabelText('Purpose GUID'), '6f1c2d3e-4a5b-4c6d-8e7f-9a0b1c2d3e4f');
+    const select = screen.getByLabelText('Operation');
+    await user.selectOptions(select, 'v4-purposes-by-date');
+    expect(screen.getByLabelText(/^Purpose GUID/)).toHaveValue('');
+    await user.selectOptions(select, 'v4-details');
+    expect(screen.getByLabelText('Identifier')).toHaveValue('');
+    // Coming back, the operation's own values are still there.
+    await user.selectOptions(select, 'v4-purpose-profile');
+    expect(screen.getByLabelText('Identifier')).toHaveValue(ADA);
   });
 
   it('shows problems inline and sends nothing until the parameters are right', async () => {
@@ -161,9 +195,12 @@ describe('DataSubjectsPage', () => {
     const { user, router } = renderPage();
     await user.type(await screen.findByLabelText('Identifier'), ` ${ADA} `);
     await user.click(screen.getByRole('button', { name: 'Look up' }));
-    const table = await screen.findByRole('table', { name: 'Purposes' });
+    const table = await screen.findByRole('table', { name: 'Profiles' });
     expect(within(table).getAllByRole('row')).toHaveLength(3);
     expect(within(table).getByText('WITHDRAWN')).toBeInTheDocument();
+    // A field the documents do not name is shown, not dropped.
+    expect(screen.getByText('Loyalty tier')).toBeInTheDocument();
+    expect(screen.getByText('gold')).toBeInTheDocument();
     expect(lookups).toEqual([{ operation: 'v4-details', params: { identifier: ADA } }]);
     expect(router.state.location.pathname + router.state.location.search).toBe(
       '/data-subjects?operation=v4-details',
@@ -204,9 +241,14 @@ describe('DataSubjectsPage', () => {
     await user.click(screen.getByRole('button', { name: 'Look up' }));
     await user.click(await screen.findByRole('button', { name: 'Compare with legacy' }));
     const summary = await screen.findByRole('region', { name: 'What differs' });
-    expect(within(summary).getByText('Purposes › Purpose version')).toBeInTheDocument();
-    expect(lookups.at(-1)).toEqual({ operation: 'v2-datasubjects', params: { identifier: ADA } });
-    expect(screen.getByRole('table', { name: 'v4: Purposes' })).toBeInTheDocument();
+    // v3's purposes are v4's profiles: only the field v3 lacks differs, not the whole list.
+    expect(within(summary).getByText('Profiles › Total transaction count')).toBeInTheDocument();
+    expect(within(summary).queryByText(/^Purposes/)).not.toBeInTheDocument();
+    expect(lookups.at(-1)).toEqual({
+      operation: 'v3-datasubject-profile',
+      params: { identifier: ADA },
+    });
+    expect(screen.getByRole('table', { name: 'v4: Profiles' })).toBeInTheDocument();
     expect(screen.getByRole('table', { name: 'Legacy: Purposes' })).toBeInTheDocument();
   });
 

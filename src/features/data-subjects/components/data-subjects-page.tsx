@@ -1,4 +1,4 @@
-// Page `/data-subjects` (PRODUCT.md §6), admins only: pick a v4 operation (or a legacy one), fill a
+// Page `/data-subjects`, admins only: pick a v4 operation (or a legacy one), fill a
 // form built from the catalog, read the answer as tables, load more pages, and compare with the
 // legacy call it replaces. The identifier lives in this page's React state only: never in the
 // URL, the history, browser storage or the query cache, and it is gone once the page unmounts.
@@ -9,7 +9,7 @@ import type { LookupResponse } from '../../../shared/data-subject-lookups';
 import { checkLookupParams } from '../../../shared/data-subject-validation';
 import { useConsoleMode, useLookup, useOperations } from '../api/data-subjects-api';
 import { fieldErrorsOf } from '../describe-lookup-problem';
-import { defaultRangeValues, lookupParams } from '../lookup-params';
+import { defaultValues, lookupParams } from '../lookup-params';
 import { operationFromParams } from '../operation-url-state';
 import { DemoHints } from './demo-hints';
 import { LookupProblem } from './lookup-problem';
@@ -58,8 +58,12 @@ function Lookups({ operations }: { operations: LookupResultState['operation'][] 
   const [searchParams, setSearchParams] = useSearchParams();
   const operation = operationFromParams(searchParams, operations)!;
   const mode = useConsoleMode();
-  const [values, setValues] = useState<Record<string, string>>(() =>
-    defaultRangeValues(operations, Date.now()),
+  // Each operation keeps its own form: a value typed for one (a purpose GUID, a date) never turns
+  // up unseen in another's, where it may mean something else or travel elsewhere.
+  const [forms, setForms] = useState<Record<string, Record<string, string>>>({});
+  const values = useMemo(
+    () => forms[operation.id] ?? defaultValues(operation, Date.now()),
+    [forms, operation],
   );
   const [touched, setTouched] = useState<ReadonlySet<string>>(new Set());
   const [submitted, setSubmitted] = useState(false);
@@ -79,7 +83,14 @@ function Lookups({ operations }: { operations: LookupResultState['operation'][] 
     setTouched(new Set());
     lookup.reset();
   };
-  const set = (name: string, value: string) => setValues((old) => ({ ...old, [name]: value }));
+  const set = (name: string, value: string) =>
+    setForms((old) => ({
+      ...old,
+      [operation.id]: {
+        ...(old[operation.id] ?? defaultValues(operation, Date.now())),
+        [name]: value,
+      },
+    }));
 
   const submit = (event: FormEvent) => {
     event.preventDefault();

@@ -22,6 +22,12 @@ export function LookupProblem({
       headingLevel={headingLevel}
     >
       <p>{text.advice}</p>
+      {text.technical ? (
+        <details className="problem-technical">
+          <summary>Details</summary>
+          <p className="muted">{text.technical}</p>
+        </details>
+      ) : null}
       {incidentId ? (
         <p className="muted">
           Incident ID: <code>{incidentId}</code> (see Rate limits)

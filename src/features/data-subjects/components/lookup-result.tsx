@@ -15,7 +15,7 @@ import { listTitleOf } from '../lookup-params';
 import { AnswerView } from './answer-view';
 import { ComparePanel, type CompareState } from './compare-panel';
 import { LookupProblem } from './lookup-problem';
-import { PathBadge } from './operation-picker';
+import { OperationTechnicalDetails } from './operation-picker';
 
 /** One lookup and the pages loaded so far. */
 export interface LookupResultState {
@@ -82,11 +82,7 @@ export function LookupResult({ result, operations, onMore }: LookupResultProps) 
           <div>
             <h2 id="result-title">{operationLabel(operation)}</h2>
             <p className="muted section-note">
-              <code>
-                {operation.method} {operation.path}
-              </code>{' '}
-              <PathBadge operation={operation} /> · answered{' '}
-              {last ? formatDateTime(last.fetchedAt) : ''}
+              Answered {last ? formatDateTime(last.fetchedAt) : ''}
               {pages.length > 1 ? ` · ${pages.length} pages` : ''}
             </p>
           </div>
@@ -111,6 +107,7 @@ export function LookupResult({ result, operations, onMore }: LookupResultProps) 
             ) : null}
           </div>
         </div>
+        <OperationTechnicalDetails operation={operation} />
         {operation.version === 'v4' && !firstEquivalent && operation.legacyNote ? (
           <p className="muted section-note">{operation.legacyNote}</p>
         ) : null}

@@ -1,6 +1,7 @@
 // Choosing an operation: the catalog grouped as the migration guide groups it, each with what it
-// returns, its path and whether that path is documented or assumed, its module limit and the
-// legacy calls it replaces.
+// returns and the legacy calls it replaces in plain words, and the technical side (request,
+// documented operation id, why this row maps to it, where each parameter travels, module limit)
+// behind a "Details" toggle.
 import type { DataSubjectOperation } from '../../../shared/data-subject-operations';
 import { describeLimits, MODULE_RULES } from '../../../shared/rate-limits';
 
@@ -23,8 +24,7 @@ function groupsOf(operations: readonly DataSubjectOperation[]) {
 }
 
 function optionText(operation: DataSubjectOperation): string {
-  const prefix = operation.row === null ? '' : `${operation.row}. `;
-  return `${prefix}${operation.title}${operation.documented || operation.overridden ? '' : ' (assumed path)'}`;
+  return operation.row === null ? operation.title : `${operation.row}. ${operation.title}`;
 }
 
 /** The operation select and the chosen operation's details. */
@@ -55,27 +55,89 @@ export function OperationPicker({ operations, selected, onSelect }: OperationPic
   );
 }
 
-/** Where the path comes from, in words a reviewer can act on. */
+/** Where the console's knowledge of the operation comes from, in words. */
 export function PathBadge({ operation }: { operation: DataSubjectOperation }) {
   if (operation.overridden) {
     return (
-      <span
-        className="path-badge"
-        data-kind="configured"
-        title="Set in DATA_SUBJECT_OPERATIONS_FILE"
-      >
-        Configured path
+      <span className="path-badge" data-kind="configured">
+        Set by your administrator
       </span>
     );
   }
   return operation.documented ? (
     <span className="path-badge" data-kind="documented">
-      Documented path
+      Documented
     </span>
   ) : (
     <span className="path-badge" data-kind="assumed">
-      Assumed path
+      Not in the platform’s documentation
     </span>
+  );
+}
+
+const WIRE = { header: 'a request header', path: 'the address', query: 'the query' } as const;
+
+/** The technical side of an operation, folded away: address, documentation, parameters, limits. */
+export function OperationTechnicalDetails({ operation }: { operation: DataSubjectOperation }) {
+  const rule = MODULE_RULES.find((candidate) => candidate.id === operation.moduleRule);
+  return (
+    <details className="operation-technical">
+      <summary>Details</summary>
+      <dl className="operation-facts">
+        <div>
+          <dt>Request</dt>
+          <dd>
+            <code>
+              {operation.method} {operation.path}
+            </code>{' '}
+            <PathBadge operation={operation} />
+          </dd>
+        </div>
+        {operation.operationId ? (
+          <div>
+            <dt>Documented as</dt>
+            <dd>
+              <code>{operation.operationId}</code>
+              {operation.source ? ` in ${operation.source}` : ''}
+            </dd>
+          </div>
+        ) : null}
+        {operation.decision ? (
+          <div>
+            <dt>Why this operation</dt>
+            <dd>{operation.decision}</dd>
+          </div>
+        ) : null}
+        {operation.params.length > 0 ? (
+          <div>
+            <dt>Parameters</dt>
+            <dd>
+              <ul className="plain-list">
+                {operation.params.map((param) => (
+                  <li key={param.name}>
+                    {param.label}: in {WIRE[param.location]} as <code>{param.wireName}</code>
+                  </li>
+                ))}
+                {operation.continuation ? (
+                  <li>
+                    Next page: in {WIRE[operation.continuation.location]} as{' '}
+                    <code>{operation.continuation.wireName}</code>
+                  </li>
+                ) : null}
+              </ul>
+            </dd>
+          </div>
+        ) : null}
+        <div>
+          <dt>Module limit</dt>
+          <dd>
+            {rule
+              ? `${rule.area}: ${describeLimits(rule)}${rule.kind === 'soft' ? ' (a soft limit: the platform slows down beyond it)' : ''}`
+              : 'None published for this operation; the account limits apply'}
+          </dd>
+        </div>
+      </dl>
+    </details>
   );
 }
 
@@ -86,55 +148,30 @@ function OperationDetails({
   operation: DataSubjectOperation;
   operations: readonly DataSubjectOperation[];
 }) {
-  const rule = MODULE_RULES.find((candidate) => candidate.id === operation.moduleRule);
   return (
     <div className="operation-details" aria-live="polite">
       <p className="operation-returns">{operation.returns}</p>
-      <p className="operation-path">
-        <code>
-          {operation.method} {operation.path}
-        </code>{' '}
-        <PathBadge operation={operation} />
-      </p>
-      {!operation.documented && !operation.overridden ? (
+      {operation.overridden ? (
         <p className="muted operation-note">
-          The platform’s documentation gives no path for this operation; the console assumes this
-          one. An operator can set the real one in <code>DATA_SUBJECT_OPERATIONS_FILE</code>.
+          Your administrator changed where the console sends this operation.
         </p>
       ) : null}
-      <dl className="operation-facts">
-        <div>
-          <dt>Module limit</dt>
-          <dd>
-            {rule
-              ? `${rule.area}: ${describeLimits(rule)}${rule.kind === 'soft' ? ' (a soft limit: the platform slows down beyond it)' : ''}`
-              : 'None documented for this path; the account limits apply'}
-          </dd>
-        </div>
-        {operation.version === 'v4' ? (
-          <div>
-            <dt>Replaces</dt>
-            <dd>
-              {operation.legacy.length > 0 ? (
-                <ul className="plain-list">
-                  {operation.legacy.map((equivalent) => {
-                    const legacy = operations.find((op) => op.id === equivalent.operation);
-                    return (
-                      <li key={equivalent.operation}>
-                        {legacy?.title ?? equivalent.operation}{' '}
-                        <code className="muted">{legacy?.path}</code>
-                      </li>
-                    );
-                  })}
-                </ul>
-              ) : (
-                (operation.legacyNote ?? 'Not applicable')
-              )}
-            </dd>
-          </div>
-        ) : null}
-      </dl>
+      {operation.version === 'v4' ? (
+        <p className="muted operation-note">
+          Replaces:{' '}
+          {operation.legacy.length > 0
+            ? operation.legacy
+                .map(
+                  (equivalent) =>
+                    operations.find((op) => op.id === equivalent.operation)?.title ??
+                    equivalent.operation,
+                )
+                .join(', ')
+            : (operation.legacyNote ?? 'nothing')}
+        </p>
+      ) : null}
       {operation.note ? <p className="muted operation-note">{operation.note}</p> : null}
+      <OperationTechnicalDetails operation={operation} />
     </div>
   );
 }

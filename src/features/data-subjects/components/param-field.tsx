@@ -1,5 +1,6 @@
 // One parameter of an operation as a form field, built from the catalog: the right input for its
-// format, where it travels on the wire, and its problem inline. Identifiers are never offered to
+// format, a plain-words hint, and its problem inline (where it travels is in the operation's
+// details). Identifiers are never offered to
 // the browser's autofill, which would keep them.
 import type { OperationParam } from '../../../shared/data-subject-operations';
 
@@ -15,8 +16,6 @@ export interface ParamFieldProps {
   /** Whether a date is the end of a range (a whole day, to its last millisecond, UTC). */
   rangeEnd?: boolean;
 }
-
-const WIRE = { header: 'header', path: 'path', query: 'query' } as const;
 
 /** A labelled input for `param`. */
 export function ParamField({
@@ -99,7 +98,7 @@ export function ParamField({
       </label>
       {input}
       <p className="field-hint muted" id={hintId}>
-        {param.description}. Sent as {WIRE[param.location]} <code>{param.wireName}</code>.
+        {param.description}.
       </p>
       {error ? (
         <p className="field-error" id={errorId}>

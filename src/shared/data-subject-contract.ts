@@ -1,0 +1,729 @@
+// The platform's contract for the data-subject operations as the console understands it, written
+// from the vendor's published OpenAPI documents (named on each operation): paths, where each
+// parameter travels, formats and ranges, and the shapes of the answers as zod schemas. The catalog
+// points at it, the mock answers by it, the BFF validates answers with it and the SPA lays them
+// out from its field lists. docs/platform-contract.md explains it in words.
+import * as z from 'zod/mini';
+
+/** The vendor documents the contract is written from, by the name the console cites them with. */
+export const VENDOR_DOCUMENTS = {
+  'data-subjects-v4': 'the vendor’s data-subjects v4 OpenAPI document',
+  'magic-link-tokens-v4': 'the vendor’s magic-link-tokens v4 OpenAPI document',
+  'data-subject-groups-v4': 'the vendor’s data-subject-groups v4 OpenAPI document',
+  'data-subjects-v1': 'the vendor’s data-subjects (v1) OpenAPI document',
+  'data-subjects-v2': 'the vendor’s data-subjects v2 OpenAPI document',
+  'data-subjects-v3': 'the vendor’s data-subjects v3 OpenAPI document',
+  'link-tokens-v1': 'the vendor’s magic-link-tokens (v1) OpenAPI document',
+  'linked-identity-groups-v2': 'the vendor’s data-subject-groups (v2) OpenAPI document',
+} as const;
+export type VendorDocument = keyof typeof VENDOR_DOCUMENTS;
+
+/** Largest page the v4 slices allow (`size` maximum in every v4 document). */
+export const V4_MAX_PAGE_SIZE = 50;
+/** Longest range of the v4 data-subject list and link-token list (`fromDate`…`toDate`). */
+export const LIST_RANGE_DAYS = 7;
+/** Longest range of the v4 purpose updates (`updatedSince`…`updatedUntil`). */
+export const PURPOSE_UPDATES_RANGE_DAYS = 30;
+
+// ---- Field types, as the documents give them. Every field is optional and may be null: the
+// documents mark none of the answer fields required, and a record without one is still shown.
+
+const opt = <T extends z.ZodMiniType>(schema: T) => z.optional(z.nullable(schema));
+const Text = opt(z.string());
+const Bool = opt(z.boolean());
+const Int = opt(z.number());
+/** `format: date-time`: text a date parser reads. */
+const DateTime = opt(
+  z.string().check(z.refine((value) => !Number.isNaN(Date.parse(value)), 'not a date-time')),
+);
+/** `format: uuid`: kept as text (the platform's own ids are not checked for a version). */
+const Uuid = Text;
+const List = <T extends z.ZodMiniType>(item: T) => opt(z.array(item));
+
+/** A record schema that keeps fields it does not name, so the page still shows them. */
+const record = <S extends z.core.$ZodLooseShape>(shape: S) => z.looseObject(shape);
+
+// ---- v4 (ConsentAPI_*) schemas, data-subjects-v4 unless noted.
+
+const Geolocation = record({
+  dataSubjectId: Uuid,
+  receiptGuid: Uuid,
+  country: Text,
+  state: Text,
+  stateName: Text,
+});
+const Source = record({
+  dataSubjectId: Uuid,
+  receiptGuid: Uuid,
+  sourceType: Text,
+  sourceContent: Text,
+});
+const Attachment = record({
+  attachmentId: Uuid,
+  fileName: Text,
+  uploadedBy: Text,
+  uploadDate: DateTime,
+});
+const NameGuid = record({ guid: Uuid, name: Text });
+const Versioned = record({ guid: Uuid, name: Text, version: Int, minorVersion: Int });
+const Notice = record({
+  id: Uuid,
+  name: Text,
+  url: Text,
+  guid: Uuid,
+  type: Text,
+  purposes: List(NameGuid),
+  privacyNoticeVersion: opt(Versioned),
+  collectionPoint: opt(Versioned),
+});
+/** ConsentAPI_DataSubjectElementResponseDto: `value` is typed `object` by the document. */
+const DataElement = record({
+  name: Text,
+  value: z.optional(z.unknown()),
+  doNotCall: Bool,
+  linked: Bool,
+});
+
+const dataSubjectShape = {
+  id: Uuid,
+  identifier: Text,
+  identifierType: Text,
+  language: Text,
+  createdDate: DateTime,
+  lastUpdatedDate: DateTime,
+  lastTransactionDate: DateTime,
+  lastReceiptGuid: Uuid,
+  testDataSubject: Bool,
+  doNotCall: Bool,
+  dataElements: List(DataElement),
+  latestGeoLocation: opt(Geolocation),
+  consentGroups: List(z.string()),
+  latestSource: opt(Source),
+  notices: List(Notice),
+  attachments: List(Attachment),
+};
+
+/** ConsentAPI_DataSubjectResponseDto: a data subject at identity level. */
+export const V4DataSubject = record(dataSubjectShape);
+
+/** ConsentAPI_DataSubjectProfileResponseDto: one purpose ("profile") of a data subject. */
+export const V4Profile = record({
+  id: Uuid,
+  identifier: Text,
+  lastReceiptId: Uuid,
+  name: Text,
+  version: Int,
+  status: Text,
+  firstTransactionDate: DateTime,
+  lastTransactionDate: DateTime,
+  withdrawalDate: DateTime,
+  reactivationDate: DateTime,
+  consentDate: DateTime,
+  expiryDate: DateTime,
+  totalTransactionCount: Int,
+  topicsList: List(z.string()),
+  topics: List(record({ id: Uuid, name: Text })),
+  customPreferencesMap: opt(z.record(z.string(), z.unknown())),
+  customPreferences: List(
+    record({ id: Uuid, name: Text, options: List(record({ id: Uuid, name: Text })) }),
+  ),
+  lastTransactionCollectionPointId: Uuid,
+  lastTransactionCollectionPointVersion: Int,
+  purposeNote: opt(record({ noteId: Uuid, noteType: Text, noteLanguage: Text, noteText: Text })),
+  lastUpdatedDate: DateTime,
+  lastInteractionDate: DateTime,
+  attributes: opt(z.record(z.string(), z.unknown())),
+  geolocation: opt(Geolocation),
+  attachments: List(Attachment),
+  source: opt(Source),
+});
+
+/** ConsentAPI_EmailLinkTokenResponseDto (magic-link-tokens-v4). */
+export const V4LinkToken = record({
+  token: Text,
+  identifier: Text,
+  createdDate: DateTime,
+  expiryDate: DateTime,
+});
+
+/** ConsentAPI_DataSubjectInformationResponseDto: the data subject with purposes and tokens. */
+export const V4DataSubjectDetails = record({
+  ...dataSubjectShape,
+  profiles: List(V4Profile),
+  linkTokens: List(V4LinkToken),
+  consentStrings: List(
+    record({ type: Text, content: Text, receivedDate: DateTime, interactionDate: DateTime }),
+  ),
+});
+
+/** ConsentAPI_LinkedIdentityGroupDto (data-subject-groups-v4): a data subject in a group. */
+export const V4GroupMembership = record({
+  id: Uuid,
+  name: Text,
+  identifier: Text,
+  isPrimary: Bool,
+  addedDate: DateTime,
+});
+
+/** The paging fields of a v4 slice: no total, a continuation token instead. */
+export const SLICE_FIELDS = [
+  'number',
+  'size',
+  'first',
+  'last',
+  'numberOfElements',
+  'empty',
+  'requestContinuation',
+  'pageable',
+  'sort',
+] as const;
+
+/** A v4 `…SliceDto`: `content`, the page's place, and the token for the next page. */
+export const v4Slice = <T extends z.ZodMiniType>(item: T) =>
+  record({
+    content: z.array(item),
+    number: Int,
+    size: Int,
+    first: Bool,
+    last: Bool,
+    numberOfElements: Int,
+    empty: Bool,
+    requestContinuation: Text,
+    pageable: opt(z.record(z.string(), z.unknown())),
+    sort: opt(z.record(z.string(), z.unknown())),
+  });
+
+/** A legacy `Page…`/`…SliceDto`: like a slice, some with totals, none with a continuation. */
+const legacyPage = <T extends z.ZodMiniType>(item: T) =>
+  record({
+    content: z.array(item),
+    number: Int,
+    size: Int,
+    first: Bool,
+    last: Bool,
+    numberOfElements: Int,
+    empty: Bool,
+    totalPages: Int,
+    totalElements: Int,
+  });
+
+// ---- Legacy schemas.
+
+/** data-subjects-v1: DataSubjectProfileDto, whose fields are capitalised in the document. */
+export const V1Profile = record({
+  Id: Uuid,
+  Language: Text,
+  Identifier: Text,
+  LinkToken: Text,
+  LastUpdatedDate: DateTime,
+  CreatedDate: DateTime,
+  TestDataSubject: Bool,
+  doNotCall: Bool,
+  DataElements: List(
+    record({ Name: Text, Value: z.optional(z.unknown()), DoNotCall: Bool, Linked: Bool }),
+  ),
+  Purposes: List(
+    record({
+      Id: Uuid,
+      LastReceiptId: Uuid,
+      Name: Text,
+      Version: Int,
+      Status: Text,
+      FirstTransactionDate: DateTime,
+      LastTransactionDate: DateTime,
+      WithdrawalDate: DateTime,
+      ConsentDate: DateTime,
+      ExpiryDate: DateTime,
+      TotalTransactionCount: Int,
+      LastTransactionCollectionPointId: Uuid,
+      LastUpdatedDate: DateTime,
+    }),
+  ),
+});
+
+/** data-subjects-v2: DataSubjectDtoV2 (`dataElements` is a name → value map there). */
+export const V2DataSubject = record({
+  id: Uuid,
+  identifier: Text,
+  identifierType: Text,
+  language: Text,
+  lastUpdatedDate: DateTime,
+  createdDate: DateTime,
+  linkToken: Text,
+  testDataSubject: Bool,
+  doNotCall: Bool,
+  dataElements: opt(z.record(z.string(), z.unknown())),
+  dataElementsMetaData: List(
+    record({ name: Text, value: z.optional(z.unknown()), linked: Bool, doNotCall: Bool }),
+  ),
+});
+
+/** data-subjects-v3: DataSubjectProfilePurposeDto. */
+const V3Purpose = record({
+  id: Uuid,
+  lastReceiptId: Uuid,
+  name: Text,
+  version: Int,
+  status: Text,
+  firstTransactionDate: DateTime,
+  lastTransactionDate: DateTime,
+  withdrawalDate: DateTime,
+  consentDate: DateTime,
+  expiryDate: DateTime,
+  totalTransactionCount: Int,
+  lastTransactionCollectionPointId: Uuid,
+  lastUpdatedDate: DateTime,
+  topics: List(record({ id: Uuid, name: Text })),
+});
+
+/** data-subjects-v3: DataSubjectProfileDto, one data subject with its purposes. */
+export const V3Profile = record({
+  id: Uuid,
+  language: Text,
+  identifier: Text,
+  linkToken: Text,
+  lastUpdatedDate: DateTime,
+  createdDate: DateTime,
+  testDataSubject: Bool,
+  doNotCall: Bool,
+  dataElements: List(record({ name: Text, value: z.optional(z.unknown()), doNotCall: Bool })),
+  purposes: List(V3Purpose),
+});
+
+/** link-tokens-v1: LinkTokenDto (capitalised fields). */
+export const V1LinkToken = record({
+  DataSubjectId: Text,
+  LinkToken: Text,
+  UrlEncodedLinkToken: Text,
+  ExpiryDate: DateTime,
+  CreatedDate: DateTime,
+});
+
+const V2DataSubjectEntry = record({
+  id: Uuid,
+  identifier: Text,
+  identifierType: Text,
+  isPrimary: Bool,
+  canBePrimary: Bool,
+  addedDate: DateTime,
+  numberOfLinkedGroups: Int,
+});
+
+/** linked-identity-groups-v2: LinkedIdentityGroupDto_Page, a group in a listing. */
+export const V2GroupListed = record({
+  id: Uuid,
+  groupName: Text,
+  numberOfDataSubjects: Int,
+  createdDate: DateTime,
+  lastModifiedDate: DateTime,
+  primaryDataSubjectId: Uuid,
+  primaryDataSubjectIdentifier: Text,
+  primaryDataSubjectIdentifierType: Text,
+  isPrimary: Bool,
+  primaryDataSubjects: List(record({ id: Uuid, identifier: Text })),
+});
+
+/** linked-identity-groups-v2: LinkedIdentityGroupDto_Detailed, one group with its members. */
+export const V2GroupDetailed = record({
+  id: Uuid,
+  groupName: Text,
+  createdDate: DateTime,
+  primaryDataSubject: opt(V2DataSubjectEntry),
+  primaryDataSubjects: List(V2DataSubjectEntry),
+  dataSubjects: List(V2DataSubjectEntry),
+});
+
+// ---- Operations.
+
+/** Where a parameter travels, and what the document says of its value. */
+export interface ContractParam {
+  readonly name: string;
+  readonly in: 'header' | 'query' | 'path';
+  readonly required: boolean;
+  readonly type: 'string' | 'integer' | 'boolean';
+  readonly format?: 'uuid' | 'date-time';
+  readonly minimum?: number;
+  readonly maximum?: number;
+  readonly values?: readonly string[];
+}
+
+/** One documented operation the console calls. */
+export interface ContractOperation {
+  readonly operationId: string;
+  readonly document: VendorDocument;
+  readonly method: 'GET';
+  /** Below the service host, `{name}` for a path parameter, exactly as documented. */
+  readonly path: string;
+  readonly params: readonly ContractParam[];
+  /** The vendor's name of the 200 answer's schema. */
+  readonly answerName: string;
+  readonly answer: z.ZodMiniType;
+  /** True for v4 slices: `content` plus paging, continued with `requestContinuation`. */
+  readonly slice: boolean;
+  /**
+   * True when the document declares a 404 whose body is a JSON string ("Data Subject Not Found").
+   * Only such an answer means "not found"; any other 404 is a question the platform does not know.
+   */
+  readonly notFound: boolean;
+}
+
+const identifierHeader = (required = true): ContractParam => ({
+  name: 'identifier',
+  in: 'header',
+  required,
+  type: 'string',
+});
+const continuationHeader: ContractParam = {
+  name: 'requestContinuation',
+  in: 'header',
+  required: false,
+  type: 'string',
+};
+const page: ContractParam = {
+  name: 'page',
+  in: 'query',
+  required: false,
+  type: 'integer',
+  minimum: 0,
+};
+const size = (maximum: number): ContractParam => ({
+  name: 'size',
+  in: 'query',
+  required: false,
+  type: 'integer',
+  minimum: 1,
+  maximum,
+});
+const sort = (...values: string[]): ContractParam => ({
+  name: 'sort',
+  in: 'query',
+  required: false,
+  type: 'string',
+  values,
+});
+const date = (name: string, required: boolean, where: 'query' = 'query'): ContractParam => ({
+  name,
+  in: where,
+  required,
+  type: 'string',
+  format: 'date-time',
+});
+const uuid = (name: string, where: 'query' | 'path', required: boolean): ContractParam => ({
+  name,
+  in: where,
+  required,
+  type: 'string',
+  format: 'uuid',
+});
+const flag = (name: string): ContractParam => ({
+  name,
+  in: 'query',
+  required: false,
+  type: 'boolean',
+});
+const v4Paging = (...sortValues: string[]): ContractParam[] => [
+  continuationHeader,
+  page,
+  size(V4_MAX_PAGE_SIZE),
+  sort(...sortValues),
+];
+
+/** The purpose statuses the v4 purpose-updates listing filters by (its `status` enum). */
+export const V4_PURPOSE_STATUSES = [
+  'ACTIVE',
+  'PENDING',
+  'WITHDRAWN',
+  'OPT_OUT',
+  'EXPIRED',
+  'NO_CONSENT',
+  'ALWAYS_ACTIVE',
+  'HARD_OPT_OUT',
+  'EXTEND',
+  'CHANGE_PREFERENCES',
+  'NOT_OPT_OUT',
+  'OPT_IN',
+  'IMPLICIT',
+] as const;
+
+/** Every documented operation the console calls, v4 first. */
+export const PLATFORM_CONTRACT: readonly ContractOperation[] = [
+  {
+    operationId: 'getDataSubjectBasicDetailsV4',
+    document: 'data-subjects-v4',
+    method: 'GET',
+    path: '/rest/api/consent/v4/datasubjects/basic-details',
+    params: [identifierHeader(), flag('isDNCInclude')],
+    answerName: 'ConsentAPI_DataSubjectResponseDto',
+    answer: V4DataSubject,
+    slice: false,
+    notFound: true,
+  },
+  {
+    operationId: 'getDataSubjectDetailsV4',
+    document: 'data-subjects-v4',
+    method: 'GET',
+    path: '/rest/api/consent/v4/datasubjects/details',
+    params: [
+      identifierHeader(),
+      flag('includeConsentGroups'),
+      flag('includeAttachments'),
+      flag('includeNotices'),
+      flag('includeConsentStrings'),
+      flag('isDNCInclude'),
+    ],
+    answerName: 'ConsentAPI_DataSubjectInformationResponseDto',
+    answer: V4DataSubjectDetails,
+    slice: false,
+    notFound: true,
+  },
+  {
+    operationId: 'getDataSubjectsV4',
+    document: 'data-subjects-v4',
+    method: 'GET',
+    path: '/rest/api/consent/v4/datasubjects',
+    params: [
+      date('fromDate', true),
+      date('toDate', true),
+      flag('isDNCInclude'),
+      ...v4Paging('lastModifiedDate,asc', 'lastModifiedDate,desc'),
+    ],
+    answerName: 'ConsentAPI_DataSubjectResponseSliceDto',
+    answer: v4Slice(V4DataSubject),
+    slice: true,
+    notFound: true,
+  },
+  {
+    operationId: 'getDataSubjectProfileV4',
+    document: 'data-subjects-v4',
+    method: 'GET',
+    path: '/rest/api/consent/v4/datasubjects/profiles/{purposeGuid}',
+    params: [identifierHeader(), uuid('purposeGuid', 'path', true)],
+    answerName: 'ConsentAPI_DataSubjectProfileResponseDto',
+    answer: V4Profile,
+    slice: false,
+    notFound: true,
+  },
+  {
+    operationId: 'getAllProfilesByDataSubjectV4',
+    document: 'data-subjects-v4',
+    method: 'GET',
+    path: '/rest/api/consent/v4/datasubjects/ds-profiles',
+    params: [identifierHeader(), ...v4Paging('lastUpdatedDate,asc', 'lastUpdatedDate,desc')],
+    answerName: 'ConsentAPI_DataSubjectProfileResponseSliceDto',
+    answer: v4Slice(V4Profile),
+    slice: true,
+    notFound: true,
+  },
+  {
+    operationId: 'getDataSubjectProfilesV4',
+    document: 'data-subjects-v4',
+    method: 'GET',
+    path: '/rest/api/consent/v4/datasubjects/profiles',
+    params: [
+      uuid('collectionPointId', 'query', false),
+      uuid('purposeId', 'query', false),
+      { name: 'status', in: 'query', required: false, type: 'string', values: V4_PURPOSE_STATUSES },
+      date('updatedSince', true),
+      date('updatedUntil', true),
+      ...v4Paging('lastUpdatedDate,asc', 'lastUpdatedDate,desc'),
+    ],
+    answerName: 'ConsentAPI_DataSubjectProfileResponseSliceDto',
+    answer: v4Slice(V4Profile),
+    slice: true,
+    notFound: true,
+  },
+  {
+    operationId: 'getEmailLinkTokenByDataSubjectV4',
+    document: 'magic-link-tokens-v4',
+    method: 'GET',
+    path: '/rest/api/consent/v4/datasubjects/linktokens',
+    params: [identifierHeader()],
+    answerName: 'ConsentAPI_EmailLinkTokenResponseDto',
+    answer: V4LinkToken,
+    slice: false,
+    notFound: true,
+  },
+  {
+    operationId: 'getEmailLinkTokensListV4',
+    document: 'magic-link-tokens-v4',
+    method: 'GET',
+    path: '/rest/api/consent/v4/linktokens',
+    params: [
+      date('fromDate', true),
+      date('toDate', true),
+      ...v4Paging('expiryDate,asc', 'expiryDate,desc'),
+    ],
+    answerName: 'ConsentAPI_EmailLinkTokenSliceDto',
+    answer: v4Slice(V4LinkToken),
+    slice: true,
+    notFound: true,
+  },
+  {
+    operationId: 'getLinkedIdentityGroupsByDataSubjectV4',
+    document: 'data-subject-groups-v4',
+    method: 'GET',
+    path: '/rest/api/consent/v4/linkedidentitygroups',
+    params: [identifierHeader(), uuid('linkedIdentityGroupId', 'query', false)],
+    answerName: 'array of ConsentAPI_LinkedIdentityGroupDto',
+    answer: z.array(V4GroupMembership),
+    slice: false,
+    notFound: true,
+  },
+  {
+    operationId: 'getLinkedIdentityGroupMembersV4',
+    document: 'data-subject-groups-v4',
+    method: 'GET',
+    path: '/rest/api/consent/v4/linkedidentitygroups/{dataSubjectGroupId}/members',
+    params: [
+      uuid('dataSubjectGroupId', 'path', true),
+      ...v4Paging('addedDate,asc', 'addedDate,desc'),
+    ],
+    answerName: 'ConsentAPI_LinkedIdentityGroupDtoSliceDto',
+    answer: v4Slice(V4GroupMembership),
+    slice: true,
+    notFound: true,
+  },
+  // Legacy: the documents declare no 404 for these; a 404 is never "not found" for them.
+  {
+    operationId: 'getDataSubjectProfileUsingGET',
+    document: 'data-subjects-v1',
+    method: 'GET',
+    path: '/api/consentmanager/v1/datasubjects/profiles',
+    params: [
+      identifierHeader(false),
+      uuid('purposeGuid', 'query', false),
+      date('since', false),
+      date('toDate', false),
+      date('updatedSince', false),
+      continuationHeader,
+      page,
+      size(50),
+    ],
+    answerName: 'DataSubjectProfileSliceDto',
+    answer: legacyPage(V1Profile),
+    slice: false,
+    notFound: false,
+  },
+  {
+    operationId: 'getDataSubjectsUsingGET',
+    document: 'data-subjects-v2',
+    method: 'GET',
+    path: '/api/consentmanager/v2/datasubjects',
+    params: [
+      identifierHeader(false),
+      date('updatedSince', false),
+      date('updatedUntil', false),
+      page,
+      size(2_000),
+    ],
+    answerName: 'DataSubjectSliceDtoV2',
+    answer: legacyPage(V2DataSubject),
+    slice: false,
+    notFound: false,
+  },
+  {
+    operationId: 'getV3DatasubjectsProfileUsingGet',
+    document: 'data-subjects-v3',
+    method: 'GET',
+    path: '/rest/api/preferences/v3/datasubjects/profile',
+    params: [identifierHeader(), flag('includeInstantLinkToken'), flag('isDNCInclude')],
+    answerName: 'DSPreferneceCache_DataSubjectProfileDto',
+    answer: V3Profile,
+    slice: false,
+    notFound: false,
+  },
+  {
+    operationId: 'getV3DatasubjectProfilesUsingPOST',
+    document: 'data-subjects-v3',
+    method: 'GET',
+    path: '/rest/api/preferences/v3/datasubject-profiles',
+    params: [
+      date('updatedSince', false),
+      date('updatedUntil', false),
+      uuid('purposeGuid', 'query', false),
+      identifierHeader(false),
+      continuationHeader,
+      page,
+      size(100),
+    ],
+    answerName: 'DSPreferneceCache_DataSubjectProfilesSliceDto',
+    answer: legacyPage(V3Profile),
+    slice: false,
+    notFound: false,
+  },
+  {
+    operationId: 'getLinkTokensUsingGET',
+    document: 'link-tokens-v1',
+    method: 'GET',
+    path: '/api/consentmanager/v1/linktokens',
+    params: [
+      date('since', false),
+      date('until', false),
+      identifierHeader(false),
+      page,
+      size(2_000),
+    ],
+    answerName: 'PageLinkTokenDto',
+    answer: legacyPage(V1LinkToken),
+    slice: false,
+    notFound: false,
+  },
+  {
+    operationId: 'getLinkedIdentityGroupsUsingGET',
+    document: 'linked-identity-groups-v2',
+    method: 'GET',
+    path: '/api/consentmanager/v2/linkedidentitygroups',
+    params: [
+      { name: 'primaryDataSubjectIdentifier', in: 'header', required: false, type: 'string' },
+      continuationHeader,
+      page,
+      size(100),
+    ],
+    answerName: 'PageLinkedIdentityGroupDto_Page',
+    answer: legacyPage(V2GroupListed),
+    slice: false,
+    notFound: false,
+  },
+  {
+    operationId: 'getLinkedIdentityGroupUsingGET',
+    document: 'linked-identity-groups-v2',
+    method: 'GET',
+    path: '/api/consentmanager/v2/linkedidentitygroups/{linkedIdentityGroupId}',
+    params: [uuid('linkedIdentityGroupId', 'path', true), flag('displayOrganizations')],
+    answerName: 'LinkedIdentityGroupDto_Detailed',
+    answer: V2GroupDetailed,
+    slice: false,
+    notFound: false,
+  },
+];
+
+/** The documented operation with this vendor id. */
+export function contractOperation(
+  operationId: string | null | undefined,
+): ContractOperation | undefined {
+  return PLATFORM_CONTRACT.find((operation) => operation.operationId === operationId);
+}
+
+/** The documented operation at `method` `path` (a template with `{name}` placeholders). */
+export function contractOperationAt(method: string, path: string): ContractOperation | undefined {
+  const shape = (text: string) => text.replace(/\{[^}]+\}/g, '{}');
+  return PLATFORM_CONTRACT.find(
+    (operation) => operation.method === method && shape(operation.path) === shape(path),
+  );
+}
+
+/**
+ * True when a 404's body is the documented not-found answer: JSON whose value is a string (the
+ * documents give `application/json` with `type: string`, e.g. "Data Subject Not Found"). An empty
+ * body, an HTML page or a JSON object (a gateway's "no such path") is not.
+ */
+export function isDocumentedNotFound(contentType: string | undefined, body: string): boolean {
+  if (!contentType || !/^application\/(?:[\w.+-]+\+)?json\b/i.test(contentType.trim()))
+    return false;
+  try {
+    const value: unknown = JSON.parse(body);
+    return typeof value === 'string' && value.trim().length > 0;
+  } catch {
+    return false;
+  }
+}
