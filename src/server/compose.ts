@@ -5,6 +5,7 @@ import type { Redis } from 'ioredis';
 import type { DataSubjectOperation } from '../shared/data-subject-operations';
 import type { RateLimitRule } from '../shared/rate-limits';
 import type { Config } from './config';
+import { EVENT_TYPES_OPERATION } from '../shared/event-types';
 import { createApp } from './app';
 import { createConsoleAuth } from './auth/console-auth';
 import { createIdentifierHasher } from './audit/identifier-hash';
@@ -182,7 +183,12 @@ export function composeBff({
     ...(redis ? { redis, namespace: redisNamespace(upstreamBaseUrl, config.oauth.clientId) } : {}),
   });
   const demoIntegrations = demoTraffic
-    ? new DemoIntegrations({ store: integrations.store, traffic: demoTraffic, logger })
+    ? new DemoIntegrations({
+        store: integrations.store,
+        traffic: demoTraffic,
+        logger,
+        probe: () => upstream.send(EVENT_TYPES_OPERATION),
+      })
     : undefined;
   if (demoIntegrations) integrations.setDemo(demoIntegrations);
   const app = createApp({

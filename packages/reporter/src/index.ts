@@ -57,6 +57,9 @@ export interface ObservedRequest {
   readonly count?: number;
 }
 
+/** The shape of `fetch` the wrapper takes and gives. */
+export type FetchLike = (input: RequestInfo | URL, init?: RequestInit) => Promise<Response>;
+
 /** What the reporter has done, for the host's own metrics. */
 export interface ReporterStats {
   pendingCounters: number;
@@ -71,9 +74,7 @@ export interface Reporter {
   /** Counts one request (or `count` identical ones). Never throws. */
   record(request: ObservedRequest): void;
   /** A fetch that counts every request it makes through `fetchImpl`. */
-  wrapFetch<F extends (input: RequestInfo | URL, init?: RequestInit) => Promise<Response>>(
-    fetchImpl?: F,
-  ): F;
+  wrapFetch(fetchImpl?: FetchLike): FetchLike;
   /** Sends what is pending now; resolves (never rejects) when done. */
   flush(): Promise<void>;
   /** Stops the timer and sends what is pending, once. */
@@ -322,7 +323,7 @@ export function createReporter(options: ReporterOptions): Reporter {
         }
         return response;
       };
-      return wrapped as typeof fetchImpl & object;
+      return wrapped;
     },
     flush,
     async close() {

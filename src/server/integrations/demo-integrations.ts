@@ -54,6 +54,8 @@ export interface DemoIntegrationsOptions {
   readonly traffic: DemoTrafficPort;
   readonly logger: Logger;
   readonly now?: () => number;
+  /** One call of the console itself after a burst, so it meets the same block (as real use would). */
+  readonly probe?: () => Promise<unknown>;
 }
 
 /** The running simulation. */
@@ -162,6 +164,7 @@ export class DemoIntegrations {
       headers: answer.headers,
     });
     await client.reporter.flush();
+    await this.#options.probe?.().catch(() => undefined);
     return { status: answer.status };
   }
 

@@ -93,7 +93,7 @@ function Timeline({ overview }: { overview: AccountOverview }) {
           </div>
         ))}
       </div>
-      <p className="chart-key muted">
+      <p className="account-chart-key muted">
         {series.map((source) => (
           <span key={source.id} className="account-key" data-slot={slotOf(overview, source.id)}>
             {source.name}
