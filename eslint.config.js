@@ -64,6 +64,8 @@ export default tseslint.config(
         { type: 'feature', pattern: 'src/features/*', capture: ['featureName'] },
         { type: 'components', pattern: 'src/components' },
         { type: 'lib', pattern: 'src/lib' },
+        // The integrations' reporter package: the demo's simulated integrations use it as-is.
+        { type: 'reporter', pattern: 'packages/reporter' },
       ],
     },
     rules: {
@@ -75,7 +77,7 @@ export default tseslint.config(
             { from: zone('shared'), allow: { to: zone('shared') } },
             {
               from: zone('server'),
-              allow: { to: { element: { types: { anyOf: ['server', 'shared'] } } } },
+              allow: { to: { element: { types: { anyOf: ['server', 'shared', 'reporter'] } } } },
             },
             {
               from: zone('mocks'),

@@ -28,7 +28,11 @@ export default defineConfig({
         test: {
           name: 'node',
           environment: 'node',
-          include: ['src/{server,mocks,shared}/**/*.test.ts', 'scripts/**/*.test.ts'],
+          include: [
+            'src/{server,mocks,shared}/**/*.test.ts',
+            'scripts/**/*.test.ts',
+            'packages/*/src/**/*.test.ts',
+          ],
         },
       },
       {

@@ -4,6 +4,7 @@
 import { mkdirSync } from 'node:fs';
 import { bundleScenario } from './scenarios/bundle';
 import { governorScenario } from './scenarios/governor';
+import { integrationIngestScenario } from './scenarios/integration-ingest';
 import { liveIncidentScenario } from './scenarios/live-incident';
 import { storeScaleScenario } from './scenarios/store-scale';
 import type { BenchContext, Scenario } from './scenarios/context';
@@ -33,6 +34,7 @@ const scenarios: Array<[string, Scenario]> = [
   ['live-incident', liveIncidentScenario],
   ['memory', memoryScenario],
   ['store', storeScaleScenario],
+  ['ingest', integrationIngestScenario],
 ];
 
 const started = performance.now();

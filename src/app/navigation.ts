@@ -32,6 +32,12 @@ export const NAVIGATION: readonly NavigationEntry[] = [
     description: 'Every lookup of personal data: who, when, which operation, what came of it',
     roles: ['admin'],
   },
+  {
+    to: '/integrations',
+    label: 'Integrations',
+    description: 'Register the account’s other clients so they report their requests and 429s',
+    roles: ['admin'],
+  },
 ];
 
 /** The entries `role` may use, in order. */

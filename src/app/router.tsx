@@ -64,6 +64,15 @@ const router = createBrowserRouter([
           ),
         }),
       },
+      {
+        path: 'integrations',
+        lazy: async () => ({
+          Component: adminOnly(
+            (await import('../features/integrations/components/integrations-page'))
+              .IntegrationsPage,
+          ),
+        }),
+      },
       { path: '*', element: <NotFoundPage /> },
     ],
   },

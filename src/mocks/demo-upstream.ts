@@ -29,6 +29,13 @@ export interface DemoUpstreamOptions {
 /** The running demo upstream, with the controls the BFF's demo panel drives in-process. */
 export interface DemoUpstream extends MockUpstreamServer {
   readonly controls: MockDemoControls;
+  /** The simulated other clients of the account, for the console's demo integrations. */
+  readonly traffic: {
+    readonly backgroundRpm: number;
+    exhaustAccountMinute(): void;
+    admit(): { status: number; headers: Record<string, string> };
+    accountMinuteCount(): number;
+  };
 }
 
 /**
@@ -57,5 +64,19 @@ export async function startDemoUpstream(options: DemoUpstreamOptions = {}): Prom
     dataSubjectOperations: options.dataSubjectOperations,
   });
   const server = await startMockUpstreamServer({ host: '127.0.0.1', port: 0, state, rateLimits });
-  return { ...server, controls: createMockDemoControls(state, rateLimits) };
+  const traffic = {
+    backgroundRpm: options.backgroundRpm ?? 0,
+    exhaustAccountMinute: () => rateLimits.exhaust('account-minute'),
+    // One request of another client, counted by the account rules like any other.
+    admit: () => {
+      const hit = rateLimits.admission('event-types', Date.now());
+      return { status: hit?.status ?? 200, headers: hit?.headers ?? {} };
+    },
+    accountMinuteCount: () =>
+      rateLimits
+        .snapshot()
+        .windows.find((window) => window.ruleId === 'account-minute' && window.period === 'MINUTE')
+        ?.count ?? 0,
+  };
+  return { ...server, controls: createMockDemoControls(state, rateLimits), traffic };
 }

@@ -21,6 +21,12 @@ import { healthRoutes } from './routes/health';
 import { metricsRoutes, type MetricsRoutesDeps } from './routes/metrics';
 import { httpMetrics } from './observability/http-metrics';
 import { rateLimitsRoutes, type RateLimitsRoutesDeps } from './routes/rate-limits';
+import {
+  accountUsageRoutes,
+  integrationAdminRoutes,
+  integrationReportRoutes,
+  type IntegrationsRoutesDeps,
+} from './routes/integrations';
 import { sessionRoutes } from './routes/session';
 import { apiFallback } from './security/api-fallback';
 import { requireCsrfHeader } from './security/csrf-header';
@@ -56,6 +62,8 @@ export interface AppDeps {
   dataSubjects?: DataSubjectsRoutesDeps;
   /** The lookup audit trail (PRODUCT.md §6), admins only. */
   auditTrail?: AuditTrailRoutesDeps;
+  /** Integrations' reports and the account-wide view (docs/account-wide-view.md). */
+  integrations?: IntegrationsRoutesDeps;
 }
 
 /**
@@ -92,6 +100,11 @@ export function createApp(deps: AppDeps) {
   );
 
   app.use('*', htmlNoStore(), requestTargetGuard(), bodySizeLimit());
+  // Integrations report with their key, from servers: no session, cookie, Origin or CSRF header.
+  // Registered before the /api/* checks, so they never see these requests.
+  if (deps.integrations) {
+    app.route('/api/integrations/reports', integrationReportRoutes(deps.integrations));
+  }
   app.use('/api/*', queryLimits(), originCheck(deps.auth.web), requireCsrfHeader());
 
   app.get('/healthz', (c) => c.json({ status: 'ok' }));
@@ -128,6 +141,11 @@ export function createApp(deps: AppDeps) {
   if (deps.demoControls) {
     app.use('/api/demo-controls*', requireRole('admin'));
     app.route('/api/demo-controls', demoControlsRoutes(deps.demoControls));
+  }
+  if (deps.integrations) {
+    app.use('/api/integrations*', requireRole('admin'));
+    app.route('/api/integrations', integrationAdminRoutes(deps.integrations));
+    app.route('/api/account-usage', accountUsageRoutes(deps.integrations));
   }
   app.all('/api/*', apiFallback(app));
   if (deps.staticDir) app.route('/', staticSiteRoutes(deps.staticDir));

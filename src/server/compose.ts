@@ -5,6 +5,7 @@ import type { Redis } from 'ioredis';
 import type { DataSubjectOperation } from '../shared/data-subject-operations';
 import type { RateLimitRule } from '../shared/rate-limits';
 import type { Config } from './config';
+import { EVENT_TYPES_OPERATION } from '../shared/event-types';
 import { createApp } from './app';
 import { createConsoleAuth } from './auth/console-auth';
 import { createIdentifierHasher } from './audit/identifier-hash';
@@ -27,7 +28,9 @@ import {
   observedTransport,
   observeUpstream,
 } from './observability/upstream-metrics';
-import { createScaleOut } from './scale-out/scale-out';
+import { createScaleOut, redisNamespace } from './scale-out/scale-out';
+import { createIntegrations } from './integrations/integrations';
+import { DemoIntegrations, type DemoTrafficPort } from './integrations/demo-integrations';
 import { TokenManager } from './upstream/token-manager';
 import { UpstreamClient } from './upstream/upstream-client';
 
@@ -59,6 +62,8 @@ export interface ComposeOptions {
   redis?: Redis;
   /** Report the process's CPU, memory and event-loop metrics too (the process entry does). */
   processMetrics?: boolean;
+  /** Demo mode: the mock's simulated other clients, shown as reporting integrations. */
+  demoTraffic?: DemoTrafficPort;
 }
 
 /** The composed BFF: its app and a way to release its connections. */
@@ -75,6 +80,7 @@ export function composeBff({
   auditKey,
   redis,
   processMetrics,
+  demoTraffic,
 }: ComposeOptions) {
   // Prometheus metrics (GET /metrics), and what several replicas share (scale-out.ts).
   const metrics = createConsoleMetrics({ processMetrics: processMetrics ?? false });
@@ -165,6 +171,26 @@ export function composeBff({
     auditKey ?? config.dataSubjects.auditKey ?? randomBytes(32).toString('base64url'),
   );
   const auditStore = new SqlAuditStore(rateLimiting.database);
+  // The account-wide view: integrations' reports beside the console's own use (issue: every
+  // integration of the account reports to the console; docs/account-wide-view.md).
+  const integrations = createIntegrations({
+    settings: config.integrations,
+    database: rateLimiting.database,
+    governor: rateLimiting.governor,
+    incidents: rateLimiting.store,
+    logger,
+    now: now ?? Date.now,
+    ...(redis ? { redis, namespace: redisNamespace(upstreamBaseUrl, config.oauth.clientId) } : {}),
+  });
+  const demoIntegrations = demoTraffic
+    ? new DemoIntegrations({
+        store: integrations.store,
+        traffic: demoTraffic,
+        logger,
+        probe: () => upstream.send(EVENT_TYPES_OPERATION),
+      })
+    : undefined;
+  if (demoIntegrations) integrations.setDemo(demoIntegrations);
   const app = createApp({
     logger,
     eventTypes,
@@ -199,6 +225,7 @@ export function composeBff({
       hasher,
       operations: operations.map((operation) => operation.id),
     },
+    integrations: integrations.routes(),
     rateLimits: {
       governor: rateLimiting.governor,
       store: rateLimiting.store,
@@ -222,6 +249,8 @@ export function composeBff({
     tokens,
     auth,
     rateLimiting,
+    /** The account-wide view; `integrations.usage.perLimit()` is the per-limit seam. */
+    integrations,
     /** The lookup audit trail (tests read it). */
     auditStore,
     metrics,
@@ -237,12 +266,19 @@ export function composeBff({
         store: rateLimiting.store,
         database,
       });
+      integrations.start();
+      // The demo's integrations report through the real ingest route, in-process.
+      await demoIntegrations?.start((url, init) =>
+        Promise.resolve(app.request(new URL(url).pathname, init)),
+      );
     },
     /** Shutdown begins: /readyz answers 503 so the load balancer sends no more browsers here. */
     drain: () => readiness.drain(),
     /** Ends the live incident streams so a graceful shutdown is not held up by them. */
     closeStreams: () => rateLimiting.hub.closeAll(),
     async close() {
+      integrations.stop();
+      await demoIntegrations?.stop();
       await scaleOut.close();
       await rateLimiting.close();
       if ('close' in httpTransport && typeof httpTransport.close === 'function') {

@@ -62,10 +62,11 @@ describe('parseConfig', () => {
   });
 
   describe('rate limits', () => {
-    it('keeps soft limits and simulates no other clients by default', () => {
+    it('keeps soft limits and simulates 600 requests a minute of other clients by default', () => {
       const config = parseConfig({});
       expect(config.rateLimits).toEqual({ keepSoftLimits: true, accountOverride: {} });
-      expect(config.demo.backgroundRpm).toBe(0);
+      // The demo's reporting integrations share these; far below every account limit.
+      expect(config.demo.backgroundRpm).toBe(600);
     });
 
     it('reads RATE_LIMIT_SOFT_LIMITS and MOCK_BACKGROUND_RPM', () => {

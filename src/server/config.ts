@@ -78,7 +78,15 @@ const EnvSchema = z.object({
     .default('info'),
   MOCK_EVENT_TYPES: intIn(0, 100_000).optional(),
   // Demo mode: requests per minute simulated other clients of the account make (shared quota).
-  MOCK_BACKGROUND_RPM: intIn(0, 1_000_000).default(0),
+  // Default 600: enough for the demo's simulated integrations to show on the rate-limits page,
+  // far below every account limit of either tier (600 × 60 = 36,000 an hour < 50,000).
+  MOCK_BACKGROUND_RPM: intIn(0, 1_000_000).default(600),
+  // The account-wide view (docs/account-wide-view.md): how long per-minute aggregates of the
+  // integrations' reports are kept, how many reports a minute one key may send, and after how
+  // long without a report an integration is flagged stale.
+  INTEGRATION_RETENTION_DAYS: intIn(1, 90).default(7),
+  INTEGRATION_INGEST_PER_MINUTE: intIn(1, 10_000).default(120),
+  INTEGRATION_STALE_SECONDS: intIn(10, 86_400).default(120),
   // Whether the governor also keeps the soft limits of upstream-api.md §8 ("service objectives
   // not met"); going over them slows the upstream down for the whole account.
   // A temporary account-level override granted by the vendor (upstream-api.md §8): the account's
@@ -204,6 +212,12 @@ export interface Config {
     /** Bearer token for GET /metrics (METRICS_TOKEN); unset = loopback only. */
     token: string | undefined;
   };
+  /** The account-wide view (INTEGRATION_* variables; docs/account-wide-view.md). */
+  integrations: {
+    retentionDays: number;
+    ingestPerMinute: number;
+    staleAfterSeconds: number;
+  };
 }
 
 /** Thrown with the one line to print when the environment is unusable. */
@@ -297,6 +311,11 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     scaleOut: { databaseUrl: e.DATABASE_URL, redisUrl: e.REDIS_URL, replicas: e.REPLICAS },
     dataSubjects: { auditKey: e.AUDIT_KEY, operationsFile: e.DATA_SUBJECT_OPERATIONS_FILE },
     metrics: { token: e.METRICS_TOKEN },
+    integrations: {
+      retentionDays: e.INTEGRATION_RETENTION_DAYS,
+      ingestPerMinute: e.INTEGRATION_INGEST_PER_MINUTE,
+      staleAfterSeconds: e.INTEGRATION_STALE_SECONDS,
+    },
   };
 }
 

@@ -11,6 +11,7 @@ import {
 } from './data-subjects/operations-file';
 import { createLogger } from './logger';
 import type { DemoControlsPort } from './routes/demo-controls';
+import type { DemoTrafficPort } from './integrations/demo-integrations';
 import { openDatabase, SchemaTooNewError, type SqlDatabase } from './store/database';
 import { openPostgresDatabase, PostgresConnectError } from './store/postgres-database';
 import { closeRedis, connectRedis } from './redis/redis-connection';
@@ -45,6 +46,7 @@ async function main(): Promise<void> {
   let upstreamBaseUrl = config.upstream.baseUrl;
   let stopDemoUpstream: (() => Promise<void>) | undefined;
   let demoControls: DemoControlsPort | undefined;
+  let demoTraffic: DemoTrafficPort | undefined;
   if (config.mode === 'demo') {
     // The one place the BFF reaches into the mock, and only in demo mode: the mock serves the
     // same MSW handlers on an internal loopback port, so the upstream client cannot tell it
@@ -62,6 +64,7 @@ async function main(): Promise<void> {
     upstreamBaseUrl = demo.url;
     stopDemoUpstream = demo.close;
     demoControls = demo.controls;
+    demoTraffic = demo.traffic;
   }
   if (!upstreamBaseUrl) throw new Error('no upstream base URL');
 
@@ -108,6 +111,7 @@ async function main(): Promise<void> {
       dataSubjectOperations,
       auditKey,
       ...(demoControls ? { demoControls } : {}),
+      ...(demoTraffic ? { demoTraffic } : {}),
       ...(redis ? { redis } : {}),
       processMetrics: true,
     });

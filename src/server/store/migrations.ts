@@ -77,4 +77,58 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX lookup_audit_user ON lookup_audit (username, at DESC);
     `,
   },
+  {
+    version: 3,
+    name: 'integration reports',
+    sql: `
+      -- Integrations that report their upstream traffic (docs/account-wide-view.md). The reporting
+      -- key is kept only as a SHA-256 hash; key_hash is NULL once the key is revoked.
+      CREATE TABLE integrations (
+        id text PRIMARY KEY,
+        name text NOT NULL,
+        -- The name lower-cased: names are unique without regard to case.
+        name_key text NOT NULL,
+        owner text,
+        key_hash text,
+        key_hint text,
+        created_at text NOT NULL,
+        key_issued_at text,
+        revoked_at text,
+        last_report_at text
+      );
+      CREATE UNIQUE INDEX integrations_name ON integrations (name_key);
+      CREATE UNIQUE INDEX integrations_key_hash ON integrations (key_hash);
+      -- Per-minute aggregates of what each integration sent, by operation template (never a
+      -- concrete path). Rows older than the retention are deleted.
+      CREATE TABLE integration_minutes (
+        integration_id text NOT NULL,
+        minute text NOT NULL,
+        method text NOT NULL,
+        template text NOT NULL,
+        requests bigint NOT NULL,
+        throttled bigint NOT NULL,
+        PRIMARY KEY (integration_id, minute, method, template)
+      );
+      CREATE INDEX integration_minutes_minute ON integration_minutes (minute);
+      -- The 429s integrations received, one row per integration and blocking occurrence
+      -- (ot-ratelimit-event-id, or a generated key).
+      CREATE TABLE integration_throttles (
+        integration_id text NOT NULL,
+        incident_key text NOT NULL,
+        event_id text,
+        first_seen text NOT NULL,
+        last_seen text NOT NULL,
+        hits bigint NOT NULL,
+        method text NOT NULL,
+        template text NOT NULL,
+        period text,
+        requests_allowed bigint,
+        requests_made bigint,
+        retry_after_seconds bigint,
+        PRIMARY KEY (integration_id, incident_key)
+      );
+      CREATE INDEX integration_throttles_last_seen ON integration_throttles (last_seen);
+      CREATE INDEX integration_throttles_event ON integration_throttles (event_id);
+    `,
+  },
 ];

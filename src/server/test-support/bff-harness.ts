@@ -181,6 +181,8 @@ export async function startBffHarness({
     drain: bff.drain,
     /** The lookup audit trail of this BFF. */
     auditStore: bff.auditStore,
+    /** The account-wide view's store and usage of this BFF. */
+    integrations: bff.integrations,
     /** The mock's §8 model, when `mockRateLimits` was given. */
     mockRateLimits: limits,
     async close() {

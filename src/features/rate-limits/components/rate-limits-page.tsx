@@ -26,6 +26,7 @@ import {
 import { mergeIncident } from '../merge-incident';
 import { DemoControlsPanel } from './demo-controls-panel';
 import { HeadroomGauges } from './headroom-gauges';
+import { AccountWideView } from './integrations-account-view';
 import { IncidentFiltersBar } from './incident-filters';
 import { IncidentsTable } from './incidents-table';
 import './rate-limits.css';
@@ -107,6 +108,7 @@ export function RateLimitsPage() {
       </header>
 
       {showDemo ? <DemoControlsPanel /> : null}
+      <AccountWideView canBurst={showDemo} />
 
       <section className="card rate-limits-section" aria-labelledby="incidents-title">
         <div className="section-head">

@@ -1,0 +1,54 @@
+// The account-wide view as an admin sets it up: register an integration on the Integrations page,
+// copy the key shown once, report with the real reporter package against the running console,
+// and see the integration's requests and its 429 on the rate-limits page.
+import { createReporter } from '../packages/reporter/src/index';
+import { expect, test } from './fixtures';
+
+test('an integration registered in the console reports through the reporter and shows in the breakdown', async ({
+  page,
+  baseURL,
+}) => {
+  const name = `E2E sync ${Date.now().toString(36)}`;
+  await page.goto('/integrations');
+  await page.getByLabel('Name').fill(name);
+  await page.getByLabel(/Owner contact/).fill('e2e team');
+  await page.getByRole('button', { name: 'Register and show key' }).click();
+  const key = (await page.getByTestId('issued-key').textContent())?.trim() ?? '';
+  expect(key).toMatch(/^pacr_/);
+  await page.getByRole('button', { name: 'I have stored it' }).click();
+  await expect(page.getByTestId('issued-key')).toHaveCount(0);
+
+  // The integration's own calls to the platform: answered here by a stand-in, one of them a 429.
+  const reporter = createReporter({ consoleUrl: baseURL!, key });
+  let calls = 0;
+  const platformFetch = reporter.wrapFetch(async () => {
+    calls += 1;
+    return calls === 25
+      ? new Response(null, {
+          status: 429,
+          headers: {
+            'retry-after': '60',
+            'ot-ratelimit-event-id': crypto.randomUUID(),
+            'ot-requests-allowed': '1000',
+            'ot-period': 'MINUTE',
+            'ot-request-made': '1001',
+          },
+        })
+      : new Response('{}', { status: 200 });
+  });
+  for (let index = 0; index < 25; index += 1) {
+    await platformFetch(
+      `https://tenant.example/rest/api/consent/v4/datasubjects/profiles?updatedSince=x&page=${index}`,
+    );
+  }
+  await reporter.close();
+  expect(reporter.stats()).toMatchObject({ reportsSent: 1, reportsFailed: 0 });
+
+  await page.goto('/rate-limits');
+  const table = page.getByRole('table', { name: 'Requests of each reporting integration' });
+  const row = table.getByRole('row').filter({ hasText: name });
+  await expect(row).toContainText('e2e team');
+  await expect(row.getByRole('cell').nth(0)).toHaveText('25');
+  await expect(row.getByRole('cell').nth(3)).toHaveText('1');
+  await expect(page.locator('.account-incidents')).toContainText(`Seen by ${name} (1)`);
+});

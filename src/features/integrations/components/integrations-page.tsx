@@ -1,0 +1,192 @@
+// The Integrations page (admins): register the account's other clients so they can report what
+// they send the platform; the reporting key is shown once, and can be rotated or revoked.
+import { useQuery } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import type { IssuedKey } from '../../../shared/integrations';
+import {
+  integrationsQueryOptions,
+  useRegisterIntegration,
+  useRevokeIntegration,
+  useRotateKey,
+} from '../api/integrations-api';
+import './integrations-page.css';
+
+const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString('en-GB') : '—');
+
+function IssuedKeyPanel({ issued, onDone }: { issued: IssuedKey; onDone: () => void }) {
+  const [copied, setCopied] = useState(false);
+  return (
+    <div className="card issued-key" role="alert">
+      <h2>Reporting key of {issued.integration.name}</h2>
+      <p>
+        Copy it now: it is shown this once and the console keeps only its hash. Give it to the
+        integration as <code>Authorization: Bearer &lt;key&gt;</code> (see the reporter README).
+      </p>
+      <code className="issued-key-value" data-testid="issued-key">
+        {issued.key}
+      </code>
+      <div className="issued-key-actions">
+        <button
+          type="button"
+          className="button"
+          onClick={() => {
+            void navigator.clipboard?.writeText(issued.key).then(() => setCopied(true));
+          }}
+        >
+          {copied ? 'Copied' : 'Copy key'}
+        </button>
+        <button type="button" className="button button-link" onClick={onDone}>
+          I have stored it
+        </button>
+      </div>
+    </div>
+  );
+}
+
+/** The page. */
+export function IntegrationsPage() {
+  const list = useQuery(integrationsQueryOptions());
+  const register = useRegisterIntegration();
+  const rotate = useRotateKey();
+  const revoke = useRevokeIntegration();
+  const [name, setName] = useState('');
+  const [owner, setOwner] = useState('');
+  const [issued, setIssued] = useState<IssuedKey | null>(null);
+  const error = register.error ?? rotate.error ?? revoke.error;
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    register.mutate(
+      { name, ...(owner.trim() ? { owner } : {}) },
+      {
+        onSuccess: (answer) => {
+          setIssued(answer);
+          setName('');
+          setOwner('');
+        },
+      },
+    );
+  };
+
+  return (
+    <section className="page integrations-page" aria-labelledby="integrations-title">
+      <header className="page-header">
+        <div>
+          <h1 id="integrations-title">Integrations</h1>
+          <p className="muted">
+            The account’s other clients of the platform. Each reports its requests and 429s with its
+            own key, so the rate-limits page shows the whole account.
+          </p>
+        </div>
+      </header>
+
+      {issued ? <IssuedKeyPanel issued={issued} onDone={() => setIssued(null)} /> : null}
+
+      <form className="card integrations-form" onSubmit={submit}>
+        <h2>Register an integration</h2>
+        <label>
+          Name
+          <input
+            name="name"
+            required
+            maxLength={80}
+            value={name}
+            onChange={(event) => setName(event.target.value)}
+            placeholder="Nightly consent sync"
+          />
+        </label>
+        <label>
+          Owner contact <span className="muted">(optional)</span>
+          <input
+            name="owner"
+            maxLength={120}
+            value={owner}
+            onChange={(event) => setOwner(event.target.value)}
+            placeholder="data-platform team"
+          />
+        </label>
+        <button type="submit" className="button button-primary" disabled={register.isPending}>
+          Register and show key
+        </button>
+        {error ? (
+          <p className="form-error" role="alert">
+            {error.message}
+          </p>
+        ) : null}
+      </form>
+
+      <section className="card" aria-labelledby="registered-title">
+        <h2 id="registered-title">Registered</h2>
+        {!list.data ? (
+          <p className="muted">{list.isError ? 'The list could not be loaded.' : 'Loading…'}</p>
+        ) : list.data.items.length === 0 ? (
+          <p className="muted">None yet.</p>
+        ) : (
+          <table className="integrations-table">
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Owner</th>
+                <th scope="col">Key</th>
+                <th scope="col">Last report</th>
+                <th scope="col">
+                  <span className="visually-hidden">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {list.data.items.map((item) => (
+                <tr key={item.id}>
+                  <th scope="row">{item.name}</th>
+                  <td>{item.owner ?? '—'}</td>
+                  <td>
+                    {item.status === 'revoked'
+                      ? 'revoked'
+                      : `…${item.keyHint ?? ''} issued ${when(item.keyIssuedAt)}`}
+                  </td>
+                  <td>{when(item.lastReportAt)}</td>
+                  <td className="integrations-actions">
+                    <button
+                      type="button"
+                      className="button"
+                      disabled={rotate.isPending}
+                      onClick={() => {
+                        if (
+                          window.confirm(
+                            `Issue a new key for ${item.name}? The current key stops working at once.`,
+                          )
+                        ) {
+                          rotate.mutate(item.id, { onSuccess: setIssued });
+                        }
+                      }}
+                    >
+                      {item.status === 'revoked' ? 'Reinstate with new key' : 'Rotate key'}
+                    </button>
+                    {item.status === 'active' ? (
+                      <button
+                        type="button"
+                        className="button button-link"
+                        disabled={revoke.isPending}
+                        onClick={() => {
+                          if (
+                            window.confirm(
+                              `Revoke the key of ${item.name}? Its reports are refused from now on.`,
+                            )
+                          ) {
+                            revoke.mutate(item.id);
+                          }
+                        }}
+                      >
+                        Revoke
+                      </button>
+                    ) : null}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </section>
+    </section>
+  );
+}

@@ -1,0 +1,290 @@
+// The account-wide part of the rate-limits page: every limit with the console's and each
+// integration's requests stacked and the unreported share shown as unknown, the last hour's
+// requests per source, the per-integration table, and the incidents of every reporter merged.
+import { useQuery } from '@tanstack/react-query';
+import type { AccountLimit, AccountOverview } from '../../../shared/integrations';
+import { accountUsageQueryOptions, useDemoBurst } from '../api/account-usage-api';
+import './integrations-account-view.css';
+
+const number = (value: number) => value.toLocaleString('en-US');
+const percent = (value: number) =>
+  value >= 0.1 ? `${Math.round(value * 100)}%` : `${(value * 100).toFixed(1)}%`;
+const time = (iso: string) => new Date(iso).toLocaleTimeString('en-GB', { hour12: false });
+
+/** Colour slot of a source: the console first, then each integration in order. */
+function slotOf(overview: AccountOverview, id: string): number {
+  if (id === 'console') return 0;
+  const index = overview.integrations.findIndex((item) => item.id === id);
+  return index < 0 ? 6 : (index % 5) + 1;
+}
+
+function LimitBar({ limit, overview }: { limit: AccountLimit; overview: AccountOverview }) {
+  const parts = [
+    { id: 'console', name: 'This console', used: limit.console },
+    ...limit.integrations,
+  ].filter((part) => part.used > 0);
+  const width = (used: number) => `${Math.min(100, (used / limit.limit) * 100)}%`;
+  const label = `${limit.ruleId} per ${limit.period.toLowerCase()}: ${
+    parts.map((part) => `${part.name} ${number(part.used)}`).join(', ') || 'nothing reported'
+  } of ${number(limit.limit)}; ${
+    limit.unreported === null ? 'the rest is unknown' : `${number(limit.unreported)} unreported`
+  }`;
+  return (
+    <li className="account-limit">
+      <div className="account-limit-head">
+        <span className="account-limit-name">
+          {limit.ruleId} <span className="muted">/ {limit.period.toLowerCase()}</span>
+        </span>
+        <span className="muted">
+          {number(limit.reported)} reported of {number(limit.limit)}
+        </span>
+      </div>
+      <div className="account-limit-bar" role="img" aria-label={label}>
+        {parts.map((part) => (
+          <span
+            key={part.id}
+            className="account-limit-part"
+            data-slot={slotOf(overview, part.id)}
+            style={{ width: width(part.used) }}
+            title={`${part.name}: ${number(part.used)}`}
+          />
+        ))}
+        {limit.unreported !== null && limit.unreported > 0 ? (
+          <span
+            className="account-limit-part"
+            data-slot="unreported"
+            style={{ width: width(limit.unreported) }}
+            title={`Counted by the platform, reported by nobody: ${number(limit.unreported)}`}
+          />
+        ) : null}
+        <span className="account-limit-unknown">
+          {limit.unreported === null ? 'rest: unknown (not reported)' : ''}
+        </span>
+      </div>
+    </li>
+  );
+}
+
+function Timeline({ overview }: { overview: AccountOverview }) {
+  const { series } = overview.timeline;
+  const length = series[0]?.requests.length ?? 0;
+  const totals = Array.from({ length }, (_, index) =>
+    series.reduce((sum, source) => sum + (source.requests[index] ?? 0), 0),
+  );
+  const peak = Math.max(1, ...totals);
+  return (
+    <>
+      <div
+        className="account-timeline"
+        role="img"
+        aria-label={`Requests per minute over the last hour, peak ${number(peak)}`}
+      >
+        {totals.map((total, index) => (
+          <div key={index} className="account-timeline-column" title={`${number(total)} requests`}>
+            {series.map((source) =>
+              (source.requests[index] ?? 0) > 0 ? (
+                <span
+                  key={source.id}
+                  data-slot={slotOf(overview, source.id)}
+                  style={{ height: `${((source.requests[index] ?? 0) / peak) * 100}%` }}
+                />
+              ) : null,
+            )}
+          </div>
+        ))}
+      </div>
+      <p className="account-chart-key muted">
+        {series.map((source) => (
+          <span key={source.id} className="account-key" data-slot={slotOf(overview, source.id)}>
+            {source.name}
+          </span>
+        ))}
+        <span className="account-key" data-slot="unknown">
+          Clients that do not report: unknown
+        </span>
+        <span>Peak {number(peak)} a minute</span>
+      </p>
+    </>
+  );
+}
+
+function IntegrationsTable({ overview }: { overview: AccountOverview }) {
+  if (overview.integrations.length === 0) {
+    return (
+      <p className="muted">
+        No integration reports yet. An admin registers one on the Integrations page and gives it the
+        reporting key.
+      </p>
+    );
+  }
+  return (
+    <div className="table-scroll">
+      <table className="account-integrations">
+        <caption className="visually-hidden">Requests of each reporting integration</caption>
+        <thead>
+          <tr>
+            <th scope="col">Integration</th>
+            <th scope="col">Last minute</th>
+            <th scope="col">Last hour</th>
+            <th scope="col">Share of limits</th>
+            <th scope="col">429s (hour)</th>
+            <th scope="col">Last report</th>
+          </tr>
+        </thead>
+        <tbody>
+          {overview.integrations.map((row) => (
+            <tr key={row.id} data-stale={row.stale || undefined}>
+              <th scope="row">
+                <span className="account-key" data-slot={slotOf(overview, row.id)}>
+                  {row.name}
+                </span>
+                {row.owner ? <span className="muted account-owner"> {row.owner}</span> : null}
+              </th>
+              <td>{number(row.requestsLastMinute)}</td>
+              <td>{number(row.requestsLastHour)}</td>
+              <td>
+                {row.shares.length === 0
+                  ? '—'
+                  : row.shares
+                      .map(
+                        (share) =>
+                          `${share.ruleId}/${share.period.toLowerCase()} ${percent(share.share)}`,
+                      )
+                      .join(', ')}
+              </td>
+              <td>{number(row.throttledLastHour)}</td>
+              <td>
+                {row.status === 'revoked' ? (
+                  <span className="badge">revoked</span>
+                ) : row.stale ? (
+                  <span
+                    className="badge badge-warning"
+                    title={`No report for over ${overview.staleAfterSeconds} s`}
+                  >
+                    stale
+                    {row.lastReportAt ? ` since ${time(row.lastReportAt)}` : ': never reported'}
+                  </span>
+                ) : row.lastReportAt ? (
+                  time(row.lastReportAt)
+                ) : (
+                  '—'
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function Incidents({ overview }: { overview: AccountOverview }) {
+  if (overview.incidents.length === 0) {
+    return <p className="muted">No 429 reported by anyone in the last 24 hours.</p>;
+  }
+  return (
+    <ul className="account-incidents">
+      {overview.incidents.slice(0, 10).map((incident) => (
+        <li key={incident.key}>
+          <div>
+            <strong>{incident.ruleId ?? 'unmatched limit'}</strong>{' '}
+            <span className="muted">
+              {time(incident.firstSeen)}
+              {incident.requestsMade !== null && incident.requestsAllowed !== null
+                ? ` · ${number(incident.requestsMade)} made of ${number(incident.requestsAllowed)} allowed`
+                : ''}
+            </span>
+          </div>
+          <div>
+            Seen by{' '}
+            {incident.reporters
+              .map((reporter) => `${reporter.name} (${number(reporter.hits)})`)
+              .join(', ')}
+          </div>
+          <div className="muted">
+            {incident.topSenders.length === 0
+              ? 'No integration reported requests in the minute before.'
+              : `Sent most in the minute before: ${incident.topSenders
+                  .map((sender) => `${sender.name} (${number(sender.requests)})`)
+                  .join(', ')}`}
+          </div>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function DemoBursts({ overview }: { overview: AccountOverview }) {
+  const burst = useDemoBurst();
+  if (overview.demoBursts.length === 0) return null;
+  return (
+    <div className="account-demo">
+      <span className="muted">Demo: make one integration use up the account minute —</span>
+      {overview.demoBursts.map((source) => (
+        <button
+          key={source.id}
+          type="button"
+          className="button"
+          disabled={burst.isPending}
+          onClick={() => burst.mutate(source.id)}
+        >
+          Burst from {source.name}
+        </button>
+      ))}
+      <span role="status" className="muted">
+        {burst.isPending
+          ? 'Sending…'
+          : burst.data
+            ? burst.data.status === 429
+              ? 'It drew a 429: see the incident below.'
+              : `It was answered ${burst.data.status ?? 'with nothing'}.`
+            : ''}
+      </span>
+    </div>
+  );
+}
+
+/** The account-wide section; `canBurst` shows the demo's burst buttons (demo mode, admins). */
+export function AccountWideView({ canBurst }: { canBurst: boolean }) {
+  const overview = useQuery(accountUsageQueryOptions());
+  const data = overview.data;
+  const limits = data?.limits.filter(
+    (limit) => limit.ruleId.startsWith('account-') || limit.integrations.length > 0,
+  );
+  return (
+    <section className="card rate-limits-section account-wide" aria-labelledby="account-wide-title">
+      <h2 id="account-wide-title">Account-wide: every reporting client</h2>
+      <p className="muted section-note">
+        The platform counts every client of the account against the same limits. This console and
+        each registered integration report their requests; what nobody reports is unknown, not zero.
+      </p>
+      {!data ? (
+        <p className="muted">
+          {overview.isError ? 'The account-wide view could not be loaded.' : 'Loading…'}
+        </p>
+      ) : (
+        <>
+          {canBurst ? <DemoBursts overview={data} /> : null}
+          <div className="account-wide-grid">
+            <div>
+              <h3>Limits</h3>
+              <ul className="account-limits">
+                {(limits ?? []).map((limit) => (
+                  <LimitBar key={`${limit.ruleId}-${limit.period}`} limit={limit} overview={data} />
+                ))}
+              </ul>
+            </div>
+            <div>
+              <h3>Requests per minute, last hour</h3>
+              <Timeline overview={data} />
+            </div>
+          </div>
+          <h3>Integrations</h3>
+          <IntegrationsTable overview={data} />
+          <h3>Incidents, every reporter</h3>
+          <Incidents overview={data} />
+        </>
+      )}
+    </section>
+  );
+}

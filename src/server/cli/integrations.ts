@@ -1,0 +1,123 @@
+// `npm run integrations -- add NAME [--owner TEXT] | list | rotate NAME | revoke NAME`: manages the
+// integrations that report to the console, in the console's own database (DATABASE_URL, else
+// SQLite under DATA_DIR). A new key is printed once; only its hash is stored.
+import { existsSync, realpathSync } from 'node:fs';
+import type { Writable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { IntegrationNameSchema } from '../../shared/integrations';
+import { IntegrationNameTakenError, IntegrationStore } from '../integrations/integration-store';
+import { openDatabase, type SqlDatabase } from '../store/database';
+import { openPostgresDatabase } from '../store/postgres-database';
+
+const USAGE = `Manage the integrations that report to the console (its database: DATABASE_URL, else DATA_DIR).
+
+  npm run integrations -- add NAME [--owner "team or mailbox"]   prints the reporting key once
+  npm run integrations -- list
+  npm run integrations -- rotate NAME                             prints a new key; the old one stops
+  npm run integrations -- revoke NAME`;
+
+/** Where the CLI writes; replaced in tests. */
+export interface IntegrationsCliIo {
+  stdout: Writable;
+  stderr: Writable;
+}
+
+/** Opens the console's database as configured. */
+export async function openConfiguredDatabase(): Promise<SqlDatabase> {
+  if (existsSync('.env')) process.loadEnvFile('.env');
+  const url = process.env.DATABASE_URL;
+  return url
+    ? openPostgresDatabase({ url })
+    : openDatabase({ dataDir: process.env.DATA_DIR || './.data' });
+}
+
+/** Runs one command; resolves to the exit code. */
+export async function runIntegrationsCli(
+  args: string[],
+  io: IntegrationsCliIo,
+  open: () => Promise<SqlDatabase> = openConfiguredDatabase,
+): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({ args, allowPositionals: true, options: { owner: { type: 'string' } } });
+  } catch (error) {
+    io.stderr.write(`${(error as Error).message}\n\n${USAGE}\n`);
+    return 2;
+  }
+  const [command, ...names] = parsed.positionals;
+  const name = names.join(' ');
+  if (
+    !command ||
+    !['add', 'list', 'rotate', 'revoke'].includes(command) ||
+    (command !== 'list' && !name)
+  ) {
+    io.stderr.write(`${USAGE}\n`);
+    return 2;
+  }
+  const db = await open();
+  try {
+    const store = new IntegrationStore(db);
+    if (command === 'list') {
+      const items = await store.list();
+      if (items.length === 0) io.stdout.write('No integrations registered.\n');
+      for (const item of items) {
+        io.stdout.write(
+          `${item.name}\t${item.status}\t${item.owner ?? '-'}\tkey …${item.keyHint ?? '-'}\tlast report ${item.lastReportAt ?? 'never'}\n`,
+        );
+      }
+      return 0;
+    }
+    if (command === 'add') {
+      const valid = IntegrationNameSchema.safeParse(name);
+      if (!valid.success) {
+        io.stderr.write(`Name: ${valid.error.issues[0]?.message ?? 'invalid'}\n`);
+        return 1;
+      }
+      try {
+        const { key } = await store.register(valid.data, parsed.values.owner?.trim() || null);
+        io.stdout.write(
+          `Registered "${valid.data}". Its reporting key (shown this once; only its hash is kept):\n${key}\n`,
+        );
+        return 0;
+      } catch (error) {
+        if (error instanceof IntegrationNameTakenError) {
+          io.stderr.write(`${error.message}; use rotate to issue a new key.\n`);
+          return 1;
+        }
+        throw error;
+      }
+    }
+    const found = await store.findByName(name);
+    if (!found) {
+      io.stderr.write(`No integration named "${name}".\n`);
+      return 1;
+    }
+    if (command === 'rotate') {
+      const issued = await store.rotate(found.id);
+      io.stdout.write(
+        `New reporting key of "${found.name}" (the old one no longer works):\n${issued?.key}\n`,
+      );
+      return 0;
+    }
+    await store.revoke(found.id);
+    io.stdout.write(`Revoked the key of "${found.name}"; its reports are refused from now on.\n`);
+    return 0;
+  } finally {
+    await db.close();
+  }
+}
+
+// Run as a program (npm run integrations), not when imported by tests.
+if (
+  process.argv[1] &&
+  realpathSync(process.argv[1]) === realpathSync(fileURLToPath(import.meta.url))
+) {
+  runIntegrationsCli(process.argv.slice(2), process).then(
+    (code) => process.exit(code),
+    (error: unknown) => {
+      console.error(`Error: ${(error as Error).message}`);
+      process.exit(1);
+    },
+  );
+}

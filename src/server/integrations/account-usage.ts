@@ -1,0 +1,433 @@
+// The account-wide view: the console's own use of each limit (its governor) stacked with what
+// every registered integration reported, the per-integration table, and the 429 incidents of all
+// reporters merged by the platform's event id. `perLimit()` is the seam other parts read (the
+// early-warning forecast): one call, every limit, each source's requests in the limit's window,
+// and the unreported share as unknown (null), never as zero.
+import type {
+  AccountIncident,
+  AccountLimit,
+  AccountOverview,
+  Integration,
+  IntegrationActivity,
+} from '../../shared/integrations';
+import type { Incident } from '../../shared/incident';
+import { OTHER_TEMPLATE } from '../../shared/operation-templates';
+import {
+  PERIOD_SECONDS,
+  matchModuleRule,
+  type RateLimitPeriod,
+  type RateLimitRule,
+} from '../../shared/rate-limits';
+import type { LimitUsage } from '../governor/governor';
+import type { IncidentStore } from '../store/incident-store';
+import type { IntegrationStore, StoredThrottle, TemplateTotal } from './integration-store';
+
+/** What the account view reads from the governor. */
+export interface GovernorView {
+  rules(): readonly RateLimitRule[];
+  usage(): Promise<LimitUsage[]>;
+  readonly timeline: {
+    snapshot(): { bucketSeconds: number; start: number; sent: number[] };
+  };
+}
+
+export interface AccountUsageOptions {
+  readonly store: IntegrationStore;
+  readonly governor: GovernorView;
+  readonly incidents: Pick<IncidentStore, 'list'>;
+  readonly now: () => number;
+  /** An active integration silent for longer than this is flagged stale (default 2 minutes). */
+  readonly staleAfterMs?: number;
+  /** How long a computed view is reused (default 1 s): a busy page costs one read a second. */
+  readonly cacheMs?: number;
+  /** Demo mode: the simulated integrations that can be made to burst. */
+  readonly demoBursts?: () => Array<{ id: string; name: string }>;
+}
+
+const MINUTE_MS = 60_000;
+const HOUR_MS = 3_600_000;
+const INCIDENT_HORIZON_MS = 24 * HOUR_MS;
+const TIMELINE_MINUTES = 60;
+
+/**
+ * Requests of `rows` that fall in the `windowMs` before `now`, from per-minute buckets: the
+ * current (partial) minute counts whole, the oldest bucket by the part of it inside the window.
+ */
+export function requestsInWindow(
+  rows: readonly Pick<TemplateTotal, 'minute' | 'requests'>[],
+  now: number,
+  windowMs: number,
+): number {
+  const from = now - windowMs;
+  let total = 0;
+  for (const row of rows) {
+    const end = Math.min(row.minute + MINUTE_MS, now);
+    if (end <= from || row.minute > now) continue;
+    const span = Math.max(1, end - row.minute);
+    const inside = Math.min(1, (end - Math.max(row.minute, from)) / span);
+    total += row.requests * inside;
+  }
+  return Math.round(total);
+}
+
+/** True when a request of `method` to `template` counts for `rule`. */
+export function countsFor(
+  rule: RateLimitRule,
+  rules: readonly RateLimitRule[],
+  method: string,
+  template: string,
+) {
+  if (rule.scope === 'account') return true;
+  if (template === OTHER_TEMPLATE) return false;
+  return matchModuleRule(method, template, rules)?.id === rule.id;
+}
+
+/** The account-wide view over the integration store, the governor and the incident store. */
+export class AccountUsage {
+  readonly #options: AccountUsageOptions;
+  #cached: { at: number; value: Promise<Computed> } | undefined;
+
+  constructor(options: AccountUsageOptions) {
+    this.#options = options;
+  }
+
+  /** Every limit, account-wide, now: the seam for forecasts. */
+  async perLimit(): Promise<AccountLimit[]> {
+    return (await this.#compute()).limits;
+  }
+
+  /** The whole view of the rate-limits page. */
+  async overview(): Promise<AccountOverview> {
+    return (await this.#compute()).overview;
+  }
+
+  /** Forget the cached view (after a registration, rotation or revocation). */
+  invalidate(): void {
+    this.#cached = undefined;
+  }
+
+  #compute(): Promise<Computed> {
+    const now = this.#options.now();
+    const ttl = this.#options.cacheMs ?? 1_000;
+    if (this.#cached && now - this.#cached.at < ttl && now >= this.#cached.at) {
+      return this.#cached.value;
+    }
+    const value = this.#build(now);
+    this.#cached = { at: now, value };
+    value.catch(() => {
+      if (this.#cached?.value === value) this.#cached = undefined;
+    });
+    return value;
+  }
+
+  async #build(now: number): Promise<Computed> {
+    const { store, governor, incidents } = this.#options;
+    const staleAfterMs = this.#options.staleAfterMs ?? 2 * MINUTE_MS;
+    const [integrations, rows, throttles, usage, consoleIncidents] = await Promise.all([
+      store.list(),
+      store.minutesSince(now - HOUR_MS - MINUTE_MS),
+      store.throttlesSince(now - INCIDENT_HORIZON_MS),
+      governor.usage(),
+      incidents.list({ since: now - INCIDENT_HORIZON_MS, limit: 50 }),
+    ]);
+    const rules = governor.rules();
+    const ruleById = new Map(rules.map((rule) => [rule.id, rule]));
+    const byIntegration = new Map<string, TemplateTotal[]>();
+    for (const row of rows) {
+      const list = byIntegration.get(row.integrationId) ?? [];
+      list.push(row);
+      byIntegration.set(row.integrationId, list);
+    }
+    const nameOf = new Map(integrations.map((item) => [item.id, item.name]));
+
+    const limits: AccountLimit[] = usage.map((limit) => {
+      const rule = ruleById.get(limit.ruleId);
+      const windowMs = PERIOD_SECONDS[limit.period] * 1_000;
+      const perIntegration = integrations
+        .map((integration) => ({
+          id: integration.id,
+          name: integration.name,
+          used: rule
+            ? requestsInWindow(
+                (byIntegration.get(integration.id) ?? []).filter((row) =>
+                  countsFor(rule, rules, row.method, row.template),
+                ),
+                now,
+                windowMs,
+              )
+            : 0,
+        }))
+        .filter((entry) => entry.used > 0);
+      const reported = limit.used + perIntegration.reduce((sum, entry) => sum + entry.used, 0);
+      return {
+        ruleId: limit.ruleId,
+        period: limit.period,
+        limit: limit.limit,
+        console: limit.used,
+        integrations: perIntegration,
+        reported,
+        unreported: platformCount(
+          limit.ruleId,
+          limit.period,
+          throttles,
+          consoleIncidents.items,
+          now,
+          windowMs,
+          reported,
+        ),
+      };
+    });
+
+    const table = integrations.map((integration) =>
+      activity(integration, byIntegration.get(integration.id) ?? [], limits, now, staleAfterMs),
+    );
+
+    return {
+      limits,
+      overview: {
+        now: new Date(now).toISOString(),
+        staleAfterSeconds: Math.round(staleAfterMs / 1_000),
+        limits,
+        integrations: table,
+        timeline: timeline(governor, integrations, byIntegration, now),
+        incidents: await this.#withSenders(
+          mergeIncidents(consoleIncidents.items, throttles, rules, nameOf),
+          rows,
+          rules,
+          nameOf,
+          now,
+        ),
+        demoBursts: this.#options.demoBursts?.() ?? [],
+      },
+    };
+  }
+
+  /** Adds each incident's top senders, reading older minutes from the store when needed. */
+  async #withSenders(
+    incidents: MergedIncident[],
+    recent: readonly TemplateTotal[],
+    rules: readonly RateLimitRule[],
+    nameOf: ReadonlyMap<string, string>,
+    now: number,
+  ): Promise<AccountIncident[]> {
+    const horizon = now - HOUR_MS;
+    return Promise.all(
+      incidents.map(async ({ first, last, ...incident }) => {
+        const rows =
+          first - MINUTE_MS >= horizon
+            ? recent
+            : await this.#options.store.minutesBetween(first - MINUTE_MS, first);
+        return {
+          ...incident,
+          firstSeen: new Date(first).toISOString(),
+          lastSeen: new Date(last).toISOString(),
+          topSenders: topSenders(incident.ruleId, first, rows, rules, nameOf),
+        };
+      }),
+    );
+  }
+}
+
+interface Computed {
+  limits: AccountLimit[];
+  overview: AccountOverview;
+}
+
+/**
+ * What the platform said was made in the current window of this limit (the latest 429's
+ * ot-request-made), minus what was reported; null when no 429 of this window said so.
+ */
+function platformCount(
+  ruleId: string,
+  period: RateLimitPeriod,
+  throttles: readonly StoredThrottle[],
+  consoleIncidents: readonly Incident[],
+  now: number,
+  windowMs: number,
+  reported: number,
+): number | null {
+  let made: number | null = null;
+  for (const incident of consoleIncidents) {
+    if (incident.ruleId !== ruleId || incident.period !== period) continue;
+    if (Date.parse(incident.lastSeen) < now - windowMs || incident.requestsMade === null) continue;
+    made = Math.max(made ?? 0, incident.requestsMade);
+  }
+  for (const throttle of throttles) {
+    if (throttle.period !== period || throttle.lastSeen < now - windowMs) continue;
+    if (throttle.requestsMade === null) continue;
+    if (throttle.requestsAllowed === null) continue;
+    // An integration's 429 names no rule; its allowed count and period identify the account limit.
+    if (!ruleId.startsWith('account-')) continue;
+    made = Math.max(made ?? 0, throttle.requestsMade);
+  }
+  return made === null ? null : Math.max(0, made - reported);
+}
+
+function activity(
+  integration: Integration,
+  rows: readonly TemplateTotal[],
+  limits: readonly AccountLimit[],
+  now: number,
+  staleAfterMs: number,
+): IntegrationActivity {
+  const lastReport =
+    integration.lastReportAt === null ? null : Date.parse(integration.lastReportAt);
+  return {
+    id: integration.id,
+    name: integration.name,
+    owner: integration.owner,
+    status: integration.status,
+    requestsLastMinute: requestsInWindow(rows, now, MINUTE_MS),
+    requestsLastHour: requestsInWindow(rows, now, HOUR_MS),
+    throttledLastHour: Math.round(
+      rows
+        .filter((row) => row.minute >= now - HOUR_MS)
+        .reduce((sum, row) => sum + row.throttled, 0),
+    ),
+    lastReportAt: integration.lastReportAt,
+    stale:
+      integration.status === 'active' && (lastReport === null || now - lastReport > staleAfterMs),
+    shares: limits
+      .map((limit) => ({
+        ruleId: limit.ruleId,
+        period: limit.period,
+        share:
+          (limit.integrations.find((entry) => entry.id === integration.id)?.used ?? 0) /
+          limit.limit,
+      }))
+      .filter((share) => share.share > 0),
+  };
+}
+
+function timeline(
+  governor: GovernorView,
+  integrations: readonly Integration[],
+  byIntegration: ReadonlyMap<string, TemplateTotal[]>,
+  now: number,
+): AccountOverview['timeline'] {
+  const currentMinute = Math.floor(now / MINUTE_MS) * MINUTE_MS;
+  const start = currentMinute - (TIMELINE_MINUTES - 1) * MINUTE_MS;
+  const indexOf = (at: number) => Math.floor((at - start) / MINUTE_MS);
+  const own = new Array<number>(TIMELINE_MINUTES).fill(0);
+  const snapshot = governor.timeline.snapshot();
+  snapshot.sent.forEach((count, index) => {
+    const at = snapshot.start + index * snapshot.bucketSeconds * 1_000;
+    const slot = indexOf(at);
+    if (slot >= 0 && slot < TIMELINE_MINUTES) own[slot] = (own[slot] ?? 0) + count;
+  });
+  const series = [{ id: 'console', name: 'This console', requests: own }];
+  for (const integration of integrations) {
+    const requests = new Array<number>(TIMELINE_MINUTES).fill(0);
+    for (const row of byIntegration.get(integration.id) ?? []) {
+      const slot = indexOf(row.minute);
+      if (slot >= 0 && slot < TIMELINE_MINUTES)
+        requests[slot] = (requests[slot] ?? 0) + row.requests;
+    }
+    if (requests.some((count) => count > 0)) {
+      series.push({ id: integration.id, name: integration.name, requests });
+    }
+  }
+  return { bucketSeconds: 60, start: new Date(start).toISOString(), series };
+}
+
+/** The account rule a reported 429 belongs to, from its period and allowed count. */
+function ruleOfThrottle(throttle: StoredThrottle, rules: readonly RateLimitRule[]): string | null {
+  if (throttle.period === null) return null;
+  const byLimit = rules.find(
+    (rule) =>
+      rule.limits.some(
+        (limit) => limit.period === throttle.period && limit.limit === throttle.requestsAllowed,
+      ) &&
+      (rule.scope === 'account' || countsFor(rule, rules, throttle.method, throttle.template)),
+  );
+  return byLimit?.id ?? null;
+}
+
+/** An incident across reporters, before its top senders are known. */
+export type MergedIncident = Omit<AccountIncident, 'firstSeen' | 'lastSeen'> & {
+  first: number;
+  last: number;
+};
+
+/**
+ * One incident per blocking occurrence across all reporters: the console's incident and every
+ * integration's 429 with the same event id become one, each reporter listed with its hits.
+ * Newest first, at most 50.
+ */
+export function mergeIncidents(
+  consoleIncidents: readonly Incident[],
+  throttles: readonly StoredThrottle[],
+  rules: readonly RateLimitRule[],
+  nameOf: ReadonlyMap<string, string>,
+): MergedIncident[] {
+  const merged = new Map<string, MergedIncident>();
+  for (const incident of consoleIncidents) {
+    merged.set(incident.eventId ?? incident.key, {
+      key: incident.key,
+      eventId: incident.eventId,
+      first: Date.parse(incident.firstSeen),
+      last: Date.parse(incident.lastSeen),
+      ruleId: incident.ruleId,
+      period: incident.period,
+      requestsAllowed: incident.requestsAllowed,
+      requestsMade: incident.requestsMade,
+      reporters: [{ id: 'console', name: 'This console', hits: incident.hits }],
+      topSenders: [],
+    });
+  }
+  for (const throttle of throttles) {
+    const key = throttle.eventId ?? `${throttle.integrationId}:${throttle.incidentKey}`;
+    const reporter = {
+      id: throttle.integrationId,
+      name: nameOf.get(throttle.integrationId) ?? 'A removed integration',
+      hits: throttle.hits,
+    };
+    const existing = merged.get(key);
+    if (existing) {
+      existing.reporters.push(reporter);
+      existing.first = Math.min(existing.first, throttle.firstSeen);
+      existing.last = Math.max(existing.last, throttle.lastSeen);
+      if (throttle.requestsMade !== null) {
+        existing.requestsMade = Math.max(existing.requestsMade ?? 0, throttle.requestsMade);
+      }
+      continue;
+    }
+    merged.set(key, {
+      key,
+      eventId: throttle.eventId,
+      first: throttle.firstSeen,
+      last: throttle.lastSeen,
+      ruleId: ruleOfThrottle(throttle, rules),
+      period: throttle.period,
+      requestsAllowed: throttle.requestsAllowed,
+      requestsMade: throttle.requestsMade,
+      reporters: [reporter],
+      topSenders: [],
+    });
+  }
+  for (const incident of merged.values()) incident.reporters.sort((a, b) => b.hits - a.hits);
+  return [...merged.values()].sort((a, b) => b.first - a.first).slice(0, 50);
+}
+
+/** The integrations that sent most of the rule's requests in the minute before `first`. */
+export function topSenders(
+  ruleId: string | null,
+  first: number,
+  rows: readonly TemplateTotal[],
+  rules: readonly RateLimitRule[],
+  nameOf: ReadonlyMap<string, string>,
+): AccountIncident['topSenders'] {
+  const rule = rules.find((candidate) => candidate.id === ruleId);
+  const before = new Map<string, number>();
+  for (const row of rows) {
+    // The minute before the incident, and the minute it began in.
+    if (row.minute < first - MINUTE_MS || row.minute > first) continue;
+    if (rule && !countsFor(rule, rules, row.method, row.template)) continue;
+    before.set(row.integrationId, (before.get(row.integrationId) ?? 0) + row.requests);
+  }
+  return [...before.entries()]
+    .filter(([, requests]) => requests > 0)
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 3)
+    .map(([id, requests]) => ({ id, name: nameOf.get(id) ?? 'A removed integration', requests }));
+}

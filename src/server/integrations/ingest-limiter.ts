@@ -1,0 +1,50 @@
+// How many reports one key may send: a fixed count per minute per integration, in this process's
+// memory, or in Redis when replicas share one (REDIS_URL), so spreading a flood over replicas gains
+// nothing. While Redis is away each replica counts on its own (rate-limiter-flexible's insurance).
+import type { Redis } from 'ioredis';
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+
+/** Reports a minute one integration may send by default (its reporter sends about 12). */
+export const DEFAULT_INGEST_PER_MINUTE = 120;
+
+/** The verdict for one report. */
+export type IngestVerdict = { allowed: true } | { allowed: false; retryAfterSeconds: number };
+
+/** Counts reports per integration. */
+export interface IngestLimiter {
+  take(integrationId: string): Promise<IngestVerdict>;
+}
+
+/** A limiter of `perMinute` reports per integration; shared through `redis` when given. */
+export function createIngestLimiter(options: {
+  perMinute: number;
+  redis?: Redis;
+  namespace?: string;
+}): IngestLimiter {
+  const base = { points: options.perMinute, duration: 60, keyPrefix: 'integration-ingest' };
+  const limiter = options.redis
+    ? new RateLimiterRedis({
+        ...base,
+        keyPrefix: `${options.namespace ?? 'console'}:${base.keyPrefix}`,
+        storeClient: options.redis,
+        rejectIfRedisNotReady: true,
+        insuranceLimiter: new RateLimiterMemory(base),
+      })
+    : new RateLimiterMemory(base);
+  return {
+    async take(integrationId) {
+      try {
+        await limiter.consume(integrationId);
+        return { allowed: true };
+      } catch (error) {
+        if (error instanceof RateLimiterRes) {
+          return {
+            allowed: false,
+            retryAfterSeconds: Math.max(1, Math.ceil(error.msBeforeNext / 1_000)),
+          };
+        }
+        throw error;
+      }
+    },
+  };
+}

@@ -1,0 +1,112 @@
+// The integration store on both engines (SQLite always; PostgreSQL when TEST_DATABASE_URL is
+// set): keys stored only hashed, rotation and revocation, per-minute aggregation of reports, and
+// the retention on an injected clock.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { STORE_ENGINES, type TestDatabase } from '../test-support/store-engines';
+import { hashReportingKey } from './integration-keys';
+import { IntegrationStore } from './integration-store';
+
+const T0 = Date.UTC(2026, 2, 10, 9, 30, 0);
+
+for (const engine of STORE_ENGINES) {
+  describe.skipIf(!engine.available)(`the integration store on ${engine.title}`, () => {
+    let db: TestDatabase;
+    let clock = T0;
+    let store: IntegrationStore;
+
+    beforeAll(async () => {
+      db = await engine.open();
+      store = new IntegrationStore(db, () => clock);
+    });
+    afterAll(() => db?.close());
+    beforeEach(async () => {
+      clock = T0;
+      await db.exec(
+        'DELETE FROM integration_minutes; DELETE FROM integration_throttles; DELETE FROM integrations',
+      );
+    });
+
+    it('keeps only the hash of a key; rotation and revocation take effect at once', async () => {
+      const { integration, key } = await store.register('Nightly sync', 'data team');
+      const { rows } = await db.query<Record<string, unknown>>('SELECT * FROM integrations');
+      expect(JSON.stringify(rows)).not.toContain(key);
+      expect(rows[0]?.key_hash).toBe(hashReportingKey(key));
+      expect((await store.authenticate(key))?.id).toBe(integration.id);
+      const rotated = await store.rotate(integration.id);
+      expect(await store.authenticate(key)).toBeUndefined();
+      expect((await store.authenticate(rotated!.key))?.id).toBe(integration.id);
+      await store.revoke(integration.id);
+      expect(await store.authenticate(rotated!.key)).toBeUndefined();
+      expect((await store.findById(integration.id))?.status).toBe('revoked');
+      await expect(store.register('NIGHTLY SYNC', null)).rejects.toThrow(/exists/);
+    });
+
+    it('adds reports of the same minute and operation into one row', async () => {
+      const { integration } = await store.register('Sync', null);
+      const entry = {
+        minute: T0 + 5_000,
+        method: 'GET',
+        template: '/v1/preferences',
+        requests: 10,
+        throttled: 1,
+      };
+      await store.storeReport(integration.id, [entry], []);
+      await store.storeReport(
+        integration.id,
+        [{ ...entry, minute: T0 + 40_000, requests: 5, throttled: 0 }],
+        [],
+      );
+      const rows = await store.minutesSince(T0 - 60_000);
+      expect(rows).toEqual([
+        {
+          integrationId: integration.id,
+          minute: T0,
+          method: 'GET',
+          template: '/v1/preferences',
+          requests: 15,
+          throttled: 1,
+        },
+      ]);
+      expect((await store.findById(integration.id))?.lastReportAt).toBe(new Date(T0).toISOString());
+    });
+
+    it('deletes aggregates and 429s older than the retention, and keeps the rest', async () => {
+      const { integration } = await store.register('Sync', null);
+      const day = 86_400_000;
+      const throttle = {
+        at: T0 - 8 * day,
+        incidentKey: 'old',
+        eventId: null,
+        method: 'GET',
+        template: '/v1/preferences',
+        period: 'MINUTE' as const,
+        requestsAllowed: 3000,
+        requestsMade: 3001,
+        retryAfterSeconds: 60,
+      };
+      await store.storeReport(
+        integration.id,
+        [
+          {
+            minute: T0 - 8 * day,
+            method: 'GET',
+            template: '/v1/preferences',
+            requests: 1,
+            throttled: 0,
+          },
+          {
+            minute: T0 - 6 * day,
+            method: 'GET',
+            template: '/v1/preferences',
+            requests: 2,
+            throttled: 0,
+          },
+        ],
+        [throttle, { ...throttle, at: T0 - day, incidentKey: 'recent' }],
+      );
+      expect(await store.prune(T0 - 7 * day)).toBe(2);
+      expect((await store.minutesSince(0)).map((row) => row.requests)).toEqual([2]);
+      expect((await store.throttlesSince(0)).map((row) => row.incidentKey)).toEqual(['recent']);
+    });
+  });
+}

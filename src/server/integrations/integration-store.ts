@@ -1,0 +1,429 @@
+// Integrations and their reports in the database (SQLite or PostgreSQL, portable SQL): the
+// registry with hashed keys, per-minute aggregates by operation template, the 429s each
+// integration received, and the retention that keeps all of it bounded.
+import type { Integration } from '../../shared/integrations';
+import type { SqlDatabase } from '../store/database';
+import { sortableId } from '../store/sortable-id';
+import { generateReportingKey, hashReportingKey, keyHint } from './integration-keys';
+
+/** A name is taken (names are unique, without regard to case). */
+export class IntegrationNameTakenError extends Error {
+  override name = 'IntegrationNameTakenError';
+}
+
+/** One minute of one operation, reduced and validated (report-intake.ts). */
+export interface MinuteAggregate {
+  readonly minute: number;
+  readonly method: string;
+  readonly template: string;
+  readonly requests: number;
+  readonly throttled: number;
+}
+
+/** One 429 an integration received, reduced and validated. */
+export interface ThrottleRecord {
+  readonly at: number;
+  readonly incidentKey: string;
+  readonly eventId: string | null;
+  readonly method: string;
+  readonly template: string;
+  readonly period: 'MINUTE' | 'HOUR' | null;
+  readonly requestsAllowed: number | null;
+  readonly requestsMade: number | null;
+  readonly retryAfterSeconds: number | null;
+}
+
+/** Sums of one integration's requests by template, over a time range. */
+export interface TemplateTotal {
+  readonly integrationId: string;
+  readonly method: string;
+  readonly template: string;
+  readonly minute: number;
+  readonly requests: number;
+  readonly throttled: number;
+}
+
+/** One integration's view of one blocking occurrence. */
+export interface StoredThrottle extends ThrottleRecord {
+  readonly integrationId: string;
+  readonly firstSeen: number;
+  readonly lastSeen: number;
+  readonly hits: number;
+}
+
+interface IntegrationRow {
+  id: string;
+  name: string;
+  owner: string | null;
+  key_hash: string | null;
+  key_hint: string | null;
+  created_at: string;
+  key_issued_at: string | null;
+  revoked_at: string | null;
+  last_report_at: string | null;
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+const minuteOf = (ms: number) => Math.floor(ms / 60_000) * 60_000;
+
+function toIntegration(row: IntegrationRow): Integration {
+  return {
+    id: row.id,
+    name: row.name,
+    owner: row.owner,
+    status: row.revoked_at === null ? 'active' : 'revoked',
+    createdAt: new Date(row.created_at).toISOString(),
+    keyIssuedAt: row.key_issued_at === null ? null : new Date(row.key_issued_at).toISOString(),
+    keyHint: row.key_hint,
+    lastReportAt: row.last_report_at === null ? null : new Date(row.last_report_at).toISOString(),
+  };
+}
+
+const COLUMNS =
+  'id, name, owner, key_hash, key_hint, created_at, key_issued_at, revoked_at, last_report_at';
+
+const UPSERT_MINUTE = `INSERT INTO integration_minutes
+    (integration_id, minute, method, template, requests, throttled)
+  VALUES ($1, $2, $3, $4, $5, $6)
+  ON CONFLICT (integration_id, minute, method, template) DO UPDATE SET
+    requests = integration_minutes.requests + excluded.requests,
+    throttled = integration_minutes.throttled + excluded.throttled`;
+
+const UPSERT_THROTTLE = `INSERT INTO integration_throttles
+    (integration_id, incident_key, event_id, first_seen, last_seen, hits, method, template, period,
+     requests_allowed, requests_made, retry_after_seconds)
+  VALUES ($1, $2, $3, $4, $4, 1, $5, $6, $7, $8, $9, $10)
+  ON CONFLICT (integration_id, incident_key) DO UPDATE SET
+    hits = integration_throttles.hits + 1,
+    first_seen = CASE WHEN excluded.first_seen < integration_throttles.first_seen
+      THEN excluded.first_seen ELSE integration_throttles.first_seen END,
+    last_seen = CASE WHEN excluded.last_seen > integration_throttles.last_seen
+      THEN excluded.last_seen ELSE integration_throttles.last_seen END,
+    requests_made = CASE WHEN excluded.requests_made IS NULL THEN integration_throttles.requests_made
+      WHEN integration_throttles.requests_made IS NULL THEN excluded.requests_made
+      WHEN excluded.requests_made > integration_throttles.requests_made
+      THEN excluded.requests_made ELSE integration_throttles.requests_made END`;
+
+/**
+ * How long reports are gathered before one commit: at most four commits (fsyncs, which block the
+ * event loop on SQLite) a second, whatever the ingest rate, at the price of a 202 up to this late.
+ */
+const WRITE_WINDOW_MS = 250;
+
+interface PendingReport {
+  readonly integrationId: string;
+  readonly minutes: readonly MinuteAggregate[];
+  readonly throttles: readonly ThrottleRecord[];
+  readonly at: number;
+}
+
+interface Batch {
+  reports: PendingReport[];
+  done: Promise<void>;
+  resolve: () => void;
+  reject: (error: unknown) => void;
+}
+
+function newBatch(): Batch {
+  let resolve!: () => void;
+  let reject!: (error: unknown) => void;
+  const done = new Promise<void>((ok, fail) => {
+    resolve = ok;
+    reject = fail;
+  });
+  // A batch nobody awaits (cannot happen: every report awaits) must not crash the process.
+  done.catch(() => undefined);
+  return { reports: [], done, resolve, reject };
+}
+
+/** The integration registry and report aggregates over a SQL database. */
+export class IntegrationStore {
+  readonly #db: () => Promise<SqlDatabase>;
+  readonly #now: () => number;
+
+  /** `db` may still be opening: the first query waits for it. */
+  constructor(db: SqlDatabase | (() => Promise<SqlDatabase>), now: () => number = Date.now) {
+    this.#db = typeof db === 'function' ? db : () => Promise.resolve(db);
+    this.#now = now;
+  }
+
+  /** Every integration, by name. */
+  async list(): Promise<Integration[]> {
+    const { rows } = await (
+      await this.#db()
+    ).query<IntegrationRow>(`SELECT ${COLUMNS} FROM integrations ORDER BY name_key`);
+    return rows.map(toIntegration);
+  }
+
+  async findByName(name: string): Promise<Integration | undefined> {
+    const { rows } = await (
+      await this.#db()
+    ).query<IntegrationRow>(`SELECT ${COLUMNS} FROM integrations WHERE name_key = $1`, [
+      name.trim().toLowerCase(),
+    ]);
+    return rows[0] ? toIntegration(rows[0]) : undefined;
+  }
+
+  async findById(id: string): Promise<Integration | undefined> {
+    const { rows } = await (
+      await this.#db()
+    ).query<IntegrationRow>(`SELECT ${COLUMNS} FROM integrations WHERE id = $1`, [id]);
+    return rows[0] ? toIntegration(rows[0]) : undefined;
+  }
+
+  /** Registers an integration; resolves to it and its key (the only time the key exists). */
+  async register(
+    name: string,
+    owner: string | null,
+  ): Promise<{ integration: Integration; key: string }> {
+    const now = this.#now();
+    const key = generateReportingKey();
+    const id = sortableId(now);
+    try {
+      // One statement: two registrations of one name at once cannot both pass (unique index).
+      await (
+        await this.#db()
+      ).query(
+        `INSERT INTO integrations (id, name, name_key, owner, key_hash, key_hint, created_at,
+           key_issued_at, revoked_at, last_report_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $7, NULL, NULL)`,
+        [
+          id,
+          name.trim(),
+          name.trim().toLowerCase(),
+          owner,
+          hashReportingKey(key),
+          keyHint(key),
+          iso(now),
+        ],
+      );
+    } catch (error) {
+      if (/unique|duplicate/i.test((error as Error).message)) {
+        throw new IntegrationNameTakenError(`An integration named "${name.trim()}" exists`);
+      }
+      throw error;
+    }
+    const integration = await this.findById(id);
+    if (!integration) throw new Error('the registered integration was not found');
+    return { integration, key };
+  }
+
+  /** Issues a new key (the old one stops working at once); reinstates a revoked integration. */
+  async rotate(id: string): Promise<{ integration: Integration; key: string } | undefined> {
+    const key = generateReportingKey();
+    await (
+      await this.#db()
+    ).query(
+      `UPDATE integrations SET key_hash = $2, key_hint = $3, key_issued_at = $4, revoked_at = NULL
+       WHERE id = $1`,
+      [id, hashReportingKey(key), keyHint(key), iso(this.#now())],
+    );
+    const integration = await this.findById(id);
+    return integration ? { integration, key } : undefined;
+  }
+
+  /** Revokes the key: its reports are refused from now on; what it reported stays. */
+  async revoke(id: string): Promise<Integration | undefined> {
+    await (
+      await this.#db()
+    ).query(
+      `UPDATE integrations SET key_hash = NULL, key_hint = NULL,
+         revoked_at = COALESCE(revoked_at, $2) WHERE id = $1`,
+      [id, iso(this.#now())],
+    );
+    return this.findById(id);
+  }
+
+  /** The active integration holding `key`, if any. */
+  async authenticate(key: string): Promise<Integration | undefined> {
+    const { rows } = await (
+      await this.#db()
+    ).query<IntegrationRow>(
+      `SELECT ${COLUMNS} FROM integrations WHERE key_hash = $1 AND revoked_at IS NULL`,
+      [hashReportingKey(key)],
+    );
+    return rows[0] ? toIntegration(rows[0]) : undefined;
+  }
+
+  /**
+   * Stores one accepted report of `integrationId`, all of it or nothing; resolves once it is
+   * committed. Group commit: reports arriving while a write is under way are written together in
+   * the next transaction, their minute rows summed first, so a flood costs one commit (one fsync
+   * on SQLite) per round instead of one per report.
+   */
+  storeReport(
+    integrationId: string,
+    minutes: readonly MinuteAggregate[],
+    throttles: readonly ThrottleRecord[],
+  ): Promise<void> {
+    const batch = this.#pending;
+    batch.reports.push({ integrationId, minutes, throttles, at: this.#now() });
+    if (!this.#writing) {
+      this.#writing = true;
+      setTimeout(() => void this.#writeBatches(), WRITE_WINDOW_MS);
+    }
+    return batch.done;
+  }
+
+  #pending = newBatch();
+  #writing = false;
+
+  async #writeBatches(): Promise<void> {
+    while (this.#pending.reports.length > 0) {
+      const batch = this.#pending;
+      this.#pending = newBatch();
+      try {
+        await this.#write(batch.reports);
+        batch.resolve();
+      } catch (error) {
+        batch.reject(error);
+      }
+      if (this.#pending.reports.length > 0) {
+        await new Promise((resolve) => setTimeout(resolve, WRITE_WINDOW_MS));
+      }
+    }
+    this.#writing = false;
+  }
+
+  async #write(reports: readonly PendingReport[]): Promise<void> {
+    const sums = new Map<string, [string, MinuteAggregate]>();
+    const lastReport = new Map<string, number>();
+    for (const report of reports) {
+      lastReport.set(
+        report.integrationId,
+        Math.max(lastReport.get(report.integrationId) ?? 0, report.at),
+      );
+      for (const entry of report.minutes) {
+        const minute = minuteOf(entry.minute);
+        const key = `${report.integrationId}|${minute}|${entry.method}|${entry.template}`;
+        const previous = sums.get(key)?.[1];
+        sums.set(key, [
+          report.integrationId,
+          {
+            ...entry,
+            minute,
+            requests: (previous?.requests ?? 0) + entry.requests,
+            throttled: (previous?.throttled ?? 0) + entry.throttled,
+          },
+        ]);
+      }
+    }
+    await (
+      await this.#db()
+    ).transaction(async (tx) => {
+      for (const [integrationId, entry] of sums.values()) {
+        await tx.query(UPSERT_MINUTE, [
+          integrationId,
+          iso(entry.minute),
+          entry.method,
+          entry.template,
+          entry.requests,
+          entry.throttled,
+        ]);
+      }
+      for (const report of reports) {
+        for (const entry of report.throttles) {
+          await tx.query(UPSERT_THROTTLE, [
+            report.integrationId,
+            entry.incidentKey,
+            entry.eventId,
+            iso(entry.at),
+            entry.method,
+            entry.template,
+            entry.period,
+            entry.requestsAllowed,
+            entry.requestsMade,
+            entry.retryAfterSeconds,
+          ]);
+        }
+      }
+      for (const [integrationId, at] of lastReport) {
+        await tx.query('UPDATE integrations SET last_report_at = $2 WHERE id = $1', [
+          integrationId,
+          iso(at),
+        ]);
+      }
+    });
+  }
+
+  /** Per-minute rows of every integration from `since` on (epoch ms). */
+  async minutesSince(since: number): Promise<TemplateTotal[]> {
+    const { rows } = await (
+      await this.#db()
+    ).query<{
+      integration_id: string;
+      minute: string;
+      method: string;
+      template: string;
+      requests: number | string;
+      throttled: number | string;
+    }>(
+      `SELECT integration_id, minute, method, template, requests, throttled
+       FROM integration_minutes WHERE minute >= $1`,
+      [iso(minuteOf(since))],
+    );
+    return rows.map((row) => ({
+      integrationId: row.integration_id,
+      minute: Date.parse(row.minute),
+      method: row.method,
+      template: row.template,
+      requests: Number(row.requests),
+      throttled: Number(row.throttled),
+    }));
+  }
+
+  /** Per-minute rows of every integration with a minute in [from, to] (epoch ms). */
+  async minutesBetween(from: number, to: number): Promise<TemplateTotal[]> {
+    const rows = await this.minutesSince(from);
+    return rows.filter((row) => row.minute <= to);
+  }
+
+  /** Every integration's 429 occurrences last seen from `since` on, newest first. */
+  async throttlesSince(since: number, limit = 500): Promise<StoredThrottle[]> {
+    const { rows } = await (
+      await this.#db()
+    ).query<Record<string, string | number | null>>(
+      `SELECT integration_id, incident_key, event_id, first_seen, last_seen, hits, method,
+         template, period, requests_allowed, requests_made, retry_after_seconds
+       FROM integration_throttles WHERE last_seen >= $1
+       ORDER BY last_seen DESC LIMIT $2`,
+      [iso(since), limit],
+    );
+    const num = (value: string | number | null | undefined) =>
+      value === null || value === undefined ? null : Number(value);
+    return rows.map((row) => ({
+      integrationId: String(row.integration_id),
+      incidentKey: String(row.incident_key),
+      eventId: row.event_id === null ? null : String(row.event_id),
+      at: Date.parse(String(row.first_seen)),
+      firstSeen: Date.parse(String(row.first_seen)),
+      lastSeen: Date.parse(String(row.last_seen)),
+      hits: Number(row.hits),
+      method: String(row.method),
+      template: String(row.template),
+      period: row.period === 'MINUTE' || row.period === 'HOUR' ? row.period : null,
+      requestsAllowed: num(row.requests_allowed),
+      requestsMade: num(row.requests_made),
+      retryAfterSeconds: num(row.retry_after_seconds),
+    }));
+  }
+
+  /** Deletes aggregates and 429 records older than `cutoff` (epoch ms); resolves to rows gone. */
+  async prune(cutoff: number): Promise<number> {
+    const before = iso(cutoff);
+    const counted = async (sql: string) => {
+      const { rows } = await (await this.#db()).query<{ n: number | string }>(sql, [before]);
+      return Number(rows[0]?.n ?? 0);
+    };
+    const total =
+      (await counted('SELECT COUNT(*) AS n FROM integration_minutes WHERE minute < $1')) +
+      (await counted('SELECT COUNT(*) AS n FROM integration_throttles WHERE last_seen < $1'));
+    await (
+      await this.#db()
+    ).transaction(async (tx) => {
+      await tx.query('DELETE FROM integration_minutes WHERE minute < $1', [before]);
+      await tx.query('DELETE FROM integration_throttles WHERE last_seen < $1', [before]);
+    });
+    return total;
+  }
+}

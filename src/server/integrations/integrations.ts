@@ -1,0 +1,89 @@
+// Builds the account-wide view's parts from the configuration: the integration store, the
+// per-key ingest limiter (in Redis when replicas share one), the account usage, and the timer
+// that deletes aggregates older than the retention.
+import type { Redis } from 'ioredis';
+import type { Logger } from '../logger';
+import type { IncidentStore } from '../store/incident-store';
+import type { SqlDatabase } from '../store/database';
+import type { IntegrationsRoutesDeps, DemoBurstPort } from '../routes/integrations';
+import { AccountUsage, type GovernorView } from './account-usage';
+import { createIngestLimiter } from './ingest-limiter';
+import { IntegrationStore } from './integration-store';
+
+/** The account-wide view's settings (INTEGRATION_* variables). */
+export interface IntegrationSettings {
+  readonly retentionDays: number;
+  readonly ingestPerMinute: number;
+  readonly staleAfterSeconds: number;
+}
+
+export interface IntegrationsOptions {
+  readonly settings: IntegrationSettings;
+  readonly database: () => Promise<SqlDatabase>;
+  readonly governor: GovernorView;
+  readonly incidents: Pick<IncidentStore, 'list'>;
+  readonly logger: Logger;
+  readonly now: () => number;
+  readonly redis?: Redis;
+  readonly namespace?: string;
+}
+
+const PRUNE_EVERY_MS = 10 * 60_000;
+
+/** The parts, and start/stop of the retention timer. */
+export function createIntegrations(options: IntegrationsOptions) {
+  const { settings, now, logger } = options;
+  const store = new IntegrationStore(options.database, now);
+  const retentionMs = settings.retentionDays * 86_400_000;
+  let demo: (DemoBurstPort & { list(): Array<{ id: string; name: string }> }) | undefined;
+  const usage = new AccountUsage({
+    store,
+    governor: options.governor,
+    incidents: options.incidents,
+    now,
+    staleAfterMs: settings.staleAfterSeconds * 1_000,
+    demoBursts: () => demo?.list() ?? [],
+  });
+  const limiter = createIngestLimiter({
+    perMinute: settings.ingestPerMinute,
+    ...(options.redis ? { redis: options.redis, namespace: options.namespace } : {}),
+  });
+  let timer: NodeJS.Timeout | undefined;
+  const prune = async () => {
+    try {
+      const removed = await store.prune(now() - retentionMs);
+      if (removed > 0)
+        logger.info({ removed }, 'integration aggregates past the retention deleted');
+    } catch (error) {
+      logger.warn({ err: error }, 'could not delete old integration aggregates');
+    }
+  };
+  return {
+    store,
+    usage,
+    /** Routes' dependencies. */
+    routes(): IntegrationsRoutesDeps {
+      return {
+        store,
+        usage,
+        limiter,
+        logger,
+        now,
+        retentionMs,
+        ...(demo ? { demo } : {}),
+      };
+    },
+    /** Demo mode: the simulated integrations (set before the routes are built). */
+    setDemo(port: DemoBurstPort & { list(): Array<{ id: string; name: string }> }) {
+      demo = port;
+    },
+    start() {
+      void prune();
+      timer = setInterval(() => void prune(), PRUNE_EVERY_MS);
+      timer.unref();
+    },
+    stop() {
+      clearInterval(timer);
+    },
+  };
+}

@@ -1,0 +1,207 @@
+// The account-wide view's routes (docs/account-wide-view.md):
+// - `POST /api/integrations/reports`: an integration's report, authenticated by its reporting key
+//   as a bearer token (no session, no cookie), validated entry by entry, rate limited per key;
+// - `/api/integrations` (admins): register, list, rotate, revoke;
+// - `GET /api/account-usage`: the account-wide view of the rate-limits page (every role).
+import { Hono } from 'hono';
+import type { Context } from 'hono';
+import * as z from 'zod/mini';
+import {
+  RegisterIntegrationSchema,
+  type IngestAnswer,
+  type Integration,
+} from '../../shared/integrations';
+import { PROBLEM_TYPES } from '../../shared/problem';
+import type { AppEnv } from '../app-env';
+import type { AccountUsage } from '../integrations/account-usage';
+import type { IngestLimiter } from '../integrations/ingest-limiter';
+import { looksLikeReportingKey } from '../integrations/integration-keys';
+import {
+  IntegrationNameTakenError,
+  type IntegrationStore,
+} from '../integrations/integration-store';
+import { readReport, ReportRejectedError } from '../integrations/report-intake';
+import type { Logger } from '../logger';
+import { HttpProblem } from '../problem';
+import { SECURITY_PROBLEM_TYPES } from '../security/security-problems';
+
+/** The problem type of a report without a valid key (stable, like every problem type). */
+export const INTEGRATION_UNAUTHORIZED = '/problems/integration-unauthorized';
+
+/** Demo mode: make one simulated integration burst until it draws a 429. */
+export interface DemoBurstPort {
+  burst(integrationId: string): Promise<{ status: number | null }>;
+}
+
+export interface IntegrationsRoutesDeps {
+  readonly store: IntegrationStore;
+  readonly usage: AccountUsage;
+  readonly limiter: IngestLimiter;
+  readonly logger: Logger;
+  readonly now: () => number;
+  /** How far back a report entry may be (the retention). */
+  readonly retentionMs: number;
+  readonly demo?: DemoBurstPort;
+}
+
+const noStore = { 'Cache-Control': 'private, no-store' };
+
+function unauthorized(): HttpProblem {
+  return new HttpProblem(
+    {
+      type: INTEGRATION_UNAUTHORIZED,
+      title: 'Missing, unknown or revoked reporting key',
+      status: 401,
+      detail:
+        'Send the integration\u2019s reporting key as "Authorization: Bearer <key>". An admin issues keys on the Integrations page.',
+    },
+    { 'WWW-Authenticate': 'Bearer realm="integration reports"' },
+  );
+}
+
+function invalidBody(detail: string, status: 400 | 413 = 400): HttpProblem {
+  return new HttpProblem({
+    type: status === 413 ? SECURITY_PROBLEM_TYPES.payloadTooLarge : PROBLEM_TYPES.invalidParameter,
+    title: status === 413 ? 'The report is too large' : 'The report is not valid',
+    status,
+    detail,
+  });
+}
+
+function notFound(): HttpProblem {
+  return new HttpProblem({
+    type: PROBLEM_TYPES.notFound,
+    title: 'No such integration',
+    status: 404,
+    detail: 'It may have been registered on another console; reload the list.',
+  });
+}
+
+/** The bearer key of the request, or undefined. */
+function bearerKey(c: Context): string | undefined {
+  const header = c.req.header('authorization');
+  const match = header ? /^Bearer ([^\s]+)$/i.exec(header.trim()) : null;
+  const key = match?.[1];
+  return key && looksLikeReportingKey(key) ? key : undefined;
+}
+
+/** `POST /` of the ingest route, mounted at /api/integrations/reports before any session check. */
+export function integrationReportRoutes(deps: IntegrationsRoutesDeps) {
+  return new Hono<AppEnv>().post('/', async (c) => {
+    const key = bearerKey(c);
+    const integration = key ? await deps.store.authenticate(key) : undefined;
+    if (!integration) throw unauthorized();
+    const verdict = await deps.limiter.take(integration.id);
+    if (!verdict.allowed) {
+      throw new HttpProblem(
+        {
+          type: PROBLEM_TYPES.rateLimited,
+          title: 'Too many reports from this integration',
+          status: 429,
+          detail: `Send at most one report every few seconds; retry in ${verdict.retryAfterSeconds} s.`,
+          retryAfterSeconds: verdict.retryAfterSeconds,
+        },
+        { 'Retry-After': String(verdict.retryAfterSeconds) },
+      );
+    }
+    if (!(c.req.header('content-type') ?? '').toLowerCase().startsWith('application/json')) {
+      throw invalidBody('Send the report as application/json.');
+    }
+    const raw: unknown = await c.req.json().catch(() => undefined);
+    let intake;
+    try {
+      intake = readReport(raw, { now: deps.now(), retentionMs: deps.retentionMs });
+    } catch (error) {
+      if (error instanceof ReportRejectedError) throw invalidBody(error.message, error.status);
+      throw error;
+    }
+    await deps.store.storeReport(integration.id, intake.minutes, intake.throttles);
+    const reasons = Object.fromEntries(
+      Object.entries(intake.dropped).filter(([, count]) => (count ?? 0) > 0),
+    ) as Record<string, number>;
+    const answer: IngestAnswer = {
+      accepted: { minutes: intake.minutes.length, throttles: intake.throttles.length },
+      dropped: {
+        total: Object.values(reasons).reduce((sum, count) => sum + count, 0),
+        reasons,
+      },
+    };
+    return c.json(answer, 202, noStore);
+  });
+}
+
+const IdParam = z.string().check(z.regex(/^[0-9a-f-]{36}$/));
+
+/** The admin routes, mounted at /api/integrations behind requireRole('admin'). */
+export function integrationAdminRoutes(deps: IntegrationsRoutesDeps) {
+  const idOf = (c: Context) => {
+    const parsed = IdParam.safeParse(c.req.param('id'));
+    if (!parsed.success) throw notFound();
+    return parsed.data;
+  };
+  const actor = (c: Context<AppEnv>) => c.get('user')?.username;
+  const changed = (c: Context<AppEnv>, action: string, integration: Integration) => {
+    deps.usage.invalidate();
+    deps.logger.info(
+      { action, integration: integration.id, by: actor(c) },
+      `integration ${action}`,
+    );
+  };
+  return new Hono<AppEnv>()
+    .get('/', async (c) => c.json({ items: await deps.store.list() }, 200, noStore))
+    .post('/', async (c) => {
+      const parsed = RegisterIntegrationSchema.safeParse(await c.req.json().catch(() => undefined));
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0];
+        const field = String(issue?.path[0] ?? 'name');
+        throw new HttpProblem({
+          type: PROBLEM_TYPES.invalidParameter,
+          title: 'Invalid integration',
+          status: 400,
+          detail: `${field}: ${issue?.message ?? 'invalid'}`,
+          parameter: field,
+        });
+      }
+      try {
+        const issued = await deps.store.register(parsed.data.name, parsed.data.owner || null);
+        changed(c, 'registered', issued.integration);
+        return c.json(issued, 201, noStore);
+      } catch (error) {
+        if (error instanceof IntegrationNameTakenError) {
+          throw new HttpProblem({
+            type: PROBLEM_TYPES.invalidParameter,
+            title: 'That name is taken',
+            status: 409,
+            detail: `name: ${error.message}; choose another name, or rotate its key`,
+            parameter: 'name',
+          });
+        }
+        throw error;
+      }
+    })
+    .post('/:id/rotate', async (c) => {
+      const issued = await deps.store.rotate(idOf(c));
+      if (!issued) throw notFound();
+      changed(c, 'key rotated', issued.integration);
+      return c.json(issued, 200, noStore);
+    })
+    .post('/:id/revoke', async (c) => {
+      const integration = await deps.store.revoke(idOf(c));
+      if (!integration) throw notFound();
+      changed(c, 'revoked', integration);
+      return c.json(integration, 200, noStore);
+    })
+    .post('/:id/demo-burst', async (c) => {
+      if (!deps.demo) throw notFound();
+      const outcome = await deps.demo.burst(idOf(c));
+      deps.usage.invalidate();
+      return c.json(outcome, 200, noStore);
+    });
+}
+
+/** `GET /` of the account-wide view, mounted at /api/account-usage (every signed-in role). */
+export function accountUsageRoutes(deps: Pick<IntegrationsRoutesDeps, 'usage'>) {
+  return new Hono<AppEnv>().get('/', async (c) =>
+    c.json(await deps.usage.overview(), 200, noStore),
+  );
+}

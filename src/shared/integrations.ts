@@ -1,0 +1,188 @@
+// Shapes of the account-wide view: registered integrations, the reports they send to
+// `POST /api/integrations/reports`, the ingest answer, and the overview the rate-limits page
+// shows. The BFF validates with them, the SPA reads with them.
+import * as z from 'zod/mini';
+import { RATE_LIMIT_PERIODS } from './rate-limits';
+
+const IsoTime = z.iso.datetime({ offset: true });
+
+/** Limits of one report batch; more entries than this is a 413. */
+export const REPORT_LIMITS = {
+  maxMinuteEntries: 500,
+  maxThrottleEntries: 200,
+  /** A timestamp further ahead than this is dropped (clock skew allowance). */
+  maxFutureSkewMs: 5 * 60_000,
+} as const;
+
+/** An integration's name: what people call it, shown on the rate-limits page. */
+export const IntegrationNameSchema = z
+  .string()
+  .check(
+    z.trim(),
+    z.minLength(1, 'must not be empty'),
+    z.maxLength(80, 'must be at most 80 characters'),
+    z.regex(/^[\p{L}\p{N}][\p{L}\p{N} ._()-]*$/u, 'letters, digits, spaces and . _ ( ) - only'),
+  );
+
+/** `POST /api/integrations`: register one. */
+export const RegisterIntegrationSchema = z.object({
+  name: IntegrationNameSchema,
+  /** Who to contact about it (a team or a mailbox); optional. */
+  owner: z.optional(z.string().check(z.trim(), z.maxLength(120, 'must be at most 120 characters'))),
+});
+export type RegisterIntegration = z.infer<typeof RegisterIntegrationSchema>;
+
+/** One registered integration, as admins see it (never its key, nor the key's hash). */
+export const IntegrationSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  owner: z.nullable(z.string()),
+  status: z.enum(['active', 'revoked']),
+  createdAt: IsoTime,
+  /** When the current key was issued (registration or the latest rotation). */
+  keyIssuedAt: z.nullable(IsoTime),
+  /** The key's last four characters, to tell which key a deployment holds. */
+  keyHint: z.nullable(z.string()),
+  lastReportAt: z.nullable(IsoTime),
+});
+export type Integration = z.infer<typeof IntegrationSchema>;
+
+export const IntegrationListSchema = z.object({ items: z.array(IntegrationSchema) });
+
+/** A registration or rotation: the key, shown this once. */
+export const IssuedKeySchema = z.object({
+  integration: IntegrationSchema,
+  key: z.string(),
+});
+export type IssuedKey = z.infer<typeof IssuedKeySchema>;
+
+const Method = z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
+const Count = z.int().check(z.minimum(0), z.maximum(10_000_000));
+const HeaderValue = z.string().check(z.maxLength(100));
+
+/** One minute of one operation: how many requests, how many drew a 429. Unknown keys dropped. */
+export const MinuteEntrySchema = z.object({
+  /** Any time inside the minute (the start, usually). */
+  minute: IsoTime,
+  method: Method,
+  /** The operation's path template, or a concrete path (reduced to its template). */
+  path: z.string().check(z.minLength(1), z.maxLength(500)),
+  requests: Count,
+  throttled: z.optional(Count),
+});
+export type MinuteEntry = z.infer<typeof MinuteEntrySchema>;
+
+/** One 429 the integration received, with the platform's rate-limit headers as they came. */
+export const ThrottleEntrySchema = z.object({
+  at: IsoTime,
+  method: Method,
+  path: z.string().check(z.minLength(1), z.maxLength(500)),
+  headers: z.object({
+    'retry-after': z.optional(HeaderValue),
+    'ot-ratelimit-event-id': z.optional(HeaderValue),
+    'ot-requests-allowed': z.optional(HeaderValue),
+    'ot-period': z.optional(HeaderValue),
+    'ot-request-made': z.optional(HeaderValue),
+  }),
+});
+export type ThrottleEntry = z.infer<typeof ThrottleEntrySchema>;
+
+/** Why an entry of a report was dropped. */
+export const DROP_REASONS = {
+  invalid: 'not a valid entry (missing or malformed fields)',
+  identifier: 'the path holds an identifier-like value (e-mail, phone number, name)',
+  'query-string': 'the path carries a query string',
+  body: 'the entry carries a request or answer body',
+  token: 'the entry carries a token or credential',
+  'future-timestamp': 'the time is more than 5 minutes ahead of the console',
+  'too-old': 'the time is older than the retention',
+} as const;
+export type DropReason = keyof typeof DROP_REASONS;
+
+/** `202` answer of `POST /api/integrations/reports`. */
+export const IngestAnswerSchema = z.object({
+  accepted: z.object({ minutes: z.int(), throttles: z.int() }),
+  dropped: z.object({
+    total: z.int(),
+    reasons: z.record(z.string(), z.int()),
+  }),
+});
+export type IngestAnswer = z.infer<typeof IngestAnswerSchema>;
+
+/** Who saw something: the console itself or a registered integration. */
+export const SourceSchema = z.object({
+  /** `console`, or the integration's id. */
+  id: z.string(),
+  name: z.string(),
+});
+
+/** One limit, account-wide: each source's requests in its window, and what nobody reported. */
+export const AccountLimitSchema = z.object({
+  ruleId: z.string(),
+  period: z.enum(RATE_LIMIT_PERIODS),
+  limit: z.int(),
+  /** Requests of the console (its own governor's count). */
+  console: z.int(),
+  integrations: z.array(z.object({ id: z.string(), name: z.string(), used: z.int() })),
+  /** Console plus every integration. */
+  reported: z.int(),
+  /**
+   * What the platform itself last said was made in this window (a 429's ot-request-made) minus
+   * what was reported; null when unknown, which is the usual case: unreported is not zero.
+   */
+  unreported: z.nullable(z.int()),
+});
+export type AccountLimit = z.infer<typeof AccountLimitSchema>;
+
+/** One row of the per-integration table. */
+export const IntegrationActivitySchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  owner: z.nullable(z.string()),
+  status: z.enum(['active', 'revoked']),
+  requestsLastMinute: z.int(),
+  requestsLastHour: z.int(),
+  throttledLastHour: z.int(),
+  lastReportAt: z.nullable(IsoTime),
+  /** Registered and active, but no report for longer than the stale threshold. */
+  stale: z.boolean(),
+  /** Its share of each limit right now (0–1 of the limit). */
+  shares: z.array(
+    z.object({ ruleId: z.string(), period: z.enum(RATE_LIMIT_PERIODS), share: z.number() }),
+  ),
+});
+export type IntegrationActivity = z.infer<typeof IntegrationActivitySchema>;
+
+/** One incident across every reporter. */
+export const AccountIncidentSchema = z.object({
+  key: z.string(),
+  eventId: z.nullable(z.string()),
+  firstSeen: IsoTime,
+  lastSeen: IsoTime,
+  ruleId: z.nullable(z.string()),
+  period: z.nullable(z.enum(RATE_LIMIT_PERIODS)),
+  requestsAllowed: z.nullable(z.int()),
+  requestsMade: z.nullable(z.int()),
+  /** Everyone who received a 429 of this occurrence, with how many. */
+  reporters: z.array(z.object({ id: z.string(), name: z.string(), hits: z.int() })),
+  /** The integrations that sent most in the minute before it, most first. */
+  topSenders: z.array(z.object({ id: z.string(), name: z.string(), requests: z.int() })),
+});
+export type AccountIncident = z.infer<typeof AccountIncidentSchema>;
+
+/** `GET /api/integrations/overview`: the account-wide view of the rate-limits page. */
+export const AccountOverviewSchema = z.object({
+  now: IsoTime,
+  staleAfterSeconds: z.int(),
+  limits: z.array(AccountLimitSchema),
+  integrations: z.array(IntegrationActivitySchema),
+  timeline: z.object({
+    bucketSeconds: z.int(),
+    start: IsoTime,
+    series: z.array(z.object({ id: z.string(), name: z.string(), requests: z.array(z.int()) })),
+  }),
+  incidents: z.array(AccountIncidentSchema),
+  /** Demo mode: the simulated integrations that can be made to burst. */
+  demoBursts: z.array(SourceSchema),
+});
+export type AccountOverview = z.infer<typeof AccountOverviewSchema>;

@@ -1,0 +1,108 @@
+// The upstream operations the console recognises in an integration's report, as data: each
+// documented path as a template (`{name}` for a path parameter). A reported path is reduced to
+// one of these before anything is stored, so no concrete value (a purpose GUID, an identifier)
+// ever reaches the store. Sources: the vendor's published OpenAPI documents (audit, OAuth token,
+// data-subjects v1/v2/v3/v4, magic-link tokens v1/v4, linked identity groups v2/v4) and the
+// module-rule paths of the rate-limit table in src/shared/rate-limits.ts ("limit paths").
+// packages/reporter/src/templates.ts carries the same list (a test keeps them equal).
+
+/** One recognised operation: method and path template. */
+export interface OperationTemplate {
+  readonly method: 'GET' | 'POST';
+  /** The documented path; `{name}` matches one segment, a trailing `*` one or more. */
+  readonly template: string;
+  /** Whether the template is a full documented path, or a rate-limit rule's (shortened) path. */
+  readonly kind: 'operation' | 'limit-path';
+}
+
+/** Every template the console recognises, documented operations first. */
+export const OPERATION_TEMPLATES: readonly OperationTemplate[] = [
+  { method: 'POST', template: '/api/access/v1/oauth/token', kind: 'operation' },
+  { method: 'GET', template: '/api/audit/v4/audits/event-types', kind: 'operation' },
+  { method: 'GET', template: '/rest/api/consent/v4/datasubjects', kind: 'operation' },
+  { method: 'GET', template: '/rest/api/consent/v4/datasubjects/basic-details', kind: 'operation' },
+  { method: 'GET', template: '/rest/api/consent/v4/datasubjects/details', kind: 'operation' },
+  { method: 'GET', template: '/rest/api/consent/v4/datasubjects/ds-profiles', kind: 'operation' },
+  { method: 'GET', template: '/rest/api/consent/v4/datasubjects/profiles', kind: 'operation' },
+  {
+    method: 'GET',
+    template: '/rest/api/consent/v4/datasubjects/profiles/{purposeGuid}',
+    kind: 'operation',
+  },
+  { method: 'GET', template: '/rest/api/consent/v4/datasubjects/linktokens', kind: 'operation' },
+  { method: 'GET', template: '/rest/api/consent/v4/linktokens', kind: 'operation' },
+  { method: 'GET', template: '/rest/api/consent/v4/linkedidentitygroups', kind: 'operation' },
+  { method: 'POST', template: '/rest/api/consent/v4/linkedidentitygroups', kind: 'operation' },
+  { method: 'GET', template: '/api/consentmanager/v1/datasubjects/profiles', kind: 'operation' },
+  { method: 'GET', template: '/api/consentmanager/v2/datasubjects', kind: 'operation' },
+  { method: 'GET', template: '/rest/api/preferences/v3/datasubjects/profile', kind: 'operation' },
+  { method: 'GET', template: '/api/consentmanager/v1/linktokens', kind: 'operation' },
+  { method: 'GET', template: '/api/consentmanager/v2/linkedidentitygroups', kind: 'operation' },
+  { method: 'POST', template: '/api/consentmanager/v2/linkedidentitygroups', kind: 'operation' },
+  // The rate-limit table's module paths, for operations the console has no document of.
+  { method: 'POST', template: '/request/v1/consentreceipts', kind: 'limit-path' },
+  { method: 'POST', template: '/v1/consentreceipts/bulk', kind: 'limit-path' },
+  { method: 'GET', template: '/v1/preferences', kind: 'limit-path' },
+  { method: 'POST', template: '/integrationmanager/api/v1/webhook/*', kind: 'limit-path' },
+  { method: 'GET', template: '/api/scim/*', kind: 'limit-path' },
+];
+
+/** The template of requests that match no recognised operation: counted, path discarded. */
+export const OTHER_TEMPLATE = '(other)';
+
+function segmentsOf(path: string): string[] {
+  return path.split('/').filter((segment) => segment.length > 0);
+}
+
+/** True when `path` (no query) is exactly the template, or an instance of it. */
+function matchesTemplate(template: string, path: string): boolean {
+  const wanted = segmentsOf(template);
+  const actual = segmentsOf(path);
+  const wildcard = wanted.at(-1) === '*';
+  const fixed = wildcard ? wanted.slice(0, -1) : wanted;
+  if (wildcard ? actual.length <= fixed.length : actual.length !== fixed.length) return false;
+  return fixed.every((segment, index) => /^\{\w+\}$/.test(segment) || actual[index] === segment);
+}
+
+/**
+ * The template a request path (without query) belongs to, or {@link OTHER_TEMPLATE}. An exact
+ * template (`…/profiles/{purposeGuid}`) reduces to itself. Limit paths also match below a
+ * prefix (a tenant base path), as the rate-limit rules do.
+ */
+export function templateOfPath(path: string, templates = OPERATION_TEMPLATES): string {
+  for (const entry of templates) {
+    if (matchesTemplate(entry.template, path)) return entry.template;
+  }
+  const actual = segmentsOf(path);
+  for (const entry of templates) {
+    if (entry.kind !== 'limit-path') continue;
+    const length = segmentsOf(entry.template).length;
+    for (let start = 1; start + length <= actual.length + 1; start += 1) {
+      if (matchesTemplate(entry.template, `/${actual.slice(start).join('/')}`)) {
+        return entry.template;
+      }
+    }
+  }
+  return OTHER_TEMPLATE;
+}
+
+// An e-mail address, a phone number, whitespace (a name), or an overlong segment: what a
+// personal identifier looks like in a path. UUIDs are not on the list: the documented path
+// parameters (purposeGuid) are UUIDs of configuration objects, not of people.
+const IDENTIFIER_LIKE = [/@/, /^\+?\d[\d().\s-]{6,}$/, /\s/, /^.{101,}$/];
+
+/** True when a path segment (percent-decoded where possible) looks like a personal identifier. */
+export function isIdentifierLike(segment: string): boolean {
+  let decoded = segment;
+  try {
+    decoded = decodeURIComponent(segment);
+  } catch {
+    // Left encoded: a malformed escape is judged as it stands.
+  }
+  return IDENTIFIER_LIKE.some((pattern) => pattern.test(decoded));
+}
+
+/** True when any segment of `path` looks like a personal identifier. */
+export function pathHasIdentifier(path: string): boolean {
+  return segmentsOf(path).some(isIdentifierLike);
+}
