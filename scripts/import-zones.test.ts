@@ -10,7 +10,9 @@ async function boundaryErrors(filePath: string, code: string): Promise<number> {
   return (result?.messages ?? []).filter((m) => m.ruleId === 'boundaries/dependencies').length;
 }
 
-describe('import zones', () => {
+// The first lint loads the whole ESLint configuration (the TypeScript parser and the zone plugin):
+// seconds on a busy machine, so the default 5 s per test is too tight for the first case.
+describe('import zones', { timeout: 30_000 }, () => {
   it.each([
     [
       'shared importing the server',
