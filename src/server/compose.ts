@@ -6,6 +6,7 @@ import type { DataSubjectOperation } from '../shared/data-subject-operations';
 import type { RateLimitRule } from '../shared/rate-limits';
 import type { Config } from './config';
 import { createApp } from './app';
+import { createAlerting } from './alerts/create-alerting';
 import { createConsoleAuth } from './auth/console-auth';
 import { createIdentifierHasher } from './audit/identifier-hash';
 import { LookupAudit } from './audit/lookup-audit';
@@ -165,6 +166,18 @@ export function composeBff({
     auditKey ?? config.dataSubjects.auditKey ?? randomBytes(32).toString('base64url'),
   );
   const auditStore = new SqlAuditStore(rateLimiting.database);
+  // Early warning and alerts (docs/alerts.md), in the incidents' database.
+  const alertPolicy = { allowPrivate: config.alerts.allowPrivate, demo: config.mode === 'demo' };
+  const alerting = createAlerting({
+    database: rateLimiting.database,
+    governor: rateLimiting.governor,
+    hub: rateLimiting.hub,
+    logger,
+    now: now ?? Date.now,
+    http: { ...alertPolicy, timeoutMs: config.alerts.timeoutMs, maxResponseBytes: 64 * 1024 },
+    maxAttempts: config.alerts.maxAttempts,
+    ...(config.web.publicOrigin ? { publicOrigin: config.web.publicOrigin } : {}),
+  });
   const app = createApp({
     logger,
     eventTypes,
@@ -206,6 +219,12 @@ export function composeBff({
       logger,
       now: now ?? Date.now,
     },
+    alerts: {
+      alerting,
+      policy: alertPolicy,
+      now: now ?? Date.now,
+      ruleIds: rateLimiting.governor.rules().map((rule) => rule.id),
+    },
     ...(demoControls
       ? {
           demoControls: {
@@ -224,6 +243,8 @@ export function composeBff({
     rateLimiting,
     /** The lookup audit trail (tests read it). */
     auditStore,
+    /** Early warning and alerts (tests drive its outbox and monitor). */
+    alerting,
     metrics,
     /**
      * Restores the blocks of stored incidents and starts sharing blocks and incidents with the
@@ -237,12 +258,15 @@ export function composeBff({
         store: rateLimiting.store,
         database,
       });
+      // After the incident feed is wired, so alerts see every replica's incidents.
+      alerting.start();
     },
     /** Shutdown begins: /readyz answers 503 so the load balancer sends no more browsers here. */
     drain: () => readiness.drain(),
     /** Ends the live incident streams so a graceful shutdown is not held up by them. */
     closeStreams: () => rateLimiting.hub.closeAll(),
     async close() {
+      await alerting.stop();
       await scaleOut.close();
       await rateLimiting.close();
       if ('close' in httpTransport && typeof httpTransport.close === 'function') {

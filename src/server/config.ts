@@ -132,6 +132,13 @@ const EnvSchema = z.object({
     z.string().min(32, 'must be at least 32 characters').optional(),
   ),
   DATA_SUBJECT_OPERATIONS_FILE: optionalNonEmpty,
+  // Alerts (docs/alerts.md): outbound calls to destinations an admin chose. Private, loopback and
+  // link-local addresses are refused unless explicitly allowed (an internal receiver).
+  ALERT_ALLOW_PRIVATE: z
+    .enum(['true', 'false', '1', '0'], { error: 'must be "true" or "false"' })
+    .default('false'),
+  ALERT_TIMEOUT_MS: intIn(500, 60_000).default(5_000),
+  ALERT_MAX_ATTEMPTS: intIn(1, 20).default(6),
 });
 
 type Env = z.infer<typeof EnvSchema>;
@@ -203,6 +210,14 @@ export interface Config {
   metrics: {
     /** Bearer token for GET /metrics (METRICS_TOKEN); unset = loopback only. */
     token: string | undefined;
+  };
+  alerts: {
+    /** Allow alert destinations on private, loopback and link-local addresses. */
+    allowPrivate: boolean;
+    /** Deadline of one delivery attempt. */
+    timeoutMs: number;
+    /** Attempts per alert before it is dead-lettered. */
+    maxAttempts: number;
   };
 }
 
@@ -297,6 +312,11 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     scaleOut: { databaseUrl: e.DATABASE_URL, redisUrl: e.REDIS_URL, replicas: e.REPLICAS },
     dataSubjects: { auditKey: e.AUDIT_KEY, operationsFile: e.DATA_SUBJECT_OPERATIONS_FILE },
     metrics: { token: e.METRICS_TOKEN },
+    alerts: {
+      allowPrivate: e.ALERT_ALLOW_PRIVATE === 'true' || e.ALERT_ALLOW_PRIVATE === '1',
+      timeoutMs: e.ALERT_TIMEOUT_MS,
+      maxAttempts: e.ALERT_MAX_ATTEMPTS,
+    },
   };
 }
 
