@@ -331,3 +331,28 @@ export function loadConfig(): Config {
   if (existsSync('.env')) process.loadEnvFile('.env');
   return parseConfig(process.env);
 }
+
+/**
+ * `npm run alert-receiver`: ALERT_RECEIVER_PORT (default 8790) and ALERT_RECEIVER_SECRET, the
+ * destination's signing secret (`whsec_…`), from `.env` or the environment.
+ */
+export function loadAlertReceiverSettings(): { port: number; secret: string | undefined } {
+  if (existsSync('.env')) process.loadEnvFile('.env');
+  const parsed = z
+    .object({
+      ALERT_RECEIVER_PORT: port.default(8790),
+      ALERT_RECEIVER_SECRET: z.preprocess(
+        (value) => (value === '' ? undefined : value),
+        z
+          .string()
+          .regex(/^whsec_[A-Za-z0-9_-]{20,}$/, 'must be the whsec_… secret the console showed')
+          .optional(),
+      ),
+    })
+    .safeParse(process.env);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new ConfigError(`${String(issue?.path[0])} ${issue?.message ?? 'is invalid'}`);
+  }
+  return { port: parsed.data.ALERT_RECEIVER_PORT, secret: parsed.data.ALERT_RECEIVER_SECRET };
+}
