@@ -22,7 +22,12 @@ function outcome(delivery: Delivery): string {
     return delivery.responseStatus === null ? 'Delivered' : `Answered ${delivery.responseStatus}`;
   }
   const parts = [delivery.error ?? ''];
-  if (delivery.nextAttemptAt) parts.push(`next attempt ${time(delivery.nextAttemptAt)}`);
+  if (delivery.nextAttemptAt) {
+    // A first attempt may be due later on purpose: a block's end is announced when it ends.
+    parts.push(
+      `${delivery.attempts === 0 ? 'due' : 'next attempt'} ${time(delivery.nextAttemptAt)}`,
+    );
+  }
   return parts.filter(Boolean).join('; ');
 }
 
