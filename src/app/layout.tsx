@@ -9,6 +9,7 @@ import { signInPath } from '../features/session/return-to';
 import { useSignedOutHandler } from '../features/session/use-signed-out-handler';
 import { AccountBlockBanner } from '../features/rate-limits/components/account-block-banner';
 import { ConsoleHealthBanner } from '../features/rate-limits/components/console-health-banner';
+import { EarlyWarningBanner } from '../features/alerts/components/early-warning-banner';
 import { navigationFor } from './navigation';
 
 export function AppLayout() {
@@ -64,6 +65,8 @@ export function AppLayout() {
       <AccountBlockBanner />
       {/* And while the console itself is degraded (its store away, limits not shared). */}
       <ConsoleHealthBanner />
+      {/* And while a limit is near its end, or will run out at the current rate. */}
+      <EarlyWarningBanner />
       <main id="main" className="app-main" aria-busy={navigation.state === 'loading'}>
         <Suspense fallback={<p className="muted">Loading…</p>}>
           <Outlet />

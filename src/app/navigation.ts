@@ -21,6 +21,11 @@ export const NAVIGATION: readonly NavigationEntry[] = [
     description: '429 incidents, live, and how close each request limit is',
   },
   {
+    to: '/alerts',
+    label: 'Alerts',
+    description: 'Forecast of each limit running out, and where alerts about it are sent',
+  },
+  {
     to: '/data-subjects',
     label: 'Data subjects',
     description: 'Look up a data subject through v4 and compare with the legacy call',

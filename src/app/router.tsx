@@ -46,6 +46,13 @@ const router = createBrowserRouter([
             .RateLimitsPage,
         }),
       },
+      // Early warning and alert destinations: every role reads, admins change (the BFF enforces).
+      {
+        path: 'alerts',
+        lazy: async () => ({
+          Component: (await import('../features/alerts/components/alerts-page')).AlertsPage,
+        }),
+      },
       // Personal data: admins only (the BFF answers 403 to others; this says why).
       {
         path: 'data-subjects',

@@ -31,7 +31,7 @@ export function onSignedOut(listener: SignedOutListener): () => void {
 
 interface RequestOptions {
   signal?: AbortSignal;
-  method?: 'GET' | 'POST' | 'DELETE';
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   body?: unknown;
 }
 

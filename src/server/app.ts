@@ -13,6 +13,7 @@ import { requireSession } from './auth/require-session';
 import type { Logger } from './logger';
 import { HttpProblem, problemResponse } from './problem';
 import type { Readiness } from './governor/rate-limiting';
+import { alertsRoutes, type AlertsRoutesDeps } from './routes/alerts';
 import { auditTrailRoutes, type AuditTrailRoutesDeps } from './routes/audit-trail';
 import { dataSubjectsRoutes, type DataSubjectsRoutesDeps } from './routes/data-subjects';
 import { demoControlsRoutes, type DemoControlsRoutesDeps } from './routes/demo-controls';
@@ -64,6 +65,8 @@ export interface AppDeps {
   auditTrail?: AuditTrailRoutesDeps;
   /** Integrations' reports and the account-wide view (docs/account-wide-view.md). */
   integrations?: IntegrationsRoutesDeps;
+  /** Early warning and alert destinations (docs/alerts.md): every role reads, admins change. */
+  alerts?: AlertsRoutesDeps;
 }
 
 /**
@@ -137,6 +140,7 @@ export function createApp(deps: AppDeps) {
   // Personal data: admins only, by the ADMIN_ONLY_PREFIXES guard above.
   if (deps.dataSubjects) app.route('/api/data-subjects', dataSubjectsRoutes(deps.dataSubjects));
   if (deps.auditTrail) app.route('/api/audit-trail', auditTrailRoutes(deps.auditTrail));
+  if (deps.alerts) app.route('/api/alerts', alertsRoutes(deps.alerts));
   // Demo mode only, admins only: the controls that provoke limits in the built-in mock.
   if (deps.demoControls) {
     app.use('/api/demo-controls*', requireRole('admin'));

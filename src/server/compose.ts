@@ -7,6 +7,9 @@ import type { RateLimitRule } from '../shared/rate-limits';
 import type { Config } from './config';
 import { EVENT_TYPES_OPERATION } from '../shared/event-types';
 import { createApp } from './app';
+import { accountUsageSource } from './alerts/account-usage-source';
+import { consoleUsageSource } from './alerts/console-usage-source';
+import { createAlerting } from './alerts/create-alerting';
 import { createConsoleAuth } from './auth/console-auth';
 import { createIdentifierHasher } from './audit/identifier-hash';
 import { LookupAudit } from './audit/lookup-audit';
@@ -191,6 +194,27 @@ export function composeBff({
       })
     : undefined;
   if (demoIntegrations) integrations.setDemo(demoIntegrations);
+  // Early warning and alerts (docs/alerts.md), in the incidents' database.
+  const alertPolicy = { allowPrivate: config.alerts.allowPrivate, demo: config.mode === 'demo' };
+  const alerting = createAlerting({
+    database: rateLimiting.database,
+    governor: rateLimiting.governor,
+    hub: rateLimiting.hub,
+    logger,
+    now: now ?? Date.now,
+    http: { ...alertPolicy, timeoutMs: config.alerts.timeoutMs, maxResponseBytes: 64 * 1024 },
+    maxAttempts: config.alerts.maxAttempts,
+    ...(config.web.publicOrigin ? { publicOrigin: config.web.publicOrigin } : {}),
+    // The forecast reads the whole account: the console's own requests plus every integration's.
+    usage: accountUsageSource(consoleUsageSource(rateLimiting.governor), integrations.usage),
+    silentReporters: async () =>
+      (await integrations.usage.overview()).integrations
+        .filter((integration) => integration.stale && integration.lastReportAt !== null)
+        .map((integration) => ({
+          name: integration.name,
+          lastReportAt: Date.parse(integration.lastReportAt ?? ''),
+        })),
+  });
   const app = createApp({
     logger,
     eventTypes,
@@ -233,6 +257,12 @@ export function composeBff({
       logger,
       now: now ?? Date.now,
     },
+    alerts: {
+      alerting,
+      policy: alertPolicy,
+      now: now ?? Date.now,
+      ruleIds: rateLimiting.governor.rules().map((rule) => rule.id),
+    },
     ...(demoControls
       ? {
           demoControls: {
@@ -253,6 +283,8 @@ export function composeBff({
     integrations,
     /** The lookup audit trail (tests read it). */
     auditStore,
+    /** Early warning and alerts (tests drive its outbox and monitor). */
+    alerting,
     metrics,
     /**
      * Restores the blocks of stored incidents and starts sharing blocks and incidents with the
@@ -271,6 +303,8 @@ export function composeBff({
       await demoIntegrations?.start((url, init) =>
         Promise.resolve(app.request(new URL(url).pathname, init)),
       );
+      // After the incident feed is wired, so alerts see every replica's incidents.
+      alerting.start();
     },
     /** Shutdown begins: /readyz answers 503 so the load balancer sends no more browsers here. */
     drain: () => readiness.drain(),
@@ -279,6 +313,7 @@ export function composeBff({
     async close() {
       integrations.stop();
       await demoIntegrations?.stop();
+      await alerting.stop();
       await scaleOut.close();
       await rateLimiting.close();
       if ('close' in httpTransport && typeof httpTransport.close === 'function') {

@@ -140,6 +140,13 @@ const EnvSchema = z.object({
     z.string().min(32, 'must be at least 32 characters').optional(),
   ),
   DATA_SUBJECT_OPERATIONS_FILE: optionalNonEmpty,
+  // Alerts (docs/alerts.md): outbound calls to destinations an admin chose. Private, loopback and
+  // link-local addresses are refused unless explicitly allowed (an internal receiver).
+  ALERT_ALLOW_PRIVATE: z
+    .enum(['true', 'false', '1', '0'], { error: 'must be "true" or "false"' })
+    .default('false'),
+  ALERT_TIMEOUT_MS: intIn(500, 60_000).default(5_000),
+  ALERT_MAX_ATTEMPTS: intIn(1, 20).default(6),
 });
 
 type Env = z.infer<typeof EnvSchema>;
@@ -217,6 +224,14 @@ export interface Config {
     retentionDays: number;
     ingestPerMinute: number;
     staleAfterSeconds: number;
+  };
+  alerts: {
+    /** Allow alert destinations on private, loopback and link-local addresses. */
+    allowPrivate: boolean;
+    /** Deadline of one delivery attempt. */
+    timeoutMs: number;
+    /** Attempts per alert before it is dead-lettered. */
+    maxAttempts: number;
   };
 }
 
@@ -316,6 +331,11 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
       ingestPerMinute: e.INTEGRATION_INGEST_PER_MINUTE,
       staleAfterSeconds: e.INTEGRATION_STALE_SECONDS,
     },
+    alerts: {
+      allowPrivate: e.ALERT_ALLOW_PRIVATE === 'true' || e.ALERT_ALLOW_PRIVATE === '1',
+      timeoutMs: e.ALERT_TIMEOUT_MS,
+      maxAttempts: e.ALERT_MAX_ATTEMPTS,
+    },
   };
 }
 
@@ -329,4 +349,29 @@ export function loadUsersFilePath(): string {
 export function loadConfig(): Config {
   if (existsSync('.env')) process.loadEnvFile('.env');
   return parseConfig(process.env);
+}
+
+/**
+ * `npm run alert-receiver`: ALERT_RECEIVER_PORT (default 8790) and ALERT_RECEIVER_SECRET, the
+ * destination's signing secret (`whsec_…`), from `.env` or the environment.
+ */
+export function loadAlertReceiverSettings(): { port: number; secret: string | undefined } {
+  if (existsSync('.env')) process.loadEnvFile('.env');
+  const parsed = z
+    .object({
+      ALERT_RECEIVER_PORT: port.default(8790),
+      ALERT_RECEIVER_SECRET: z.preprocess(
+        (value) => (value === '' ? undefined : value),
+        z
+          .string()
+          .regex(/^whsec_[A-Za-z0-9_-]{20,}$/, 'must be the whsec_… secret the console showed')
+          .optional(),
+      ),
+    })
+    .safeParse(process.env);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new ConfigError(`${String(issue?.path[0])} ${issue?.message ?? 'is invalid'}`);
+  }
+  return { port: parsed.data.ALERT_RECEIVER_PORT, secret: parsed.data.ALERT_RECEIVER_SECRET };
 }

@@ -131,4 +131,58 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX integration_throttles_event ON integration_throttles (event_id);
     `,
   },
+  {
+    version: 4,
+    name: 'alert destinations and outbox',
+    sql: `
+      -- Where alerts go (docs/alerts.md). url and secret never leave the server after creation:
+      -- a Slack-compatible URL is itself a credential, and secret signs generic webhooks.
+      CREATE TABLE alert_destinations (
+        id text PRIMARY KEY,
+        name text NOT NULL,
+        kind text NOT NULL CHECK (kind IN ('webhook', 'slack')),
+        url text NOT NULL,
+        secret text,
+        -- JSON array of the event types sent here.
+        events text NOT NULL DEFAULT '[]',
+        enabled integer NOT NULL DEFAULT 1,
+        hold_back_seconds integer NOT NULL,
+        created_at text NOT NULL,
+        updated_at text NOT NULL
+      );
+      -- The outbox: one row per alert per destination, written before any attempt, so an alert
+      -- due before a crash is sent after it. (destination_id, dedup_key) is unique: one row per
+      -- incident, per block, per threshold crossing per window.
+      CREATE TABLE alert_deliveries (
+        id text PRIMARY KEY,
+        destination_id text NOT NULL,
+        event text NOT NULL,
+        dedup_key text NOT NULL,
+        summary text NOT NULL,
+        -- The alert as JSON (no identifier, token or secret); formatted per destination on sending.
+        payload text NOT NULL,
+        status text NOT NULL
+          CHECK (status IN ('pending', 'delivering', 'retrying', 'delivered', 'dead')),
+        attempts integer NOT NULL DEFAULT 0,
+        next_attempt_at text,
+        -- While delivering: when another process may take the row over (the sender crashed).
+        lease_until text,
+        last_attempt_at text,
+        delivered_at text,
+        response_status integer,
+        error text,
+        latency_ms integer,
+        created_at text NOT NULL
+      );
+      CREATE UNIQUE INDEX alert_deliveries_dedup ON alert_deliveries (destination_id, dedup_key);
+      CREATE INDEX alert_deliveries_due ON alert_deliveries (status, next_attempt_at);
+      CREATE INDEX alert_deliveries_log ON alert_deliveries (destination_id, created_at DESC, id DESC);
+      -- Warning thresholds per limit (rule id and period), in percent; absent means the default.
+      CREATE TABLE alert_thresholds (
+        limit_key text PRIMARY KEY,
+        percent integer NOT NULL CHECK (percent BETWEEN 1 AND 100),
+        updated_at text NOT NULL
+      );
+    `,
+  },
 ];

@@ -1,0 +1,109 @@
+// The alerts page as each role sees it: admins get the controls and the add form; support reads
+// the forecast, destinations and delivery log without a single control.
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { render, screen, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { Delivery, Destination, ForecastResponse } from '../../../shared/alerts';
+import type { Role } from '../../../shared/session';
+import { AlertsPage } from './alerts-page';
+
+const destination: Destination = {
+  id: '0194b6c2-8000-7000-8000-000000000001',
+  name: 'On-call',
+  kind: 'webhook',
+  urlHint: 'https://alerts.example.com/…c123',
+  events: ['incident.new', 'governor.holding'],
+  enabled: true,
+  holdBackSeconds: 90,
+  createdAt: '2025-01-06T09:00:00.000Z',
+};
+const delivery: Delivery = {
+  id: '0194b6c2-8000-7000-8000-000000000002',
+  destinationId: destination.id,
+  event: 'incident.new',
+  summary: 'The platform refused a request',
+  createdAt: '2025-01-06T09:00:00.000Z',
+  status: 'dead',
+  attempts: 6,
+  nextAttemptAt: null,
+  lastAttemptAt: '2025-01-06T09:30:00.000Z',
+  deliveredAt: null,
+  responseStatus: 503,
+  error: 'The receiver answered 503',
+  latencyMs: 41,
+};
+const forecast: ForecastResponse = {
+  now: '2025-01-06T09:00:00.000Z',
+  limits: [
+    {
+      key: 'account-minute:MINUTE',
+      ruleId: 'account-minute',
+      period: 'MINUTE',
+      limit: 20_000,
+      windowSeconds: 60,
+      used: 12,
+      ratePerMinute: 12,
+      percentUsed: 0.1,
+      thresholdPercent: 80,
+      secondsToExhaustion: null,
+      exhaustsAt: null,
+      level: 'ok',
+      source: 'console',
+    },
+  ],
+};
+
+function serve(role: Role) {
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (input: string) => {
+      if (input === '/api/session') return Response.json({ username: role, role });
+      if (input === '/api/alerts/forecast') return Response.json(forecast);
+      if (input === '/api/alerts/destinations') return Response.json({ items: [destination] });
+      if (input.endsWith('/deliveries')) return Response.json({ items: [delivery] });
+      return new Response(null, { status: 404 });
+    }),
+  );
+}
+
+function renderPage() {
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  return render(
+    <QueryClientProvider client={client}>
+      <AlertsPage />
+    </QueryClientProvider>,
+  );
+}
+
+afterEach(() => vi.unstubAllGlobals());
+
+describe('AlertsPage', () => {
+  it('gives an admin the test, resend and threshold controls and the add form', async () => {
+    serve('admin');
+    renderPage();
+    const card = await screen.findByRole('article', { name: 'On-call' });
+    expect(within(card).getByText(/Requests held back over 90 s/)).toBeInTheDocument();
+    const row = await within(card).findByRole('row', { name: /Dead-lettered/ });
+    expect(row).toHaveTextContent('6');
+    expect(row).toHaveTextContent('41 ms');
+    expect(row).toHaveTextContent('The receiver answered 503');
+    expect(within(row).getByRole('button', { name: 'Resend' })).toBeInTheDocument();
+    expect(within(card).getByRole('button', { name: 'Send test' })).toBeInTheDocument();
+    expect(
+      await screen.findByLabelText('Warning threshold of account-minute (per minute), percent'),
+    ).toHaveValue('80');
+    expect(screen.getByRole('heading', { name: 'Add a destination' })).toBeInTheDocument();
+  });
+
+  it('shows support the log and forecast without any control', async () => {
+    serve('support');
+    renderPage();
+    const card = await screen.findByRole('article', { name: 'On-call' });
+    await within(card).findByRole('row', { name: /Dead-lettered/ });
+    await screen.findByRole('row', { name: /account-minute/ });
+    expect(screen.queryAllByRole('button')).toHaveLength(0);
+    expect(screen.queryAllByRole('textbox')).toHaveLength(0);
+    expect(screen.queryByRole('heading', { name: 'Add a destination' })).toBeNull();
+    expect(screen.getByText(/Only administrators can change/)).toBeInTheDocument();
+  });
+});

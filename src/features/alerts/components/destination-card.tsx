@@ -1,0 +1,192 @@
+// One destination: what it receives, the one-click test, and its delivery log (time, event,
+// status, attempts, latency, the receiver's answer) with "Resend" for what did not arrive.
+import { useQuery } from '@tanstack/react-query';
+import { ALERT_EVENTS, type Delivery, type Destination } from '../../../shared/alerts';
+import {
+  deliveriesQueryOptions,
+  useDeleteDestination,
+  useResend,
+  useSendTest,
+  useUpdateDestination,
+} from '../api/alerts-api';
+import { STATUS_LABELS } from '../format';
+
+const time = (iso: string) =>
+  new Date(iso).toLocaleString(undefined, {
+    dateStyle: 'medium',
+    timeStyle: 'medium',
+  });
+
+function outcome(delivery: Delivery): string {
+  if (delivery.status === 'delivered') {
+    return delivery.responseStatus === null ? 'Delivered' : `Answered ${delivery.responseStatus}`;
+  }
+  const parts = [delivery.error ?? ''];
+  if (delivery.nextAttemptAt) {
+    // A first attempt may be due later on purpose: a block's end is announced when it ends.
+    parts.push(
+      `${delivery.attempts === 0 ? 'due' : 'next attempt'} ${time(delivery.nextAttemptAt)}`,
+    );
+  }
+  return parts.filter(Boolean).join('; ');
+}
+
+function DeliveryLog({ destination, canEdit }: { destination: Destination; canEdit: boolean }) {
+  const log = useQuery(deliveriesQueryOptions(destination.id));
+  const resend = useResend();
+  if (log.isPending) return <p className="muted">Loading the delivery log…</p>;
+  if (log.isError) {
+    return (
+      <p className="field-error" role="alert">
+        The delivery log could not be loaded: {log.error.message}
+      </p>
+    );
+  }
+  if (log.data.items.length === 0) {
+    return <p className="muted">Nothing sent yet. Press “Send test” to try the destination.</p>;
+  }
+  return (
+    <div className="alerts-table-wrap">
+      <table className="alerts-table delivery-log">
+        <caption className="visually-hidden">Delivery log of {destination.name}</caption>
+        <thead>
+          <tr>
+            <th scope="col">Time</th>
+            <th scope="col">Event</th>
+            <th scope="col">Status</th>
+            <th scope="col">Attempts</th>
+            <th scope="col">Latency</th>
+            <th scope="col">Outcome</th>
+            {canEdit ? (
+              <th scope="col">
+                <span className="visually-hidden">Actions</span>
+              </th>
+            ) : null}
+          </tr>
+        </thead>
+        <tbody>
+          {log.data.items.map((delivery) => (
+            <tr key={delivery.id}>
+              <td>{time(delivery.lastAttemptAt ?? delivery.createdAt)}</td>
+              <td title={delivery.summary}>
+                {delivery.event === 'test' ? 'Test' : ALERT_EVENTS[delivery.event]}
+              </td>
+              <td>
+                <span className="delivery-status" data-status={delivery.status}>
+                  {STATUS_LABELS[delivery.status]}
+                </span>
+              </td>
+              <td>{delivery.attempts}</td>
+              <td>{delivery.latencyMs === null ? '—' : `${delivery.latencyMs} ms`}</td>
+              <td>{outcome(delivery)}</td>
+              {canEdit ? (
+                <td>
+                  {delivery.status === 'dead' || delivery.status === 'delivered' ? (
+                    <button
+                      type="button"
+                      className="button"
+                      disabled={resend.isPending}
+                      onClick={() =>
+                        resend.mutate({ deliveryId: delivery.id, destinationId: destination.id })
+                      }
+                    >
+                      Resend
+                    </button>
+                  ) : null}
+                </td>
+              ) : null}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** The destination's card. */
+export function DestinationCard({
+  destination,
+  canEdit,
+}: {
+  destination: Destination;
+  canEdit: boolean;
+}) {
+  const sendTest = useSendTest();
+  const update = useUpdateDestination();
+  const remove = useDeleteDestination();
+  const headingId = `destination-${destination.id}`;
+  return (
+    <article className="card destination-card" aria-labelledby={headingId}>
+      <header className="destination-head">
+        <div>
+          <h3 id={headingId}>
+            {destination.name}{' '}
+            {destination.enabled ? null : <span className="muted">(paused)</span>}
+          </h3>
+          <p className="muted">
+            {destination.kind === 'webhook' ? 'Signed webhook' : 'Slack-compatible'} ·{' '}
+            <span className="mono">{destination.urlHint}</span>
+          </p>
+          <p className="destination-events">
+            {destination.events.length === 0
+              ? 'No events chosen: only tests are sent.'
+              : destination.events
+                  .map((event) =>
+                    event === 'governor.holding'
+                      ? `Requests held back over ${destination.holdBackSeconds} s`
+                      : ALERT_EVENTS[event],
+                  )
+                  .join(' · ')}
+          </p>
+        </div>
+        {canEdit ? (
+          <div className="destination-actions">
+            <button
+              type="button"
+              className="button button-primary"
+              disabled={sendTest.isPending}
+              onClick={() => sendTest.mutate(destination.id)}
+            >
+              {sendTest.isPending ? 'Sending…' : 'Send test'}
+            </button>
+            <button
+              type="button"
+              className="button"
+              disabled={update.isPending}
+              onClick={() =>
+                update.mutate({ id: destination.id, change: { enabled: !destination.enabled } })
+              }
+            >
+              {destination.enabled ? 'Pause' : 'Resume'}
+            </button>
+            <button
+              type="button"
+              className="button"
+              disabled={remove.isPending}
+              onClick={() => {
+                if (window.confirm(`Remove “${destination.name}” and its delivery log?`)) {
+                  remove.mutate(destination.id);
+                }
+              }}
+            >
+              Remove
+            </button>
+          </div>
+        ) : null}
+      </header>
+      {sendTest.data ? (
+        <p className="muted" role="status">
+          Test {STATUS_LABELS[sendTest.data.status].toLowerCase()}
+          {sendTest.data.error ? `: ${sendTest.data.error}` : ''}.
+        </p>
+      ) : null}
+      {sendTest.error ? (
+        <p className="field-error" role="alert">
+          {sendTest.error.message}
+        </p>
+      ) : null}
+      <h4>Delivery log</h4>
+      <DeliveryLog destination={destination} canEdit={canEdit} />
+    </article>
+  );
+}

@@ -1,0 +1,83 @@
+// The early warning every page shows: nothing while limits are calm, one plain sentence per limit
+// that is past its threshold or will run out at the current rate, and a way to the forecast.
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { render, screen } from '@testing-library/react';
+import { MemoryRouter } from 'react-router';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { ForecastResponse, LimitForecast } from '../../../shared/alerts';
+import { EarlyWarningBanner } from './early-warning-banner';
+
+const limit = (overrides: Partial<LimitForecast>): LimitForecast => ({
+  key: 'account-minute:MINUTE',
+  ruleId: 'account-minute',
+  period: 'MINUTE',
+  limit: 20_000,
+  windowSeconds: 60,
+  used: 100,
+  ratePerMinute: 100,
+  percentUsed: 0.5,
+  thresholdPercent: 80,
+  secondsToExhaustion: null,
+  exhaustsAt: null,
+  level: 'ok',
+  source: 'console',
+  ...overrides,
+});
+
+function serve(limits: LimitForecast[]) {
+  const body: ForecastResponse = { now: '2025-01-06T09:00:00.000Z', limits };
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async () => Response.json(body)),
+  );
+}
+
+function renderBanner() {
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  return render(
+    <QueryClientProvider client={client}>
+      <MemoryRouter>
+        <EarlyWarningBanner />
+        <p>page</p>
+      </MemoryRouter>
+    </QueryClientProvider>,
+  );
+}
+
+afterEach(() => vi.unstubAllGlobals());
+
+describe('EarlyWarningBanner', () => {
+  it('shows nothing while every limit is calm', async () => {
+    serve([limit({}), limit({ key: 'account-hour:HOUR', period: 'HOUR', ruleId: 'account-hour' })]);
+    renderBanner();
+    await screen.findByText('page');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(screen.queryByRole('status')).toBeNull();
+  });
+
+  it('says when a limit runs out at the current rate and when one is past its threshold', async () => {
+    serve([
+      limit({ level: 'forecast', secondsToExhaustion: 42, ratePerMinute: 30_000, used: 5_000 }),
+      limit({
+        key: 'v4-details-minute:MINUTE',
+        ruleId: 'v4-details-minute',
+        limit: 1_000,
+        used: 850,
+        percentUsed: 85,
+        level: 'near',
+      }),
+    ]);
+    renderBanner();
+    const banner = await screen.findByRole('status');
+    expect(banner).toHaveTextContent(
+      'account-minute (per minute) runs out in about 42 s at the current rate (30000 a minute).',
+    );
+    expect(banner).toHaveTextContent(
+      'v4-details-minute (per minute) is at 85% of its limit, past the 80% warning.',
+    );
+    expect(screen.getByRole('link', { name: /forecast and alert settings/ })).toHaveAttribute(
+      'href',
+      '/alerts',
+    );
+  });
+});

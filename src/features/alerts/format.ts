@@ -1,0 +1,45 @@
+// Plain-language wording of the alerts page: durations, forecast levels and delivery states.
+import type { DeliveryStatus, ForecastLevel, LimitForecast } from '../../shared/alerts';
+
+/** "45 s", "12 min", "1 h 5 min". */
+export function formatDuration(seconds: number): string {
+  if (seconds < 60) return `${Math.max(0, Math.round(seconds))} s`;
+  const minutes = Math.round(seconds / 60);
+  if (minutes < 60) return `${minutes} min`;
+  const hours = Math.floor(minutes / 60);
+  const rest = minutes % 60;
+  return rest === 0 ? `${hours} h` : `${hours} h ${rest} min`;
+}
+
+export const LEVEL_LABELS: Record<ForecastLevel, string> = {
+  ok: 'OK',
+  near: 'Past threshold',
+  forecast: 'Runs out at this rate',
+  exhausted: 'Exhausted',
+};
+
+export const STATUS_LABELS: Record<DeliveryStatus, string> = {
+  pending: 'Queued',
+  delivering: 'Sending',
+  retrying: 'Retrying',
+  delivered: 'Delivered',
+  dead: 'Dead-lettered',
+};
+
+/** The limit's name as people read it: "account-minute (per minute)". */
+export function limitName(forecast: Pick<LimitForecast, 'ruleId' | 'period'>): string {
+  return `${forecast.ruleId} (per ${forecast.period === 'MINUTE' ? 'minute' : 'hour'})`;
+}
+
+/** One sentence for a limit that warns, or null for one that does not. */
+export function warningText(forecast: LimitForecast): string | null {
+  const name = limitName(forecast);
+  if (forecast.level === 'exhausted') return `${name} is exhausted: requests are being held back.`;
+  if (forecast.level === 'forecast' && forecast.secondsToExhaustion !== null) {
+    return `${name} runs out in about ${formatDuration(forecast.secondsToExhaustion)} at the current rate (${forecast.ratePerMinute} a minute).`;
+  }
+  if (forecast.level === 'near' || forecast.percentUsed >= forecast.thresholdPercent) {
+    return `${name} is at ${forecast.percentUsed}% of its limit, past the ${forecast.thresholdPercent}% warning.`;
+  }
+  return null;
+}

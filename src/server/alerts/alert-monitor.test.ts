@@ -1,0 +1,207 @@
+// Which alerts the console raises from what it sees: a new incident once however often it is
+// updated, a block's start and its end (due when the block ends), one near-limit and one forecast
+// alert per crossing per window, and "held back" once per episode after a destination's N seconds.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Incident } from '../../shared/incident';
+import { createLogger } from '../logger';
+import { openDatabase, type SqlDatabase } from '../store/database';
+import { sortableId } from '../store/sortable-id';
+import { AlertDispatcher, type AlertScheduler } from './alert-dispatcher';
+import { AlertMonitor, holdingSince } from './alert-monitor';
+import { AlertService } from './alert-service';
+import { AlertStore, type StoredDestination } from './alert-store';
+import type { LimitSample } from './forecast';
+
+const T0 = Date.UTC(2025, 0, 6, 9, 0, 30);
+const logger = createLogger('silent');
+const manual: AlertScheduler = { setTimeout: () => 0, clearTimeout: () => {} };
+
+let db: SqlDatabase;
+let store: AlertStore;
+let monitor: AlertMonitor;
+const clock = { now: T0 };
+let samples: LimitSample[];
+let refused: number[];
+
+beforeEach(async () => {
+  db = await openDatabase();
+  clock.now = T0;
+  samples = [];
+  refused = Array.from({ length: 360 }, () => 0);
+  store = new AlertStore(() => Promise.resolve(db));
+  const dispatcher = new AlertDispatcher({
+    store,
+    http: { allowPrivate: false, demo: false, timeoutMs: 1_000, maxResponseBytes: 1_024 },
+    logger,
+    now: () => clock.now,
+    maxAttempts: 3,
+    scheduler: manual,
+  });
+  const service = new AlertService({ store, dispatcher, now: () => clock.now });
+  monitor = new AlertMonitor({
+    service,
+    store,
+    usage: { sample: async () => samples },
+    timeline: {
+      snapshot: () => {
+        const bucketMs = 10_000;
+        const last = Math.floor(clock.now / bucketMs);
+        return {
+          bucketSeconds: 10,
+          start: (last - 359) * bucketMs,
+          sent: refused.map(() => 0),
+          refused,
+          throttled: refused.map(() => 0),
+        };
+      },
+    },
+    logger,
+    now: () => clock.now,
+    scheduler: manual,
+  });
+});
+afterEach(() => db.close());
+
+async function destination(events: StoredDestination['events'], holdBackSeconds = 60) {
+  const created: StoredDestination = {
+    id: sortableId(clock.now),
+    name: 'Ops',
+    kind: 'slack',
+    url: 'https://hooks.slack.com/services/T/B/secret',
+    secret: null,
+    events,
+    enabled: true,
+    holdBackSeconds,
+    createdAt: new Date(clock.now).toISOString(),
+  };
+  await store.createDestination(created);
+  return created;
+}
+
+async function log(id: string) {
+  return (await store.listDeliveries(id, 100)).map((delivery) => delivery.event).sort();
+}
+
+function incident(overrides: Partial<Incident> = {}): Incident {
+  return {
+    key: '5f0c7d3e-1111-4a2b-9c3d-000000000001',
+    eventId: '5f0c7d3e-1111-4a2b-9c3d-000000000001',
+    seq: 1,
+    firstSeen: new Date(T0).toISOString(),
+    lastSeen: new Date(T0).toISOString(),
+    hits: 1,
+    period: 'MINUTE',
+    requestsAllowed: 20_000,
+    requestsMade: 20_001,
+    retryAfterSeconds: 60,
+    blockedUntil: new Date(T0 + 60_000).toISOString(),
+    ruleId: 'account-minute',
+    scope: 'account',
+    operation: 'event-types',
+    flags: [],
+    headers: {},
+    ...overrides,
+  };
+}
+
+describe('alerts from incidents', () => {
+  it('raises one new-incident, one block-started and one block-ended alert per incident', async () => {
+    const ops = await destination(['incident.new', 'block.started', 'block.ended']);
+    await monitor.onIncident(incident());
+    await monitor.onIncident(incident({ seq: 2, hits: 2 }));
+    expect(await log(ops.id)).toEqual(['block.ended', 'block.started', 'incident.new']);
+    const ended = (await store.listDeliveries(ops.id, 10)).find((d) => d.event === 'block.ended');
+    expect(ended?.nextAttemptAt).toBe(new Date(T0 + 60_000).toISOString());
+    // A further 429 lengthened the block: the end alert moves with it.
+    await monitor.onIncident(
+      incident({ seq: 3, hits: 3, blockedUntil: new Date(T0 + 120_000).toISOString() }),
+    );
+    const moved = await store.getDelivery(ended!.id);
+    expect(moved?.nextAttemptAt).toBe(new Date(T0 + 120_000).toISOString());
+  });
+
+  it('raises no block alerts for an incident whose block is over', async () => {
+    const ops = await destination(['incident.new', 'block.started', 'block.ended']);
+    clock.now = T0 + 61_000;
+    await monitor.onIncident(incident());
+    expect(await log(ops.id)).toEqual(['incident.new']);
+  });
+});
+
+describe('alerts from the forecast', () => {
+  const sample = (used: number, perMinute: number): LimitSample => ({
+    ruleId: 'account-minute',
+    period: 'MINUTE',
+    limit: 1_000,
+    windowSeconds: 60,
+    used,
+    ratePerSecond: perMinute / 60,
+    source: 'console',
+  });
+
+  it('warns near the limit once per window, at the configured threshold', async () => {
+    const ops = await destination(['limit.near']);
+    samples = [sample(700, 700)];
+    await monitor.evaluate();
+    expect(await log(ops.id)).toEqual([]);
+    await store.setThreshold('account-minute:MINUTE', 70, clock.now);
+    await monitor.evaluate();
+    clock.now += 5_000;
+    await monitor.evaluate();
+    expect(await log(ops.id)).toEqual(['limit.near']);
+    // The next window is a new crossing.
+    clock.now += 60_000;
+    await monitor.evaluate();
+    expect(await log(ops.id)).toEqual(['limit.near', 'limit.near']);
+  });
+
+  it('forecasts exhaustion when the current rate fills the window', async () => {
+    const ops = await destination(['limit.forecast', 'limit.near']);
+    samples = [sample(100, 1_500)];
+    await monitor.evaluate();
+    expect(await log(ops.id)).toEqual(['limit.forecast']);
+    const [alert] = await store.listDeliveries(ops.id, 1);
+    expect(alert?.summary).toMatch(/At 1500 requests a minute, account-minute \(minute\) runs out/);
+  });
+});
+
+describe('alerts from the governor holding requests back', () => {
+  it('finds the run of buckets with refusals that reaches now', () => {
+    const snapshot = {
+      snapshot: () => ({
+        bucketSeconds: 10,
+        start: 0,
+        sent: [],
+        refused: [0, 3, 0, 2, 5, 0],
+        throttled: [],
+      }),
+    };
+    expect(holdingSince(snapshot)).toBe(30_000);
+    const quiet = {
+      snapshot: () => ({
+        bucketSeconds: 10,
+        start: 0,
+        sent: [],
+        refused: [4, 0, 0],
+        throttled: [],
+      }),
+    };
+    expect(holdingSince(quiet)).toBeNull();
+  });
+
+  it('alerts each destination once its own N seconds have passed, once per episode', async () => {
+    const quick = await destination(['governor.holding'], 20);
+    const patient = await destination(['governor.holding'], 60);
+    // Refusals in the last three buckets (the current one included): 20 s so far.
+    refused.splice(357, 3, 4, 4, 4);
+    await monitor.evaluate();
+    expect(await log(quick.id)).toEqual(['governor.holding']);
+    expect(await log(patient.id)).toEqual([]);
+    // 50 s later the same episode goes on: 70 s.
+    refused.splice(0, 360, ...refused.slice(5), 4, 4, 4, 4, 4);
+    clock.now += 50_000;
+    await monitor.evaluate();
+    expect(await log(quick.id)).toEqual(['governor.holding']);
+    expect(await log(patient.id)).toEqual(['governor.holding']);
+  });
+});

@@ -1,0 +1,92 @@
+// Wires early warning and alerting for compose.ts: the store, the outbox worker, the service that
+// raises alerts, the monitor that watches incidents, usage and the governor, and the forecast the
+// routes answer with. The usage source is the one seam for account-wide numbers.
+import type { IncidentHub } from '../incidents/incident-hub';
+import type { Governor } from '../governor/governor';
+import type { Logger } from '../logger';
+import type { SqlDatabase } from '../store/database';
+import { AlertDispatcher, realScheduler, type AlertScheduler } from './alert-dispatcher';
+import type { AlertHttpOptions } from './alert-http';
+import { AlertMonitor, currentForecast, type AlertMonitorOptions } from './alert-monitor';
+import { AlertService } from './alert-service';
+import { AlertStore } from './alert-store';
+import { consoleUsageSource } from './console-usage-source';
+import type { UsageSource } from './forecast';
+
+export interface AlertingOptions {
+  readonly database: () => Promise<SqlDatabase>;
+  readonly governor: Governor;
+  readonly hub: IncidentHub;
+  readonly logger: Logger;
+  readonly now: () => number;
+  readonly http: AlertHttpOptions;
+  readonly maxAttempts: number;
+  readonly publicOrigin?: string;
+  /** Where the forecast's numbers come from (default: the console's own governor). */
+  readonly usage?: UsageSource;
+  /** Integrations that stopped reporting (see AlertMonitorOptions.silentReporters). */
+  readonly silentReporters?: AlertMonitorOptions['silentReporters'];
+  readonly scheduler?: AlertScheduler;
+  /** Replaces the HTTP attempt (tests). */
+  readonly send?: ConstructorParameters<typeof AlertDispatcher>[0]['send'];
+}
+
+/** Builds the alerting parts; start() once the app serves, stop() on shutdown. */
+export function createAlerting(options: AlertingOptions) {
+  const { logger, now } = options;
+  const scheduler = options.scheduler ?? realScheduler;
+  const store = new AlertStore(options.database);
+  const dispatcher = new AlertDispatcher({
+    store,
+    http: options.http,
+    logger,
+    now,
+    maxAttempts: options.maxAttempts,
+    scheduler,
+    ...(options.send ? { send: options.send } : {}),
+  });
+  const service = new AlertService({
+    store,
+    dispatcher,
+    now,
+    ...(options.publicOrigin ? { publicOrigin: options.publicOrigin } : {}),
+  });
+  // compose.ts passes the account-wide source; the console's own numbers otherwise.
+  const usage = options.usage ?? consoleUsageSource(options.governor);
+  const monitor = new AlertMonitor({
+    service,
+    store,
+    usage,
+    timeline: options.governor.timeline,
+    ...(options.silentReporters ? { silentReporters: options.silentReporters } : {}),
+    logger,
+    now,
+    scheduler,
+  });
+  let stopObserving: (() => void) | undefined;
+  return {
+    store,
+    dispatcher,
+    service,
+    monitor,
+    http: options.http,
+    /** The forecast of every limit now. */
+    forecast: () => currentForecast(usage, store, now()),
+    start() {
+      stopObserving = options.hub.observe((incident) => {
+        void monitor.onIncident(incident).catch((error: unknown) => {
+          logger.warn({ err: error }, 'could not queue the alerts of an incident');
+        });
+      });
+      dispatcher.start();
+      monitor.start();
+    },
+    async stop() {
+      stopObserving?.();
+      monitor.stop();
+      await dispatcher.stop();
+    },
+  };
+}
+
+export type Alerting = ReturnType<typeof createAlerting>;
