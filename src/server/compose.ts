@@ -212,6 +212,8 @@ export function composeBff({
             controls: demoControls,
             upstream,
             governor: rateLimiting.governor,
+            hub: rateLimiting.hub,
+            now: now ?? Date.now,
             prepare: () => tokens.getToken(),
           },
         }
