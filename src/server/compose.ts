@@ -59,6 +59,8 @@ export interface ComposeOptions {
   redis?: Redis;
   /** Report the process's CPU, memory and event-loop metrics too (the process entry does). */
   processMetrics?: boolean;
+  /** Where the last good event-types list survives a restart (index.ts: under DATA_DIR). */
+  lastGoodEventTypesFile?: string;
 }
 
 /** The composed BFF: its app and a way to release its connections. */
@@ -73,6 +75,7 @@ export function composeBff({
   moduleRules,
   dataSubjectOperations,
   auditKey,
+  lastGoodEventTypesFile,
   redis,
   processMetrics,
 }: ComposeOptions) {
@@ -156,6 +159,9 @@ export function composeBff({
     cacheTtlMs: config.eventTypesCacheSeconds * 1000,
     coalesce: config.eventTypesCoalesce,
     ...(now ? { now } : {}),
+    ...(lastGoodEventTypesFile ? { lastGoodFile: lastGoodEventTypesFile } : {}),
+    onPersistError: (error) =>
+      logger.warn({ err: error }, 'could not keep the last good event-types list on disk'),
   });
   // Data-subject lookups and their audit trail (PRODUCT.md §6), in the incidents' database.
   const operations =
