@@ -1,6 +1,6 @@
 // The frame around every page: product name, navigation, the signed-in user, and the page itself.
 // It is also the route guard: a signed-out visitor is sent to sign in and brought back afterwards.
-import { Suspense } from 'react';
+import { Suspense, useEffect } from 'react';
 import { Navigate, NavLink, Outlet, useLocation, useNavigation } from 'react-router';
 import { StatusPanel } from '../components/ui/status-panel';
 import { useSession } from '../features/session/api/session';
@@ -9,13 +9,14 @@ import { signInPath } from '../features/session/return-to';
 import { useSignedOutHandler } from '../features/session/use-signed-out-handler';
 import { AccountBlockBanner } from '../features/rate-limits/components/account-block-banner';
 import { ConsoleHealthBanner } from '../features/rate-limits/components/console-health-banner';
-import { navigationFor } from './navigation';
+import { documentTitleFor, navigationFor } from './navigation';
 
 export function AppLayout() {
   const navigation = useNavigation();
   const location = useLocation();
   const session = useSession();
   useSignedOutHandler();
+  useDocumentTitle(location.pathname === '/' ? '/event-types' : location.pathname);
 
   if (session.isPending) return <p className="app-loading">Loading the console…</p>;
   if (session.isError) {
@@ -71,4 +72,11 @@ export function AppLayout() {
       </main>
     </div>
   );
+}
+
+/** Sets the tab's title for the page at `pathname` (see documentTitleFor). */
+export function useDocumentTitle(pathname: string): void {
+  useEffect(() => {
+    document.title = documentTitleFor(pathname);
+  }, [pathname]);
 }
