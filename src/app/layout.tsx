@@ -1,6 +1,7 @@
 // The frame around every page: product name, navigation, the signed-in user, and the page itself.
 // It is also the route guard: a signed-out visitor is sent to sign in and brought back afterwards.
 import { Suspense, useEffect } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
 import { Navigate, NavLink, Outlet, useLocation, useNavigation } from 'react-router';
 import { StatusPanel } from '../components/ui/status-panel';
 import { useSession } from '../features/session/api/session';
@@ -9,6 +10,8 @@ import { signInPath } from '../features/session/return-to';
 import { useSignedOutHandler } from '../features/session/use-signed-out-handler';
 import { AccountBlockBanner } from '../features/rate-limits/components/account-block-banner';
 import { ConsoleHealthBanner } from '../features/rate-limits/components/console-health-banner';
+import { eventTypesQueryKeys } from '../features/event-types/api/get-event-types';
+import { useIncidentSignals } from '../features/rate-limits/incident-stream';
 import { documentTitleFor, navigationFor } from './navigation';
 
 export function AppLayout() {
@@ -17,6 +20,7 @@ export function AppLayout() {
   const session = useSession();
   useSignedOutHandler();
   useDocumentTitle(location.pathname === '/' ? '/event-types' : location.pathname);
+  useRetryWhenBlocksEnd();
 
   if (session.isPending) return <p className="app-loading">Loading the console…</p>;
   if (session.isError) {
@@ -79,4 +83,20 @@ export function useDocumentTitle(pathname: string): void {
   useEffect(() => {
     document.title = documentTitleFor(pathname);
   }, [pathname]);
+}
+
+/**
+ * When blocks end early (pushed on the live stream), whatever a block held up is asked for again
+ * at once: failed queries, and the event-types list that may be showing its last good copy.
+ */
+function useRetryWhenBlocksEnd(): void {
+  const queryClient = useQueryClient();
+  useIncidentSignals((signal) => {
+    if (signal.type !== 'blocks-ended') return;
+    void queryClient.refetchQueries({
+      type: 'active',
+      predicate: (query) => query.state.status === 'error',
+    });
+    void queryClient.invalidateQueries({ queryKey: eventTypesQueryKeys.all });
+  });
 }

@@ -3,6 +3,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { DataSubjectOperation } from '../shared/data-subject-operations';
+import { EVENT_TYPES_OPERATION } from '../shared/event-types';
+import { endpointKey } from '../shared/rate-limits';
 import type { RateLimitRule } from '../shared/rate-limits';
 import type { Config } from './config';
 import { createApp } from './app';
@@ -181,6 +183,21 @@ export function composeBff({
       mode: config.mode,
       accountTier: config.upstream.accountTier,
       demoControls: demoControls !== undefined,
+      // For "Copy for support": what a vendor's support desk asks first. The client id is not a
+      // secret (it names the credential); the secret never leaves the BFF.
+      serviceHost: new URL(upstreamBaseUrl).host,
+      oauthClientId: config.oauth.clientId,
+      operations: Object.fromEntries([
+        [
+          EVENT_TYPES_OPERATION.id,
+          endpointKey(EVENT_TYPES_OPERATION.method, EVENT_TYPES_OPERATION.path),
+        ],
+        [rateLimiting.tokenOperation.id, endpointKey('POST', rateLimiting.tokenOperation.path)],
+        ...operations.map((operation) => [
+          operation.id,
+          endpointKey(operation.method, operation.path),
+        ]),
+      ]),
     },
     readiness: readiness.check,
     health: async () => {

@@ -210,6 +210,12 @@ export const ConsoleMetaSchema = z.object({
   accountTier: z.enum(ACCOUNT_TIERS),
   /** True when this console offers the demo controls (demo mode only, admins and support). */
   demoControls: z.boolean(),
+  /** The platform's host the console calls, for the support text ("api.example.com"). */
+  serviceHost: z.optional(z.string()),
+  /** The OAuth client id the console signs in with (never the secret), for the support text. */
+  oauthClientId: z.optional(z.string()),
+  /** Each operation id an incident can name, as the platform's method and path. */
+  operations: z.optional(z.record(z.string(), z.string())),
 });
 export type ConsoleMeta = z.infer<typeof ConsoleMetaSchema>;
 

@@ -49,7 +49,16 @@ export function ruleTitle(rule: Rule): string {
 
 /** The rule an incident matched, in words. */
 export function incidentRuleText(incident: Incident, rules: readonly Rule[] | undefined): string {
-  if (incident.ruleId === null) return 'No documented limit matches';
+  if (incident.ruleId === null) {
+    // Never another operation's limit: the figures the platform sent, as they came.
+    const figures =
+      incident.requestsAllowed !== null && incident.period !== null
+        ? `${formatCount(incident.requestsAllowed)} per ${incident.period.toLowerCase()}`
+        : incident.period !== null
+          ? `per ${incident.period.toLowerCase()}`
+          : 'no usable figures';
+    return `Unknown rule (${figures}, as the platform stated)`;
+  }
   const rule = rules?.find((candidate) => candidate.id === incident.ruleId);
   return rule ? `${ruleTitle(rule)} (${describeLimits(rule)})` : incident.ruleId;
 }
