@@ -83,8 +83,8 @@ export const FacetFilter = memo(function FacetFilter({
         <input
           className="input facet-narrow"
           type="search"
-          aria-label={`Find a ${legend.toLowerCase()}`}
-          placeholder={`Find a ${legend.toLowerCase()}`}
+          aria-label={`Find ${legend.toLowerCase()}s`}
+          placeholder={`Find ${legend.toLowerCase()}s`}
           autoComplete="off"
           spellCheck={false}
           maxLength={FILTER_LIMITS.maxLength}
