@@ -98,35 +98,43 @@ test('exports the filtered rows as CSV', async ({ page, mockUpstream: _ }) => {
   expect(download.suggestedFilename()).toMatch(/^event-types-\d{4}-\d{2}-\d{2}\.csv$/);
   const text = (await readFile(await download.path(), 'utf8')).replace(/^\uFEFF/, '');
   const lines = text.split('\r\n').filter(Boolean);
-  expect(lines[0]).toBe('code,name,objectType,module');
+  expect(lines[0]).toBe('Code,Name,Object type,Module');
   expect(lines).toHaveLength(shownCount + 1);
   for (const line of lines.slice(1)) expect(line.endsWith(',Cookie Consent')).toBe(true);
+  await expect(page.getByText(/Exported [\d,]+ event types? to event-types-/)).toBeVisible();
 });
 
-test('shows a plain-language error when the upstream fails, and recovers on retry', async ({
+test('says in plain language when the upstream fails, keeps the list usable, and recovers', async ({
   page,
   mockUpstream,
 }) => {
   await mockUpstream.injectFault({ operation: 'event-types', status: 500, count: 3 });
   await page.goto('/event-types');
-  const alert = page.getByRole('alert');
-  await expect(alert).toBeVisible();
-  await expect(alert).toContainText(/platform/i);
+  // With no list fetched before, an alert; after one, that list with a notice saying why.
+  const problem = page
+    .getByRole('alert')
+    .or(page.getByRole('status').filter({ hasText: 'Showing the list fetched at' }));
+  await expect(problem).toBeVisible();
+  await expect(problem).toContainText(/platform/i);
   await expectNoSeriousA11yViolations(page);
   await mockUpstream.reset();
-  await alert.getByRole('button', { name: 'Try again' }).click();
+  await problem.getByRole('button', { name: /Try again|Refresh/ }).click();
   await expect(table(page)).toBeVisible();
+  await expect(problem).toBeHidden();
 });
 
-test('shows the seconds until retry when the upstream rate limits', async ({
-  page,
-  mockUpstream,
-}) => {
+test('shows the wait until retry when the upstream rate limits', async ({ page, mockUpstream }) => {
   await mockUpstream.injectFault({ operation: 'event-types', status: 429, retryAfterSeconds: 30 });
   await page.goto('/event-types');
-  const alert = page.getByRole('alert');
-  await expect(alert).toContainText(/try again in (30|29|28) s/i);
-  await expect(alert.getByRole('button', { name: 'Try again' })).toBeDisabled();
+  const problem = page
+    .getByRole('alert')
+    .or(page.getByRole('status').filter({ hasText: 'Showing the list fetched at' }));
+  // The console's one countdown format, as on the banner.
+  await expect(problem).toContainText(/(try again|asked for) in 0:(30|29|28)/i);
+  await expect(problem.getByRole('button', { name: /Try again|Refresh/ })).toHaveAttribute(
+    'aria-disabled',
+    'true',
+  );
 });
 
 test('is usable on a 390 px wide screen', async ({ page, mockUpstream: _ }) => {
@@ -138,4 +146,61 @@ test('is usable on a 390 px wide screen', async ({ page, mockUpstream: _ }) => {
     () => document.documentElement.scrollWidth - window.innerWidth,
   );
   expect(overflow).toBeLessThanOrEqual(0);
+});
+
+test('during a block a reloaded page still shows the last good list, with its age', async ({
+  page,
+  mockUpstream,
+}) => {
+  await page.goto('/event-types');
+  await expect(table(page).getByRole('row').nth(1)).toBeVisible();
+  await mockUpstream.injectFault({ operation: 'event-types', status: 429, retryAfterSeconds: 3 });
+  await page.reload();
+  await expect(page.getByText(/^Showing the list fetched at/)).toBeVisible();
+  await expect(page.getByText(/rate limiting the account/)).toBeVisible();
+  await expect(table(page).getByRole('row').nth(1)).toBeVisible();
+});
+
+test('every change of search, sort or filters starts the table at its first row', async ({
+  page,
+  mockUpstream: _,
+}) => {
+  await page.goto('/event-types');
+  const scroller = page.getByRole('region', { name: 'Event types, scrollable' });
+  await expect(table(page).getByRole('row').nth(1)).toBeVisible();
+  await scroller.evaluate((element) => {
+    element.scrollTop = element.scrollHeight;
+  });
+  await expect.poll(() => scroller.evaluate((element) => element.scrollTop)).toBeGreaterThan(0);
+  await page.getByLabel('Search event types').fill('a');
+  await expect.poll(() => scroller.evaluate((element) => element.scrollTop)).toBe(0);
+  await scroller.evaluate((element) => {
+    element.scrollTop = element.scrollHeight;
+  });
+  await page.getByRole('button', { name: 'Name' }).click();
+  await expect.poll(() => scroller.evaluate((element) => element.scrollTop)).toBe(0);
+});
+
+test.describe('at phone width', () => {
+  test.use({ viewport: { width: 390, height: 844 } });
+
+  test('filters fold behind a button, the first rows are on the first screen, the rest on tap', async ({
+    page,
+    mockUpstream: _,
+  }) => {
+    await page.goto('/event-types');
+    const firstRow = table(page).getByRole('row').nth(1);
+    await expect(firstRow).toBeInViewport();
+    await expect(page.getByRole('group', { name: 'Module' })).toBeHidden();
+    await page.getByRole('button', { name: 'Filters' }).click();
+    await expect(page.getByRole('group', { name: 'Module' })).toBeVisible();
+    await page.getByRole('button', { name: 'Filters' }).click();
+    await firstRow.getByRole('button', { name: /^All fields of/ }).click();
+    const details = page.getByRole('dialog');
+    await expect(details).toContainText('Object type');
+    await expect(details).toContainText('Module');
+    await details.getByRole('button', { name: 'Close' }).click();
+    await expect(details).toBeHidden();
+    await expectNoSeriousA11yViolations(page);
+  });
 });

@@ -85,6 +85,44 @@ test.describe('in demo mode', () => {
     await page.getByRole('button', { name: 'End all blocks' }).click();
     await expect(banner(page)).toBeHidden();
   });
+  test('a 1,000-a-minute 429 on event types names no other call’s limit; support can end the blocks and every open tab hears it', async ({
+    browser,
+  }) => {
+    const context = await browser.newContext({ baseURL: demoUrl, storageState: SIGNED_OUT_STATE });
+    const page = await context.newPage();
+    await page.goto('/sign-in');
+    await page.getByLabel('Username').fill('support');
+    await page.getByLabel('Password').fill('demo');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect(page).toHaveURL(/event-types/);
+    await expect(page).toHaveTitle('Event types · Privacy API Console');
+    await page.goto('/rate-limits');
+    await expect(page).toHaveTitle('Rate limits · Privacy API Console');
+    await waitForLive(page);
+    // Support engineers investigate throttling: the demo controls are theirs too.
+    await page.getByRole('button', { name: 'End all blocks' }).click();
+    await page.getByRole('button', { name: '1,000-a-minute 429' }).click();
+    const outcome = page.getByText(/^1,000-a-minute 429: the platform answered 429/);
+    await expect(outcome).toBeVisible();
+    const key = (await outcome.innerText()).match(/incident ([0-9a-f-]{36})/)?.[1];
+    const row = incidentsTable(page).getByRole('row').filter({ hasText: key! });
+    await expect(row).toContainText('Unknown rule (1,000 per minute, as the platform stated)');
+    await expect(row).not.toContainText('Consent API quota');
+    // The copy button's name starts with what it shows.
+    await expect(row.getByRole('button', { name: /^Copy for support: incident/ })).toBeVisible();
+    // The figure disagrees with the configured limits of the call: said, and kept.
+    await expect(page.getByRole('heading', { name: 'Limits the platform reported' })).toBeVisible();
+    await expect(page.getByText(/The platform reported 1,000 per minute/)).toBeVisible();
+
+    // A second tab shows the account block; ending the blocks in the first clears it live.
+    const other = await context.newPage();
+    await other.goto('/event-types');
+    await expect(banner(other)).toBeVisible();
+    await page.getByRole('button', { name: 'End all blocks' }).click();
+    await expect(banner(other)).toBeHidden();
+    await expect(row).toContainText('Ended early');
+    await context.close();
+  });
 });
 
 test.describe('in live mode', () => {
@@ -108,7 +146,12 @@ test.describe('in live mode', () => {
 
     const other = await context.newPage();
     await other.goto('/event-types');
-    await expect(other.getByRole('alert')).toContainText(/rate limit/i);
+    // The list fetched before stays usable; the notice above it says why it is not fresh.
+    await expect(
+      other
+        .getByRole('alert')
+        .or(other.getByRole('status').filter({ hasText: 'Showing the list fetched at' })),
+    ).toContainText(/rate limit/i);
     await other.close();
 
     const row = incidentsTable(page).getByRole('row').filter({ hasText: rateLimitEventId! });

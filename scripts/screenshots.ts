@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Page } from '@playwright/test';
 
-const PORT = 8795;
+// SCREENSHOTS_PORT: another free port when several checkouts take screenshots at once.
+const PORT = Number(process.env.SCREENSHOTS_PORT ?? 8795);
 const consoleUrl = `http://127.0.0.1:${PORT}`;
 const outDir = 'docs/screenshots';
 

@@ -1,6 +1,7 @@
 // The frame around every page: product name, navigation, the signed-in user, and the page itself.
 // It is also the route guard: a signed-out visitor is sent to sign in and brought back afterwards.
-import { Suspense } from 'react';
+import { Suspense, useEffect } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
 import { Navigate, NavLink, Outlet, useLocation, useNavigation } from 'react-router';
 import { StatusPanel } from '../components/ui/status-panel';
 import { useSession } from '../features/session/api/session';
@@ -10,13 +11,17 @@ import { useSignedOutHandler } from '../features/session/use-signed-out-handler'
 import { AccountBlockBanner } from '../features/rate-limits/components/account-block-banner';
 import { ConsoleHealthBanner } from '../features/rate-limits/components/console-health-banner';
 import { EarlyWarningBanner } from '../features/alerts/components/early-warning-banner';
-import { navigationFor } from './navigation';
+import { eventTypesQueryKeys } from '../features/event-types/api/get-event-types';
+import { useIncidentSignals } from '../features/rate-limits/incident-stream';
+import { documentTitleFor, navigationFor } from './navigation';
 
 export function AppLayout() {
   const navigation = useNavigation();
   const location = useLocation();
   const session = useSession();
   useSignedOutHandler();
+  useDocumentTitle(location.pathname === '/' ? '/event-types' : location.pathname);
+  useRetryWhenBlocksEnd();
 
   if (session.isPending) return <p className="app-loading">Loading the console…</p>;
   if (session.isError) {
@@ -74,4 +79,27 @@ export function AppLayout() {
       </main>
     </div>
   );
+}
+
+/** Sets the tab's title for the page at `pathname` (see documentTitleFor). */
+export function useDocumentTitle(pathname: string): void {
+  useEffect(() => {
+    document.title = documentTitleFor(pathname);
+  }, [pathname]);
+}
+
+/**
+ * When blocks end early (pushed on the live stream), whatever a block held up is asked for again
+ * at once: failed queries, and the event-types list that may be showing its last good copy.
+ */
+function useRetryWhenBlocksEnd(): void {
+  const queryClient = useQueryClient();
+  useIncidentSignals((signal) => {
+    if (signal.type !== 'blocks-ended') return;
+    void queryClient.refetchQueries({
+      type: 'active',
+      predicate: (query) => query.state.status === 'error',
+    });
+    void queryClient.invalidateQueries({ queryKey: eventTypesQueryKeys.all });
+  });
 }

@@ -52,3 +52,18 @@ export function navigationFor(
 ): NavigationEntry[] {
   return entries.filter((entry) => roleAllows(role, entry.roles));
 }
+
+/** The product's name, last in every document title. */
+export const PRODUCT_NAME = 'Privacy API Console';
+
+/**
+ * The document title of the page at `pathname`, e.g. "Rate limits · Privacy API Console", so
+ * tabs and history entries can be told apart. Unknown paths are "Page not found".
+ */
+export function documentTitleFor(pathname: string): string {
+  const entry = NAVIGATION.find(
+    (candidate) => pathname === candidate.to || pathname.startsWith(`${candidate.to}/`),
+  );
+  const page = pathname === '/sign-in' ? 'Sign in' : (entry?.label ?? 'Page not found');
+  return `${page} · ${PRODUCT_NAME}`;
+}

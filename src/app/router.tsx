@@ -3,7 +3,7 @@ import type { ComponentType } from 'react';
 import { createBrowserRouter, Navigate } from 'react-router';
 import { RouterProvider } from 'react-router/dom';
 import { RequireRole } from '../features/session/components/require-role';
-import { AppLayout } from './layout';
+import { AppLayout, useDocumentTitle } from './layout';
 import { NotFoundPage } from './not-found-page';
 
 /** `Page` for admins; other roles see why they cannot use it. */
@@ -17,13 +17,23 @@ function adminOnly(Page: ComponentType): ComponentType {
   };
 }
 
+/** `Page` with the sign-in document title (it is outside the app frame that sets the others). */
+function signInTitled(Page: ComponentType): ComponentType {
+  return function TitledSignInPage() {
+    useDocumentTitle('/sign-in');
+    return <Page />;
+  };
+}
+
 const router = createBrowserRouter([
   {
     // Outside the app frame: a signed-out visitor sees no navigation.
     path: 'sign-in',
     hydrateFallbackElement: <p className="app-loading">Loading the console…</p>,
     lazy: async () => ({
-      Component: (await import('../features/session/components/sign-in-page')).SignInPage,
+      Component: signInTitled(
+        (await import('../features/session/components/sign-in-page')).SignInPage,
+      ),
     }),
   },
   {

@@ -44,8 +44,10 @@ describe('formatCsvCell', () => {
     expect(formatCsvCell('=HYPERLINK("http://x", "y")')).toBe(`"'=HYPERLINK(""http://x"", ""y"")"`);
   });
 
-  it('neutralises a negative number as well', () => {
-    expect(formatCsvCell(-5)).toBe("'-5");
+  it('exports a negative number as a number, but neutralises the same characters as text', () => {
+    expect(formatCsvCell(-5)).toBe('-5');
+    expect(formatCsvCell(-0.5)).toBe('-0.5');
+    expect(formatCsvCell('-5')).toBe("'-5");
   });
 
   it('does not touch a formula character that is not first', () => {

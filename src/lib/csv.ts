@@ -10,13 +10,15 @@ const FORMULA_PREFIXES = ['=', '+', '-', '@', '\t', '\r'];
 const NEEDS_QUOTES = /[",\r\n]/;
 
 /**
- * One cell as CSV text: neutralised against formula injection by a leading `'`, then quoted when
- * it holds a comma, quote, CR or LF, with quotes doubled (RFC 4180).
+ * One cell as CSV text: a finite number as it is; text neutralised against formula injection by a
+ * leading `'`, then quoted when it holds a comma, quote, CR or LF, with quotes doubled (RFC 4180).
  */
 export function formatCsvCell(cell: CsvCell): string {
   if (cell === null || cell === undefined) return '';
+  // A finite number is written as digits, a sign and a point only: it can never be a formula, and
+  // a spreadsheet must read -5 as the number -5, not as the text "'-5". Text is neutralised.
+  if (typeof cell === 'number' && Number.isFinite(cell)) return String(cell);
   let text = String(cell);
-  // Numbers too: the rule is about what the spreadsheet sees, and "-1" is safe only by accident.
   if (FORMULA_PREFIXES.some((prefix) => text.startsWith(prefix))) text = `'${text}`;
   return NEEDS_QUOTES.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }

@@ -134,6 +134,8 @@ export function createApp(deps: AppDeps) {
   // Rate limits and 429 incidents (PRODUCT.md §7): every signed-in role.
   const meta = deps.meta;
   if (meta) app.get('/api/meta', (c) => c.json(meta, 200, { 'Cache-Control': 'no-store' }));
+  // Forgetting the limits the platform reported changes what the governor keeps: admins only.
+  app.delete('/api/rate-limits/reported-limits', requireRole('admin'));
   if (deps.rateLimits) app.route('/api/rate-limits', rateLimitsRoutes(deps.rateLimits));
   // The console's own health, for the banner on every page.
   if (deps.health) app.route('/api/health', healthRoutes(deps.health));
@@ -141,9 +143,10 @@ export function createApp(deps: AppDeps) {
   if (deps.dataSubjects) app.route('/api/data-subjects', dataSubjectsRoutes(deps.dataSubjects));
   if (deps.auditTrail) app.route('/api/audit-trail', auditTrailRoutes(deps.auditTrail));
   if (deps.alerts) app.route('/api/alerts', alertsRoutes(deps.alerts));
-  // Demo mode only, admins only: the controls that provoke limits in the built-in mock.
+  // Demo mode only: the controls that provoke limits in the built-in mock. Support engineers
+  // investigate throttling, so they may use them too; nothing here reaches personal data.
   if (deps.demoControls) {
-    app.use('/api/demo-controls*', requireRole('admin'));
+    app.use('/api/demo-controls*', requireRole('admin', 'support'));
     app.route('/api/demo-controls', demoControlsRoutes(deps.demoControls));
   }
   if (deps.integrations) {

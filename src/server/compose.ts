@@ -3,9 +3,10 @@
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { DataSubjectOperation } from '../shared/data-subject-operations';
+import { EVENT_TYPES_OPERATION } from '../shared/event-types';
+import { endpointKey } from '../shared/rate-limits';
 import type { RateLimitRule } from '../shared/rate-limits';
 import type { Config } from './config';
-import { EVENT_TYPES_OPERATION } from '../shared/event-types';
 import { createApp } from './app';
 import { accountUsageSource } from './alerts/account-usage-source';
 import { consoleUsageSource } from './alerts/console-usage-source';
@@ -67,6 +68,8 @@ export interface ComposeOptions {
   processMetrics?: boolean;
   /** Demo mode: the mock's simulated other clients, shown as reporting integrations. */
   demoTraffic?: DemoTrafficPort;
+  /** Where the last good event-types list survives a restart (index.ts: under DATA_DIR). */
+  lastGoodEventTypesFile?: string;
 }
 
 /** The composed BFF: its app and a way to release its connections. */
@@ -81,6 +84,7 @@ export function composeBff({
   moduleRules,
   dataSubjectOperations,
   auditKey,
+  lastGoodEventTypesFile,
   redis,
   processMetrics,
   demoTraffic,
@@ -165,6 +169,9 @@ export function composeBff({
     cacheTtlMs: config.eventTypesCacheSeconds * 1000,
     coalesce: config.eventTypesCoalesce,
     ...(now ? { now } : {}),
+    ...(lastGoodEventTypesFile ? { lastGoodFile: lastGoodEventTypesFile } : {}),
+    onPersistError: (error) =>
+      logger.warn({ err: error }, 'could not keep the last good event-types list on disk'),
   });
   // Data-subject lookups and their audit trail (PRODUCT.md §6), in the incidents' database.
   const operations =
@@ -225,6 +232,21 @@ export function composeBff({
       mode: config.mode,
       accountTier: config.upstream.accountTier,
       demoControls: demoControls !== undefined,
+      // For "Copy for support": what a vendor's support desk asks first. The client id is not a
+      // secret (it names the credential); the secret never leaves the BFF.
+      serviceHost: new URL(upstreamBaseUrl).host,
+      oauthClientId: config.oauth.clientId,
+      operations: Object.fromEntries([
+        [
+          EVENT_TYPES_OPERATION.id,
+          endpointKey(EVENT_TYPES_OPERATION.method, EVENT_TYPES_OPERATION.path),
+        ],
+        [rateLimiting.tokenOperation.id, endpointKey('POST', rateLimiting.tokenOperation.path)],
+        ...operations.map((operation) => [
+          operation.id,
+          endpointKey(operation.method, operation.path),
+        ]),
+      ]),
     },
     readiness: readiness.check,
     health: async () => {
@@ -269,6 +291,8 @@ export function composeBff({
             controls: demoControls,
             upstream,
             governor: rateLimiting.governor,
+            hub: rateLimiting.hub,
+            now: now ?? Date.now,
             prepare: () => tokens.getToken(),
           },
         }

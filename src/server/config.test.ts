@@ -64,7 +64,12 @@ describe('parseConfig', () => {
   describe('rate limits', () => {
     it('keeps soft limits and simulates 600 requests a minute of other clients by default', () => {
       const config = parseConfig({});
-      expect(config.rateLimits).toEqual({ keepSoftLimits: true, accountOverride: {} });
+      expect(config.rateLimits).toEqual({
+        policy: 'account-and-module',
+        endpointMinuteLimit: undefined,
+        keepSoftLimits: true,
+        accountOverride: {},
+      });
       // The demo's reporting integrations share these; far below every account limit.
       expect(config.demo.backgroundRpm).toBe(600);
     });
@@ -74,8 +79,21 @@ describe('parseConfig', () => {
         RATE_LIMIT_SOFT_LIMITS: 'ignore',
         MOCK_BACKGROUND_RPM: '12000',
       });
-      expect(config.rateLimits).toEqual({ keepSoftLimits: false, accountOverride: {} });
+      expect(config.rateLimits).toMatchObject({ keepSoftLimits: false, accountOverride: {} });
       expect(config.demo.backgroundRpm).toBe(12_000);
+    });
+
+    it('selects the newer per-endpoint policy, with its own override', () => {
+      expect(
+        parseConfig({ RATE_LIMIT_POLICY: 'per-endpoint', ENDPOINT_MINUTE_LIMIT: '500' }).rateLimits,
+      ).toMatchObject({ policy: 'per-endpoint', endpointMinuteLimit: 500 });
+      expect(() => parseConfig({ RATE_LIMIT_POLICY: 'newest' })).toThrow(/^RATE_LIMIT_POLICY must/);
+      expect(() =>
+        parseConfig({ RATE_LIMIT_POLICY: 'per-endpoint', ACCOUNT_MINUTE_LIMIT: '1000' }),
+      ).toThrow(/^ACCOUNT_MINUTE_LIMIT has no effect/);
+      expect(() => parseConfig({ ENDPOINT_MINUTE_LIMIT: '1000' })).toThrow(
+        /^ENDPOINT_MINUTE_LIMIT applies only/,
+      );
     });
 
     it('reads a vendor-granted account override', () => {

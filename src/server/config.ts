@@ -93,6 +93,16 @@ const EnvSchema = z.object({
   // minute and hour limits instead of the tier's.
   ACCOUNT_MINUTE_LIMIT: intIn(1, 1_000_000_000).optional(),
   ACCOUNT_HOUR_LIMIT: intIn(1, 1_000_000_000).optional(),
+  // Which published version of the platform's rate-limit page the governor keeps
+  // (docs/rate-limits.md): the account-and-module page stays the default.
+  RATE_LIMIT_POLICY: z
+    .enum(['account-and-module', 'per-endpoint'], {
+      error: 'must be "account-and-module" or "per-endpoint"',
+    })
+    .default('account-and-module'),
+  // The per-endpoint policy's default of 1,000 requests a minute per endpoint, when the vendor
+  // changed it for this account.
+  ENDPOINT_MINUTE_LIMIT: intIn(1, 1_000_000_000).optional(),
   RATE_LIMIT_SOFT_LIMITS: z
     .enum(['keep', 'ignore'], { error: 'must be "keep" or "ignore"' })
     .default('keep'),
@@ -181,6 +191,10 @@ export interface Config {
   logLevel: Env['LOG_LEVEL'];
   demo: { eventTypes: number | undefined; backgroundRpm: number };
   rateLimits: {
+    /** The published rate-limit page the governor keeps (RATE_LIMIT_POLICY). */
+    policy: 'account-and-module' | 'per-endpoint';
+    /** The per-endpoint minute limit instead of the published 1,000 (ENDPOINT_MINUTE_LIMIT). */
+    endpointMinuteLimit: number | undefined;
     keepSoftLimits: boolean;
     /** Vendor-granted account limits; an unset period keeps the tier's limit. */
     accountOverride: { MINUTE?: number; HOUR?: number };
@@ -276,6 +290,14 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
       );
     }
   }
+  if (e.RATE_LIMIT_POLICY === 'per-endpoint' && e.ACCOUNT_MINUTE_LIMIT !== undefined) {
+    throw new ConfigError(
+      'ACCOUNT_MINUTE_LIMIT has no effect with RATE_LIMIT_POLICY=per-endpoint (that policy has no account minute limit; set ENDPOINT_MINUTE_LIMIT for the per-endpoint minute limit)',
+    );
+  }
+  if (e.RATE_LIMIT_POLICY !== 'per-endpoint' && e.ENDPOINT_MINUTE_LIMIT !== undefined) {
+    throw new ConfigError('ENDPOINT_MINUTE_LIMIT applies only with RATE_LIMIT_POLICY=per-endpoint');
+  }
   if (e.REDIS_URL && !e.SESSION_SECRET) {
     throw new ConfigError(
       'SESSION_SECRET is required when REDIS_URL is set (every replica must sign session cookies with the same secret)',
@@ -306,6 +328,8 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     logLevel: e.LOG_LEVEL,
     demo: { eventTypes: e.MOCK_EVENT_TYPES, backgroundRpm: e.MOCK_BACKGROUND_RPM },
     rateLimits: {
+      policy: e.RATE_LIMIT_POLICY,
+      endpointMinuteLimit: e.ENDPOINT_MINUTE_LIMIT,
       keepSoftLimits: e.RATE_LIMIT_SOFT_LIMITS === 'keep',
       accountOverride: {
         ...(e.ACCOUNT_MINUTE_LIMIT === undefined ? {} : { MINUTE: e.ACCOUNT_MINUTE_LIMIT }),

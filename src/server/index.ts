@@ -1,5 +1,6 @@
 // Process entry: configuration, the demo upstream when no real one is configured, the HTTP
 // listener, and a graceful shutdown on SIGINT/SIGTERM.
+import { join } from 'node:path';
 import type { Redis } from 'ioredis';
 import type { DataSubjectOperation } from '../shared/data-subject-operations';
 import { AuditKeyError, loadOrCreateAuditKey } from './audit/audit-key';
@@ -110,6 +111,7 @@ async function main(): Promise<void> {
       database,
       dataSubjectOperations,
       auditKey,
+      lastGoodEventTypesFile: join(config.dataDir, 'event-types-last-good.json'),
       ...(demoControls ? { demoControls } : {}),
       ...(demoTraffic ? { demoTraffic } : {}),
       ...(redis ? { redis } : {}),

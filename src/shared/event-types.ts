@@ -18,10 +18,28 @@ export type EventType = z.infer<typeof EventTypeSchema>;
 /** What the upstream's event-types operation answers with: a bare array. */
 export const UpstreamEventTypesSchema = z.array(EventTypeSchema);
 
+/**
+ * Present when the BFF answered with the last good list because the platform could not be asked
+ * now (a rate-limit block, a failure): why, and when to try again. `fetchedAt` is then the time
+ * of that last good list.
+ */
+export const StaleEventTypesSchema = z.object({
+  /** The problem that kept the BFF from a fresh list, in words (its title). */
+  reason: z.string(),
+  /** Its HTTP status (429 while rate limited). */
+  status: z.int(),
+  /** When a fresh list may be asked for again, for a rate limit. */
+  retryAfterSeconds: z.optional(z.int()),
+  /** The 429 incident behind it, when there is one. */
+  incidentId: z.optional(z.string()),
+});
+export type StaleEventTypes = z.infer<typeof StaleEventTypesSchema>;
+
 /** What `GET /api/event-types` answers with. */
 export const EventTypesResponseSchema = z.object({
   items: z.array(EventTypeSchema),
   fetchedAt: z.iso.datetime(),
+  stale: z.optional(StaleEventTypesSchema),
 });
 export type EventTypesResponse = z.infer<typeof EventTypesResponseSchema>;
 

@@ -1,7 +1,7 @@
 // Shapes of the rate-limit panel's API: 429 incidents, per-rule usage, the rules table, the live
 // stream's payload and the demo scenarios. The BFF answers with them, the SPA validates with them.
 import * as z from 'zod/mini';
-import { ACCOUNT_TIERS, RATE_LIMIT_PERIODS } from './rate-limits';
+import { ACCOUNT_TIERS, RATE_LIMIT_PERIODS, RATE_LIMIT_POLICIES } from './rate-limits';
 
 /**
  * Why an incident's headers could not be taken at face value. A flagged incident is still
@@ -19,7 +19,8 @@ export const INCIDENT_FLAGS = {
   'malformed-requests-allowed': 'ot-requests-allowed was not a whole number',
   'missing-requests-made': 'No ot-request-made header',
   'malformed-requests-made': 'ot-request-made was not a whole number',
-  'unmatched-rule': 'The headers match no documented limit; the console blocked the whole account',
+  'unmatched-rule':
+    'No limit that applies to this call has these figures; the console blocked the whole account',
 } as const;
 export type IncidentFlag = keyof typeof INCIDENT_FLAGS;
 
@@ -86,6 +87,8 @@ export const RuleUsageSchema = z.object({
   incidentKey: z.nullable(z.string()),
   /** False for a soft limit the operator chose not to keep (RATE_LIMIT_SOFT_LIMITS=ignore). */
   enforced: z.boolean(),
+  /** For a per-endpoint rule: the endpoint this window counts ("GET /path"). */
+  endpoint: z.optional(z.string()),
 });
 export type RuleUsage = z.infer<typeof RuleUsageSchema>;
 
@@ -95,6 +98,8 @@ export const ActiveBlockSchema = z.object({
   ruleId: z.nullable(z.string()),
   until: IsoTime,
   incidentKey: z.nullable(z.string()),
+  /** For a per-endpoint rule: the one endpoint the block stops. */
+  endpoint: z.optional(z.string()),
 });
 export type ActiveBlock = z.infer<typeof ActiveBlockSchema>;
 
@@ -112,6 +117,31 @@ export const TimelineSchema = z.object({
 });
 export type Timeline = z.infer<typeof TimelineSchema>;
 
+/**
+ * A limit the platform stated in a 429 (`ot-requests-allowed` per `ot-period`) that no configured
+ * limit of the call agrees with. The governor keeps the stricter of the two for the call's
+ * endpoint until a restart or an admin's reset.
+ */
+export const ReportedLimitSchema = z.object({
+  /** "GET /path": the endpoint the 429 answered. */
+  endpoint: z.string(),
+  /** The console's operation id of the call. */
+  operation: z.string(),
+  period: Period,
+  /** What the platform said is allowed. */
+  reported: z.int(),
+  /** The strictest configured limit of that period for the call; null when there is none. */
+  configured: z.nullable(z.int()),
+  /** What the governor keeps now: the smaller of the two. */
+  kept: z.int(),
+  firstReportedAt: IsoTime,
+  lastReportedAt: IsoTime,
+  incidentKey: z.string(),
+  /** Requests counted against `kept` in its window. */
+  used: z.int(),
+});
+export type ReportedLimit = z.infer<typeof ReportedLimitSchema>;
+
 /** `GET /api/rate-limits/usage`. */
 export const UsageSchema = z.object({
   now: IsoTime,
@@ -119,6 +149,8 @@ export const UsageSchema = z.object({
   rules: z.array(RuleUsageSchema),
   blocks: z.array(ActiveBlockSchema),
   timeline: TimelineSchema,
+  /** Limits the platform reported that disagree with the configured ones. */
+  reported: z.array(ReportedLimitSchema),
 });
 export type Usage = z.infer<typeof UsageSchema>;
 
@@ -135,7 +167,7 @@ export const RuleSchema = z.object({
   id: z.string(),
   name: z.string(),
   area: z.string(),
-  scope: z.enum(['account', 'module']),
+  scope: z.enum(['account', 'module', 'endpoint']),
   method: z.enum(['GET', 'POST', '*']),
   path: z.nullable(z.string()),
   kind: z.enum(['hard', 'soft']),
@@ -149,6 +181,8 @@ export type Rule = z.infer<typeof RuleSchema>;
 /** `GET /api/rate-limits/rules`. */
 export const RulesResponseSchema = z.object({
   accountTier: z.enum(ACCOUNT_TIERS),
+  /** Which published version of the platform's rate-limit page the rules follow. */
+  policy: z.enum(RATE_LIMIT_POLICIES),
   rules: z.array(RuleSchema),
 });
 export type RulesResponse = z.infer<typeof RulesResponseSchema>;
@@ -156,12 +190,32 @@ export type RulesResponse = z.infer<typeof RulesResponseSchema>;
 /** Name of the SSE event carrying an {@link Incident}. */
 export const INCIDENT_EVENT = 'incident';
 
+/**
+ * Name of the SSE event saying that blocks ended before their time (an operator ended them, in
+ * demo mode): open pages drop their banners and countdowns at once.
+ */
+export const BLOCKS_ENDED_EVENT = 'blocks-ended';
+
+/** The payload of a {@link BLOCKS_ENDED_EVENT}. */
+export const BlocksEndedSchema = z.object({
+  at: IsoTime,
+  /** The blocks of these incidents ended; empty when every block ended. */
+  incidentKeys: z.array(z.string()),
+});
+export type BlocksEnded = z.infer<typeof BlocksEndedSchema>;
+
 /** `GET /api/meta`: what the SPA needs to know about the console it talks to. */
 export const ConsoleMetaSchema = z.object({
   mode: z.enum(['demo', 'live']),
   accountTier: z.enum(ACCOUNT_TIERS),
-  /** True when this console offers the demo controls (demo mode only). */
+  /** True when this console offers the demo controls (demo mode only, admins and support). */
   demoControls: z.boolean(),
+  /** The platform's host the console calls, for the support text ("api.example.com"). */
+  serviceHost: z.optional(z.string()),
+  /** The OAuth client id the console signs in with (never the secret), for the support text. */
+  oauthClientId: z.optional(z.string()),
+  /** Each operation id an incident can name, as the platform's method and path. */
+  operations: z.optional(z.record(z.string(), z.string())),
 });
 export type ConsoleMeta = z.infer<typeof ConsoleMetaSchema>;
 
@@ -176,8 +230,9 @@ export const DEMO_SCENARIOS = {
     description: 'Other clients use up the account’s hour quota; the account is blocked.',
   },
   'module-quota': {
-    label: 'Module quota 429',
-    description: 'A consent API quota 429 (1,000 per minute) on the next call.',
+    label: '1,000-a-minute 429',
+    description:
+      'A 429 stating 1,000 requests per minute on the event-types call: the newer published per-endpoint limit, which the default policy does not have.',
   },
   'missing-headers': {
     label: '429 without headers',

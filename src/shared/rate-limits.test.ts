@@ -7,6 +7,8 @@ import {
   describeLimits,
   matchModuleRule,
   matchesRulePath,
+  rulesApplyingTo,
+  rulesForPolicy,
   rulesForTier,
 } from './rate-limits';
 
@@ -42,14 +44,44 @@ describe('the limits table', () => {
       ['*', '/integrationmanager/api/v1/webhook/*', '3,000 per minute', 'hard', 'account'],
       ['POST', '/request/v1/consentreceipts', '2,000 per minute', 'soft', 'none'],
       ['GET', '/v1/preferences', '3,000 per minute', 'soft', 'none'],
-      ['GET', '/v4/datasubjects/basic-details', '1,000 per minute', 'soft', 'none'],
-      ['GET', '/v4/datasubjects/details', '1,000 per minute', 'soft', 'none'],
-      ['GET', '/v4/datasubjects/ds-profiles', '1,000 per minute', 'soft', 'none'],
-      ['GET', '/v4/datasubjects/profiles/{purposeGuid}', '1,000 per minute', 'soft', 'none'],
+      [
+        'GET',
+        '/rest/api/consent/v4/datasubjects/basic-details',
+        '1,000 per minute',
+        'soft',
+        'none',
+      ],
+      ['GET', '/rest/api/consent/v4/datasubjects/details', '1,000 per minute', 'soft', 'none'],
+      ['GET', '/rest/api/consent/v4/datasubjects/ds-profiles', '1,000 per minute', 'soft', 'none'],
+      [
+        'GET',
+        '/rest/api/consent/v4/datasubjects/profiles/{purposeGuid}',
+        '1,000 per minute',
+        'soft',
+        'none',
+      ],
       ['POST', '/v1/consentreceipts/bulk', '3,000 per minute', 'soft', 'none'],
-      ['GET', '/v1/datasubjects/profiles', '300 per minute and 18,000 per hour', 'hard', 'rule'],
-      ['GET', '/v2/datasubjects', '300 per minute and 18,000 per hour', 'hard', 'rule'],
-      ['GET', '/v3/datasubjects', '1,000 per minute and 60,000 per hour', 'hard', 'rule'],
+      [
+        'GET',
+        '/api/consentmanager/v1/datasubjects/profiles',
+        '300 per minute and 18,000 per hour',
+        'hard',
+        'rule',
+      ],
+      [
+        'GET',
+        '/api/consentmanager/v2/datasubjects',
+        '300 per minute and 18,000 per hour',
+        'hard',
+        'rule',
+      ],
+      [
+        'GET',
+        '/rest/api/preferences/v3/datasubjects/profile',
+        '1,000 per minute and 60,000 per hour',
+        'hard',
+        'rule',
+      ],
       ['*', '/api/scim/*', '2,000 per minute and 20,000 per hour', 'hard', 'rule'],
     ]);
   });
@@ -70,12 +102,15 @@ describe('matchesRulePath', () => {
     ['/v4/datasubjects/profiles/{purposeGuid}', '/v4/datasubjects/profiles/0b5c-41', true],
     ['/v4/datasubjects/profiles/{purposeGuid}', '/v4/datasubjects/profiles/{purposeGuid}', true],
     ['/v4/datasubjects/profiles/{purposeGuid}', '/v4/datasubjects/profiles', false],
-    // The §4.3 addresses carry a prefix the §8 table leaves out.
-    ['/v1/datasubjects/profiles', '/api/consentmanager/v1/datasubjects/profiles', true],
-    ['/v2/datasubjects', '/api/consentmanager/v2/datasubjects', true],
-    ['/v3/datasubjects', '/rest/api/preferences/v3/datasubjects/profile', true],
-    ['/v3/datasubjects', '/rest/api/preferences/v3/datasubject-profiles', false],
-    ['/v2/datasubjects', '/api/consentmanager/v2/linkedidentitygroups', false],
+    ['/api/consentmanager/v2/datasubjects', '/api/consentmanager/v2/datasubjects', true],
+    ['/api/consentmanager/v2/datasubjects', '/api/consentmanager/v2/linkedidentitygroups', false],
+    // A full documented path no longer matches a shortened one, nor another version's.
+    ['/rest/api/consent/v4/datasubjects/details', '/v4/datasubjects/details', false],
+    [
+      '/rest/api/preferences/v3/datasubjects/profile',
+      '/rest/api/preferences/v3/datasubject-profiles',
+      false,
+    ],
     ['/api/scim/*', '/api/scim/v2/Users/42', true],
     ['/api/scim/*', '/api/scim', false],
     ['/integrationmanager/api/v1/webhook/*', '/integrationmanager/api/v1/webhook/abc', true],
@@ -87,8 +122,13 @@ describe('matchesRulePath', () => {
 
 describe('matchModuleRule', () => {
   it('picks the rule of the method and path, or none', () => {
-    expect(matchModuleRule('GET', '/v4/datasubjects/details')?.id).toBe('v4-details-minute');
-    expect(matchModuleRule('POST', '/v4/datasubjects/details')).toBeUndefined();
+    expect(matchModuleRule('GET', '/rest/api/consent/v4/datasubjects/details')?.id).toBe(
+      'v4-details-minute',
+    );
+    expect(matchModuleRule('POST', '/rest/api/consent/v4/datasubjects/details')).toBeUndefined();
+    expect(matchModuleRule('GET', '/rest/api/preferences/v3/datasubjects/profile')?.id).toBe(
+      'v3-datasubjects-quota',
+    );
     expect(matchModuleRule('DELETE', '/api/scim/v2/Users/1')?.id).toBe('scim-quota');
     expect(matchModuleRule('POST', '/v1/consentreceipts/bulk')?.id).toBe(
       'consent-ingestion-minute',
@@ -104,5 +144,46 @@ describe('matchModuleRule', () => {
     ];
     expect(matchModuleRule('GET', '/api/scim/Users', rules)?.id).toBe('narrow');
     expect(matchModuleRule('GET', '/api/other', rules)?.id).toBe('wide');
+  });
+});
+
+describe('rulesForPolicy', () => {
+  it('keeps the account-and-module page by default: the tier’s account rules and §8’s modules', () => {
+    expect(rulesForPolicy('account-and-module', 'production').map((rule) => rule.id)).toEqual(
+      rulesForTier('production').map((rule) => rule.id),
+    );
+  });
+
+  it('has the newer page as a setting: 200,000 an hour and 1,000 a minute per endpoint', () => {
+    const rules = rulesForPolicy('per-endpoint', 'production');
+    expect(rules.map((rule) => [rule.id, rule.scope, describeLimits(rule)])).toEqual([
+      ['account-hour', 'account', '200,000 per hour'],
+      ['endpoint-minute', 'endpoint', '1,000 per minute'],
+    ]);
+  });
+
+  it('still lets each limit be overridden', () => {
+    const rules = rulesForPolicy('per-endpoint', 'production', {
+      account: { HOUR: 400_000 },
+      endpointMinute: 2_500,
+    });
+    expect(rules.map((rule) => [describeLimits(rule), rule.limits[0]?.overridden])).toEqual([
+      ['400,000 per hour', true],
+      ['2,500 per minute', true],
+    ]);
+  });
+});
+
+describe('rulesApplyingTo', () => {
+  it('keeps the account rules and only the module rule of the call’s own path', () => {
+    const rules = rulesForTier('production');
+    expect(
+      rulesApplyingTo('GET', '/api/audit/v4/audits/event-types', rules).map((rule) => rule.id),
+    ).toEqual(['account-minute', 'account-hour']);
+    expect(
+      rulesApplyingTo('GET', '/rest/api/preferences/v3/datasubjects/profile', rules).map(
+        (rule) => rule.id,
+      ),
+    ).toEqual(['account-minute', 'account-hour', 'v3-datasubjects-quota']);
   });
 });

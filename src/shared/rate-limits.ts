@@ -1,7 +1,8 @@
 // The request limits of upstream-api.md §8 as data: one table read by the mock (which enforces it
 // like the real service), the BFF's governor (which keeps it before sending) and the SPA (which
 // shows it). Module rules are matched by path, so operations added later are covered by the table
-// without code changes.
+// without code changes. The platform's rate-limit page has been published in two versions; both
+// are here as selectable policies (RATE_LIMIT_POLICY, docs/rate-limits.md).
 
 /** The two periods the upstream counts in (`ot-period`). */
 export const RATE_LIMIT_PERIODS = ['MINUTE', 'HOUR'] as const;
@@ -23,6 +24,16 @@ export type AccountTier = (typeof ACCOUNT_TIERS)[number];
  * console for a day.
  */
 export const MAX_BLOCK_SECONDS = 3_600;
+
+/**
+ * The published versions of the platform's rate-limit page (`RATE_LIMIT_POLICY`):
+ * - `account-and-module` (default): account 20,000 per minute and 200,000 per hour, plus the
+ *   module rules below;
+ * - `per-endpoint`: the newer page: account 200,000 per hour, and a default of 1,000 per minute
+ *   that applies to each API endpoint separately.
+ */
+export const RATE_LIMIT_POLICIES = ['account-and-module', 'per-endpoint'] as const;
+export type RateLimitPolicy = (typeof RATE_LIMIT_POLICIES)[number];
 
 /** One limit of a rule: so many requests per period. */
 export interface RateLimitWindow {
@@ -52,8 +63,11 @@ export interface RateLimitRule {
   readonly name: string;
   /** The §8 area: Account, Integration, Consent and preferences, Consent API quota, … */
   readonly area: string;
-  /** `account`: counts every request of the account; `module`: only requests matching `path`. */
-  readonly scope: 'account' | 'module';
+  /**
+   * `account`: counts every request of the account; `module`: only requests matching `path`;
+   * `endpoint`: every request too, but counted (and blocked) per method and path separately.
+   */
+  readonly scope: 'account' | 'module' | 'endpoint';
   /** HTTP method the rule counts; `*` for any. */
   readonly method: 'GET' | 'POST' | '*';
   /** Path pattern (see {@link matchesRulePath}); `null` for account rules. */
@@ -180,7 +194,12 @@ function quota(
   } as const satisfies RateLimitRule;
 }
 
-/** The module-level rules of §8, in its order. They apply in addition to the account rules. */
+/**
+ * The module-level rules of §8, in its order. They apply in addition to the account rules. §8
+ * writes the paths shortened (`/v4/datasubjects/...`, `/v1/datasubjects/profiles`); here they are
+ * the full paths of the vendor's OpenAPI documents (data-subjects v4, v1, v2 and v3), so a rule
+ * counts exactly the operation it names. Ids are stable: the operations catalog refers to them.
+ */
 export const MODULE_RULES: readonly RateLimitRule[] = [
   {
     id: 'webhook-minute',
@@ -207,22 +226,28 @@ export const MODULE_RULES: readonly RateLimitRule[] = [
     'v4-basic-details-minute',
     '1k per minute',
     'GET',
-    '/v4/datasubjects/basic-details',
+    '/rest/api/consent/v4/datasubjects/basic-details',
     1_000,
   ),
-  softMinute('v4-details-minute', '1k per minute', 'GET', '/v4/datasubjects/details', 1_000),
+  softMinute(
+    'v4-details-minute',
+    '1k per minute',
+    'GET',
+    '/rest/api/consent/v4/datasubjects/details',
+    1_000,
+  ),
   softMinute(
     'v4-ds-profiles-minute',
     '1k per minute',
     'GET',
-    '/v4/datasubjects/ds-profiles',
+    '/rest/api/consent/v4/datasubjects/ds-profiles',
     1_000,
   ),
   softMinute(
     'v4-purpose-profile-minute',
     '1k per minute',
     'GET',
-    '/v4/datasubjects/profiles/{purposeGuid}',
+    '/rest/api/consent/v4/datasubjects/profiles/{purposeGuid}',
     1_000,
   ),
   softMinute(
@@ -236,12 +261,26 @@ export const MODULE_RULES: readonly RateLimitRule[] = [
     'v1-datasubject-profiles-quota',
     'Consent API quota',
     'GET',
-    '/v1/datasubjects/profiles',
+    '/api/consentmanager/v1/datasubjects/profiles',
     300,
     18_000,
   ),
-  quota('v2-datasubjects-quota', 'Consent API quota', 'GET', '/v2/datasubjects', 300, 18_000),
-  quota('v3-datasubjects-quota', 'Consent API quota', 'GET', '/v3/datasubjects', 1_000, 60_000),
+  quota(
+    'v2-datasubjects-quota',
+    'Consent API quota',
+    'GET',
+    '/api/consentmanager/v2/datasubjects',
+    300,
+    18_000,
+  ),
+  quota(
+    'v3-datasubjects-quota',
+    'Consent API quota',
+    'GET',
+    '/rest/api/preferences/v3/datasubjects/profile',
+    1_000,
+    60_000,
+  ),
   quota('scim-quota', 'User provisioning', '*', '/api/scim/*', 2_000, 20_000),
 ];
 
@@ -274,6 +313,74 @@ export function rulesForTier(
   return [...accountRulesFor(tier, override), ...moduleRules];
 }
 
+/** Id of the newer page's per-endpoint default rule. */
+export const ENDPOINT_RULE_ID = 'endpoint-minute';
+
+/** The per-endpoint default of the newer page: 1,000 a minute for each endpoint on its own. */
+export function endpointRule(limit = 1_000, overridden = false): RateLimitRule {
+  return {
+    id: ENDPOINT_RULE_ID,
+    name: 'Default per endpoint',
+    area: 'Each API endpoint',
+    scope: 'endpoint',
+    method: '*',
+    path: null,
+    kind: 'hard',
+    // The page gives no block duration: the rest of the minute is assumed, as for the quotas.
+    limits: [{ ...minute(limit, 60, false), ...(overridden ? { overridden: true } : {}) }],
+    blocks: 'rule',
+    violation: '429; each endpoint is counted and blocked on its own',
+  };
+}
+
+/** Limits that replace a policy's published figures (the *_LIMIT settings). */
+export interface PolicyOverrides {
+  /** The account's minute and hour limits. */
+  readonly account?: AccountOverride;
+  /** The per-endpoint default (per-endpoint policy only). */
+  readonly endpointMinute?: number;
+}
+
+/**
+ * Every rule of `policy` for an account of `tier`:
+ * - `account-and-module`: the tier's account rules and the module rules of §8;
+ * - `per-endpoint`: the account hour limit (200,000 on production; the older page's 50,000 on a
+ *   sandbox, the only sandbox figure published) and the per-endpoint default. The newer page has
+ *   no account minute limit and no module rules.
+ */
+export function rulesForPolicy(
+  policy: RateLimitPolicy,
+  tier: AccountTier,
+  overrides: PolicyOverrides = {},
+  moduleRules: readonly RateLimitRule[] = MODULE_RULES,
+): RateLimitRule[] {
+  const account = accountRulesFor(tier, overrides.account ?? {});
+  if (policy === 'account-and-module') return [...account, ...moduleRules];
+  return [
+    ...account.filter((rule) => rule.limits.every((window) => window.period === 'HOUR')),
+    endpointRule(overrides.endpointMinute ?? 1_000, overrides.endpointMinute !== undefined),
+  ];
+}
+
+/** "GET /rest/api/consent/v4/datasubjects/details": how a per-endpoint window is named. */
+export function endpointKey(method: string, path: string): string {
+  return `${method.toUpperCase()} ${path.split('?')[0] ?? ''}`;
+}
+
+/**
+ * The rules that count a `method` request to `path`: every account and per-endpoint rule, and
+ * the most specific module rule whose method and path match. This is what a 429 on that call can
+ * be about, whatever its headers say.
+ */
+export function rulesApplyingTo(
+  method: string,
+  path: string,
+  rules: readonly RateLimitRule[],
+): RateLimitRule[] {
+  const own = matchModuleRule(method, path, rules);
+  return rules.filter((rule) => rule.scope !== 'module' || rule === own);
+}
+
 function segments(path: string): string[] {
   return path.split('/').filter((segment) => segment.length > 0);
 }
@@ -281,10 +388,8 @@ function segments(path: string): string[] {
 /**
  * True when `path` (a request path, possibly with `{name}` placeholders) falls under the rule's
  * `pattern`. The pattern's segments must appear as one contiguous run:
- * - anywhere in the path: §8 names paths without the prefix that real addresses carry (a tenant
- *   base path, or `/api/consentmanager` in front of `/v1/datasubjects/profiles` in §4.3);
- * - followed by nothing or by sub-resources: `/v3/datasubjects` also counts
- *   `/rest/api/preferences/v3/datasubjects/profile`, the conservative reading;
+ * - anywhere in the path, so a tenant base path in front of the documented path still matches;
+ * - followed by nothing or by sub-resources (the conservative reading of a rule's path);
  * - `{name}` matches exactly one segment, a trailing `*` one or more.
  */
 export function matchesRulePath(pattern: string, path: string): boolean {

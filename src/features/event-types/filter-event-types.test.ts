@@ -1,5 +1,6 @@
 // Filtering, faceting and sorting as the user of the event-types table sees them.
 import { describe, expect, it } from 'vitest';
+import { eventTypesCsv } from './export-event-types';
 import type { EventType } from '../../shared/event-types';
 import {
   NOT_SET,
@@ -9,6 +10,7 @@ import {
   sortEventTypes,
   type EventTypeFilters,
   type FacetOption,
+  orderFacetOptions,
 } from './filter-event-types';
 
 const ITEMS: EventType[] = [
@@ -155,5 +157,29 @@ describe('sortEventTypes', () => {
     const before = rows.map((r) => r.id);
     sortEventTypes(rows, { column: 'value', direction: 'desc' });
     expect(rows.map((r) => r.id)).toEqual(before);
+  });
+});
+
+describe('orderFacetOptions', () => {
+  it('lists selected values first, then matching ones, then the zero counts', () => {
+    const ordered = orderFacetOptions([
+      { value: 'A', count: 0, selected: false },
+      { value: 'B', count: 4, selected: false },
+      { value: 'C', count: 0, selected: true },
+      { value: 'D', count: 2, selected: false },
+      { value: 'E', count: 1, selected: true },
+    ]);
+    expect(ordered.map((option) => option.value)).toEqual(['C', 'E', 'B', 'D', 'A']);
+  });
+});
+
+describe('the CSV export', () => {
+  it('names its columns in words and keeps a negative code a number', () => {
+    const csv = eventTypesCsv(
+      prepareEventTypes([
+        { code: -5, value: 'Negative', objectTypeName: 'Object', moduleName: 'Module' },
+      ]),
+    );
+    expect(csv).toBe('Code,Name,Object type,Module\r\n-5,Negative,Object,Module\r\n');
   });
 });

@@ -176,3 +176,13 @@ export function filterEventTypes(
     objectTypes: toOptions(universe.objectTypes, objectTypeCounts, objectTypes),
   };
 }
+
+/**
+ * A facet's options as the filter lists them: the selected values first (so they stay in view,
+ * a value from a shared link included), then the values that match something, then the ones
+ * that match nothing now; each group keeps the universe's order.
+ */
+export function orderFacetOptions(options: readonly FacetOption[]): FacetOption[] {
+  const rank = (option: FacetOption) => (option.selected ? 0 : option.count > 0 ? 1 : 2);
+  return [...options].sort((a, b) => rank(a) - rank(b));
+}

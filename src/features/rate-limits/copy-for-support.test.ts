@@ -37,4 +37,18 @@ describe('supportText', () => {
     expect(text).toContain('  (none)');
     expect(text).toContain('No ot-ratelimit-event-id; the console generated a key');
   });
+
+  it('answers what a vendor’s support desk asks first: host, client id, request, time zones', () => {
+    const text = supportText(incident({ operation: 'event-types' }), RULES.rules, undefined, {
+      serviceHost: 'api.privacy.example',
+      oauthClientId: 'console-client',
+      operations: { 'event-types': 'GET /api/audit/v4/audits/event-types' },
+    });
+    expect(text).toContain('Service host: api.privacy.example');
+    expect(text).toContain('OAuth client id: console-client');
+    expect(text).toContain('Request: GET /api/audit/v4/audits/event-types');
+    expect(text).not.toContain('Operation: event-types');
+    expect(text).toMatch(/First 429: \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} UTC \(local: .+\)/);
+    expect(text).not.toMatch(/secret/i);
+  });
 });

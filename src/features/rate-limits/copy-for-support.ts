@@ -1,8 +1,22 @@
 // The text "Copy for support" puts on the clipboard: everything the vendor's support needs to find
 // the occurrence (its ot-ratelimit-event-id), the headers exactly as received, the rule, and the
 // console's request rate around it, in plain text that survives any ticket system.
-import type { Incident, Rule, Timeline } from '../../shared/incident';
-import { flagText, formatDateTime, formatTime, incidentRuleText } from './format';
+import type { ConsoleMeta, Incident, Rule, Timeline } from '../../shared/incident';
+import { flagText, formatTime, incidentRuleText } from './format';
+
+/** What the console knows about its connection, for the support desk's first questions. */
+export type SupportContext = Pick<ConsoleMeta, 'serviceHost' | 'oauthClientId' | 'operations'>;
+
+const LOCAL = new Intl.DateTimeFormat('en', {
+  dateStyle: 'medium',
+  timeStyle: 'long',
+});
+
+/** "2025-01-06 09:01:05 UTC (local: Jan 6, 2025, 10:01:05 GMT+1)": both, with their zones. */
+export function supportTime(iso: string): string {
+  const utc = `${iso.slice(0, 10)} ${iso.slice(11, 19)} UTC`;
+  return `${utc} (local: ${LOCAL.format(new Date(iso))})`;
+}
 
 /** Minutes of the timeline included before the incident began. */
 const MINUTES_BEFORE = 5;
@@ -38,20 +52,25 @@ export function supportText(
   incident: Incident,
   rules: readonly Rule[] | undefined,
   timeline: Timeline | undefined,
+  context: SupportContext = {},
 ): string {
+  // The platform's method and path, not the console's internal operation name.
+  const request = context.operations?.[incident.operation] ?? '(not known to this console)';
   const headerLines = Object.entries(incident.headers).map(
     ([name, value]) => `  ${name}: ${value}`,
   );
   return [
     'Rate-limit incident reported by the Privacy API Console',
     `ot-ratelimit-event-id: ${incident.eventId ?? `(none received; console key ${incident.key})`}`,
+    `Service host: ${context.serviceHost ?? '(unknown)'}`,
+    `OAuth client id: ${context.oauthClientId ?? '(unknown)'}`,
+    `Request: ${request}`,
     `Rule: ${incidentRuleText(incident, rules)}`,
-    `Operation: ${incident.operation}`,
     `Period: ${incident.period ?? '(unknown)'}; requests allowed ${incident.requestsAllowed ?? '(unknown)'}; requests made ${incident.requestsMade ?? '(unknown)'}`,
-    `First 429: ${formatDateTime(incident.firstSeen)} (${incident.firstSeen})`,
-    `Last 429: ${formatDateTime(incident.lastSeen)} (${incident.lastSeen})`,
+    `First 429: ${supportTime(incident.firstSeen)}`,
+    `Last 429: ${supportTime(incident.lastSeen)}`,
     `429s received: ${incident.hits}`,
-    `Retry-After: ${incident.retryAfterSeconds === null ? '(none usable)' : `${incident.retryAfterSeconds} s`}; blocked until ${incident.blockedUntil}`,
+    `Retry-After: ${incident.retryAfterSeconds === null ? '(none usable)' : `${incident.retryAfterSeconds} seconds`}; blocked until ${supportTime(incident.blockedUntil)}`,
     'Rate-limit headers as received on the latest 429:',
     ...(headerLines.length > 0 ? headerLines : ['  (none)']),
     ...(incident.flags.length > 0

@@ -1,6 +1,7 @@
 // Words and numbers of the rate-limit panel, fixed to English like the rest of the UI text.
 import { INCIDENT_FLAGS, type Incident, type Rule } from '../../shared/incident';
 import { describeLimits } from '../../shared/rate-limits';
+import { formatCountdown } from '../../components/ui/format-countdown';
 
 const COUNT = new Intl.NumberFormat('en');
 const TIME = new Intl.DateTimeFormat('en', {
@@ -36,14 +37,8 @@ export function formatDateTime(iso: string | number): string {
   return DATE_TIME.format(new Date(iso));
 }
 
-/** "0:42", "12:00", "1:00:00": a countdown that reads at a glance. */
-export function formatDuration(seconds: number): string {
-  const s = Math.max(0, Math.round(seconds));
-  const hours = Math.floor(s / 3_600);
-  const minutes = Math.floor((s % 3_600) / 60);
-  const rest = String(s % 60).padStart(2, '0');
-  return hours > 0 ? `${hours}:${String(minutes).padStart(2, '0')}:${rest}` : `${minutes}:${rest}`;
-}
+/** The console's one countdown format ("59:24"); see components/ui/format-countdown.ts. */
+export const formatDuration = formatCountdown;
 
 /** "Account · Default minute" or "Consent API quota · GET /v3/datasubjects". */
 export function ruleTitle(rule: Rule): string {
@@ -54,7 +49,16 @@ export function ruleTitle(rule: Rule): string {
 
 /** The rule an incident matched, in words. */
 export function incidentRuleText(incident: Incident, rules: readonly Rule[] | undefined): string {
-  if (incident.ruleId === null) return 'No documented limit matches';
+  if (incident.ruleId === null) {
+    // Never another operation's limit: the figures the platform sent, as they came.
+    const figures =
+      incident.requestsAllowed !== null && incident.period !== null
+        ? `${formatCount(incident.requestsAllowed)} per ${incident.period.toLowerCase()}`
+        : incident.period !== null
+          ? `per ${incident.period.toLowerCase()}`
+          : 'no usable figures';
+    return `Unknown rule (${figures}, as the platform stated)`;
+  }
   const rule = rules?.find((candidate) => candidate.id === incident.ruleId);
   return rule ? `${ruleTitle(rule)} (${describeLimits(rule)})` : incident.ruleId;
 }

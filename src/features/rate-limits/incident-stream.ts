@@ -3,13 +3,24 @@
 // was missed; when the browser gives up (an error answer, e.g. while signed out) or the stream
 // goes silent past its heartbeat, this client reconnects itself with a growing delay.
 import { useEffect, useRef, useSyncExternalStore } from 'react';
-import { INCIDENT_EVENT, IncidentSchema, type Incident } from '../../shared/incident';
+import {
+  BLOCKS_ENDED_EVENT,
+  BlocksEndedSchema,
+  INCIDENT_EVENT,
+  IncidentSchema,
+  type BlocksEnded,
+  type Incident,
+} from '../../shared/incident';
 
 /** What the connection is doing, for the page's indicator. */
 export type StreamStatus = 'connecting' | 'live' | 'reconnecting';
 
 /** What a subscriber hears: an incident change, or "reload, you may have missed something". */
-export type StreamSignal = { type: 'incident'; incident: Incident } | { type: 'resync' };
+export type StreamSignal =
+  | { type: 'incident'; incident: Incident }
+  | { type: 'resync' }
+  /** Blocks ended before their time (demo mode's "End all blocks"): drop banners and countdowns. */
+  | { type: 'blocks-ended'; notice: BlocksEnded };
 
 type Listener = (signal: StreamSignal) => void;
 
@@ -96,6 +107,17 @@ export class IncidentStream {
         if (parsed.success) this.#emit({ type: 'incident', incident: parsed.data });
       } catch {
         // A malformed event is skipped; the next reload shows the stored incident anyway.
+      }
+    });
+    source.addEventListener(BLOCKS_ENDED_EVENT, (event) => {
+      this.#watchSilence();
+      try {
+        const parsed = BlocksEndedSchema.safeParse(
+          JSON.parse((event as MessageEvent<string>).data),
+        );
+        if (parsed.success) this.#emit({ type: 'blocks-ended', notice: parsed.data });
+      } catch {
+        // Malformed: the next usage refresh shows the truth anyway.
       }
     });
     source.addEventListener('heartbeat', () => this.#watchSilence());

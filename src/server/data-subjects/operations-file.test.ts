@@ -81,7 +81,11 @@ describe('loadOperationsCatalog', () => {
     });
     // A path moved under a documented module rule is counted by it.
     const moved = loadOperationsCatalog(
-      file({ operations: { 'v4-purposes': { path: '/v4/datasubjects/ds-profiles/all' } } }),
+      file({
+        operations: {
+          'v4-purposes': { path: '/rest/api/consent/v4/datasubjects/ds-profiles/all' },
+        },
+      }),
     );
     expect(moved.find((op) => op.id === 'v4-purposes')?.moduleRule).toBe('v4-ds-profiles-minute');
     expect(moved.filter((op) => op.overridden)).toHaveLength(1);

@@ -12,7 +12,10 @@ describe('governor precision', () => {
     const { reached, statuses, mock } = await runPrecision(3_000, (i) => T0 + 30_000 + i * 40, T0);
     expect(busiestSpan(reached, 60_000)).toBeLessThanOrEqual(1_000);
     expect(mock.refused).toBe(0);
-    expect([...statuses.keys()].sort()).toEqual(['200', '429 console']);
+    // Held-back calls answer 429, or 200 with the last good list marked stale (event types).
+    expect([...statuses.keys()].every((status) => ['200', '429 console'].includes(status))).toBe(
+      true,
+    );
     // Not timid either: about 1,000 per 61 s get through.
     expect(reached.length).toBeGreaterThanOrEqual(1_900);
   }, 60_000);

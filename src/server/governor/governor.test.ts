@@ -187,3 +187,59 @@ describe('Governor', () => {
     expect(timeline.sent).toHaveLength(360);
   });
 });
+
+describe('limits the platform states in a 429', () => {
+  it('keeps a stricter reported limit for that endpoint only, until an admin forgets it', async () => {
+    const { g } = governor();
+    const state = g.noteReportedLimit(plainCall, 'MINUTE', 3, 'incident-1');
+    expect(state).toMatchObject({ reported: 3, configured: 20_000, kept: 3 });
+    for (let call = 0; call < 3; call += 1) expect(await g.acquire(plainCall)).toBeUndefined();
+    const refusal = await g.acquire(plainCall);
+    expect(refusal?.reason).toBe('limit');
+    expect(refusal?.refusing?.limit.limit).toBe(3);
+    // Other endpoints keep the configured limits.
+    expect(await g.acquire(quotaCall)).toBeUndefined();
+    expect(g.forgetReportedLimits()).toBe(1);
+    expect(await g.acquire(plainCall)).toBeUndefined();
+  });
+
+  it('keeps the configured limit when it is the stricter one, and says so', async () => {
+    const { g } = governor();
+    const state = g.noteReportedLimit(quotaCall, 'MINUTE', 50, 'incident-2');
+    expect(state).toMatchObject({ reported: 50, configured: 5, kept: 5, governed: undefined });
+    expect(g.reportedLimits()).toHaveLength(1);
+  });
+});
+
+describe('the per-endpoint policy', () => {
+  it('counts and blocks each endpoint on its own', async () => {
+    const clock = { now: T0 };
+    const g = new Governor({
+      tier: 'production',
+      policy: 'per-endpoint',
+      endpointMinuteLimit: 2,
+      now: () => clock.now,
+    });
+    const other = { id: 'other', method: 'GET', path: '/other' };
+    expect(await g.acquire(plainCall)).toBeUndefined();
+    expect(await g.acquire(plainCall)).toBeUndefined();
+    expect((await g.acquire(plainCall))?.refusing?.rule.id).toBe('endpoint-minute');
+    expect(await g.acquire(other)).toBeUndefined();
+    g.block({
+      scope: 'rule',
+      ruleId: 'endpoint-minute',
+      period: 'MINUTE',
+      until: T0 + 60_000,
+      incidentKey: 'k',
+      endpoint: 'GET /other',
+    });
+    expect((await g.acquire(other))?.reason).toBe('blocked');
+    clock.now += 61_000;
+    expect(await g.acquire(plainCall)).toBeUndefined();
+    const usage = await g.usage();
+    expect(usage.filter((u) => u.ruleId === 'endpoint-minute').map((u) => u.endpoint)).toEqual([
+      'GET /api/audit/v4/audits/event-types',
+      'GET /other',
+    ]);
+  });
+});

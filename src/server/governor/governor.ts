@@ -1,15 +1,18 @@
-// The BFF's governor: before every upstream call it takes one request from every limit of
-// upstream-api.md §8 that applies (account minute and hour of ACCOUNT_TIER, and the operation's
-// module rule), and it honours every block an upstream 429 announced. A call it refuses is never
-// sent, so the console itself never draws a 429.
+// The BFF's governor: before every upstream call it takes one request from every limit of the
+// published policy that applies (the account limits of ACCOUNT_TIER, the operation's module rule
+// or its per-endpoint window, and any stricter limit the platform itself stated in a 429), and it
+// honours every block an upstream 429 announced. A call it refuses is never sent, so the console
+// itself never draws a 429.
 import {
   MODULE_RULES,
   PERIOD_SECONDS,
+  endpointKey,
   matchModuleRule,
-  rulesForTier,
+  rulesForPolicy,
   type AccountOverride,
   type AccountTier,
   type RateLimitPeriod,
+  type RateLimitPolicy,
   type RateLimitRule,
   type RateLimitWindow,
 } from '../../shared/rate-limits';
@@ -36,6 +39,8 @@ export interface GovernedLimit {
   readonly window: SlidingWindow;
   /** The same limit's per-replica share (limit ÷ replicas), when the governor has a fallback. */
   readonly fallbackWindow?: SlidingWindow;
+  /** For a per-endpoint or reported limit: the endpoint it counts ("GET /path"). */
+  readonly endpoint?: string;
 }
 
 /** A block announced by an upstream 429: nothing of its scope is sent before `until`. */
@@ -47,6 +52,29 @@ export interface GovernorBlock {
   /** Epoch ms. */
   readonly until: number;
   readonly incidentKey: string | null;
+  /**
+   * For a per-endpoint rule: the one endpoint blocked. Without it a block of such a rule stops
+   * every endpoint (a block restored from the store, or learnt from another replica).
+   */
+  readonly endpoint?: string;
+}
+
+/**
+ * A limit the platform stated in a 429 that no configured limit of the call agrees with; see
+ * {@link Governor.noteReportedLimit}. Times in epoch ms.
+ */
+export interface ReportedLimitState {
+  readonly endpoint: string;
+  readonly operation: string;
+  readonly period: RateLimitPeriod;
+  readonly reported: number;
+  readonly configured: number | null;
+  readonly kept: number;
+  readonly firstReportedAt: number;
+  readonly lastReportedAt: number;
+  readonly incidentKey: string;
+  /** The window that keeps `reported`, when it is stricter than the configured limit. */
+  readonly governed: GovernedLimit | undefined;
 }
 
 /** Why a call was not sent. */
@@ -74,10 +102,15 @@ export interface LimitUsage {
   readonly blockedBy: 'account' | 'rule' | null;
   readonly incidentKey: string | null;
   readonly enforced: boolean;
+  readonly endpoint?: string;
 }
 
 export interface GovernorOptions {
   readonly tier: AccountTier;
+  /** Which published rate-limit page to keep (default `account-and-module`). */
+  readonly policy?: RateLimitPolicy;
+  /** The per-endpoint default instead of the published 1,000 a minute (ENDPOINT_MINUTE_LIMIT). */
+  readonly endpointMinuteLimit?: number;
   /** Module rules (default §8's); tests pass their own. */
   readonly moduleRules?: readonly RateLimitRule[];
   /** Account limits the vendor raised (ACCOUNT_MINUTE_LIMIT, ACCOUNT_HOUR_LIMIT). */
@@ -116,8 +149,18 @@ const ACCOUNT_BLOCK = 'account';
 /** Keeps the limits of one account. */
 export class Governor {
   readonly tier: AccountTier;
+  readonly policy: RateLimitPolicy;
   readonly timeline: RequestTimeline;
   readonly #now: () => number;
+  readonly #rules: readonly RateLimitRule[];
+  readonly #endpointRules: readonly RateLimitRule[];
+  readonly #endpointLimits = new Map<string, GovernedLimit[]>();
+  readonly #reported = new Map<string, ReportedLimitState>();
+  readonly #makeLimit: (
+    rule: RateLimitRule,
+    limit: RateLimitWindow,
+    endpoint?: string,
+  ) => GovernedLimit;
   readonly #moduleRules: readonly RateLimitRule[];
   readonly #ruleByOperation = new Map<string, RateLimitRule | undefined>();
   readonly #override: AccountOverride;
@@ -142,36 +185,53 @@ export class Governor {
       limit: RateLimitWindow,
       quota: number,
       on: WindowCounterStore,
+      endpoint?: string,
     ) =>
       new SlidingWindow({
-        name: `${rule.id}:${limit.period}`,
+        name: `${rule.id}:${limit.period}${endpoint === undefined ? '' : `:${endpoint}`}`,
         limit: quota,
         windowMs: PERIOD_SECONDS[limit.period] * 1_000,
         store: on,
         now: this.#now,
         ...(options.buckets ? { buckets: options.buckets } : {}),
       });
-    this.#limits = rulesForTier(this.tier, this.#moduleRules, this.#override).flatMap((rule) =>
-      rule.limits.map((limit) => ({
-        rule,
-        limit,
-        policyId: rule.limits.length > 1 ? `${rule.id}-${limit.period.toLowerCase()}` : rule.id,
-        enforced: rule.kind === 'hard' || this.#keepSoft,
-        window: window(rule, limit, limit.limit, store),
-        // Rounded down, and at least one request: the shares of all replicas never add up to more
-        // than the limit.
-        ...(fallback
-          ? {
-              fallbackWindow: window(
-                rule,
-                limit,
-                Math.max(1, Math.floor(limit.limit / fallback.share)),
-                fallback.store,
-              ),
-            }
-          : {}),
-      })),
+    this.policy = options.policy ?? 'account-and-module';
+    this.#rules = rulesForPolicy(
+      this.policy,
+      this.tier,
+      {
+        account: this.#override,
+        ...(options.endpointMinuteLimit === undefined
+          ? {}
+          : { endpointMinute: options.endpointMinuteLimit }),
+      },
+      this.#moduleRules,
     );
+    this.#endpointRules = this.#rules.filter((rule) => rule.scope === 'endpoint');
+    this.#makeLimit = (rule, limit, endpoint) => ({
+      rule,
+      limit,
+      policyId: rule.limits.length > 1 ? `${rule.id}-${limit.period.toLowerCase()}` : rule.id,
+      enforced: rule.kind === 'hard' || this.#keepSoft,
+      window: window(rule, limit, limit.limit, store, endpoint),
+      // Rounded down, and at least one request: the shares of all replicas never add up to more
+      // than the limit.
+      ...(fallback
+        ? {
+            fallbackWindow: window(
+              rule,
+              limit,
+              Math.max(1, Math.floor(limit.limit / fallback.share)),
+              fallback.store,
+              endpoint,
+            ),
+          }
+        : {}),
+      ...(endpoint === undefined ? {} : { endpoint }),
+    });
+    this.#limits = this.#rules
+      .filter((rule) => rule.scope !== 'endpoint')
+      .flatMap((rule) => rule.limits.map((limit) => this.#makeLimit(rule, limit)));
   }
 
   /** Whether the per-replica share decides now (see GovernorOptions.fallback). */
@@ -208,9 +268,9 @@ export class Governor {
     return work(local);
   }
 
-  /** Every rule of the tier, with whether the governor keeps it. */
+  /** Every rule of the policy and tier, with whether the governor keeps it. */
   rules(): Array<RateLimitRule & { enforced: boolean }> {
-    return rulesForTier(this.tier, this.#moduleRules, this.#override).map((rule) => ({
+    return this.#rules.map((rule) => ({
       ...rule,
       enforced: rule.kind === 'hard' || this.#keepSoft,
     }));
@@ -235,8 +295,13 @@ export class Governor {
   }
 
   /** The limit of `ruleId` for `period`, or its first limit when the period is unknown. */
-  findLimit(ruleId: string, period: RateLimitPeriod | null): GovernedLimit | undefined {
-    const ofRule = this.#limits.filter((limit) => limit.rule.id === ruleId);
+  findLimit(
+    ruleId: string,
+    period: RateLimitPeriod | null,
+    operation?: GovernedOperation,
+  ): GovernedLimit | undefined {
+    const own = operation ? this.#endpointLimitsOf(operation) : [];
+    const ofRule = [...this.#limits, ...own].filter((limit) => limit.rule.id === ruleId);
     return ofRule.find((limit) => limit.limit.period === period) ?? ofRule[0];
   }
 
@@ -316,7 +381,7 @@ export class Governor {
    * ends earlier than one already running for the same scope does not shorten it.
    */
   block(block: GovernorBlock, origin: BlockOrigin = 'local'): void {
-    const key = block.scope === 'account' ? ACCOUNT_BLOCK : `rule:${block.ruleId}`;
+    const key = blockKey(block);
     const existing = this.#blocks.get(key);
     if (existing && existing.until >= block.until) return;
     this.#blocks.set(key, block);
@@ -342,9 +407,90 @@ export class Governor {
     return [...this.#blocks.values()].filter((block) => block.until > now);
   }
 
-  /** Forgets every block. Demo mode only: the operator reset the built-in mock. */
-  clearBlocks(): void {
+  /**
+   * Forgets every block. Demo mode only: the operator reset the built-in mock. Returns the
+   * incident keys of the blocks that were still running, so open pages can be told.
+   */
+  clearBlocks(): string[] {
+    const running = this.activeBlocks().flatMap((block) =>
+      block.incidentKey === null ? [] : [block.incidentKey],
+    );
     this.#blocks.clear();
+    return [...new Set(running)];
+  }
+
+  /**
+   * Takes note of a limit the platform stated in a 429 (`allowed` per `period`) that no rule of
+   * the call has. When it is stricter than every configured limit of that period for the call,
+   * the governor keeps it for the call's endpoint from now on, so the same call does not draw the
+   * same 429 again; a restart or {@link forgetReportedLimits} ends that.
+   */
+  noteReportedLimit(
+    operation: GovernedOperation,
+    period: RateLimitPeriod,
+    allowed: number,
+    incidentKey: string,
+  ): ReportedLimitState {
+    const endpoint = endpointKey(operation.method, operation.path);
+    const key = `${endpoint} ${period}`;
+    const configured = this.#configuredLimitsFor(operation)
+      .filter((limit) => limit.enforced && limit.limit.period === period)
+      .reduce<number | null>(
+        (strictest, limit) =>
+          strictest === null ? limit.limit.limit : Math.min(strictest, limit.limit.limit),
+        null,
+      );
+    const now = this.#now();
+    const previous = this.#reported.get(key);
+    const kept = configured === null ? allowed : Math.min(allowed, configured);
+    const stricter = configured === null || allowed < configured;
+    // The same figure again keeps its window (and its count); a new figure starts a new one.
+    const governed = !stricter
+      ? undefined
+      : previous?.governed && previous.reported === allowed
+        ? previous.governed
+        : this.#makeLimit(
+            reportedRule(endpoint, period, allowed),
+            reportedWindow(period, allowed),
+            endpoint,
+          );
+    const state: ReportedLimitState = {
+      endpoint,
+      operation: operation.id,
+      period,
+      reported: allowed,
+      configured,
+      kept,
+      firstReportedAt: previous?.firstReportedAt ?? now,
+      lastReportedAt: now,
+      incidentKey,
+      governed,
+    };
+    this.#reported.set(key, state);
+    return state;
+  }
+
+  /** The limits the platform reported that disagree with the configured ones. */
+  reportedLimits(): ReportedLimitState[] {
+    return [...this.#reported.values()];
+  }
+
+  /** Forgets the reported limits (an admin's reset): the configured limits alone apply again. */
+  forgetReportedLimits(): number {
+    const count = this.#reported.size;
+    this.#reported.clear();
+    return count;
+  }
+
+  /** Requests counted against each reported limit kept, keyed like {@link reportedLimits}. */
+  async reportedUsage(): Promise<Map<ReportedLimitState, number>> {
+    const result = new Map<ReportedLimitState, number>();
+    await this.#withWindows(async (windowOf) => {
+      for (const state of this.#reported.values()) {
+        result.set(state, state.governed ? (await windowOf(state.governed).usage()).used : 0);
+      }
+    });
+    return result;
   }
 
   /** Every limit's state now. */
@@ -359,12 +505,18 @@ export class Governor {
     account: GovernorBlock | undefined,
     windowOf: (limit: GovernedLimit) => SlidingWindow,
   ): Promise<LimitUsage[]> {
+    const endpointLimits = [...this.#endpointLimits.values()].flat();
     return Promise.all(
-      this.#limits.map(async (governed) => {
+      [...this.#limits, ...endpointLimits].map(async (governed) => {
         const { rule, limit, enforced } = governed;
         const window = windowOf(governed);
         const { used, resetsAt } = await window.usage();
-        const own = blocks.find((block) => block.scope === 'rule' && block.ruleId === rule.id);
+        const own = blocks.find(
+          (block) =>
+            block.scope === 'rule' &&
+            block.ruleId === rule.id &&
+            (block.endpoint === undefined || block.endpoint === governed.endpoint),
+        );
         const blocking = [account, own]
           .filter((block): block is GovernorBlock => block !== undefined)
           .sort((a, b) => b.until - a.until)[0];
@@ -380,16 +532,46 @@ export class Governor {
           blockedBy: blocking?.scope ?? null,
           incidentKey: blocking?.incidentKey ?? null,
           enforced,
+          ...(governed.endpoint === undefined ? {} : { endpoint: governed.endpoint }),
         };
       }),
     );
   }
 
-  #limitsFor(operation: GovernedOperation): GovernedLimit[] {
+  /** The configured limits of `operation`: account, module rule and per-endpoint windows. */
+  #configuredLimitsFor(operation: GovernedOperation): GovernedLimit[] {
     const moduleRule = this.moduleRuleFor(operation);
-    return this.#limits.filter(
-      ({ rule }) => rule.scope === 'account' || (moduleRule && rule.id === moduleRule.id),
+    return [
+      ...this.#limits.filter(
+        ({ rule }) => rule.scope === 'account' || (moduleRule && rule.id === moduleRule.id),
+      ),
+      ...this.#endpointLimitsOf(operation),
+    ];
+  }
+
+  /** Every limit of `operation`: the configured ones and the stricter ones the platform stated. */
+  #limitsFor(operation: GovernedOperation): GovernedLimit[] {
+    const configured = this.#configuredLimitsFor(operation);
+    if (this.#reported.size === 0) return configured;
+    const endpoint = endpointKey(operation.method, operation.path);
+    const reported = [...this.#reported.values()].flatMap((state) =>
+      state.endpoint === endpoint && state.governed ? [state.governed] : [],
     );
+    return [...configured, ...reported];
+  }
+
+  /** The per-endpoint windows of `operation`, created on its first call (the catalog is finite). */
+  #endpointLimitsOf(operation: GovernedOperation): GovernedLimit[] {
+    if (this.#endpointRules.length === 0) return [];
+    const endpoint = endpointKey(operation.method, operation.path);
+    let limits = this.#endpointLimits.get(endpoint);
+    if (!limits) {
+      limits = this.#endpointRules.flatMap((rule) =>
+        rule.limits.map((limit) => this.#makeLimit(rule, limit, endpoint)),
+      );
+      this.#endpointLimits.set(endpoint, limits);
+    }
+    return limits;
   }
 
   #blockFor(operation: GovernedOperation): GovernorBlock | undefined {
@@ -397,7 +579,12 @@ export class Governor {
     const account = this.#blocks.get(ACCOUNT_BLOCK);
     const moduleRule = this.moduleRuleFor(operation);
     const own = moduleRule ? this.#blocks.get(`rule:${moduleRule.id}`) : undefined;
-    return [account, own]
+    const endpoint = endpointKey(operation.method, operation.path);
+    const perEndpoint = this.#endpointRules.flatMap((rule) => [
+      this.#blocks.get(`rule:${rule.id}`),
+      this.#blocks.get(`rule:${rule.id}@${endpoint}`),
+    ]);
+    return [account, own, ...perEndpoint]
       .filter((block): block is GovernorBlock => block !== undefined && block.until > now)
       .sort((a, b) => b.until - a.until)[0];
   }
@@ -416,6 +603,34 @@ export class Governor {
     this.timeline.count('refused');
     return refusal;
   }
+}
+
+/** Where a block is kept: the account, a rule, or one endpoint of a per-endpoint rule. */
+function blockKey(block: GovernorBlock): string {
+  if (block.scope === 'account') return ACCOUNT_BLOCK;
+  return block.endpoint === undefined
+    ? `rule:${block.ruleId}`
+    : `rule:${block.ruleId}@${block.endpoint}`;
+}
+
+/** The rule a reported limit is kept under (its id names it in RateLimit-Policy). */
+function reportedRule(endpoint: string, period: RateLimitPeriod, allowed: number): RateLimitRule {
+  return {
+    id: `reported-${period.toLowerCase()}`,
+    name: 'Limit stated by the platform',
+    area: 'Reported in a 429',
+    scope: 'endpoint',
+    method: '*',
+    path: endpoint,
+    kind: 'hard',
+    limits: [reportedWindow(period, allowed)],
+    blocks: 'rule',
+    violation: '429',
+  };
+}
+
+function reportedWindow(period: RateLimitPeriod, allowed: number): RateLimitWindow {
+  return { period, limit: allowed, blockSeconds: PERIOD_SECONDS[period], blockDocumented: false };
 }
 
 /** Whole seconds, rounded up, at least 1: a client that waits this long is not refused again. */

@@ -82,6 +82,10 @@ export function createRateLimiting(options: RateLimitingOptions) {
   });
   const governor = new Governor({
     tier: config.upstream.accountTier,
+    policy: config.rateLimits.policy,
+    ...(config.rateLimits.endpointMinuteLimit === undefined
+      ? {}
+      : { endpointMinuteLimit: config.rateLimits.endpointMinuteLimit }),
     keepSoftLimits: config.rateLimits.keepSoftLimits,
     accountOverride: config.rateLimits.accountOverride,
     now,

@@ -2,7 +2,7 @@
 // before sending, take from the limits (or refuse with a 429 of our own); after a 429, honour its
 // block at once, record the incident, and answer the browser with the incident's id.
 import { PROBLEM_TYPES } from '../../shared/problem';
-import type { RateLimitRule } from '../../shared/rate-limits';
+import { endpointKey, type RateLimitRule } from '../../shared/rate-limits';
 import type { IncidentRecorder } from '../incidents/incident-recorder';
 import { readRateLimitHeaders } from '../incidents/read-rate-limit-headers';
 import { HttpProblem } from '../problem';
@@ -51,8 +51,7 @@ export function createUpstreamGuard(options: UpstreamGuardOptions): GovernorGuar
       now: now(),
       tier: governor.tier,
       operation,
-      accountRules: governor.rules().filter((rule) => rule.scope === 'account'),
-      ...(options.moduleRules ? { moduleRules: options.moduleRules } : {}),
+      rules: governor.rules(),
     });
     governor.noteThrottled();
     const placement = recorder.place(reading);
@@ -63,7 +62,16 @@ export function createUpstreamGuard(options: UpstreamGuardOptions): GovernorGuar
       period: reading.period,
       until: placement.blockedUntil,
       incidentKey: placement.key,
+      // A per-endpoint rule's 429 stops only the endpoint that drew it.
+      ...(reading.rule?.scope === 'endpoint'
+        ? { endpoint: endpointKey(operation.method, operation.path) }
+        : {}),
     });
+    // Figures no rule of this call has: the platform is stating the limit in force. Keep the
+    // stricter of it and the configured one from now on, so this call does not draw it again.
+    if (!reading.rule && reading.period !== null && reading.requestsAllowed !== null) {
+      governor.noteReportedLimit(operation, reading.period, reading.requestsAllowed, placement.key);
+    }
     await recorder.record(reading, operation.id, placement);
 
     // The wait as the upstream gave it (bounded), counted from receipt: the store write in
@@ -72,7 +80,9 @@ export function createUpstreamGuard(options: UpstreamGuardOptions): GovernorGuar
     const headers: Record<string, string> = { 'Retry-After': String(seconds) };
     const limits = governor.limitsOf(operation);
     if (limits.length > 0) headers['RateLimit-Policy'] = rateLimitPolicyHeader(limits);
-    const spent = reading.rule ? governor.findLimit(reading.rule.id, reading.period) : undefined;
+    const spent = reading.rule
+      ? governor.findLimit(reading.rule.id, reading.period, operation)
+      : undefined;
     if (spent) headers.RateLimit = rateLimitHeader(spent.policyId, seconds);
     return new HttpProblem(
       {

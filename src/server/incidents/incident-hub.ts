@@ -1,15 +1,37 @@
 // Fan-out of incident changes to the open live streams of this process. Listeners are called
 // synchronously and must not block: each stream queues what it receives and writes at its pace.
-import type { Incident } from '../../shared/incident';
+import type { BlocksEnded, Incident } from '../../shared/incident';
 
 type Listener = (incident: Incident) => void;
+type BlocksEndedListener = (notice: BlocksEnded) => void;
 
 /** Publishes every recorded incident change to the streams subscribed right now. */
 export class IncidentHub {
   readonly #listeners = new Set<Listener>();
   readonly #closers = new Map<Listener, () => void>();
   readonly #observers = new Set<Listener>();
+  readonly #blocksEnded = new Set<BlocksEndedListener>();
   #route: Listener | undefined;
+
+  /**
+   * Calls `listener` whenever blocks end before their time (demo mode's "End all blocks"), so
+   * open streams can tell their pages. Returns a function that stops.
+   */
+  onBlocksEnded(listener: BlocksEndedListener): () => void {
+    this.#blocksEnded.add(listener);
+    return () => this.#blocksEnded.delete(listener);
+  }
+
+  /** Tells every open stream of this process that blocks ended early. */
+  publishBlocksEnded(notice: BlocksEnded): void {
+    for (const listener of this.#blocksEnded) {
+      try {
+        listener(notice);
+      } catch {
+        // A broken stream is cleaned up by its own abort handler.
+      }
+    }
+  }
 
   /**
    * Starts delivering changes to `listener`; `onClose` is called when the server shuts down, so

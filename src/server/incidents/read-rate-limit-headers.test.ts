@@ -1,6 +1,7 @@
 // Reading a 429 the way support needs it: faithful when the headers are right, flagged and bounded
 // when they are garbage, and never a crash or a block longer than an hour.
 import { describe, expect, it } from 'vitest';
+import { rulesForPolicy } from '../../shared/rate-limits';
 import { readRateLimitHeaders } from './read-rate-limit-headers';
 
 const NOW = Date.UTC(2025, 0, 6, 9, 0, 0);
@@ -45,6 +46,37 @@ describe('readRateLimitHeaders', () => {
     );
     expect(quota.rule?.id).toBe('v2-datasubjects-quota');
     expect(quota.scope).toBe('rule');
+  });
+
+  it('matches by the call’s path first: another operation’s quota is never named', () => {
+    // 1,000 a minute is the v3 quota's figure, but the v3 quota does not count event types.
+    const eventTypes429 = read({ ...good, 'ot-requests-allowed': '1000' });
+    expect(eventTypes429).toMatchObject({ rule: null, requestsAllowed: 1_000, scope: 'account' });
+    expect(eventTypes429.flags).toContain('unmatched-rule');
+    // The same figures on the v3 call are its own quota …
+    const v3 = { method: 'GET', path: '/rest/api/preferences/v3/datasubjects/profile' };
+    expect(read({ ...good, 'ot-requests-allowed': '1000' }, v3).rule?.id).toBe(
+      'v3-datasubjects-quota',
+    );
+    // … and the account's figures on it are the account's limit.
+    expect(read(good, v3).rule?.id).toBe('account-minute');
+    // 300 a minute is the v1 and v2 quotas' figure: not a rule of the v4 basic-details call.
+    const v4 = { method: 'GET', path: '/rest/api/consent/v4/datasubjects/basic-details' };
+    expect(read({ ...good, 'ot-requests-allowed': '300' }, v4).rule).toBeNull();
+  });
+
+  it('names the per-endpoint default when that policy is in force', () => {
+    const reading = readRateLimitHeaders(
+      { ...good, 'ot-requests-allowed': '1000' },
+      {
+        now: NOW,
+        tier: 'production',
+        operation: eventTypes,
+        rules: rulesForPolicy('per-endpoint', 'production'),
+      },
+    );
+    expect(reading.rule?.id).toBe('endpoint-minute');
+    expect(reading.scope).toBe('rule');
   });
 
   it('understands Retry-After as an HTTP date', () => {

@@ -1,13 +1,14 @@
 // Reads an upstream 429's rate-limit headers (upstream-api.md §2, §7) without trusting them: every
 // value is checked, a bad one is flagged instead of thrown, the block is bounded to [1 s, 1 h], and
-// the headers are matched to the rule of §8 they speak of.
+// the headers are matched to the rule they speak of: among the rules that apply to the call's path
+// only, so a 429 is never attributed to a limit of another operation.
 import type { IncidentFlag } from '../../shared/incident';
 import { parseRetryAfter } from '../../shared/retry-after';
 import {
   ACCOUNT_RULES,
   MAX_BLOCK_SECONDS,
   MODULE_RULES,
-  matchModuleRule,
+  rulesApplyingTo,
   type AccountTier,
   type RateLimitPeriod,
   type RateLimitRule,
@@ -59,6 +60,11 @@ export interface ReadContext {
   readonly moduleRules?: readonly RateLimitRule[];
   /** The account rules in force, when an override raised them (default the tier's). */
   readonly accountRules?: readonly RateLimitRule[];
+  /**
+   * Every rule in force (the governor's, whatever the policy); when given, `tier`,
+   * `moduleRules` and `accountRules` are not consulted for matching.
+   */
+  readonly rules?: readonly RateLimitRule[];
 }
 
 type Headers = Record<string, string | string[] | undefined>;
@@ -85,10 +91,18 @@ function readCount(
   return Number(value.trim());
 }
 
+/** Which kinds of rule name a 429 first when several fit: the narrowest hard one. */
+function preference(rule: RateLimitRule): number {
+  if (rule.kind === 'soft') return 3;
+  return rule.scope === 'module' ? 0 : rule.scope === 'endpoint' ? 1 : 2;
+}
+
 /**
- * The rule the headers speak of: the call's own module rule if its limit matches, else an account
- * limit of the tier, else any hard module rule with that limit (the quota may belong to another
- * operation than the one that drew the 429). With no allowed count, the period alone decides.
+ * The rule the headers speak of. Only the rules that apply to the call's method and path are
+ * candidates (its account and per-endpoint rules, and its own module rule); the numbers choose
+ * among them: the one with a limit of exactly `allowed` per `period`. When none has those figures
+ * the rule is unknown (null) and the incident keeps the numbers: naming another operation's limit
+ * would tell support the wrong thing. With no allowed count, the period alone decides.
  */
 function matchRule(
   period: RateLimitPeriod | null,
@@ -96,19 +110,18 @@ function matchRule(
   context: ReadContext,
 ): RateLimitRule | null {
   if (period === null) return null;
-  const moduleRules = context.moduleRules ?? MODULE_RULES;
-  const own = matchModuleRule(context.operation.method, context.operation.path, moduleRules);
-  const candidates = [
-    ...(own?.kind === 'hard' ? [own] : []),
-    ...(context.accountRules ?? []),
-    ...ACCOUNT_RULES[context.tier],
-    ...moduleRules.filter((rule) => rule.kind === 'hard' && rule !== own),
+  const rules = context.rules ?? [
+    ...(context.accountRules ?? ACCOUNT_RULES[context.tier]),
+    ...(context.moduleRules ?? MODULE_RULES),
   ];
-  const fits = (rule: RateLimitRule) =>
-    rule.limits.some(
-      (limit) => limit.period === period && (allowed === null || limit.limit === allowed),
-    );
-  return candidates.find(fits) ?? null;
+  const candidates = rulesApplyingTo(context.operation.method, context.operation.path, rules)
+    .filter((rule) =>
+      rule.limits.some(
+        (limit) => limit.period === period && (allowed === null || limit.limit === allowed),
+      ),
+    )
+    .sort((a, b) => preference(a) - preference(b));
+  return candidates[0] ?? null;
 }
 
 /** Reads one 429's headers; never throws. */

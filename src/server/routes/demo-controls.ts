@@ -13,6 +13,7 @@ import {
 } from '../../shared/incident';
 import { PROBLEM_TYPES } from '../../shared/problem';
 import type { Governor } from '../governor/governor';
+import type { IncidentHub } from '../incidents/incident-hub';
 import { HttpProblem } from '../problem';
 import type { UpstreamClient } from '../upstream/upstream-client';
 
@@ -28,6 +29,10 @@ export interface DemoControlsRoutesDeps {
   readonly controls: DemoControlsPort;
   readonly upstream: UpstreamClient;
   readonly governor: Governor;
+  /** Where the end of the blocks is announced to open pages (the live stream). */
+  readonly hub?: IncidentHub;
+  /** The clock (epoch ms). */
+  readonly now?: () => number;
   /**
    * Gets an access token ahead of the scenario, so that the probe call itself, not a token
    * request it happens to need, meets what was armed.
@@ -72,10 +77,12 @@ async function probe(upstream: UpstreamClient): Promise<DemoOutcome['probe']> {
 }
 
 /**
- * The demo control routes, mounted at /api/demo-controls in demo mode only (admins only):
+ * The demo control routes, mounted at /api/demo-controls in demo mode only (admins and support:
+ * support engineers investigate throttling, and the controls touch only the built-in mock):
  * - `GET /`: the scenarios;
  * - `POST /` with `{ "scenario" }`: arm it and probe; answers a DemoOutcome;
- * - `POST /reset`: end every block in the mock and in the governor (204).
+ * - `POST /reset`: end every block in the mock and in the governor, and say so on the live
+ *   stream so open pages drop their banners and countdowns (204).
  */
 export function demoControlsRoutes(deps: DemoControlsRoutesDeps) {
   return new Hono()
@@ -101,7 +108,9 @@ export function demoControlsRoutes(deps: DemoControlsRoutesDeps) {
     .post('/reset', (c) => {
       deps.controls.reset();
       // Demo mode only: the operator ended the mock's blocks, so the console may send again.
-      deps.governor.clearBlocks();
+      const incidentKeys = deps.governor.clearBlocks();
+      const at = new Date((deps.now ?? Date.now)()).toISOString();
+      deps.hub?.publishBlocksEnded({ at, incidentKeys });
       return c.body(null, 204);
     });
 }

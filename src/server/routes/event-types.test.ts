@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -229,5 +229,68 @@ describe('the rest of the BFF surface', () => {
     const h = await start();
     const response = await h.app.request('/healthz');
     expect(await response.json()).toEqual({ status: 'ok' });
+  });
+});
+
+describe('GET /api/event-types when the platform cannot be asked', () => {
+  it('answers the last good list, marked with why, during a failure and a rate-limit block', async () => {
+    const h = await start({ EVENT_TYPES_CACHE_SECONDS: '0' });
+    const fresh = EventTypesResponseSchema.parse(
+      await (await h.request('/api/event-types')).json(),
+    );
+    expect(fresh.stale).toBeUndefined();
+
+    h.mock.injectFault({ operation: 'event-types', status: 500 });
+    const failed = await h.request('/api/event-types');
+    expect(failed.status).toBe(200);
+    const duringFailure = EventTypesResponseSchema.parse(await failed.json());
+    expect(duringFailure.items).toEqual(fresh.items);
+    expect(duringFailure.fetchedAt).toBe(fresh.fetchedAt);
+    expect(duringFailure.stale).toMatchObject({ status: 502 });
+
+    h.mock.injectFault({ operation: 'event-types', status: 429, retryAfterSeconds: 600 });
+    const blocked = EventTypesResponseSchema.parse(
+      await (await h.request('/api/event-types')).json(),
+    );
+    expect(blocked.items).toHaveLength(DATA.length);
+    expect(blocked.stale).toMatchObject({ status: 429, retryAfterSeconds: 600 });
+    expect(blocked.stale?.incidentId).toMatch(/^[0-9a-f-]{36}$/);
+    // While the block runs nothing is sent, and the list is still there.
+    const sentBefore = h.mock.stats().requests['event-types'];
+    const again = EventTypesResponseSchema.parse(
+      await (await h.request('/api/event-types')).json(),
+    );
+    expect(again.stale?.status).toBe(429);
+    expect(h.mock.stats().requests['event-types']).toBe(sentBefore);
+  });
+
+  it('still fails plainly when no good list was ever fetched', async () => {
+    const h = await start();
+    h.mock.injectFault({ operation: 'event-types', status: 500 });
+    expect((await h.request('/api/event-types')).status).toBe(502);
+  });
+
+  it('keeps the last good list across a restart (a reload of the page after it)', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'console-last-good-')), 'event-types.json');
+    harness = await startBffHarness({ mock: { eventTypes: DATA }, lastGoodEventTypesFile: file });
+    expect((await harness.request('/api/event-types')).status).toBe(200);
+    await harness.close();
+    // Written through a temporary file in the background: wait until it is there.
+    await expect.poll(() => existsSync(file)).toBe(true);
+    harness = await startBffHarness({ mock: { eventTypes: DATA }, lastGoodEventTypesFile: file });
+    harness.mock.injectFault({ operation: 'event-types', status: 503 });
+    const body = EventTypesResponseSchema.parse(
+      await (await harness.request('/api/event-types')).json(),
+    );
+    expect(body.items).toHaveLength(DATA.length);
+    expect(body.stale?.status).toBe(502);
+  });
+
+  it('does not serve a tampered file', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'console-last-good-')), 'event-types.json');
+    writeFileSync(file, '{"items":[{"code":"<script>"}],"fetchedAt":"yesterday"}');
+    harness = await startBffHarness({ mock: { eventTypes: DATA }, lastGoodEventTypesFile: file });
+    harness.mock.injectFault({ operation: 'event-types', status: 503 });
+    expect((await harness.request('/api/event-types')).status).toBe(502);
   });
 });

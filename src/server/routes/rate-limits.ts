@@ -4,8 +4,10 @@
 import { Hono } from 'hono';
 import { streamSSE, type SSEStreamingApi } from 'hono/streaming';
 import {
+  BLOCKS_ENDED_EVENT,
   INCIDENT_EVENT,
   INCIDENT_QUERY_LIMITS,
+  type BlocksEnded,
   type Incident,
   type Usage,
 } from '../../shared/incident';
@@ -133,118 +135,159 @@ export function rateLimitsRoutes(deps: RateLimitsRoutesDeps) {
     });
   }
 
-  return new Hono()
-    .get('/rules', (c) =>
-      c.json({ accountTier: deps.governor.tier, rules: deps.governor.rules() }, 200, noStore),
-    )
-    .get('/usage', async (c) => {
-      const usage = await deps.governor.usage();
-      const timeline = deps.governor.timeline.snapshot();
-      const body: Usage = {
-        now: new Date(deps.now()).toISOString(),
-        accountTier: deps.governor.tier,
-        rules: usage.map((limit) => ({
-          ...limit,
-          remaining: Math.max(0, limit.limit - limit.used),
-          resetsAt: iso(limit.resetsAt),
-          blockedUntil: iso(limit.blockedUntil),
-        })),
-        blocks: deps.governor.activeBlocks().map((block) => ({
-          scope: block.scope,
-          ruleId: block.ruleId,
-          until: new Date(block.until).toISOString(),
-          incidentKey: block.incidentKey,
-        })),
-        timeline: { ...timeline, start: new Date(timeline.start).toISOString() },
-      };
-      return c.json(body, 200, noStore);
-    })
-    .get('/incidents', async (c) => {
-      const query = parseIncidentQuery(new URL(c.req.url), knownRules);
-      try {
-        return c.json(await deps.store.list(query), 200, noStore);
-      } catch (error) {
-        if (error instanceof InvalidCursorError) throw invalidParameter('cursor', error.message);
-        throw error;
-      }
-    })
-    .get('/stream', (c) => {
-      const after = replayFrom(c.req.header('last-event-id'), c.req.query('lastEventId'));
-      if (deps.hub.size >= maxStreams) {
-        throw new HttpProblem(
+  return (
+    new Hono()
+      .get('/rules', (c) =>
+        c.json(
           {
-            type: PROBLEM_TYPES.upstreamUnavailable,
-            title: 'Too many live streams are open',
-            status: 503,
-            detail: 'Close some console tabs, or wait; the page retries by itself.',
-            retryAfterSeconds: 10,
+            accountTier: deps.governor.tier,
+            policy: deps.governor.policy,
+            rules: deps.governor.rules(),
           },
-          { 'Retry-After': '10' },
-        );
-      }
-      c.header('X-Accel-Buffering', 'no');
-      return streamSSE(c, async (stream) => {
-        // Subscribe before reading the store, so nothing published in between is lost; what was
-        // both replayed and queued is sent once (ids only grow).
-        const queue: Incident[] = [];
-        let wake: (() => void) | undefined;
-        let done = false;
-        const stop = () => {
-          done = true;
-          wake?.();
+          200,
+          noStore,
+        ),
+      )
+      .get('/usage', async (c) => {
+        const usage = await deps.governor.usage();
+        const reportedUsage = await deps.governor.reportedUsage();
+        const timeline = deps.governor.timeline.snapshot();
+        const body: Usage = {
+          now: new Date(deps.now()).toISOString(),
+          accountTier: deps.governor.tier,
+          rules: usage.map((limit) => ({
+            ...limit,
+            remaining: Math.max(0, limit.limit - limit.used),
+            resetsAt: iso(limit.resetsAt),
+            blockedUntil: iso(limit.blockedUntil),
+          })),
+          blocks: deps.governor.activeBlocks().map((block) => ({
+            scope: block.scope,
+            ruleId: block.ruleId,
+            until: new Date(block.until).toISOString(),
+            incidentKey: block.incidentKey,
+            ...(block.endpoint === undefined ? {} : { endpoint: block.endpoint }),
+          })),
+          timeline: { ...timeline, start: new Date(timeline.start).toISOString() },
+          reported: [...reportedUsage].map(([state, used]) => ({
+            endpoint: state.endpoint,
+            operation: state.operation,
+            period: state.period,
+            reported: state.reported,
+            configured: state.configured,
+            kept: state.kept,
+            firstReportedAt: new Date(state.firstReportedAt).toISOString(),
+            lastReportedAt: new Date(state.lastReportedAt).toISOString(),
+            incidentKey: state.incidentKey,
+            used,
+          })),
         };
-        const unsubscribe = deps.hub.subscribe((incident) => {
-          if (queue.length >= MAX_QUEUED) done = true;
-          else queue.push(incident);
-          wake?.();
-        }, stop);
-        stream.onAbort(stop);
-        const heartbeat = setInterval(() => {
-          void stream.writeSSE({
-            event: 'heartbeat',
-            data: JSON.stringify({ at: new Date(deps.now()).toISOString() }),
-          });
-        }, heartbeatMs);
+        return c.json(body, 200, noStore);
+      })
+      // Admins only (app.ts): back to the configured limits alone.
+      .delete('/reported-limits', (c) => {
+        deps.governor.forgetReportedLimits();
+        return c.body(null, 204);
+      })
+      .get('/incidents', async (c) => {
+        const query = parseIncidentQuery(new URL(c.req.url), knownRules);
         try {
-          let lastSent = after ?? 0;
-          if (after !== undefined) {
-            // Replay what the browser missed, in order.
-            for (;;) {
-              const page = await deps.store.changesSince(lastSent, REPLAY_PAGE);
-              for (const incident of page) await writeIncident(stream, incident);
-              lastSent = page.at(-1)?.seq ?? lastSent;
-              if (page.length < REPLAY_PAGE || done) break;
-            }
-          } else {
-            lastSent = await deps.store.latestSeq();
-          }
-          // `ready` carries the newest id, so a later automatic reconnect replays from here.
-          await stream.writeSSE({
-            event: 'ready',
-            id: String(lastSent),
-            data: JSON.stringify({ seq: lastSent }),
-            retry: RECONNECT_MS,
-          });
-          while (!done && !stream.aborted) {
-            const next = queue.shift();
-            if (next) {
-              if (next.seq > lastSent) {
-                await writeIncident(stream, next);
-                lastSent = next.seq;
-              }
-              continue;
-            }
-            await new Promise<void>((resolve) => {
-              wake = resolve;
-            });
-            wake = undefined;
-          }
+          return c.json(await deps.store.list(query), 200, noStore);
         } catch (error) {
-          deps.logger.warn({ err: error }, 'incident stream ended by an error');
-        } finally {
-          clearInterval(heartbeat);
-          unsubscribe();
+          if (error instanceof InvalidCursorError) throw invalidParameter('cursor', error.message);
+          throw error;
         }
-      });
-    });
+      })
+      .get('/stream', (c) => {
+        const after = replayFrom(c.req.header('last-event-id'), c.req.query('lastEventId'));
+        if (deps.hub.size >= maxStreams) {
+          throw new HttpProblem(
+            {
+              type: PROBLEM_TYPES.upstreamUnavailable,
+              title: 'Too many live streams are open',
+              status: 503,
+              detail: 'Close some console tabs, or wait; the page retries by itself.',
+              retryAfterSeconds: 10,
+            },
+            { 'Retry-After': '10' },
+          );
+        }
+        c.header('X-Accel-Buffering', 'no');
+        return streamSSE(c, async (stream) => {
+          // Subscribe before reading the store, so nothing published in between is lost; what was
+          // both replayed and queued is sent once (ids only grow).
+          const queue: Incident[] = [];
+          // Notices carry no stream id: they are about now, a reconnect has nothing to replay.
+          const notices: BlocksEnded[] = [];
+          let wake: (() => void) | undefined;
+          let done = false;
+          const stop = () => {
+            done = true;
+            wake?.();
+          };
+          const unsubscribe = deps.hub.subscribe((incident) => {
+            if (queue.length >= MAX_QUEUED) done = true;
+            else queue.push(incident);
+            wake?.();
+          }, stop);
+          const stopNotices = deps.hub.onBlocksEnded((notice) => {
+            if (notices.length < MAX_QUEUED) notices.push(notice);
+            wake?.();
+          });
+          stream.onAbort(stop);
+          const heartbeat = setInterval(() => {
+            void stream.writeSSE({
+              event: 'heartbeat',
+              data: JSON.stringify({ at: new Date(deps.now()).toISOString() }),
+            });
+          }, heartbeatMs);
+          try {
+            let lastSent = after ?? 0;
+            if (after !== undefined) {
+              // Replay what the browser missed, in order.
+              for (;;) {
+                const page = await deps.store.changesSince(lastSent, REPLAY_PAGE);
+                for (const incident of page) await writeIncident(stream, incident);
+                lastSent = page.at(-1)?.seq ?? lastSent;
+                if (page.length < REPLAY_PAGE || done) break;
+              }
+            } else {
+              lastSent = await deps.store.latestSeq();
+            }
+            // `ready` carries the newest id, so a later automatic reconnect replays from here.
+            await stream.writeSSE({
+              event: 'ready',
+              id: String(lastSent),
+              data: JSON.stringify({ seq: lastSent }),
+              retry: RECONNECT_MS,
+            });
+            while (!done && !stream.aborted) {
+              const notice = notices.shift();
+              if (notice) {
+                await stream.writeSSE({ event: BLOCKS_ENDED_EVENT, data: JSON.stringify(notice) });
+                continue;
+              }
+              const next = queue.shift();
+              if (next) {
+                if (next.seq > lastSent) {
+                  await writeIncident(stream, next);
+                  lastSent = next.seq;
+                }
+                continue;
+              }
+              await new Promise<void>((resolve) => {
+                wake = resolve;
+              });
+              wake = undefined;
+            }
+          } catch (error) {
+            deps.logger.warn({ err: error }, 'incident stream ended by an error');
+          } finally {
+            clearInterval(heartbeat);
+            unsubscribe();
+            stopNotices();
+          }
+        });
+      })
+  );
 }

@@ -47,6 +47,8 @@ export interface HarnessOptions {
   redis?: Redis;
   /** Another harness's mock upstream to use instead of starting one (replicas of one console). */
   upstream?: MockUpstreamServer;
+  /** Where the last good event-types list is kept across BFFs (default: in memory only). */
+  lastGoodEventTypesFile?: string;
 }
 
 /** The console users every harness has, one per role, and their passwords. */
@@ -88,6 +90,7 @@ export async function startBffHarness({
   demoControls,
   redis,
   upstream: sharedUpstream,
+  lastGoodEventTypesFile,
 }: HarnessOptions = {}) {
   const usersFile = await writeHarnessUsersFile();
   const limits: MockRateLimits | undefined = mockRateLimits
@@ -126,6 +129,7 @@ export async function startBffHarness({
     ...(database ? { database } : {}),
     ...(moduleRules ? { moduleRules } : {}),
     ...(redis ? { redis } : {}),
+    ...(lastGoodEventTypesFile ? { lastGoodEventTypesFile } : {}),
     ...(demoControls && limits
       ? { demoControls: createMockDemoControls(upstream.state, limits) }
       : {}),

@@ -1,9 +1,22 @@
-// Event types from the upstream, validated, serialised once, cached briefly and coalesced.
-import { EVENT_TYPES_OPERATION } from '../../shared/event-types';
+// Event types from the upstream, validated, serialised once, cached briefly and coalesced; the last
+// good list is kept (and written to DATA_DIR) so it can still be served, marked stale, while the
+// account is blocked or the platform fails: reference data must stay usable.
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import {
+  EVENT_TYPES_OPERATION,
+  EventTypesResponseSchema,
+  type StaleEventTypes,
+} from '../../shared/event-types';
+import { HttpProblem } from '../problem';
 import { CanonicalTextMemo, eventTypesResponseJson } from './event-types-json';
 import { CoalescingCache } from './coalescing-cache';
 import type { UpstreamClient } from './upstream-client';
-import { invalidUpstreamAnswerProblem, problemForUpstreamAnswer } from './upstream-problems';
+import {
+  invalidUpstreamAnswerProblem,
+  problemForUpstreamAnswer,
+  problemForUpstreamFailure,
+} from './upstream-problems';
 
 /** The two documented filters, values already validated, deduplicated and sorted. */
 export interface EventTypeFilters {
@@ -18,7 +31,18 @@ export interface EventTypesSourceOptions {
   /** Share one upstream call among concurrent identical requests (default true). */
   coalesce?: boolean;
   now?: () => number;
+  /**
+   * Where the last good unfiltered list is kept across restarts (a file under DATA_DIR); unset
+   * keeps it in memory only.
+   */
+  lastGoodFile?: string;
+  /** Told when the last good list cannot be written (logged by the caller). */
+  onPersistError?: (error: unknown) => void;
 }
+
+/** Filtered lists whose last good answer is remembered; the unfiltered one always is. */
+const MAX_LAST_GOOD = 50;
+const UNFILTERED_KEY = JSON.stringify([[], []]);
 
 /** Query pairs for the filters in the configured wire style (upstream-api.md §4.1 does not say). */
 export function filterQuery(
@@ -45,6 +69,10 @@ export class EventTypesSource {
   readonly #cache: CoalescingCache<string>;
   /** 4 M characters: the unfiltered list of several thousand event types and many filtered ones. */
   readonly #canonical = new CanonicalTextMemo(4 * 1024 * 1024);
+  /** The last good JSON text per filter key, newest last. */
+  readonly #lastGood = new Map<string, string>();
+  #persisted: Promise<string | undefined> | undefined;
+  #writing: Promise<void> = Promise.resolve();
 
   constructor(options: EventTypesSourceOptions) {
     this.#options = options;
@@ -57,10 +85,67 @@ export class EventTypesSource {
     });
   }
 
-  /** The JSON body of `GET /api/event-types` for `filters`; throws HttpProblem on failure. */
-  getJson(filters: EventTypeFilters): Promise<string> {
+  /**
+   * The JSON body of `GET /api/event-types` for `filters`. When the platform cannot be asked
+   * (a rate-limit block, an upstream failure) and a good list for the same filters was fetched
+   * before, that list is answered with a `stale` member saying why; otherwise throws HttpProblem.
+   */
+  async getJson(filters: EventTypeFilters): Promise<string> {
     const key = JSON.stringify([filters.modules, filters.objectTypes]);
-    return this.#cache.get(key, () => this.#load(key, filters));
+    try {
+      return await this.#cache.get(key, () => this.#load(key, filters));
+    } catch (error) {
+      const problem = error instanceof HttpProblem ? error : problemForUpstreamFailure(error);
+      if (!problem || !servesStale(problem)) throw error;
+      const lastGood =
+        this.#lastGood.get(key) ??
+        (key === UNFILTERED_KEY ? await this.#readPersisted() : undefined);
+      if (lastGood === undefined) throw error;
+      return withStale(lastGood, problem);
+    }
+  }
+
+  /** Waits for the last good list to be on disk (tests, shutdown). */
+  flush(): Promise<void> {
+    return this.#writing;
+  }
+
+  #remember(key: string, json: string): void {
+    this.#lastGood.delete(key);
+    this.#lastGood.set(key, json);
+    if (this.#lastGood.size > MAX_LAST_GOOD) {
+      const oldest = [...this.#lastGood.keys()].find((candidate) => candidate !== UNFILTERED_KEY);
+      if (oldest !== undefined) this.#lastGood.delete(oldest);
+    }
+    const file = this.#options.lastGoodFile;
+    if (key !== UNFILTERED_KEY || !file) return;
+    this.#persisted = Promise.resolve(json);
+    // One write at a time, through a temporary file: a crash mid-write leaves the old list.
+    this.#writing = this.#writing
+      .then(async () => {
+        await mkdir(dirname(file), { recursive: true });
+        await writeFile(`${file}.tmp`, json, { mode: 0o600 });
+        await rename(`${file}.tmp`, file);
+      })
+      .catch((error: unknown) => this.#options.onPersistError?.(error));
+  }
+
+  /** The list a previous process kept, checked like an upstream answer; undefined if unusable. */
+  #readPersisted(): Promise<string | undefined> {
+    const file = this.#options.lastGoodFile;
+    if (!file) return Promise.resolve(undefined);
+    this.#persisted ??= readFile(file, 'utf8').then(
+      (text) => {
+        try {
+          const parsed = EventTypesResponseSchema.safeParse(JSON.parse(text));
+          return parsed.success && parsed.data.stale === undefined ? text : undefined;
+        } catch {
+          return undefined;
+        }
+      },
+      () => undefined,
+    );
+    return this.#persisted;
   }
 
   async #load(key: string, filters: EventTypeFilters): Promise<string> {
@@ -73,6 +158,25 @@ export class EventTypesSource {
       key,
     });
     if (json === undefined) throw invalidUpstreamAnswerProblem();
+    this.#remember(key, json);
     return json;
   }
+}
+
+/** Whether the last good list may stand in: the platform blocked or failed, not a bad request. */
+function servesStale(problem: HttpProblem): boolean {
+  const { status, upstreamStatus } = problem.problem;
+  return status === 429 || status >= 500 || (upstreamStatus !== undefined && upstreamStatus >= 500);
+}
+
+/** `json` (an `{ items, fetchedAt }` object text) with a `stale` member describing `problem`. */
+function withStale(json: string, problem: HttpProblem): string {
+  const { title, status, retryAfterSeconds, incidentId } = problem.problem;
+  const stale: StaleEventTypes = {
+    reason: title,
+    status,
+    ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }),
+    ...(incidentId === undefined ? {} : { incidentId }),
+  };
+  return `{"stale":${JSON.stringify(stale)},${json.slice(1)}`;
 }

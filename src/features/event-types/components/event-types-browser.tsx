@@ -1,9 +1,10 @@
 // The loaded event-types page: facets, search, summary, export and the table, all driven by the
 // view in the URL. Filtering is memoised and the search text deferred so typing stays quick.
-import { useCallback, useDeferredValue, useId, useMemo } from 'react';
+import { useCallback, useDeferredValue, useId, useMemo, useState } from 'react';
 import type { EventTypesResponse } from '../../../shared/event-types';
 import { FILTER_LIMITS } from '../../../shared/filter-values';
 import { downloadCsv } from '../../../lib/csv';
+import { ActionButton } from '../../../components/ui/action-button';
 import { StatusPanel } from '../../../components/ui/status-panel';
 import { hasActiveFilters } from '../event-types-url-state';
 import { eventTypesCsv, eventTypesCsvFileName } from '../export-event-types';
@@ -16,7 +17,7 @@ import {
 import { useEventTypesView } from '../use-event-types-view';
 import { EventTypesTable } from './event-types-table';
 import { FacetFilter } from './facet-filter';
-import { formatClockTime, formatCount, formatDateTime } from './format';
+import { formatAge, formatClockTime, formatCount, formatDateTime } from './format';
 
 export interface EventTypesBrowserProps {
   response: EventTypesResponse;
@@ -29,6 +30,10 @@ export function EventTypesBrowser({ response, onRefresh, refreshing }: EventType
   const { state, setSearch, toggleFacetValue, clearFacet, clearFilters, setSort } =
     useEventTypesView();
   const searchId = useId();
+  const filtersId = useId();
+  // Phone width: the filters fold behind a button so the first rows are on the first screen.
+  const [filtersOpen, setFiltersOpen] = useState(false);
+  const [exported, setExported] = useState<string | undefined>();
 
   // Per fetch: normalise and collect facet values. Per sort: sort everything once. Per filter
   // change: one pass that keeps that order, so a keystroke never sorts 10,000 rows.
@@ -50,8 +55,20 @@ export function EventTypesBrowser({ response, onRefresh, refreshing }: EventType
   const noMatches = result.rows.length === 0;
 
   const exportCsv = useCallback(() => {
-    downloadCsv(eventTypesCsvFileName(), eventTypesCsv(result.rows));
+    const fileName = eventTypesCsvFileName();
+    downloadCsv(fileName, eventTypesCsv(result.rows));
+    setExported(
+      `Exported ${formatCount(result.rows.length)} event type${result.rows.length === 1 ? '' : 's'} to ${fileName}.`,
+    );
   }, [result.rows]);
+  // Any change of the view starts the table at its first row (and the old confirmation goes).
+  const viewKey = JSON.stringify([deferredSearch, state.sort, state.modules, state.objectTypes]);
+  const [confirmedView, setConfirmedView] = useState(viewKey);
+  if (confirmedView !== viewKey) {
+    setConfirmedView(viewKey);
+    setExported(undefined);
+  }
+  const selectedCount = state.modules.length + state.objectTypes.length;
 
   const toolbar = (
     <div className="event-types-toolbar">
@@ -69,21 +86,38 @@ export function EventTypesBrowser({ response, onRefresh, refreshing }: EventType
           onChange={(event) => setSearch(event.target.value)}
         />
       </div>
-      <button
-        type="button"
-        className="button"
-        onClick={exportCsv}
-        disabled={noMatches}
-        title="Download the rows shown, in this order, as a CSV file"
-      >
-        <DownloadIcon />
-        Export CSV
-      </button>
+      <div className="event-types-actions">
+        <button
+          type="button"
+          className="button filters-toggle"
+          aria-expanded={filtersOpen}
+          aria-controls={filtersId}
+          onClick={() => setFiltersOpen((open) => !open)}
+        >
+          <FilterIcon />
+          Filters{selectedCount > 0 ? ` (${selectedCount})` : ''}
+        </button>
+        <button
+          type="button"
+          className="button"
+          onClick={exportCsv}
+          disabled={noMatches}
+          title="Download the rows shown, in this order, as a CSV file"
+        >
+          <DownloadIcon />
+          Export CSV
+        </button>
+      </div>
     </div>
   );
 
   const filters = (
-    <aside className="event-types-filters card" aria-label="Filters">
+    <aside
+      id={filtersId}
+      className="event-types-filters card"
+      aria-label="Filters"
+      data-open={filtersOpen || undefined}
+    >
       <div className="event-types-filters-header">
         <h2>Filters</h2>
         {/* While nothing matches, the empty-result panel offers this action instead: one
@@ -115,15 +149,17 @@ export function EventTypesBrowser({ response, onRefresh, refreshing }: EventType
     <div className="event-types-meta">
       <p className="event-types-summary" role="status" aria-live="polite">
         Showing {formatCount(result.rows.length)} of {formatCount(rows.length)} event types
+        {exported ? <span className="export-confirmation"> · {exported}</span> : null}
       </p>
       <p className="muted event-types-fetched">
         Data fetched at{' '}
         <time dateTime={response.fetchedAt} title={formatDateTime(response.fetchedAt)}>
           {formatClockTime(response.fetchedAt)}
-        </time>
-        <button type="button" className="button-link" onClick={onRefresh} disabled={refreshing}>
+        </time>{' '}
+        ({formatAge(response.fetchedAt, Date.now())})
+        <ActionButton className="button-link" onClick={onRefresh} unavailable={refreshing}>
           Refresh
-        </button>
+        </ActionButton>
       </p>
     </div>
   );
@@ -156,10 +192,25 @@ export function EventTypesBrowser({ response, onRefresh, refreshing }: EventType
             sort={state.sort}
             onSortChange={setSort}
             stale={stale}
+            viewKey={viewKey}
+            highlight={deferredSearch}
           />
         )}
       </div>
     </div>
+  );
+}
+
+function FilterIcon() {
+  return (
+    <svg aria-hidden="true" viewBox="0 0 16 16" width="14" height="14" fill="none">
+      <path
+        d="M2 3h12l-4.5 5.5V13l-3-1.5v-3z"
+        stroke="currentColor"
+        strokeWidth="1.5"
+        strokeLinejoin="round"
+      />
+    </svg>
   );
 }
 

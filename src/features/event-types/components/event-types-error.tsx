@@ -2,8 +2,10 @@
 // for a rate limit a live countdown that keeps "Try again" disabled until the block has passed.
 import { ApiError } from '../../../lib/api-client';
 import { PROBLEM_TYPES, type Problem } from '../../../shared/problem';
+import { ActionButton } from '../../../components/ui/action-button';
 import { StatusPanel } from '../../../components/ui/status-panel';
 import { useCountdown } from '../../../components/ui/use-countdown';
+import { describeCountdown, formatCountdown } from '../../../components/ui/format-countdown';
 import { describeProblem } from '../describe-problem';
 
 export interface EventTypesErrorProps {
@@ -73,7 +75,16 @@ function RateLimitedError({
           Rate limited by the privacy platform —{' '}
           {/* The number changes every second; announcing each change would drown everything. */}
           <span aria-live="off">
-            {waiting ? `try again in ${remaining} s` : 'you can try again now'}
+            {waiting ? (
+              <>
+                try again in{' '}
+                <time dateTime={`PT${remaining}S`} title={describeCountdown(remaining)}>
+                  {formatCountdown(remaining)}
+                </time>
+              </>
+            ) : (
+              'you can try again now'
+            )}
           </span>
         </>
       }
@@ -98,9 +109,10 @@ function IncidentId({ problem }: { problem: Problem }) {
 }
 
 function RetryButton({ onRetry, disabled }: { onRetry: () => void; disabled: boolean }) {
+  // Stays focusable while waiting: pressing it must not drop the keyboard user's place.
   return (
-    <button type="button" className="button button-primary" onClick={onRetry} disabled={disabled}>
+    <ActionButton className="button button-primary" onClick={onRetry} unavailable={disabled}>
       Try again
-    </button>
+    </ActionButton>
   );
 }

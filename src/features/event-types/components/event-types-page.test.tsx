@@ -334,10 +334,14 @@ describe('EventTypesPage', () => {
 
     const link = click.mock.contexts[0] as HTMLAnchorElement;
     expect(link.download).toMatch(/^event-types-\d{4}-\d{2}-\d{2}\.csv$/);
+    // The export is confirmed where the row count is announced.
+    expect(screen.getByText(/Showing 4 of/)).toHaveTextContent(
+      `Exported 4 event types to ${link.download}.`,
+    );
     const text = (await blobs[0]!.text()).replace(/^\uFEFF/, '');
     expect(text).toBe(
       [
-        'code,name,objectType,module',
+        'Code,Name,Object type,Module',
         `1004,"'=HYPERLINK(""x"")",Purpose,Consent`,
         '1003,Consent expired,Data subject,Consent',
         '1002,Consent withdrawn,Purpose,Consent',
@@ -457,18 +461,18 @@ describe('EventTypesPage failures', () => {
     renderPage();
 
     const alert = await screen.findByRole('alert');
-    expect(alert).toHaveTextContent('Rate limited by the privacy platform — try again in 3 s');
+    expect(alert).toHaveTextContent('Rate limited by the privacy platform — try again in 0:03');
     expect(alert).toHaveTextContent('rl-7f3a');
     const retry = within(alert).getByRole('button', { name: 'Try again' });
-    expect(retry).toBeDisabled();
+    expect(retry).toHaveAttribute('aria-disabled', 'true');
 
     act(() => vi.advanceTimersByTime(1000));
-    expect(alert).toHaveTextContent('try again in 2 s');
-    expect(retry).toBeDisabled();
+    expect(alert).toHaveTextContent('try again in 0:02');
+    expect(retry).toHaveAttribute('aria-disabled', 'true');
 
     act(() => vi.advanceTimersByTime(2000));
     expect(alert).toHaveTextContent('you can try again now');
-    expect(retry).toBeEnabled();
+    expect(retry).not.toHaveAttribute('aria-disabled');
 
     await user.click(retry);
     await findTable();

@@ -4,6 +4,7 @@ import { StatusPanel } from '../../../components/ui/status-panel';
 import { useEventTypes } from '../api/get-event-types';
 import { EventTypesBrowser } from './event-types-browser';
 import { EventTypesError } from './event-types-error';
+import { StaleListNotice } from './stale-list-notice';
 import './event-types.css';
 
 /** The event-types page. */
@@ -30,6 +31,19 @@ export function EventTypesPage() {
             errorUpdatedAt={query.errorUpdatedAt}
             onRetry={retry}
             retrying={query.isFetching}
+          />
+        </div>
+      ) : null}
+
+      {query.data?.stale ? (
+        <div className="event-types-error">
+          <StaleListNotice
+            key={query.dataUpdatedAt}
+            stale={query.data.stale}
+            fetchedAt={query.data.fetchedAt}
+            receivedAt={query.dataUpdatedAt}
+            onRefresh={retry}
+            refreshing={query.isFetching}
           />
         </div>
       ) : null}

@@ -1,7 +1,7 @@
 // The event-types table: TanStack Table for columns and sort state, TanStack Virtual so that
 // 10,000 rows keep a few dozen <tr> in the DOM; a real <table> with spacer rows keeps native
 // semantics and column alignment.
-import { memo, useCallback, useMemo, useRef } from 'react';
+import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import {
   createColumnHelper,
   rowSortingFeature,
@@ -35,20 +35,63 @@ const COLUMN_LAYOUT: Record<EventTypeColumnKey, { className: string; width: stri
   moduleName: { className: 'cell-module', width: '25%' },
 };
 
-function renderValue(value: string | number | undefined) {
-  return value === undefined ? <MissingValue /> : value;
+/** `text` with the first case-insensitive occurrence of `needle` marked. */
+export function Highlighted({ text, needle }: { text: string; needle: string }) {
+  const trimmed = needle.trim();
+  if (trimmed === '') return text;
+  const at = text.toLowerCase().indexOf(trimmed.toLowerCase());
+  if (at < 0) return text;
+  return (
+    <>
+      {text.slice(0, at)}
+      <mark>{text.slice(at, at + trimmed.length)}</mark>
+      {text.slice(at + trimmed.length)}
+    </>
+  );
 }
 
-const columns = columnHelper.columns(
-  EVENT_TYPE_COLUMNS.map(({ key, label }) =>
-    columnHelper.accessor(key, {
-      id: key,
-      header: label,
-      cell: (info) => renderValue(info.getValue()),
-      meta: COLUMN_LAYOUT[key],
-    }),
-  ),
-);
+/** Search matches in the name and code columns: the two the search looks at. */
+const SEARCHED: ReadonlySet<EventTypeColumnKey> = new Set(['code', 'value']);
+
+function columnsFor(highlight: string, onDetails: (row: EventTypeRow) => void) {
+  return columnHelper.columns(
+    EVENT_TYPE_COLUMNS.map(({ key, label }) =>
+      columnHelper.accessor(key, {
+        id: key,
+        header: label,
+        cell: (info) => {
+          const value = info.getValue();
+          if (value === undefined) return <MissingValue />;
+          const text = SEARCHED.has(key) ? (
+            <Highlighted text={String(value)} needle={highlight} />
+          ) : (
+            value
+          );
+          if (key !== 'value') return text;
+          return (
+            <>
+              <span className="cell-text">{text}</span>
+              {/* Phone width shows code and name only; the rest is one tap away. */}
+              <button
+                type="button"
+                className="row-details-button"
+                aria-label={`All fields of ${String(value)}`}
+                onClick={() => onDetails(info.row.original)}
+              >
+                <svg aria-hidden="true" viewBox="0 0 16 16" width="16" height="16">
+                  <circle cx="3" cy="8" r="1.5" fill="currentColor" />
+                  <circle cx="8" cy="8" r="1.5" fill="currentColor" />
+                  <circle cx="13" cy="8" r="1.5" fill="currentColor" />
+                </svg>
+              </button>
+            </>
+          );
+        },
+        meta: COLUMN_LAYOUT[key],
+      }),
+    ),
+  );
+}
 
 function toSortingState(sort: SortState | null): SortingState {
   return sort === null ? [] : [{ id: sort.column, desc: sort.direction === 'desc' }];
@@ -70,6 +113,10 @@ export interface EventTypesTableProps {
   onSortChange: (sort: SortState | null) => void;
   /** True while the rows shown lag behind the search text being typed. */
   stale?: boolean;
+  /** Changes whenever search, sort or filters change: the table then scrolls to its first row. */
+  viewKey?: string;
+  /** The search text, marked in the name and code cells. */
+  highlight?: string;
 }
 
 /** A virtualised, sortable table of event types with the accessible name "Event types". */
@@ -78,7 +125,11 @@ export const EventTypesTable = memo(function EventTypesTable({
   sort,
   onSortChange,
   stale = false,
+  viewKey = '',
+  highlight = '',
 }: EventTypesTableProps) {
+  const [details, setDetails] = useState<EventTypeRow | undefined>();
+  const columns = useMemo(() => columnsFor(highlight, setDetails), [highlight]);
   const sorting = useMemo(() => toSortingState(sort), [sort]);
   const onSortingChange = useCallback(
     (updater: Updater<SortingState>) => {
@@ -117,90 +168,140 @@ export const EventTypesTable = memo(function EventTypesTable({
   const paddingBottom = virtualizer.getTotalSize() - (virtualRows.at(-1)?.end ?? 0);
   const columnCount = columns.length;
 
+  // A new view starts at its first row: at 10,000 rows scrolled to the bottom, a search must not
+  // open on the end of its results.
+  const shownView = useRef(viewKey);
+  useEffect(() => {
+    if (shownView.current === viewKey) return;
+    shownView.current = viewKey;
+    virtualizer.scrollToOffset(0);
+    if (scrollRef.current) scrollRef.current.scrollTop = 0;
+  }, [viewKey, virtualizer]);
+
   return (
-    <div
-      ref={scrollRef}
-      className="event-types-scroll"
-      data-stale={stale || undefined}
-      // Focusable so keyboard users can scroll it; named so the focus stop makes sense.
-      tabIndex={0}
-      role="region"
-      aria-label="Event types, scrollable"
-    >
-      <table
-        className="event-types-table"
-        aria-label="Event types"
-        // Only a window of rows exists in the DOM; these tell assistive technology the real size.
-        aria-rowcount={tableRows.length + 1}
-        aria-busy={stale || undefined}
+    <>
+      <div
+        ref={scrollRef}
+        className="event-types-scroll"
+        data-stale={stale || undefined}
+        // Focusable so keyboard users can scroll it; named so the focus stop makes sense.
+        tabIndex={0}
+        role="region"
+        aria-label="Event types, scrollable"
       >
-        <colgroup>
-          {table.getAllLeafColumns().map((column) => (
-            <col key={column.id} style={{ width: column.columnDef.meta?.width }} />
-          ))}
-        </colgroup>
-        <thead>
-          {table.getHeaderGroups().map((group) => (
-            <tr key={group.id} aria-rowindex={1}>
-              {group.headers.map((header) => {
-                const direction = header.column.getIsSorted();
-                return (
-                  <th
-                    key={header.id}
-                    scope="col"
-                    className={header.column.columnDef.meta?.className}
-                    aria-sort={direction ? ARIA_SORT[direction] : undefined}
-                  >
-                    <button
-                      type="button"
-                      className="sort-button"
-                      onClick={header.column.getToggleSortingHandler()}
-                    >
-                      <table.FlexRender header={header} />
-                      <SortIndicator direction={direction} />
-                    </button>
-                  </th>
-                );
-              })}
-            </tr>
-          ))}
-        </thead>
-        <tbody>
-          {paddingTop > 0 ? (
-            <tr aria-hidden="true" className="spacer-row">
-              <td colSpan={columnCount} style={{ height: paddingTop }} />
-            </tr>
-          ) : null}
-          {virtualRows.map((virtualRow) => {
-            const row = tableRows[virtualRow.index];
-            if (!row) return null;
-            return (
-              <tr key={row.id} aria-rowindex={virtualRow.index + 2} style={{ height: ROW_HEIGHT }}>
-                {row.getAllCells().map((cell) => {
-                  const value = cell.getValue();
+        <table
+          className="event-types-table"
+          aria-label="Event types"
+          // Only a window of rows exists in the DOM; these tell assistive technology the real size.
+          aria-rowcount={tableRows.length + 1}
+          aria-busy={stale || undefined}
+        >
+          <colgroup>
+            {table.getAllLeafColumns().map((column) => (
+              <col key={column.id} style={{ width: column.columnDef.meta?.width }} />
+            ))}
+          </colgroup>
+          <thead>
+            {table.getHeaderGroups().map((group) => (
+              <tr key={group.id} aria-rowindex={1}>
+                {group.headers.map((header) => {
+                  const direction = header.column.getIsSorted();
                   return (
-                    <td
-                      key={cell.id}
-                      className={cell.column.columnDef.meta?.className}
-                      title={typeof value === 'string' ? value : undefined}
+                    <th
+                      key={header.id}
+                      scope="col"
+                      className={header.column.columnDef.meta?.className}
+                      aria-sort={direction ? ARIA_SORT[direction] : undefined}
                     >
-                      <table.FlexRender cell={cell} />
-                    </td>
+                      <button
+                        type="button"
+                        className="sort-button"
+                        onClick={header.column.getToggleSortingHandler()}
+                      >
+                        <table.FlexRender header={header} />
+                        <SortIndicator direction={direction} />
+                      </button>
+                    </th>
                   );
                 })}
               </tr>
-            );
-          })}
-          {paddingBottom > 0 ? (
-            <tr aria-hidden="true" className="spacer-row">
-              <td colSpan={columnCount} style={{ height: paddingBottom }} />
-            </tr>
-          ) : null}
-        </tbody>
-      </table>
-    </div>
+            ))}
+          </thead>
+          <tbody>
+            {paddingTop > 0 ? (
+              <tr aria-hidden="true" className="spacer-row">
+                <td colSpan={columnCount} style={{ height: paddingTop }} />
+              </tr>
+            ) : null}
+            {virtualRows.map((virtualRow) => {
+              const row = tableRows[virtualRow.index];
+              if (!row) return null;
+              return (
+                <tr
+                  key={row.id}
+                  aria-rowindex={virtualRow.index + 2}
+                  style={{ height: ROW_HEIGHT }}
+                >
+                  {row.getAllCells().map((cell) => {
+                    const value = cell.getValue();
+                    return (
+                      <td
+                        key={cell.id}
+                        className={cell.column.columnDef.meta?.className}
+                        title={typeof value === 'string' ? value : undefined}
+                        data-label={cell.column.columnDef.header as string}
+                      >
+                        <table.FlexRender cell={cell} />
+                      </td>
+                    );
+                  })}
+                </tr>
+              );
+            })}
+            {paddingBottom > 0 ? (
+              <tr aria-hidden="true" className="spacer-row">
+                <td colSpan={columnCount} style={{ height: paddingBottom }} />
+              </tr>
+            ) : null}
+          </tbody>
+        </table>
+      </div>
+      {details ? <RowDetails row={details} onClose={() => setDetails(undefined)} /> : null}
+    </>
   );
 });
+
+/** Every field of one row, in a modal dialog (phone width, where columns are hidden). */
+function RowDetails({ row, onClose }: { row: EventTypeRow; onClose: () => void }) {
+  const dialog = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    const element = dialog.current;
+    if (element && !element.open) element.showModal();
+  }, []);
+  return (
+    <dialog
+      ref={dialog}
+      className="row-details card"
+      aria-labelledby="row-details-title"
+      onClose={onClose}
+    >
+      <h2 id="row-details-title">{row.value ?? 'Event type'}</h2>
+      <dl>
+        {EVENT_TYPE_COLUMNS.map(({ key, label }) => (
+          <div key={key}>
+            <dt>{label}</dt>
+            <dd>{row[key] === undefined ? <MissingValue /> : row[key]}</dd>
+          </div>
+        ))}
+      </dl>
+      <form method="dialog">
+        <button type="submit" className="button" autoFocus>
+          Close
+        </button>
+      </form>
+    </dialog>
+  );
+}
 
 function SortIndicator({ direction }: { direction: false | 'asc' | 'desc' }) {
   return (

@@ -1,6 +1,13 @@
 // Fetchers, query options and hooks of the rate-limit panel's API; its query keys are built here
 // only, so the live stream and the pages update the same cache entries.
-import { infiniteQueryOptions, queryOptions, useQuery } from '@tanstack/react-query';
+import {
+  infiniteQueryOptions,
+  queryOptions,
+  useMutation,
+  useQuery,
+  useQueryClient,
+} from '@tanstack/react-query';
+import * as z from 'zod/mini';
 import { apiRequest } from '../../../lib/api-client';
 import {
   ConsoleMetaSchema,
@@ -90,5 +97,15 @@ export function useViewerRole() {
     queryFn: ({ signal }) => apiRequest('/api/session', SessionSchema, { signal }),
     staleTime: Infinity,
     select: (session) => session.role,
+  });
+}
+
+/** Forgets the limits the platform reported (admins): the configured limits alone apply again. */
+export function useForgetReportedLimits() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () =>
+      apiRequest('/api/rate-limits/reported-limits', z.undefined(), { method: 'DELETE' }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: rateLimitKeys.usage() }),
   });
 }

@@ -1,6 +1,6 @@
 // How close each limit is: the console's own requests in each rule's sliding window against the
 // limit, when headroom grows again, and any block running for the rule.
-import type { Rule, RuleUsage, Usage } from '../../../shared/incident';
+import type { Incident, Rule, RuleUsage, Usage } from '../../../shared/incident';
 import { useCountdown } from '../../../components/ui/use-countdown';
 import { formatCount, formatDuration, formatTime, ruleTitle } from '../format';
 
@@ -9,15 +9,51 @@ export interface HeadroomGaugesProps {
   rules: readonly Rule[];
   /** Add to a server time to get this browser's time. */
   offsetMs: number;
+  /** The incidents loaded: a 429's `ot-request-made` is the platform's own count. */
+  incidents?: readonly Incident[];
+}
+
+/** What the platform counted, when it told the console in a 429 within the window. */
+interface PlatformCount {
+  readonly made: number;
+  readonly at: number;
+}
+
+/**
+ * The platform's count for `limit` when the console's own is far below it: from the latest 429
+ * of the limit's rule and period still within its window. Other clients of the account use the
+ * same limits, so the platform's figure is the account's level; "2 of 20,000" would mislead.
+ */
+export function platformCount(
+  limit: RuleUsage,
+  incidents: readonly Incident[],
+  now: number,
+): PlatformCount | undefined {
+  const from = now - limit.windowSeconds * 1_000;
+  const latest = incidents
+    .filter(
+      (incident) =>
+        incident.ruleId === limit.ruleId &&
+        incident.period === limit.period &&
+        incident.requestsMade !== null &&
+        Date.parse(incident.lastSeen) >= from,
+    )
+    .sort((a, b) => Date.parse(b.lastSeen) - Date.parse(a.lastSeen))[0];
+  if (!latest || latest.requestsMade === null) return undefined;
+  // "Far below": the console saw less than half of what the platform counted.
+  if (limit.used * 2 >= latest.requestsMade) return undefined;
+  return { made: latest.requestsMade, at: Date.parse(latest.lastSeen) };
 }
 
 /** Account limits first and large, then every module rule of the table. */
-export function HeadroomGauges({ usage, rules, offsetMs }: HeadroomGaugesProps) {
+export function HeadroomGauges({ usage, rules, offsetMs, incidents = [] }: HeadroomGaugesProps) {
+  const now = Date.parse(usage.now);
   const byRule = new Map<string, RuleUsage[]>();
   for (const limit of usage.rules)
     byRule.set(limit.ruleId, [...(byRule.get(limit.ruleId) ?? []), limit]);
   const account = rules.filter((rule) => rule.scope === 'account');
   const modules = rules.filter((rule) => rule.scope === 'module');
+  const perEndpoint = rules.filter((rule) => rule.scope === 'endpoint');
   // Folded while no module rule has traffic or a block of its own: twelve empty gauges are noise.
   const modulesBusy = usage.rules.some(
     (limit) =>
@@ -30,37 +66,69 @@ export function HeadroomGauges({ usage, rules, offsetMs }: HeadroomGaugesProps) 
         {account.map((rule) =>
           (byRule.get(rule.id) ?? []).map((limit) => (
             <li key={`${rule.id}-${limit.period}`}>
-              <Gauge rule={rule} limit={limit} offsetMs={offsetMs} prominent />
+              <Gauge
+                rule={rule}
+                limit={limit}
+                offsetMs={offsetMs}
+                prominent
+                platform={platformCount(limit, incidents, now)}
+              />
             </li>
           )),
         )}
       </ul>
-      <details className="headroom-modules" open={modulesBusy || undefined}>
-        <summary>
-          Module rules <span className="muted">({modules.length}, in addition to the account)</span>
-        </summary>
-        <ul aria-label="Module rules">
-          {modules.map((rule) => (
-            <li key={rule.id}>
-              <div className="headroom-rule-head">
-                <span className="headroom-rule-title" title={rule.violation}>
-                  {ruleTitle(rule)}
-                </span>
-                <span className="badge" data-kind={rule.kind}>
-                  {rule.kind === 'hard'
-                    ? 'hard · 429'
-                    : rule.enforced
-                      ? 'soft · kept'
-                      : 'soft · not kept'}
-                </span>
-              </div>
-              {(byRule.get(rule.id) ?? []).map((limit) => (
-                <Gauge key={limit.period} rule={rule} limit={limit} offsetMs={offsetMs} />
+      {perEndpoint.map((rule) => {
+        const windows = (byRule.get(rule.id) ?? []).filter((limit) => limit.endpoint);
+        return (
+          <details key={rule.id} className="headroom-modules" open>
+            <summary>
+              {rule.name}{' '}
+              <span className="muted">
+                ({windows.length} endpoint{windows.length === 1 ? '' : 's'} called so far)
+              </span>
+            </summary>
+            <ul aria-label={rule.name}>
+              {windows.map((limit) => (
+                <li key={limit.endpoint}>
+                  <div className="headroom-rule-head">
+                    <code className="headroom-rule-title">{limit.endpoint}</code>
+                  </div>
+                  <Gauge rule={rule} limit={limit} offsetMs={offsetMs} />
+                </li>
               ))}
-            </li>
-          ))}
-        </ul>
-      </details>
+            </ul>
+          </details>
+        );
+      })}
+      {modules.length === 0 ? null : (
+        <details className="headroom-modules" open={modulesBusy || undefined}>
+          <summary>
+            Module rules{' '}
+            <span className="muted">({modules.length}, in addition to the account)</span>
+          </summary>
+          <ul aria-label="Module rules">
+            {modules.map((rule) => (
+              <li key={rule.id}>
+                <div className="headroom-rule-head">
+                  <span className="headroom-rule-title" title={rule.violation}>
+                    {ruleTitle(rule)}
+                  </span>
+                  <span className="badge" data-kind={rule.kind}>
+                    {rule.kind === 'hard'
+                      ? 'hard · 429'
+                      : rule.enforced
+                        ? 'soft · kept'
+                        : 'soft · not kept'}
+                  </span>
+                </div>
+                {(byRule.get(rule.id) ?? []).map((limit) => (
+                  <Gauge key={limit.period} rule={rule} limit={limit} offsetMs={offsetMs} />
+                ))}
+              </li>
+            ))}
+          </ul>
+        </details>
+      )}
     </div>
   );
 }
@@ -70,16 +138,19 @@ function Gauge({
   limit,
   offsetMs,
   prominent = false,
+  platform,
 }: {
   rule: Rule;
   limit: RuleUsage;
   offsetMs: number;
   prominent?: boolean;
+  platform?: PlatformCount | undefined;
 }) {
-  const share = limit.limit > 0 ? limit.used / limit.limit : 0;
-  const level = share >= 0.9 ? 'high' : share >= 0.7 ? 'medium' : 'low';
+  const level = platform ? platform.made : limit.used;
+  const share = limit.limit > 0 ? level / limit.limit : 0;
+  const tone = share >= 0.9 ? 'high' : share >= 0.7 ? 'medium' : 'low';
   const period = limit.period === 'MINUTE' ? 'minute' : 'hour';
-  const label = `${prominent ? ruleTitle(rule) : `${rule.area} ${period}`}: ${formatCount(limit.used)} of ${formatCount(limit.limit)} per ${period}`;
+  const label = `${prominent ? ruleTitle(rule) : `${rule.area} ${period}`}: ${formatCount(level)} of ${formatCount(limit.limit)} per ${period}${platform ? ', as the platform counted' : ''}`;
   // An account block is on the banner and the account gauges; a module gauge shows its own.
   const ownBlock = prominent || limit.blockedBy === 'rule';
   const blockedUntil =
@@ -89,11 +160,17 @@ function Gauge({
       <div className="gauge-head">
         {prominent ? <span className="gauge-title">{ruleTitle(rule)}</span> : null}
         <span className="gauge-numbers">
-          <strong>{formatCount(limit.used)}</strong> of {formatCount(limit.limit)} per {period}
+          <strong>{formatCount(level)}</strong> of {formatCount(limit.limit)} per {period}
           {rule.limits.find((window) => window.period === limit.period)?.overridden
             ? ' (vendor override)'
             : ''}
         </span>
+        {platform ? (
+          <span className="gauge-platform muted">
+            as the platform counted at {formatTime(platform.at + offsetMs)}; this console sent{' '}
+            {formatCount(limit.used)}
+          </span>
+        ) : null}
       </div>
       <div
         className="gauge-track"
@@ -101,8 +178,8 @@ function Gauge({
         aria-label={label}
         aria-valuemin={0}
         aria-valuemax={limit.limit}
-        aria-valuenow={Math.min(limit.used, limit.limit)}
-        data-level={level}
+        aria-valuenow={Math.min(level, limit.limit)}
+        data-level={tone}
       >
         <div
           className="gauge-fill"

@@ -67,7 +67,7 @@ export function IncidentFiltersBar({ filters, rules, onChange }: IncidentFilters
               {ruleTitle(rule)}
             </option>
           ))}
-          <option value="unmatched">No documented limit</option>
+          <option value="unmatched">Unknown rule</option>
         </select>
       </label>
       <label>

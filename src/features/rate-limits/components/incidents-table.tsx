@@ -28,6 +28,11 @@ export interface IncidentsTableProps {
   highlightKey?: string | undefined;
   /** The key whose support text was just copied. */
   copiedKey?: string | undefined;
+  /**
+   * The incidents whose blocks the console still honours, as of `at` (server time): a block not
+   * among them ended early (an operator ended it), whatever its Retry-After said.
+   */
+  activeBlocks?: { at: number; keys: ReadonlySet<string> } | undefined;
 }
 
 /** A table with the accessible name "429 incidents". */
@@ -38,6 +43,7 @@ export function IncidentsTable({
   onCopy,
   highlightKey,
   copiedKey,
+  activeBlocks,
 }: IncidentsTableProps) {
   const columns = useMemo(
     () =>
@@ -89,7 +95,7 @@ export function IncidentsTable({
                     </time>
                   </>
                 ) : null}
-                <span className="cell-sub muted">{operation}</span>
+                <span className="cell-sub muted">{operationLabel(operation)}</span>
               </>
             );
           },
@@ -98,8 +104,21 @@ export function IncidentsTable({
           header: 'Block',
           meta: { className: 'cell-block', label: 'Block' },
           cell: (info) => {
-            const until = Date.parse(info.getValue()) + offsetMs;
-            return <BlockCountdown key={info.getValue()} until={until} />;
+            const incident = info.row.original;
+            const untilServer = Date.parse(info.getValue());
+            const endedEarly =
+              activeBlocks !== undefined &&
+              untilServer > activeBlocks.at &&
+              activeBlocks.at > Date.parse(incident.lastSeen) &&
+              !activeBlocks.keys.has(incident.key);
+            if (endedEarly) {
+              return (
+                <span className="block-countdown">
+                  Ended early <span className="cell-sub muted">blocks were ended</span>
+                </span>
+              );
+            }
+            return <BlockCountdown key={info.getValue()} until={untilServer + offsetMs} />;
           },
         }),
         columnHelper.display({
@@ -114,7 +133,8 @@ export function IncidentsTable({
                 type="button"
                 className="button button-small"
                 onClick={() => onCopy(incident)}
-                aria-label={`Copy incident ${incident.eventId ?? incident.key} for support`}
+                // The name starts with the visible label (speech input users say what they see).
+                aria-label={`${copied ? 'Copied' : 'Copy for support'}: incident ${incident.eventId ?? incident.key}`}
               >
                 {copied ? 'Copied' : 'Copy for support'}
               </button>
@@ -122,7 +142,7 @@ export function IncidentsTable({
           },
         }),
       ]),
-    [rules, offsetMs, onCopy, copiedKey],
+    [rules, offsetMs, onCopy, copiedKey, activeBlocks],
   );
 
   const table = useTable({
@@ -209,4 +229,9 @@ function BlockCountdown({ until }: { until: number }) {
       Ended <span className="cell-sub muted">{formatTime(until)}</span>
     </span>
   );
+}
+
+/** The console's operation id in words a reader knows. */
+function operationLabel(operation: string): string {
+  return operation === 'token' ? 'token request' : operation;
 }

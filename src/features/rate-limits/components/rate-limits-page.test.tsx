@@ -142,14 +142,15 @@ describe('RateLimitsPage', () => {
     // user-event puts a clipboard double on navigator.clipboard.
     const user = userEvent.setup();
     await user.click(
-      await screen.findByRole('button', { name: `Copy incident ${EVENT_ID} for support` }),
+      await screen.findByRole('button', { name: `Copy for support: incident ${EVENT_ID}` }),
     );
     const text = await navigator.clipboard.readText();
     expect(text).toContain(`ot-ratelimit-event-id: ${EVENT_ID}`);
     expect(text).toContain('ot-request-made: 20001');
     expect(text).toContain('Console requests per minute around the incident:');
+    // Its accessible name starts with its visible label, before and after.
     expect(
-      await screen.findByRole('button', { name: `Copy incident ${EVENT_ID} for support` }),
+      await screen.findByRole('button', { name: `Copied: incident ${EVENT_ID}` }),
     ).toHaveTextContent('Copied');
   });
 

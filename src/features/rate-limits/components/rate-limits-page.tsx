@@ -25,6 +25,7 @@ import {
 } from '../incident-url-state';
 import { mergeIncident } from '../merge-incident';
 import { DemoControlsPanel } from './demo-controls-panel';
+import { ReportedLimitsPanel } from './reported-limits-panel';
 import { HeadroomGauges } from './headroom-gauges';
 import { AccountWideView } from './integrations-account-view';
 import { IncidentFiltersBar } from './incident-filters';
@@ -58,6 +59,10 @@ export function RateLimitsPage() {
       void queryClient.invalidateQueries({ queryKey: rateLimitKeys.incidents() });
       return;
     }
+    if (signal.type === 'blocks-ended') {
+      void queryClient.invalidateQueries({ queryKey: rateLimitKeys.usage() });
+      return;
+    }
     // Every loaded view (each filter set) gets the change, if it belongs there.
     for (const query of queryClient
       .getQueryCache()
@@ -81,17 +86,29 @@ export function RateLimitsPage() {
   const ruleList = rules.data?.rules;
   const onCopy = useCallback(
     (incident: Incident) => {
-      const text = supportText(incident, ruleList, usageData?.timeline);
+      const text = supportText(incident, ruleList, usageData?.timeline, meta.data);
       navigator.clipboard.writeText(text).then(
         () => setCopied({ key: incident.key }),
         // No clipboard (permissions, insecure context): show the text to copy by hand.
         () => setCopied({ key: incident.key, text }),
       );
     },
-    [ruleList, usageData],
+    [ruleList, usageData, meta.data],
   );
 
-  const showDemo = meta.data?.demoControls === true && role.data === 'admin';
+  // Demo mode: admins and support engineers (who investigate throttling) alike.
+  const showDemo = meta.data?.demoControls === true;
+  // Blocks the governor still honours; an incident whose block is not among them ended early.
+  const activeBlockKeys = useMemo(
+    () =>
+      usageData
+        ? {
+            at: Date.parse(usageData.now),
+            keys: new Set(usageData.blocks.flatMap((block) => block.incidentKey ?? [])),
+          }
+        : undefined,
+    [usageData],
+  );
 
   return (
     <section className="page rate-limits-page" aria-labelledby="rate-limits-title">
@@ -101,7 +118,13 @@ export function RateLimitsPage() {
           <p className="muted">
             Every 429 the privacy platform returns, live, one row per{' '}
             <code>ot-ratelimit-event-id</code>; and how close the console is to each limit.
-            {rules.data ? ` Account tier: ${rules.data.accountTier}.` : ''}
+            {rules.data
+              ? ` Account tier: ${rules.data.accountTier}; limits as published in the platform’s ${
+                  rules.data.policy === 'per-endpoint'
+                    ? 'newer per-endpoint rate-limit page'
+                    : 'account-and-module rate-limit page'
+                }.`
+              : ''}
           </p>
         </div>
         <StreamIndicator status={status} />
@@ -163,6 +186,7 @@ export function RateLimitsPage() {
               onCopy={onCopy}
               highlightKey={highlightKey}
               copiedKey={copied?.key}
+              activeBlocks={activeBlockKeys}
             />
             {incidents.hasNextPage ? (
               <button
@@ -178,15 +202,30 @@ export function RateLimitsPage() {
         )}
       </section>
 
+      {usage.data && usage.data.reported.length > 0 ? (
+        <ReportedLimitsPanel
+          reported={usage.data.reported}
+          canReset={role.data === 'admin'}
+          offsetMs={offsetMs}
+        />
+      ) : null}
+
       <div className="rate-limits-grid">
         <section className="card rate-limits-section" aria-labelledby="headroom-title">
           <h2 id="headroom-title">Headroom</h2>
           <p className="muted section-note">
             Requests this console sent in each limit’s sliding window. Other clients of the account
-            share the account limits; the console cannot see their requests.
+            share the account limits; the console cannot see their requests, but a 429 says how many
+            the platform counted, and the gauge then shows that figure.
           </p>
+          {status !== 'live' && usage.data ? <StaleNote /> : null}
           {usage.data && rules.data ? (
-            <HeadroomGauges usage={usage.data} rules={rules.data.rules} offsetMs={offsetMs} />
+            <HeadroomGauges
+              usage={usage.data}
+              rules={rules.data.rules}
+              offsetMs={offsetMs}
+              incidents={rows}
+            />
           ) : (
             <p className="muted">Loading…</p>
           )}
@@ -196,6 +235,7 @@ export function RateLimitsPage() {
           <h2 id="timeline-title">Request rate, last hour</h2>
           {usage.data ? (
             <>
+              {status !== 'live' ? <StaleNote /> : null}
               <p className="muted section-note">{timelineSummary(usage.data, rows)}</p>
               <Suspense fallback={<div className="request-timeline-chart" />}>
                 <RequestTimelineChart
@@ -221,8 +261,22 @@ export function RateLimitsPage() {
   );
 }
 
+/** Said above the gauges and the chart while the live connection is down. */
+function StaleNote() {
+  return (
+    <p className="stale-note" role="note">
+      The live connection dropped: these numbers may be out of date until it is back.
+    </p>
+  );
+}
+
 function minuteLimit(usage: Usage): number {
-  return usage.rules.find((rule) => rule.ruleId === 'account-minute')?.limit ?? 0;
+  // The per-endpoint policy has no account minute limit: its per-endpoint default stands in.
+  return (
+    usage.rules.find((rule) => rule.ruleId === 'account-minute')?.limit ??
+    usage.rules.find((rule) => rule.ruleId === 'endpoint-minute')?.limit ??
+    0
+  );
 }
 
 /** The chart in words, for screen readers and a quick read. */

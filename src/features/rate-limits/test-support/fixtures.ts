@@ -35,6 +35,7 @@ export function incident(overrides: Partial<Incident> = {}): Incident {
 
 export const RULES: RulesResponse = {
   accountTier: 'production',
+  policy: 'account-and-module',
   rules: rulesForTier('production').map((rule) => ({
     ...rule,
     limits: [...rule.limits],
@@ -64,6 +65,7 @@ export function usage(now: number, overrides: Partial<Usage> = {}): Usage {
       })),
     ),
     blocks: [],
+    reported: [],
     timeline: {
       bucketSeconds: 10,
       start: new Date(start).toISOString(),
