@@ -28,7 +28,11 @@ describe('GET /api/health', () => {
     };
     harness = await startBffHarness({ database: failing });
     const response = await harness.request('/api/health');
-    expect(await response.json()).toEqual({ store: 'unavailable', audit: 'ok', governor: 'single' });
+    expect(await response.json()).toEqual({
+      store: 'unavailable',
+      audit: 'ok',
+      governor: 'single',
+    });
   });
 
   it('says when this replica keeps its own share of the limits', async () => {
