@@ -34,6 +34,9 @@ test('an admin looks up a subject, loads more, compares with legacy and finds it
   page,
   mockUpstream,
 }) => {
+  // A long journey over three pages with two accessibility scans, the last over a search that now
+  // lists every link-token page too: more than the default 30 s on a loaded machine.
+  test.slow();
   await mockUpstream.reset();
   await page.goto('/data-subjects');
   await expect(page.getByRole('heading', { level: 1, name: 'Data subjects' })).toBeVisible();
