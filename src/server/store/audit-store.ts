@@ -297,8 +297,6 @@ const COMPLETE = `UPDATE lookup_audit
   SET outcome = $2, status = $3, detail = $4, record_count = $5, subject_count = $6, completed = 1
   WHERE id = $1 AND completed = 0`;
 
-const SELECT_ONE = `SELECT ${COLUMNS} FROM lookup_audit WHERE id = $1`;
-
 function page(rows: AuditRow[], limit: number): AuditRecordPage {
   const items = rows.slice(0, limit).map(toRecord);
   const last = items.at(-1);
@@ -381,9 +379,9 @@ export class SqlAuditStore implements AuditStore {
     tx: SqlExecutor,
     entry: { at: string; kind: ChainRow['kind']; recordId: string | null; payload: string },
   ): Promise<void> {
-    await tx.query(`UPDATE audit_chain_state SET seq = seq + 1 WHERE name = 'head'`);
+    // Last in its transaction, so the head's lock is held for three statements and the commit.
     const { rows } = await tx.query<{ seq: number | string; hash: string }>(
-      `SELECT seq, hash FROM audit_chain_state WHERE name = 'head'`,
+      `UPDATE audit_chain_state SET seq = seq + 1 WHERE name = 'head' RETURNING seq, hash`,
     );
     const head = rows[0];
     if (!head) throw new Error('the audit chain has no head row');
@@ -437,13 +435,10 @@ export class SqlAuditStore implements AuditStore {
     outcome: AuditOutcomeEntry,
     now: number,
   ): Promise<AuditRow> {
-    const { rows } = await tx.query<AuditRow>(SELECT_ONE, [id]);
-    const row = rows[0];
-    if (!row) throw new Error(`audit record ${id} does not exist`);
-    if (truthy(row.completed)) throw new Error(`audit record ${id} is already complete`);
     const subjects = [...new Set(outcome.shownHashes ?? [])].sort();
     const recordCount = outcome.recordCount ?? null;
-    await tx.query(COMPLETE, [
+    // Only an intent still open is completed: RETURNING tells whether there was one.
+    const { rows } = await tx.query<AuditRow>(`${COMPLETE} RETURNING ${COLUMNS}`, [
       id,
       outcome.outcome,
       outcome.status,
@@ -451,11 +446,24 @@ export class SqlAuditStore implements AuditStore {
       recordCount,
       subjects.length,
     ]);
+    const row = rows[0];
+    if (!row) {
+      const exists = (
+        await tx.query<{ id: string }>('SELECT id FROM lookup_audit WHERE id = $1', [id])
+      ).rows.length;
+      throw new Error(
+        exists ? `audit record ${id} is already complete` : `audit record ${id} does not exist`,
+      );
+    }
     const at = new Date(row.at).toISOString();
-    for (const hash of subjects) {
+    // One statement per 200 hashes rather than one per hash: a listing page shows up to 50.
+    for (let start = 0; start < subjects.length; start += 200) {
+      const batch = subjects.slice(start, start + 200);
       await tx.query(
-        'INSERT INTO lookup_audit_subjects (audit_id, identifier_hash, at) VALUES ($1, $2, $3)',
-        [id, hash, at],
+        `INSERT INTO lookup_audit_subjects (audit_id, identifier_hash, at) VALUES ${batch
+          .map((_, index) => `($1, $${index + 3}, $2)`)
+          .join(', ')}`,
+        [id, at, ...batch],
       );
     }
     await this.#append(tx, {
@@ -472,22 +480,30 @@ export class SqlAuditStore implements AuditStore {
         subjects,
       }),
     });
-    return {
-      ...row,
-      outcome: outcome.outcome,
-      status: outcome.status,
-      detail: outcome.detail,
-      record_count: recordCount,
-      subject_count: subjects.length,
-      completed: 1,
-    };
+    return row;
   }
 
   async begin(intent: AuditIntentEntry): Promise<AuditRecord> {
     const db = await this.#db();
     const id = await db.transaction((tx) => this.#insertIntent(tx, intent));
-    const { rows } = await db.query<AuditRow>(SELECT_ONE, [id]);
-    return toRecord(rows[0]!);
+    // What was just written, without reading it back.
+    return toRecord({
+      id,
+      at: new Date(intent.at).toISOString(),
+      username: intent.user,
+      operation: intent.operation,
+      outcome: 'error',
+      status: 0,
+      detail: null,
+      identifier_hash: intent.identifierHash,
+      key_id: intent.keyId,
+      continued: intent.continued ? 1 : 0,
+      request_id: intent.requestId,
+      params: intent.params ? JSON.stringify(intent.params) : null,
+      record_count: null,
+      subject_count: 0,
+      completed: 0,
+    });
   }
 
   async complete(id: string, outcome: AuditOutcomeEntry, now = Date.now()): Promise<AuditRecord> {
