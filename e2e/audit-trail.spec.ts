@@ -62,6 +62,9 @@ test('a search for a demo identifier finds every lookup and listing page that di
   page,
   mockUpstream,
 }) => {
+  // Many lookups, an export verified by a second process and an accessibility scan: more than the
+  // default 30 s on a loaded machine.
+  test.slow();
   await mockUpstream.reset();
   await page.goto('/audit');
   await expect(page.getByRole('heading', { level: 1, name: 'Audit trail' })).toBeVisible();
