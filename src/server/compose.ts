@@ -13,6 +13,8 @@ import { consoleUsageSource } from './alerts/console-usage-source';
 import { createAlerting } from './alerts/create-alerting';
 import { createConsoleAuth } from './auth/console-auth';
 import { createIdentifierHasher } from './audit/identifier-hash';
+import { deriveAuditKey } from './audit/audit-chain';
+import { createExportSigner } from './audit/export-signing';
 import { LookupAudit } from './audit/lookup-audit';
 import { DataSubjectLookups } from './data-subjects/data-subject-lookups';
 import { loadOperationsCatalog } from './data-subjects/operations-file';
@@ -161,6 +163,7 @@ export function composeBff({
     token: () => tokens.getToken(),
     heldBack: async (error) => (await rateLimiting.guard.explainFailure(error)) !== undefined,
     shared: () => scaleOut.readiness(),
+    audit: () => lookupAudit.health(),
     ...(now ? { now } : {}),
   });
   const eventTypes = new EventTypesSource({
@@ -177,10 +180,13 @@ export function composeBff({
   const operations =
     dataSubjectOperations ?? loadOperationsCatalog(config.dataSubjects.operationsFile);
   const lookups = new DataSubjectLookups({ operations, upstream, now: now ?? Date.now });
-  const hasher = createIdentifierHasher(
-    auditKey ?? config.dataSubjects.auditKey ?? randomBytes(32).toString('base64url'),
-  );
-  const auditStore = new SqlAuditStore(rateLimiting.database);
+  const auditSecret =
+    auditKey ?? config.dataSubjects.auditKey ?? randomBytes(32).toString('base64url');
+  const hasher = createIdentifierHasher(auditSecret);
+  // The trail's hash chain and export signatures use keys derived from the same audit key.
+  const chainKey = deriveAuditKey(auditSecret, 'chain');
+  const auditStore = new SqlAuditStore(rateLimiting.database, { chainKey });
+  const lookupAudit = new LookupAudit(auditStore, hasher, now ?? Date.now);
   // The account-wide view: integrations' reports beside the console's own use (issue: every
   // integration of the account reports to the console; docs/account-wide-view.md).
   const integrations = createIntegrations({
@@ -250,9 +256,14 @@ export function composeBff({
     },
     readiness: readiness.check,
     health: async () => {
-      const [store, shared] = await Promise.all([rateLimiting.readiness(), scaleOut.readiness()]);
+      const [store, shared, audit] = await Promise.all([
+        rateLimiting.readiness(),
+        scaleOut.readiness(),
+        lookupAudit.health(),
+      ]);
       return {
         store: store.ok ? 'ok' : 'unavailable',
+        audit: audit.ok ? 'ok' : 'failing',
         governor: shared.governor?.mode ?? 'single',
       };
     },
@@ -263,13 +274,18 @@ export function composeBff({
     },
     dataSubjects: {
       lookups,
-      audit: new LookupAudit(auditStore, hasher, now ?? Date.now),
+      audit: lookupAudit,
       logger,
     },
     auditTrail: {
       store: auditStore,
       hasher,
       operations: operations.map((operation) => operation.id),
+      chainKey,
+      signer: createExportSigner(auditSecret),
+      exportMaxRecords: config.dataSubjects.auditExportMaxRecords,
+      retentionDays: config.dataSubjects.auditRetentionDays,
+      now: now ?? Date.now,
     },
     integrations: integrations.routes(),
     rateLimits: {
@@ -309,6 +325,14 @@ export function composeBff({
     auditStore,
     /** Early warning and alerts (tests drive its outbox and monitor). */
     alerting,
+    /** The audit trail's maintenance: retention and a walk of the chain (the daily job). */
+    auditMaintenance: {
+      store: auditStore,
+      chainKey,
+      retentionDays: config.dataSubjects.auditRetentionDays,
+      logger,
+      now: now ?? Date.now,
+    },
     metrics,
     /**
      * Restores the blocks of stored incidents and starts sharing blocks and incidents with the

@@ -262,11 +262,23 @@ describe('parseConfig', () => {
       expect(parseConfig({}).dataSubjects).toEqual({
         auditKey: undefined,
         operationsFile: undefined,
+        auditRetentionDays: 730,
+        auditExportMaxRecords: 100_000,
       });
     });
 
+    it('reads the audit retention and the largest export, and refuses nonsense', () => {
+      expect(
+        parseConfig({ AUDIT_RETENTION_DAYS: '90', AUDIT_EXPORT_MAX_RECORDS: '5000' }).dataSubjects,
+      ).toMatchObject({ auditRetentionDays: 90, auditExportMaxRecords: 5000 });
+      expect(() => parseConfig({ AUDIT_RETENTION_DAYS: '0' })).toThrow(/AUDIT_RETENTION_DAYS/);
+      expect(() => parseConfig({ AUDIT_EXPORT_MAX_RECORDS: 'lots' })).toThrow(
+        /AUDIT_EXPORT_MAX_RECORDS/,
+      );
+    });
+
     it('reads AUDIT_KEY and DATA_SUBJECT_OPERATIONS_FILE', () => {
-      expect(parseConfig(live).dataSubjects).toEqual({
+      expect(parseConfig(live).dataSubjects).toMatchObject({
         auditKey: live.AUDIT_KEY,
         operationsFile: undefined,
       });

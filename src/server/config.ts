@@ -157,6 +157,10 @@ const EnvSchema = z.object({
     .default('false'),
   ALERT_TIMEOUT_MS: intIn(500, 60_000).default(5_000),
   ALERT_MAX_ATTEMPTS: intIn(1, 20).default(6),
+  // The audit trail: how long its records are kept (a daily job deletes older ones), and the
+  // largest export in records.
+  AUDIT_RETENTION_DAYS: intIn(1, 36_500).default(730),
+  AUDIT_EXPORT_MAX_RECORDS: intIn(1, 10_000_000).default(100_000),
 });
 
 type Env = z.infer<typeof EnvSchema>;
@@ -228,6 +232,10 @@ export interface Config {
     auditKey: string | undefined;
     /** Overrides of the operations catalog (DATA_SUBJECT_OPERATIONS_FILE). */
     operationsFile: string | undefined;
+    /** Audit records are deleted after this many days (AUDIT_RETENTION_DAYS). */
+    auditRetentionDays: number;
+    /** Largest audit export, in records (AUDIT_EXPORT_MAX_RECORDS). */
+    auditExportMaxRecords: number;
   };
   metrics: {
     /** Bearer token for GET /metrics (METRICS_TOKEN); unset = loopback only. */
@@ -348,7 +356,12 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
       trustProxy: e.TRUST_PROXY === 'true' || e.TRUST_PROXY === '1',
     },
     scaleOut: { databaseUrl: e.DATABASE_URL, redisUrl: e.REDIS_URL, replicas: e.REPLICAS },
-    dataSubjects: { auditKey: e.AUDIT_KEY, operationsFile: e.DATA_SUBJECT_OPERATIONS_FILE },
+    dataSubjects: {
+      auditKey: e.AUDIT_KEY,
+      operationsFile: e.DATA_SUBJECT_OPERATIONS_FILE,
+      auditRetentionDays: e.AUDIT_RETENTION_DAYS,
+      auditExportMaxRecords: e.AUDIT_EXPORT_MAX_RECORDS,
+    },
     metrics: { token: e.METRICS_TOKEN },
     integrations: {
       retentionDays: e.INTEGRATION_RETENTION_DAYS,

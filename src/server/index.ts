@@ -5,6 +5,7 @@ import type { Redis } from 'ioredis';
 import type { DataSubjectOperation } from '../shared/data-subject-operations';
 import { AuditKeyError, loadOrCreateAuditKey } from './audit/audit-key';
 import { ConfigError, loadConfig, type Config } from './config';
+import { startRetentionJob } from './audit/retention-job';
 import { composeBff } from './compose';
 import {
   identifierPlacementWarnings,
@@ -135,6 +136,8 @@ async function main(): Promise<void> {
     console.error(`Startup error: ${(error as Error).message.replace(/\s+/g, ' ')}`);
     process.exit(1);
   }
+  // The audit trail's daily retention and chain walk (retention-job.ts).
+  const stopRetention = startRetentionJob(bff.auditMaintenance);
   // Node's HTTP server with a 16 KB header cap and problem+json for requests it cannot parse.
   const server = createConsoleServer({ fetch: bff.app.fetch, hostname: config.host });
   server.on('error', (error: NodeJS.ErrnoException) => {
@@ -182,6 +185,7 @@ async function main(): Promise<void> {
     stopping = true;
     logger.info({ signal }, 'shutting down: finishing requests in flight');
     bff.drain();
+    stopRetention();
     setTimeout(() => {
       logger.warn('shutdown took 10 s; leaving with requests still open');
       process.exit(1);

@@ -213,7 +213,16 @@ describe.skipIf(!available)(title, () => {
     const burst: Array<Promise<void>> = [];
     for (let i = 0; i < 40; i += 1) {
       burst.push(send(i % 2 === 0 ? d.a : d.b, i));
-      if (i === 20) d.a.kill('SIGKILL');
+      if (i === 20) {
+        // Mid-burst, once A has answered some lookups: each writes its audit intent and outcome
+        // through the chain head's lock, so on a loaded machine they take a while.
+        await expect
+          .poll(() => answered.filter((entry) => entry.kind === 'lookup').length, {
+            timeout: 20_000,
+          })
+          .toBeGreaterThan(5);
+        d.a.kill('SIGKILL');
+      }
       await new Promise((resolve) => setTimeout(resolve, 25));
     }
     await Promise.all(burst);

@@ -1,5 +1,6 @@
 // The lookup audit trail as the BFF answers it and the SPA reads it: who looked up personal data,
-// when, with which operation and what came of it. The identifier itself is never part of it.
+// when, with which operation, what it asked for, how many records came back and what came of it.
+// Identifiers are never part of it: the trail keeps them only as keyed hashes.
 import * as z from 'zod/mini';
 import { IDENTIFIER_MAX_LENGTH } from './data-subject-operations';
 
@@ -14,6 +15,19 @@ import { IDENTIFIER_MAX_LENGTH } from './data-subject-operations';
 export const AUDIT_OUTCOMES = ['ok', 'not-found', 'invalid', 'rate-limited', 'error'] as const;
 export type AuditOutcome = (typeof AUDIT_OUTCOMES)[number];
 
+/**
+ * One parameter a lookup asked with: dates, filters and ids as given; an identifier only as
+ * `hashed` (its value is never kept).
+ */
+export const AuditParamSchema = z.object({
+  name: z.string(),
+  /** The value as sent; absent for identifiers. */
+  value: z.optional(z.string()),
+  /** True when the parameter was an identifier, kept as a keyed hash. */
+  hashed: z.optional(z.boolean()),
+});
+export type AuditParam = z.infer<typeof AuditParamSchema>;
+
 /** One lookup of personal data. */
 export const AuditRecordSchema = z.object({
   id: z.string(),
@@ -23,7 +37,7 @@ export const AuditRecordSchema = z.object({
   /** Catalog operation id, or `unknown` when the request named none the catalog has. */
   operation: z.string(),
   outcome: z.enum(AUDIT_OUTCOMES),
-  /** The HTTP status the console answered with. */
+  /** The HTTP status the console answered with (0 while the lookup is still running). */
   status: z.int(),
   /** A short, non-personal note: the problem type, the incident id of a 429. */
   detail: z.nullable(z.string()),
@@ -31,6 +45,19 @@ export const AuditRecordSchema = z.object({
   identifierHashed: z.boolean(),
   /** True for a "load more" page of an earlier lookup. */
   continued: z.boolean(),
+  /**
+   * False while the lookup is under way, and for good when the console stopped before its
+   * outcome could be written (the intent was recorded before anything was sent).
+   */
+  completed: z.optional(z.boolean()),
+  /** The parameters asked (identifiers hashed); absent on records made before they were kept. */
+  params: z.optional(z.array(AuditParamSchema)),
+  /** Records the answer held (slice `content`, a list's length, 1 for one object). */
+  recordCount: z.optional(z.nullable(z.int())),
+  /** Distinct data subjects (identifiers) the answer showed. */
+  subjectCount: z.optional(z.int()),
+  /** Search results only: whether the identifier was asked for, or shown in the answer. */
+  matchedBy: z.optional(z.enum(['asked', 'shown', 'both'])),
 });
 export type AuditRecord = z.infer<typeof AuditRecordSchema>;
 
@@ -42,17 +69,136 @@ export const AuditPageSchema = z.object({
 });
 export type AuditPage = z.infer<typeof AuditPageSchema>;
 
+/** How a searched identifier was matched (identifier-match rules, below). */
+export const AuditMatchSchema = z.object({
+  /** `email`: compared without regard to case; `exact`: as typed, spaces around it aside. */
+  rule: z.enum(['email', 'exact']),
+  /** How many spellings were compared (the normalised one, and the one typed for old records). */
+  forms: z.int(),
+});
+export type AuditMatch = z.infer<typeof AuditMatchSchema>;
+
+/** The answer of a search: a page, and how the identifier was matched. */
+export const AuditSearchPageSchema = z.object({
+  items: z.array(AuditRecordSchema),
+  nextCursor: z.nullable(z.string()),
+  match: AuditMatchSchema,
+});
+export type AuditSearchPage = z.infer<typeof AuditSearchPageSchema>;
+
+/** Longest identifier a search accepts (the same bound as a lookup's). */
+export const AUDIT_SEARCH_MAX_LENGTH = IDENTIFIER_MAX_LENGTH;
+
 /** `POST /api/audit-trail/search`: the identifier travels in the body, never in a URL. */
 export const AuditSearchRequestSchema = z.strictObject({
-  identifier: z.string().check(z.minLength(1), z.maxLength(IDENTIFIER_MAX_LENGTH)),
+  identifier: z.string().check(z.minLength(1), z.maxLength(AUDIT_SEARCH_MAX_LENGTH)),
   cursor: z.optional(z.string().check(z.minLength(1), z.maxLength(600))),
 });
 export type AuditSearchRequest = z.infer<typeof AuditSearchRequestSchema>;
 
+/** Export formats. */
+export const AUDIT_EXPORT_FORMATS = ['csv', 'json'] as const;
+export type AuditExportFormat = (typeof AUDIT_EXPORT_FORMATS)[number];
+
+/** The trail's filters as an export names them (the same meaning as the list's query). */
+export const AuditExportFiltersSchema = z.strictObject({
+  since: z.optional(z.string().check(z.maxLength(40))),
+  until: z.optional(z.string().check(z.maxLength(40))),
+  user: z.optional(z.string().check(z.maxLength(64))),
+  operation: z.optional(z.string().check(z.maxLength(64))),
+  outcome: z.optional(z.string().check(z.maxLength(32))),
+});
+export type AuditExportFilters = z.infer<typeof AuditExportFiltersSchema>;
+
+/**
+ * `POST /api/audit-trail/export`: the records of a search (`identifier`) or of filters, as CSV or
+ * JSON. The answer streams; its detached signature is fetched afterwards by the export id.
+ */
+export const AuditExportRequestSchema = z.strictObject({
+  format: z.enum(AUDIT_EXPORT_FORMATS),
+  identifier: z.optional(z.string().check(z.minLength(1), z.maxLength(AUDIT_SEARCH_MAX_LENGTH))),
+  filters: z.optional(AuditExportFiltersSchema),
+});
+export type AuditExportRequest = z.infer<typeof AuditExportRequestSchema>;
+
+/**
+ * The detached signature of an export: Ed25519 over this manifest without `signature`, serialised
+ * as canonical JSON (see docs/audit-trail.md).
+ */
+export const AuditExportSignatureSchema = z.object({
+  version: z.literal(1),
+  algorithm: z.literal('Ed25519'),
+  exportId: z.string(),
+  createdAt: z.iso.datetime(),
+  format: z.enum(AUDIT_EXPORT_FORMATS),
+  /** What was exported, in words: the filters, or "search by identifier (hashed)". */
+  scope: z.string(),
+  records: z.int(),
+  bytes: z.int(),
+  /** Hex SHA-256 of the export file's bytes. */
+  sha256: z.string(),
+  /** SHA-256 fingerprint of the public key (hex, first 16 characters). */
+  keyFingerprint: z.string(),
+  /** The public key, PEM (SPKI): compare its fingerprint with the one the operator published. */
+  publicKey: z.string(),
+  signature: z.string(),
+});
+export type AuditExportSignature = z.infer<typeof AuditExportSignatureSchema>;
+
+/** The trail's integrity as the audit page shows it. */
+export const AuditIntegritySchema = z.object({
+  /** The last walk of the hash chain, by the daily job, `npm run audit -- verify` or the page. */
+  lastVerification: z.nullable(
+    z.object({
+      at: z.iso.datetime(),
+      ok: z.boolean(),
+      entries: z.int(),
+      /** The first broken link, when not ok. */
+      brokenAt: z.nullable(z.int()),
+      detail: z.string(),
+      source: z.string(),
+    }),
+  ),
+  /** The retention kept and its last run. */
+  retention: z.object({
+    days: z.int(),
+    lastRun: z.nullable(
+      z.object({ at: z.iso.datetime(), deleted: z.int(), cutoff: z.iso.datetime() }),
+    ),
+  }),
+  /** Largest export, in records. */
+  exportMaxRecords: z.int(),
+});
+export type AuditIntegrity = z.infer<typeof AuditIntegritySchema>;
+
 /** Page sizes of the trail. */
 export const AUDIT_QUERY_LIMITS = { defaultPageSize: 50, maxPageSize: 200 } as const;
 
-/** The same identifier typed twice hashes the same: surrounding spaces and Unicode forms aside. */
+/**
+ * The form identifiers were hashed in before e-mail addresses were matched without regard to
+ * case: surrounding spaces and Unicode composition aside, exactly as typed. Searches still hash
+ * this form too, so records made before are found by the spelling they were made with.
+ */
 export function normalizeIdentifier(identifier: string): string {
   return identifier.trim().normalize('NFC');
+}
+
+// One "@" with text on both sides and no spaces: the shape of an e-mail address. Identifiers of
+// other types (customer ids, phone numbers) are left exactly as they are.
+const EMAIL = /^[^\s@]+@[^\s@]+$/u;
+
+/** Whether an identifier is matched as an e-mail address (case-insensitive). */
+export function isEmailIdentifier(identifier: string): boolean {
+  return EMAIL.test(normalizeIdentifier(identifier));
+}
+
+/**
+ * The form the trail hashes an identifier in, the way the platform matches them: e-mail
+ * addresses without regard to case (the platform types them `Email` and treats one address as one
+ * data subject however it is capitalised), every other identifier exactly as given; surrounding
+ * spaces and Unicode composition never matter.
+ */
+export function canonicalIdentifier(identifier: string): string {
+  const normal = normalizeIdentifier(identifier);
+  return EMAIL.test(normal) ? normal.toLowerCase() : normal;
 }

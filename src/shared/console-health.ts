@@ -7,6 +7,8 @@ import * as z from 'zod/mini';
 export const ConsoleHealthSchema = z.object({
   /** `unavailable`: the incident and audit store does not answer, or its last write failed. */
   store: z.enum(['ok', 'unavailable']),
+  /** `failing`: the audit trail cannot take records, so data-subject lookups are refused. */
+  audit: z.optional(z.enum(['ok', 'failing'])),
   /**
    * How the rate-limit governor counts: `shared` across replicas (Redis), `fallback` on this
    * replica's share of every limit, `single` as the only process.

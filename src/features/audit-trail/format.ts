@@ -1,5 +1,5 @@
 // Words of the audit page, fixed to English like the rest of the UI.
-import type { AuditOutcome } from '../../shared/audit-trail';
+import type { AuditOutcome, AuditParam, AuditRecord } from '../../shared/audit-trail';
 import { BUILT_IN_OPERATIONS, operationLabel } from '../../shared/data-subject-operations';
 
 /** How each outcome reads, and its tone. */
@@ -28,4 +28,18 @@ const DATE_TIME = new Intl.DateTimeFormat('en', {
 /** "Mar 12, 2026, 09:14:05" in the user's time zone. */
 export function formatDateTime(iso: string): string {
   return DATE_TIME.format(new Date(iso));
+}
+
+/** How a search result relates to the identifier searched for. */
+export const MATCH_TEXT: Readonly<Record<NonNullable<AuditRecord['matchedBy']>, string>> = {
+  asked: 'Asked for it',
+  shown: 'Shown in the answer',
+  both: 'Asked for and shown',
+};
+
+/** The parameters asked, in words; identifiers only as "(hashed)". */
+export function paramsText(params: readonly AuditParam[] | undefined): string {
+  return (params ?? [])
+    .map((param) => `${param.name}: ${param.hashed ? '(hashed)' : (param.value ?? '')}`)
+    .join(' · ');
 }

@@ -62,4 +62,14 @@ describe('createIdentifierHasher', () => {
     expect(one.keyId).not.toBe(two.keyId);
     expect(one.keyId).toMatch(/^[0-9a-f]{12}$/);
   });
+
+  it('hashes e-mail addresses without regard to case, other identifiers exactly', () => {
+    const hasher = createIdentifierHasher('k'.repeat(32));
+    expect(hasher.hash('Ada.Lovelace@EXAMPLE.com')).toBe(hasher.hash('ada.lovelace@example.com'));
+    expect(hasher.hash('CUST-42')).not.toBe(hasher.hash('cust-42'));
+    // A search also compares the spelling as typed, for records made before normalisation.
+    expect(hasher.searchHashes('ada.lovelace@example.com')).toHaveLength(1);
+    expect(hasher.searchHashes('Ada.Lovelace@example.com')).toHaveLength(2);
+    expect(hasher.searchHashes('CUST-42')).toHaveLength(1);
+  });
 });

@@ -1,11 +1,14 @@
-// Writes one audit record per data-subject lookup: who, when, which operation, what came of it,
-// and the identifier only as its keyed hash. The route awaits it before answering.
-import type { AuditOutcome, AuditRecord } from '../../shared/audit-trail';
+// Accounts for data-subject lookups: the intent (who, when, which operation, the parameters
+// asked with identifiers as keyed hashes) is written before anything is sent upstream; the
+// outcome, the number of records and the keyed hash of every identifier the answer showed after.
+// Keeps the health of those writes for /readyz and /api/health.
+import type { AuditOutcome, AuditParam, AuditRecord } from '../../shared/audit-trail';
 import { DATA_SUBJECT_PROBLEM_TYPES } from '../../shared/data-subject-operations';
 import { PROBLEM_TYPES } from '../../shared/problem';
 import type { HttpProblem } from '../problem';
 import type { AuditStore } from '../store/audit-store';
 import type { IdentifierHasher } from './identifier-hash';
+import { shownSubjects } from './shown-identifiers';
 
 /** One lookup to account for. */
 export interface LookupAccount {
@@ -18,7 +21,21 @@ export interface LookupAccount {
   readonly identifier: string | undefined;
   readonly continued: boolean;
   readonly requestId: string | null;
+  /** The parameters as asked (`request.params`); identifier ones are hashed here. */
+  readonly params?: Readonly<Record<string, unknown>> | undefined;
+  /** Names of the parameters that are identifiers (the catalog's `identifier` format). */
+  readonly identifierParams?: readonly string[] | undefined;
+  /** The intent written before the call (begin()); absent when nothing was sent. */
+  readonly intent?: AuditRecord | undefined;
+  /** The upstream's answer (the lookup's `data`): its shown identifiers and records are kept. */
+  readonly answer?: unknown;
 }
+
+/** What the intent needs: the account without its outcome. */
+export type LookupIntent = Omit<
+  LookupAccount,
+  'outcome' | 'status' | 'detail' | 'intent' | 'answer'
+>;
 
 /** What a failed lookup's problem means for the trail. */
 export function outcomeOfProblem(problem: HttpProblem): {
@@ -41,11 +58,25 @@ export function outcomeOfProblem(problem: HttpProblem): {
   };
 }
 
+/** The health of audit writes: failing from a failed write until a write succeeds again. */
+export interface AuditWriteHealth {
+  readonly ok: boolean;
+  readonly failedAt?: string;
+  readonly error?: string;
+}
+
+const PARAM_LIMIT = 32;
+const VALUE_LIMIT = 256;
+/** How often, while writes fail, readiness tries a small write to see whether they work again. */
+export const AUDIT_PROBE_INTERVAL_MS = 5_000;
+
 /** Accounts for lookups in an audit store. */
 export class LookupAudit {
   readonly #store: AuditStore;
   readonly #hasher: IdentifierHasher;
   readonly #now: () => number;
+  #failure: { at: number; error: string } | undefined;
+  #lastProbe = Number.NEGATIVE_INFINITY;
 
   constructor(store: AuditStore, hasher: IdentifierHasher, now: () => number) {
     this.#store = store;
@@ -53,20 +84,101 @@ export class LookupAudit {
     this.#now = now;
   }
 
-  /** Stores the record; rejects when the store cannot take it. */
-  record(account: LookupAccount): Promise<AuditRecord> {
-    const identifier = account.identifier?.trim();
-    return this.#store.record({
+  /** The parameters asked, as the trail keeps them: identifiers hashed, values bounded. */
+  #params(intent: LookupIntent): AuditParam[] | undefined {
+    if (!intent.params) return undefined;
+    const identifiers = new Set(intent.identifierParams ?? ['identifier']);
+    const kept: AuditParam[] = [];
+    for (const [name, value] of Object.entries(intent.params).slice(0, PARAM_LIMIT)) {
+      if (value === null || value === undefined || value === '') continue;
+      if (identifiers.has(name)) kept.push({ name, hashed: true });
+      else kept.push({ name, value: String(value).slice(0, VALUE_LIMIT) });
+    }
+    return kept;
+  }
+
+  async #write<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      const result = await work();
+      this.#failure = undefined;
+      return result;
+    } catch (error) {
+      this.#failure = {
+        at: this.#now(),
+        error: error instanceof Error ? error.message : String(error),
+      };
+      throw error;
+    }
+  }
+
+  #intentEntry(intent: LookupIntent) {
+    const identifier = intent.identifier?.trim();
+    const params = this.#params(intent);
+    return {
       at: this.#now(),
-      user: account.user,
-      operation: account.operation,
-      outcome: account.outcome,
-      status: account.status,
-      detail: account.detail,
+      user: intent.user,
+      operation: intent.operation,
       identifierHash: identifier ? this.#hasher.hash(identifier) : null,
       keyId: this.#hasher.keyId,
-      continued: account.continued,
-      requestId: account.requestId,
-    });
+      continued: intent.continued,
+      requestId: intent.requestId,
+      ...(params ? { params } : {}),
+    };
+  }
+
+  #outcomeEntry(account: LookupAccount) {
+    if (account.answer === undefined) {
+      return { outcome: account.outcome, status: account.status, detail: account.detail };
+    }
+    const shown = shownSubjects(account.answer);
+    return {
+      outcome: account.outcome,
+      status: account.status,
+      // The walk stopped at a bound: say so, the shown subjects may be incomplete.
+      detail: shown.truncated ? 'answer too large: shown identifiers incomplete' : account.detail,
+      recordCount: shown.recordCount,
+      shownHashes: shown.identifiers.map((identifier) => this.#hasher.hash(identifier)),
+    };
+  }
+
+  /**
+   * Writes the intent of a lookup about to be sent; rejects when the store cannot take it, and
+   * then nothing may be sent.
+   */
+  begin(intent: LookupIntent): Promise<AuditRecord> {
+    return this.#write(() => this.#store.begin(this.#intentEntry(intent)));
+  }
+
+  /**
+   * Stores the lookup's outcome: completes its intent, or writes the whole lookup when nothing
+   * was sent. Rejects when the store cannot take it.
+   */
+  record(account: LookupAccount): Promise<AuditRecord> {
+    const outcome = this.#outcomeEntry(account);
+    return this.#write(() =>
+      account.intent
+        ? this.#store.complete(account.intent.id, outcome)
+        : this.#store.record({ ...this.#intentEntry(account), ...outcome }),
+    );
+  }
+
+  /**
+   * Whether audit writes work. After a failure a small probe write (at most every 5 s) tells
+   * when the store takes writes again, so readiness recovers without waiting for a lookup.
+   */
+  async health(): Promise<AuditWriteHealth> {
+    const failure = this.#failure;
+    if (!failure) return { ok: true };
+    if (this.#now() - this.#lastProbe >= AUDIT_PROBE_INTERVAL_MS) {
+      this.#lastProbe = this.#now();
+      try {
+        await this.#store.probeWrite(this.#now());
+        if (this.#failure === failure) this.#failure = undefined;
+        return { ok: true };
+      } catch {
+        // still failing
+      }
+    }
+    return { ok: false, failedAt: new Date(failure.at).toISOString(), error: failure.error };
   }
 }

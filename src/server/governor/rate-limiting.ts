@@ -44,6 +44,12 @@ export interface Readiness {
       readonly failedAt?: string;
       readonly error?: string;
     };
+    /** Audit trail writes work (lookup-audit.ts); data-subject lookups are refused otherwise. */
+    readonly auditWrites?: {
+      readonly ok: boolean;
+      readonly failedAt?: string;
+      readonly error?: string;
+    };
     /** An access token can be had (readiness.ts). */
     readonly token?: { readonly ok: boolean; readonly error?: string; readonly detail?: string };
     /** Redis answers (REDIS_URL). */

@@ -16,6 +16,8 @@ export interface ReadinessOptions {
   readonly heldBack: (error: unknown) => Promise<boolean>;
   /** Redis and the governor's mode, when replicas share them (scale-out.ts). */
   readonly shared?: () => Promise<Pick<Readiness['checks'], 'redis' | 'governor'>>;
+  /** Whether audit trail writes work (lookup-audit.ts): lookups are refused while they fail. */
+  readonly audit?: () => Promise<NonNullable<Readiness['checks']['auditWrites']>>;
   /** How long a failed token check is reused before trying again (default 5 s). */
   readonly tokenRetryMs?: number;
   readonly now?: () => number;
@@ -66,12 +68,13 @@ export function createReadiness(options: ReadinessOptions) {
     },
 
     async check(): Promise<Readiness> {
-      const [store, token, shared] = await Promise.all([
+      const [store, token, shared, auditWrites] = await Promise.all([
         options.store(),
         tokenCheck(),
         options.shared?.() ?? Promise.resolve<Pick<Readiness['checks'], 'redis' | 'governor'>>({}),
+        options.audit?.(),
       ]);
-      const ok = store.ok && token.ok && !draining;
+      const ok = store.ok && token.ok && (auditWrites?.ok ?? true) && !draining;
       const sharedOk = (shared.redis?.ok ?? true) && (shared.governor?.ok ?? true);
       return {
         ok,
@@ -80,6 +83,7 @@ export function createReadiness(options: ReadinessOptions) {
           ...store.checks,
           token,
           ...shared,
+          ...(auditWrites ? { auditWrites } : {}),
           ...(draining ? { shutdown: { ok: false, detail: 'shutting down' } } : {}),
         },
       };

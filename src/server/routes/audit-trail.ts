@@ -1,18 +1,30 @@
-// The lookup audit trail's routes (PRODUCT.md §6), admins only (app.ts): the trail newest first
-// with filters, and the lookups of one identifier, which travels in the request body (never in a
-// URL) and is compared only as its keyed hash.
+// The lookup audit trail's routes, admins only (app.ts): the trail newest first with filters; the
+// lookups that asked for or showed one identifier, which travels in the request body (never in a
+// URL) and is compared only as its keyed hashes; signed exports of either, streamed; and the
+// trail's integrity (the hash chain's last walk, retention).
 import { Hono } from 'hono';
+import { randomUUID } from 'node:crypto';
 import {
   AUDIT_OUTCOMES,
   AUDIT_QUERY_LIMITS,
+  AUDIT_SEARCH_MAX_LENGTH,
+  AuditExportRequestSchema,
   AuditSearchRequestSchema,
+  isEmailIdentifier,
+  type AuditIntegrity,
+  type AuditMatch,
   type AuditOutcome,
 } from '../../shared/audit-trail';
+import type { AppEnv } from '../app-env';
+import { streamAuditExport, type ExportPages } from '../audit/audit-export';
+import type { ExportSigner } from '../audit/export-signing';
+import { verifyAuditChain } from '../audit/verify-chain';
 import { USERNAME_PATTERN } from '../../shared/session';
 import type { IdentifierHasher } from '../audit/identifier-hash';
 import { PROBLEM_TYPES } from '../../shared/problem';
 import { HttpProblem, invalidParameter } from '../problem';
-import type { AuditQuery, AuditStore } from '../store/audit-store';
+import type { AuditQuery, AuditStore, AuditVerification } from '../store/audit-store';
+import type { Context } from 'hono';
 import { InvalidCursorError } from '../store/keyset-cursor';
 
 export interface AuditTrailRoutesDeps {
@@ -20,6 +32,14 @@ export interface AuditTrailRoutesDeps {
   readonly hasher: IdentifierHasher;
   /** Operation ids the trail can hold (the catalog's, and `unknown`). */
   readonly operations: readonly string[];
+  /** The hash chain's key (deriveAuditKey(AUDIT_KEY, 'chain')), for "verify now". */
+  readonly chainKey: Buffer;
+  readonly signer: ExportSigner;
+  /** Largest export, in records (AUDIT_EXPORT_MAX_RECORDS). */
+  readonly exportMaxRecords: number;
+  /** Audit records are kept this many days (AUDIT_RETENTION_DAYS). */
+  readonly retentionDays: number;
+  readonly now: () => number;
 }
 
 const PARAMETERS = ['since', 'until', 'user', 'operation', 'outcome', 'limit', 'cursor'] as const;
@@ -110,8 +130,48 @@ export function parseAuditQuery(url: URL, operations: ReadonlySet<string>): Audi
   };
 }
 
+/** The identifier of a search or export body, checked: 400 with a clear message otherwise. */
+function searchedIdentifier(given: unknown): string {
+  if (typeof given !== 'string' || given.trim() === '') {
+    throw invalidSearch('identifier', 'type the identifier to search for; it must not be empty');
+  }
+  if (given.length > AUDIT_SEARCH_MAX_LENGTH) {
+    throw invalidSearch(
+      'identifier',
+      `is longer than ${AUDIT_SEARCH_MAX_LENGTH} characters: no identifier the console looks up is that long`,
+    );
+  }
+  return given.trim();
+}
+
+async function jsonBody(c: Context, what: string): Promise<unknown> {
+  try {
+    return JSON.parse(await c.req.text());
+  } catch {
+    throw invalidSearch('body', `must be a JSON object ${what}`);
+  }
+}
+
+/** How a searched identifier is matched: the page says it in words. */
+function matchOf(identifier: string, hashes: readonly string[]): AuditMatch {
+  return { rule: isEmailIdentifier(identifier) ? 'email' : 'exact', forms: hashes.length };
+}
+
+/** The filters of an export, in words, for its manifest. */
+function scopeOf(query: Omit<AuditQuery, 'limit'>): string {
+  const parts = [
+    query.since === undefined ? null : `since ${new Date(query.since).toISOString()}`,
+    query.until === undefined ? null : `until ${new Date(query.until).toISOString()}`,
+    query.user === undefined ? null : `user ${query.user}`,
+    query.operation === undefined ? null : `operation ${query.operation}`,
+    query.outcome === undefined ? null : `outcome ${query.outcome}`,
+  ].filter((part): part is string => part !== null);
+  return parts.length === 0 ? 'the whole trail' : `filters: ${parts.join(', ')}`;
+}
+
 /** The audit-trail routes, mounted at /api/audit-trail. */
-export function auditTrailRoutes({ store, hasher, operations }: AuditTrailRoutesDeps) {
+export function auditTrailRoutes(deps: AuditTrailRoutesDeps) {
+  const { store, hasher, operations } = deps;
   const known = new Set([...operations, 'unknown']);
   const badCursor = (error: unknown): never => {
     if (error instanceof InvalidCursorError) {
@@ -119,40 +179,162 @@ export function auditTrailRoutes({ store, hasher, operations }: AuditTrailRoutes
     }
     throw error;
   };
+  // One walk of the chain at a time, however many admins press "verify now".
+  let verifying: Promise<AuditVerification> | undefined;
 
-  return new Hono()
+  return new Hono<AppEnv>()
     .get('/', async (c) => {
       const query = parseAuditQuery(new URL(c.req.url), known);
       const page = await store.list(query).catch(badCursor);
       return c.json(page, 200, NO_STORE);
     })
     .post('/search', async (c) => {
-      let body: unknown;
-      try {
-        body = JSON.parse(await c.req.text());
-      } catch {
-        throw invalidSearch('body', 'must be a JSON object with an identifier');
-      }
+      const body = await jsonBody(c, 'with an identifier');
+      const given = (body as { identifier?: unknown } | null)?.identifier;
+      const identifier = searchedIdentifier(given);
       const parsed = AuditSearchRequestSchema.safeParse(body);
       if (!parsed.success) {
-        const issue = parsed.error.issues[0];
-        const where = issue?.path.map(String).join('.') || 'body';
         throw invalidSearch(
-          where,
-          where === 'identifier'
-            ? 'must be 1 to 256 characters'
-            : 'send { "identifier": "…" } and optionally the cursor of the previous page',
+          'body',
+          'send { "identifier": "…" } and optionally the cursor of the previous page',
         );
       }
-      const identifier = parsed.data.identifier.trim();
-      if (identifier === '') throw invalidSearch('identifier', 'must not be blank');
       const cursor = cursorOf(parsed.data.cursor);
+      const hashes = hasher.searchHashes(identifier);
       const page = await store
-        .findByIdentifierHash(hasher.hash(identifier), {
+        .findByIdentifierHashes(hashes, {
           limit: AUDIT_QUERY_LIMITS.defaultPageSize,
           ...(cursor === undefined ? {} : { cursor }),
         })
         .catch(badCursor);
-      return c.json(page, 200, NO_STORE);
+      return c.json({ ...page, match: matchOf(identifier, hashes) }, 200, NO_STORE);
+    })
+    .post('/export', async (c) => {
+      const user = c.get('user');
+      if (!user) throw new Error('export without a signed-in user');
+      const body = await jsonBody(c, 'with a format, and an identifier or filters');
+      const parsed = AuditExportRequestSchema.safeParse(body);
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0];
+        const where = issue?.path.map(String).join('.') || 'body';
+        if (where === 'identifier')
+          searchedIdentifier((body as { identifier?: unknown }).identifier);
+        throw invalidSearch(
+          where,
+          'send { "format": "csv" | "json" } with an "identifier" or "filters" (since, until, user, operation, outcome)',
+        );
+      }
+      const request = parsed.data;
+      let pages: ExportPages;
+      let total: number;
+      let scope: string;
+      if (request.identifier !== undefined) {
+        const hashes = hasher.searchHashes(searchedIdentifier(request.identifier));
+        total = await store.countByIdentifierHashes(hashes);
+        pages = (cursor, limit) =>
+          store.findByIdentifierHashes(hashes, { limit, ...(cursor ? { cursor } : {}) });
+        scope = 'lookups that asked for or showed one identifier (searched by its keyed hash)';
+      } else {
+        const params = new URLSearchParams();
+        for (const [name, value] of Object.entries(request.filters ?? {})) {
+          if (value) params.set(name, value);
+        }
+        const { limit: _limit, ...query } = parseAuditQuery(
+          new URL(`http://console/?${params}`),
+          known,
+        );
+        total = await store.count(query);
+        pages = (cursor, limit) => store.list({ ...query, limit, ...(cursor ? { cursor } : {}) });
+        scope = scopeOf(query);
+      }
+      if (total > deps.exportMaxRecords) {
+        throw new HttpProblem({
+          type: PROBLEM_TYPES.invalidParameter,
+          title: 'The export is too large',
+          status: 413,
+          detail: `${total} records match; an export holds at most ${deps.exportMaxRecords} (AUDIT_EXPORT_MAX_RECORDS). Narrow the time range or filters and export in parts.`,
+          parameter: 'filters',
+        });
+      }
+      const id = randomUUID();
+      await store.saveExport(id, deps.now(), user.username, null);
+      const stream = streamAuditExport({
+        id,
+        format: request.format,
+        scope,
+        pages,
+        signer: deps.signer,
+        now: deps.now,
+        signed: (signature) =>
+          store.saveExport(id, deps.now(), user.username, JSON.stringify(signature)),
+      });
+      const stamp = new Date(deps.now()).toISOString().slice(0, 19).replace(/[:T]/g, '-');
+      return new Response(stream, {
+        status: 200,
+        headers: {
+          'Content-Type':
+            request.format === 'csv'
+              ? 'text/csv; charset=utf-8'
+              : 'application/json; charset=utf-8',
+          'Content-Disposition': `attachment; filename="audit-trail-${stamp}.${request.format}"`,
+          'X-Export-Id': id,
+          'X-Export-Records': String(total),
+          ...NO_STORE,
+        },
+      });
+    })
+    .get('/exports/:id/signature', async (c) => {
+      const user = c.get('user');
+      const id = c.req.param('id');
+      if (!user || !/^[0-9a-f-]{36}$/.test(id)) throw invalidParameter('id', 'is not an export id');
+      const signature = await store.exportSignature(id, user.username);
+      if (signature === undefined) {
+        throw new HttpProblem({
+          type: PROBLEM_TYPES.notFound,
+          title: 'No such export',
+          status: 404,
+          detail: 'No export with this id was made by you.',
+        });
+      }
+      if (signature === null) {
+        throw new HttpProblem({
+          type: PROBLEM_TYPES.notFound,
+          title: 'The export has not finished',
+          status: 409,
+          detail:
+            'Its signature is written once the last byte has been sent; read the export to its end first.',
+        });
+      }
+      return c.body(signature, 200, {
+        'Content-Type': 'application/json; charset=utf-8',
+        ...NO_STORE,
+      });
+    })
+    .get('/integrity', async (c) => {
+      const [lastVerification, state] = await Promise.all([
+        store.lastVerification(),
+        store.chainState(),
+      ]);
+      const integrity: AuditIntegrity = {
+        lastVerification,
+        retention: { days: deps.retentionDays, lastRun: state.lastRetention },
+        exportMaxRecords: deps.exportMaxRecords,
+      };
+      return c.json(integrity, 200, NO_STORE);
+    })
+    .post('/verify', async (c) => {
+      const user = c.get('user');
+      verifying ??= verifyAuditChain(store, deps.chainKey, {
+        now: deps.now,
+        source: `the audit page (${user?.username ?? 'unknown'})`,
+      })
+        .then(async (verification) => {
+          await store.saveVerification(verification);
+          return verification;
+        })
+        .finally(() => {
+          verifying = undefined;
+        });
+      return c.json(await verifying, 200, NO_STORE);
     });
 }

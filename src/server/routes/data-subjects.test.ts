@@ -462,11 +462,11 @@ describe('POST /api/data-subjects/lookups', () => {
     expect(await trail(h)).toEqual([]);
   });
 
-  it('withholds the answer when the lookup cannot be written to the audit trail', async () => {
+  it('withholds the answer when the lookup’s outcome cannot be written to the audit trail', async () => {
     const h = await start();
     const store = h.auditStore;
-    const original = store.record.bind(store);
-    store.record = () => Promise.reject(new Error('disk full'));
+    const original = store.complete.bind(store);
+    store.complete = () => Promise.reject(new Error('disk full'));
     try {
       const response = await lookup(h, { operation: 'v4-details', params: { identifier: ADA } });
       expect(response.status).toBe(503);
@@ -474,7 +474,7 @@ describe('POST /api/data-subjects/lookups', () => {
       expect(problem.type).toBe(DATA_SUBJECT_PROBLEM_TYPES.auditUnavailable);
       expect(JSON.stringify(problem)).not.toContain('lovelace');
     } finally {
-      store.record = original;
+      store.complete = original;
     }
   });
 

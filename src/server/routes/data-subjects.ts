@@ -2,11 +2,16 @@
 // lookups that run one operation. Every lookup, refused and failed ones included, is written to
 // the audit trail before the answer leaves; if it cannot be written, the answer is withheld.
 import { Hono } from 'hono';
-import { LookupRequestSchema, type LookupRequest } from '../../shared/data-subject-lookups';
-import { DATA_SUBJECT_PROBLEM_TYPES } from '../../shared/data-subject-operations';
+import type { AuditRecord } from '../../shared/audit-trail';
+import {
+  LookupRequestSchema,
+  type LookupRequest,
+  type LookupResponse,
+} from '../../shared/data-subject-lookups';
 import { PROBLEM_TYPES } from '../../shared/problem';
 import type { AppEnv } from '../app-env';
 import { outcomeOfProblem, type LookupAccount, type LookupAudit } from '../audit/lookup-audit';
+import { auditWithheld, lookupIntent } from '../audit/lookup-intent';
 import type { DataSubjectLookups } from '../data-subjects/data-subject-lookups';
 import { invalidLookupProblem } from '../data-subjects/data-subject-lookups';
 import type { Logger } from '../logger';
@@ -53,6 +58,7 @@ export function dataSubjectsRoutes({ lookups, audit, logger }: DataSubjectsRoute
       if (!user) throw new Error('lookup without a signed-in user');
       let body: unknown;
       let request: LookupRequest | undefined;
+      let intent: AuditRecord | undefined;
       let result: { status: number; json?: unknown; problem?: HttpProblem; unexpected?: unknown };
       try {
         try {
@@ -80,6 +86,14 @@ export function dataSubjectsRoutes({ lookups, audit, logger }: DataSubjectsRoute
         }
         request = parsed.data;
         const prepared = lookups.prepare(request);
+        // The intent first: when it cannot be written, nothing personal is fetched.
+        try {
+          intent = await audit.begin(
+            lookupIntent(lookups, user.username, request, identifierOf(lookups, body), c),
+          );
+        } catch (error) {
+          return auditWithheld(c, logger, error, prepared.operation.id, 'intent');
+        }
         result = { status: 200, json: await lookups.send(prepared) };
       } catch (error) {
         const problem = error instanceof HttpProblem ? error : problemForUpstreamFailure(error);
@@ -97,30 +111,18 @@ export function dataSubjectsRoutes({ lookups, audit, logger }: DataSubjectsRoute
           ? { outcome: 'error' as const, detail: PROBLEM_TYPES.internal }
           : { outcome: 'ok' as const, detail: null };
       const account: LookupAccount = {
-        user: user.username,
+        ...lookupIntent(lookups, user.username, request, identifierOf(lookups, body), c),
         operation: operationId,
         outcome,
         status: result.status,
         detail,
-        identifier: identifierOf(lookups, body),
-        continued: request?.continuation !== undefined,
-        requestId: c.get('requestId') ?? null,
+        intent,
+        answer: (result.json as LookupResponse | undefined)?.data,
       };
       try {
         await audit.record(account);
       } catch (error) {
-        // Never the identifier: the operation and the outcome are enough to find the cause.
-        logger.error(
-          { err: error, operation: operationId, outcome },
-          'lookup could not be written to the audit trail; answer withheld',
-        );
-        return problemResponse(c, {
-          type: DATA_SUBJECT_PROBLEM_TYPES.auditUnavailable,
-          title: 'The lookup could not be recorded in the audit trail',
-          status: 503,
-          detail:
-            'Every lookup of personal data must be accounted for, so its answer was withheld. Try again; if it persists, the console’s store needs attention.',
-        });
+        return auditWithheld(c, logger, error, operationId, outcome);
       }
       if (result.unexpected) throw result.unexpected;
       if (result.problem) {

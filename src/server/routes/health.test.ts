@@ -15,7 +15,7 @@ describe('GET /api/health', () => {
     harness = await startBffHarness();
     const response = await harness.request('/api/health', {}, { as: 'support' });
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ store: 'ok', governor: 'single' });
+    expect(await response.json()).toEqual({ store: 'ok', audit: 'ok', governor: 'single' });
     expect((await harness.request('/api/health', {}, { as: null })).status).toBe(401);
   });
 
@@ -28,13 +28,18 @@ describe('GET /api/health', () => {
     };
     harness = await startBffHarness({ database: failing });
     const response = await harness.request('/api/health');
-    expect(await response.json()).toEqual({ store: 'unavailable', governor: 'single' });
+    expect(await response.json()).toEqual({
+      store: 'unavailable',
+      audit: 'ok',
+      governor: 'single',
+    });
   });
 
   it('says when this replica keeps its own share of the limits', async () => {
     harness = await startBffHarness({ env: { REPLICAS: '3' } });
     expect(await (await harness.request('/api/health')).json()).toEqual({
       store: 'ok',
+      audit: 'ok',
       governor: 'fallback',
     });
   });

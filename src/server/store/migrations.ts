@@ -185,4 +185,73 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 5,
+    name: 'audit trail: shown data subjects, intents, hash chain, retention, exports',
+    sql: `
+      -- What a lookup asked (JSON list of {name, value} with identifiers as keyed hashes), how
+      -- many records its answer held and how many distinct data subjects it showed. A lookup is
+      -- written as an intent (completed = 0) before anything is sent, and completed after.
+      -- chained = 1: the record is covered by the hash chain (older records are not).
+      ALTER TABLE lookup_audit ADD COLUMN params text;
+      ALTER TABLE lookup_audit ADD COLUMN record_count integer;
+      ALTER TABLE lookup_audit ADD COLUMN subject_count integer NOT NULL DEFAULT 0;
+      ALTER TABLE lookup_audit ADD COLUMN completed integer NOT NULL DEFAULT 1;
+      ALTER TABLE lookup_audit ADD COLUMN chained integer NOT NULL DEFAULT 0;
+      -- Every data subject an answer showed, as the keyed hash of its identifier.
+      CREATE TABLE lookup_audit_subjects (
+        audit_id text NOT NULL,
+        identifier_hash text NOT NULL,
+        at text NOT NULL,
+        PRIMARY KEY (audit_id, identifier_hash)
+      );
+      CREATE INDEX lookup_audit_subjects_hash
+        ON lookup_audit_subjects (identifier_hash, at DESC, audit_id DESC);
+      -- The hash chain (audit-chain.ts): one entry per change to the trail, in order.
+      CREATE TABLE audit_chain (
+        seq bigint PRIMARY KEY,
+        at text NOT NULL,
+        kind text NOT NULL CHECK (kind IN ('intent', 'outcome', 'retention')),
+        record_id text,
+        payload text NOT NULL,
+        prev_hash text NOT NULL,
+        hash text NOT NULL
+      );
+      CREATE INDEX audit_chain_record ON audit_chain (record_id);
+      CREATE INDEX audit_chain_at ON audit_chain (at);
+      -- The chain's head, locked by every append (UPDATE first), so concurrent writers (parallel
+      -- requests, replicas on one PostgreSQL) append one after another and never fork it. Also
+      -- the signed checkpoint retention leaves, the last retention run, and how many records
+      -- predate the chain.
+      CREATE TABLE audit_chain_state (
+        name text PRIMARY KEY,
+        seq bigint NOT NULL,
+        hash text NOT NULL,
+        checkpoint text,
+        last_retention text,
+        probed_at text,
+        legacy_records bigint NOT NULL
+      );
+      INSERT INTO audit_chain_state (name, seq, hash, legacy_records)
+        SELECT 'head', 0, '${'0'.repeat(64)}', COUNT(*) FROM lookup_audit;
+      -- Walks of the chain and what they found (npm run audit -- verify, the daily job, the page).
+      CREATE TABLE audit_verifications (
+        id text PRIMARY KEY,
+        at text NOT NULL,
+        ok integer NOT NULL,
+        entries bigint NOT NULL,
+        broken_at bigint,
+        detail text NOT NULL,
+        source text NOT NULL
+      );
+      CREATE INDEX audit_verifications_newest ON audit_verifications (at DESC, id DESC);
+      -- Signed exports: who exported what, and the detached signature to fetch afterwards.
+      CREATE TABLE audit_exports (
+        id text PRIMARY KEY,
+        at text NOT NULL,
+        username text NOT NULL,
+        signature text
+      );
+    `,
+  },
 ];

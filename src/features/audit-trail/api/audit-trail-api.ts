@@ -1,14 +1,29 @@
-// Fetchers, query options and the search mutation of the audit page; query keys are built here
-// only. Searching by identifier is a mutation: the identifier must not become a cache key.
-import { infiniteQueryOptions, useMutation } from '@tanstack/react-query';
-import { apiRequest } from '../../../lib/api-client';
-import { AuditPageSchema, type AuditPage } from '../../../shared/audit-trail';
+// Fetchers, query options and mutations of the audit page; query keys are built here only.
+// Searching by identifier is a mutation: the identifier must not become a cache key. Exports are
+// downloaded as files with their detached signature beside them.
+import { infiniteQueryOptions, queryOptions, useMutation } from '@tanstack/react-query';
+import { ApiError, apiRequest } from '../../../lib/api-client';
+import { PROBLEM_TYPES, ProblemSchema } from '../../../shared/problem';
+import {
+  AuditExportSignatureSchema,
+  AuditIntegritySchema,
+  AuditPageSchema,
+  AuditSearchPageSchema,
+  type AuditExportFilters,
+  type AuditExportFormat,
+  type AuditExportSignature,
+  type AuditIntegrity,
+  type AuditPage,
+  type AuditSearchPage,
+} from '../../../shared/audit-trail';
+import * as z from 'zod/mini';
 import { auditQueryString, type AuditFilters } from '../audit-url-state';
 
 /** Query keys of this feature. */
 export const auditKeys = {
   all: ['audit-trail'] as const,
   list: (filters: AuditFilters) => [...auditKeys.all, 'list', filters] as const,
+  integrity: () => [...auditKeys.all, 'integrity'] as const,
 };
 
 /** The trail, newest first, one page at a time. */
@@ -26,9 +41,36 @@ export function auditTrailQueryOptions(filters: AuditFilters) {
   });
 }
 
-/** Finds the lookups of one identifier; it travels in the body. */
-export function searchAuditTrail(identifier: string, cursor?: string): Promise<AuditPage> {
-  return apiRequest('/api/audit-trail/search', AuditPageSchema, {
+/** When the chain was last verified, and the retention. */
+export function auditIntegrityQueryOptions() {
+  return queryOptions({
+    queryKey: auditKeys.integrity(),
+    queryFn: ({ signal }): Promise<AuditIntegrity> =>
+      apiRequest('/api/audit-trail/integrity', AuditIntegritySchema, { signal }),
+    staleTime: 0,
+  });
+}
+
+const VerificationSchema = z.object({
+  at: z.string(),
+  ok: z.boolean(),
+  entries: z.int(),
+  brokenAt: z.nullable(z.int()),
+  detail: z.string(),
+});
+
+/** Walks the chain now. */
+export function useVerifyChain() {
+  return useMutation({
+    mutationFn: () =>
+      apiRequest('/api/audit-trail/verify', VerificationSchema, { method: 'POST', body: {} }),
+    retry: false,
+  });
+}
+
+/** Finds the lookups that asked for or showed one identifier; it travels in the body. */
+export function searchAuditTrail(identifier: string, cursor?: string): Promise<AuditSearchPage> {
+  return apiRequest('/api/audit-trail/search', AuditSearchPageSchema, {
     method: 'POST',
     body: { identifier, ...(cursor ? { cursor } : {}) },
   });
@@ -40,4 +82,84 @@ export function useAuditSearch() {
       searchAuditTrail(identifier, cursor),
     retry: false,
   });
+}
+
+/** The API filters of an export: the same meaning as the list's query. */
+export function exportFilters(filters: AuditFilters): AuditExportFilters {
+  return Object.fromEntries(new URLSearchParams(auditQueryString(filters).slice(1)));
+}
+
+/** What an export produced. */
+export interface AuditExportResult {
+  readonly fileName: string;
+  readonly signatureName: string;
+  readonly signature: AuditExportSignature;
+}
+
+const REVOKE_DELAY_MS = 10_000;
+
+function save(fileName: string, blob: Blob) {
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = fileName;
+  link.hidden = true;
+  document.body.append(link);
+  try {
+    link.click();
+  } finally {
+    link.remove();
+    setTimeout(() => URL.revokeObjectURL(url), REVOKE_DELAY_MS);
+  }
+}
+
+async function problemOf(response: Response): Promise<ApiError> {
+  try {
+    const parsed = ProblemSchema.safeParse(await response.json());
+    if (parsed.success) return new ApiError(parsed.data);
+  } catch {
+    // fall through
+  }
+  return new ApiError({
+    type: PROBLEM_TYPES.internal,
+    title: 'The export failed',
+    status: response.status,
+  });
+}
+
+/**
+ * Exports a search (`identifier`) or the filters as a file, then fetches its detached signature
+ * and saves it beside it as `<file>.sig.json`.
+ */
+export async function exportAuditTrail(request: {
+  format: AuditExportFormat;
+  identifier?: string;
+  filters?: AuditExportFilters;
+}): Promise<AuditExportResult> {
+  const response = await fetch('/api/audit-trail/export', {
+    method: 'POST',
+    credentials: 'same-origin',
+    headers: { 'Content-Type': 'application/json', 'X-CSRF': '1' },
+    body: JSON.stringify(request),
+  });
+  if (!response.ok) throw await problemOf(response);
+  const id = response.headers.get('X-Export-Id') ?? '';
+  const disposition = response.headers.get('Content-Disposition') ?? '';
+  const fileName = /filename="([^"]+)"/.exec(disposition)?.[1] ?? `audit-trail.${request.format}`;
+  const blob = await response.blob();
+  const signature = await apiRequest(
+    `/api/audit-trail/exports/${encodeURIComponent(id)}/signature`,
+    AuditExportSignatureSchema,
+  );
+  const signatureName = `${fileName}.sig.json`;
+  save(fileName, blob);
+  save(
+    signatureName,
+    new Blob([`${JSON.stringify(signature, null, 2)}\n`], { type: 'application/json' }),
+  );
+  return { fileName, signatureName, signature };
+}
+
+export function useAuditExport() {
+  return useMutation({ mutationFn: exportAuditTrail, retry: false });
 }

@@ -1,10 +1,11 @@
-// The audit trail as a table: when, who, which operation, what came of it. Identifiers are never
-// shown; a record only says whether the lookup named one.
+// The audit trail as a table: when, who, which operation, what it asked, how many records came
+// back and what came of it. Identifiers are never shown; a record only says whether the lookup
+// named one, and in a search whether it asked for the identifier or showed it.
 import { useMemo } from 'react';
 import { createColumnHelper, tableFeatures, useTable } from '@tanstack/react-table';
 import { CardTableHead } from '../../../components/ui/card-table-head';
 import type { AuditRecord } from '../../../shared/audit-trail';
-import { formatDateTime, operationTitle, OUTCOME_TEXT } from '../format';
+import { formatDateTime, MATCH_TEXT, operationTitle, OUTCOME_TEXT, paramsText } from '../format';
 
 /** `/problems/data-subject-not-found (upstream 404)` -> "data subject not found (upstream 404)". */
 function detailText(detail: string): string {
@@ -52,14 +53,29 @@ const columns = columnHelper.columns([
     cell: (info) => {
       const record = info.row.original;
       const notes = [
-        `HTTP ${record.status}`,
-        record.identifierHashed ? 'identifier hashed' : 'no identifier',
-        ...(record.continued ? ['next page of a listing'] : []),
+        record.completed === false ? 'no outcome recorded yet' : `HTTP ${record.status}`,
+        record.identifierHashed ? 'identifier hashed' : 'no identifier asked',
+        ...(record.recordCount === null || record.recordCount === undefined
+          ? []
+          : [`${record.recordCount} ${record.recordCount === 1 ? 'record' : 'records'}`]),
+        ...(record.subjectCount
+          ? [
+              `showed ${record.subjectCount} ${record.subjectCount === 1 ? 'data subject' : 'data subjects'}`,
+            ]
+          : []),
+        ...(record.continued ? ['load-more page'] : []),
       ];
       const detail = info.getValue();
+      const params = paramsText(record.params);
       return (
         <>
+          {record.matchedBy ? (
+            <span className="status-badge audit-match" data-tone="none">
+              {MATCH_TEXT[record.matchedBy]}
+            </span>
+          ) : null}
           <span>{notes.join(' · ')}</span>
+          {params ? <span className="cell-sub muted audit-params">{params}</span> : null}
           {detail ? (
             <span className="cell-sub muted audit-detail" title={detail}>
               {detailText(detail)}

@@ -1,6 +1,7 @@
 // The audit page as an admin uses it, with a stubbed BFF: the trail newest first with filters in
-// the URL, and the lookups of one identifier found by typing it, which travels in a request body
-// and never reaches the URL.
+// the URL; the lookups that asked for or showed one identifier, found by typing it (it travels in a
+// request body and never reaches the URL), with how it was matched; when the chain was last
+// verified; and an export saved with its signature.
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -55,7 +56,59 @@ beforeEach(() => {
       const url = String(input);
       calls.push({ url, ...(init?.body ? { body: String(init.body) } : {}) });
       if (url === '/api/audit-trail/search') {
-        return json({ items: [TRAIL[2]], nextCursor: null });
+        return json({
+          items: [
+            { ...TRAIL[2], matchedBy: 'asked' },
+            {
+              ...record({ operation: 'v4-link-tokens', identifierHashed: false, continued: true }),
+              matchedBy: 'shown',
+              recordCount: 50,
+              subjectCount: 50,
+              params: [{ name: 'fromDate', value: '2026-02-01T00:00:00.000Z' }],
+            },
+          ],
+          nextCursor: null,
+          match: { rule: 'email', forms: 2 },
+        });
+      }
+      if (url === '/api/audit-trail/integrity') {
+        return json({
+          lastVerification: {
+            at: '2026-03-01T10:00:00.000Z',
+            ok: true,
+            entries: 12,
+            brokenAt: null,
+            detail: '12 entries intact',
+            source: 'the daily retention job',
+          },
+          retention: { days: 730, lastRun: null },
+          exportMaxRecords: 100000,
+        });
+      }
+      if (url === '/api/audit-trail/export') {
+        return new Response('id,at\r\n', {
+          headers: {
+            'Content-Type': 'text/csv',
+            'X-Export-Id': '11111111-1111-4111-8111-111111111111',
+            'Content-Disposition': 'attachment; filename="audit-trail-2026-03-01-10-00-00.csv"',
+          },
+        });
+      }
+      if (url.endsWith('/signature')) {
+        return json({
+          version: 1,
+          algorithm: 'Ed25519',
+          exportId: '11111111-1111-4111-8111-111111111111',
+          createdAt: '2026-03-01T10:00:00.000Z',
+          format: 'csv',
+          scope: 'lookups that asked for or showed one identifier',
+          records: 2,
+          bytes: 7,
+          sha256: 'ab',
+          keyFingerprint: '0123456789abcdef',
+          publicKey: 'PEM',
+          signature: 'c2ln',
+        });
       }
       if (url.startsWith('/api/audit-trail')) return json({ items: TRAIL, nextCursor: null });
       return json({ type: '/problems/not-found', title: 'nope', status: 404 }, 404);
@@ -89,7 +142,10 @@ describe('AuditTrailPage', () => {
     expect(rows[1]).toHaveTextContent('v4 · Basic details');
     expect(rows[1]).toHaveTextContent('Not found');
     expect(rows[1]).toHaveTextContent('data subject not found');
-    expect(rows[2]).toHaveTextContent('no identifier · next page of a listing');
+    expect(rows[2]).toHaveTextContent('no identifier asked · load-more page');
+    expect(screen.getByTestId('chain-last-verified')).toHaveTextContent(
+      /Intact.*12 entries intact \(by the daily retention job\)/,
+    );
     expect(rows[3]).toHaveTextContent('Rate limited');
 
     await user.selectOptions(screen.getByLabelText('Outcome'), 'rate-limited');
@@ -99,20 +155,60 @@ describe('AuditTrailPage', () => {
 
   it('finds the lookups of a typed identifier, sending it in the body only', async () => {
     const { user, router } = renderPage();
-    await user.type(await screen.findByLabelText('Identifier'), 'ada.lovelace@example.com');
+    await user.type(await screen.findByLabelText('Identifier'), 'Ada.Lovelace@example.com');
     await user.click(screen.getByRole('button', { name: 'Find lookups' }));
     const found = await screen.findByRole('table', { name: 'Lookups of the identifier' });
-    expect(within(found).getAllByRole('row')).toHaveLength(2);
-    expect(screen.getByText('1 lookup of this identifier.')).toBeInTheDocument();
+    const rows = within(found).getAllByRole('row');
+    expect(rows).toHaveLength(3);
+    expect(
+      screen.getByText(
+        '2 lookups found: 1 asked for this identifier, 1 showed it in a listing or another data subject’s answer.',
+      ),
+    ).toBeInTheDocument();
+    expect(rows[2]).toHaveTextContent('Shown in the answer');
+    expect(rows[2]).toHaveTextContent('50 records · showed 50 data subjects · load-more page');
+    expect(rows[2]).toHaveTextContent('fromDate: 2026-02-01T00:00:00.000Z');
+    expect(screen.getByText(/as an e-mail address, without regard to case/)).toBeInTheDocument();
     const search = calls.find((call) => call.url === '/api/audit-trail/search');
-    expect(JSON.parse(search?.body ?? '{}')).toEqual({ identifier: 'ada.lovelace@example.com' });
-    expect(calls.filter((call) => call.url.includes('lovelace'))).toEqual([]);
-    expect(JSON.stringify(router.state.location)).not.toContain('lovelace');
+    expect(JSON.parse(search?.body ?? '{}')).toEqual({ identifier: 'Ada.Lovelace@example.com' });
+    expect(calls.filter((call) => call.url.toLowerCase().includes('lovelace'))).toEqual([]);
+    expect(JSON.stringify(router.state.location).toLowerCase()).not.toContain('lovelace');
+    // It says exactly what it matched: the normalised form, and the typed one for older records.
+    expect(screen.getByText('ada.lovelace@example.com')).toBeInTheDocument();
+    expect(screen.getByText(/also as typed \(Ada\.Lovelace@example\.com\)/)).toBeInTheDocument();
 
     await user.click(screen.getByRole('button', { name: 'Clear search' }));
     expect(screen.getByLabelText('Identifier')).toHaveValue('');
     expect(
       screen.queryByRole('table', { name: 'Lookups of the identifier' }),
     ).not.toBeInTheDocument();
+  });
+
+  it('refuses an empty search without sending it', async () => {
+    const { user } = renderPage();
+    await user.click(await screen.findByRole('button', { name: 'Find lookups' }));
+    expect(screen.getByText('Type the identifier to look for.')).toBeInTheDocument();
+    expect(calls.filter((call) => call.url === '/api/audit-trail/search')).toEqual([]);
+  });
+
+  it('exports the search with its signature and says how to check it', async () => {
+    URL.createObjectURL = vi.fn(() => 'blob:x');
+    URL.revokeObjectURL = vi.fn();
+    const { user } = renderPage();
+    await user.type(await screen.findByLabelText('Identifier'), 'ada.lovelace@example.com');
+    await user.click(screen.getByRole('button', { name: 'Find lookups' }));
+    const group = await screen.findByRole('group', { name: 'Export the search results' });
+    await user.click(within(group).getByRole('button', { name: 'Export CSV' }));
+    expect(
+      await screen.findByText(/Saved audit-trail-2026-03-01-10-00-00\.csv \(2 records\)/),
+    ).toHaveTextContent(
+      'its Ed25519 signature audit-trail-2026-03-01-10-00-00.csv.sig.json (key 0123456789abcdef)',
+    );
+    const exported = calls.find((call) => call.url === '/api/audit-trail/export');
+    expect(JSON.parse(exported?.body ?? '{}')).toEqual({
+      format: 'csv',
+      identifier: 'ada.lovelace@example.com',
+    });
+    expect(calls.some((call) => call.url.endsWith('/signature'))).toBe(true);
   });
 });

@@ -1,15 +1,22 @@
-// Page `/audit` (PRODUCT.md §6), admins only: every lookup of personal data, newest first, with
-// filters in the URL; and every lookup of one identifier, found by typing it. The identifier is
-// sent in a request body and kept in this page's state only; the trail holds it as a keyed hash.
+// Page `/audit`, admins only: every lookup of personal data, newest first, with filters in the
+// URL; every lookup that asked for or showed one identifier, found by typing it; signed exports of
+// either; and when the trail's hash chain was last verified. The identifier is sent in a request
+// body and kept in this page's state only; the trail holds it as a keyed hash.
 import { useMemo, useState, type FormEvent } from 'react';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
 import { StatusPanel } from '../../../components/ui/status-panel';
-import type { AuditRecord } from '../../../shared/audit-trail';
+import {
+  canonicalIdentifier,
+  type AuditMatch,
+  type AuditRecord,
+} from '../../../shared/audit-trail';
 import { IDENTIFIER_MAX_LENGTH } from '../../../shared/data-subject-operations';
-import { auditTrailQueryOptions, useAuditSearch } from '../api/audit-trail-api';
+import { auditTrailQueryOptions, exportFilters, useAuditSearch } from '../api/audit-trail-api';
 import { parseAuditFilters, serialiseAuditFilters, type AuditFilters } from '../audit-url-state';
+import { AuditExportButtons } from './audit-export-buttons';
 import { AuditFiltersBar } from './audit-filters';
+import { AuditIntegrityPanel } from './audit-integrity';
 import { AuditTable } from './audit-table';
 import './audit-trail.css';
 
@@ -23,9 +30,12 @@ export function AuditTrailPage() {
 
   // The identifier searched for: this component's state only.
   const [identifier, setIdentifier] = useState('');
-  const [searched, setSearched] = useState<{ items: AuditRecord[]; next: string | null } | null>(
-    null,
-  );
+  const [searched, setSearched] = useState<{
+    identifier: string;
+    items: AuditRecord[];
+    next: string | null;
+    match: AuditMatch;
+  } | null>(null);
   const [searchError, setSearchError] = useState<string | null>(null);
   const search = useAuditSearch();
 
@@ -39,16 +49,28 @@ export function AuditTrailPage() {
     setSearchError(null);
     search.mutate(
       { identifier: text },
-      { onSuccess: (page) => setSearched({ items: page.items, next: page.nextCursor }) },
+      {
+        onSuccess: (page) =>
+          setSearched({
+            identifier: text,
+            items: page.items,
+            next: page.nextCursor,
+            match: page.match,
+          }),
+      },
     );
   };
   const searchOlder = () => {
     if (!searched?.next) return;
     search.mutate(
-      { identifier: identifier.trim(), cursor: searched.next },
+      { identifier: searched.identifier, cursor: searched.next },
       {
         onSuccess: (page) =>
-          setSearched({ items: [...searched.items, ...page.items], next: page.nextCursor }),
+          setSearched({
+            ...searched,
+            items: [...searched.items, ...page.items],
+            next: page.nextCursor,
+          }),
       },
     );
   };
@@ -65,15 +87,24 @@ export function AuditTrailPage() {
         <div>
           <h1 id="audit-title">Audit trail</h1>
           <p className="muted">
-            Every data-subject lookup, newest first: who made it, when, with which operation, and
-            what came of it. Identifiers are kept only as a keyed hash: find the lookups of one by
-            typing it below.
+            Every data-subject lookup, newest first: who made it, when, with which operation, what
+            it asked, how many records came back and what came of it. Identifiers are kept only as
+            keyed hashes, those asked for and every one an answer showed: find who saw a person’s
+            data by typing their identifier below.
           </p>
         </div>
       </header>
 
+      <AuditIntegrityPanel />
+
       <section className="card audit-section" aria-labelledby="audit-search-title">
-        <h2 id="audit-search-title">Find the lookups of an identifier</h2>
+        <h2 id="audit-search-title">Who saw this person’s data?</h2>
+        <p className="muted audit-search-help" id="audit-search-help">
+          Finds every lookup that asked for the identifier and every listing page (“load more” pages
+          included) whose answer showed it. E-mail addresses match regardless of upper and lower
+          case; other identifiers (customer ids, phone numbers) match exactly as typed. Spaces
+          around the identifier never matter.
+        </p>
         <form
           className="audit-search"
           role="search"
@@ -96,7 +127,9 @@ export function AuditTrailPage() {
               placeholder="e.g. someone@example.com"
               value={identifier}
               aria-invalid={searchError ? true : undefined}
-              aria-describedby={searchError ? 'audit-identifier-error' : undefined}
+              aria-describedby={
+                searchError ? 'audit-identifier-error audit-search-help' : 'audit-search-help'
+              }
               onChange={(event) => setIdentifier(event.target.value)}
             />
             {searchError ? (
@@ -121,10 +154,25 @@ export function AuditTrailPage() {
         ) : searched ? (
           <div className="audit-search-results">
             <p role="status" className="audit-result-count">
-              {searched.items.length === 0
-                ? 'No lookups of this identifier are recorded.'
-                : `${searched.items.length}${searched.next ? '+' : ''} ${searched.items.length === 1 ? 'lookup' : 'lookups'} of this identifier.`}
+              {searchSummary(searched.items, searched.next !== null)}
             </p>
+            <p className="muted audit-match-note">
+              Matched{' '}
+              <code className="audit-searched">{canonicalIdentifier(searched.identifier)}</code>{' '}
+              {searched.match.rule === 'email'
+                ? 'as an e-mail address, without regard to case'
+                : 'exactly as typed'}
+              {searched.match.forms > 1
+                ? `, and also as typed (${searched.identifier.trim()}) for records made before e-mail addresses were matched without regard to case`
+                : ''}
+              .
+            </p>
+            {searched.items.length > 0 ? (
+              <AuditExportButtons
+                what={{ identifier: searched.identifier }}
+                label="the search results"
+              />
+            ) : null}
             {searched.items.length > 0 ? (
               <AuditTable records={searched.items} label="Lookups of the identifier" />
             ) : null}
@@ -147,6 +195,12 @@ export function AuditTrailPage() {
           <h2 id="audit-list-title">All lookups</h2>
           <AuditFiltersBar filters={filters} onChange={setFilters} />
         </div>
+        {rows.length > 0 ? (
+          <AuditExportButtons
+            what={{ filters: exportFilters(filters) }}
+            label={Object.keys(filters).length > 0 ? 'the filtered trail' : 'the whole trail'}
+          />
+        ) : null}
         {trail.isPending ? (
           <p className="muted" role="status">
             Loading the audit trail…
@@ -205,4 +259,15 @@ export function AuditTrailPage() {
       </section>
     </section>
   );
+}
+
+/** "5 lookups showed or asked for this identifier: 2 asked for it, 3 listing pages showed it." */
+function searchSummary(items: readonly AuditRecord[], more: boolean): string {
+  if (items.length === 0) {
+    return 'No lookup asked for this identifier, and no recorded answer showed it.';
+  }
+  const asked = items.filter((item) => item.matchedBy !== 'shown').length;
+  const shown = items.filter((item) => item.matchedBy === 'shown').length;
+  const count = `${items.length}${more ? '+' : ''}`;
+  return `${count} ${items.length === 1 ? 'lookup' : 'lookups'} found: ${asked} asked for this identifier, ${shown} showed it in a listing or another data subject’s answer.`;
 }

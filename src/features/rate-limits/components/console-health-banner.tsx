@@ -16,6 +16,11 @@ export function ConsoleHealthBanner() {
       'The console cannot reach its incident store. Requests to the platform still work and 429s are still answered, but new incidents are not being recorded and the history may be incomplete.',
     );
   }
+  if (data.audit === 'failing') {
+    notices.push(
+      'The console cannot write to its audit trail, so data-subject lookups are refused and nothing is sent to the platform until it can.',
+    );
+  }
   if (data.governor === 'fallback') {
     notices.push(
       'The console’s replicas cannot share the platform’s rate limits right now, so each holds back to its own share: you may see more “holding requests back” answers than usual.',
