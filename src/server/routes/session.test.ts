@@ -153,6 +153,46 @@ describe('POST /api/session', () => {
     expect((await signInRequest(h, HARNESS_USERS.admin, from('198.51.100.7'))).status).toBe(200);
   });
 
+  it('checks at most the policy’s number of 200 parallel guesses; the right one at 150 gets no session', async () => {
+    const h = await start();
+    let checked = 0;
+    const authenticate = h.auth.users.authenticate.bind(h.auth.users);
+    h.auth.users.authenticate = async (username, password) => {
+      checked += 1;
+      return authenticate(username, password);
+    };
+    const responses = await Promise.all(
+      Array.from({ length: 200 }, (_, n) =>
+        signInRequest(h, {
+          username: 'admin',
+          password: n === 149 ? HARNESS_USERS.admin.password : `guess-${n}`,
+        }),
+      ),
+    );
+    expect(checked).toBeLessThanOrEqual(10);
+    expect(responses[149]?.status).toBe(429);
+    expect(responses.filter((r) => r.status === 200)).toHaveLength(0);
+    expect(responses.filter((r) => r.status === 429).length).toBeGreaterThanOrEqual(190);
+    // The locked name costs the address only what was checked: a colleague still signs in.
+    expect((await signInRequest(h, HARNESS_USERS.support)).status).toBe(200);
+  });
+
+  it('checks at most the address policy’s number of parallel guesses across names', async () => {
+    const h = await start();
+    let checked = 0;
+    const authenticate = h.auth.users.authenticate.bind(h.auth.users);
+    h.auth.users.authenticate = async (username, password) => {
+      checked += 1;
+      return authenticate(username, password);
+    };
+    await Promise.all(
+      Array.from({ length: 200 }, (_, n) =>
+        signInRequest(h, { username: `user${n}`, password: 'guess' }),
+      ),
+    );
+    expect(checked).toBeLessThanOrEqual(30);
+  });
+
   it.each([
     ['a text body', 'text/plain', 'username=admin', 415],
     ['a form body', 'application/x-www-form-urlencoded', 'username=admin&password=x', 415],

@@ -76,17 +76,15 @@ export function sessionRoutes(auth: ConsoleAuth) {
     .post('/', async (c) => {
       const { username, password } = await readSignIn(c.req.raw);
       const attempt = { username, address: clientAddress(c, auth.web) };
-      const wait = await auth.throttle.secondsToWait(attempt);
-      if (wait > 0) {
-        auth.logger.warn(
-          { reqId: c.get('requestId'), waitSeconds: wait },
-          'sign-in refused: throttled',
-        );
-        throw signInThrottledProblem(wait);
+      // Counted before the password is hashed, so parallel guesses cannot outrun the throttle.
+      const { reserved, waitSeconds } = await auth.throttle.reserve(attempt);
+      if (!reserved) {
+        auth.logger.warn({ reqId: c.get('requestId'), waitSeconds }, 'sign-in refused: throttled');
+        throw signInThrottledProblem(waitSeconds);
       }
       const user = await auth.users.authenticate(username, password);
       if (!user) {
-        await auth.throttle.recordFailure(attempt);
+        await auth.throttle.recordFailure(reserved);
         // The name is logged only when it is a real account: a mistyped name is often a password.
         const known = auth.users.find(username) !== undefined;
         auth.logger.warn(
@@ -95,7 +93,7 @@ export function sessionRoutes(auth: ConsoleAuth) {
         );
         throw signInFailedProblem();
       }
-      await auth.throttle.recordSuccess(attempt);
+      await auth.throttle.recordSuccess(reserved);
       // A fresh id on every sign-in (no session fixation); any session the browser had ends.
       const previous = await sessionUser(c, auth);
       if (previous.sessionId) await auth.sessions.delete(previous.sessionId);
