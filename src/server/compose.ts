@@ -94,7 +94,12 @@ export function composeBff({
     ...(scaleOut.sessions ? { sessions: scaleOut.sessions } : {}),
     ...(scaleOut.throttle ? { throttle: scaleOut.throttle } : {}),
   });
-  const httpTransport = transport ?? createHttpTransport({ timeoutMs: config.upstream.timeoutMs });
+  const httpTransport =
+    transport ??
+    createHttpTransport({
+      timeoutMs: config.upstream.timeoutMs,
+      maxAnswerBytes: config.upstream.maxAnswerBytes,
+    });
   const baseUrl = new URL(upstreamBaseUrl);
   const tokenUrl = new URL(config.oauth.tokenUrl ?? `${upstreamBaseUrl}/api/access/v1/oauth/token`);
   // The rate-limit governor: every upstream call, token requests included, passes through it.
@@ -121,7 +126,7 @@ export function composeBff({
     tokenUrl,
     clientId: config.oauth.clientId,
     clientSecret: config.oauth.clientSecret,
-    scope: config.oauth.scope,
+    ...(config.oauth.scope ? { scope: config.oauth.scope } : {}),
     clientAuth: config.oauth.clientAuth,
     defaultTtlSeconds: config.oauth.defaultTokenTtlSeconds,
     transport: guardTokenTransport(
@@ -140,6 +145,7 @@ export function composeBff({
     transport: filterUpstreamAnswers(httpTransport, logger),
     tokens,
     guard,
+    maxAnswerBytesByOperation: config.upstream.maxAnswerBytesByOperation,
     observe: observeUpstream(metrics),
   });
   // GET /readyz: the store, a token, Redis and the governor's mode; 503 while shutting down.

@@ -111,7 +111,10 @@ export async function startBffHarness({
     AUDIT_KEY: randomBytes(32).toString('base64url'),
     ...env,
   });
-  const http = createHttpTransport({ timeoutMs: config.upstream.timeoutMs });
+  const http = createHttpTransport({
+    timeoutMs: config.upstream.timeoutMs,
+    maxAnswerBytes: config.upstream.maxAnswerBytes,
+  });
   /** Every request the BFF sent upstream, as the upstream received it. */
   const sent: TransportRequest[] = [];
   const bff = composeBff({
