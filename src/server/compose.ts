@@ -21,7 +21,7 @@ import { filterUpstreamAnswers } from './security/upstream-answer-filter';
 import { EventTypesSource } from './upstream/event-types-source';
 import { createHttpTransport, type Transport } from './upstream/http-transport';
 import { createConsoleMetrics } from './observability/console-metrics';
-import { createReadiness } from './observability/readiness';
+import { createReadiness, runExtraChecks, type ExtraCheck } from './observability/readiness';
 import {
   countRejections,
   observedTransport,
@@ -59,6 +59,11 @@ export interface ComposeOptions {
   redis?: Redis;
   /** Report the process's CPU, memory and event-loop metrics too (the process entry does). */
   processMetrics?: boolean;
+  /**
+   * Further readiness checks (observability/readiness.ts): a required one failing takes the
+   * replica out of rotation and shows the store as unavailable on /api/health.
+   */
+  readinessChecks?: readonly ExtraCheck[];
 }
 
 /** The composed BFF: its app and a way to release its connections. */
@@ -75,6 +80,7 @@ export function composeBff({
   auditKey,
   redis,
   processMetrics,
+  readinessChecks = [],
 }: ComposeOptions) {
   // Prometheus metrics (GET /metrics), and what several replicas share (scale-out.ts).
   const metrics = createConsoleMetrics({ processMetrics: processMetrics ?? false });
@@ -154,6 +160,7 @@ export function composeBff({
     token: () => tokens.getToken(),
     heldBack: async (error) => (await rateLimiting.guard.explainFailure(error)) !== undefined,
     shared: () => scaleOut.readiness(),
+    extraChecks: readinessChecks,
     ...(now ? { now } : {}),
   });
   const eventTypes = new EventTypesSource({
@@ -184,9 +191,13 @@ export function composeBff({
     },
     readiness: readiness.check,
     health: async () => {
-      const [store, shared] = await Promise.all([rateLimiting.readiness(), scaleOut.readiness()]);
+      const [store, shared, extra] = await Promise.all([
+        rateLimiting.readiness(),
+        scaleOut.readiness(),
+        runExtraChecks(readinessChecks),
+      ]);
       return {
-        store: store.ok ? 'ok' : 'unavailable',
+        store: store.ok && extra.requiredOk ? 'ok' : 'unavailable',
         governor: shared.governor?.mode ?? 'single',
       };
     },

@@ -55,6 +55,12 @@ export interface IncidentStore {
   activeBlocks(now: number): Promise<Incident[]>;
   /** Resolves when the store answers a trivial query. */
   ping(): Promise<void>;
+  /**
+   * Resolves when the store takes a committed write (a counter row of its own), so a store that
+   * refused writes (disk full, read-only) is seen to take them again without waiting for an
+   * incident.
+   */
+  probeWrite(now: number): Promise<void>;
 }
 
 interface IncidentRow {
@@ -281,5 +287,16 @@ export class SqlIncidentStore implements IncidentStore {
   async ping(): Promise<void> {
     const db = await this.#db();
     await db.query('SELECT 1');
+  }
+
+  async probeWrite(now: number): Promise<void> {
+    const db = await this.#db();
+    await db.transaction((tx) =>
+      tx.query(
+        `INSERT INTO store_counters (name, value) VALUES ('write_probe', $1)
+         ON CONFLICT (name) DO UPDATE SET value = excluded.value`,
+        [now],
+      ),
+    );
   }
 }

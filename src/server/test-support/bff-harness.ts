@@ -21,6 +21,7 @@ import { writeUsersFile } from '../auth/users-file';
 import { parseConfig } from '../config';
 import { composeBff } from '../compose';
 import { createLogger, type Logger } from '../logger';
+import type { ExtraCheck } from '../observability/readiness';
 import type { SqlDatabase } from '../store/database';
 import { createHttpTransport, type TransportRequest } from '../upstream/http-transport';
 
@@ -47,6 +48,8 @@ export interface HarnessOptions {
   redis?: Redis;
   /** Another harness's mock upstream to use instead of starting one (replicas of one console). */
   upstream?: MockUpstreamServer;
+  /** Further readiness checks (observability/readiness.ts). */
+  readinessChecks?: readonly ExtraCheck[];
 }
 
 /** The console users every harness has, one per role, and their passwords. */
@@ -88,6 +91,7 @@ export async function startBffHarness({
   demoControls,
   redis,
   upstream: sharedUpstream,
+  readinessChecks,
 }: HarnessOptions = {}) {
   const usersFile = await writeHarnessUsersFile();
   const limits: MockRateLimits | undefined = mockRateLimits
@@ -129,6 +133,7 @@ export async function startBffHarness({
     ...(database ? { database } : {}),
     ...(moduleRules ? { moduleRules } : {}),
     ...(redis ? { redis } : {}),
+    ...(readinessChecks ? { readinessChecks } : {}),
     ...(demoControls && limits
       ? { demoControls: createMockDemoControls(upstream.state, limits) }
       : {}),
