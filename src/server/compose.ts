@@ -21,6 +21,7 @@ import { filterUpstreamAnswers } from './security/upstream-answer-filter';
 import { EventTypesSource } from './upstream/event-types-source';
 import { createHttpTransport, type Transport } from './upstream/http-transport';
 import { createConsoleMetrics } from './observability/console-metrics';
+import { StreamRegistry } from './incidents/stream-registry';
 import { createReadiness, runExtraChecks, type ExtraCheck } from './observability/readiness';
 import {
   countRejections,
@@ -100,6 +101,9 @@ export function composeBff({
     ...(scaleOut.sessions ? { sessions: scaleOut.sessions } : {}),
     ...(scaleOut.throttle ? { throttle: scaleOut.throttle } : {}),
   });
+  // Live streams by session and user; a session's streams end when it signs out.
+  const streams = new StreamRegistry();
+  auth.sessionEnds.add((sessionId) => streams.endSession(sessionId));
   const httpTransport =
     transport ??
     createHttpTransport({
@@ -222,6 +226,9 @@ export function composeBff({
       hub: rateLimiting.hub,
       logger,
       now: now ?? Date.now,
+      streams,
+      sessionAlive: async (sessionId) =>
+        (await auth.sessions.touch(sessionId, { extend: false })) !== undefined,
     },
     ...(demoControls
       ? {

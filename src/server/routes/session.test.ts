@@ -44,6 +44,7 @@ describe('POST /api/session', () => {
     expect(SessionSchema.parse(await response.json())).toEqual({
       username: 'admin',
       role: 'admin',
+      idleSeconds: 480 * 60,
     });
     const setCookie = response.headers.get('set-cookie') ?? '';
     expect(setCookie).toMatch(/^console_session=[\w-]{43}\.[^;]+;/);
@@ -63,7 +64,11 @@ describe('POST /api/session', () => {
       username: '  Support ',
       password: HARNESS_USERS.support.password,
     });
-    expect(await response.json()).toEqual({ username: 'support', role: 'support' });
+    expect(await response.json()).toEqual({
+      username: 'support',
+      role: 'support',
+      idleSeconds: 480 * 60,
+    });
   });
 
   it.each<[string, Record<string, string>, Record<string, string>]>([
@@ -239,7 +244,11 @@ describe('GET /api/session', () => {
   it('answers the signed-in user and role', async () => {
     const h = await start();
     const response = await h.request('/api/session', {}, { as: 'support' });
-    expect(await response.json()).toEqual({ username: 'support', role: 'support' });
+    expect(await response.json()).toEqual({
+      username: 'support',
+      role: 'support',
+      idleSeconds: 480 * 60,
+    });
   });
 
   it('needs the X-CSRF header like every other API call', async () => {
@@ -360,5 +369,41 @@ describe('roles', () => {
   it('lets support read event types', async () => {
     const h = await start();
     expect((await h.request('/api/event-types', {}, { as: 'support' })).status).toBe(200);
+  });
+});
+
+describe('idle sign-out', () => {
+  async function idleHarness() {
+    const clock = { now: Date.parse('2030-01-01T09:00:00Z') };
+    const h = await start({ env: { SESSION_IDLE_MINUTES: '1' }, now: () => clock.now });
+    return { h, clock, cookie: await h.signIn('support') };
+  }
+  const poll = (h: BffHarness, cookie: string) =>
+    h.app.request('/api/health', {
+      headers: { Cookie: cookie, 'X-CSRF': '1', 'X-Console-Background': '1' },
+    });
+
+  it('is not put off by the page’s own polling: an unattended tab is signed out', async () => {
+    const { h, clock, cookie } = await idleHarness();
+    clock.now += 50_000;
+    expect((await poll(h, cookie)).status).toBe(200);
+    clock.now += 20_000;
+    const ended = await poll(h, cookie);
+    expect(ended.status).toBe(401);
+    // The live stream does not keep the session alive either.
+    expect(
+      (await h.app.request('/api/rate-limits/stream', { headers: { Cookie: cookie } })).status,
+    ).toBe(401);
+  });
+
+  it('is put off by a person’s action', async () => {
+    const { h, clock, cookie } = await idleHarness();
+    clock.now += 50_000;
+    const action = await h.app.request('/api/rate-limits/rules', {
+      headers: { Cookie: cookie, 'X-CSRF': '1' },
+    });
+    expect(action.status).toBe(200);
+    clock.now += 20_000;
+    expect((await poll(h, cookie)).status).toBe(200);
   });
 });
