@@ -101,6 +101,7 @@ export function composeBff({
     ...(scaleOut.sessions ? { sessions: scaleOut.sessions } : {}),
     ...(scaleOut.throttle ? { throttle: scaleOut.throttle } : {}),
   });
+  let retentionTimer: NodeJS.Timeout | undefined;
   // Live streams by session and user; a session's streams end when it signs out.
   const streams = new StreamRegistry();
   auth.sessionEnds.add((sessionId) => streams.endSession(sessionId));
@@ -255,6 +256,21 @@ export function composeBff({
      */
     async ready() {
       await rateLimiting.restoreBlocks();
+      // Incidents are kept INCIDENT_RETENTION_DAYS (the audit trail has its own retention):
+      // swept now and every hour, so the history and stream replay stay bounded.
+      const sweep = () => {
+        const at = (now ?? Date.now)();
+        rateLimiting.store
+          .deleteOlderThan(at - config.incidentRetentionDays * 86_400_000, at)
+          .then((deleted) => {
+            if (deleted > 0) logger.info({ deleted }, 'incidents past their retention deleted');
+          })
+          .catch((error: unknown) =>
+            logger.warn({ err: error }, 'incident retention sweep failed'),
+          );
+      };
+      sweep();
+      retentionTimer = setInterval(sweep, 3_600_000).unref();
       await scaleOut.start({
         governor: rateLimiting.governor,
         hub: rateLimiting.hub,
@@ -267,6 +283,7 @@ export function composeBff({
     /** Ends the live incident streams so a graceful shutdown is not held up by them. */
     closeStreams: () => rateLimiting.hub.closeAll(),
     async close() {
+      clearInterval(retentionTimer);
       await scaleOut.close();
       await rateLimiting.close();
       if ('close' in httpTransport && typeof httpTransport.close === 'function') {

@@ -61,6 +61,11 @@ export interface IncidentStore {
    * incident.
    */
   probeWrite(now: number): Promise<void>;
+  /**
+   * Deletes incidents last seen before `cutoff` whose block has ended (INCIDENT_RETENTION_DAYS);
+   * resolves to how many went.
+   */
+  deleteOlderThan(cutoff: number, now: number): Promise<number>;
 }
 
 interface IncidentRow {
@@ -287,6 +292,18 @@ export class SqlIncidentStore implements IncidentStore {
   async ping(): Promise<void> {
     const db = await this.#db();
     await db.query('SELECT 1');
+  }
+
+  async deleteOlderThan(cutoff: number, now: number): Promise<number> {
+    const db = await this.#db();
+    const params = [new Date(cutoff).toISOString(), new Date(now).toISOString()];
+    const where = 'last_seen < $1 AND blocked_until < $2';
+    const { rows } = await db.query<{ count: number | string }>(
+      `SELECT COUNT(*) AS count FROM rate_limit_incidents WHERE ${where}`,
+      params,
+    );
+    await db.query(`DELETE FROM rate_limit_incidents WHERE ${where}`, params);
+    return Number(rows[0]?.count ?? 0);
   }
 
   async probeWrite(now: number): Promise<void> {
