@@ -9,6 +9,7 @@ import { storeScaleScenario } from './scenarios/store-scale';
 import type { BenchContext, Scenario } from './scenarios/context';
 import { memoryScenario } from './scenarios/memory';
 import { overheadScenario } from './scenarios/overhead';
+import { robustnessScenario } from './scenarios/robustness';
 import { tableBrowserScenario } from './scenarios/table-browser';
 import { upstreamEconomyScenario } from './scenarios/upstream-economy';
 import { writeReport, type Figure } from './lib/report';
@@ -33,6 +34,7 @@ const scenarios: Array<[string, Scenario]> = [
   ['live-incident', liveIncidentScenario],
   ['memory', memoryScenario],
   ['store', storeScaleScenario],
+  ['robustness', robustnessScenario],
 ];
 
 const started = performance.now();
