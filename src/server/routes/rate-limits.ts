@@ -130,15 +130,21 @@ function replayFrom(header: string | undefined, query: string | undefined): numb
   return Number(value);
 }
 
-/** One serialisation per change, however many streams carry it. */
-const serialised = new WeakMap<Incident, string>();
-function incidentData(incident: Incident): string {
-  let text = serialised.get(incident);
-  if (text === undefined) {
-    text = JSON.stringify(incident);
-    serialised.set(incident, text);
+/**
+ * One serialisation per change, however many streams carry it: the whole SSE event, encoded once
+ * (an incident flood reaches every open stream, so per-stream work is what the loop pays for).
+ */
+const encodedEvents = new WeakMap<Incident, Uint8Array>();
+const encoder = new TextEncoder();
+function incidentEvent(incident: Incident): Uint8Array {
+  let bytes = encodedEvents.get(incident);
+  if (bytes === undefined) {
+    bytes = encoder.encode(
+      `event: ${INCIDENT_EVENT}\nid: ${incident.seq}\ndata: ${JSON.stringify(incident)}\n\n`,
+    );
+    encodedEvents.set(incident, bytes);
   }
-  return text;
+  return bytes;
 }
 
 const STREAM_REFUSALS = {
@@ -157,11 +163,7 @@ export function rateLimitsRoutes(deps: RateLimitsRoutesDeps) {
   const noStore = { 'Cache-Control': 'private, no-store' };
 
   async function writeIncident(stream: SSEStreamingApi, incident: Incident) {
-    await stream.writeSSE({
-      event: INCIDENT_EVENT,
-      id: String(incident.seq),
-      data: incidentData(incident),
-    });
+    await stream.write(incidentEvent(incident));
   }
   const streams = deps.streams ?? new StreamRegistry({ total: maxStreams });
 
