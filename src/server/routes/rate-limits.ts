@@ -132,7 +132,8 @@ function replayFrom(header: string | undefined, query: string | undefined): numb
 
 /**
  * One serialisation per change, however many streams carry it: the whole SSE event, encoded once
- * (an incident flood reaches every open stream, so per-stream work is what the loop pays for).
+ * (an incident flood reaches every open stream, so per-stream work is what the loop pays for),
+ * in the field order of Hono's writeSSE.
  */
 const encodedEvents = new WeakMap<Incident, Uint8Array>();
 const encoder = new TextEncoder();
@@ -140,7 +141,7 @@ function incidentEvent(incident: Incident): Uint8Array {
   let bytes = encodedEvents.get(incident);
   if (bytes === undefined) {
     bytes = encoder.encode(
-      `event: ${INCIDENT_EVENT}\nid: ${incident.seq}\ndata: ${JSON.stringify(incident)}\n\n`,
+      `event: ${INCIDENT_EVENT}\ndata: ${JSON.stringify(incident)}\nid: ${incident.seq}\n\n`,
     );
     encodedEvents.set(incident, bytes);
   }
