@@ -10,6 +10,8 @@ import { storeScaleScenario } from './scenarios/store-scale';
 import type { BenchContext, Scenario } from './scenarios/context';
 import { memoryScenario } from './scenarios/memory';
 import { overheadScenario } from './scenarios/overhead';
+import { robustnessScenario } from './scenarios/robustness';
+import { incidentFloodScenario } from './scenarios/incident-flood';
 import { tableBrowserScenario } from './scenarios/table-browser';
 import { upstreamEconomyScenario } from './scenarios/upstream-economy';
 import { writeReport, type Figure } from './lib/report';
@@ -35,6 +37,8 @@ const scenarios: Array<[string, Scenario]> = [
   ['memory', memoryScenario],
   ['store', storeScaleScenario],
   ['ingest', integrationIngestScenario],
+  ['robustness', robustnessScenario],
+  ['incident-flood', incidentFloodScenario],
 ];
 
 const started = performance.now();

@@ -6,7 +6,9 @@ import { Navigate, NavLink, Outlet, useLocation, useNavigation } from 'react-rou
 import { StatusPanel } from '../components/ui/status-panel';
 import { useSession } from '../features/session/api/session';
 import { UserBadge } from '../features/session/components/user-badge';
+import { IdleSignOut } from '../features/session/components/idle-sign-out';
 import { signInPath } from '../features/session/return-to';
+import { endedBySigningOut } from '../features/session/session-end';
 import { useSignedOutHandler } from '../features/session/use-signed-out-handler';
 import { AccountBlockBanner } from '../features/rate-limits/components/account-block-banner';
 import { ConsoleHealthBanner } from '../features/rate-limits/components/console-health-banner';
@@ -42,7 +44,10 @@ export function AppLayout() {
       </main>
     );
   }
-  if (!session.data) return <Navigate to={signInPath(location)} replace />;
+  // After a sign-out the return address is dropped: the next person must not land on this page.
+  if (!session.data) {
+    return <Navigate to={endedBySigningOut() ? '/sign-in' : signInPath(location)} replace />;
+  }
 
   return (
     <div className="app-shell">
@@ -66,6 +71,7 @@ export function AppLayout() {
         </nav>
         <UserBadge session={session.data} />
       </header>
+      <IdleSignOut idleSeconds={session.data.idleSeconds} />
       {/* While the platform blocks the whole account, every page says so. */}
       <AccountBlockBanner />
       {/* And while the console itself is degraded (its store away, limits not shared). */}

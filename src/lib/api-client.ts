@@ -33,15 +33,57 @@ interface RequestOptions {
   signal?: AbortSignal;
   method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   body?: unknown;
+  /**
+   * Whether the page makes this request by itself rather than for a person's action. Such requests
+   * do not extend the session (SESSION_IDLE_MINUTES). Default: background unless the person
+   * clicked, typed or opened the page within the last few seconds.
+   */
+  background?: boolean;
+}
+
+/** How long after a click, a key or the page's load a request still counts as the person's. */
+const ACTION_WINDOW_MS = 5_000;
+let lastActionAt = Date.now();
+let lastExtendedAt = Date.now();
+const extendedListeners = new Set<(at: number) => void>();
+
+if (typeof window !== 'undefined') {
+  for (const type of ['pointerdown', 'keydown'] as const) {
+    window.addEventListener(type, () => (lastActionAt = Date.now()), {
+      capture: true,
+      passive: true,
+    });
+  }
+}
+
+/** The time of the person's last click or key press (or the page's load). */
+export function lastPersonAction(): number {
+  return lastActionAt;
+}
+
+/**
+ * Calls `listener` whenever a request made for a person's action succeeded: the server restarted
+ * the session's idle timer then. Returns the unsubscribe function.
+ */
+export function onSessionExtended(listener: (at: number) => void): () => void {
+  extendedListeners.add(listener);
+  return () => extendedListeners.delete(listener);
+}
+
+/** When the session's idle timer was last restarted, as far as this page knows. */
+export function sessionExtendedAt(): number {
+  return lastExtendedAt;
 }
 
 /** Calls the BFF and returns the body parsed with `schema`; throws ApiError otherwise. */
 export async function apiRequest<T>(
   path: string,
   schema: ZodMiniType<T>,
-  { signal, method = 'GET', body }: RequestOptions = {},
+  { signal, method = 'GET', body, background }: RequestOptions = {},
 ): Promise<T> {
   const headers: Record<string, string> = { Accept: 'application/json', 'X-CSRF': '1' };
+  const isBackground = background ?? Date.now() - lastActionAt > ACTION_WINDOW_MS;
+  if (isBackground) headers['X-Console-Background'] = '1';
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   let response: Response;
   try {
@@ -65,6 +107,10 @@ export async function apiRequest<T>(
     const error = new ApiError(await readProblem(response));
     if (response.status === 401) for (const listener of signedOutListeners) listener();
     throw error;
+  }
+  if (!isBackground) {
+    lastExtendedAt = Date.now();
+    for (const listener of extendedListeners) listener(lastExtendedAt);
   }
   if (response.status === 204) return schema.parse(undefined);
   const parsed = schema.safeParse(await response.json());

@@ -17,5 +17,7 @@ export interface AppEnv {
     requestId: string;
     /** Set by requireSession; absent on routes that do not need a session. */
     user?: RequestUser;
+    /** Set by requireSession with the user: the session's id (live streams end with it). */
+    sessionId?: string;
   };
 }

@@ -38,6 +38,7 @@ import { requestLogging } from './security/request-logging';
 import { staticSiteRoutes } from './static-site';
 import type { EventTypesSource } from './upstream/event-types-source';
 import { problemForUpstreamFailure } from './upstream/upstream-problems';
+import { StoreUnavailableError } from './store/database';
 
 export interface AppDeps {
   logger: Logger;
@@ -160,6 +161,15 @@ export function createApp(deps: AppDeps) {
   app.onError((error, c) => {
     const problem = error instanceof HttpProblem ? error : problemForUpstreamFailure(error);
     if (problem) return problemResponse(c, problem.problem, problem.headers);
+    if (error instanceof StoreUnavailableError) {
+      // The reason (with DATA_DIR's path) went to the operator's log and /readyz, not the browser.
+      return problemResponse(c, {
+        type: PROBLEM_TYPES.storeUnavailable,
+        title: 'The console’s own store is unavailable',
+        status: 503,
+        detail: 'Nothing could be read or recorded. The operator has been told; try again later.',
+      });
+    }
     deps.logger.error({ err: error, path: c.req.path }, 'unhandled error');
     return problemResponse(c, {
       type: PROBLEM_TYPES.internal,

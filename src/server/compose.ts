@@ -28,7 +28,8 @@ import { filterUpstreamAnswers } from './security/upstream-answer-filter';
 import { EventTypesSource } from './upstream/event-types-source';
 import { createHttpTransport, type Transport } from './upstream/http-transport';
 import { createConsoleMetrics } from './observability/console-metrics';
-import { createReadiness } from './observability/readiness';
+import { StreamRegistry } from './incidents/stream-registry';
+import { createReadiness, runExtraChecks, type ExtraCheck } from './observability/readiness';
 import {
   countRejections,
   observedTransport,
@@ -72,6 +73,11 @@ export interface ComposeOptions {
   demoTraffic?: DemoTrafficPort;
   /** Where the last good event-types list survives a restart (index.ts: under DATA_DIR). */
   lastGoodEventTypesFile?: string;
+  /**
+   * Further readiness checks (observability/readiness.ts): a required one failing takes the
+   * replica out of rotation and shows the store as unavailable on /api/health.
+   */
+  readinessChecks?: readonly ExtraCheck[];
 }
 
 /** The composed BFF: its app and a way to release its connections. */
@@ -90,6 +96,7 @@ export function composeBff({
   redis,
   processMetrics,
   demoTraffic,
+  readinessChecks = [],
 }: ComposeOptions) {
   // Prometheus metrics (GET /metrics), and what several replicas share (scale-out.ts).
   const metrics = createConsoleMetrics({ processMetrics: processMetrics ?? false });
@@ -109,7 +116,16 @@ export function composeBff({
     ...(scaleOut.sessions ? { sessions: scaleOut.sessions } : {}),
     ...(scaleOut.throttle ? { throttle: scaleOut.throttle } : {}),
   });
-  const httpTransport = transport ?? createHttpTransport({ timeoutMs: config.upstream.timeoutMs });
+  let retentionTimer: NodeJS.Timeout | undefined;
+  // Live streams by session and user; a session's streams end when it signs out.
+  const streams = new StreamRegistry();
+  auth.sessionEnds.add((sessionId) => streams.endSession(sessionId));
+  const httpTransport =
+    transport ??
+    createHttpTransport({
+      timeoutMs: config.upstream.timeoutMs,
+      maxAnswerBytes: config.upstream.maxAnswerBytes,
+    });
   const baseUrl = new URL(upstreamBaseUrl);
   const tokenUrl = new URL(config.oauth.tokenUrl ?? `${upstreamBaseUrl}/api/access/v1/oauth/token`);
   // The rate-limit governor: every upstream call, token requests included, passes through it.
@@ -136,7 +152,7 @@ export function composeBff({
     tokenUrl,
     clientId: config.oauth.clientId,
     clientSecret: config.oauth.clientSecret,
-    scope: config.oauth.scope,
+    ...(config.oauth.scope ? { scope: config.oauth.scope } : {}),
     clientAuth: config.oauth.clientAuth,
     defaultTtlSeconds: config.oauth.defaultTokenTtlSeconds,
     transport: guardTokenTransport(
@@ -155,6 +171,7 @@ export function composeBff({
     transport: filterUpstreamAnswers(httpTransport, logger),
     tokens,
     guard,
+    maxAnswerBytesByOperation: config.upstream.maxAnswerBytesByOperation,
     observe: observeUpstream(metrics),
   });
   // GET /readyz: the store, a token, Redis and the governor's mode; 503 while shutting down.
@@ -164,6 +181,7 @@ export function composeBff({
     heldBack: async (error) => (await rateLimiting.guard.explainFailure(error)) !== undefined,
     shared: () => scaleOut.readiness(),
     audit: () => lookupAudit.health(),
+    extraChecks: readinessChecks,
     ...(now ? { now } : {}),
   });
   const eventTypes = new EventTypesSource({
@@ -256,13 +274,14 @@ export function composeBff({
     },
     readiness: readiness.check,
     health: async () => {
-      const [store, shared, audit] = await Promise.all([
+      const [store, shared, audit, extra] = await Promise.all([
         rateLimiting.readiness(),
         scaleOut.readiness(),
         lookupAudit.health(),
+        runExtraChecks(readinessChecks),
       ]);
       return {
-        store: store.ok ? 'ok' : 'unavailable',
+        store: store.ok && extra.requiredOk ? 'ok' : 'unavailable',
         audit: audit.ok ? 'ok' : 'failing',
         governor: shared.governor?.mode ?? 'single',
       };
@@ -294,6 +313,9 @@ export function composeBff({
       hub: rateLimiting.hub,
       logger,
       now: now ?? Date.now,
+      streams,
+      sessionAlive: async (sessionId) =>
+        (await auth.sessions.touch(sessionId, { extend: false })) !== undefined,
     },
     alerts: {
       alerting,
@@ -340,6 +362,21 @@ export function composeBff({
      */
     async ready() {
       await rateLimiting.restoreBlocks();
+      // Incidents are kept INCIDENT_RETENTION_DAYS (the audit trail has its own retention):
+      // swept now and every hour, so the history and stream replay stay bounded.
+      const sweep = () => {
+        const at = (now ?? Date.now)();
+        rateLimiting.store
+          .deleteOlderThan(at - config.incidentRetentionDays * 86_400_000, at)
+          .then((deleted) => {
+            if (deleted > 0) logger.info({ deleted }, 'incidents past their retention deleted');
+          })
+          .catch((error: unknown) =>
+            logger.warn({ err: error }, 'incident retention sweep failed'),
+          );
+      };
+      sweep();
+      retentionTimer = setInterval(sweep, 3_600_000).unref();
       await scaleOut.start({
         governor: rateLimiting.governor,
         hub: rateLimiting.hub,
@@ -362,6 +399,7 @@ export function composeBff({
       integrations.stop();
       await demoIntegrations?.stop();
       await alerting.stop();
+      clearInterval(retentionTimer);
       await scaleOut.close();
       await rateLimiting.close();
       if ('close' in httpTransport && typeof httpTransport.close === 'function') {

@@ -8,10 +8,31 @@ describe('parseConfig', () => {
       host: '127.0.0.1',
       port: 8787,
       mode: 'demo',
-      upstream: { arrayQueryStyle: 'repeat', accountTier: 'production', timeoutMs: 10_000 },
-      oauth: { scope: 'ACTIVITY_LOG', clientAuth: 'body' },
+      upstream: {
+        arrayQueryStyle: 'repeat',
+        accountTier: 'production',
+        timeoutMs: 10_000,
+        maxAnswerBytes: 16 * 1024 * 1024,
+      },
+      oauth: { clientAuth: 'body' },
+      incidentRetentionDays: 90,
       dataDir: './.data',
     });
+    // The vendor's token document has no scope field: none is sent unless one is configured.
+    expect(config.oauth.scope).toBeUndefined();
+  });
+
+  it('reads per-operation answer limits and refuses one beyond what the heap is sized for', () => {
+    const config = parseConfig({
+      UPSTREAM_MAX_ANSWER_BYTES_BY_OPERATION: 'event-types=33554432, get-data-subject=1048576',
+    });
+    expect(config.upstream.maxAnswerBytesByOperation).toEqual({
+      'event-types': 33_554_432,
+      'get-data-subject': 1_048_576,
+    });
+    expect(() =>
+      parseConfig({ UPSTREAM_MAX_ANSWER_BYTES_BY_OPERATION: 'event-types=999999999' }),
+    ).toThrow('event-types must be from');
   });
 
   it('switches to live mode with UPSTREAM_BASE_URL and then requires the client credentials', () => {

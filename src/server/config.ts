@@ -13,6 +13,9 @@ const port = z.coerce
   .min(1, 'must be a port number (1-65535)')
   .max(65535, 'must be a port number (1-65535)');
 
+/** The most a per-operation answer limit may be: what npm start's heap can parse safely. */
+export const MAX_ANSWER_CEILING = 32 * 1024 * 1024;
+
 const intIn = (min: number, max: number) =>
   z.coerce
     .number({ error: `must be a whole number from ${min} to ${max}` })
@@ -49,7 +52,7 @@ const EnvSchema = z.object({
       /^[\x21\x23-\x5b\x5d-\x7e]+( [\x21\x23-\x5b\x5d-\x7e]+)*$/,
       'must be space-separated scope names',
     )
-    .default('ACTIVITY_LOG'),
+    .optional(),
   // How the client authenticates at the token endpoint: the upstream does not show it. `body`
   // (client_id/client_secret form fields) matches the vendor's examples; `basic` is RFC 6749's
   // HTTP Basic scheme.
@@ -65,6 +68,20 @@ const EnvSchema = z.object({
     .enum(['repeat', 'comma'], { error: 'must be "repeat" or "comma"' })
     .default('repeat'),
   UPSTREAM_TIMEOUT_MS: intIn(100, 120_000).default(10_000),
+  // The largest upstream answer read, in bytes; larger ones are refused with a 502 naming the
+  // limit. The heap npm start gives the process is sized so an answer of the largest allowed size
+  // is parsed and served without exhausting it (docs/operations.md).
+  UPSTREAM_MAX_ANSWER_BYTES: intIn(64 * 1024, MAX_ANSWER_CEILING).default(16 * 1024 * 1024),
+  // Per operation, `operation-id=bytes` pairs separated by commas, e.g. `event-types=33554432`.
+  UPSTREAM_MAX_ANSWER_BYTES_BY_OPERATION: z
+    .string()
+    .regex(
+      /^\s*$|^[\w.-]+=\d+(\s*,\s*[\w.-]+=\d+)*$/,
+      'must be operation=bytes pairs separated by commas',
+    )
+    .optional(),
+  // How long 429 incidents are kept (the audit trail has its own, longer retention).
+  INCIDENT_RETENTION_DAYS: intIn(1, 3_650).default(90),
   EVENT_TYPES_CACHE_SECONDS: intIn(0, 3_600).default(30),
   // Off only to measure the bare proxy path (the benchmark's uncached console): every request
   // then costs one upstream call, however many identical ones are in flight.
@@ -175,6 +192,10 @@ export interface Config {
     /** Unset in demo mode until the mock has started and told us its address. */
     baseUrl: string | undefined;
     timeoutMs: number;
+    /** Largest answer read, in bytes, unless the operation has its own limit. */
+    maxAnswerBytes: number;
+    /** Per-operation answer limits, by operation id. */
+    maxAnswerBytesByOperation: Record<string, number>;
     arrayQueryStyle: 'repeat' | 'comma';
     accountTier: 'production' | 'sandbox';
   };
@@ -183,11 +204,14 @@ export interface Config {
     clientSecret: string;
     /** Unset means `{baseUrl}/api/access/v1/oauth/token`. */
     tokenUrl: string | undefined;
-    scope: string;
+    /** Unset: no `scope` field is sent (the vendor's token document has none). */
+    scope: string | undefined;
     clientAuth: 'body' | 'basic';
     defaultTokenTtlSeconds: number;
   };
   eventTypesCacheSeconds: number;
+  /** Days a 429 incident is kept before it is deleted. */
+  incidentRetentionDays: number;
   /** Whether concurrent identical event-types requests share one upstream call. */
   eventTypesCoalesce: boolean;
   dataDir: string;
@@ -318,6 +342,8 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     upstream: {
       baseUrl: e.UPSTREAM_BASE_URL?.replace(/\/+$/, ''),
       timeoutMs: e.UPSTREAM_TIMEOUT_MS,
+      maxAnswerBytes: e.UPSTREAM_MAX_ANSWER_BYTES,
+      maxAnswerBytesByOperation: parseAnswerLimits(e.UPSTREAM_MAX_ANSWER_BYTES_BY_OPERATION),
       arrayQueryStyle: e.ARRAY_QUERY_STYLE,
       accountTier: e.ACCOUNT_TIER,
     },
@@ -330,6 +356,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
       defaultTokenTtlSeconds: e.OAUTH_DEFAULT_TOKEN_TTL_SECONDS,
     },
     eventTypesCacheSeconds: e.EVENT_TYPES_CACHE_SECONDS,
+    incidentRetentionDays: e.INCIDENT_RETENTION_DAYS,
     eventTypesCoalesce: e.EVENT_TYPES_COALESCE === 'on',
     dataDir: e.DATA_DIR,
     staticDir: e.STATIC_DIR,
@@ -411,4 +438,21 @@ export function loadAlertReceiverSettings(): { port: number; secret: string | un
     throw new ConfigError(`${String(issue?.path[0])} ${issue?.message ?? 'is invalid'}`);
   }
   return { port: parsed.data.ALERT_RECEIVER_PORT, secret: parsed.data.ALERT_RECEIVER_SECRET };
+}
+
+/** `a=1,b=2` as `{ a: 1, b: 2 }`, each value within the answer-limit bounds. */
+function parseAnswerLimits(text: string | undefined): Record<string, number> {
+  const limits: Record<string, number> = {};
+  for (const pair of (text ?? '').split(',')) {
+    const [name, value] = pair.split('=').map((part) => part.trim());
+    if (!name || !value) continue;
+    const bytes = Number(value);
+    if (bytes < 64 * 1024 || bytes > MAX_ANSWER_CEILING) {
+      throw new ConfigError(
+        `UPSTREAM_MAX_ANSWER_BYTES_BY_OPERATION: ${name} must be from ${64 * 1024} to ${MAX_ANSWER_CEILING} bytes`,
+      );
+    }
+    limits[name] = bytes;
+  }
+  return limits;
 }

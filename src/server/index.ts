@@ -1,5 +1,6 @@
 // Process entry: configuration, the demo upstream when no real one is configured, the HTTP
 // listener, and a graceful shutdown on SIGINT/SIGTERM.
+import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
 import type { DataSubjectOperation } from '../shared/data-subject-operations';
@@ -14,7 +15,13 @@ import {
 import { createLogger } from './logger';
 import type { DemoControlsPort } from './routes/demo-controls';
 import type { DemoTrafficPort } from './integrations/demo-integrations';
-import { openDatabase, SchemaTooNewError, type SqlDatabase } from './store/database';
+import {
+  openDatabase,
+  retryingDatabase,
+  SchemaTooNewError,
+  StoreUnavailableError,
+  type SqlDatabase,
+} from './store/database';
 import { openPostgresDatabase, PostgresConnectError } from './store/postgres-database';
 import { closeRedis, connectRedis } from './redis/redis-connection';
 import { createConsoleServer } from './security/http-server';
@@ -22,23 +29,31 @@ import { createConsoleServer } from './security/http-server';
 async function main(): Promise<void> {
   let config: Config;
   let dataSubjectOperations: DataSubjectOperation[];
-  let auditKey: string;
   try {
     config = loadConfig();
     // Before anything starts: a bad DATA_SUBJECT_OPERATIONS_FILE stops the process with one line.
     dataSubjectOperations = loadOperationsCatalog(config.dataSubjects.operationsFile);
-    // Live mode requires AUDIT_KEY (config.ts); demo mode keeps a generated key under DATA_DIR.
-    auditKey = config.dataSubjects.auditKey ?? loadOrCreateAuditKey(config.dataDir);
   } catch (error) {
-    if (error instanceof AuditKeyError) {
-      console.error(`Storage error: ${error.message}`);
-      process.exit(1);
-    }
     if (error instanceof ConfigError) {
       console.error(`Configuration error: ${error.message}`);
       process.exit(1);
     }
     throw error;
+  }
+  // Live mode requires AUDIT_KEY (config.ts); demo mode keeps a generated key under DATA_DIR.
+  let auditKey: string;
+  try {
+    auditKey = config.dataSubjects.auditKey ?? loadOrCreateAuditKey(config.dataDir);
+  } catch (error) {
+    if (!(error instanceof AuditKeyError)) throw error;
+    if (config.mode !== 'demo') {
+      console.error(`Storage error: ${error.message}`);
+      process.exit(1);
+    }
+    // Demo mode with an unusable DATA_DIR: a key for this run only (the store is unavailable
+    // too, so nothing hashed with it is kept).
+    console.error(`Storage error: ${error.message}. Demo mode uses a key for this run only.`);
+    auditKey = randomBytes(32).toString('base64url');
   }
   const logger = createLogger(config.logLevel);
   for (const warning of identifierPlacementWarnings(dataSubjectOperations)) {
@@ -78,17 +93,30 @@ async function main(): Promise<void> {
       ? await openPostgresDatabase({ url: config.scaleOut.databaseUrl, logger })
       : await openDatabase({ dataDir: config.dataDir });
   } catch (error) {
-    if (error instanceof SchemaTooNewError || error instanceof PostgresConnectError) {
-      console.error(`Storage error: ${error.message.replace(/\s+/g, ' ')}`);
-    } else {
+    if (error instanceof StoreUnavailableError) {
+      // One line saying what is wrong and what to do; then serve what does not need the store
+      // (event types, sign-in, the governor in memory). /readyz says "store unavailable" and the
+      // store is tried again every few seconds, so fixing DATA_DIR needs no restart.
       console.error(
-        `Storage error: could not open the store in DATA_DIR ${config.dataDir}: ${(error as Error).message}`,
+        `Storage error: ${error.message}. Serving without the store (no incidents or lookups recorded) and retrying every 5 s.`,
       );
+      database = retryingDatabase({
+        open: () => openDatabase({ dataDir: config.dataDir }),
+        initialError: error,
+        onOpen: () => logger.warn('the store opened: incidents and lookups are recorded again'),
+      });
+    } else {
+      if (error instanceof SchemaTooNewError || error instanceof PostgresConnectError) {
+        console.error(`Storage error: ${error.message.replace(/\s+/g, ' ')}`);
+      } else {
+        console.error(
+          `Storage error: could not open the store in DATA_DIR ${config.dataDir}: ${(error as Error).message}`,
+        );
+      }
+      await stopDemoUpstream?.();
+      process.exit(1);
     }
-    await stopDemoUpstream?.();
-    process.exit(1);
   }
-
   // Redis (REDIS_URL), through which replicas share limits, blocks and sessions. Unreachable at
   // start stops the process; lost later, the governor falls back to its per-replica share.
   let redis: Redis | undefined;

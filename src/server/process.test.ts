@@ -3,7 +3,7 @@
 // the process leaves well within 10 s), and a wrong DATABASE_URL or REDIS_URL stops start with one
 // line that names the server but never its password.
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -138,5 +138,36 @@ describe('a wrong DATABASE_URL or REDIS_URL stops start with one line', () => {
     expect(lines).toEqual([
       'Configuration error: DATABASE_URL must be a postgres:// or postgresql:// URL',
     ]);
+  }, 30_000);
+});
+
+describe('a store that cannot be opened at start', () => {
+  it('says what is wrong in one line and keeps serving what does not need the store', async () => {
+    const garbageDir = mkdtempSync(join(tmpdir(), 'console-garbage-'));
+    writeFileSync(join(garbageDir, 'console.sqlite'), 'not a database at all '.repeat(300));
+    const bff = await spawnBff(liveEnv({ DATA_DIR: garbageDir }));
+    try {
+      const storageLines = bff
+        .output()
+        .split('\n')
+        .filter((line) => line.startsWith('Storage error'));
+      expect(storageLines).toEqual([
+        `Storage error: ${join(garbageDir, 'console.sqlite')} is not a SQLite database: move it aside (the console then starts with an empty store) or restore it from a backup. Serving without the store (no incidents or lookups recorded) and retrying every 5 s.`,
+      ]);
+      const cookie = await bff.signIn('admin');
+      expect((await bff.request('/api/event-types', {}, cookie)).status).toBe(200);
+      const ready = await bff.request('/readyz');
+      expect(ready.status).toBe(503);
+      expect(await ready.json()).toMatchObject({
+        checks: { store: { ok: false, error: expect.stringContaining('not a SQLite database') } },
+      });
+      const incidents = await bff.request('/api/rate-limits/incidents', {}, cookie);
+      expect(incidents.status).toBe(503);
+      expect(await incidents.text()).not.toContain(garbageDir);
+    } finally {
+      bff.kill();
+      await bff.exited;
+      rmSync(garbageDir, { recursive: true, force: true });
+    }
   }, 30_000);
 });

@@ -20,6 +20,11 @@ export const PASSWORD_MAX_LENGTH = 1024;
 export const SessionSchema = z.object({
   username: z.string(),
   role: RoleSchema,
+  /**
+   * Seconds without a person's action after which the session ends (SESSION_IDLE_MINUTES); the
+   * page warns a minute before. Requests the page makes by itself do not count as actions.
+   */
+  idleSeconds: z.optional(z.number()),
 });
 export type Session = z.infer<typeof SessionSchema>;
 

@@ -95,8 +95,11 @@ export class IncidentStream {
       this.#attempt = 0;
       this.#setStatus('live');
       this.#watchSilence();
-      // Without a replay point, changes between the page's load and now may be missing.
-      if (fresh) this.#emit({ type: 'resync' });
+      // Without a replay point, changes between the page's load and now may be missing; and the
+      // server says `startOver` when it could not replay (too far behind, or a wiped store).
+      if (fresh || String((event as MessageEvent).data ?? '').includes('"startOver":true')) {
+        this.#emit({ type: 'resync' });
+      }
     });
     source.addEventListener(INCIDENT_EVENT, (event) => {
       const message = event as MessageEvent<string>;

@@ -5,13 +5,15 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { onSignedOut } from '../../lib/api-client';
 import { onOtherTabSignedOut, resetForSession, sessionQueryKeys } from './api/session';
+import { recordSessionEnd, type SessionEndReason } from './session-end';
 
 /** Subscribes once, in the app shell. */
 export function useSignedOutHandler(): void {
   const queryClient = useQueryClient();
   useEffect(() => {
-    const signedOut = () => {
+    const ended = (reason: SessionEndReason) => () => {
       if (queryClient.getQueryData(sessionQueryKeys.current) === null) return;
+      recordSessionEnd(reason);
       resetForSession(queryClient, null);
     };
     // A page frozen in the back-forward cache may be shown again after signing out elsewhere:
@@ -21,8 +23,8 @@ export function useSignedOutHandler(): void {
         void queryClient.invalidateQueries({ queryKey: sessionQueryKeys.current });
     };
     window.addEventListener('pageshow', onPageShow);
-    const unsubscribeApi = onSignedOut(signedOut);
-    const unsubscribeTabs = onOtherTabSignedOut(signedOut);
+    const unsubscribeApi = onSignedOut(ended('ended'));
+    const unsubscribeTabs = onOtherTabSignedOut(ended('signed-out-elsewhere'));
     return () => {
       window.removeEventListener('pageshow', onPageShow);
       unsubscribeApi();

@@ -17,6 +17,13 @@ export interface ConsoleAuth {
   throttle: SignInThrottle;
   web: WebSettings;
   logger: Logger;
+  /**
+   * Told of every session this process ends (sign-out, a new sign-in replacing it), so what
+   * belongs to it, such as its live streams, ends at once.
+   */
+  sessionEnds: Set<(sessionId: string) => void>;
+  /** SESSION_IDLE_MINUTES in seconds: the page warns a minute before. */
+  idleSeconds: number;
 }
 
 export interface ConsoleAuthOptions {
@@ -77,5 +84,7 @@ export function createConsoleAuth({
     throttle: throttle ?? new SignInThrottle(),
     web,
     logger,
+    sessionEnds: new Set(),
+    idleSeconds: config.auth.sessionIdleMinutes * 60,
   };
 }

@@ -17,6 +17,7 @@ import {
   newSessionId,
   type SessionRecord,
   type SessionStore,
+  type TouchOptions,
 } from './session-store';
 
 export interface RedisSessionStoreOptions {
@@ -94,7 +95,10 @@ export class RedisSessionStore implements SessionStore {
     return record;
   }
 
-  async touch(id: string): Promise<SessionRecord | undefined> {
+  async touch(
+    id: string,
+    { extend = true }: TouchOptions = {},
+  ): Promise<SessionRecord | undefined> {
     const key = this.#key(id);
     let text: string | null;
     try {
@@ -103,7 +107,7 @@ export class RedisSessionStore implements SessionStore {
     } catch (error) {
       // Redis is away: a session this replica has seen stays valid, within the same limits, and
       // one it signed out stays ended.
-      const seen = await this.#seen.touch(id);
+      const seen = await this.#seen.touch(id, { extend });
       if (seen) return seen;
       if (this.#pendingDeletes.has(id)) return undefined;
       throw unavailable(error);
@@ -122,6 +126,7 @@ export class RedisSessionStore implements SessionStore {
       await this.delete(id);
       return undefined;
     }
+    if (!extend) return { id, ...stored.data };
     const record: SessionRecord = { id, ...stored.data, lastSeenAt: at };
     // XX: only while it still exists, so a touch racing a sign-out elsewhere cannot revive it. A
     // failure here costs only the idle timer's restart.

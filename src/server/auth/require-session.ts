@@ -16,7 +16,7 @@ export async function sessionUser(
 ): Promise<{ user: RequestUser | undefined; sessionId: string | undefined; presented: boolean }> {
   const { id, presented } = await readSessionCookie(c, auth.cookie);
   if (!id) return { user: undefined, sessionId: undefined, presented };
-  const session = await auth.sessions.touch(id);
+  const session = await auth.sessions.touch(id, { extend: !isBackgroundRequest(c) });
   if (!session) return { user: undefined, sessionId: undefined, presented };
   const user = auth.users.find(session.username);
   if (!user) {
@@ -26,15 +26,31 @@ export async function sessionUser(
   return { user, sessionId: id, presented };
 }
 
+/** The header the SPA puts on requests it makes by itself (polling), not for a person's action. */
+export const BACKGROUND_HEADER = 'x-console-background';
+
+/** The live stream: an open EventSource is the page listening, not a person acting. */
+const BACKGROUND_PATHS = new Set(['/api/rate-limits/stream']);
+
+/**
+ * Whether the request was made by the page itself rather than by a person: such requests must
+ * not extend the session, or an unattended tab would keep it alive until its maximum age. The
+ * header can only shorten a session, so a client that lies about it gains nothing.
+ */
+export function isBackgroundRequest(c: Context<AppEnv>): boolean {
+  return c.req.header(BACKGROUND_HEADER) === '1' || BACKGROUND_PATHS.has(c.req.path);
+}
+
 /** 401 problem+json without a valid session (and a stale cookie is cleared); otherwise next. */
 export function requireSession(auth: ConsoleAuth): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    const { user, presented } = await sessionUser(c, auth);
+    const { user, presented, sessionId } = await sessionUser(c, auth);
     if (!user) {
       if (presented) clearSessionCookie(c, auth.cookie);
       throw signedOutProblem();
     }
     c.set('user', user);
+    if (sessionId) c.set('sessionId', sessionId);
     await next();
   };
 }

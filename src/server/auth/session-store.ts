@@ -12,15 +12,23 @@ export interface SessionRecord {
   lastSeenAt: number;
 }
 
+/** How a session is looked at. */
+export interface TouchOptions {
+  /** Whether this use counts as a person's activity (default true). */
+  readonly extend?: boolean;
+}
+
 /** Where sessions live. Every method is async so a networked store can implement it. */
 export interface SessionStore {
   /** Starts a new session for `user` with a fresh random id. */
   create(user: RequestUser): Promise<SessionRecord>;
   /**
    * The live session with `id`, with its idle timer restarted; `undefined` when unknown, ended,
-   * idle too long or past its maximum lifetime (an expired session is removed on the way).
+   * idle too long or past its maximum lifetime (an expired session is removed on the way). With
+   * `extend: false` (a background request: the page polling, a live stream's check) the idle
+   * timer is left alone, so an unattended tab does not keep its session alive.
    */
-  touch(id: string): Promise<SessionRecord | undefined>;
+  touch(id: string, options?: TouchOptions): Promise<SessionRecord | undefined>;
   /** Ends the session; the id never works again. Unknown ids are ignored. */
   delete(id: string): Promise<void>;
 }
@@ -77,7 +85,10 @@ export class MemorySessionStore implements SessionStore {
     return { ...record };
   }
 
-  async touch(id: string): Promise<SessionRecord | undefined> {
+  async touch(
+    id: string,
+    { extend = true }: TouchOptions = {},
+  ): Promise<SessionRecord | undefined> {
     const record = this.#sessions.get(id);
     if (!record) return undefined;
     const at = this.#now();
@@ -85,6 +96,7 @@ export class MemorySessionStore implements SessionStore {
       this.#sessions.delete(id);
       return undefined;
     }
+    if (!extend) return { ...record };
     record.lastSeenAt = at;
     // Re-insert so Map order stays "least recently used first".
     this.#sessions.delete(id);

@@ -60,7 +60,31 @@ function limiter(options: IRateLimiterOptions, shared: SharedThrottleStore | und
   });
 }
 
-/** Per-username and per-address failure counting with a slow-down phase before the lockout. */
+/** What a reserved attempt needs to be settled once its password has been checked. */
+export interface SignInReservation {
+  readonly attempt: SignInAttempt;
+  /** The username's attempts in the window, this one included. */
+  readonly userCount: number;
+  /** The address's attempts in the window, this one included. */
+  readonly addressCount: number;
+}
+
+/** The outcome of a reservation: go ahead and check the password, or wait this many seconds. */
+export type SignInReservationResult =
+  | { readonly reserved: SignInReservation; readonly waitSeconds: 0 }
+  | { readonly reserved?: undefined; readonly waitSeconds: number };
+
+const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
+
+/**
+ * Per-username and per-address attempt counting with a slow-down phase before the lockout.
+ *
+ * An attempt is reserved (counted) before its password is hashed, in one atomic step per counter
+ * (rate-limiter-flexible's consume, a Lua script under Redis), so parallel guesses cannot all
+ * pass a check made before any of them was counted: at most `userLockAfter` passwords of one name
+ * and `addressLockAfter` of one address are ever checked in a window. A success gives the address
+ * its point back (only failures count) and clears the username's count.
+ */
 export class SignInThrottle {
   readonly #policy: SignInThrottlePolicy;
   readonly #byUser: RateLimiterAbstract;
@@ -76,7 +100,7 @@ export class SignInThrottle {
     this.#byUser = limiter(
       {
         keyPrefix: 'sign-in-user',
-        points: policy.userLockAfter - 1,
+        points: policy.userLockAfter,
         duration: policy.windowSeconds,
         blockDuration: policy.lockSeconds,
       },
@@ -85,7 +109,7 @@ export class SignInThrottle {
     this.#byAddress = limiter(
       {
         keyPrefix: 'sign-in-address',
-        points: policy.addressLockAfter - 1,
+        points: policy.addressLockAfter,
         duration: policy.windowSeconds,
         blockDuration: policy.lockSeconds,
       },
@@ -111,35 +135,76 @@ export class SignInThrottle {
         waitMs = Math.max(waitMs, state.msBeforeNext);
       }
     });
-    return waitMs > 0 ? Math.ceil(waitMs / 1000) : 0;
-  }
-
-  /** Counts a failed attempt, starting a wait or a lockout when a threshold is reached. */
-  async recordFailure({ username, address }: SignInAttempt): Promise<void> {
-    const consumed = (result: RateLimiterRes | Error) => {
-      if (result instanceof RateLimiterRes) return result;
-      throw result;
-    };
-    const [user] = await Promise.all([
-      this.#byUser.consume(username).catch(consumed),
-      this.#byAddress.consume(address).catch(consumed),
-    ]);
-    const failures = user.consumedPoints;
-    if (failures >= this.#policy.slowAfter && failures < this.#policy.userLockAfter) {
-      // 1 s, 2 s, 4 s … up to the cap: a person who mistyped barely notices, a script crawls.
-      const seconds = Math.min(
-        2 ** (failures - this.#policy.slowAfter),
-        this.#policy.maxSlowDownSeconds,
-      );
-      await this.#cooldown.block(`user:${username}`, seconds);
-    }
+    return waitMs > 0 ? seconds(waitMs) : 0;
   }
 
   /**
-   * Forgets the username's failures after a successful sign-in. The address count stays, so one
-   * valid account cannot be used to reset the counter while guessing another's password.
+   * Counts the attempt before its password is checked, or says how long it must wait. The
+   * username is counted first: an attempt refused because its name is locked costs the address
+   * nothing, so one locked account does not lock its colleagues out of a shared address sooner
+   * than the address policy says.
    */
-  async recordSuccess({ username }: SignInAttempt): Promise<void> {
-    await Promise.all([this.#byUser.delete(username), this.#cooldown.delete(`user:${username}`)]);
+  async reserve(attempt: SignInAttempt): Promise<SignInReservationResult> {
+    const wait = await this.secondsToWait(attempt);
+    if (wait > 0) return { waitSeconds: wait };
+    let user: RateLimiterRes;
+    try {
+      user = await this.#byUser.consume(attempt.username);
+    } catch (error) {
+      return { waitSeconds: seconds(refused(error).msBeforeNext) };
+    }
+    let address: RateLimiterRes;
+    try {
+      address = await this.#byAddress.consume(attempt.address);
+    } catch (error) {
+      const refusal = refused(error);
+      await this.#byUser.reward(attempt.username, 1);
+      return { waitSeconds: seconds(refusal.msBeforeNext) };
+    }
+    return {
+      waitSeconds: 0,
+      reserved: {
+        attempt,
+        userCount: user.consumedPoints,
+        addressCount: address.consumedPoints,
+      },
+    };
   }
+
+  /** Settles a reserved attempt whose password was wrong: a wait, or a lockout at a threshold. */
+  async recordFailure({ attempt, userCount, addressCount }: SignInReservation): Promise<void> {
+    const { username, address } = attempt;
+    const policy = this.#policy;
+    const steps: Promise<unknown>[] = [];
+    if (userCount >= policy.userLockAfter) {
+      steps.push(this.#byUser.block(username, policy.lockSeconds));
+    } else if (userCount >= policy.slowAfter) {
+      // 1 s, 2 s, 4 s … up to the cap: a person who mistyped barely notices, a script crawls.
+      const wait = Math.min(2 ** (userCount - policy.slowAfter), policy.maxSlowDownSeconds);
+      steps.push(this.#cooldown.block(`user:${username}`, wait));
+    }
+    if (addressCount >= policy.addressLockAfter) {
+      steps.push(this.#byAddress.block(address, policy.lockSeconds));
+    }
+    await Promise.all(steps);
+  }
+
+  /**
+   * Settles a reserved attempt that signed in: forgets the username's failures and gives the
+   * address its point back. The address's failures stay, so one valid account cannot be used to
+   * reset the counter while guessing another's password.
+   */
+  async recordSuccess({ attempt }: SignInReservation): Promise<void> {
+    await Promise.all([
+      this.#byUser.delete(attempt.username),
+      this.#cooldown.delete(`user:${attempt.username}`),
+      this.#byAddress.reward(attempt.address, 1),
+    ]);
+  }
+}
+
+/** The limiter's refusal, or the store's error passed on (a rejected consume is not an Error). */
+function refused(error: unknown): RateLimiterRes {
+  if (error instanceof RateLimiterRes) return error;
+  throw error;
 }

@@ -69,6 +69,8 @@ export interface Readiness {
 }
 
 const PING_TIMEOUT_MS = 2_000;
+/** How often readiness tries a write while the last incident write failed. */
+const WRITE_PROBE_EVERY_MS = 2_000;
 
 /** Builds the rate-limit parts. */
 export function createRateLimiting(options: RateLimitingOptions) {
@@ -77,6 +79,7 @@ export function createRateLimiting(options: RateLimitingOptions) {
   const database = () =>
     options.database ? Promise.resolve(options.database) : (ownDatabase ??= openDatabase());
   const store = new SqlIncidentStore(database);
+  let lastProbe = -Infinity;
   const hub = new IncidentHub();
   const recorder = new IncidentRecorder({
     store,
@@ -160,6 +163,17 @@ export function createRateLimiting(options: RateLimitingOptions) {
         storeCheck = { ok: true };
       } catch (error) {
         storeCheck = { ok: false, error: error instanceof Error ? error.message : String(error) };
+      }
+      // After failed writes, probe the write path (at most every few seconds): readiness then
+      // recovers within seconds of the store recovering, not at the next upstream 429.
+      if (storeCheck.ok && !recorder.health().ok && now() - lastProbe >= WRITE_PROBE_EVERY_MS) {
+        lastProbe = now();
+        try {
+          await store.probeWrite(now());
+          recorder.writesRecovered();
+        } catch {
+          // Still refused: the failed write's reason stays the one shown.
+        }
       }
       const writes = recorder.health();
       const incidentWrites = writes.ok

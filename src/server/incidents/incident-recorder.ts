@@ -129,6 +129,13 @@ export class IncidentRecorder {
     return this.#health;
   }
 
+  /** A probe write succeeded after failed ones: the store takes writes again. */
+  writesRecovered(): void {
+    if (this.#health.ok) return;
+    this.#health = { ok: true, failedAt: null, error: null };
+    this.#options.logger.warn('the store takes writes again: incidents are recorded');
+  }
+
   #failed(error: unknown, key: string): void {
     const message = error instanceof Error ? error.message : String(error);
     this.#options.onFailed?.();

@@ -1,7 +1,9 @@
 // What GET /readyz answers, so a load balancer sends browsers only to replicas that can serve
-// them: the store answers and takes writes, an access token can be had, and the process is not
-// shutting down. Redis being away does not take a replica out (every replica would go at once,
-// and the governor keeps the limits on its fallback); it shows as `degraded` with the reason.
+// them. Ready: the store answers and takes writes (nothing personal is fetched that cannot be
+// audited, no 429 goes unrecorded), every required extra check passes, and the process is not
+// shutting down. A failing token endpoint or Redis being away does not take a replica out: it
+// would take every replica out at once, although cached event types can still be served and
+// incidents still recorded; both show as `degraded` with the reason (docs/operations.md).
 import type { Readiness } from '../governor/rate-limiting';
 
 export interface ReadinessOptions {
@@ -18,12 +20,47 @@ export interface ReadinessOptions {
   readonly shared?: () => Promise<Pick<Readiness['checks'], 'redis' | 'governor'>>;
   /** Whether audit trail writes work (lookup-audit.ts): lookups are refused while they fail. */
   readonly audit?: () => Promise<NonNullable<Readiness['checks']['auditWrites']>>;
+  /**
+   * Further named checks, e.g. the audit trail's writes. `required` ones take the replica out of
+   * rotation (and show the store as unavailable on /api/health) when they fail; the others only
+   * mark it degraded.
+   */
+  readonly extraChecks?: readonly ExtraCheck[];
   /** How long a failed token check is reused before trying again (default 5 s). */
   readonly tokenRetryMs?: number;
   readonly now?: () => number;
 }
 
+/** A named check readiness runs beside its own. */
+export interface ExtraCheck {
+  readonly name: string;
+  readonly required: boolean;
+  readonly check: () => Promise<{ readonly ok: boolean; readonly error?: string }>;
+}
+
 const TOKEN_TIMEOUT_MS = 3_000;
+
+/** Runs the extra checks; a check that throws counts as failed with its message. */
+export async function runExtraChecks(checks: readonly ExtraCheck[] = []) {
+  const results = await Promise.all(
+    checks.map(async ({ name, required, check }) => {
+      try {
+        return { name, required, result: await check() };
+      } catch (error) {
+        return {
+          name,
+          required,
+          result: { ok: false, error: error instanceof Error ? error.message : String(error) },
+        };
+      }
+    }),
+  );
+  return {
+    requiredOk: results.every(({ required, result }) => !required || result.ok),
+    allOk: results.every(({ result }) => result.ok),
+    checks: Object.fromEntries(results.map(({ name, result }) => [name, result])),
+  };
+}
 
 /** The readiness check, and the switch that takes the replica out of rotation at shutdown. */
 export function createReadiness(options: ReadinessOptions) {
@@ -68,22 +105,24 @@ export function createReadiness(options: ReadinessOptions) {
     },
 
     async check(): Promise<Readiness> {
-      const [store, token, shared, auditWrites] = await Promise.all([
+      const [store, token, shared, auditWrites, extra] = await Promise.all([
         options.store(),
         tokenCheck(),
         options.shared?.() ?? Promise.resolve<Pick<Readiness['checks'], 'redis' | 'governor'>>({}),
         options.audit?.(),
+        runExtraChecks(options.extraChecks),
       ]);
-      const ok = store.ok && token.ok && (auditWrites?.ok ?? true) && !draining;
+      const ok = store.ok && (auditWrites?.ok ?? true) && extra.requiredOk && !draining;
       const sharedOk = (shared.redis?.ok ?? true) && (shared.governor?.ok ?? true);
       return {
         ok,
-        degraded: !ok || !sharedOk,
+        degraded: !ok || !token.ok || !sharedOk || !extra.allOk,
         checks: {
           ...store.checks,
           token,
           ...shared,
           ...(auditWrites ? { auditWrites } : {}),
+          ...extra.checks,
           ...(draining ? { shutdown: { ok: false, detail: 'shutting down' } } : {}),
         },
       };

@@ -2,10 +2,10 @@
 // token requests, and every call the governor held back (by the rule that refused).
 import type { GovernorGuard } from '../governor/upstream-guard';
 import { HttpProblem } from '../problem';
-import { TransportError, type Transport } from '../upstream/http-transport';
+import { TransportError, type Transport, type TransportFailure } from '../upstream/http-transport';
 import type { ConsoleMetrics } from './console-metrics';
 
-type Outcome = number | 'timeout' | 'unreachable' | 'invalid';
+type Outcome = number | TransportFailure | 'invalid';
 
 /** The UpstreamClient's `observe` option: counts and times each request sent. */
 export function observeUpstream(metrics: ConsoleMetrics) {

@@ -14,7 +14,9 @@ import {
 import { PROBLEM_TYPES } from '../../shared/problem';
 import { RATE_LIMIT_PERIODS, type RateLimitPeriod } from '../../shared/rate-limits';
 import type { Governor } from '../governor/governor';
+import type { AppEnv } from '../app-env';
 import type { IncidentHub } from '../incidents/incident-hub';
+import { StreamRegistry } from '../incidents/stream-registry';
 import type { Logger } from '../logger';
 import { HttpProblem, invalidParameter } from '../problem';
 import {
@@ -33,11 +35,23 @@ export interface RateLimitsRoutesDeps {
   readonly heartbeatMs?: number;
   /** Most streams open at once in this process (default 200); more get a 503. */
   readonly maxStreams?: number;
+  /** Open streams by session and user, with their caps; one is made when not given. */
+  readonly streams?: StreamRegistry;
+  /**
+   * Whether the session is still live, asked at every heartbeat without extending it: a stream
+   * of a session that expired or signed out on another replica ends within one heartbeat.
+   */
+  readonly sessionAlive?: (sessionId: string) => Promise<boolean>;
 }
 
 const HISTORY_PARAMETERS = ['since', 'until', 'period', 'rule', 'limit', 'cursor'] as const;
-/** Largest replay sent in one go; a browser further behind reloads the history instead. */
-const REPLAY_PAGE = 500;
+/** Replay is read and written this many changes at a time, each page awaited (backpressure). */
+const REPLAY_PAGE = 100;
+/**
+ * Most changes replayed to one stream; a browser further behind (or whose Last-Event-ID is ahead
+ * of the store, after a wipe or a restore) is told to start over: it reloads the history.
+ */
+const REPLAY_MAX = 500;
 /** Changes a slow stream may fall behind by before it is closed (it reconnects and replays). */
 const MAX_QUEUED = 1_000;
 /** Reconnection delay the browser is told to use. */
@@ -118,6 +132,30 @@ function replayFrom(header: string | undefined, query: string | undefined): numb
   return Number(value);
 }
 
+/**
+ * One serialisation per change, however many streams carry it: the whole SSE event, encoded once
+ * (an incident flood reaches every open stream, so per-stream work is what the loop pays for),
+ * in the field order of Hono's writeSSE.
+ */
+const encodedEvents = new WeakMap<Incident, Uint8Array>();
+const encoder = new TextEncoder();
+function incidentEvent(incident: Incident): Uint8Array {
+  let bytes = encodedEvents.get(incident);
+  if (bytes === undefined) {
+    bytes = encoder.encode(
+      `event: ${INCIDENT_EVENT}\ndata: ${JSON.stringify(incident)}\nid: ${incident.seq}\n\n`,
+    );
+    encodedEvents.set(incident, bytes);
+  }
+  return bytes;
+}
+
+const STREAM_REFUSALS = {
+  total: 'Too many live streams are open on this server',
+  user: 'Too many live streams are open for your user',
+  session: 'Too many live streams are open in this browser',
+} as const;
+
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
 /** The rate-limit routes, mounted at /api/rate-limits. */
@@ -128,15 +166,12 @@ export function rateLimitsRoutes(deps: RateLimitsRoutesDeps) {
   const noStore = { 'Cache-Control': 'private, no-store' };
 
   async function writeIncident(stream: SSEStreamingApi, incident: Incident) {
-    await stream.writeSSE({
-      event: INCIDENT_EVENT,
-      id: String(incident.seq),
-      data: JSON.stringify(incident),
-    });
+    await stream.write(incidentEvent(incident));
   }
+  const streams = deps.streams ?? new StreamRegistry({ total: maxStreams });
 
   return (
-    new Hono()
+    new Hono<AppEnv>()
       .get('/rules', (c) =>
         c.json(
           {
@@ -200,11 +235,18 @@ export function rateLimitsRoutes(deps: RateLimitsRoutesDeps) {
       })
       .get('/stream', (c) => {
         const after = replayFrom(c.req.header('last-event-id'), c.req.query('lastEventId'));
-        if (deps.hub.size >= maxStreams) {
+        const owner = {
+          sessionId: c.get('sessionId') ?? '',
+          username: c.get('user')?.username ?? '',
+        };
+        // Ended by sign-out (or expiry seen at a heartbeat) through the registry.
+        let endStream: () => void = () => {};
+        const admitted = streams.open(owner, () => endStream());
+        if ('refused' in admitted) {
           throw new HttpProblem(
             {
               type: PROBLEM_TYPES.upstreamUnavailable,
-              title: 'Too many live streams are open',
+              title: STREAM_REFUSALS[admitted.refused],
               status: 503,
               detail: 'Close some console tabs, or wait; the page retries by itself.',
               retryAfterSeconds: 10,
@@ -221,9 +263,14 @@ export function rateLimitsRoutes(deps: RateLimitsRoutesDeps) {
           const notices: BlocksEnded[] = [];
           let wake: (() => void) | undefined;
           let done = false;
+          let sessionEnded = false;
           const stop = () => {
             done = true;
             wake?.();
+          };
+          endStream = () => {
+            sessionEnded = true;
+            stop();
           };
           const unsubscribe = deps.hub.subscribe((incident) => {
             if (queue.length >= MAX_QUEUED) done = true;
@@ -236,29 +283,47 @@ export function rateLimitsRoutes(deps: RateLimitsRoutesDeps) {
           });
           stream.onAbort(stop);
           const heartbeat = setInterval(() => {
-            void stream.writeSSE({
-              event: 'heartbeat',
-              data: JSON.stringify({ at: new Date(deps.now()).toISOString() }),
-            });
+            void (async () => {
+              if (deps.sessionAlive && owner.sessionId) {
+                const alive = await deps.sessionAlive(owner.sessionId).catch(() => true);
+                if (!alive) {
+                  endStream();
+                  return;
+                }
+              }
+              await stream.writeSSE({
+                event: 'heartbeat',
+                data: JSON.stringify({ at: new Date(deps.now()).toISOString() }),
+              });
+            })();
           }, heartbeatMs);
           try {
-            let lastSent = after ?? 0;
-            if (after !== undefined) {
-              // Replay what the browser missed, in order.
-              for (;;) {
+            const latest = await deps.store.latestSeq();
+            let lastSent = after ?? latest;
+            // Ahead of the store (wiped or restored), or too far behind: start over from now.
+            let startOver = after !== undefined && (after > latest || latest - after > REPLAY_MAX);
+            if (startOver) lastSent = latest;
+            else if (after !== undefined) {
+              // Replay what the browser missed, in order, one awaited page at a time.
+              let replayed = 0;
+              while (!done && replayed < REPLAY_MAX) {
                 const page = await deps.store.changesSince(lastSent, REPLAY_PAGE);
                 for (const incident of page) await writeIncident(stream, incident);
                 lastSent = page.at(-1)?.seq ?? lastSent;
-                if (page.length < REPLAY_PAGE || done) break;
+                replayed += page.length;
+                if (page.length < REPLAY_PAGE) break;
               }
-            } else {
-              lastSent = await deps.store.latestSeq();
+              if (replayed >= REPLAY_MAX && lastSent < (await deps.store.latestSeq())) {
+                startOver = true;
+                lastSent = await deps.store.latestSeq();
+              }
             }
-            // `ready` carries the newest id, so a later automatic reconnect replays from here.
+            // `ready` carries the newest id, so a later automatic reconnect replays from here;
+            // `startOver` tells the page to reload the history instead of trusting its copy.
             await stream.writeSSE({
               event: 'ready',
               id: String(lastSent),
-              data: JSON.stringify({ seq: lastSent }),
+              data: JSON.stringify({ seq: lastSent, ...(startOver ? { startOver: true } : {}) }),
               retry: RECONNECT_MS,
             });
             while (!done && !stream.aborted) {
@@ -280,12 +345,17 @@ export function rateLimitsRoutes(deps: RateLimitsRoutesDeps) {
               });
               wake = undefined;
             }
+            if (sessionEnded && !stream.aborted) {
+              // The page stops reconnecting and shows the sign-in page.
+              await stream.writeSSE({ event: 'session-ended', data: '{}' });
+            }
           } catch (error) {
             deps.logger.warn({ err: error }, 'incident stream ended by an error');
           } finally {
             clearInterval(heartbeat);
             unsubscribe();
             stopNotices();
+            admitted.remove();
           }
         });
       })

@@ -44,6 +44,7 @@ describe('POST /api/session', () => {
     expect(SessionSchema.parse(await response.json())).toEqual({
       username: 'admin',
       role: 'admin',
+      idleSeconds: 480 * 60,
     });
     const setCookie = response.headers.get('set-cookie') ?? '';
     expect(setCookie).toMatch(/^console_session=[\w-]{43}\.[^;]+;/);
@@ -63,7 +64,11 @@ describe('POST /api/session', () => {
       username: '  Support ',
       password: HARNESS_USERS.support.password,
     });
-    expect(await response.json()).toEqual({ username: 'support', role: 'support' });
+    expect(await response.json()).toEqual({
+      username: 'support',
+      role: 'support',
+      idleSeconds: 480 * 60,
+    });
   });
 
   it.each<[string, Record<string, string>, Record<string, string>]>([
@@ -153,6 +158,46 @@ describe('POST /api/session', () => {
     expect((await signInRequest(h, HARNESS_USERS.admin, from('198.51.100.7'))).status).toBe(200);
   });
 
+  it('checks at most the policy’s number of 200 parallel guesses; the right one at 150 gets no session', async () => {
+    const h = await start();
+    let checked = 0;
+    const authenticate = h.auth.users.authenticate.bind(h.auth.users);
+    h.auth.users.authenticate = async (username, password) => {
+      checked += 1;
+      return authenticate(username, password);
+    };
+    const responses = await Promise.all(
+      Array.from({ length: 200 }, (_, n) =>
+        signInRequest(h, {
+          username: 'admin',
+          password: n === 149 ? HARNESS_USERS.admin.password : `guess-${n}`,
+        }),
+      ),
+    );
+    expect(checked).toBeLessThanOrEqual(10);
+    expect(responses[149]?.status).toBe(429);
+    expect(responses.filter((r) => r.status === 200)).toHaveLength(0);
+    expect(responses.filter((r) => r.status === 429).length).toBeGreaterThanOrEqual(190);
+    // The locked name costs the address only what was checked: a colleague still signs in.
+    expect((await signInRequest(h, HARNESS_USERS.support)).status).toBe(200);
+  });
+
+  it('checks at most the address policy’s number of parallel guesses across names', async () => {
+    const h = await start();
+    let checked = 0;
+    const authenticate = h.auth.users.authenticate.bind(h.auth.users);
+    h.auth.users.authenticate = async (username, password) => {
+      checked += 1;
+      return authenticate(username, password);
+    };
+    await Promise.all(
+      Array.from({ length: 200 }, (_, n) =>
+        signInRequest(h, { username: `user${n}`, password: 'guess' }),
+      ),
+    );
+    expect(checked).toBeLessThanOrEqual(30);
+  });
+
   it.each([
     ['a text body', 'text/plain', 'username=admin', 415],
     ['a form body', 'application/x-www-form-urlencoded', 'username=admin&password=x', 415],
@@ -199,7 +244,11 @@ describe('GET /api/session', () => {
   it('answers the signed-in user and role', async () => {
     const h = await start();
     const response = await h.request('/api/session', {}, { as: 'support' });
-    expect(await response.json()).toEqual({ username: 'support', role: 'support' });
+    expect(await response.json()).toEqual({
+      username: 'support',
+      role: 'support',
+      idleSeconds: 480 * 60,
+    });
   });
 
   it('needs the X-CSRF header like every other API call', async () => {
@@ -320,5 +369,41 @@ describe('roles', () => {
   it('lets support read event types', async () => {
     const h = await start();
     expect((await h.request('/api/event-types', {}, { as: 'support' })).status).toBe(200);
+  });
+});
+
+describe('idle sign-out', () => {
+  async function idleHarness() {
+    const clock = { now: Date.parse('2030-01-01T09:00:00Z') };
+    const h = await start({ env: { SESSION_IDLE_MINUTES: '1' }, now: () => clock.now });
+    return { h, clock, cookie: await h.signIn('support') };
+  }
+  const poll = (h: BffHarness, cookie: string) =>
+    h.app.request('/api/health', {
+      headers: { Cookie: cookie, 'X-CSRF': '1', 'X-Console-Background': '1' },
+    });
+
+  it('is not put off by the page’s own polling: an unattended tab is signed out', async () => {
+    const { h, clock, cookie } = await idleHarness();
+    clock.now += 50_000;
+    expect((await poll(h, cookie)).status).toBe(200);
+    clock.now += 20_000;
+    const ended = await poll(h, cookie);
+    expect(ended.status).toBe(401);
+    // The live stream does not keep the session alive either.
+    expect(
+      (await h.app.request('/api/rate-limits/stream', { headers: { Cookie: cookie } })).status,
+    ).toBe(401);
+  });
+
+  it('is put off by a person’s action', async () => {
+    const { h, clock, cookie } = await idleHarness();
+    clock.now += 50_000;
+    const action = await h.app.request('/api/rate-limits/rules', {
+      headers: { Cookie: cookie, 'X-CSRF': '1' },
+    });
+    expect(action.status).toBe(200);
+    clock.now += 20_000;
+    expect((await poll(h, cookie)).status).toBe(200);
   });
 });

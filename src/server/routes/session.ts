@@ -62,6 +62,12 @@ async function readSignIn(request: Request): Promise<{ username: string; passwor
   return { username, password: parsed.data.password };
 }
 
+/** Ends the session and everything of it in this process (its live streams). */
+async function endSession(auth: ConsoleAuth, sessionId: string): Promise<void> {
+  await auth.sessions.delete(sessionId);
+  for (const ended of auth.sessionEnds) ended(sessionId);
+}
+
 /** The session routes. Mount at /api/session before requireSession. */
 export function sessionRoutes(auth: ConsoleAuth) {
   return new Hono<AppEnv>()
@@ -71,22 +77,24 @@ export function sessionRoutes(auth: ConsoleAuth) {
         if (presented) clearSessionCookie(c, auth.cookie);
         throw signedOutProblem();
       }
-      return c.json<Session>({ username: user.username, role: user.role }, 200, NO_STORE);
+      return c.json<Session>(
+        { username: user.username, role: user.role, idleSeconds: auth.idleSeconds },
+        200,
+        NO_STORE,
+      );
     })
     .post('/', async (c) => {
       const { username, password } = await readSignIn(c.req.raw);
       const attempt = { username, address: clientAddress(c, auth.web) };
-      const wait = await auth.throttle.secondsToWait(attempt);
-      if (wait > 0) {
-        auth.logger.warn(
-          { reqId: c.get('requestId'), waitSeconds: wait },
-          'sign-in refused: throttled',
-        );
-        throw signInThrottledProblem(wait);
+      // Counted before the password is hashed, so parallel guesses cannot outrun the throttle.
+      const { reserved, waitSeconds } = await auth.throttle.reserve(attempt);
+      if (!reserved) {
+        auth.logger.warn({ reqId: c.get('requestId'), waitSeconds }, 'sign-in refused: throttled');
+        throw signInThrottledProblem(waitSeconds);
       }
       const user = await auth.users.authenticate(username, password);
       if (!user) {
-        await auth.throttle.recordFailure(attempt);
+        await auth.throttle.recordFailure(reserved);
         // The name is logged only when it is a real account: a mistyped name is often a password.
         const known = auth.users.find(username) !== undefined;
         auth.logger.warn(
@@ -95,21 +103,25 @@ export function sessionRoutes(auth: ConsoleAuth) {
         );
         throw signInFailedProblem();
       }
-      await auth.throttle.recordSuccess(attempt);
+      await auth.throttle.recordSuccess(reserved);
       // A fresh id on every sign-in (no session fixation); any session the browser had ends.
       const previous = await sessionUser(c, auth);
-      if (previous.sessionId) await auth.sessions.delete(previous.sessionId);
+      if (previous.sessionId) await endSession(auth, previous.sessionId);
       const session = await auth.sessions.create(user);
       await writeSessionCookie(c, auth.cookie, session.id);
       auth.logger.info(
         { reqId: c.get('requestId'), user: user.username, role: user.role },
         'signed in',
       );
-      return c.json<Session>({ username: user.username, role: user.role }, 200, NO_STORE);
+      return c.json<Session>(
+        { username: user.username, role: user.role, idleSeconds: auth.idleSeconds },
+        200,
+        NO_STORE,
+      );
     })
     .delete('/', async (c) => {
       const { user, sessionId } = await sessionUser(c, auth);
-      if (sessionId) await auth.sessions.delete(sessionId);
+      if (sessionId) await endSession(auth, sessionId);
       clearSessionCookie(c, auth.cookie);
       if (user) auth.logger.info({ reqId: c.get('requestId'), user: user.username }, 'signed out');
       return c.body(null, 204, NO_STORE);

@@ -167,14 +167,79 @@ function sqliteDatabase(connection: Database.Database): SqlDatabase {
   };
 }
 
-/** Opens (creating if needed) and migrates the database. */
+/**
+ * The store cannot be used: one line saying what is wrong and what to do, fit for the start-up
+ * banner, the log and readiness. Never carries a secret (paths of DATA_DIR only).
+ */
+export class StoreUnavailableError extends Error {
+  override name = 'StoreUnavailableError';
+}
+
+/** One line for an error opening SQLite under `dataDir`: what is wrong and what to do. */
+export function explainStoreError(error: unknown, dataDir: string): StoreUnavailableError {
+  if (error instanceof StoreUnavailableError) return error;
+  const code = (error as { code?: string }).code ?? '';
+  const file = join(dataDir, DATABASE_FILE);
+  const message = (error as Error).message ?? String(error);
+  if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS' || code === 'SQLITE_READONLY') {
+    return new StoreUnavailableError(
+      `DATA_DIR ${dataDir} is not writable (${code}): give the console's user write access or set DATA_DIR to a writable directory`,
+    );
+  }
+  if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'SQLITE_CANTOPEN') {
+    return new StoreUnavailableError(
+      `DATA_DIR ${dataDir} cannot be created or opened (${code}): check that its parent exists and is writable, or set DATA_DIR`,
+    );
+  }
+  if (code === 'SQLITE_NOTADB') {
+    return new StoreUnavailableError(
+      `${file} is not a SQLite database: move it aside (the console then starts with an empty store) or restore it from a backup`,
+    );
+  }
+  if (code === 'SQLITE_CORRUPT' || code === 'SQLITE_CORRUPT_INDEX') {
+    return new StoreUnavailableError(
+      `${file} is damaged (${message}): restore it from a backup, or move it aside to start with an empty store`,
+    );
+  }
+  if (code === 'SQLITE_FULL' || code === 'ENOSPC') {
+    return new StoreUnavailableError(`The disk holding ${file} is full: free space in DATA_DIR`);
+  }
+  return new StoreUnavailableError(`Could not open the store ${file}: ${message}`);
+}
+
+/** Runs SQLite's quick integrity check; throws a corrupt-database error naming what it found. */
+function quickCheck(connection: Database.Database): void {
+  const rows = connection.pragma('quick_check(3)') as Array<{ quick_check: string }>;
+  const findings = rows.map((row) => row.quick_check).filter((finding) => finding !== 'ok');
+  if (findings.length > 0) {
+    throw Object.assign(new Error(`integrity check: ${findings.join('; ')}`), {
+      code: 'SQLITE_CORRUPT',
+    });
+  }
+}
+
+/**
+ * Opens (creating if needed), checks and migrates the database. With a DATA_DIR, every failure
+ * is a StoreUnavailableError with one line saying what is wrong and what to do.
+ */
 export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<SqlDatabase> {
   let connection: Database.Database;
   if (options.dataDir) {
-    mkdirSync(options.dataDir, { recursive: true });
-    connection = new Database(join(options.dataDir, DATABASE_FILE));
-    connection.pragma('journal_mode = WAL');
-    connection.pragma('synchronous = FULL');
+    try {
+      mkdirSync(options.dataDir, { recursive: true });
+      connection = new Database(join(options.dataDir, DATABASE_FILE));
+    } catch (error) {
+      throw explainStoreError(error, options.dataDir);
+    }
+    try {
+      connection.pragma('journal_mode = WAL');
+      connection.pragma('synchronous = FULL');
+      // An overwritten page must stop us here, not surface later as a generic 500.
+      quickCheck(connection);
+    } catch (error) {
+      connection.close();
+      throw explainStoreError(error, options.dataDir);
+    }
   } else {
     connection = new Database(':memory:');
   }
@@ -185,7 +250,72 @@ export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<S
     await migrate(db, options.migrations ?? MIGRATIONS);
   } catch (error) {
     await db.close();
+    if (options.dataDir && !(error instanceof SchemaTooNewError)) {
+      throw explainStoreError(error, options.dataDir);
+    }
     throw error;
   }
   return db;
+}
+
+export interface RetryingDatabaseOptions {
+  /** Opens the database; called again after a failure once `retryMs` has passed. */
+  readonly open: () => Promise<SqlDatabase>;
+  /** The failure to start from, when the first attempt was made by the caller. */
+  readonly initialError?: StoreUnavailableError;
+  /** Wait between attempts (default 5 s). */
+  readonly retryMs?: number;
+  readonly now?: () => number;
+  /** Told when an attempt fails and when the store opens after failures. */
+  readonly onError?: (error: StoreUnavailableError) => void;
+  readonly onOpen?: () => void;
+}
+
+/**
+ * A database that may not be open yet: every statement waits for it, or fails at once with the
+ * StoreUnavailableError of the last attempt, and the opening is tried again every `retryMs`. The
+ * console keeps serving what does not need the store (event types, sign-in, rate limits in
+ * memory) and picks the store up by itself when the operator has fixed it.
+ */
+export function retryingDatabase(options: RetryingDatabaseOptions): SqlDatabase {
+  const now = options.now ?? Date.now;
+  const retryMs = options.retryMs ?? 5_000;
+  let opened: SqlDatabase | undefined;
+  let opening: Promise<SqlDatabase> | undefined;
+  let failure = options.initialError;
+  let failedAt = failure ? now() : -Infinity;
+  const current = (): Promise<SqlDatabase> => {
+    if (opened) return Promise.resolve(opened);
+    if (failure && now() - failedAt < retryMs) return Promise.reject(failure);
+    opening ??= options
+      .open()
+      .then((db) => {
+        opened = db;
+        if (failure) options.onOpen?.();
+        failure = undefined;
+        return db;
+      })
+      .catch((error: unknown) => {
+        failure =
+          error instanceof StoreUnavailableError
+            ? error
+            : new StoreUnavailableError((error as Error).message ?? String(error));
+        failedAt = now();
+        options.onError?.(failure);
+        throw failure;
+      })
+      .finally(() => {
+        opening = undefined;
+      });
+    return opening;
+  };
+  return {
+    query: async (sql, params) => (await current()).query(sql, params),
+    exec: async (sql) => (await current()).exec(sql),
+    transaction: async (work) => (await current()).transaction(work),
+    async close() {
+      await opening?.catch(() => undefined);
+      await opened?.close();
+    },
+  };
 }

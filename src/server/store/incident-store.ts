@@ -55,6 +55,17 @@ export interface IncidentStore {
   activeBlocks(now: number): Promise<Incident[]>;
   /** Resolves when the store answers a trivial query. */
   ping(): Promise<void>;
+  /**
+   * Resolves when the store takes a committed write (a counter row of its own), so a store that
+   * refused writes (disk full, read-only) is seen to take them again without waiting for an
+   * incident.
+   */
+  probeWrite(now: number): Promise<void>;
+  /**
+   * Deletes incidents last seen before `cutoff` whose block has ended (INCIDENT_RETENTION_DAYS);
+   * resolves to how many went.
+   */
+  deleteOlderThan(cutoff: number, now: number): Promise<number>;
 }
 
 interface IncidentRow {
@@ -281,5 +292,28 @@ export class SqlIncidentStore implements IncidentStore {
   async ping(): Promise<void> {
     const db = await this.#db();
     await db.query('SELECT 1');
+  }
+
+  async deleteOlderThan(cutoff: number, now: number): Promise<number> {
+    const db = await this.#db();
+    const params = [new Date(cutoff).toISOString(), new Date(now).toISOString()];
+    const where = 'last_seen < $1 AND blocked_until < $2';
+    const { rows } = await db.query<{ count: number | string }>(
+      `SELECT COUNT(*) AS count FROM rate_limit_incidents WHERE ${where}`,
+      params,
+    );
+    await db.query(`DELETE FROM rate_limit_incidents WHERE ${where}`, params);
+    return Number(rows[0]?.count ?? 0);
+  }
+
+  async probeWrite(now: number): Promise<void> {
+    const db = await this.#db();
+    await db.transaction((tx) =>
+      tx.query(
+        `INSERT INTO store_counters (name, value) VALUES ('write_probe', $1)
+         ON CONFLICT (name) DO UPDATE SET value = excluded.value`,
+        [now],
+      ),
+    );
   }
 }

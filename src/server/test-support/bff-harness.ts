@@ -21,6 +21,7 @@ import { writeUsersFile } from '../auth/users-file';
 import { parseConfig } from '../config';
 import { composeBff } from '../compose';
 import { createLogger, type Logger } from '../logger';
+import type { ExtraCheck } from '../observability/readiness';
 import type { SqlDatabase } from '../store/database';
 import { createHttpTransport, type TransportRequest } from '../upstream/http-transport';
 
@@ -49,6 +50,8 @@ export interface HarnessOptions {
   upstream?: MockUpstreamServer;
   /** Where the last good event-types list is kept across BFFs (default: in memory only). */
   lastGoodEventTypesFile?: string;
+  /** Further readiness checks (observability/readiness.ts). */
+  readinessChecks?: readonly ExtraCheck[];
 }
 
 /** The console users every harness has, one per role, and their passwords. */
@@ -91,6 +94,7 @@ export async function startBffHarness({
   redis,
   upstream: sharedUpstream,
   lastGoodEventTypesFile,
+  readinessChecks,
 }: HarnessOptions = {}) {
   const usersFile = await writeHarnessUsersFile();
   const limits: MockRateLimits | undefined = mockRateLimits
@@ -114,7 +118,10 @@ export async function startBffHarness({
     AUDIT_KEY: randomBytes(32).toString('base64url'),
     ...env,
   });
-  const http = createHttpTransport({ timeoutMs: config.upstream.timeoutMs });
+  const http = createHttpTransport({
+    timeoutMs: config.upstream.timeoutMs,
+    maxAnswerBytes: config.upstream.maxAnswerBytes,
+  });
   /** Every request the BFF sent upstream, as the upstream received it. */
   const sent: TransportRequest[] = [];
   const bff = composeBff({
@@ -130,6 +137,7 @@ export async function startBffHarness({
     ...(moduleRules ? { moduleRules } : {}),
     ...(redis ? { redis } : {}),
     ...(lastGoodEventTypesFile ? { lastGoodEventTypesFile } : {}),
+    ...(readinessChecks ? { readinessChecks } : {}),
     ...(demoControls && limits
       ? { demoControls: createMockDemoControls(upstream.state, limits) }
       : {}),

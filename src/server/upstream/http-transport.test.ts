@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHttpTransport, TransportError } from './http-transport';
@@ -29,6 +29,21 @@ async function tricklingUpstream(chunks: number, everyMs: number): Promise<URL> 
   return new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/slow`);
 }
 
+/** An upstream answering with `handle`. */
+async function upstreamWith(
+  handle: (req: IncomingMessage, res: ServerResponse) => void,
+): Promise<string> {
+  server = createServer(handle);
+  await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+const failureOf = (promise: Promise<unknown>) =>
+  promise.then(
+    () => undefined,
+    (error: unknown) => error as TransportError,
+  );
+
 describe('createHttpTransport', () => {
   it('ends a call whose answer trickles in past the timeout, though no gap reaches it', async () => {
     const url = await tricklingUpstream(20, 100);
@@ -51,5 +66,90 @@ describe('createHttpTransport', () => {
     await transport.close();
     expect(answer.status).toBe(200);
     expect(JSON.parse(answer.body)).toEqual([1, 1, 1]);
+  });
+
+  it.each([
+    ['declared in content-length', true],
+    ['streamed without a length', false],
+  ])('refuses an answer over its limit (%s), naming the limit', async (_, declared) => {
+    const body = 'x'.repeat(300 * 1024);
+    const origin = await upstreamWith((_, res) => {
+      res.writeHead(200, declared ? { 'content-length': String(body.length) } : {});
+      res.end(body);
+    });
+    const transport = createHttpTransport({ timeoutMs: 2_000, maxAnswerBytes: 1024 * 1024 });
+    const small = await failureOf(
+      transport({
+        method: 'GET',
+        url: new URL(`${origin}/big`),
+        headers: {},
+        maxAnswerBytes: 100 * 1024,
+      }),
+    );
+    const fits = await transport({ method: 'GET', url: new URL(`${origin}/big`), headers: {} });
+    await transport.close();
+    expect(small).toBeInstanceOf(TransportError);
+    expect(small?.kind).toBe('too-large');
+    expect(small?.limitBytes).toBe(100 * 1024);
+    expect(fits.body).toHaveLength(body.length);
+  });
+
+  it('says the upstream closed the connection when it breaks off mid-answer', async () => {
+    const origin = await upstreamWith((_, res) => {
+      res.writeHead(200, { 'content-length': '1000' });
+      res.write('{"items":[');
+      setImmediate(() => res.socket?.destroy());
+    });
+    const transport = createHttpTransport({ timeoutMs: 2_000 });
+    const failure = await failureOf(
+      transport({ method: 'GET', url: new URL(`${origin}/cut`), headers: {} }),
+    );
+    await transport.close();
+    expect(failure?.kind).toBe('closed');
+    expect(failure?.message).toContain('closed the connection before the answer was complete');
+  });
+
+  it('counts the wait for a connection in the deadline; a stalled operation starves no other', async () => {
+    const origin = await upstreamWith((req, res) => {
+      if (req.url === '/healthy') res.end('[]');
+      // /stalled never answers.
+    });
+    const timeoutMs = 1_000;
+    const transport = createHttpTransport({ timeoutMs });
+    const order: string[] = [];
+    const started = Date.now();
+    const stalled = Array.from({ length: 400 }, () =>
+      failureOf(
+        transport({
+          method: 'GET',
+          url: new URL(`${origin}/stalled`),
+          headers: {},
+          operationId: 'stalled-operation',
+        }),
+      ).then((failure) => {
+        order.push('stalled');
+        return { failure, took: Date.now() - started };
+      }),
+    );
+    const healthy = transport({
+      method: 'GET',
+      url: new URL(`${origin}/healthy`),
+      headers: {},
+      operationId: 'healthy-operation',
+    }).then((answer) => {
+      order.push('healthy');
+      return answer;
+    });
+    expect((await healthy).status).toBe(200);
+    const results = await Promise.all(stalled);
+    await transport.close();
+    // The healthy operation answered while every stalled call was still waiting.
+    expect(order[0]).toBe('healthy');
+    expect(results.every(({ failure }) => failure?.kind === 'timeout')).toBe(true);
+    // Each call ended at its own deadline, those that waited for a connection too: a queue
+    // behind 128 stalled connections would end the last of 400 calls four timeouts in.
+    const took = results.map((result) => result.took);
+    expect(Math.min(...took)).toBeGreaterThanOrEqual(timeoutMs);
+    expect(Math.max(...took)).toBeLessThan(timeoutMs * 2.5);
   });
 });

@@ -1,5 +1,6 @@
-// The one HTTP client the BFF uses to reach the upstream: undici's request API on a keep-alive
-// pool (the lean path the throughput bars of PRODUCT.md §9 need), never following redirects.
+// The one HTTP client the BFF uses to reach the upstream: undici's request API on keep-alive
+// pools (the lean path the throughput bars need), never following redirects, with every call
+// bounded in time (connection wait included) and every answer bounded in size.
 import { Agent, request } from 'undici';
 
 /** A request the BFF sends upstream. Headers are built by the BFF, never copied from a client. */
@@ -8,9 +9,16 @@ export interface TransportRequest {
   url: URL;
   headers: Record<string, string>;
   body?: string;
+  /**
+   * The operation this call belongs to: each operation has its own connection pool, so calls of
+   * one stalled operation cannot hold every connection while others wait. Default "default".
+   */
+  operationId?: string;
+  /** Largest answer body accepted, in bytes; default the transport's `maxAnswerBytes`. */
+  maxAnswerBytes?: number;
 }
 
-/** The upstream's answer with its body read in full (bodies here are small JSON documents). */
+/** The upstream's answer with its body read in full. */
 export interface TransportResponse {
   status: number;
   headers: Record<string, string | string[] | undefined>;
@@ -19,13 +27,30 @@ export interface TransportResponse {
 
 export type Transport = (request: TransportRequest) => Promise<TransportResponse>;
 
-/** Why an upstream call produced no HTTP answer at all. */
+/**
+ * Why an upstream call produced no usable HTTP answer: `timeout` (the whole-call deadline passed),
+ * `unreachable` (no connection), `closed` (the upstream closed the connection before its answer
+ * was complete), `too-large` (the answer was longer than the operation's limit).
+ */
+export type TransportFailure = 'timeout' | 'unreachable' | 'closed' | 'too-large';
+
+const MESSAGES: Record<TransportFailure, string> = {
+  timeout: 'upstream timed out',
+  unreachable: 'upstream unreachable',
+  closed: 'upstream closed the connection before the answer was complete',
+  'too-large': 'upstream answer exceeded its size limit',
+};
+
+/** Why an upstream call produced no usable HTTP answer at all. */
 export class TransportError extends Error {
-  readonly kind: 'timeout' | 'unreachable';
-  constructor(kind: 'timeout' | 'unreachable', cause: unknown) {
-    super(kind === 'timeout' ? 'upstream timed out' : 'upstream unreachable', { cause });
+  readonly kind: TransportFailure;
+  /** For `too-large`: the limit the answer exceeded, in bytes. */
+  readonly limitBytes: number | undefined;
+  constructor(kind: TransportFailure, cause: unknown, limitBytes?: number) {
+    super(MESSAGES[kind], { cause });
     this.name = 'TransportError';
     this.kind = kind;
+    this.limitBytes = limitBytes;
   }
 }
 
@@ -33,94 +58,159 @@ const TIMEOUT_CODES = new Set([
   'UND_ERR_HEADERS_TIMEOUT',
   'UND_ERR_BODY_TIMEOUT',
   'UND_ERR_CONNECT_TIMEOUT',
-  'UND_ERR_ABORTED',
 ]);
+/** Errors of a connection that was open and then ended while the answer was on its way. */
+const CLOSED_CODES = new Set(['UND_ERR_SOCKET', 'ECONNRESET', 'EPIPE', 'UND_ERR_CLOSED']);
 
-/** What ends a body still arriving when its call's time is up. */
+/** What aborts a call still running when its time is up. */
 class DeadlineExceeded extends Error {
-  readonly code = 'UND_ERR_BODY_TIMEOUT';
+  override name = 'DeadlineExceeded';
   constructor() {
     super('the upstream call ran past its deadline');
   }
 }
 
+/** What ends a body that grew past its limit. */
+class AnswerTooLarge extends Error {
+  override name = 'AnswerTooLarge';
+}
+
 /**
- * Bodies being read, with the time their call must be over by. bodyTimeout only bounds the gap
- * between two chunks, so an upstream that trickles its answer could hold a call for ever; one sweep
- * every 100 ms ends those past their deadline. One interval for all calls, running only while some
- * body is being read: a timer per call would cost more than the rest of the client.
+ * Calls in flight, with the time each must be over by. One sweep every 100 ms aborts those past
+ * their deadline, whether they are waiting for a pooled connection, for headers or for the rest
+ * of a trickling body (undici's own timeouts start only once a connection is assigned and bound
+ * only the gap between two chunks). One interval for all calls, running only while some call is
+ * in flight: a timer per call would cost more than the rest of the client.
  */
-class BodyDeadlines {
-  readonly #reading = new Map<{ destroy(error: Error): unknown }, number>();
+class CallDeadlines {
+  readonly #running = new Map<AbortController, number>();
   #sweeper: NodeJS.Timeout | undefined;
 
-  track(body: { destroy(error: Error): unknown }, deadline: number): void {
-    this.#reading.set(body, deadline);
+  track(controller: AbortController, deadline: number): void {
+    this.#running.set(controller, deadline);
     this.#sweeper ??= setInterval(() => this.#sweep(), 100).unref();
   }
 
-  done(body: { destroy(error: Error): unknown }): void {
-    this.#reading.delete(body);
+  done(controller: AbortController): void {
+    this.#running.delete(controller);
   }
 
   #sweep(): void {
-    if (this.#reading.size === 0) {
+    if (this.#running.size === 0) {
       clearInterval(this.#sweeper);
       this.#sweeper = undefined;
       return;
     }
     const now = Date.now();
-    for (const [body, deadline] of this.#reading) {
+    for (const [controller, deadline] of this.#running) {
       if (now >= deadline) {
-        this.#reading.delete(body);
-        body.destroy(new DeadlineExceeded());
+        this.#running.delete(controller);
+        controller.abort(new DeadlineExceeded());
       }
     }
   }
+}
+
+/** The answer limit when configuration names none: UPSTREAM_MAX_ANSWER_BYTES's default. */
+export const DEFAULT_MAX_ANSWER_BYTES = 16 * 1024 * 1024;
+
+export interface HttpTransportOptions {
+  /** Whole-call deadline: waiting for a connection, the headers and the full body. */
+  timeoutMs: number;
+  /** Largest answer body accepted when the request names none, in bytes (default 16 MB). */
+  maxAnswerBytes?: number;
+  /** Connections per operation's pool (default 128). */
+  connectionsPerOperation?: number;
+}
+
+/** Reads `body` to a string, refusing it once it has more than `limit` bytes. */
+async function readLimited(
+  body: AsyncIterable<Buffer> & { destroy(error?: Error): unknown },
+  limit: number,
+): Promise<string> {
+  const chunks: Buffer[] = [];
+  let length = 0;
+  for await (const chunk of body) {
+    length += chunk.length;
+    if (length > limit) {
+      body.destroy(new AnswerTooLarge());
+      throw new AnswerTooLarge();
+    }
+    chunks.push(chunk);
+  }
+  return chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8');
+}
+
+function classify(error: unknown, signal: AbortSignal, limit: number): TransportError {
+  if (error instanceof AnswerTooLarge) return new TransportError('too-large', error, limit);
+  if (signal.aborted && signal.reason instanceof DeadlineExceeded) {
+    return new TransportError('timeout', error);
+  }
+  const code = (error as { code?: string }).code ?? '';
+  if (TIMEOUT_CODES.has(code) || (error as Error).name === 'TimeoutError') {
+    return new TransportError('timeout', error);
+  }
+  if (CLOSED_CODES.has(code)) return new TransportError('closed', error);
+  return new TransportError('unreachable', error);
 }
 
 /**
  * Creates the transport. undici's `request` does not follow redirects unless a redirect
  * interceptor is installed, and we install none: a 3xx comes back as a 3xx.
  */
-export function createHttpTransport({ timeoutMs }: { timeoutMs: number }): Transport & {
-  close(): Promise<void>;
-} {
-  const dispatcher = new Agent({
-    keepAliveTimeout: 10_000,
-    keepAliveMaxTimeout: 60_000,
-    connections: 128,
-    headersTimeout: timeoutMs,
-    bodyTimeout: timeoutMs,
-    connectTimeout: Math.min(timeoutMs, 10_000),
-  });
-  const deadlines = new BodyDeadlines();
+export function createHttpTransport({
+  timeoutMs,
+  maxAnswerBytes = DEFAULT_MAX_ANSWER_BYTES,
+  connectionsPerOperation = 128,
+}: HttpTransportOptions): Transport & { close(): Promise<void> } {
+  const pools = new Map<string, Agent>();
+  const poolFor = (operationId: string): Agent => {
+    let pool = pools.get(operationId);
+    if (!pool) {
+      pool = new Agent({
+        keepAliveTimeout: 10_000,
+        keepAliveMaxTimeout: 60_000,
+        connections: connectionsPerOperation,
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs,
+        connectTimeout: Math.min(timeoutMs, 10_000),
+      });
+      pools.set(operationId, pool);
+    }
+    return pool;
+  };
+  const deadlines = new CallDeadlines();
   const transport = async (req: TransportRequest): Promise<TransportResponse> => {
-    const deadline = Date.now() + timeoutMs;
+    const limit = req.maxAnswerBytes ?? maxAnswerBytes;
+    const controller = new AbortController();
+    deadlines.track(controller, Date.now() + timeoutMs);
     try {
       const response = await request(req.url, {
         method: req.method,
         headers: req.headers,
         body: req.body,
-        // headersTimeout bounds the wait for the answer, the sweep above the whole call; a
-        // per-request AbortSignal timer would cost more than the rest of the client.
-        dispatcher,
+        signal: controller.signal,
+        dispatcher: poolFor(req.operationId ?? 'default'),
       });
-      deadlines.track(response.body, deadline);
-      try {
-        return {
-          status: response.statusCode,
-          headers: response.headers,
-          body: await response.body.text(),
-        };
-      } finally {
-        deadlines.done(response.body);
+      const declared = Number(response.headers['content-length']);
+      if (Number.isFinite(declared) && declared > limit) {
+        response.body.destroy();
+        throw new AnswerTooLarge();
       }
+      return {
+        status: response.statusCode,
+        headers: response.headers,
+        body: await readLimited(response.body, limit),
+      };
     } catch (error) {
-      const code = (error as { code?: string }).code ?? '';
-      const isTimeout = TIMEOUT_CODES.has(code) || (error as Error).name === 'TimeoutError';
-      throw new TransportError(isTimeout ? 'timeout' : 'unreachable', error);
+      throw classify(error, controller.signal, limit);
+    } finally {
+      deadlines.done(controller);
     }
   };
-  return Object.assign(transport, { close: () => dispatcher.close() });
+  return Object.assign(transport, {
+    close: async () => {
+      await Promise.all([...pools.values()].map((pool) => pool.close()));
+    },
+  });
 }

@@ -150,4 +150,73 @@ describe('TokenManager', () => {
     expect(await tokens.getToken()).toBe('t2');
     expect(endpoint.requests).toHaveLength(2);
   });
+
+  it('sends the vendor document’s three form fields and no scope unless one is configured', async () => {
+    const endpoint = tokenEndpoint(() => ok('t1', 3600));
+    await manager(endpoint.transport, { now: 0 }, { scope: undefined }).getToken();
+    const form = new URLSearchParams(endpoint.requests[0]?.body);
+    expect([...form.keys()].sort()).toEqual(['client_id', 'client_secret', 'grant_type']);
+    expect(form.get('grant_type')).toBe('client_credentials');
+  });
+
+  it('keeps a token of a year, and takes the vendor’s answer with its extra fields', async () => {
+    const endpoint = tokenEndpoint(() => ({
+      status: 200,
+      body: {
+        access_token: 'eyJhbGciOiJSUzI1NiJ9.e30.sig',
+        token_type: 'bearer',
+        expires_in: 31_535_999,
+        email: 'x@api.example',
+        jti: 'U3TA',
+        'ot-scopes': 'CONSENT,CONSENT_READ',
+        tenantId: 36,
+      },
+    }));
+    const clock = { now: 0 };
+    const tokens = manager(endpoint.transport, clock);
+    expect(await tokens.getToken()).toBe('eyJhbGciOiJSUzI1NiJ9.e30.sig');
+    clock.now = 300 * 24 * 3_600_000;
+    await tokens.getToken();
+    expect(endpoint.requests).toHaveLength(1);
+  });
+
+  it('uses the default lifetime when expires_in is missing', async () => {
+    const endpoint = tokenEndpoint(() => ok('t1'));
+    const clock = { now: 0 };
+    const tokens = manager(endpoint.transport, clock);
+    await tokens.getToken();
+    clock.now = 200_000;
+    await tokens.getToken();
+    expect(endpoint.requests).toHaveLength(1);
+    clock.now = 300_000;
+    await tokens.getToken();
+    expect(endpoint.requests).toHaveLength(2);
+  });
+
+  it('keeps a token at least 30 s however short its expires_in: not one token per call', async () => {
+    const endpoint = tokenEndpoint(() => ({
+      status: 200,
+      body: { access_token: 'short', expires_in: 0.001 },
+    }));
+    const clock = { now: 0 };
+    const tokens = manager(endpoint.transport, clock);
+    for (let call = 0; call < 50; call += 1) {
+      await tokens.getToken();
+      clock.now += 100;
+    }
+    expect(endpoint.requests).toHaveLength(1);
+  });
+
+  it.each([
+    ['a CR/LF', 'abc\r\nX-Injected: 1'],
+    ['a control character', 'abc\u0000def'],
+    ['2 MB', 'a'.repeat(2 * 1024 * 1024)],
+  ])('refuses a token with %s when it arrives, and asks again next time', async (_, value) => {
+    const endpoint = tokenEndpoint((n) => ok(n === 1 ? value : 'good', 3600));
+    const tokens = manager(endpoint.transport, { now: 0 });
+    const error = (await tokens.getToken().catch((e: unknown) => e)) as TokenError;
+    expect(error).toBeInstanceOf(TokenError);
+    expect(error.message).toContain('cannot send');
+    expect(await tokens.getToken()).toBe('good');
+  });
 });

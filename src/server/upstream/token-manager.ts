@@ -9,8 +9,8 @@ export interface TokenManagerOptions {
   tokenUrl: URL;
   clientId: string;
   clientSecret: string;
-  /** Space-separated scopes to request. */
-  scope: string;
+  /** Space-separated scopes to request; unset sends no `scope` field (the vendor document has none). */
+  scope?: string;
   clientAuth: 'body' | 'basic';
   /** Lifetime to assume when the answer has no `expires_in` (the upstream does not show one). */
   defaultTtlSeconds: number;
@@ -33,6 +33,18 @@ export class TokenError extends Error {
   }
 }
 
+/**
+ * A token the console can send: visible ASCII only (RFC 6750's b64token and any JWT fit), at most
+ * 8 KB so the Authorization header stays within what servers accept. A token with CR/LF or other
+ * controls would be refused by the HTTP client on every call, and a huge one answered 431: both
+ * are refused when they arrive rather than cached for their whole life.
+ */
+const USABLE_TOKEN = /^[\x21-\x7e]{1,8192}$/;
+
+/** The shortest time a token is cached, whatever its `expires_in` says: no token per call. */
+export const MIN_TOKEN_CACHE_SECONDS = 30;
+
+// Extra fields (the vendor's answer carries a dozen: email, guid, jti, ot-scopes, …) are ignored.
 const TokenAnswerSchema = z.object({
   access_token: z.string().check(z.minLength(1)),
   token_type: z.optional(z.string()),
@@ -122,13 +134,21 @@ export class TokenManager {
       this.#options.onTokenRequest?.('failure');
       throw new TokenError('unavailable', 'The token endpoint answered without an access token');
     }
+    const value = answer.data.access_token;
+    if (!USABLE_TOKEN.test(value)) {
+      this.#options.onTokenRequest?.('failure');
+      throw new TokenError(
+        'unavailable',
+        'The token endpoint answered with an access token the console cannot send (control characters or over 8 KB)',
+      );
+    }
     this.#options.onTokenRequest?.('success');
     const ttlSeconds = parseTtl(answer.data.expires_in) ?? this.#options.defaultTtlSeconds;
-    const value = answer.data.access_token;
-    this.#cached = {
-      value,
-      refreshAt: this.#now() + ttlSeconds * 1000 - refreshMarginMs(ttlSeconds),
-    };
+    const lifetimeMs = Math.max(
+      ttlSeconds * 1000 - refreshMarginMs(ttlSeconds),
+      MIN_TOKEN_CACHE_SECONDS * 1000,
+    );
+    this.#cached = { value, refreshAt: this.#now() + lifetimeMs };
     return value;
   }
 }

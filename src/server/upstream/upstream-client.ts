@@ -3,7 +3,12 @@
 // token once (and retries once) when the upstream answers 401.
 import type { UpstreamGuard } from '../governor/upstream-guard';
 import type { TokenManager } from './token-manager';
-import { TransportError, type Transport, type TransportResponse } from './http-transport';
+import {
+  TransportError,
+  type Transport,
+  type TransportFailure,
+  type TransportResponse,
+} from './http-transport';
 
 /** One upstream operation the BFF knows. Only operations of the catalog are ever sent. */
 export interface UpstreamOperation {
@@ -70,12 +75,17 @@ export interface UpstreamClientOptions {
    * Told of every request sent (a 401 retry too): the operation, the answer's status or why there
    * was none, and how long it took, for metrics.
    */
+  /** Largest answer accepted per operation id; operations not named get the transport's own. */
+  maxAnswerBytesByOperation?: Readonly<Record<string, number>>;
   observe?: (
     operationId: string,
-    outcome: number | 'timeout' | 'unreachable' | 'invalid',
+    outcome: number | TransportFailure | 'invalid',
     seconds: number,
   ) => void;
 }
+
+/** Answers that say the token itself was refused: renewed once, never cached for its life. */
+const TOKEN_REFUSED = new Set([401, 431]);
 
 /** The BFF's client for catalog operations. */
 export class UpstreamClient {
@@ -96,8 +106,9 @@ export class UpstreamClient {
     await this.#options.guard?.beforeSend(operation);
     const token = await this.#getToken();
     const first = await this.#sendWith(token, operation, url, call);
-    if (first.status !== 401) return first;
-    // The token may have been revoked or expired early: renew once and retry once, never more.
+    if (!TOKEN_REFUSED.has(first.status)) return first;
+    // The token may have been revoked or expired early (401), or be one a server in front of the
+    // platform will not take (431, its header too large): renew once and retry once, never more.
     this.#options.tokens.invalidate(token);
     const renewed = await this.#getToken();
     await this.#options.guard?.beforeSend(operation);
@@ -112,6 +123,11 @@ export class UpstreamClient {
     }
   }
 
+  #answerLimit(operationId: string): { maxAnswerBytes?: number } {
+    const limit = this.#options.maxAnswerBytesByOperation?.[operationId];
+    return limit === undefined ? {} : { maxAnswerBytes: limit };
+  }
+
   async #sendWith(token: string, operation: UpstreamOperation, url: URL, call: UpstreamCall) {
     const observe = this.#options.observe;
     const started = observe ? performance.now() : 0;
@@ -121,6 +137,8 @@ export class UpstreamClient {
         method: operation.method,
         url,
         headers: { ...call.headers, accept: 'application/json', authorization: `Bearer ${token}` },
+        operationId: operation.id,
+        ...this.#answerLimit(operation.id),
       });
     } catch (error) {
       // No HTTP answer (timeout, unreachable), or one the answer filter refused (invalid).

@@ -91,20 +91,52 @@ export function problemForUpstreamFailure(error: unknown): HttpProblem | undefin
           detail: 'No access token could be obtained. Try again in a moment.',
         });
   }
-  if (error instanceof TransportError) {
-    return error.kind === 'timeout'
-      ? new HttpProblem({
-          type: PROBLEM_TYPES.upstreamTimeout,
-          title: 'The privacy platform took too long to answer',
-          status: 504,
-          detail: 'The request was abandoned after the configured timeout (UPSTREAM_TIMEOUT_MS).',
-        })
-      : new HttpProblem({
-          type: PROBLEM_TYPES.upstreamUnavailable,
-          title: 'The privacy platform could not be reached',
-          status: 503,
-          detail: 'The connection failed. Check the network or UPSTREAM_BASE_URL and try again.',
-        });
-  }
+  if (error instanceof TransportError) return problemForTransportFailure(error);
   return undefined;
+}
+
+/** Bytes as an operator reads them: "16 MB", "512 KB". */
+export function formatBytes(bytes: number): string {
+  if (bytes >= 1024 * 1024 && bytes % (1024 * 1024) === 0) return `${bytes / (1024 * 1024)} MB`;
+  if (bytes >= 1024 * 1024) return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+  if (bytes >= 1024) return `${Math.round(bytes / 1024)} KB`;
+  return `${bytes} bytes`;
+}
+
+function problemForTransportFailure(error: TransportError): HttpProblem {
+  switch (error.kind) {
+    case 'timeout':
+      return new HttpProblem({
+        type: PROBLEM_TYPES.upstreamTimeout,
+        title: 'The privacy platform took too long to answer',
+        status: 504,
+        detail:
+          'The request was abandoned after the configured timeout (UPSTREAM_TIMEOUT_MS), waiting for a connection included.',
+      });
+    case 'closed':
+      return new HttpProblem({
+        type: PROBLEM_TYPES.upstreamUnavailable,
+        title: 'The privacy platform broke off its answer',
+        status: 502,
+        detail:
+          'The platform closed the connection before its answer was complete. This is usually temporary: try again in a moment.',
+      });
+    case 'too-large': {
+      const limit = error.limitBytes ?? 0;
+      return new HttpProblem({
+        type: PROBLEM_TYPES.upstreamInvalidResponse,
+        title: 'The privacy platform’s answer was too large',
+        status: 502,
+        detail: `The answer was larger than the console accepts for this operation (${formatBytes(limit)}), so it was not read. An administrator can raise the limit with UPSTREAM_MAX_ANSWER_BYTES.`,
+        limitBytes: limit,
+      });
+    }
+    case 'unreachable':
+      return new HttpProblem({
+        type: PROBLEM_TYPES.upstreamUnavailable,
+        title: 'The privacy platform could not be reached',
+        status: 503,
+        detail: 'The connection failed. Check the network or UPSTREAM_BASE_URL and try again.',
+      });
+  }
 }

@@ -9,6 +9,7 @@ import {
 import * as z from 'zod/mini';
 import { ApiError, apiRequest } from '../../../lib/api-client';
 import { SessionSchema, type Session, type SignInRequest } from '../../../shared/session';
+import { recordSessionEnd } from '../session-end';
 
 /** Query keys of this feature. */
 export const sessionQueryKeys = {
@@ -18,9 +19,13 @@ export const sessionQueryKeys = {
 /** The signed-in user, or `null` when signed out (401 is an answer here, not an error). */
 export async function getSession({
   signal,
-}: { signal?: AbortSignal } = {}): Promise<Session | null> {
+  background,
+}: { signal?: AbortSignal; background?: boolean } = {}): Promise<Session | null> {
   try {
-    return await apiRequest('/api/session', SessionSchema, { signal });
+    return await apiRequest('/api/session', SessionSchema, {
+      signal,
+      ...(background === undefined ? {} : { background }),
+    });
   } catch (error) {
     if (error instanceof ApiError && error.status === 401) return null;
     throw error;
@@ -75,6 +80,7 @@ const SIGN_OUT_CHANNEL = 'privacy-console-session';
  * could not be reached, so nothing personal stays in this tab.
  */
 export async function signOut(queryClient: QueryClient, leave?: () => void): Promise<void> {
+  recordSessionEnd('signed-out');
   try {
     await apiRequest('/api/session', z.undefined(), { method: 'DELETE' });
   } catch {

@@ -1,13 +1,14 @@
 // The sign-in page as a user meets it, with a stubbed BFF: what each failure says, the wait after
 // too many attempts, and where a successful sign-in goes (never to another site).
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, waitFor } from '@testing-library/react';
+import { cleanup, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { flushSync } from 'react-dom';
 import { createMemoryRouter, RouterProvider, useLocation } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Problem } from '../../../shared/problem';
 import { sessionQueryKeys } from '../api/session';
+import { recordSessionEnd } from '../session-end';
 import { SignInPage } from './sign-in-page';
 
 afterEach(() => {
@@ -77,6 +78,21 @@ async function signIn(username: string, password: string) {
 }
 
 describe('SignInPage', () => {
+  it.each([
+    ['idle', /nothing was done in the console for a while/],
+    ['signed-out', /You have signed out/],
+    ['signed-out-elsewhere', /signed out in another tab/],
+    ['ended', /Your session has ended/],
+  ] as const)('says why the last session ended (%s), once', (reason, message) => {
+    stubBff(() => problem(SIGNED_OUT));
+    recordSessionEnd(reason);
+    renderSignIn();
+    expect(screen.getByRole('status')).toHaveTextContent(message);
+    cleanup();
+    renderSignIn();
+    expect(screen.queryByRole('status')).toBeNull();
+  });
+
   it('is ready to type into, with the attributes password managers need', () => {
     stubBff(() => problem(SIGNED_OUT));
     renderSignIn();

@@ -1,12 +1,13 @@
 // Page `/sign-in`: name and password, a plain-language reason when it fails (including how long to
 // wait after too many attempts), then back to the page the user came from.
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { Navigate, useNavigate, useSearchParams } from 'react-router';
 import { useCountdown } from '../../../components/ui/use-countdown';
 import { ApiError } from '../../../lib/api-client';
 import { SESSION_PROBLEM_TYPES } from '../../../shared/session';
 import { useSession, useSignIn } from '../api/session';
 import { safeReturnTo } from '../return-to';
+import { peekSessionEnd, SESSION_END_MESSAGES, takeSessionEnd } from '../session-end';
 import './session.css';
 
 interface Failure {
@@ -55,6 +56,11 @@ export function SignInPage() {
   const signIn = useSignIn();
   const navigate = useNavigate();
   const [failure, setFailure] = useState<Failure | null>(null);
+  // Why the last session ended, said once: read here, forgotten after the first render.
+  const [ended] = useState(peekSessionEnd);
+  useEffect(() => {
+    takeSessionEnd();
+  }, []);
 
   if (session.data) return <Navigate to={returnTo} replace />;
 
@@ -93,6 +99,11 @@ export function SignInPage() {
           <span>Privacy API Console</span>
         </div>
         <h1>Sign in</h1>
+        {ended ? (
+          <p className="sign-in-ended" role="status">
+            {SESSION_END_MESSAGES[ended]}
+          </p>
+        ) : null}
         <p className="muted">Use the console account your administrator gave you.</p>
         <form className="sign-in-form" onSubmit={onSubmit}>
           <label className="sign-in-field">
