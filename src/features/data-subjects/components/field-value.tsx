@@ -1,7 +1,7 @@
 // One value of an upstream answer, readable: times as times, statuses as badges, yes/no for flags,
 // nested lists summarised, and a visible "—" for what the answer does not have.
 import { MissingValue } from '../../../components/ui/missing-value';
-import { isIsoTime, summarise } from '../answer-model';
+import { fieldLabel, isIsoTime, summarise } from '../answer-model';
 import { formatDate, formatDateTime, statusTone } from '../format';
 
 /** Renders `value` of the field `name`; `compact` (table cells) shows times as dates. */
@@ -28,6 +28,23 @@ export function FieldValue({
       <span className="status-badge" data-tone={statusTone(value)}>
         {value.replace(/_/g, ' ')}
       </span>
+    );
+  }
+  // In a table cell a list of several entries would make its row as tall as the list: show the
+  // count, and the entries behind a disclosure.
+  if (compact && Array.isArray(value) && value.length > 1) {
+    const entries = value.map(summarise);
+    return (
+      <details className="nested-list">
+        <summary>
+          {value.length} {fieldLabel(name).toLowerCase()}
+        </summary>
+        <ul>
+          {entries.map((entry, index) => (
+            <li key={index}>{entry || '—'}</li>
+          ))}
+        </ul>
+      </details>
     );
   }
   if (typeof value === 'object') {
