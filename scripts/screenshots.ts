@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Page } from '@playwright/test';
 
-const PORT = 8795;
+// E2E_PORT_OFFSET shifts the port as it does the e2e servers', so two checkouts can run it at once.
+const PORT = 8795 + (Number(process.env.E2E_PORT_OFFSET ?? 0) || 0);
 const consoleUrl = `http://127.0.0.1:${PORT}`;
 const outDir = 'docs/screenshots';
 

@@ -333,7 +333,7 @@ describe('DataSubjectsPage', () => {
       expect(summary.closest('details')).not.toHaveAttribute('open');
       await user.click(summary);
       expect(summary.closest('details')).toHaveAttribute('open');
-      expect(within(table).getByText('t2: Channel: SMS')).toBeVisible();
+      expect(within(table).getByText('Channel: SMS')).toBeVisible();
     } finally {
       const { topics: _, ...rest } = profiles[0] as (typeof profiles)[number] & {
         topics?: unknown;
