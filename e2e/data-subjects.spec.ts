@@ -53,6 +53,8 @@ interface ReceivedLookup {
 /** Clicks "Load more" until the listing says it has all; returns the number of pages. */
 async function loadAll(page: Page, result: Locator): Promise<number> {
   const more = result.getByRole('button', { name: 'Load more' });
+  // isVisible does not wait: let the first page arrive before asking whether there are more.
+  await expect(result.getByText(/1 page loaded/)).toBeVisible();
   let pages = 1;
   while (await more.isVisible()) {
     await more.click();
