@@ -53,6 +53,8 @@ interface ReceivedLookup {
 /** Clicks "Load more" until the listing says it has all; returns the number of pages. */
 async function loadAll(page: Page, result: Locator): Promise<number> {
   const more = result.getByRole('button', { name: 'Load more' });
+  // isVisible does not wait: let the first page arrive before asking whether there are more.
+  await expect(result.getByText(/1 page loaded/)).toBeVisible();
   let pages = 1;
   while (await more.isVisible()) {
     await more.click();
@@ -193,6 +195,42 @@ test('an admin runs every v4 lookup and its legacy comparison, and finds them in
   await expect(found).toContainText('All link tokens');
   await expect(found).not.toContainText(ADA);
   await expectIdentifierNowhere(page);
+});
+
+test('a lookup with an option: Do Not Call inclusion finds the person only when ticked, sent in the query', async ({
+  page,
+  mockUpstream,
+}) => {
+  const DNC = 'hedy.lamarr@example.com';
+  await mockUpstream.reset();
+  await page.goto('/data-subjects?operation=v4-basic-details');
+  await lookUp(page, 'v4-basic-details', DNC);
+  await expect(page.getByRole('status').filter({ hasText: 'No data subject' })).toBeVisible();
+
+  const options = page.locator('details.lookup-options');
+  await options.getByText('Options').click();
+  await options
+    .getByRole('checkbox', { name: 'Include data subjects on the Do Not Call list' })
+    .check();
+  await page.getByRole('button', { name: 'Look up' }).click();
+  const result = page.getByRole('region', { name: 'v4 · Basic details' });
+  await expect(result.getByText(DNC).first()).toBeVisible();
+
+  // Only this test's requests (the mock's log may hold earlier tests' lookups of others).
+  const sent = (await receivedUpstream(page)).filter(
+    (each) => each.operation === 'v4-basic-details' && each.headers.identifier === DNC,
+  );
+  expect(sent.map((each) => each.query)).toEqual([{}, { isDNCInclude: 'true' }]);
+  expect(sent[1]?.headers).toEqual({ identifier: DNC });
+  await expectIdentifierNowhere(page, DNC);
+
+  // The comparison passes the choice on: v2 lists the person too, with its documented total.
+  const panel = await compare(page, result);
+  await expect(panel.getByText(/1 of 1 records, 1 page loaded; that is all/)).toBeVisible();
+  const legacy = (await receivedUpstream(page)).filter(
+    (each) => each.operation === 'v2-datasubjects',
+  );
+  expect(legacy.at(-1)?.query).toEqual({ isDNCInclude: 'true' });
 });
 
 test('a platform address that does not have the operation is a configuration problem, not "not found"', async ({

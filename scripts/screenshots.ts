@@ -8,8 +8,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Page } from '@playwright/test';
 
-// SCREENSHOTS_PORT: another free port when several checkouts take screenshots at once.
-const PORT = Number(process.env.SCREENSHOTS_PORT ?? 8795);
+// SCREENSHOTS_PORT, or E2E_PORT_OFFSET as for the e2e servers: another free port when several
+// checkouts take screenshots at once.
+const PORT = Number(
+  process.env.SCREENSHOTS_PORT ?? 8795 + (Number(process.env.E2E_PORT_OFFSET ?? 0) || 0),
+);
 const consoleUrl = `http://127.0.0.1:${PORT}`;
 const outDir = 'docs/screenshots';
 

@@ -345,6 +345,8 @@ export interface ContractParam {
   readonly minimum?: number;
   readonly maximum?: number;
   readonly values?: readonly string[];
+  /** The document's `default`, as the text it travels as (`false`, `lastUpdatedDate,desc`). */
+  readonly default?: string;
 }
 
 /** One documented operation the console calls. */
@@ -394,12 +396,13 @@ const size = (maximum: number): ContractParam => ({
   minimum: 1,
   maximum,
 });
-const sort = (...values: string[]): ContractParam => ({
+const sort = (values: readonly string[], defaultValue?: string): ContractParam => ({
   name: 'sort',
   in: 'query',
   required: false,
   type: 'string',
   values,
+  ...(defaultValue ? { default: defaultValue } : {}),
 });
 const date = (name: string, required: boolean, where: 'query' = 'query'): ContractParam => ({
   name,
@@ -415,17 +418,18 @@ const uuid = (name: string, where: 'query' | 'path', required: boolean): Contrac
   type: 'string',
   format: 'uuid',
 });
-const flag = (name: string): ContractParam => ({
+const flag = (name: string, defaultValue?: 'false'): ContractParam => ({
   name,
   in: 'query',
   required: false,
   type: 'boolean',
+  ...(defaultValue ? { default: defaultValue } : {}),
 });
-const v4Paging = (...sortValues: string[]): ContractParam[] => [
+const v4Paging = (sortValues: readonly string[], sortDefault?: string): ContractParam[] => [
   continuationHeader,
   page,
   size(V4_MAX_PAGE_SIZE),
-  sort(...sortValues),
+  sort(sortValues, sortDefault),
 ];
 
 /** The purpose statuses the v4 purpose-updates listing filters by (its `status` enum). */
@@ -452,7 +456,7 @@ export const PLATFORM_CONTRACT: readonly ContractOperation[] = [
     document: 'data-subjects-v4',
     method: 'GET',
     path: '/rest/api/consent/v4/datasubjects/basic-details',
-    params: [identifierHeader(), flag('isDNCInclude')],
+    params: [identifierHeader(), flag('isDNCInclude', 'false')],
     answerName: 'ConsentAPI_DataSubjectResponseDto',
     answer: V4DataSubject,
     slice: false,
@@ -468,8 +472,8 @@ export const PLATFORM_CONTRACT: readonly ContractOperation[] = [
       flag('includeConsentGroups'),
       flag('includeAttachments'),
       flag('includeNotices'),
-      flag('includeConsentStrings'),
-      flag('isDNCInclude'),
+      flag('includeConsentStrings', 'false'),
+      flag('isDNCInclude', 'false'),
     ],
     answerName: 'ConsentAPI_DataSubjectInformationResponseDto',
     answer: V4DataSubjectDetails,
@@ -484,8 +488,8 @@ export const PLATFORM_CONTRACT: readonly ContractOperation[] = [
     params: [
       date('fromDate', true),
       date('toDate', true),
-      flag('isDNCInclude'),
-      ...v4Paging('lastModifiedDate,asc', 'lastModifiedDate,desc'),
+      flag('isDNCInclude', 'false'),
+      ...v4Paging(['lastModifiedDate,asc', 'lastModifiedDate,desc'], 'lastModifiedDate,desc'),
     ],
     answerName: 'ConsentAPI_DataSubjectResponseSliceDto',
     answer: v4Slice(V4DataSubject),
@@ -508,7 +512,10 @@ export const PLATFORM_CONTRACT: readonly ContractOperation[] = [
     document: 'data-subjects-v4',
     method: 'GET',
     path: '/rest/api/consent/v4/datasubjects/ds-profiles',
-    params: [identifierHeader(), ...v4Paging('lastUpdatedDate,asc', 'lastUpdatedDate,desc')],
+    params: [
+      identifierHeader(),
+      ...v4Paging(['lastUpdatedDate,asc', 'lastUpdatedDate,desc'], 'lastUpdatedDate,desc'),
+    ],
     answerName: 'ConsentAPI_DataSubjectProfileResponseSliceDto',
     answer: v4Slice(V4Profile),
     slice: true,
@@ -525,7 +532,7 @@ export const PLATFORM_CONTRACT: readonly ContractOperation[] = [
       { name: 'status', in: 'query', required: false, type: 'string', values: V4_PURPOSE_STATUSES },
       date('updatedSince', true),
       date('updatedUntil', true),
-      ...v4Paging('lastUpdatedDate,asc', 'lastUpdatedDate,desc'),
+      ...v4Paging(['lastUpdatedDate,asc', 'lastUpdatedDate,desc'], 'lastUpdatedDate,desc'),
     ],
     answerName: 'ConsentAPI_DataSubjectProfileResponseSliceDto',
     answer: v4Slice(V4Profile),
@@ -551,7 +558,7 @@ export const PLATFORM_CONTRACT: readonly ContractOperation[] = [
     params: [
       date('fromDate', true),
       date('toDate', true),
-      ...v4Paging('expiryDate,asc', 'expiryDate,desc'),
+      ...v4Paging(['expiryDate,asc', 'expiryDate,desc'], 'expiryDate,asc'),
     ],
     answerName: 'ConsentAPI_EmailLinkTokenSliceDto',
     answer: v4Slice(V4LinkToken),
@@ -576,7 +583,7 @@ export const PLATFORM_CONTRACT: readonly ContractOperation[] = [
     path: '/rest/api/consent/v4/linkedidentitygroups/{dataSubjectGroupId}/members',
     params: [
       uuid('dataSubjectGroupId', 'path', true),
-      ...v4Paging('addedDate,asc', 'addedDate,desc'),
+      ...v4Paging(['addedDate,asc', 'addedDate,desc']),
     ],
     answerName: 'ConsentAPI_LinkedIdentityGroupDtoSliceDto',
     answer: v4Slice(V4GroupMembership),
@@ -595,6 +602,7 @@ export const PLATFORM_CONTRACT: readonly ContractOperation[] = [
       date('since', false),
       date('toDate', false),
       date('updatedSince', false),
+      flag('isDNCInclude'),
       continuationHeader,
       page,
       size(50),
@@ -613,6 +621,7 @@ export const PLATFORM_CONTRACT: readonly ContractOperation[] = [
       identifierHeader(false),
       date('updatedSince', false),
       date('updatedUntil', false),
+      flag('isDNCInclude'),
       page,
       size(2_000),
     ],

@@ -22,9 +22,19 @@ export type ParamLocation = (typeof PARAM_LOCATIONS)[number];
  * - `id`: an opaque id of letters, digits and `._~-` (safe in a path segment);
  * - `date-time`: ISO 8601, a date or a date and time with a zone; sent as UTC with milliseconds;
  * - `integer`: a whole number within `min`…`max`;
- * - `enum`: one of `values`.
+ * - `enum`: one of `values`;
+ * - `boolean`: `true` or `false` (the form sends a flag only when it is ticked, so the platform's
+ *   default applies otherwise).
  */
-export const PARAM_FORMATS = ['identifier', 'uuid', 'id', 'date-time', 'integer', 'enum'] as const;
+export const PARAM_FORMATS = [
+  'identifier',
+  'uuid',
+  'id',
+  'date-time',
+  'integer',
+  'enum',
+  'boolean',
+] as const;
 export type ParamFormat = (typeof PARAM_FORMATS)[number];
 
 /** API versions of the operations. */
@@ -63,6 +73,10 @@ const OperationParamSchema = z.object({
   /** `integer` only. */
   min: z.optional(z.int()),
   max: z.optional(z.int()),
+  /** The platform's documented default, applied by the platform when the parameter is not sent. */
+  default: z.optional(z.string()),
+  /** True for a refinement the common lookup does without: the form folds it under "Options". */
+  advanced: z.optional(z.boolean()),
 });
 export type OperationParam = z.infer<typeof OperationParamSchema>;
 
@@ -213,6 +227,50 @@ const pageParam = (): OperationParam => ({
   min: 0,
   max: 100_000,
 });
+/** A documented optional flag in the query: sent only when set, else the platform's default. */
+const flagParam = (
+  name: string,
+  label: string,
+  description: string,
+  defaultValue?: 'false' | 'true',
+): OperationParam => ({
+  name,
+  label,
+  location: 'query',
+  wireName: name,
+  format: 'boolean',
+  required: false,
+  description,
+  ...(defaultValue ? { default: defaultValue } : {}),
+  advanced: true,
+});
+/**
+ * `isDNCInclude`: the data-subjects v4 document gives it a default of false; the v2 and v3
+ * documents declare it without one (`legacy`).
+ */
+const dncParam = (legacy = false): OperationParam =>
+  flagParam(
+    'isDNCInclude',
+    'Include data subjects on the Do Not Call list',
+    'Without it, the platform leaves out a data subject that is on its Do Not Call list',
+    legacy ? undefined : 'false',
+  );
+/** `sort` of a slice: the documented enum (field,direction) and its default, if it has one. */
+const sortParam = (values: readonly string[], defaultValue?: string): OperationParam => ({
+  name: 'sort',
+  label: 'Order',
+  location: 'query',
+  wireName: 'sort',
+  format: 'enum',
+  required: false,
+  description: 'The order the platform returns the records in',
+  values: [...values],
+  ...(defaultValue ? { default: defaultValue } : {}),
+  advanced: true,
+});
+/** `page` of a legacy listing, folded under Options: "Load more" on the comparison sets it. */
+const legacyPageParam = (): OperationParam => ({ ...pageParam(), advanced: true });
+
 /** Every v4 slice pages with the `requestContinuation` header and answer field. */
 const V4_CONTINUATION = {
   location: 'header',
@@ -249,13 +307,13 @@ const V4_OPERATIONS: readonly BuiltIn[] = [
     source: V4_DOC.subjects,
     decision:
       'Row 1 asks for an identifier and returns identity-level details without consent information; the document’s basic-details operation is exactly that.',
-    params: [identifier()],
+    params: [identifier(), dncParam()],
     answer: 'subject',
     moduleRule: 'v4-basic-details-minute',
     legacy: [
       {
         operation: 'v2-datasubjects',
-        params: { identifier: 'identifier' },
+        params: { identifier: 'identifier', isDNCInclude: 'isDNCInclude' },
         note: 'Both return the data subject without purposes; v2 wraps it in a page and keeps data elements as a name → value map.',
       },
     ],
@@ -276,13 +334,37 @@ const V4_OPERATIONS: readonly BuiltIn[] = [
     source: V4_DOC.subjects,
     decision:
       'Row 2 expands row 1 with purpose information; the document’s details operation returns the basic details plus profiles (purposes) and link tokens.',
-    params: [identifier()],
+    params: [
+      identifier(),
+      flagParam(
+        'includeConsentGroups',
+        'Include consent groups',
+        'Adds the data subject’s consent (data subject group) information',
+      ),
+      flagParam(
+        'includeAttachments',
+        'Include attachments',
+        'Adds the data subject’s attachment information',
+      ),
+      flagParam(
+        'includeNotices',
+        'Include notices',
+        'Adds the collection points’ notice information',
+      ),
+      flagParam(
+        'includeConsentStrings',
+        'Include consent strings',
+        'Adds the consent strings the data subject gave',
+        'false',
+      ),
+      dncParam(),
+    ],
     answer: 'subject-purposes',
     moduleRule: 'v4-details-minute',
     legacy: [
       {
         operation: 'v3-datasubject-profile',
-        params: { identifier: 'identifier' },
+        params: { identifier: 'identifier', isDNCInclude: 'isDNCInclude' },
         note: 'Both carry the purposes: v3 calls them purposes, v4 profiles.',
         fields: { 'purposes[]': 'profiles[]' },
       },
@@ -306,13 +388,15 @@ const V4_OPERATIONS: readonly BuiltIn[] = [
       dateParam('fromDate', 'From', 'Start of the range'),
       dateParam('toDate', 'To', 'End of the range'),
       sizeParam(V4_MAX_PAGE_SIZE),
+      sortParam(['lastModifiedDate,desc', 'lastModifiedDate,asc'], 'lastModifiedDate,desc'),
+      dncParam(),
     ],
     answer: 'subject-page',
     moduleRule: null,
     legacy: [
       {
         operation: 'v2-datasubjects',
-        params: { updatedSince: 'fromDate', updatedUntil: 'toDate' },
+        params: { updatedSince: 'fromDate', updatedUntil: 'toDate', isDNCInclude: 'isDNCInclude' },
         note: 'v2 lists data subjects updated in the range with page numbers and totals; v4 pages with a continuation token.',
       },
       {
@@ -369,7 +453,11 @@ const V4_OPERATIONS: readonly BuiltIn[] = [
     source: V4_DOC.subjects,
     decision:
       'Row 5 takes an identifier and returns all purpose information of that data subject, "similar to v1 and v3"; the document’s ds-profiles operation lists every profile (purpose) of one data subject.',
-    params: [identifier(), sizeParam(V4_MAX_PAGE_SIZE)],
+    params: [
+      identifier(),
+      sizeParam(V4_MAX_PAGE_SIZE),
+      sortParam(['lastUpdatedDate,desc', 'lastUpdatedDate,asc'], 'lastUpdatedDate,desc'),
+    ],
     answer: 'purpose-page',
     moduleRule: 'v4-ds-profiles-minute',
     legacy: [
@@ -425,6 +513,7 @@ const V4_OPERATIONS: readonly BuiltIn[] = [
         values: [...V4_PURPOSE_STATUSES],
       },
       sizeParam(V4_MAX_PAGE_SIZE),
+      sortParam(['lastUpdatedDate,desc', 'lastUpdatedDate,asc'], 'lastUpdatedDate,desc'),
     ],
     answer: 'purpose-page',
     moduleRule: null,
@@ -483,6 +572,7 @@ const V4_OPERATIONS: readonly BuiltIn[] = [
       dateParam('fromDate', 'From', 'Start of the range'),
       dateParam('toDate', 'To', 'End of the range'),
       sizeParam(V4_MAX_PAGE_SIZE),
+      sortParam(['expiryDate,asc', 'expiryDate,desc'], 'expiryDate,asc'),
     ],
     answer: 'link-token-page',
     moduleRule: null,
@@ -512,7 +602,19 @@ const V4_OPERATIONS: readonly BuiltIn[] = [
     source: V4_DOC.groups,
     decision:
       'Row 9 returns the linked identity groups of a data subject by identifier; the group document’s GET on linkedidentitygroups takes the identifier header and returns its group associations.',
-    params: [identifier('The data subject whose groups to list')],
+    params: [
+      identifier('The data subject whose groups to list'),
+      {
+        ...uuidParam(
+          'linkedIdentityGroupId',
+          'Linked identity group id',
+          'query',
+          false,
+          'Only the data subject’s membership of this group',
+        ),
+        advanced: true,
+      },
+    ],
     answer: 'group-list',
     moduleRule: null,
     legacy: [
@@ -549,6 +651,8 @@ const V4_OPERATIONS: readonly BuiltIn[] = [
         'dataSubjectGroupId',
       ),
       sizeParam(V4_MAX_PAGE_SIZE),
+      // The document gives the enum without a default.
+      sortParam(['addedDate,desc', 'addedDate,asc']),
     ],
     answer: 'member-page',
     moduleRule: null,
@@ -590,6 +694,7 @@ const LEGACY_OPERATIONS: readonly BuiltIn[] = [
     params: [
       identifier(),
       uuidParam('purposeGuid', 'Purpose GUID', 'query', false, 'Only this purpose'),
+      legacyPageParam(),
       sizeParam(50, 'Profiles per page, at most 50'),
     ],
     answer: 'subject-page',
@@ -613,6 +718,9 @@ const LEGACY_OPERATIONS: readonly BuiltIn[] = [
       identifier('Only this data subject', false),
       dateParam('updatedSince', 'Updated since', 'Start of the range', false),
       dateParam('updatedUntil', 'Updated until', 'End of the range', false),
+      // The v2 document gives no default; the comparison passes the v4 lookup's choice on.
+      dncParam(true),
+      legacyPageParam(),
       sizeParam(2_000),
     ],
     answer: 'subject-page',
@@ -632,7 +740,7 @@ const LEGACY_OPERATIONS: readonly BuiltIn[] = [
     documented: true,
     operationId: 'getV3DatasubjectsProfileUsingGet',
     source: LEGACY.v3,
-    params: [identifier()],
+    params: [identifier(), dncParam(true)],
     answer: 'subject-purposes',
     moduleRule: 'v3-datasubjects-quota',
     legacy: [],
@@ -653,6 +761,7 @@ const LEGACY_OPERATIONS: readonly BuiltIn[] = [
     params: [
       dateParam('updatedSince', 'Updated since', 'Start of the range', false),
       dateParam('updatedUntil', 'Updated until', 'End of the range', false),
+      legacyPageParam(),
       sizeParam(100),
     ],
     answer: 'subject-page',
@@ -676,7 +785,7 @@ const LEGACY_OPERATIONS: readonly BuiltIn[] = [
       identifier('Only this data subject’s tokens', false),
       dateParam('since', 'Since', 'Start of the range', false),
       dateParam('until', 'Until', 'End of the range', false),
-      pageParam(),
+      legacyPageParam(),
       sizeParam(2_000),
     ],
     answer: 'link-token-page',
@@ -703,7 +812,7 @@ const LEGACY_OPERATIONS: readonly BuiltIn[] = [
         label: 'Primary data subject identifier',
         wireName: 'primaryDataSubjectIdentifier',
       },
-      pageParam(),
+      legacyPageParam(),
       sizeParam(100),
     ],
     answer: 'group-list',

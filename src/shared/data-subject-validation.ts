@@ -86,6 +86,8 @@ export function paramValueProblem(param: OperationParam, value: string): string 
       return (param.values ?? []).includes(value)
         ? null
         : `must be one of ${(param.values ?? []).join(', ')}`;
+    case 'boolean':
+      return value === 'true' || value === 'false' ? null : 'must be true or false';
   }
 }
 

@@ -51,7 +51,7 @@ function v4Subject(subject: MockDataSubject) {
     lastUpdatedDate: subject.lastUpdatedDate,
     lastTransactionDate: lastPurpose.lastTransactionDate,
     testDataSubject: subject.testDataSubject,
-    doNotCall: false,
+    doNotCall: subject.doNotCall,
     dataElements: subject.dataElements.map((element) => ({
       name: element.name,
       value: element.value,
@@ -235,7 +235,7 @@ function v1Profile(subject: MockDataSubject, purposes: readonly MockPurposeRecor
     CreatedDate: subject.createdDate,
     LastUpdatedDate: subject.lastUpdatedDate,
     TestDataSubject: subject.testDataSubject,
-    doNotCall: false,
+    doNotCall: subject.doNotCall,
     DataElements: subject.dataElements.map((element) => ({
       Name: element.name,
       Value: element.value,
@@ -267,7 +267,7 @@ function v2Subject(subject: MockDataSubject) {
     lastUpdatedDate: subject.lastUpdatedDate,
     linkToken: subject.linkToken.token,
     testDataSubject: subject.testDataSubject,
-    doNotCall: false,
+    doNotCall: subject.doNotCall,
     dataElements: Object.fromEntries(
       subject.dataElements.map((element) => [element.name, element.value]),
     ),
@@ -283,7 +283,7 @@ function v3Profile(subject: MockDataSubject) {
     createdDate: subject.createdDate,
     lastUpdatedDate: subject.lastUpdatedDate,
     testDataSubject: subject.testDataSubject,
-    doNotCall: false,
+    doNotCall: subject.doNotCall,
     dataElements: subject.dataElements.map((element) => ({
       name: element.name,
       value: element.value,
@@ -368,12 +368,32 @@ const inRange = (time: string, from: string | undefined, to: string | undefined)
   (from === undefined || Date.parse(time) >= Date.parse(from)) &&
   (to === undefined || Date.parse(time) <= Date.parse(to));
 
-/** Newest first, the documents' default sort of the date-range listings. */
-const newestFirst = <T>(items: T[], date: (item: T) => string) =>
-  items.sort((a, b) => date(b).localeCompare(date(a)));
+/**
+ * `items` in the order of a documented `sort` value (`field,asc` or `field,desc`; every sortable
+ * field of these listings is a date), or `fallback` (the document's default) when none was sent.
+ */
+function sorted<T>(
+  items: T[],
+  sort: string | undefined,
+  fallback: 'asc' | 'desc',
+  date: (item: T) => string,
+): T[] {
+  const direction = sort?.endsWith(',asc') ? 'asc' : sort?.endsWith(',desc') ? 'desc' : fallback;
+  return items.sort((a, b) =>
+    direction === 'asc' ? date(a).localeCompare(date(b)) : date(b).localeCompare(date(a)),
+  );
+}
+
+/**
+ * Whether the platform shows `subject`: one on the Do Not Call list only when the lookup sent
+ * `isDNCInclude=true` (the documents: "whether to include data subject in the response if the
+ * data subject is in the DNC list", default false).
+ */
+const shown = (subject: MockDataSubject, values: Record<string, string>) =>
+  !subject.doNotCall || values.isDNCInclude === 'true';
 
 function purposeUpdates(set: MockDataSubjectSet, values: Record<string, string>) {
-  return newestFirst(
+  return sorted(
     set.subjects.flatMap((subject) =>
       subject.purposes
         .filter(
@@ -386,6 +406,8 @@ function purposeUpdates(set: MockDataSubjectSet, values: Record<string, string>)
         )
         .map((purpose) => v4Profile(subject, purpose)),
     ),
+    values.sort,
+    'desc',
     (profile) => profile.lastUpdatedDate,
   );
 }
@@ -400,7 +422,8 @@ export function answerLookup(
   values: Record<string, string>,
   continuation?: string,
 ): MockAnswer {
-  const subject = values.identifier === undefined ? undefined : set.subject(values.identifier);
+  const found = values.identifier === undefined ? undefined : set.subject(values.identifier);
+  const subject = found && shown(found, values) ? found : undefined;
   switch (id) {
     case 'v4-basic-details':
       return subject ? ok(v4Subject(subject)) : notFound();
@@ -415,10 +438,16 @@ export function answerLookup(
     case 'v4-data-subjects':
       return v4Slice(
         id,
-        newestFirst(
+        sorted(
           set.subjects
-            .filter((each) => inRange(each.lastUpdatedDate, values.fromDate, values.toDate))
+            .filter(
+              (each) =>
+                shown(each, values) &&
+                inRange(each.lastUpdatedDate, values.fromDate, values.toDate),
+            )
             .map(v4Subject),
+          values.sort,
+          'desc',
           (each) => each.lastUpdatedDate,
         ),
         values,
@@ -435,7 +464,12 @@ export function answerLookup(
       return subject
         ? v4Slice(
             id,
-            subject.purposes.map((purpose) => v4Profile(subject, purpose)),
+            sorted(
+              subject.purposes.map((purpose) => v4Profile(subject, purpose)),
+              values.sort,
+              'desc',
+              (profile) => profile.lastUpdatedDate,
+            ),
             values,
             continuation,
           )
@@ -447,11 +481,15 @@ export function answerLookup(
     case 'v4-link-tokens':
       return v4Slice(
         id,
-        set.subjects
-          .filter((each) => inRange(each.linkToken.createdDate, values.fromDate, values.toDate))
-          .map(v4Token)
-          // The document's default sort: expiryDate ascending.
-          .sort((a, b) => a.expiryDate.localeCompare(b.expiryDate)),
+        // The document's default sort: expiryDate ascending.
+        sorted(
+          set.subjects
+            .filter((each) => inRange(each.linkToken.createdDate, values.fromDate, values.toDate))
+            .map(v4Token),
+          values.sort,
+          'asc',
+          (token) => token.expiryDate,
+        ),
         values,
         continuation,
       );
@@ -459,14 +497,27 @@ export function answerLookup(
       if (!subject) return notFound();
       return ok(
         set.groups
-          .filter((group) => group.primaryDataSubjectIdentifier === subject.identifier)
+          .filter(
+            (group) =>
+              group.primaryDataSubjectIdentifier === subject.identifier &&
+              (!values.linkedIdentityGroupId ||
+                group.linkedIdentityGroupId === values.linkedIdentityGroupId.toLowerCase()),
+          )
           .map((group) => v4Members(group)[0]!),
       );
     }
     case 'v4-linked-group': {
       const group = set.group(values.linkedIdentityGroupId!);
       return group
-        ? v4Slice(id, v4Members(group), values, continuation)
+        ? v4Slice(
+            id,
+            // No documented default: the primary first, then by date linked, unless asked.
+            values.sort
+              ? sorted(v4Members(group), values.sort, 'asc', (member) => member.addedDate)
+              : v4Members(group),
+            values,
+            continuation,
+          )
         : notFound(NOT_FOUND_TEXT.other);
     }
     case 'v1-datasubject-profiles': {
@@ -488,6 +539,7 @@ export function answerLookup(
           .filter(
             (each) =>
               (values.identifier === undefined || each.identifier === values.identifier) &&
+              shown(each, values) &&
               inRange(each.lastUpdatedDate, values.updatedSince, values.updatedUntil),
           )
           .map(v2Subject),

@@ -31,6 +31,8 @@ export interface MockDataSubject {
   readonly identifier: string;
   readonly language: string;
   readonly testDataSubject: boolean;
+  /** On the platform's Do Not Call list: left out unless a lookup asks with `isDNCInclude`. */
+  readonly doNotCall: boolean;
   readonly createdDate: string;
   readonly lastUpdatedDate: string;
   readonly dataElements: ReadonlyArray<{ readonly name: string; readonly value: string }>;
@@ -100,6 +102,9 @@ const PEOPLE = [
   'carol.shaw',
   'jim.gray',
 ] as const;
+
+/** A data subject of the mock on the Do Not Call list (never one of the demo hints). */
+export const MOCK_DO_NOT_CALL_IDENTIFIER = 'hedy.lamarr@example.com';
 
 /** How many data subjects the mock knows. */
 export const MOCK_DATA_SUBJECT_COUNT = PEOPLE.length;
@@ -250,6 +255,7 @@ export function generateDataSubjects(anchor: number): MockDataSubjectSet {
       identifier,
       language: pick(next, LANGUAGES),
       testDataSubject: index % 13 === 12,
+      doNotCall: identifier === MOCK_DO_NOT_CALL_IDENTIFIER,
       createdDate: iso(created),
       lastUpdatedDate: iso(Math.max(...purposes.map((p) => Date.parse(p.lastTransactionDate)))),
       dataElements: [

@@ -57,6 +57,9 @@ function sampleParams(operation: DataSubjectOperation): Record<string, string> {
       case 'id':
         values[param.name] = 'x';
         break;
+      case 'boolean':
+        values[param.name] = 'true';
+        break;
     }
   }
   return values;
@@ -234,6 +237,15 @@ describe('the platform contract', () => {
       for (const param of operation.params) {
         const documented = contract.params.find((each) => each.name === param.wireName);
         expect(documented?.in, `${operation.id}.${param.name}`).toBe(param.location);
+        if (param.format === 'boolean') expect(documented?.type).toBe('boolean');
+        if (param.format === 'enum') {
+          // Every value the form offers is documented (the documents' enum, exactly).
+          expect([...(param.values ?? [])].sort(), `${operation.id}.${param.name}`).toEqual(
+            [...(documented?.values ?? [])].sort(),
+          );
+        }
+        // The default the form names is the documented one (and none where none is documented).
+        expect(param.default, `${operation.id}.${param.name} default`).toBe(documented?.default);
         if (param.format === 'integer') {
           expect(param.max, `${operation.id}.${param.name} max`).toBeLessThanOrEqual(
             documented?.maximum ?? Number.MAX_SAFE_INTEGER,
@@ -277,6 +289,51 @@ describe('requests the BFF builds', () => {
       expect(requestProblems(contract, prepared.call)).toEqual([]);
     },
   );
+
+  it('sends each option with each of its values only where the documents put it', () => {
+    const { lookups } = lookupsAgainstMock();
+    let checked = 0;
+    for (const operation of BUILT_IN_OPERATIONS) {
+      const contract = contractOperation(operation.operationId)!;
+      const base = sampleParams(operation);
+      for (const param of operation.params.filter((each) => each.advanced)) {
+        const choices =
+          param.format === 'enum'
+            ? (param.values ?? [])
+            : param.format === 'boolean'
+              ? ['true', 'false']
+              : [base[param.name]!];
+        for (const value of choices) {
+          const { call } = lookups.prepare({
+            operation: operation.id,
+            params: { ...base, [param.name]: value },
+          });
+          expect(requestProblems(contract, call), `${operation.id} ${param.name}=${value}`).toEqual(
+            [],
+          );
+          const where =
+            param.location === 'query'
+              ? call.query?.find(([name]) => name === param.wireName)?.[1]
+              : param.location === 'header'
+                ? call.headers?.[param.wireName]
+                : call.pathParams?.[param.wireName];
+          expect(where, `${operation.id} ${param.name}`).toBe(value);
+          checked += 1;
+        }
+      }
+    }
+    // isDNCInclude ×5, the details flags ×4, sort on five slices, row 9's group, legacy pages.
+    expect(checked).toBeGreaterThan(30);
+  });
+
+  it('leaves an option out of the request when it is not set, so the platform default applies', () => {
+    const { lookups } = lookupsAgainstMock();
+    const { call } = lookups.prepare({
+      operation: 'v4-details',
+      params: { identifier: DEMO_IDENTIFIERS[0], isDNCInclude: '', includeNotices: '' },
+    });
+    expect(call.query).toEqual([]);
+  });
 
   it('sends a continuation back as the requestContinuation header, on every paged v4 operation', async () => {
     const { lookups } = lookupsAgainstMock();

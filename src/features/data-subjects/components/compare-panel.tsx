@@ -35,8 +35,22 @@ export interface ComparePanelProps {
   onRun: () => void;
   pending: boolean;
   error: unknown;
-  answer: LookupResponse | undefined;
+  /** The legacy answer: its pages loaded so far, merged. */
+  answer: Pick<LookupResponse, 'data'> | undefined;
+  /** How far a paged legacy listing is loaded, and how to load its next page. */
+  legacyPaging?: LegacyPaging | undefined;
   onClose: () => void;
+}
+
+/** The paging state of a legacy listing in the comparison. */
+export interface LegacyPaging {
+  readonly pages: number;
+  /** `totalElements` of the legacy answer, where documented. */
+  readonly total: number | undefined;
+  /** Loads the next page; absent on the last one. */
+  readonly more: (() => void) | undefined;
+  readonly pending: boolean;
+  readonly error: unknown;
 }
 
 /** The compare section below a v4 result. */
@@ -51,6 +65,7 @@ export function ComparePanel({
   pending,
   error,
   answer,
+  legacyPaging,
   onClose,
 }: ComparePanelProps) {
   const { legacy, call, extra } = state;
@@ -153,11 +168,50 @@ export function ComparePanel({
             <section className="compare-side" aria-labelledby="compare-legacy-title">
               <h3 id="compare-legacy-title">{operationLabel(legacy)}</h3>
               <AnswerView data={answer.data} listTitle={listTitleOf(legacy)} label="Legacy" />
+              {legacyPaging ? (
+                <LegacyMore paging={legacyPaging} data={answer.data} title={legacy.title} />
+              ) : null}
             </section>
           </div>
         </>
       ) : null}
     </section>
+  );
+}
+
+/** "20 of 43 records, 1 page loaded" and "Load more" under a paged legacy answer. */
+function LegacyMore({
+  paging,
+  data,
+  title,
+}: {
+  paging: LegacyPaging;
+  data: unknown;
+  title: string;
+}) {
+  const content = (data as { content?: unknown } | undefined)?.content;
+  if (!Array.isArray(content)) return null;
+  const pages = `${paging.pages} ${paging.pages === 1 ? 'page' : 'pages'} loaded`;
+  return (
+    <div className="load-more">
+      {paging.more ? (
+        <button
+          type="button"
+          className="button button-small"
+          onClick={paging.more}
+          disabled={paging.pending}
+        >
+          {paging.pending ? 'Loading more…' : `Load more from ${title}`}
+        </button>
+      ) : null}
+      <p className="muted" role="status">
+        {paging.total === undefined
+          ? `${content.length} records, ${pages}`
+          : `${content.length} of ${paging.total} records, ${pages}`}
+        {paging.more ? '; the legacy call has more.' : '; that is all.'}
+      </p>
+      {paging.error ? <LookupProblem error={paging.error} headingLevel={3} /> : null}
+    </div>
   );
 }
 

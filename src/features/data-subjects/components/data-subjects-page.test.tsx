@@ -64,6 +64,32 @@ function answer(request: LookupRequest): Response {
         },
         fetchedAt: at,
       });
+    case 'v4-data-subjects':
+      return json({
+        operation: request.operation,
+        data: {
+          content: [{ identifier: 'a@example.com' }, { identifier: 'b@example.com' }],
+          last: true,
+        },
+        fetchedAt: at,
+      });
+    case 'v2-datasubjects': {
+      // A legacy listing of 3 data subjects, 2 a page, paged by number.
+      const page = Number(request.params?.page ?? 0);
+      const all = ['a@example.com', 'b@example.com', 'c@example.com'];
+      return json({
+        operation: request.operation,
+        data: {
+          content: all.slice(page * 2, page * 2 + 2).map((each) => ({ identifier: each })),
+          number: page,
+          size: 2,
+          last: page === 1,
+          totalElements: 3,
+          totalPages: 2,
+        },
+        fetchedAt: at,
+      });
+    }
     case 'v4-link-tokens':
       return request.continuation
         ? json({
@@ -250,6 +276,88 @@ describe('DataSubjectsPage', () => {
     });
     expect(screen.getByRole('table', { name: 'v4: Profiles' })).toBeInTheDocument();
     expect(screen.getByRole('table', { name: 'Legacy: Purposes' })).toBeInTheDocument();
+  });
+
+  it('folds the documented options under "Options" and sends only the ones set', async () => {
+    const { user } = renderPage('/data-subjects?operation=v4-data-subjects');
+    const options = (await screen.findByText('Options')).closest('details')!;
+    expect(options).not.toHaveAttribute('open');
+    expect(screen.getByText('(none set)')).toBeInTheDocument();
+    // The common case: dates only, and the lookup carries no option.
+    await user.click(screen.getByRole('button', { name: 'Look up' }));
+    await screen.findByRole('table', { name: 'Data subjects' });
+    expect(Object.keys(lookups[0]!.params!).sort()).toEqual(['fromDate', 'toDate']);
+
+    await user.click(screen.getByText('Options'));
+    expect(options).toHaveAttribute('open');
+    const order = within(options).getByLabelText(/Order/);
+    expect(
+      within(order).getByRole('option', {
+        name: /Platform default \(Last modified date, latest first\)/,
+      }),
+    ).toBeInTheDocument();
+    await user.selectOptions(order, 'lastModifiedDate,asc');
+    const dnc = within(options).getByRole('checkbox', {
+      name: 'Include data subjects on the Do Not Call list',
+    });
+    expect(dnc).not.toBeChecked();
+    await user.click(dnc);
+    expect(screen.getByText('(2 set)')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Look up' }));
+    await waitFor(() => expect(lookups).toHaveLength(2));
+    expect(lookups[1]!.params).toMatchObject({
+      sort: 'lastModifiedDate,asc',
+      isDNCInclude: 'true',
+    });
+    // Unticked again: the flag is not sent at all, so the platform's default applies.
+    await user.click(dnc);
+    await user.click(screen.getByRole('button', { name: 'Look up' }));
+    await waitFor(() => expect(lookups).toHaveLength(3));
+    expect(lookups[2]!.params).not.toHaveProperty('isDNCInclude');
+  });
+
+  it('shows a nested list in a table cell as its count, the entries behind a disclosure', async () => {
+    const { user } = renderPage();
+    profiles[0] = {
+      ...profiles[0]!,
+      topics: [
+        { id: 't1', name: 'Frequency: Weekly' },
+        { id: 't2', name: 'Channel: SMS' },
+      ],
+    } as (typeof profiles)[number];
+    try {
+      await user.type(await screen.findByLabelText('Identifier'), ADA);
+      await user.click(screen.getByRole('button', { name: 'Look up' }));
+      const table = await screen.findByRole('table', { name: 'Profiles' });
+      const summary = within(table).getByText('2 topics');
+      expect(summary.closest('details')).not.toHaveAttribute('open');
+      await user.click(summary);
+      expect(summary.closest('details')).toHaveAttribute('open');
+      expect(within(table).getByText('Channel: SMS')).toBeVisible();
+    } finally {
+      const { topics: _, ...rest } = profiles[0] as (typeof profiles)[number] & {
+        topics?: unknown;
+      };
+      profiles[0] = rest;
+    }
+  });
+
+  it('loads more of a paged legacy answer in the comparison, with the legacy total', async () => {
+    const { user } = renderPage('/data-subjects?operation=v4-data-subjects');
+    await user.click(await screen.findByRole('button', { name: 'Look up' }));
+    await user.click(await screen.findByRole('button', { name: 'Compare with legacy' }));
+    expect(
+      await screen.findByText(/2 of 3 records, 1 page loaded; the legacy call has more/),
+    ).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Load more from v2 data subjects' }));
+    expect(
+      await screen.findByText(/3 of 3 records, 2 pages loaded; that is all/),
+    ).toBeInTheDocument();
+    expect(lookups.at(-1)).toMatchObject({ operation: 'v2-datasubjects', params: { page: '1' } });
+    expect(
+      within(screen.getByRole('table', { name: 'Legacy: Data subjects' })).getAllByRole('row'),
+    ).toHaveLength(4);
+    expect(screen.queryByRole('button', { name: /Load more from/ })).not.toBeInTheDocument();
   });
 
   it('offers the demo data’s examples in demo mode only', async () => {

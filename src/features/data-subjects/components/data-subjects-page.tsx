@@ -6,6 +6,7 @@ import { useMemo, useRef, useState, type FormEvent } from 'react';
 import { useSearchParams } from 'react-router';
 import { StatusPanel } from '../../../components/ui/status-panel';
 import type { LookupResponse } from '../../../shared/data-subject-lookups';
+import type { OperationParam } from '../../../shared/data-subject-operations';
 import { checkLookupParams } from '../../../shared/data-subject-validation';
 import { useConsoleMode, useLookup, useOperations } from '../api/data-subjects-api';
 import { fieldErrorsOf } from '../describe-lookup-problem';
@@ -77,6 +78,20 @@ function Lookups({ operations }: { operations: LookupResultState['operation'][] 
   const errorOf = (name: string) =>
     submitted || touched.has(name) ? (errors[name] ?? serverErrors[name]) : serverErrors[name];
 
+  const options = operation.params.filter((param) => param.advanced);
+  const [optionsOpen, setOptionsOpen] = useState(false);
+  const field = (param: OperationParam) => (
+    <ParamField
+      key={param.name}
+      param={param}
+      value={values[param.name] ?? ''}
+      onChange={(value) => set(param.name, value)}
+      onBlur={() => setTouched((old) => new Set(old).add(param.name))}
+      error={errorOf(param.name)}
+      rangeEnd={param.name === operation.dateRange?.to}
+    />
+  );
+
   const choose = (id: string) => {
     setSearchParams({ operation: id }, { replace: true });
     setSubmitted(false);
@@ -97,7 +112,13 @@ function Lookups({ operations }: { operations: LookupResultState['operation'][] 
     setSubmitted(true);
     if (Object.keys(errors).length > 0) {
       const first = operation.params.find((param) => errors[param.name]);
-      formRef.current?.querySelector<HTMLElement>(`#param-${first?.name}`)?.focus();
+      const focus = () =>
+        formRef.current?.querySelector<HTMLElement>(`#param-${first?.name}`)?.focus();
+      if (first?.advanced) {
+        // The field is inside the folded Options: open them, then focus once it is shown.
+        setOptionsOpen(true);
+        setTimeout(focus, 0);
+      } else focus();
       return;
     }
     setResult(null);
@@ -127,19 +148,32 @@ function Lookups({ operations }: { operations: LookupResultState['operation'][] 
             <p className="muted">This operation takes no parameters.</p>
           ) : (
             <div className="param-fields">
-              {operation.params.map((param) => (
-                <ParamField
-                  key={param.name}
-                  param={param}
-                  value={values[param.name] ?? ''}
-                  onChange={(value) => set(param.name, value)}
-                  onBlur={() => setTouched((old) => new Set(old).add(param.name))}
-                  error={errorOf(param.name)}
-                  rangeEnd={param.name === operation.dateRange?.to}
-                />
-              ))}
+              {operation.params.filter((param) => !param.advanced).map(field)}
             </div>
           )}
+          {options.length > 0 ? (
+            <details
+              className="lookup-options"
+              // Opens by itself when an option is set or refused, so nothing hides unseen.
+              open={
+                optionsOpen || options.some((param) => values[param.name] || errorOf(param.name))
+              }
+              onToggle={(event) => setOptionsOpen(event.currentTarget.open)}
+            >
+              <summary>
+                Options
+                <span className="muted">
+                  {' '}
+                  ({options.filter((param) => values[param.name]).length || 'none'} set)
+                </span>
+              </summary>
+              <p className="muted section-note">
+                Documented refinements; anything left unset is not sent, so the platform’s default
+                applies.
+              </p>
+              <div className="param-fields">{options.map(field)}</div>
+            </details>
+          ) : null}
           {mode.data === 'demo' ? <DemoHints operation={operation} onUse={set} /> : null}
           <div className="lookup-actions">
             <button type="submit" className="button button-primary" disabled={lookup.isPending}>

@@ -1,7 +1,7 @@
 // One value of an upstream answer, readable: times as times, statuses as badges, yes/no for flags,
 // nested lists summarised, and a visible "—" for what the answer does not have.
 import { MissingValue } from '../../../components/ui/missing-value';
-import { isIsoTime, summarise } from '../answer-model';
+import { fieldLabel, isIsoTime, isRecord, summarise } from '../answer-model';
 import { formatDate, formatDateTime, statusTone } from '../format';
 
 /** Renders `value` of the field `name`; `compact` (table cells) shows times as dates. */
@@ -28,6 +28,28 @@ export function FieldValue({
       <span className="status-badge" data-tone={statusTone(value)}>
         {value.replace(/_/g, ' ')}
       </span>
+    );
+  }
+  // In a table cell a list of several entries, or of records (a topic is an id and a name), would
+  // make its row as tall as the list: show the count, and the entries behind a disclosure.
+  if (compact && Array.isArray(value) && (value.length > 1 || isRecord(value[0]))) {
+    const label = fieldLabel(name).toLowerCase();
+    return (
+      <details className="nested-list">
+        <summary>
+          {value.length} {value.length === 1 ? label.replace(/s$/, '') : label}
+        </summary>
+        <ul>
+          {value.map((entry, index) => (
+            // A record's name says what it is; its id is in the raw JSON.
+            <li key={index}>
+              {(isRecord(entry) && typeof entry.name === 'string'
+                ? entry.name
+                : summarise(entry)) || '—'}
+            </li>
+          ))}
+        </ul>
+      </details>
     );
   }
   if (typeof value === 'object') {

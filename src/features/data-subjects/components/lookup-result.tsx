@@ -17,6 +17,27 @@ import { ComparePanel, type CompareState } from './compare-panel';
 import { LookupProblem } from './lookup-problem';
 import { OperationTechnicalDetails } from './operation-picker';
 
+/**
+ * The number of the legacy listing's next page, or undefined when there is none: the operation
+ * takes `page` and the last page loaded neither says `last` nor is the final one of `totalPages`.
+ */
+export function nextLegacyPage(
+  legacy: DataSubjectOperation,
+  last: LookupResponse | undefined,
+): number | undefined {
+  if (!legacy.params.some((param) => param.name === 'page')) return undefined;
+  const data = last?.data as { number?: unknown; last?: unknown; totalPages?: unknown } | undefined;
+  if (!data || typeof data.number !== 'number' || data.last !== false) return undefined;
+  if (typeof data.totalPages === 'number' && data.number + 1 >= data.totalPages) return undefined;
+  return data.number + 1;
+}
+
+/** `totalElements` of a legacy page, where its document gives one. */
+function legacyTotal(page: LookupResponse | undefined): number | undefined {
+  const total = (page?.data as { totalElements?: unknown } | undefined)?.totalElements;
+  return typeof total === 'number' ? total : undefined;
+}
+
 /** One lookup and the pages loaded so far. */
 export interface LookupResultState {
   readonly operation: DataSubjectOperation;
@@ -38,6 +59,14 @@ export function LookupResult({ result, operations, onMore }: LookupResultProps) 
   const more = useLookup();
   const legacyLookup = useLookup();
   const [compare, setCompare] = useState<CompareState | null>(null);
+  // The legacy answer's pages: legacy listings page by number (`page`), "load more" asks for the
+  // next one until the page says `last`.
+  const [legacyPages, setLegacyPages] = useState<readonly LookupResponse[]>([]);
+  const legacyMore = useLookup();
+  const legacyData = useMemo(
+    () => (legacyPages.length > 0 ? mergePages(legacyPages.map((page) => page.data)) : undefined),
+    [legacyPages],
+  );
 
   const data = useMemo(() => mergePages(pages.map((page) => page.data)), [pages]);
   const last = pages.at(-1);
@@ -59,19 +88,37 @@ export function LookupResult({ result, operations, onMore }: LookupResultProps) 
     if (!legacy) return;
     const call = legacyCall(equivalent, legacy, result.params);
     legacyLookup.reset();
+    legacyMore.reset();
+    setLegacyPages([]);
     setCompare({ equivalent, legacy, call, extra: {}, tried: false });
     if (call.missing.length === 0) {
-      legacyLookup.mutate({ operation: legacy.id, params: call.values });
+      legacyLookup.mutate(
+        { operation: legacy.id, params: call.values },
+        { onSuccess: (page) => setLegacyPages([page]) },
+      );
     }
   };
 
   const runWithExtra = () => {
     if (!compare) return;
     setCompare({ ...compare, tried: true });
-    legacyLookup.mutate({
-      operation: compare.legacy.id,
-      params: { ...compare.call.values, ...compare.extra },
-    });
+    setLegacyPages([]);
+    legacyLookup.mutate(
+      { operation: compare.legacy.id, params: { ...compare.call.values, ...compare.extra } },
+      { onSuccess: (page) => setLegacyPages([page]) },
+    );
+  };
+
+  const legacyNext = compare ? nextLegacyPage(compare.legacy, legacyPages.at(-1)) : undefined;
+  const loadMoreLegacy = () => {
+    if (!compare || legacyNext === undefined) return;
+    legacyMore.mutate(
+      {
+        operation: compare.legacy.id,
+        params: { ...compare.call.values, ...compare.extra, page: String(legacyNext) },
+      },
+      { onSuccess: (page) => setLegacyPages((old) => [...old, page]) },
+    );
   };
 
   const firstEquivalent = operation.legacy[0];
@@ -151,10 +198,23 @@ export function LookupResult({ result, operations, onMore }: LookupResultProps) 
           onRun={runWithExtra}
           pending={legacyLookup.isPending}
           error={legacyLookup.error}
-          answer={legacyLookup.data}
+          answer={legacyData === undefined ? undefined : { data: legacyData }}
+          legacyPaging={
+            legacyPages.length > 0
+              ? {
+                  pages: legacyPages.length,
+                  total: legacyTotal(legacyPages.at(-1)),
+                  more: legacyNext !== undefined ? loadMoreLegacy : undefined,
+                  pending: legacyMore.isPending,
+                  error: legacyMore.error,
+                }
+              : undefined
+          }
           onClose={() => {
             setCompare(null);
+            setLegacyPages([]);
             legacyLookup.reset();
+            legacyMore.reset();
           }}
         />
       ) : null}

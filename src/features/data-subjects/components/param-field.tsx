@@ -3,6 +3,17 @@
 // details). Identifiers are never offered to
 // the browser's autofill, which would keep them.
 import type { OperationParam } from '../../../shared/data-subject-operations';
+import { fieldLabel } from '../answer-model';
+
+/**
+ * An enum value in words: a documented sort (`lastUpdatedDate,desc`) as "Last updated date,
+ * latest first" (every sortable field is a date), a status as "OPT OUT".
+ */
+export function enumValueLabel(value: string): string {
+  const sort = /^(\w+),(asc|desc)$/.exec(value);
+  if (sort) return `${fieldLabel(sort[1]!)}, ${sort[2] === 'asc' ? 'earliest' : 'latest'} first`;
+  return value.replace(/_/g, ' ');
+}
 
 export interface ParamFieldProps {
   param: OperationParam;
@@ -44,15 +55,49 @@ export function ParamField({
     case 'enum':
       input = (
         <select {...common} onChange={(event) => onChange(event.target.value)}>
-          <option value="">{param.required ? 'Choose…' : 'Any'}</option>
+          <option value="">
+            {param.required
+              ? 'Choose…'
+              : param.default
+                ? `Platform default (${enumValueLabel(param.default)})`
+                : param.name === 'sort'
+                  ? 'Platform default'
+                  : 'Any'}
+          </option>
           {(param.values ?? []).map((option) => (
             <option key={option} value={option}>
-              {option.replace(/_/g, ' ')}
+              {enumValueLabel(option)}
             </option>
           ))}
         </select>
       );
       break;
+    case 'boolean':
+      // Sent only when ticked: unticked leaves the platform's default (`default`) in force.
+      return (
+        <div className="param-field param-flag" data-invalid={error ? true : undefined}>
+          <label className="flag-label" htmlFor={id}>
+            <input
+              id={id}
+              type="checkbox"
+              checked={value === 'true'}
+              onChange={(event) => onChange(event.target.checked ? 'true' : '')}
+              onBlur={onBlur}
+              aria-invalid={error ? true : undefined}
+              aria-describedby={error ? `${errorId} ${hintId}` : hintId}
+            />{' '}
+            {param.label}
+          </label>
+          <p className="field-hint muted" id={hintId}>
+            {param.description}.
+          </p>
+          {error ? (
+            <p className="field-error" id={errorId}>
+              {param.label} {error}.
+            </p>
+          ) : null}
+        </div>
+      );
     case 'date-time':
       input = <input {...common} type="date" onChange={(event) => onChange(event.target.value)} />;
       break;
