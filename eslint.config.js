@@ -1,4 +1,4 @@
-// Lint: TypeScript rules, React hooks, and the one-way import zones of ARCHITECTURE.md
+// Lint: TypeScript rules, React hooks, and the one-way import zones of docs/architecture.md
 // (app -> features -> components/lib -> shared; server -> shared; mocks -> shared), so a wrong
 // arrow fails CI.
 import js from '@eslint/js';

@@ -53,7 +53,7 @@ export const test = base.extend<{ mockUpstream: MockUpstreamControls }>({
       await controls.reset();
       await use(controls);
       await controls.reset();
-      // The console honours every Retry-After it receives (PRODUCT.md §7) and sends nothing
+      // The console honours every Retry-After it receives (docs/product.md §7) and sends nothing
       // until it has passed: the next test must not start inside a block this one provoked.
       const wait = blockedUntil - Date.now();
       if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait + 250));

@@ -1,4 +1,4 @@
-// The one-way import zones of ARCHITECTURE.md are enforced by ESLint: a wrong arrow is an error,
+// The one-way import zones of docs/architecture.md are enforced by ESLint: a wrong arrow is an error,
 // a right one is not. Lints small snippets as if they lived at the given paths.
 import { ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';

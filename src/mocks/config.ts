@@ -16,11 +16,11 @@ export interface MockConfig {
   readonly tokenTtlSeconds: number;
   readonly clientId: string;
   readonly clientSecret: string;
-  /** Which account limits of upstream-api.md §8 the mock enforces. */
+  /** Which account limits of docs/rate-limit-model.md the mock enforces. */
   readonly accountTier: 'production' | 'sandbox';
   /** Requests per minute that simulated other clients of the account make. */
   readonly backgroundRpm: number;
-  /** False to serve without the §8 limits (e.g. raw throughput benchmarks). */
+  /** False to serve without the published rate limits (e.g. raw throughput benchmarks). */
   readonly rateLimits: boolean;
 }
 

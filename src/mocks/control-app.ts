@@ -21,7 +21,7 @@ export const CONTROL_PREFIX = '/__mock';
  * - `DELETE /__mock/faults`: drop them (204)
  * - `GET /__mock/stats`: the counters
  * - `POST /__mock/reset`: forget tokens, faults and counters (204)
- * - `GET /__mock/rate-limits`: the §8 windows, blocks and counters (404 when limits are off)
+ * - `GET /__mock/rate-limits`: the rate-limit windows, blocks and counters (404 when limits are off)
  * - `POST /__mock/rate-limits/exhaust` with `{ "rule": id, "period"?: "MINUTE"|"HOUR" }`: use up
  *   that window as other clients would, so the next request exceeds it (204)
  * - `DELETE /__mock/rate-limits`: forget every window and block (204)

@@ -15,7 +15,7 @@ export interface DemoUpstreamOptions {
   readonly clientSecret?: string;
   /** How many event types to serve (`MOCK_EVENT_TYPES`); default the generator's default. */
   readonly eventTypes?: number;
-  /** Which account limits of upstream-api.md §8 the mock enforces (the BFF's ACCOUNT_TIER). */
+  /** Which account limits of docs/rate-limit-model.md the mock enforces (the BFF's ACCOUNT_TIER). */
   readonly accountTier?: AccountTier;
   /** Requests per minute simulated other clients of the account make (`MOCK_BACKGROUND_RPM`). */
   readonly backgroundRpm?: number;

@@ -58,7 +58,7 @@ export interface FaultHit {
   readonly headers: Readonly<Record<string, string>>;
 }
 
-/** Production account limits of upstream-api.md §8, used for a 429's default headers. */
+/** Production account limits of docs/rate-limit-model.md, used for a 429's default headers. */
 const ACCOUNT_LIMITS = {
   MINUTE: { allowed: 20_000, retryAfterSeconds: 60 },
   HOUR: { allowed: 200_000, retryAfterSeconds: 3_600 },
@@ -147,7 +147,7 @@ function hitHeaders(fault: QueuedFault): Record<string, string> {
     headers['ot-ratelimit-event-id'] = fault.rateLimitEventId ?? crypto.randomUUID();
     headers['ot-requests-allowed'] = String(limit.allowed);
     headers['ot-period'] = period;
-    // upstream-api.md §7 rule 5: the count made exceeds the count allowed, and grows per hit.
+    // docs/rate-limit-model.md §5 (the platform's example 429s): the count made exceeds the count allowed, and grows per hit.
     headers['ot-request-made'] = String(limit.allowed + fault.served);
   } else if (fault.spec.retryAfterSeconds !== undefined) {
     headers['retry-after'] = String(fault.spec.retryAfterSeconds);

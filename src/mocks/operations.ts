@@ -10,7 +10,7 @@ export type MockOperation = (typeof MOCK_OPERATIONS)[number];
 
 /**
  * Method and path (below the base URL, `{name}` for a path parameter) of every operation. The
- * rate-limit rules of upstream-api.md §8 are matched against these paths, so a new operation is
+ * rate-limit rules of docs/rate-limit-model.md are matched against these paths, so a new operation is
  * counted by the right rule as soon as it is listed here (the type makes listing it mandatory).
  */
 export const MOCK_OPERATION_ROUTES: Readonly<
@@ -27,8 +27,8 @@ export const MOCK_OPERATION_ROUTES: Readonly<
   ) as Record<(typeof DATA_SUBJECT_OPERATION_IDS)[number], { method: 'GET'; path: string }>),
 };
 
-/** Scopes the mock's token endpoint knows by default; upstream-api.md §5 names only this one. */
+/** Scopes the mock's token endpoint knows by default; the platform's documentation (docs/platform-contract.md) names only this one. */
 export const DEFAULT_KNOWN_SCOPES: readonly string[] = ['ACTIVITY_LOG'];
 
-/** The scope the event-types operation requires (upstream-api.md §4.1). */
+/** The scope the event-types operation requires (docs/platform-contract.md). */
 export const ACTIVITY_LOG_SCOPE = 'ACTIVITY_LOG';

@@ -21,7 +21,7 @@ export interface MockUpstreamServerOptions {
   readonly port?: number;
   /** The state to serve (default a fresh one with default options). */
   readonly state?: MockState;
-  /** The §8 model plugged into `state` (as its admission), exposed on `/__mock/rate-limits`. */
+  /** The rate-limit model plugged into `state` (as its admission), exposed on `/__mock/rate-limits`. */
   readonly rateLimits?: MockRateLimits;
 }
 
@@ -31,7 +31,7 @@ export interface MockUpstreamServer {
   readonly url: string;
   readonly port: number;
   readonly state: MockState;
-  /** The §8 model, when the server was given one. */
+  /** The rate-limit model, when the server was given one. */
   readonly rateLimits: MockRateLimits | undefined;
   /** Stops listening and ends open connections; resolves once the server is closed. */
   close(): Promise<void>;

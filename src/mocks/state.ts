@@ -13,12 +13,12 @@ import { createTokenStore, type IssuedToken, type TokenCheck } from './token-sto
 export const DEFAULT_MOCK_CLIENT_ID = 'demo-client';
 /** Client secret the mock accepts unless told otherwise. */
 export const DEFAULT_MOCK_CLIENT_SECRET = 'demo-secret';
-/** Token lifetime unless told otherwise; upstream-api.md does not give one (§5). */
+/** Token lifetime unless told otherwise; the platform's documentation (docs/platform-contract.md) does not give one. */
 export const DEFAULT_TOKEN_TTL_SECONDS = 3_600;
 
 /**
  * Decides whether the upstream refuses a request before it is served, e.g. with a 429. This is
- * where the rate-limit windows of upstream-api.md §8 plug in: they return a 429 hit with the
+ * where the rate-limit windows of docs/rate-limit-model.md plug in: they return a 429 hit with the
  * `ot-*` headers while the account is over a limit or blocked, and `undefined` otherwise.
  */
 export type AdmissionCheck = (operation: MockOperation, now: number) => FaultHit | undefined;

@@ -60,9 +60,9 @@ export interface AppDeps {
   metrics?: MetricsRoutesDeps;
   /** What GET /api/health tells the browsers (the store, the governor's mode). */
   health?: () => Promise<ConsoleHealth>;
-  /** Data-subject lookups (PRODUCT.md §6), admins only. */
+  /** Data-subject lookups (docs/product.md §6), admins only. */
   dataSubjects?: DataSubjectsRoutesDeps;
-  /** The lookup audit trail (PRODUCT.md §6), admins only. */
+  /** The lookup audit trail (docs/product.md §6), admins only. */
   auditTrail?: AuditTrailRoutesDeps;
   /** Integrations' reports and the account-wide view (docs/account-wide-view.md). */
   integrations?: IntegrationsRoutesDeps;
@@ -71,7 +71,7 @@ export interface AppDeps {
 }
 
 /**
- * API prefixes that reach personal data: admins only (PRODUCT.md §4). Routes mounted under them
+ * API prefixes that reach personal data: admins only (docs/product.md §4). Routes mounted under them
  * later are protected by construction; an unknown path below them is still a 404 for an admin.
  */
 const ADMIN_ONLY_PREFIXES = ['/api/data-subjects', '/api/audit-trail'] as const;
@@ -132,7 +132,7 @@ export function createApp(deps: AppDeps) {
   // `/api/audit-trail.csv`: wider than needed, never narrower.
   for (const prefix of ADMIN_ONLY_PREFIXES) app.use(`${prefix}*`, requireRole('admin'));
   app.route('/api/event-types', eventTypesRoutes(deps.eventTypes, deps.arrayQueryStyle));
-  // Rate limits and 429 incidents (PRODUCT.md §7): every signed-in role.
+  // Rate limits and 429 incidents (docs/product.md §7): every signed-in role.
   const meta = deps.meta;
   if (meta) app.get('/api/meta', (c) => c.json(meta, 200, { 'Cache-Control': 'no-store' }));
   // Forgetting the limits the platform reported changes what the governor keeps: admins only.

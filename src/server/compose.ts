@@ -53,7 +53,7 @@ export interface ComposeOptions {
   database?: SqlDatabase;
   /** Demo mode: the built-in mock's controls, driven in-process by the demo panel. */
   demoControls?: DemoControlsPort;
-  /** Module rate-limit rules instead of upstream-api.md §8's (tests). */
+  /** Module rate-limit rules instead of the published ones of docs/rate-limit-model.md (tests). */
   moduleRules?: readonly RateLimitRule[];
   /**
    * The data-subject operations catalog, overrides applied; default: read
@@ -194,7 +194,7 @@ export function composeBff({
     onPersistError: (error) =>
       logger.warn({ err: error }, 'could not keep the last good event-types list on disk'),
   });
-  // Data-subject lookups and their audit trail (PRODUCT.md §6), in the incidents' database.
+  // Data-subject lookups and their audit trail (docs/product.md §6), in the incidents' database.
   const operations =
     dataSubjectOperations ?? loadOperationsCatalog(config.dataSubjects.operationsFile);
   const lookups = new DataSubjectLookups({ operations, upstream, now: now ?? Date.now });

@@ -104,9 +104,9 @@ const EnvSchema = z.object({
   INTEGRATION_RETENTION_DAYS: intIn(1, 90).default(7),
   INTEGRATION_INGEST_PER_MINUTE: intIn(1, 10_000).default(120),
   INTEGRATION_STALE_SECONDS: intIn(10, 86_400).default(120),
-  // Whether the governor also keeps the soft limits of upstream-api.md §8 ("service objectives
+  // Whether the governor also keeps the soft limits of docs/rate-limit-model.md ("service objectives
   // not met"); going over them slows the upstream down for the whole account.
-  // A temporary account-level override granted by the vendor (upstream-api.md §8): the account's
+  // A temporary account-level override granted by the vendor (docs/rate-limit-model.md): the account's
   // minute and hour limits instead of the tier's.
   ACCOUNT_MINUTE_LIMIT: intIn(1, 1_000_000_000).optional(),
   ACCOUNT_HOUR_LIMIT: intIn(1, 1_000_000_000).optional(),
@@ -123,7 +123,7 @@ const EnvSchema = z.object({
   RATE_LIMIT_SOFT_LIMITS: z
     .enum(['keep', 'ignore'], { error: 'must be "keep" or "ignore"' })
     .default('keep'),
-  // Console sign-in (PRODUCT.md §4). The users file and the secret are required in live mode.
+  // Console sign-in (docs/product.md §4). The users file and the secret are required in live mode.
   CONSOLE_USERS_FILE: optionalNonEmpty,
   SESSION_SECRET: z.preprocess(
     (value) => (value === '' ? undefined : value),
@@ -159,7 +159,7 @@ const EnvSchema = z.object({
     (value) => (value === '' ? undefined : value),
     z.string().min(32, 'must be at least 32 characters').optional(),
   ),
-  // Data subjects (PRODUCT.md §6): the key of the identifier HMAC in the lookup audit trail
+  // Data subjects (docs/product.md §6): the key of the identifier HMAC in the lookup audit trail
   // (required in live mode; demo mode keeps a generated one under DATA_DIR), and a JSON file of
   // overrides of the operations catalog's paths and parameter locations.
   AUDIT_KEY: z.preprocess(

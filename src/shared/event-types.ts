@@ -52,7 +52,7 @@ export const EVENT_TYPE_COLUMNS = [
 ] as const satisfies ReadonlyArray<{ key: keyof EventType; label: string }>;
 export type EventTypeColumnKey = (typeof EVENT_TYPE_COLUMNS)[number]['key'];
 
-/** The upstream operation of upstream-api.md §4.1. */
+/** The upstream operation of docs/platform-contract.md. */
 export const EVENT_TYPES_OPERATION = {
   id: 'event-types',
   method: 'GET',

@@ -1,4 +1,4 @@
-// The limits table of upstream-api.md §8 and the path matching that decides which rule counts a
+// The limits table of docs/rate-limit-model.md and the path matching that decides which rule counts a
 // request: the mock, the governor and the panel all read these.
 import { describe, expect, it } from 'vitest';
 import {
@@ -31,7 +31,7 @@ describe('the limits table', () => {
     ]);
   });
 
-  it('has every module rule of §8 with its kind, limits and what a violation blocks', () => {
+  it('has every published module rule with its kind, limits and what a violation blocks', () => {
     expect(
       MODULE_RULES.map((rule) => [
         rule.method,
@@ -148,7 +148,7 @@ describe('matchModuleRule', () => {
 });
 
 describe('rulesForPolicy', () => {
-  it('keeps the account-and-module page by default: the tier’s account rules and §8’s modules', () => {
+  it('keeps the account-and-module page by default: the tier’s account rules and docs/rate-limit-model.md’s modules', () => {
     expect(rulesForPolicy('account-and-module', 'production').map((rule) => rule.id)).toEqual(
       rulesForTier('production').map((rule) => rule.id),
     );

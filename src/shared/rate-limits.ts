@@ -1,4 +1,4 @@
-// The request limits of upstream-api.md §8 as data: one table read by the mock (which enforces it
+// The request limits of docs/rate-limit-model.md as data: one table read by the mock (which enforces it
 // like the real service), the BFF's governor (which keeps it before sending) and the SPA (which
 // shows it). Module rules are matched by path, so operations added later are covered by the table
 // without code changes. The platform's rate-limit page has been published in two versions; both
@@ -52,16 +52,16 @@ export interface RateLimitWindow {
 }
 
 /**
- * One row of §8.
+ * One row of the published limits.
  * - `hard`: a violation is a 429 with a rate-limit id and a block;
  * - `soft`: a violation means "service objectives not met" (the upstream slows down).
  */
 export interface RateLimitRule {
   /** Stable id, used in URLs, incident records and the RateLimit-Policy header. */
   readonly id: string;
-  /** The rule's name in §8. */
+  /** The rule's name in the published limits. */
   readonly name: string;
-  /** The §8 area: Account, Integration, Consent and preferences, Consent API quota, … */
+  /** The area in the published limits: Account, Integration, Consent and preferences, Consent API quota, … */
   readonly area: string;
   /**
    * `account`: counts every request of the account; `module`: only requests matching `path`;
@@ -79,7 +79,7 @@ export interface RateLimitRule {
    * nothing (a soft limit).
    */
   readonly blocks: 'account' | 'rule' | 'none';
-  /** The "If violated" column of §8, verbatim. */
+  /** The "If violated" column of the published limits, verbatim. */
   readonly violation: string;
 }
 
@@ -96,7 +96,7 @@ const hour = (limit: number, blockSeconds = 3_600, blockDocumented = true): Rate
   blockDocumented,
 });
 
-/** The account-level rules of §8 per tier: the same ids, different limits and blocks. */
+/** The account-level rules of the published limits per tier: the same ids, different limits and blocks. */
 export const ACCOUNT_RULES: Readonly<Record<AccountTier, readonly RateLimitRule[]>> = {
   production: [
     {
@@ -195,7 +195,7 @@ function quota(
 }
 
 /**
- * The module-level rules of §8, in its order. They apply in addition to the account rules. §8
+ * The module-level rules of the published limits, in their order. They apply in addition to the account rules. docs/rate-limit-model.md
  * writes the paths shortened (`/v4/datasubjects/...`, `/v1/datasubjects/profiles`); here they are
  * the full paths of the vendor's OpenAPI documents (data-subjects v4, v1, v2 and v3), so a rule
  * counts exactly the operation it names. Ids are stable: the operations catalog refers to them.
@@ -210,7 +210,7 @@ export const MODULE_RULES: readonly RateLimitRule[] = [
     path: '/integrationmanager/api/v1/webhook/*',
     kind: 'hard',
     limits: [minute(3_000, 60)],
-    // §8: violating this module rule blocks the whole account.
+    // As published: violating this module rule blocks the whole account.
     blocks: 'account',
     violation: 'Account blocked for 1 minute',
   },
@@ -285,7 +285,7 @@ export const MODULE_RULES: readonly RateLimitRule[] = [
 ];
 
 /**
- * Account limits the vendor raised for this account: §8 says "a temporary account-level override
+ * Account limits the vendor raised for this account: the published limits say "a temporary account-level override
  * can be added through the vendor's support channel". Unset periods keep the tier's limit.
  */
 export type AccountOverride = Partial<Record<RateLimitPeriod, number>>;
@@ -343,7 +343,7 @@ export interface PolicyOverrides {
 
 /**
  * Every rule of `policy` for an account of `tier`:
- * - `account-and-module`: the tier's account rules and the module rules of §8;
+ * - `account-and-module`: the tier's account rules and the module rules of the published limits;
  * - `per-endpoint`: the account hour limit (200,000 on production; the older page's 50,000 on a
  *   sandbox, the only sandbox figure published) and the per-endpoint default. The newer page has
  *   no account minute limit and no module rules.

@@ -1,11 +1,11 @@
 // The mock's OAuth 2.0 token endpoint: the client-credentials grant of RFC 6749 §4.4, the only
-// flow upstream-api.md §5 names. Request and response shapes follow the RFC, as §5 shows none.
+// flow the platform documents (docs/platform-contract.md). Request and response shapes follow the RFC, as it shows none.
 import { http, HttpResponse, type HttpHandler } from 'msw';
 import { ACTIVITY_LOG_SCOPE } from '../operations';
 import type { MockState } from '../state';
 import { admitRequest } from './admission';
 
-/** Path of the token endpoint below the upstream's base URL (upstream-api.md §5). */
+/** Path of the token endpoint below the upstream's base URL (docs/platform-contract.md). */
 export const TOKEN_PATH = '/api/access/v1/oauth/token';
 
 /** The success body of RFC 6749 §5.1. */

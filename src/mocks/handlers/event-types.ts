@@ -1,4 +1,4 @@
-// The mock's activity-log operation, GET /api/audit/v4/audits/event-types (upstream-api.md §4.1),
+// The mock's activity-log operation, GET /api/audit/v4/audits/event-types (docs/platform-contract.md),
 // answered from the pre-serialised data set.
 import { http, type HttpHandler } from 'msw';
 import { hasControlCharacters } from '../../shared/filter-values';
@@ -29,7 +29,7 @@ export function readArrayFilter(params: URLSearchParams, name: string): string[]
  * array of EventType. Order of checks: injected faults first (so a test can force a 500 or 429
  * whatever token it holds), then the bearer token and its `ACTIVITY_LOG` scope, then the filters.
  *
- * Filter semantics are our assumption, since upstream-api.md §4.1 does not show them: values of
+ * Filter semantics are our assumption, since the platform's documentation (docs/platform-contract.md) does not show them: values of
  * one filter combine with OR (any of these modules), and the two filters combine with AND.
  */
 export function createEventTypesHandler(state: MockState): HttpHandler {

@@ -3,7 +3,7 @@ import { STATUS_CODES } from 'node:http';
 import { HttpResponse } from 'msw';
 
 /**
- * The body of the mock's non-OAuth errors. upstream-api.md §7 does not show the upstream's error
+ * The body of the mock's non-OAuth errors. The platform's documentation (docs/platform-contract.md) does not show the upstream's error
  * body, so the mock uses a common gateway shape; clients must rely on the status, not the body.
  */
 export interface MockErrorBody {

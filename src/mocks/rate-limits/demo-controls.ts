@@ -24,7 +24,7 @@ export interface MockDemoControls {
   reset(): void;
 }
 
-/** Creates the controls over `state` and its §8 model. */
+/** Creates the controls over `state` and its rate-limit model. */
 export function createMockDemoControls(
   state: MockState,
   rateLimits: MockRateLimits,

@@ -1,4 +1,4 @@
-// The mock's §8 model as a client meets it: fixed windows on the mock's clock, the documented block
+// The mock's rate-limit model as a client meets it: fixed windows on the mock's clock, the documented block
 // durations for each kind of rule, one event id per blocking occurrence, soft limits that slow
 // down, and other clients' traffic computed from the clock.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

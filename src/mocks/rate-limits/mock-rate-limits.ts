@@ -1,4 +1,4 @@
-// The limits of upstream-api.md §8 as the mock enforces them: fixed per-account windows on the
+// The limits of docs/rate-limit-model.md as the mock enforces them: fixed per-account windows on the
 // mock's clock, blocks that last the documented duration with one event id per blocking
 // occurrence, soft limits that slow down instead of refusing, and the traffic of other clients
 // of the same account (MOCK_BACKGROUND_RPM), computed from the clock rather than a timer.
@@ -15,7 +15,7 @@ import {
 import type { FaultHit } from '../faults';
 import { MOCK_OPERATION_ROUTES } from '../operations';
 
-/** How long a request over a soft limit is held back; §8 gives no service-level objective. */
+/** How long a request over a soft limit is held back; the published limits give no service-level objective. */
 export const DEFAULT_SOFT_LIMIT_DELAY_MS = 1_500;
 
 /** Options of {@link createMockRateLimits}; every one has a default. */
@@ -24,7 +24,7 @@ export interface MockRateLimitsOptions {
   readonly now?: () => number;
   /** Which account limits apply (default production). */
   readonly tier?: AccountTier;
-  /** The module rules (default §8's); tests pass their own to exercise one rule. */
+  /** The module rules (default: the published ones); tests pass their own to exercise one rule. */
   readonly moduleRules?: readonly RateLimitRule[];
   /** Requests per minute other clients of the account make (default 0). */
   readonly backgroundRpm?: number;
@@ -65,7 +65,7 @@ export interface MockRateLimitsSnapshot {
   readonly slowed: number;
 }
 
-/** The §8 model of one mock upstream. */
+/** The rate-limit model of one mock upstream. */
 export interface MockRateLimits {
   /** The admission check to give `createMockState` (runs after injected faults). */
   admission(operation: string, now: number): FaultHit | undefined;

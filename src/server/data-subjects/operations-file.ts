@@ -1,5 +1,5 @@
 // DATA_SUBJECT_OPERATIONS_FILE: overrides of the operations catalog's paths and parameter
-// locations, so the assumed paths of upstream-api.md §4.2 rows 5–10 (or any other) can be
+// locations, so the assumed paths of rows 5–10 of the migration guide's v4 table (docs/platform-contract.md), or of any other operation, can be
 // corrected without a code change. Read and validated once at start; a bad file stops the
 // process with one line naming the variable and what is wrong.
 import { readFileSync } from 'node:fs';
@@ -171,7 +171,7 @@ function applyOverrides(
 
 /**
  * One line per operation whose identifier an override moved out of a header: it then travels in
- * the upstream URL, where proxies and the platform's access logs may keep it (PRODUCT.md §4 keeps
+ * the upstream URL, where proxies and the platform's access logs may keep it (docs/product.md §4 keeps
  * identifiers out of URLs), so the operator is told at start.
  */
 export function identifierPlacementWarnings(operations: readonly DataSubjectOperation[]): string[] {

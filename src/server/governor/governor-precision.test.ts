@@ -1,4 +1,4 @@
-// The governor's bar (PRODUCT.md §9): 3,000 requests at one 1,000-per-minute rule, and at most
+// The governor's bar (docs/product.md §9): 3,000 requests at one 1,000-per-minute rule, and at most
 // 1,000 reach the upstream in any 60 s window, none of them drawing a 429. Run through the whole
 // BFF against the mock upstream enforcing the same rule, on one injected clock.
 import { describe, expect, it } from 'vitest';

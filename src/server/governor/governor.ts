@@ -111,7 +111,7 @@ export interface GovernorOptions {
   readonly policy?: RateLimitPolicy;
   /** The per-endpoint default instead of the published 1,000 a minute (ENDPOINT_MINUTE_LIMIT). */
   readonly endpointMinuteLimit?: number;
-  /** Module rules (default §8's); tests pass their own. */
+  /** Module rules (default: the published ones); tests pass their own. */
   readonly moduleRules?: readonly RateLimitRule[];
   /** Account limits the vendor raised (ACCOUNT_MINUTE_LIMIT, ACCOUNT_HOUR_LIMIT). */
   readonly accountOverride?: AccountOverride;

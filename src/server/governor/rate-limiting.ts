@@ -23,7 +23,7 @@ export interface RateLimitingOptions {
    * opened on first use: incidents then last only as long as the process (tests, benchmarks).
    */
   readonly database?: SqlDatabase;
-  /** Module rules instead of upstream-api.md §8's (tests). */
+  /** Module rules instead of the published ones of docs/rate-limit-model.md (tests). */
   readonly moduleRules?: readonly RateLimitRule[];
   /** Where the governor's counters live (default this process's memory). */
   readonly windowStore?: WindowCounterStore;

@@ -1,4 +1,4 @@
-// Reads an upstream 429's rate-limit headers (upstream-api.md §2, §7) without trusting them: every
+// Reads an upstream 429's rate-limit headers (docs/rate-limit-model.md §5) without trusting them: every
 // value is checked, a bad one is flagged instead of thrown, the block is bounded to [1 s, 1 h], and
 // the headers are matched to the rule they speak of: among the rules that apply to the call's path
 // only, so a 429 is never attributed to a limit of another operation.
@@ -14,7 +14,7 @@ import {
   type RateLimitRule,
 } from '../../shared/rate-limits';
 
-/** The headers of §2 that describe a rate-limit event, in the order support reads them. */
+/** The headers of a 429 (docs/rate-limit-model.md §5) that describe a rate-limit event, in the order support reads them. */
 export const RATE_LIMIT_HEADERS = [
   'retry-after',
   'ot-ratelimit-event-id',

@@ -500,7 +500,7 @@ describe('POST /api/data-subjects/lookups', () => {
     expect(lines.join('')).not.toMatch(/lovelace|nobody@/);
   });
 
-  it('counts each operation against its module rule of §8, and the rule holds lookups back', async () => {
+  it('counts each operation against its published module rule, and the rule holds lookups back', async () => {
     // The v2 quota at 1 per minute, so the second v2 lookup must wait.
     const moduleRules = MODULE_RULES.map((rule) =>
       rule.id === 'v2-datasubjects-quota'

@@ -1,4 +1,4 @@
-// The data-subject routes (PRODUCT.md §6), admins only (app.ts): the operations catalog, and
+// The data-subject routes (docs/product.md §6), admins only (app.ts): the operations catalog, and
 // lookups that run one operation. Every lookup, refused and failed ones included, is written to
 // the audit trail before the answer leaves; if it cannot be written, the answer is withheld.
 import { Hono } from 'hono';

@@ -1,4 +1,4 @@
-// Demo mode's controls (PRODUCT.md §8): provoke an account block, a module quota 429, a 429
+// Demo mode's controls (docs/product.md §8): provoke an account block, a module quota 429, a 429
 // without headers, a 500 or a slow answer in the built-in mock, then send one probe call through
 // the governor so the result shows up as it would in real use. The mock is reached in-process;
 // its /__mock routes are never exposed to the browser.

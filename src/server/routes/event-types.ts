@@ -1,5 +1,5 @@
 // GET /api/event-types: the activity-log event types, optionally filtered by module and object
-// type (PRODUCT.md §5). Filter values are validated before anything is sent upstream.
+// type (docs/product.md §5). Filter values are validated before anything is sent upstream.
 import { Hono } from 'hono';
 import { FILTER_LIMITS, filterValueProblem } from '../../shared/filter-values';
 import { invalidParameter } from '../problem';

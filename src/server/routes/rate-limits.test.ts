@@ -1,4 +1,4 @@
-// The rate-limit API end to end: the BFF against the mock upstream with the limits of §8, an
+// The rate-limit API end to end: the BFF against the mock upstream with the published limits, an
 // injected clock for both, and the incident store on an in-memory SQLite database.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Hono } from 'hono';

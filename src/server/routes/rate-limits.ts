@@ -1,4 +1,4 @@
-// The rate-limit panel's API (PRODUCT.md §7): the limits table, how much of each limit this
+// The rate-limit panel's API (docs/product.md §7): the limits table, how much of each limit this
 // console uses right now, the 429 incident history, and a live Server-Sent Events stream of
 // incident changes with replay of whatever a reconnecting browser missed.
 import { Hono } from 'hono';

@@ -1,4 +1,4 @@
-// /api/session: who is signed in (GET), signing in (POST) and signing out (DELETE), PRODUCT.md §4.
+// /api/session: who is signed in (GET), signing in (POST) and signing out (DELETE), docs/product.md §4.
 import { Hono } from 'hono';
 import { PROBLEM_TYPES } from '../../shared/problem';
 import { SignInRequestSchema, USERNAME_PATTERN, type Session } from '../../shared/session';

@@ -91,7 +91,7 @@ interface IncidentRow {
 
 const iso = (value: string) => new Date(value).toISOString();
 
-/** The headers in the order of upstream-api.md §2, then any others as received. */
+/** The headers in the order of docs/rate-limit-model.md §5, then any others as received. */
 function orderedHeaders(stored: IncidentRow['headers']): Record<string, string> {
   const headers: Record<string, string> = stored ? JSON.parse(stored) : {};
   const ordered: Record<string, string> = {};

@@ -55,7 +55,7 @@ export const MIGRATIONS: readonly Migration[] = [
     version: 2,
     name: 'lookup audit trail',
     sql: `
-      -- One row per data-subject lookup (PRODUCT.md §6), written before its answer is returned.
+      -- One row per data-subject lookup (docs/product.md §6), written before its answer is returned.
       -- The identifier is kept only as an HMAC-SHA256 under the audit key (hex); key_id tells
       -- which key, so records hashed before a key change are recognised rather than mismatched.
       CREATE TABLE lookup_audit (

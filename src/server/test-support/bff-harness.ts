@@ -32,11 +32,11 @@ export interface HarnessOptions {
   /** The BFF's logger (default silent); logging tests pass one writing to a buffer. */
   logger?: Logger;
   /**
-   * Plug the §8 limits into the mock (off by default, so other tests never meet them); the
+   * Plug the published rate limits into the mock (off by default, so other tests never meet them); the
    * model uses the mock's clock (`mock.now`) and the harness's `moduleRules` unless told otherwise.
    */
   mockRateLimits?: MockRateLimitsOptions | true;
-  /** Module rate-limit rules for both the mock and the BFF's governor instead of §8's. */
+  /** Module rate-limit rules for both the mock and the BFF's governor instead of the published ones. */
   moduleRules?: readonly RateLimitRule[];
   /** The BFF's clock (default Date.now); pass the same one as `mock.now` to move both. */
   now?: () => number;
@@ -195,7 +195,7 @@ export async function startBffHarness({
     auditStore: bff.auditStore,
     /** The account-wide view's store and usage of this BFF. */
     integrations: bff.integrations,
-    /** The mock's §8 model, when `mockRateLimits` was given. */
+    /** The mock's rate-limit model, when `mockRateLimits` was given. */
     mockRateLimits: limits,
     async close() {
       await bff.close();

@@ -1,4 +1,4 @@
-// The governor's precision bar (PRODUCT.md §9) as a reusable run: many requests at one hard
+// The governor's precision bar (docs/product.md §9) as a reusable run: many requests at one hard
 // 1,000-per-minute rule, through the whole BFF against the mock enforcing the same rule, on one
 // injected clock. Used by the precision test and by `npm run bench`.
 import type { RateLimitRule } from '../../shared/rate-limits';

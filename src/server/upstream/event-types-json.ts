@@ -1,7 +1,7 @@
 // The body of `GET /api/event-types` built from the upstream's answer text. The zod schema is the
 // definition of what passes; when the answer is already exactly what the schema would return,
 // the upstream's own text is reused instead of parsing it into objects and serialising them again
-// (the uncached path's latency bar of PRODUCT.md §9 depends on it).
+// (the uncached path's latency bar of docs/product.md §9 depends on it).
 import { UpstreamEventTypesSchema } from '../../shared/event-types';
 import { isCanonicalEventTypeListText } from './event-type-list-scan';
 

@@ -44,7 +44,7 @@ export interface EventTypesSourceOptions {
 const MAX_LAST_GOOD = 50;
 const UNFILTERED_KEY = JSON.stringify([[], []]);
 
-/** Query pairs for the filters in the configured wire style (upstream-api.md §4.1 does not say). */
+/** Query pairs for the filters in the configured wire style (the platform's documentation, docs/platform-contract.md, does not say). */
 export function filterQuery(
   filters: EventTypeFilters,
   style: 'repeat' | 'comma',

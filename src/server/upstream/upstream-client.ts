@@ -67,7 +67,7 @@ export interface UpstreamClientOptions {
   tokens: TokenManager;
   /**
    * The rate-limit governor's hooks: every request (a 401 retry too) takes from the limits of
-   * upstream-api.md §8 before it is sent, and every 429 is recorded as an incident before the
+   * docs/rate-limit-model.md before it is sent, and every 429 is recorded as an incident before the
    * caller sees it.
    */
   guard?: UpstreamGuard;

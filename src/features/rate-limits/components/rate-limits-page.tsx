@@ -1,4 +1,4 @@
-// Page `/rate-limits`: the live 429 incident panel for support engineers (PRODUCT.md §7): incidents
+// Page `/rate-limits`: the live 429 incident panel for support engineers (docs/product.md §7): incidents
 // as they happen, how close each limit is, the console's request rate against the limits, and in
 // demo mode the controls that provoke each kind of limit.
 import { lazy, Suspense, useCallback, useMemo, useState } from 'react';
