@@ -375,7 +375,7 @@ describe('POST /api/data-subjects/lookups', () => {
   it('follows requestContinuation page by page to the last page', async () => {
     const h = await start();
     const params = {
-      fromDate: new Date(Date.now() - 7 * 86_400_000).toISOString(),
+      fromDate: new Date(Date.now() - 6 * 86_400_000).toISOString(),
       toDate: new Date().toISOString(),
       size: 5,
     };
