@@ -74,6 +74,16 @@ export function AuditTrailPage() {
       },
     );
   };
+  // An emptied box ends the search: answers about an identifier no longer shown (“No lookup asked
+  // for this identifier…”) would read as if they were about nothing, or about the next one typed.
+  const changeIdentifier = (value: string) => {
+    setIdentifier(value);
+    if (value.trim() === '') {
+      setSearched(null);
+      search.reset();
+    }
+    if (searchError) setSearchError(null);
+  };
   const clearSearch = () => {
     setIdentifier('');
     setSearched(null);
@@ -130,7 +140,7 @@ export function AuditTrailPage() {
               aria-describedby={
                 searchError ? 'audit-identifier-error audit-search-help' : 'audit-search-help'
               }
-              onChange={(event) => setIdentifier(event.target.value)}
+              onChange={(event) => changeIdentifier(event.target.value)}
             />
             {searchError ? (
               <p className="field-error" id="audit-identifier-error">
