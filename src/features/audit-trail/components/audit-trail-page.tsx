@@ -5,6 +5,7 @@
 import { useMemo, useState, type FormEvent } from 'react';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
+import { ActionButton } from '../../../components/ui/action-button';
 import { StatusPanel } from '../../../components/ui/status-panel';
 import {
   canonicalIdentifier,
@@ -187,14 +188,9 @@ export function AuditTrailPage() {
               <AuditTable records={searched.items} label="Lookups of the identifier" />
             ) : null}
             {searched.next ? (
-              <button
-                type="button"
-                className="button"
-                onClick={searchOlder}
-                disabled={search.isPending}
-              >
+              <ActionButton className="button" onClick={searchOlder} unavailable={search.isPending}>
                 Load older
-              </button>
+              </ActionButton>
             ) : null}
           </div>
         ) : null}
@@ -242,27 +238,25 @@ export function AuditTrailPage() {
             <AuditTable records={rows} label="Audit trail" />
             <div className="audit-more">
               {trail.hasNextPage ? (
-                <button
-                  type="button"
+                <ActionButton
                   className="button"
                   onClick={() => void trail.fetchNextPage()}
-                  disabled={trail.isFetchingNextPage}
+                  unavailable={trail.isFetchingNextPage}
                 >
                   {trail.isFetchingNextPage ? 'Loading…' : 'Load older'}
-                </button>
+                </ActionButton>
               ) : null}
               <span className="muted">
                 {rows.length} {rows.length === 1 ? 'lookup' : 'lookups'} shown
                 {trail.hasNextPage ? '' : ', the oldest included'}.
               </span>
-              <button
-                type="button"
+              <ActionButton
                 className="button button-small"
                 onClick={() => void trail.refetch()}
-                disabled={trail.isFetching}
+                unavailable={trail.isFetching}
               >
                 Refresh
-              </button>
+              </ActionButton>
             </div>
           </>
         )}
