@@ -6,6 +6,6 @@ import { ADMIN_STORAGE_STATE, E2E_USERS } from './e2e-users';
 setup('sign in as admin', async ({ request }) => {
   const response = await request.post('/api/session', { data: E2E_USERS.admin });
   expect(response.status()).toBe(200);
-  expect(await response.json()).toEqual({ username: 'admin', role: 'admin' });
+  expect(await response.json()).toMatchObject({ username: 'admin', role: 'admin' });
   await request.storageState({ path: ADMIN_STORAGE_STATE });
 });
