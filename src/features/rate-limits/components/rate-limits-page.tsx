@@ -249,7 +249,9 @@ export function RateLimitsPage() {
                 <span data-series="sent">Sent upstream</span>
                 <span data-series="refused">Held back by the console</span>
                 <span data-series="limit">Account minute limit</span>
-                <span data-series="incident">429 incident and its block</span>
+                <span data-series="incident">
+                  429 incident and its block (“429 ×3”: three close together)
+                </span>
               </p>
             </>
           ) : (
