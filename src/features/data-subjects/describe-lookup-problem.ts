@@ -1,5 +1,6 @@
 // Plain-language titles and next steps for a failed lookup, so the page says what happened and
 // what to do rather than echoing a status code. "Not found" is an answer, not an error.
+import { formatCountdown } from '../../components/ui/format-countdown';
 import { ApiError } from '../../lib/api-client';
 import { DATA_SUBJECT_PROBLEM_TYPES } from '../../shared/data-subject-operations';
 import { PROBLEM_TYPES } from '../../shared/problem';
@@ -61,7 +62,7 @@ export function describeLookupProblem(error: unknown): LookupProblemText {
         advice:
           problem.retryAfterSeconds === undefined
             ? 'Too many requests were made in a short time. Wait a minute, then try again.'
-            : `Too many requests were made in a short time. Try again in ${problem.retryAfterSeconds} seconds.`,
+            : `Too many requests were made in a short time. Try again in ${formatCountdown(problem.retryAfterSeconds)}.`,
         tone: 'warning',
       };
     case PROBLEM_TYPES.upstreamForbidden:

@@ -89,6 +89,9 @@ for (const engine of STORE_ENGINES) {
         (await store.list(query)).items.map((item) => (Date.parse(item.at) - T0) / 60_000);
       expect(await minutes({ limit: 10 })).toEqual([5, 4, 3, 2, 1, 0]);
       expect(await minutes({ limit: 10, user: 'alice' })).toEqual([5, 3, 1]);
+      expect(await minutes({ limit: 10, user: 'al' })).toEqual([5, 3, 1]);
+      expect(await minutes({ limit: 10, user: 'AL' })).toEqual([5, 3, 1]);
+      expect(await minutes({ limit: 10, user: 'lice' })).toEqual([]);
       expect(await minutes({ limit: 10, operation: 'v2-datasubjects' })).toEqual([5, 4, 3]);
       expect(await minutes({ limit: 10, outcome: 'rate-limited' })).toEqual([5]);
       expect(await minutes({ limit: 10, since: T0 + 60_000, until: T0 + 180_000 })).toEqual([
@@ -101,6 +104,19 @@ for (const engine of STORE_ENGINES) {
       expect(second.items.map((item) => (Date.parse(item.at) - T0) / 60_000)).toEqual([1, 0]);
       expect(second.nextCursor).toBeNull();
       await expect(store.list({ limit: 2, cursor: 'bm9wZQ' })).rejects.toThrow(/cursor/);
+    });
+
+    it('matches the user filter as a prefix, with % and _ typed taken literally', async () => {
+      for (const [i, user] of ['a_b', 'axb', 'a%c', 'abc'].entries()) {
+        await store.record(entry({ at: T0 + i * 60_000, user }));
+      }
+      const users = async (user: string) =>
+        (await store.list({ limit: 10, user })).items.map((item) => item.user).sort();
+      expect(await users('a_')).toEqual(['a_b']);
+      expect(await users('a%')).toEqual(['a%c']);
+      expect(await users('a')).toEqual(['a%c', 'a_b', 'abc', 'axb']);
+      expect(await users('a!')).toEqual([]);
+      expect(await store.count({ user: 'a_' })).toBe(1);
     });
 
     it('keeps lookups made in the same millisecond apart, in a stable order across pages', async () => {

@@ -239,7 +239,7 @@ const COLUMNS = `id, at, username, operation, outcome, status, detail, identifie
 
 const FILTERS = `(CAST($1 AS text) IS NULL OR at >= CAST($1 AS text))
     AND (CAST($2 AS text) IS NULL OR at <= CAST($2 AS text))
-    AND (CAST($3 AS text) IS NULL OR username = CAST($3 AS text))
+    AND (CAST($3 AS text) IS NULL OR LOWER(username) LIKE CAST($3 AS text) ESCAPE '!')
     AND (CAST($4 AS text) IS NULL OR operation = CAST($4 AS text))
     AND (CAST($5 AS text) IS NULL OR outcome = CAST($5 AS text))`;
 
@@ -813,11 +813,21 @@ export class SqlAuditStore implements AuditStore {
   }
 }
 
+/**
+ * The user filter matches a prefix ("al" finds alice and alan), without regard to case on both
+ * engines (SQLite's LIKE ignores ASCII case, PostgreSQL's does not, so both sides are lowered).
+ * The typed `%` and `_` are literals: `!` escapes them, a character both engines accept as ESCAPE
+ * without the backslash quoting rules that differ between them.
+ */
+function userPrefixPattern(user: string): string {
+  return `${user.toLowerCase().replace(/[!%_]/g, '!$&')}%`;
+}
+
 function filterParams(query: Omit<AuditQuery, 'limit' | 'cursor'>): unknown[] {
   return [
     query.since === undefined ? null : new Date(query.since).toISOString(),
     query.until === undefined ? null : new Date(query.until).toISOString(),
-    query.user ?? null,
+    query.user ? userPrefixPattern(query.user) : null,
     query.operation ?? null,
     query.outcome ?? null,
   ];

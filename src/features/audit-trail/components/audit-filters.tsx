@@ -51,6 +51,7 @@ export function AuditFiltersBar({ filters, onChange }: AuditFiltersBarProps) {
           autoComplete="off"
           spellCheck={false}
           size={10}
+          placeholder="Starts with…"
           value={filters.user ?? ''}
           onChange={(event) => set({ user: event.target.value.trim().toLowerCase() || undefined })}
         />

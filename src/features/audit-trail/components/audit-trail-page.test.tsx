@@ -47,14 +47,19 @@ const TRAIL = [
 ];
 
 const calls: Array<{ url: string; body?: string }> = [];
+let searchFindsNothing = false;
 
 beforeEach(() => {
   calls.length = 0;
+  searchFindsNothing = false;
   vi.stubGlobal(
     'fetch',
     vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
       const url = String(input);
       calls.push({ url, ...(init?.body ? { body: String(init.body) } : {}) });
+      if (url === '/api/audit-trail/search' && searchFindsNothing) {
+        return json({ items: [], nextCursor: null, match: { rule: 'email', forms: 1 } });
+      }
       if (url === '/api/audit-trail/search') {
         return json({
           items: [
@@ -189,6 +194,20 @@ describe('AuditTrailPage', () => {
     await user.click(await screen.findByRole('button', { name: 'Find lookups' }));
     expect(screen.getByText('Type the identifier to look for.')).toBeInTheDocument();
     expect(calls.filter((call) => call.url === '/api/audit-trail/search')).toEqual([]);
+  });
+
+  it('drops the answer of a search once its box is emptied by hand', async () => {
+    searchFindsNothing = true;
+    const { user } = renderPage();
+    const box = await screen.findByLabelText('Identifier');
+    await user.type(box, 'nobody@example.com');
+    await user.click(screen.getByRole('button', { name: 'Find lookups' }));
+    const nothing = 'No lookup asked for this identifier, and no recorded answer showed it.';
+    expect(await screen.findByText(nothing)).toBeInTheDocument();
+    await user.clear(box);
+    expect(screen.queryByText(nothing)).not.toBeInTheDocument();
+    expect(screen.queryByText(/nobody@example\.com/)).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Clear search' })).not.toBeInTheDocument();
   });
 
   it('exports the search with its signature and says how to check it', async () => {

@@ -5,6 +5,7 @@
 import { useMemo, useState, type FormEvent } from 'react';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
+import { ActionButton } from '../../../components/ui/action-button';
 import { StatusPanel } from '../../../components/ui/status-panel';
 import {
   canonicalIdentifier,
@@ -74,6 +75,16 @@ export function AuditTrailPage() {
       },
     );
   };
+  // An emptied box ends the search: answers about an identifier no longer shown (“No lookup asked
+  // for this identifier…”) would read as if they were about nothing, or about the next one typed.
+  const changeIdentifier = (value: string) => {
+    setIdentifier(value);
+    if (value.trim() === '') {
+      setSearched(null);
+      search.reset();
+    }
+    if (searchError) setSearchError(null);
+  };
   const clearSearch = () => {
     setIdentifier('');
     setSearched(null);
@@ -130,7 +141,7 @@ export function AuditTrailPage() {
               aria-describedby={
                 searchError ? 'audit-identifier-error audit-search-help' : 'audit-search-help'
               }
-              onChange={(event) => setIdentifier(event.target.value)}
+              onChange={(event) => changeIdentifier(event.target.value)}
             />
             {searchError ? (
               <p className="field-error" id="audit-identifier-error">
@@ -177,14 +188,9 @@ export function AuditTrailPage() {
               <AuditTable records={searched.items} label="Lookups of the identifier" />
             ) : null}
             {searched.next ? (
-              <button
-                type="button"
-                className="button"
-                onClick={searchOlder}
-                disabled={search.isPending}
-              >
+              <ActionButton className="button" onClick={searchOlder} unavailable={search.isPending}>
                 Load older
-              </button>
+              </ActionButton>
             ) : null}
           </div>
         ) : null}
@@ -232,27 +238,25 @@ export function AuditTrailPage() {
             <AuditTable records={rows} label="Audit trail" />
             <div className="audit-more">
               {trail.hasNextPage ? (
-                <button
-                  type="button"
+                <ActionButton
                   className="button"
                   onClick={() => void trail.fetchNextPage()}
-                  disabled={trail.isFetchingNextPage}
+                  unavailable={trail.isFetchingNextPage}
                 >
                   {trail.isFetchingNextPage ? 'Loading…' : 'Load older'}
-                </button>
+                </ActionButton>
               ) : null}
               <span className="muted">
                 {rows.length} {rows.length === 1 ? 'lookup' : 'lookups'} shown
                 {trail.hasNextPage ? '' : ', the oldest included'}.
               </span>
-              <button
-                type="button"
+              <ActionButton
                 className="button button-small"
                 onClick={() => void trail.refetch()}
-                disabled={trail.isFetching}
+                unavailable={trail.isFetching}
               >
                 Refresh
-              </button>
+              </ActionButton>
             </div>
           </>
         )}

@@ -1,5 +1,6 @@
 // Demo mode's controls, for admins: provoke each kind of limit (and a 500 or a slow answer) in the
 // built-in mock and watch the console handle it; the incident arrives in the table live.
+import { ActionButton } from '../../../components/ui/action-button';
 import { DEMO_SCENARIOS, DEMO_SCENARIO_IDS, type DemoOutcome } from '../../../shared/incident';
 import { useProvokeScenario, useResetDemo } from '../api/demo-controls-api';
 
@@ -35,11 +36,10 @@ export function DemoControlsPanel() {
       </div>
       <div className="demo-controls-buttons">
         {DEMO_SCENARIO_IDS.map((scenario) => (
-          <button
+          <ActionButton
             key={scenario}
-            type="button"
             className="button"
-            disabled={busy}
+            unavailable={busy}
             title={DEMO_SCENARIOS[scenario].description}
             onClick={() => {
               reset.reset();
@@ -47,19 +47,18 @@ export function DemoControlsPanel() {
             }}
           >
             {DEMO_SCENARIOS[scenario].label}
-          </button>
+          </ActionButton>
         ))}
-        <button
-          type="button"
+        <ActionButton
           className="button button-link"
-          disabled={busy}
+          unavailable={busy}
           onClick={() => {
             provoke.reset();
             reset.mutate();
           }}
         >
           End all blocks
-        </button>
+        </ActionButton>
       </div>
       <p className="demo-controls-outcome" role="status">
         {provoke.isPending

@@ -23,10 +23,13 @@ function json(body: unknown, status = 200) {
 
 let incidents: Incident[] = [];
 let now = Date.now();
+/** When set, the history has an older page, answered only when the test says so. */
+let olderIncidents: Promise<Incident[]> | null;
 
 beforeEach(() => {
   now = Date.now();
   incidents = [];
+  olderIncidents = null;
   vi.stubGlobal('EventSource', FakeEventSource);
   vi.stubGlobal(
     'fetch',
@@ -43,6 +46,10 @@ beforeEach(() => {
             incidentKey: i.key,
           }));
         return json(usage(now, { blocks }));
+      }
+      if (url.startsWith('/api/rate-limits/incidents') && olderIncidents) {
+        if (!url.includes('cursor=')) return json({ items: incidents, nextCursor: 'older' });
+        return json({ items: await olderIncidents, nextCursor: null });
       }
       if (url.startsWith('/api/rate-limits/incidents'))
         return json({ items: incidents, nextCursor: null });
@@ -152,6 +159,28 @@ describe('RateLimitsPage', () => {
     expect(
       await screen.findByRole('button', { name: `Copied: incident ${EVENT_ID}` }),
     ).toHaveTextContent('Copied');
+  });
+
+  it('keeps keyboard focus on "Load older incidents" while the older page loads', async () => {
+    let answer: (items: Incident[]) => void = () => undefined;
+    olderIncidents = new Promise<Incident[]>((resolve) => {
+      answer = resolve;
+    });
+    incidents = [incident()];
+    renderPage();
+    const user = userEvent.setup();
+    const older = await screen.findByRole('button', { name: 'Load older incidents' });
+    older.focus();
+    await user.keyboard('{Enter}');
+    expect(await screen.findByRole('button', { name: 'Loading…' })).toBe(older);
+    expect(older).toHaveFocus();
+    expect(older).toHaveAttribute('aria-disabled', 'true');
+
+    act(() => answer([incident({ key: 'older-1', eventId: 'older-1', seq: 2 })]));
+    await waitFor(() =>
+      expect(screen.queryByRole('button', { name: 'Loading…' })).not.toBeInTheDocument(),
+    );
+    expect(within(table()).getAllByRole('row').length).toBeGreaterThan(2);
   });
 
   it('offers the demo controls to an admin in demo mode', async () => {

@@ -4,6 +4,7 @@
 import { lazy, Suspense, useCallback, useMemo, useState } from 'react';
 import { useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
+import { ActionButton } from '../../../components/ui/action-button';
 import { StatusPanel } from '../../../components/ui/status-panel';
 import type { Incident, Usage } from '../../../shared/incident';
 import {
@@ -189,14 +190,13 @@ export function RateLimitsPage() {
               activeBlocks={activeBlockKeys}
             />
             {incidents.hasNextPage ? (
-              <button
-                type="button"
+              <ActionButton
                 className="button load-older"
-                disabled={incidents.isFetchingNextPage}
+                unavailable={incidents.isFetchingNextPage}
                 onClick={() => void incidents.fetchNextPage()}
               >
                 {incidents.isFetchingNextPage ? 'Loading…' : 'Load older incidents'}
-              </button>
+              </ActionButton>
             ) : null}
           </>
         )}
@@ -249,7 +249,9 @@ export function RateLimitsPage() {
                 <span data-series="sent">Sent upstream</span>
                 <span data-series="refused">Held back by the console</span>
                 <span data-series="limit">Account minute limit</span>
-                <span data-series="incident">429 incident and its block</span>
+                <span data-series="incident">
+                  429 incident and its block (“429 ×3”: three close together)
+                </span>
               </p>
             </>
           ) : (

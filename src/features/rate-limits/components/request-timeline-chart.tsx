@@ -1,10 +1,12 @@
 // The console's request rate over the last hour against the account's minute limit, with each 429
 // incident marked and its block shaded (uPlot: small, fast, canvas; its stylesheet is a file, as
-// the CSP allows no inline <style>). Loaded on demand with the page.
-import { useEffect, useRef } from 'react';
+// the CSP allows no inline <style>), a read-out of the rates at the cursor as text, and one label
+// per burst of incidents. Loaded on demand with the page.
+import { useEffect, useRef, useState } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import type { Incident, Timeline } from '../../../shared/incident';
+import { describeReadout, labelMarks } from '../chart-marks';
 import { formatClock, formatCount } from '../format';
 
 export interface RequestTimelineChartProps {
@@ -17,6 +19,9 @@ export interface RequestTimelineChartProps {
 }
 
 const HEIGHT = 240;
+/** CSS pixels: an incident label's width, and the gap under which marks share one label. */
+const LABEL_WIDTH = 52;
+const LABEL_GAP = 10;
 /** Buckets summed for the "per minute" rate at each point. */
 const PER_MINUTE_BUCKETS = (timeline: Timeline) => Math.round(60 / timeline.bucketSeconds);
 
@@ -62,6 +67,8 @@ export function RequestTimelineChart({
     incidents,
     offsetMs,
   });
+
+  const [readout, setReadout] = useState<string | null>(null);
 
   useEffect(() => {
     marks.current = { incidents, offsetMs };
@@ -115,6 +122,19 @@ export function RequestTimelineChart({
       legend: { show: false },
       cursor: { drag: { x: false, y: false } },
       hooks: {
+        setCursor: [
+          (u) => {
+            const index = u.cursor.idx;
+            const time = index == null ? undefined : u.data[0][index];
+            if (index == null || time === undefined) {
+              setReadout(null);
+              return;
+            }
+            const sent = u.data[1]?.[index] ?? 0;
+            const held = u.data[2]?.[index] ?? 0;
+            setReadout(describeReadout(time * 1_000, sent, held));
+          },
+        ],
         draw: [
           (u) => {
             const { ctx, bbox } = u;
@@ -122,6 +142,7 @@ export function RequestTimelineChart({
             ctx.save();
             // Series drawing leaves its dash pattern on the context.
             ctx.setLineDash([]);
+            const starts: number[] = [];
             for (const incident of marks.current.incidents) {
               const first = (Date.parse(incident.firstSeen) + marks.current.offsetMs) / 1_000;
               const until = (Date.parse(incident.blockedUntil) + marks.current.offsetMs) / 1_000;
@@ -137,7 +158,28 @@ export function RequestTimelineChart({
                 ctx.moveTo(x0, bbox.top);
                 ctx.lineTo(x0, bbox.top + bbox.height);
                 ctx.stroke();
+                starts.push(x0);
               }
+            }
+            // One label per burst ("429 ×3"), kept inside the plot: a burst at "now" would
+            // otherwise pile its labels up against the right edge.
+            const ratio = uPlot.pxRatio;
+            const width = LABEL_WIDTH * ratio;
+            const height = 16 * ratio;
+            ctx.font = `600 ${11 * ratio}px system-ui, sans-serif`;
+            ctx.textAlign = 'left';
+            ctx.textBaseline = 'middle';
+            for (const label of labelMarks(starts, {
+              minGap: LABEL_GAP * ratio,
+              width,
+              left: bbox.left,
+              right: bbox.left + bbox.width,
+            })) {
+              ctx.fillStyle = danger;
+              ctx.fillRect(label.x, bbox.top, width, height);
+              ctx.fillStyle = '#ffffff';
+              const text = label.count > 1 ? `429 ×${label.count}` : '429';
+              ctx.fillText(text, label.x + 4 * ratio, bbox.top + height / 2, width - 8 * ratio);
             }
             ctx.restore();
           },
@@ -163,7 +205,15 @@ export function RequestTimelineChart({
     chart.current?.setData(chartData(timeline, minuteLimit, offsetMs));
   }, [timeline, minuteLimit, offsetMs]);
 
-  return <div ref={container} className="request-timeline-chart" aria-hidden="true" />;
+  return (
+    <>
+      <div ref={container} className="request-timeline-chart" aria-hidden="true" />
+      {/* Text, not a canvas tooltip: screen readers and zoomed views read it too. */}
+      <p className="chart-readout muted">
+        {readout ?? 'Point at the chart to read the rates at that moment.'}
+      </p>
+    </>
+  );
 }
 
 export default RequestTimelineChart;

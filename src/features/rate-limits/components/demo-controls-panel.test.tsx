@@ -1,0 +1,69 @@
+// The demo controls as a keyboard user meets them: pressing a control keeps focus on it while the
+// call runs (the control says it is unavailable instead of disabling itself), a second press
+// sends nothing, and the outcome is announced when it comes.
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { render, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { DemoControlsPanel } from './demo-controls-panel';
+
+let answer: (response: Response) => void = () => undefined;
+const posted: string[] = [];
+
+beforeEach(() => {
+  posted.length = 0;
+  vi.stubGlobal(
+    'fetch',
+    vi.fn((input: RequestInfo | URL) => {
+      posted.push(String(input));
+      return new Promise<Response>((resolve) => {
+        answer = resolve;
+      });
+    }),
+  );
+});
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
+
+describe('DemoControlsPanel', () => {
+  it('keeps keyboard focus on a control while its call runs, and ignores a second press', async () => {
+    const queryClient = new QueryClient();
+    render(
+      <QueryClientProvider client={queryClient}>
+        <DemoControlsPanel />
+      </QueryClientProvider>,
+    );
+    const user = userEvent.setup();
+    const control = screen.getByRole('button', { name: 'Account minute block' });
+    control.focus();
+    await user.keyboard('{Enter}');
+
+    expect(await screen.findByText('Working…')).toBeInTheDocument();
+    expect(control).toHaveFocus();
+    expect(control).toHaveAttribute('aria-disabled', 'true');
+    expect(screen.getByRole('button', { name: 'End all blocks' })).toHaveAttribute(
+      'aria-disabled',
+      'true',
+    );
+    await user.keyboard('{Enter}');
+    expect(control).toHaveFocus();
+    await user.click(screen.getByRole('button', { name: 'End all blocks' }));
+    expect(posted).toEqual(['/api/demo-controls']);
+
+    answer(
+      new Response(
+        JSON.stringify({
+          scenario: 'account-minute',
+          probe: { outcome: 'answered', status: 429, durationMs: 12, incidentKey: 'rl-1' },
+        }),
+        { headers: { 'Content-Type': 'application/json' } },
+      ),
+    );
+    await waitFor(() =>
+      expect(screen.getByRole('status')).toHaveTextContent(/answered 429 in 12 ms/),
+    );
+    expect(control).not.toHaveAttribute('aria-disabled');
+  });
+});
