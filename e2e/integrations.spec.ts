@@ -44,11 +44,15 @@ test('an integration registered in the console reports through the reporter and 
   await reporter.close();
   expect(reporter.stats()).toMatchObject({ reportsSent: 1, reportsFailed: 0 });
 
-  await page.goto('/rate-limits');
   const table = page.getByRole('table', { name: 'Requests of each reporting integration' });
   const row = table.getByRole('row').filter({ hasText: name });
+  // The report is stored within a write window and the account view is recomputed each second:
+  // open the page until it has the report, as a person would reload it.
+  await expect(async () => {
+    await page.goto('/rate-limits');
+    await expect(row.getByRole('cell').nth(0)).toHaveText('25', { timeout: 2_000 });
+  }).toPass({ timeout: 20_000 });
   await expect(row).toContainText('e2e team');
-  await expect(row.getByRole('cell').nth(0)).toHaveText('25');
   await expect(row.getByRole('cell').nth(3)).toHaveText('1');
   await expect(page.locator('.account-incidents')).toContainText(`Seen by ${name} (1)`);
 });
