@@ -10,7 +10,9 @@ import { runLoad } from '../lib/load';
 import { figure, type Figure } from '../lib/report';
 import type { BenchContext } from './context';
 
-const PORTS = { mock: 8786, console: 8787, large: 8788 };
+// Clear of the console's and the mock's default ports (8787, 8788), so a console left running does
+// not take the benchmark's place.
+const PORTS = { mock: 8770, console: 8771, large: 8772 };
 
 export async function robustnessScenario(ctx: BenchContext): Promise<Figure[]> {
   return [...(await memoryOverTime(ctx)), ...(await largestAnswer(ctx))];
