@@ -46,7 +46,11 @@ const REVOKE_DELAY_MS = 10_000;
  * mark goes first: without it Excel reads the file as the system code page and garbles accents.
  */
 export function downloadCsv(fileName: string, csv: string): void {
-  const blob = new Blob(['\uFEFF', csv], { type: 'text/csv;charset=utf-8' });
+  saveFile(fileName, new Blob(['\uFEFF', csv], { type: 'text/csv;charset=utf-8' }));
+}
+
+/** Saves `blob` as a file named `fileName` through a temporary `<a download>`. */
+export function saveFile(fileName: string, blob: Blob): void {
   const url = URL.createObjectURL(blob);
   const link = document.createElement('a');
   link.href = url;

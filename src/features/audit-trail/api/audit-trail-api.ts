@@ -3,6 +3,7 @@
 // downloaded as files with their detached signature beside them.
 import { infiniteQueryOptions, queryOptions, useMutation } from '@tanstack/react-query';
 import { ApiError, apiRequest } from '../../../lib/api-client';
+import { saveFile } from '../../../lib/csv';
 import { PROBLEM_TYPES, ProblemSchema } from '../../../shared/problem';
 import {
   AuditExportSignatureSchema,
@@ -96,23 +97,6 @@ export interface AuditExportResult {
   readonly signature: AuditExportSignature;
 }
 
-const REVOKE_DELAY_MS = 10_000;
-
-function save(fileName: string, blob: Blob) {
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = fileName;
-  link.hidden = true;
-  document.body.append(link);
-  try {
-    link.click();
-  } finally {
-    link.remove();
-    setTimeout(() => URL.revokeObjectURL(url), REVOKE_DELAY_MS);
-  }
-}
-
 async function problemOf(response: Response): Promise<ApiError> {
   try {
     const parsed = ProblemSchema.safeParse(await response.json());
@@ -152,8 +136,8 @@ export async function exportAuditTrail(request: {
     AuditExportSignatureSchema,
   );
   const signatureName = `${fileName}.sig.json`;
-  save(fileName, blob);
-  save(
+  saveFile(fileName, blob);
+  saveFile(
     signatureName,
     new Blob([`${JSON.stringify(signature, null, 2)}\n`], { type: 'application/json' }),
   );
