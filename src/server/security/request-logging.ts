@@ -10,6 +10,13 @@ import type { WebSettings } from './web-settings';
 const REQUEST_ID = /^[\w-]{8,64}$/;
 
 /**
+ * Machine traffic on a steady cadence: every integration reports every few seconds, which at info
+ * level would bury a person's requests in the log. Accepted reports log at debug; refusals still
+ * log at info (and failures at error).
+ */
+const QUIET_ROUTES = new Set(['/api/integrations/reports']);
+
+/**
  * Assigns the request id (a proxy's X-Request-Id is kept only when TRUST_PROXY says the proxy is
  * ours, so a client cannot forge log correlation) and logs the finished request. The line names
  * the route pattern, not the path, so nothing a client put in the URL reaches the log.
@@ -32,6 +39,7 @@ export function requestLogging(logger: Logger, web: WebSettings): MiddlewareHand
       ...(c.get('user') ? { user: c.get('user')?.username } : {}),
     };
     if (status >= 500) logger.error(line, 'request');
+    else if (status < 400 && QUIET_ROUTES.has(line.route)) logger.debug(line, 'request');
     else logger.info(line, 'request');
   };
 }
