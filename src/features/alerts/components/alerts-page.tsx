@@ -30,8 +30,9 @@ export function AlertsPage() {
       <section className="card alerts-section" aria-labelledby="forecast-title">
         <h2 id="forecast-title">Forecast</h2>
         <p className="muted">
-          The console’s own requests in each limit’s window, at the rate of the last minute. A limit
-          warns when it passes its threshold, or when this rate would fill its window.
+          The requests in each limit’s window — the console’s own and every reporting integration’s
+          — at the rate of the last minute. A limit warns when it passes its threshold, or when this
+          rate would fill its window.
         </p>
         {forecast.isPending ? (
           <p className="muted">Loading the forecast…</p>
