@@ -88,14 +88,7 @@ export function ParamField({
             />{' '}
             {param.label}
           </label>
-          <p className="field-hint muted" id={hintId}>
-            {param.description}.
-          </p>
-          {error ? (
-            <p className="field-error" id={errorId}>
-              {param.label} {error}.
-            </p>
-          ) : null}
+          <FieldNotes param={param} error={error} hintId={hintId} errorId={errorId} />
         </div>
       );
     case 'date-time':
@@ -142,6 +135,25 @@ export function ParamField({
         ) : null}
       </label>
       {input}
+      <FieldNotes param={param} error={error} hintId={hintId} errorId={errorId} />
+    </div>
+  );
+}
+
+/** The hint under a field, and its error when there is one (both referenced by aria-describedby). */
+function FieldNotes({
+  param,
+  error,
+  hintId,
+  errorId,
+}: {
+  param: { label: string; description: string };
+  error: string | undefined;
+  hintId: string;
+  errorId: string;
+}) {
+  return (
+    <>
       <p className="field-hint muted" id={hintId}>
         {param.description}.
       </p>
@@ -150,6 +162,6 @@ export function ParamField({
           {param.label} {error}.
         </p>
       ) : null}
-    </div>
+    </>
   );
 }
