@@ -13,6 +13,7 @@ import { openDatabase, type SqlDatabase } from '../store/database';
 import { SqlIncidentStore, type IncidentObservation } from '../store/incident-store';
 import { startBffHarness, type BffHarness } from '../test-support/bff-harness';
 import { rateLimitsRoutes } from './rate-limits';
+import { readEvents, type Event } from '../test-support/read-sse-events';
 
 const T0 = Date.UTC(2030, 0, 6, 9, 0, 0);
 let db: SqlDatabase | undefined;
@@ -40,37 +41,6 @@ function observation(n: number): IncidentObservation {
     flags: [],
     headers: {},
   };
-}
-
-type Event = { event: string; id?: string; data: string };
-
-/** Reads server-sent events until `until` says stop or the stream ends. */
-async function readEvents(response: Response, until: (events: Event[]) => boolean) {
-  const reader = response.body!.getReader();
-  const decoder = new TextDecoder();
-  const events: Event[] = [];
-  let buffer = '';
-  while (!until(events)) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    buffer += decoder.decode(value, { stream: true });
-    let end: number;
-    while ((end = buffer.indexOf('\n\n')) >= 0) {
-      const block = buffer.slice(0, end);
-      buffer = buffer.slice(end + 2);
-      const fields = Object.fromEntries(
-        block
-          .split('\n')
-          .filter((line) => line && !line.startsWith(':'))
-          .map((line) => [line.slice(0, line.indexOf(':')), line.slice(line.indexOf(':') + 2)]),
-      );
-      if (fields.data !== undefined) {
-        events.push({ event: fields.event ?? 'message', id: fields.id, data: fields.data });
-      }
-    }
-  }
-  await reader.cancel().catch(() => undefined);
-  return events;
 }
 
 /** The stream route alone, with the session and user a header names (as requireSession sets). */

@@ -14,6 +14,7 @@ import { IncidentHub } from '../incidents/incident-hub';
 import { openDatabase, type SqlDatabase } from '../store/database';
 import { SqlIncidentStore } from '../store/incident-store';
 import { startBffHarness, type BffHarness } from '../test-support/bff-harness';
+import { readEvents } from '../test-support/read-sse-events';
 import { rateLimitsRoutes } from './rate-limits';
 
 const T0 = Date.UTC(2025, 0, 6, 9, 0, 0);
@@ -53,38 +54,6 @@ async function incidents(h: BffHarness, query = '') {
   const response = await h.request(`/api/rate-limits/incidents${query}`);
   expect(response.status).toBe(200);
   return IncidentPageSchema.parse(await response.json()).items;
-}
-
-/** Reads server-sent events from a streaming response until `until` says stop. */
-async function readEvents(
-  response: Response,
-  until: (events: Array<{ event: string; id?: string; data: string }>) => boolean,
-) {
-  const reader = response.body!.getReader();
-  const decoder = new TextDecoder();
-  const events: Array<{ event: string; id?: string; data: string }> = [];
-  let buffer = '';
-  while (!until(events)) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    buffer += decoder.decode(value, { stream: true });
-    let end: number;
-    while ((end = buffer.indexOf('\n\n')) >= 0) {
-      const block = buffer.slice(0, end);
-      buffer = buffer.slice(end + 2);
-      const fields = Object.fromEntries(
-        block
-          .split('\n')
-          .filter((line) => line && !line.startsWith(':'))
-          .map((line) => [line.slice(0, line.indexOf(':')), line.slice(line.indexOf(':') + 2)]),
-      );
-      if (fields.data !== undefined) {
-        events.push({ event: fields.event ?? 'message', id: fields.id, data: fields.data });
-      }
-    }
-  }
-  await reader.cancel();
-  return events;
 }
 
 describe('an upstream 429', () => {
