@@ -1,6 +1,8 @@
 # The console as a container image, for running several replicas behind a load balancer
 # (compose.yaml, README "Running at scale"). One image serves both roles: the console
-# (the default command) and the standalone mock upstream (`node --import tsx src/mocks/server.ts`).
+# (the default command) and the standalone mock upstream (`node dist/tools/mock-upstream.js`).
+# The image holds the build only: the server, the mock and the operator tools are bundled by
+# esbuild into dist/, so neither the sources (tests included) nor tsx are shipped.
 
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
@@ -20,11 +22,9 @@ ENV NODE_ENV=production \
     PORT=8787 \
     DATA_DIR=/data \
     STATIC_DIR=/app/dist/client
-COPY --from=build /app/package.json /app/tsconfig.json ./
+COPY --from=build /app/package.json ./
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
-# The mock upstream runs from source (tsx is a runtime dependency); the console does not need it.
-COPY --from=build /app/src ./src
 RUN mkdir -p /data && chown node:node /data
 USER node
 VOLUME /data

@@ -48,7 +48,8 @@ export default defineConfig({
   ],
   webServer: [
     {
-      command: 'npx tsx src/mocks/server.ts',
+      // The bundled mock, as the Docker image runs it (the build comes first in `npm run test:e2e`).
+      command: 'node dist/tools/mock-upstream.js',
       url: `${mockUrl}/__mock/stats`,
       env: { MOCK_PORT: String(E2E_MOCK_PORT) },
       reuseExistingServer: !process.env.CI,

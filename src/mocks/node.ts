@@ -1,5 +1,6 @@
-// The mock upstream inside a Node process: MSW intercepts the process's own outgoing requests, for
-// unit and route tests (and demo mode when it runs in-process).
+// The mock upstream inside a test process: MSW intercepts the process's own outgoing requests, for
+// the mock's own handler tests. (Demo mode does not use it: it serves the same handlers on a
+// loopback socket, `demo-upstream.ts`, so the BFF's real HTTP client is exercised.)
 import type { HttpHandler } from 'msw';
 import { setupServer, type SetupServer } from 'msw/node';
 import { createHandlers } from './handlers/create-handlers';

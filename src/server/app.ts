@@ -50,7 +50,7 @@ export interface AppDeps {
   auth: ConsoleAuth;
   /** What `GET /api/meta` tells the SPA (mode, account tier, demo controls). */
   meta?: ConsoleMeta;
-  /** What `GET /readyz` checks (the incident store). */
+  /** What `GET /readyz` reports (composed: observability/readiness.ts). */
   readiness?: () => Promise<Readiness>;
   /** The rate-limit panel's API (governor, incidents, live stream). */
   rateLimits?: RateLimitsRoutesDeps;
@@ -112,8 +112,9 @@ export function createApp(deps: AppDeps) {
   app.use('/api/*', queryLimits(), originCheck(deps.auth.web), requireCsrfHeader());
 
   app.get('/healthz', (c) => c.json({ status: 'ok' }));
-  // Ready to serve: the incident store answers and its last write succeeded (and, composed, a
-  // token can be had and the process is not shutting down: observability/readiness.ts).
+  // Ready to serve: the store answers and takes writes and the process is not shutting down. A
+  // failing token endpoint or Redis being away is "degraded" but still ready (200), so one outage
+  // does not take every replica out at once (observability/readiness.ts, docs/operations.md).
   app.get('/readyz', async (c) => {
     const readiness: Pick<Readiness, 'ok' | 'degraded'> & { checks: object } =
       (await deps.readiness?.()) ?? { ok: true, checks: {} };
