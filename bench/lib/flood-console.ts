@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { parseConfig } from '../../src/server/config';
 import { composeBff } from '../../src/server/compose';
 import { createLogger } from '../../src/server/logger';
-import { createConsoleServer } from '../../src/server/security/http-server';
+import { createConsoleServer } from '../../src/server/http-server';
 import { openDatabase } from '../../src/server/store/database';
 
 const config = parseConfig(process.env);

@@ -11,6 +11,7 @@ import { createApp } from './app';
 import { accountUsageSource } from './alerts/account-usage-source';
 import { consoleUsageSource } from './alerts/console-usage-source';
 import { createAlerting } from './alerts/create-alerting';
+import { createSessionBackends } from './auth/session-backends';
 import { createConsoleAuth } from './auth/console-auth';
 import { createIdentifierHasher } from './audit/identifier-hash';
 import { deriveAuditKey } from './audit/audit-chain';
@@ -24,6 +25,7 @@ import type { Logger } from './logger';
 import type { DemoControlsPort } from './routes/demo-controls';
 import { SqlAuditStore } from './store/audit-store';
 import type { SqlDatabase } from './store/database';
+import { openConsoleStore } from './store/open-store';
 import { filterUpstreamAnswers } from './security/upstream-answer-filter';
 import { EventTypesSource } from './upstream/event-types-source';
 import { createHttpTransport, type Transport } from './upstream/http-transport';
@@ -98,23 +100,29 @@ export function composeBff({
   demoTraffic,
   readinessChecks = [],
 }: ComposeOptions) {
+  // What most parts are built with.
+  const base = { config, logger, now: now ?? Date.now };
   // Prometheus metrics (GET /metrics), and what several replicas share (scale-out.ts).
   const metrics = createConsoleMetrics({ processMetrics: processMetrics ?? false });
   const scaleOut = createScaleOut({
-    config,
-    logger,
-    now: now ?? Date.now,
+    ...base,
     upstreamBaseUrl,
     ...(redis ? { redis } : {}),
     onFallbackChange: (active) => metrics.governorFallback.set(active ? 1 : 0),
+  });
+  // Redis keys of this upstream account: replicas for the same account share them.
+  const namespace = redisNamespace(upstreamBaseUrl, config.oauth.clientId);
+  // Sessions and failed sign-ins in Redis when replicas share it, else in this process.
+  const sessionBackends = createSessionBackends({
+    ...base,
+    ...(redis ? { redis: { connection: redis, namespace } } : {}),
   });
   // First, so a live mode without usable console users stops before anything else is built.
   const auth = createConsoleAuth({
     config,
     logger,
     ...(now ? { now } : {}),
-    ...(scaleOut.sessions ? { sessions: scaleOut.sessions } : {}),
-    ...(scaleOut.throttle ? { throttle: scaleOut.throttle } : {}),
+    ...sessionBackends,
   });
   let retentionTimer: NodeJS.Timeout | undefined;
   // Live streams by session and user; a session's streams end when it signs out.
@@ -128,13 +136,13 @@ export function composeBff({
     });
   const baseUrl = new URL(upstreamBaseUrl);
   const tokenUrl = new URL(config.oauth.tokenUrl ?? `${upstreamBaseUrl}/api/access/v1/oauth/token`);
+  // The one database every store borrows: the one handed in, else in memory for this process.
+  const consoleStore = openConsoleStore(database);
   // The rate-limit governor: every upstream call, token requests included, passes through it.
   const rateLimiting = createRateLimiting({
-    config,
-    logger,
-    now: now ?? Date.now,
+    ...base,
     tokenUrl,
-    ...(database ? { database } : {}),
+    database: consoleStore.database,
     ...(moduleRules ? { moduleRules } : {}),
     ...scaleOut.governor,
     onIncidentStored: (incident) => metrics.incidents.inc({ scope: incident.scope }),
@@ -203,18 +211,18 @@ export function composeBff({
   const hasher = createIdentifierHasher(auditSecret);
   // The trail's hash chain and export signatures use keys derived from the same audit key.
   const chainKey = deriveAuditKey(auditSecret, 'chain');
-  const auditStore = new SqlAuditStore(rateLimiting.database, { chainKey });
+  const auditStore = new SqlAuditStore(consoleStore.database, { chainKey });
   const lookupAudit = new LookupAudit(auditStore, hasher, now ?? Date.now);
   // The account-wide view: integrations' reports beside the console's own use (issue: every
   // integration of the account reports to the console; docs/account-wide-view.md).
   const integrations = createIntegrations({
     settings: config.integrations,
-    database: rateLimiting.database,
+    database: consoleStore.database,
     governor: rateLimiting.governor,
     incidents: rateLimiting.store,
     logger,
     now: now ?? Date.now,
-    ...(redis ? { redis, namespace: redisNamespace(upstreamBaseUrl, config.oauth.clientId) } : {}),
+    ...(redis ? { redis, namespace } : {}),
   });
   const demoIntegrations = demoTraffic
     ? new DemoIntegrations({
@@ -228,7 +236,7 @@ export function composeBff({
   // Early warning and alerts (docs/alerts.md), in the incidents' database.
   const alertPolicy = { allowPrivate: config.alerts.allowPrivate, demo: config.mode === 'demo' };
   const alerting = createAlerting({
-    database: rateLimiting.database,
+    database: consoleStore.database,
     governor: rateLimiting.governor,
     hub: rateLimiting.hub,
     logger,
@@ -361,7 +369,7 @@ export function composeBff({
      * other replicas; await before serving.
      */
     async ready() {
-      await rateLimiting.restoreBlocks();
+      if (consoleStore.persistent) await rateLimiting.restoreBlocks();
       // Incidents are kept INCIDENT_RETENTION_DAYS (the audit trail has its own retention):
       // swept now and every hour, so the history and stream replay stay bounded.
       const sweep = () => {
@@ -401,7 +409,8 @@ export function composeBff({
       await alerting.stop();
       clearInterval(retentionTimer);
       await scaleOut.close();
-      await rateLimiting.close();
+      rateLimiting.close();
+      await consoleStore.close();
       if ('close' in httpTransport && typeof httpTransport.close === 'function') {
         await httpTransport.close();
       }

@@ -24,7 +24,7 @@ import {
 } from './store/database';
 import { openPostgresDatabase, PostgresConnectError } from './store/postgres-database';
 import { closeRedis, connectRedis } from './redis/redis-connection';
-import { createConsoleServer } from './security/http-server';
+import { createConsoleServer } from './http-server';
 
 async function main(): Promise<void> {
   let config: Config;

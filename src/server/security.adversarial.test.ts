@@ -11,7 +11,7 @@ import { connect } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_CLIENT_CREDENTIALS } from './config';
-import { createConsoleServer } from './security/http-server';
+import { createConsoleServer } from './http-server';
 import { HARNESS_USERS, startBffHarness, type BffHarness } from './test-support/bff-harness';
 import { createHttpTransport } from './upstream/http-transport';
 import { buildUpstreamUrl, UnsafeUpstreamUrlError } from './upstream/upstream-client';

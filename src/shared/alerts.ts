@@ -2,6 +2,7 @@
 // destinations as the browser may see them, and the delivery log. The BFF answers with them, the
 // SPA validates with them.
 import * as z from 'zod/mini';
+import { PROBLEM_TYPES } from './problem';
 import { RATE_LIMIT_PERIODS } from './rate-limits';
 
 /**
@@ -164,8 +165,7 @@ export const ThresholdSchema = z.object({
     .check(z.gte(ALERT_LIMITS.thresholdPercent.min), z.lte(ALERT_LIMITS.thresholdPercent.max)),
 });
 
-/** Problem types of the alerts API. */
+/** Problem types of the alerts API (a view of PROBLEM_TYPES). */
 export const ALERT_PROBLEM_TYPES = {
-  /** The destination URL is not one the console may call (scheme, address, credentials). */
-  destinationRefused: '/problems/alert-destination-refused',
+  destinationRefused: PROBLEM_TYPES.alertDestinationRefused,
 } as const;

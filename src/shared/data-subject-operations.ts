@@ -3,6 +3,7 @@
 // with the reason for the mapping), and the earlier-version operations they replace. The BFF
 // builds upstream calls only from it, the mock serves it, and the SPA builds its forms from it.
 import * as z from 'zod/mini';
+import { PROBLEM_TYPES } from './problem';
 import {
   LIST_RANGE_DAYS,
   PURPOSE_UPDATES_RANGE_DAYS,
@@ -889,15 +890,9 @@ export function findOperation(
   return operations.find((operation) => operation.id === id);
 }
 
-/** Problem types of the data-subject and audit routes; clients switch on them. */
+/** Problem types of the data-subject and audit routes (a view of PROBLEM_TYPES). */
 export const DATA_SUBJECT_PROBLEM_TYPES = {
-  /** The platform said, in its documented not-found answer, that it has no such record (404). */
-  notFound: '/problems/data-subject-not-found',
-  /**
-   * The platform answered 404 without its documented not-found answer: it does not know the path
-   * asked for, so the console's configuration (base URL or catalog) is wrong (502).
-   */
-  operationUnavailable: '/problems/data-subject-operation-unavailable',
-  /** The lookup could not be written to the audit trail, so its answer was withheld (503). */
-  auditUnavailable: '/problems/audit-unavailable',
+  notFound: PROBLEM_TYPES.dataSubjectNotFound,
+  operationUnavailable: PROBLEM_TYPES.dataSubjectOperationUnavailable,
+  auditUnavailable: PROBLEM_TYPES.auditUnavailable,
 } as const;

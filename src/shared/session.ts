@@ -1,5 +1,6 @@
 // Console users, roles and the signed-in session as the BFF sends them and the SPA reads them.
 import * as z from 'zod/mini';
+import { PROBLEM_TYPES } from './problem';
 
 /** The console's roles: `admin` sees everything, `support` never sees personal data. */
 export const ROLES = ['admin', 'support'] as const;
@@ -35,16 +36,12 @@ export const SignInRequestSchema = z.object({
 });
 export type SignInRequest = z.infer<typeof SignInRequestSchema>;
 
-/** Problem types of signing in and of access control; clients switch on them. */
+/** Problem types of signing in and of access control (a view of PROBLEM_TYPES). */
 export const SESSION_PROBLEM_TYPES = {
-  /** No valid session: signed out, expired, or a cookie that is not ours (401). */
-  signedOut: '/problems/signed-out',
-  /** Wrong username or password; deliberately does not say which (401). */
-  signInFailed: '/problems/sign-in-failed',
-  /** Too many failed sign-ins for this user or address; see `retryAfterSeconds` (429). */
-  signInThrottled: '/problems/sign-in-throttled',
-  /** Signed in, but the role may not use this part of the console (403). */
-  forbidden: '/problems/forbidden',
+  signedOut: PROBLEM_TYPES.signedOut,
+  signInFailed: PROBLEM_TYPES.signInFailed,
+  signInThrottled: PROBLEM_TYPES.signInThrottled,
+  forbidden: PROBLEM_TYPES.forbidden,
 } as const;
 
 /** True when `role` may use something restricted to `roles` (no restriction: everyone may). */

@@ -4,10 +4,9 @@
 // `verify-export` checks an exported file against its detached signature; `public-key` prints
 // the key auditors verify exports with; `retention` runs the daily retention job now.
 import { createHash } from 'node:crypto';
-import { createReadStream, existsSync, readFileSync, realpathSync } from 'node:fs';
+import { createReadStream, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Writable } from 'node:stream';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { AuditExportSignatureSchema } from '../../shared/audit-trail';
 import { AUDIT_KEY_FILE } from '../audit/audit-key';
@@ -19,6 +18,7 @@ import { createLogger } from '../logger';
 import { SqlAuditStore } from '../store/audit-store';
 import { DATABASE_FILE, openDatabase, type SqlDatabase } from '../store/database';
 import { openPostgresDatabase } from '../store/postgres-database';
+import { isProcessEntry } from './process-entry';
 
 const USAGE = `The audit trail's operator commands (reads DATABASE_URL or DATA_DIR, and AUDIT_KEY or
 DATA_DIR/audit-key, like the console; a .env file in the working directory is read too).
@@ -186,18 +186,7 @@ export async function runAuditCli(argv: string[], io: AuditCliIo): Promise<numbe
   }
 }
 
-// True when this file is the process entry (`tsx src/server/cli/audit.ts`), not an import.
-function isProcessEntry(): boolean {
-  const entry = process.argv[1];
-  if (!entry) return false;
-  try {
-    return realpathSync(fileURLToPath(import.meta.url)) === realpathSync(entry);
-  } catch {
-    return import.meta.url === pathToFileURL(entry).href;
-  }
-}
-
-if (isProcessEntry()) {
+if (isProcessEntry(import.meta.url)) {
   if (existsSync('.env')) process.loadEnvFile('.env');
   const code = await runAuditCli(process.argv.slice(2), {
     env: process.env,

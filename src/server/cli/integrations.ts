@@ -1,14 +1,14 @@
 // `npm run integrations -- add NAME [--owner TEXT] | list | rotate NAME | revoke NAME`: manages the
 // integrations that report to the console, in the console's own database (DATABASE_URL, else
 // SQLite under DATA_DIR). A new key is printed once; only its hash is stored.
-import { existsSync, realpathSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import type { Writable } from 'node:stream';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { IntegrationNameSchema } from '../../shared/integrations';
 import { IntegrationNameTakenError, IntegrationStore } from '../integrations/integration-store';
 import { openDatabase, type SqlDatabase } from '../store/database';
 import { openPostgresDatabase } from '../store/postgres-database';
+import { isProcessEntry } from './process-entry';
 
 const USAGE = `Manage the integrations that report to the console (its database: DATABASE_URL, else DATA_DIR).
 
@@ -109,10 +109,7 @@ export async function runIntegrationsCli(
 }
 
 // Run as a program (npm run integrations), not when imported by tests.
-if (
-  process.argv[1] &&
-  realpathSync(process.argv[1]) === realpathSync(fileURLToPath(import.meta.url))
-) {
+if (isProcessEntry(import.meta.url)) {
   runIntegrationsCli(process.argv.slice(2), process).then(
     (code) => process.exit(code),
     (error: unknown) => {

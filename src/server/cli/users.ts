@@ -1,10 +1,8 @@
 // `npm run users -- add NAME --role admin|support | list | remove NAME`: manages the console users
 // file. Passwords are prompted for without echo, or read from standard input when it is piped,
 // and only their scrypt hashes are written.
-import { realpathSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { PASSWORD_MAX_LENGTH, RoleSchema, USERNAME_PATTERN } from '../../shared/session';
 import { loadUsersFilePath } from '../config';
@@ -16,6 +14,7 @@ import {
   writeUsersFile,
   type StoredUser,
 } from '../auth/users-file';
+import { isProcessEntry } from './process-entry';
 
 /** ASVS 5.0 asks for at least 8 characters and recommends 15; an admin console takes 12. */
 export const MIN_PASSWORD_LENGTH = 12;
@@ -188,18 +187,7 @@ export async function runUsersCli(argv: string[], io: CliIo): Promise<number> {
   }
 }
 
-// True when this file is the process entry (`tsx src/server/cli/users.ts`), not an import.
-function isProcessEntry(): boolean {
-  const entry = process.argv[1];
-  if (!entry) return false;
-  try {
-    return realpathSync(fileURLToPath(import.meta.url)) === realpathSync(entry);
-  } catch {
-    return import.meta.url === pathToFileURL(entry).href;
-  }
-}
-
-if (isProcessEntry()) {
+if (isProcessEntry(import.meta.url)) {
   const code = await runUsersCli(process.argv.slice(2), {
     stdin: process.stdin,
     stdout: process.stdout,

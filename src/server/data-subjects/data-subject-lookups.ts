@@ -15,8 +15,7 @@ import {
   type LookupResponse,
 } from '../../shared/data-subject-lookups';
 import { checkLookupParams } from '../../shared/data-subject-validation';
-import { PROBLEM_TYPES } from '../../shared/problem';
-import { HttpProblem } from '../problem';
+import { HttpProblem, invalidParameter } from '../problem';
 import type { UpstreamCall, UpstreamClient } from '../upstream/upstream-client';
 import {
   invalidUpstreamAnswerProblem,
@@ -31,13 +30,9 @@ const CONTINUATION = /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/;
 /** The 400 for a lookup whose parameters are not acceptable; `errors` has them all by name. */
 export function invalidLookupProblem(errors: Record<string, string>): HttpProblem {
   const [parameter, message] = Object.entries(errors)[0] ?? ['params', 'are invalid'];
-  return new HttpProblem({
-    type: PROBLEM_TYPES.invalidParameter,
+  return invalidParameter(parameter, message, {
     title: 'The lookup’s parameters are not valid',
-    status: 400,
-    detail: `${parameter}: ${message}`,
-    parameter,
-    errors,
+    extra: { errors },
   });
 }
 

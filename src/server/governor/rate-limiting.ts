@@ -1,12 +1,14 @@
 // Wires the rate-limit side of the BFF in one place for compose.ts: the governor, the incident
-// store, recorder and live hub, the guard the upstream client calls, and the readiness check.
+// store, recorder and live hub, the guard the upstream client calls, and the readiness check. The
+// database the incidents are kept in is borrowed (store/open-store.ts), never opened here.
 import type { Incident } from '../../shared/incident';
 import type { RateLimitRule } from '../../shared/rate-limits';
 import type { Config } from '../config';
 import { IncidentHub } from '../incidents/incident-hub';
 import { IncidentRecorder } from '../incidents/incident-recorder';
 import type { Logger } from '../logger';
-import { openDatabase, type SqlDatabase } from '../store/database';
+import type { Readiness } from '../observability/readiness';
+import type { SqlDatabase } from '../store/database';
 import { SqlIncidentStore } from '../store/incident-store';
 import { Governor, type GovernedOperation, type GovernorFallback } from './governor';
 import { createUpstreamGuard } from './upstream-guard';
@@ -18,11 +20,8 @@ export interface RateLimitingOptions {
   readonly now: () => number;
   /** The token endpoint's address: its requests count toward the account limits. */
   readonly tokenUrl: URL;
-  /**
-   * The open database (index.ts opens it under DATA_DIR). Without one an in-memory database is
-   * opened on first use: incidents then last only as long as the process (tests, benchmarks).
-   */
-  readonly database?: SqlDatabase;
+  /** The database incidents are kept in (store/open-store.ts), shared with the other stores. */
+  readonly database: () => Promise<SqlDatabase>;
   /** Module rules instead of the published ones of docs/rate-limit-model.md (tests). */
   readonly moduleRules?: readonly RateLimitRule[];
   /** Where the governor's counters live (default this process's memory). */
@@ -34,40 +33,6 @@ export interface RateLimitingOptions {
   readonly onIncidentWriteFailed?: () => void;
 }
 
-/** What /readyz reports. */
-export interface Readiness {
-  readonly ok: boolean;
-  readonly checks: {
-    readonly store: { readonly ok: boolean; readonly error?: string };
-    readonly incidentWrites: {
-      readonly ok: boolean;
-      readonly failedAt?: string;
-      readonly error?: string;
-    };
-    /** Audit trail writes work (lookup-audit.ts); data-subject lookups are refused otherwise. */
-    readonly auditWrites?: {
-      readonly ok: boolean;
-      readonly failedAt?: string;
-      readonly error?: string;
-    };
-    /** An access token can be had (readiness.ts). */
-    readonly token?: { readonly ok: boolean; readonly error?: string; readonly detail?: string };
-    /** Redis answers (REDIS_URL). */
-    readonly redis?: { readonly ok: boolean; readonly error?: string };
-    /** Which windows decide: shared in Redis, or this replica's share of each limit. */
-    readonly governor?: {
-      readonly ok: boolean;
-      readonly mode: 'shared' | 'fallback' | 'single';
-      readonly detail?: string;
-      readonly since?: string;
-    };
-    /** Present while the process shuts down: take it out of rotation. */
-    readonly shutdown?: { readonly ok: false; readonly detail: string };
-  };
-  /** Serving, but with less than it should have (e.g. the governor on its fallback). */
-  readonly degraded?: boolean;
-}
-
 const PING_TIMEOUT_MS = 2_000;
 /** How often readiness tries a write while the last incident write failed. */
 const WRITE_PROBE_EVERY_MS = 2_000;
@@ -75,10 +40,7 @@ const WRITE_PROBE_EVERY_MS = 2_000;
 /** Builds the rate-limit parts. */
 export function createRateLimiting(options: RateLimitingOptions) {
   const { config, logger, now } = options;
-  let ownDatabase: Promise<SqlDatabase> | undefined;
-  const database = () =>
-    options.database ? Promise.resolve(options.database) : (ownDatabase ??= openDatabase());
-  const store = new SqlIncidentStore(database);
+  const store = new SqlIncidentStore(options.database);
   let lastProbe = -Infinity;
   const hub = new IncidentHub();
   const recorder = new IncidentRecorder({
@@ -120,17 +82,15 @@ export function createRateLimiting(options: RateLimitingOptions) {
     store,
     hub,
     recorder,
-    /** The database incidents are kept in; the lookup audit trail shares it. */
-    database,
     guard,
     tokenOperation,
 
     /**
      * Re-applies the blocks of stored incidents that have not ended: a restart must not send
-     * before a Retry-After received by the previous process has passed.
+     * before a Retry-After received by the previous process has passed. Only worth calling when
+     * the store outlives the process.
      */
     async restoreBlocks(): Promise<void> {
-      if (!options.database) return;
       try {
         for (const incident of await store.activeBlocks(now())) {
           governor.block({
@@ -191,10 +151,9 @@ export function createRateLimiting(options: RateLimitingOptions) {
       };
     },
 
-    /** Ends the open live streams and closes a database this module opened itself. */
-    async close(): Promise<void> {
+    /** Ends the open live streams. */
+    close(): void {
       hub.closeAll();
-      if (ownDatabase) await (await ownDatabase).close();
     },
   };
 }

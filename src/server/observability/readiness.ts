@@ -4,7 +4,40 @@
 // shutting down. A failing token endpoint or Redis being away does not take a replica out: it
 // would take every replica out at once, although cached event types can still be served and
 // incidents still recorded; both show as `degraded` with the reason (docs/operations.md).
-import type { Readiness } from '../governor/rate-limiting';
+
+/** What /readyz reports: each check by name, and whether the replica should get traffic. */
+export interface Readiness {
+  readonly ok: boolean;
+  readonly checks: {
+    readonly store: { readonly ok: boolean; readonly error?: string };
+    readonly incidentWrites: {
+      readonly ok: boolean;
+      readonly failedAt?: string;
+      readonly error?: string;
+    };
+    /** Audit trail writes work (lookup-audit.ts); data-subject lookups are refused otherwise. */
+    readonly auditWrites?: {
+      readonly ok: boolean;
+      readonly failedAt?: string;
+      readonly error?: string;
+    };
+    /** An access token can be had (createReadiness below). */
+    readonly token?: { readonly ok: boolean; readonly error?: string; readonly detail?: string };
+    /** Redis answers (REDIS_URL). */
+    readonly redis?: { readonly ok: boolean; readonly error?: string };
+    /** Which windows decide: shared in Redis, or this replica's share of each limit. */
+    readonly governor?: {
+      readonly ok: boolean;
+      readonly mode: 'shared' | 'fallback' | 'single';
+      readonly detail?: string;
+      readonly since?: string;
+    };
+    /** Present while the process shuts down: take it out of rotation. */
+    readonly shutdown?: { readonly ok: false; readonly detail: string };
+  };
+  /** Serving, but with less than it should have (e.g. the governor on its fallback). */
+  readonly degraded?: boolean;
+}
 
 export interface ReadinessOptions {
   /** The incident store's checks (rate-limiting.ts). */

@@ -48,13 +48,7 @@ const NO_STORE = { 'Cache-Control': 'private, no-store' };
 
 /** The 400 for a search body; never repeats the identifier. */
 function invalidSearch(parameter: string, detail: string): HttpProblem {
-  return new HttpProblem({
-    type: PROBLEM_TYPES.invalidParameter,
-    title: 'The search is not valid',
-    status: 400,
-    detail: `${parameter}: ${detail}`,
-    parameter,
-  });
+  return invalidParameter(parameter, detail, { title: 'The search is not valid' });
 }
 
 function pageSize(text: string | null): number {

@@ -25,9 +25,6 @@ import type { Logger } from '../logger';
 import { HttpProblem } from '../problem';
 import { SECURITY_PROBLEM_TYPES } from '../security/security-problems';
 
-/** The problem type of a report without a valid key (stable, like every problem type). */
-export const INTEGRATION_UNAUTHORIZED = '/problems/integration-unauthorized';
-
 /** Demo mode: make one simulated integration burst until it draws a 429. */
 export interface DemoBurstPort {
   burst(integrationId: string): Promise<{ status: number | null }>;
@@ -49,7 +46,7 @@ const noStore = { 'Cache-Control': 'private, no-store' };
 function unauthorized(): HttpProblem {
   return new HttpProblem(
     {
-      type: INTEGRATION_UNAUTHORIZED,
+      type: PROBLEM_TYPES.integrationUnauthorized,
       title: 'Missing, unknown or revoked reporting key',
       status: 401,
       detail:

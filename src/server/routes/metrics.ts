@@ -5,6 +5,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { Hono, type Context } from 'hono';
 import type { AppEnv } from '../app-env';
 import type { ConsoleMetrics } from '../observability/console-metrics';
+import { PROBLEM_TYPES } from '../../shared/problem';
 import { HttpProblem } from '../problem';
 
 export interface MetricsRoutesDeps {
@@ -14,12 +15,6 @@ export interface MetricsRoutesDeps {
   /** Brings gauges up to date just before a scrape (open streams, fallback). */
   readonly beforeScrape?: () => void;
 }
-
-/** Stable `type` members of the metrics endpoint's refusals. */
-export const METRICS_PROBLEM_TYPES = {
-  unauthorized: '/problems/metrics-unauthorized',
-  forbidden: '/problems/metrics-forbidden',
-} as const;
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+)$/;
 const FORWARDING_HEADERS = ['forwarded', 'x-forwarded-for', 'x-real-ip'];
@@ -51,7 +46,7 @@ export function metricsRoutes(deps: MetricsRoutesDeps) {
       if (!bearsToken(c, deps.token)) {
         throw new HttpProblem(
           {
-            type: METRICS_PROBLEM_TYPES.unauthorized,
+            type: PROBLEM_TYPES.metricsUnauthorized,
             title: 'Metrics need the scraper’s token',
             status: 401,
             detail: 'Send Authorization: Bearer with the value of METRICS_TOKEN.',
@@ -61,7 +56,7 @@ export function metricsRoutes(deps: MetricsRoutesDeps) {
       }
     } else if (!isDirectLoopback(c)) {
       throw new HttpProblem({
-        type: METRICS_PROBLEM_TYPES.forbidden,
+        type: PROBLEM_TYPES.metricsForbidden,
         title: 'Metrics are served to this machine only',
         status: 403,
         detail: 'Scrape from loopback, or set METRICS_TOKEN and send it as a bearer token.',

@@ -1,6 +1,5 @@
 // /api/session: who is signed in (GET), signing in (POST) and signing out (DELETE), docs/product.md §4.
 import { Hono } from 'hono';
-import { PROBLEM_TYPES } from '../../shared/problem';
 import { SignInRequestSchema, USERNAME_PATTERN, type Session } from '../../shared/session';
 import type { AppEnv } from '../app-env';
 import {
@@ -12,19 +11,16 @@ import type { ConsoleAuth } from '../auth/console-auth';
 import { sessionUser } from '../auth/require-session';
 import { clearSessionCookie, writeSessionCookie } from '../auth/session-cookie';
 import { normalizeUsername } from '../auth/users-file';
-import { HttpProblem } from '../problem';
+import { HttpProblem, invalidParameter } from '../problem';
 import { SECURITY_PROBLEM_TYPES } from '../security/security-problems';
 import { clientAddress } from '../security/web-settings';
 
 const NO_STORE = { 'Cache-Control': 'no-store' };
 
 function invalidBody(parameter: string, detail: string): HttpProblem {
-  return new HttpProblem({
-    type: PROBLEM_TYPES.invalidParameter,
+  return invalidParameter(parameter, detail, {
     title: 'Invalid sign-in request',
-    status: 400,
-    detail,
-    parameter,
+    detailAsIs: true,
   });
 }
 

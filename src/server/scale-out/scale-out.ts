@@ -1,21 +1,19 @@
 // Wires what several replicas of the console share, so they act as one client of the upstream
 // account. With REDIS_URL: the governor's windows (with a per-replica fallback while Redis is
-// away), the blocks of upstream 429s, and console sessions. With PostgreSQL: the incident feed
+// away) and the blocks of upstream 429s. With PostgreSQL: the incident feed
 // that brings every replica's incidents to this replica's live streams and governor. With REPLICAS
 // above 1 and no Redis: each replica keeps its share of every limit for good. With none of these
-// it wires nothing and the console is one process, as in demo mode. Sign-in throttling is shared
-// through Redis too, so spreading guesses over replicas gains an attacker nothing.
+// it wires nothing and the console is one process, as in demo mode. Sessions and the sign-in
+// throttle share the same Redis namespace but are built in auth/session-backends.ts.
 //
 // Access tokens are deliberately not shared: see the comment at the TokenManager in compose.ts.
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { Incident } from '../../shared/incident';
-import { RedisSessionStore } from '../auth/redis-session-store';
-import { DEFAULT_SIGN_IN_THROTTLE, SignInThrottle } from '../auth/sign-in-throttle';
 import type { Config } from '../config';
 import { FailoverWindows } from '../governor/failover-windows';
 import type { Governor, GovernorFallback } from '../governor/governor';
-import type { Readiness } from '../governor/rate-limiting';
+import type { Readiness } from '../observability/readiness';
 import { shareBlocks } from '../governor/shared-blocks';
 import { createMemoryWindowStore, createRedisWindowStore } from '../governor/window-store';
 import type { WindowCounterStore } from '../governor/window-store';
@@ -42,10 +40,6 @@ export interface ScaleOutOptions {
 export interface ScaleOut {
   /** The governor's windows and fallback, for createRateLimiting. */
   readonly governor: { windowStore?: WindowCounterStore; fallback?: GovernorFallback };
-  /** Sessions every replica sees; undefined = this process's memory. */
-  readonly sessions: RedisSessionStore | undefined;
-  /** Failed sign-ins counted across replicas; undefined = this process's memory. */
-  readonly throttle: SignInThrottle | undefined;
   /** Starts sharing blocks and incidents; await before serving. */
   start(parts: {
     governor: Governor;
@@ -160,24 +154,8 @@ export function createScaleOut(options: ScaleOutOptions): ScaleOut {
     options.onFallbackChange?.(true);
   }
 
-  const sessions = redis
-    ? new RedisSessionStore({
-        redis,
-        namespace,
-        idleMs: config.auth.sessionIdleMinutes * 60_000,
-        maxAgeMs: config.auth.sessionMaxHours * 3_600_000,
-        now,
-      })
-    : undefined;
-
-  const throttle = redis
-    ? new SignInThrottle(DEFAULT_SIGN_IN_THROTTLE, { redis, namespace })
-    : undefined;
-
   return {
     governor,
-    sessions,
-    throttle,
 
     async start(parts) {
       if (redis) {

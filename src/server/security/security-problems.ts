@@ -1,16 +1,16 @@
 // Problem types for requests the BFF refuses at its edge (before any route), and the baseline
 // security headers for the few answers written outside Hono (malformed requests on the socket).
-import { PROBLEM_CONTENT_TYPE, type Problem } from '../../shared/problem';
+import { PROBLEM_CONTENT_TYPE, PROBLEM_TYPES, type Problem } from '../../shared/problem';
 
-/** Stable `type` members of the edge's problems. */
+/** The edge's problem types (a view of PROBLEM_TYPES). */
 export const SECURITY_PROBLEM_TYPES = {
-  crossOrigin: '/problems/cross-origin',
-  invalidRequestTarget: '/problems/invalid-request-target',
-  methodNotAllowed: '/problems/method-not-allowed',
-  payloadTooLarge: '/problems/payload-too-large',
-  headersTooLarge: '/problems/headers-too-large',
-  unsupportedMediaType: '/problems/unsupported-media-type',
-  badRequest: '/problems/bad-request',
+  crossOrigin: PROBLEM_TYPES.crossOrigin,
+  invalidRequestTarget: PROBLEM_TYPES.invalidRequestTarget,
+  methodNotAllowed: PROBLEM_TYPES.methodNotAllowed,
+  payloadTooLarge: PROBLEM_TYPES.payloadTooLarge,
+  headersTooLarge: PROBLEM_TYPES.headersTooLarge,
+  unsupportedMediaType: PROBLEM_TYPES.unsupportedMediaType,
+  badRequest: PROBLEM_TYPES.badRequest,
 } as const;
 
 /**

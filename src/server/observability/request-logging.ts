@@ -1,11 +1,16 @@
 // One structured log line per request (method, route pattern, status, duration, request id, user)
 // and the X-Request-Id answer header that lets an operator find that line from a browser report.
+//
+// Not Hono's requestId middleware (hono/request-id): it always takes the caller's X-Request-Id
+// (any 1–255 characters of [\w=-]), so any browser could choose the id an operator searches the
+// log by. Here a forwarded id is kept only from a proxy TRUST_PROXY names as ours, and only in the
+// shape a proxy sends (8–64 of [\w-]); the header name and the `reqId` log field stay as they are.
 import { randomUUID } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
 import { routePath } from 'hono/route';
 import type { AppEnv } from '../app-env';
 import type { Logger } from '../logger';
-import type { WebSettings } from './web-settings';
+import type { WebSettings } from '../security/web-settings';
 
 const REQUEST_ID = /^[\w-]{8,64}$/;
 

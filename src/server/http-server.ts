@@ -4,13 +4,13 @@
 import { createServer, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { getRequestListener, type HttpBindings } from '@hono/node-server';
-import { PROBLEM_CONTENT_TYPE, type Problem } from '../../shared/problem';
-import { REQUEST_LIMITS } from './request-limits';
+import { PROBLEM_CONTENT_TYPE, type Problem } from '../shared/problem';
+import { REQUEST_LIMITS } from './security/request-limits';
 import {
   BASELINE_SECURITY_HEADERS,
   SECURITY_PROBLEM_TYPES,
   standaloneProblemResponse,
-} from './security-problems';
+} from './security/security-problems';
 
 const BAD_REQUEST: Problem = {
   type: SECURITY_PROBLEM_TYPES.badRequest,
