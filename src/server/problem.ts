@@ -31,11 +31,18 @@ export function problemResponse(
   });
 }
 
-/** The 400 for one bad query or body parameter, naming it. */
-export function invalidParameter(parameter: string, detail: string): HttpProblem {
+/**
+ * The 400 for one bad query or body parameter, naming it; `title` says what was refused (a
+ * query parameter unless told otherwise).
+ */
+export function invalidParameter(
+  parameter: string,
+  detail: string,
+  title = 'Invalid query parameter',
+): HttpProblem {
   return new HttpProblem({
     type: PROBLEM_TYPES.invalidParameter,
-    title: 'Invalid query parameter',
+    title,
     status: 400,
     detail: `${parameter}: ${detail}`,
     parameter,

@@ -24,7 +24,7 @@ import {
   type DestinationPolicy,
 } from '../alerts/destination-guard';
 import { newSigningSecret } from '../alerts/signature';
-import { HttpProblem } from '../problem';
+import { HttpProblem, invalidParameter } from '../problem';
 import { sortableId } from '../store/sortable-id';
 
 export interface AlertsRoutesDeps {
@@ -59,14 +59,9 @@ function publicDestination(destination: StoredDestination): Destination {
   };
 }
 
+/** The 400 for one bad field of a request body. */
 function invalidBody(parameter: string, detail: string): HttpProblem {
-  return new HttpProblem({
-    type: PROBLEM_TYPES.invalidParameter,
-    title: 'The request is not valid',
-    status: 400,
-    detail: `${parameter}: ${detail}`,
-    parameter,
-  });
+  return invalidParameter(parameter, detail, 'The request is not valid');
 }
 
 function notFound(what: string): HttpProblem {
