@@ -10,6 +10,7 @@ import type { Logger } from '../logger';
 import type { Readiness } from '../observability/readiness';
 import type { SqlDatabase } from '../store/database';
 import { SqlIncidentStore } from '../store/incident-store';
+import { withinDeadline } from '../within-deadline';
 import { Governor, type GovernedOperation, type GovernorFallback } from './governor';
 import { createUpstreamGuard } from './upstream-guard';
 import type { WindowCounterStore } from './window-store';
@@ -110,16 +111,9 @@ export function createRateLimiting(options: RateLimitingOptions) {
     async readiness(): Promise<Readiness> {
       let storeCheck: Readiness['checks']['store'];
       try {
-        let timer: NodeJS.Timeout | undefined;
-        await Promise.race([
-          store.ping(),
-          new Promise((_, reject) => {
-            timer = setTimeout(
-              () => reject(new Error('the store did not answer in time')),
-              PING_TIMEOUT_MS,
-            );
-          }),
-        ]).finally(() => clearTimeout(timer));
+        await withinDeadline(store.ping(), PING_TIMEOUT_MS, () => {
+          throw new Error('the store did not answer in time');
+        });
         storeCheck = { ok: true };
       } catch (error) {
         storeCheck = { ok: false, error: error instanceof Error ? error.message : String(error) };

@@ -6,6 +6,7 @@ import type { Logger } from '../logger';
 import type { IncidentStore } from '../store/incident-store';
 import type { IncidentHub } from './incident-hub';
 import type { RateLimitReading } from './read-rate-limit-headers';
+import { withinDeadline } from '../within-deadline';
 
 /** The store's health as the recorder last saw it. */
 export interface StoreWriteHealth {
@@ -109,19 +110,11 @@ export class IncidentRecorder {
           return undefined;
         },
       );
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<undefined>((resolve) => {
-      timer = setTimeout(() => {
-        this.#failed(new Error('incident write timed out'), key);
-        resolve(undefined);
-      }, this.#options.writeTimeoutMs ?? 2_000);
+    const incident = await withinDeadline(writing, this.#options.writeTimeoutMs ?? 2_000, () => {
+      this.#failed(new Error('incident write timed out'), key);
+      return undefined;
     });
-    try {
-      const incident = await Promise.race([writing, timeout]);
-      return { key, blockedUntil, incident };
-    } finally {
-      clearTimeout(timer);
-    }
+    return { key, blockedUntil, incident };
   }
 
   /** The outcome of the latest write. */

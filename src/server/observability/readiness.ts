@@ -4,6 +4,7 @@
 // shutting down. A failing token endpoint or Redis being away does not take a replica out: it
 // would take every replica out at once, although cached event types can still be served and
 // incidents still recorded; both show as `degraded` with the reason (docs/operations.md).
+import { withinDeadline } from '../within-deadline';
 
 /** What /readyz reports: each check by name, and whether the replica should get traffic. */
 export interface Readiness {
@@ -106,17 +107,10 @@ export function createReadiness(options: ReadinessOptions) {
     if (failedToken && now() - failedToken.at < (options.tokenRetryMs ?? 5_000)) {
       return failedToken.check;
     }
-    let timer: NodeJS.Timeout | undefined;
     try {
-      await Promise.race([
-        options.token(),
-        new Promise((_, reject) => {
-          timer = setTimeout(
-            () => reject(new Error('the token endpoint did not answer in time')),
-            TOKEN_TIMEOUT_MS,
-          );
-        }),
-      ]);
+      await withinDeadline(options.token(), TOKEN_TIMEOUT_MS, () => {
+        throw new Error('the token endpoint did not answer in time');
+      });
       failedToken = undefined;
       return { ok: true };
     } catch (error) {
@@ -126,8 +120,6 @@ export function createReadiness(options: ReadinessOptions) {
       const check = { ok: false, error: error instanceof Error ? error.message : String(error) };
       failedToken = { at: now(), check };
       return check;
-    } finally {
-      clearTimeout(timer);
     }
   }
 

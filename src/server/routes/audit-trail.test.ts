@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { AuditPageSchema } from '../../shared/audit-trail';
 import { DEMO_IDENTIFIERS } from '../../shared/data-subject-demo';
 import { startBffHarness, type BffHarness } from '../test-support/bff-harness';
+import { expectProblem } from '../test-support/expect-problem';
 
 const [ADA, GRACE] = DEMO_IDENTIFIERS;
 
@@ -107,6 +108,26 @@ describe('GET /api/audit-trail', () => {
     const response = await h.request(`/api/audit-trail${query}`);
     expect(response.status).toBe(400);
     expect(((await response.json()) as { parameter?: string }).parameter).toBe(parameter);
+  });
+
+  it('reads an empty filter as no filter, as the 429 history does', async () => {
+    const { h, lookup } = await setUp();
+    await lookup('v4-details', { identifier: GRACE! });
+    await lookup('v4-details', { identifier: ADA! });
+    const all = await page(h);
+    expect(all.items).toHaveLength(2);
+    expect(await page(h, '?since=&until=&user=&operation=&outcome=')).toEqual(all);
+    expect((await page(h, '?since=2026-03-01T09:02:00Z&until=')).items).toHaveLength(1);
+
+    await expectProblem(
+      await h.request('/api/audit-trail?since=&since=2026-03-01T09:00:00Z'),
+      400,
+      {
+        type: '/problems/invalid-parameter',
+        parameter: 'since',
+        detail: 'since: give it at most once',
+      },
+    );
   });
 
   it('is for admins only', async () => {

@@ -3,6 +3,7 @@
 // URL) and is compared only as its keyed hashes; signed exports of either, streamed; and the
 // trail's integrity (the hash chain's last walk, retention).
 import { Hono } from 'hono';
+import * as z from 'zod';
 import { randomUUID } from 'node:crypto';
 import {
   AUDIT_OUTCOMES,
@@ -13,7 +14,6 @@ import {
   isEmailIdentifier,
   type AuditIntegrity,
   type AuditMatch,
-  type AuditOutcome,
 } from '../../shared/audit-trail';
 import type { AppEnv } from '../app-env';
 import { streamAuditExport, type ExportPages } from '../audit/audit-export';
@@ -26,6 +26,7 @@ import { HttpProblem, invalidParameter } from '../problem';
 import type { AuditQuery, AuditStore, AuditVerification } from '../store/audit-store';
 import type { Context } from 'hono';
 import { InvalidCursorError } from '../store/keyset-cursor';
+import { listFilter, listQuerySchema, parseListQuery, validListQuery } from './list-query';
 
 export interface AuditTrailRoutesDeps {
   readonly store: AuditStore;
@@ -42,25 +43,11 @@ export interface AuditTrailRoutesDeps {
   readonly now: () => number;
 }
 
-const PARAMETERS = ['since', 'until', 'user', 'operation', 'outcome', 'limit', 'cursor'] as const;
-const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
 const NO_STORE = { 'Cache-Control': 'private, no-store' };
 
 /** The 400 for a search body; never repeats the identifier. */
 function invalidSearch(parameter: string, detail: string): HttpProblem {
   return invalidParameter(parameter, detail, { title: 'The search is not valid' });
-}
-
-function pageSize(text: string | null): number {
-  if (text === null) return AUDIT_QUERY_LIMITS.defaultPageSize;
-  const limit = Number(text);
-  if (!/^\d{1,4}$/.test(text) || limit < 1 || limit > AUDIT_QUERY_LIMITS.maxPageSize) {
-    throw invalidParameter(
-      'limit',
-      `must be a whole number from 1 to ${AUDIT_QUERY_LIMITS.maxPageSize}`,
-    );
-  }
-  return limit;
 }
 
 function cursorOf(cursor: string | null | undefined): string | undefined {
@@ -71,57 +58,30 @@ function cursorOf(cursor: string | null | undefined): string | undefined {
   return cursor;
 }
 
-/**
- * Reads and validates the trail's filters. Unknown and repeated parameters are refused rather than
- * ignored, so a typo is not silently answered with the whole trail.
- */
-export function parseAuditQuery(url: URL, operations: ReadonlySet<string>): AuditQuery {
-  const params = url.searchParams;
-  for (const name of new Set(params.keys())) {
-    if (!(PARAMETERS as readonly string[]).includes(name)) {
-      throw invalidParameter(name, `unknown parameter; use ${PARAMETERS.join(', ')}`);
-    }
-    if (params.getAll(name).length > 1) throw invalidParameter(name, 'give it at most once');
-  }
-  const time = (name: 'since' | 'until') => {
-    const value = params.get(name);
-    if (value === null || value === '') return undefined;
-    const ms = Date.parse(value);
-    if (!DATE_TIME.test(value) || Number.isNaN(ms)) {
-      throw invalidParameter(
-        name,
-        'must be an ISO 8601 date and time with a zone, e.g. 2026-01-31T09:00:00Z',
-      );
-    }
-    return ms;
-  };
-  const since = time('since');
-  const until = time('until');
-  if (since !== undefined && until !== undefined && since > until) {
-    throw invalidParameter('since', 'must not be after until');
-  }
-  const user = params.get('user') || null;
-  if (user !== null && !USERNAME_PATTERN.test(user.toLowerCase())) {
-    throw invalidParameter('user', 'must be a console username');
-  }
-  const operation = params.get('operation') || null;
-  if (operation !== null && !operations.has(operation)) {
-    throw invalidParameter('operation', 'must be an operation id of the catalog, or "unknown"');
-  }
-  const outcome = params.get('outcome') || null;
-  if (outcome !== null && !(AUDIT_OUTCOMES as readonly string[]).includes(outcome)) {
-    throw invalidParameter('outcome', `must be one of ${AUDIT_OUTCOMES.join(', ')}`);
-  }
-  const cursor = cursorOf(params.get('cursor'));
-  return {
-    ...(since === undefined ? {} : { since }),
-    ...(until === undefined ? {} : { until }),
-    ...(user === null ? {} : { user: user.toLowerCase() }),
-    ...(operation === null ? {} : { operation }),
-    ...(outcome === null ? {} : { outcome: outcome as AuditOutcome }),
-    ...(cursor === undefined ? {} : { cursor }),
-    limit: pageSize(params.get('limit')),
-  };
+/** The trail's query: time range and paging, filtered by user, operation and outcome. */
+function auditQuerySchema(operations: ReadonlySet<string>) {
+  return listQuerySchema(
+    {
+      user: listFilter(
+        z
+          .string()
+          .transform((user) => user.toLowerCase())
+          .refine((user) => USERNAME_PATTERN.test(user), 'must be a console username'),
+      ),
+      operation: listFilter(
+        z
+          .string()
+          .refine(
+            (operation) => operations.has(operation),
+            'must be an operation id of the catalog, or "unknown"',
+          ),
+      ),
+      outcome: listFilter(
+        z.enum(AUDIT_OUTCOMES, { error: `must be one of ${AUDIT_OUTCOMES.join(', ')}` }),
+      ),
+    },
+    AUDIT_QUERY_LIMITS,
+  );
 }
 
 /** The identifier of a search or export body, checked: 400 with a clear message otherwise. */
@@ -166,7 +126,7 @@ function scopeOf(query: Omit<AuditQuery, 'limit'>): string {
 /** The audit-trail routes, mounted at /api/audit-trail. */
 export function auditTrailRoutes(deps: AuditTrailRoutesDeps) {
   const { store, hasher, operations } = deps;
-  const known = new Set([...operations, 'unknown']);
+  const auditQuery = auditQuerySchema(new Set([...operations, 'unknown']));
   const badCursor = (error: unknown): never => {
     if (error instanceof InvalidCursorError) {
       throw invalidParameter('cursor', 'is not one this server issued');
@@ -177,8 +137,8 @@ export function auditTrailRoutes(deps: AuditTrailRoutesDeps) {
   let verifying: Promise<AuditVerification> | undefined;
 
   return new Hono<AppEnv>()
-    .get('/', async (c) => {
-      const query = parseAuditQuery(new URL(c.req.url), known);
+    .get('/', validListQuery(auditQuery), async (c) => {
+      const query: AuditQuery = c.req.valid('query');
       const page = await store.list(query).catch(badCursor);
       return c.json(page, 200, NO_STORE);
     })
@@ -229,13 +189,9 @@ export function auditTrailRoutes(deps: AuditTrailRoutesDeps) {
           store.findByIdentifierHashes(hashes, { limit, ...(cursor ? { cursor } : {}) });
         scope = 'lookups that asked for or showed one identifier (searched by its keyed hash)';
       } else {
-        const params = new URLSearchParams();
-        for (const [name, value] of Object.entries(request.filters ?? {})) {
-          if (value) params.set(name, value);
-        }
-        const { limit: _limit, ...query } = parseAuditQuery(
-          new URL(`http://console/?${params}`),
-          known,
+        const { limit: _limit, ...query }: AuditQuery = parseListQuery(
+          auditQuery,
+          request.filters ?? {},
         );
         total = await store.count(query);
         pages = (cursor, limit) => store.list({ ...query, limit, ...(cursor ? { cursor } : {}) });

@@ -14,6 +14,7 @@ import { IncidentHub } from '../incidents/incident-hub';
 import { openDatabase, type SqlDatabase } from '../store/database';
 import { SqlIncidentStore } from '../store/incident-store';
 import { startBffHarness, type BffHarness } from '../test-support/bff-harness';
+import { expectProblem } from '../test-support/expect-problem';
 import { readEvents } from '../test-support/read-sse-events';
 import { rateLimitsRoutes } from './rate-limits';
 
@@ -292,6 +293,29 @@ describe('GET /api/rate-limits/*', () => {
         )
       ).status,
     ).toBe(200);
+  });
+
+  it('incidents: an empty filter means no filter, and a bad one is a problem+json 400', async () => {
+    const h = await start();
+    h.mockRateLimits!.exhaust('account-minute');
+    expect((await h.request('/api/event-types')).status).toBe(429);
+    const all = await incidents(h);
+    expect(all).toHaveLength(1);
+    // What a filter form sends when its fields are cleared.
+    expect(await incidents(h, '?since=&until=&period=&rule=')).toEqual(all);
+    expect(await incidents(h, '?since=2025-01-06T09:01:00Z')).toEqual([]);
+
+    const refused = await h.request('/api/rate-limits/incidents?period=DAY&order=asc');
+    await expectProblem(refused, 400, {
+      type: '/problems/invalid-parameter',
+      title: 'Invalid query parameter',
+      parameter: 'order',
+      detail: 'order: unknown parameter; use since, until, period, rule, limit, cursor',
+    });
+    for (const query of ['?limit=', '?cursor=']) {
+      const paging = await h.request(`/api/rate-limits/incidents${query}`);
+      expect(paging.status, query).toBe(400);
+    }
   });
 
   it('are open to the support role, and the stream needs no X-CSRF header', async () => {

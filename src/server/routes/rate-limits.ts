@@ -2,6 +2,7 @@
 // console uses right now, the 429 incident history, and a live Server-Sent Events stream of
 // incident changes with replay of whatever a reconnecting browser missed.
 import { Hono } from 'hono';
+import * as z from 'zod';
 import { streamSSE, type SSEStreamingApi } from 'hono/streaming';
 import {
   BLOCKS_ENDED_EVENT,
@@ -12,12 +13,13 @@ import {
   type Usage,
 } from '../../shared/incident';
 import { PROBLEM_TYPES } from '../../shared/problem';
-import { RATE_LIMIT_PERIODS, type RateLimitPeriod } from '../../shared/rate-limits';
+import { RATE_LIMIT_PERIODS } from '../../shared/rate-limits';
 import type { Governor } from '../governor/governor';
 import type { AppEnv } from '../app-env';
 import type { IncidentHub } from '../incidents/incident-hub';
 import { StreamRegistry } from '../incidents/stream-registry';
 import type { Logger } from '../logger';
+import { listFilter, listQuerySchema, validListQuery } from './list-query';
 import { HttpProblem, invalidParameter } from '../problem';
 import {
   InvalidCursorError,
@@ -44,7 +46,6 @@ export interface RateLimitsRoutesDeps {
   readonly sessionAlive?: (sessionId: string) => Promise<boolean>;
 }
 
-const HISTORY_PARAMETERS = ['since', 'until', 'period', 'rule', 'limit', 'cursor'] as const;
 /** Replay is read and written this many changes at a time, each page awaited (backpressure). */
 const REPLAY_PAGE = 100;
 /**
@@ -57,71 +58,22 @@ const MAX_QUEUED = 1_000;
 /** Reconnection delay the browser is told to use. */
 const RECONNECT_MS = 2_000;
 
-const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
-
-/**
- * Reads and validates the history's filters. Unknown and repeated parameters are refused rather
- * than ignored, so a typo is not silently answered with the unfiltered history.
- */
-export function parseIncidentQuery(url: URL, knownRules: ReadonlySet<string>): IncidentQuery {
-  const params = url.searchParams;
-  for (const name of new Set(params.keys())) {
-    if (!(HISTORY_PARAMETERS as readonly string[]).includes(name)) {
-      throw invalidParameter(name, `unknown parameter; use ${HISTORY_PARAMETERS.join(', ')}`);
-    }
-    if (params.getAll(name).length > 1) throw invalidParameter(name, 'give it at most once');
-  }
-  const time = (name: 'since' | 'until') => {
-    const value = params.get(name);
-    if (value === null) return undefined;
-    const ms = Date.parse(value);
-    if (!DATE_TIME.test(value) || Number.isNaN(ms)) {
-      throw invalidParameter(
-        name,
-        'must be an ISO 8601 date and time with a zone, e.g. 2025-01-31T09:00:00Z',
-      );
-    }
-    return ms;
-  };
-  const since = time('since');
-  const until = time('until');
-  if (since !== undefined && until !== undefined && since > until) {
-    throw invalidParameter('since', 'must not be after until');
-  }
-  const period = params.get('period');
-  if (period !== null && !(RATE_LIMIT_PERIODS as readonly string[]).includes(period)) {
-    throw invalidParameter('period', 'must be MINUTE or HOUR');
-  }
-  const rule = params.get('rule');
-  if (rule !== null && rule !== 'unmatched' && !knownRules.has(rule)) {
-    throw invalidParameter(
-      'rule',
-      'must be the id of a rule of GET /api/rate-limits/rules, or "unmatched"',
-    );
-  }
-  const limitText = params.get('limit');
-  let limit: number = INCIDENT_QUERY_LIMITS.defaultPageSize;
-  if (limitText !== null) {
-    limit = Number(limitText);
-    if (!/^\d{1,4}$/.test(limitText) || limit < 1 || limit > INCIDENT_QUERY_LIMITS.maxPageSize) {
-      throw invalidParameter(
-        'limit',
-        `must be a whole number from 1 to ${INCIDENT_QUERY_LIMITS.maxPageSize}`,
-      );
-    }
-  }
-  const cursor = params.get('cursor');
-  if (cursor !== null && (cursor.length === 0 || cursor.length > 600)) {
-    throw invalidParameter('cursor', 'is not one this server issued');
-  }
-  return {
-    ...(since === undefined ? {} : { since }),
-    ...(until === undefined ? {} : { until }),
-    ...(period === null ? {} : { period: period as RateLimitPeriod }),
-    ...(rule === null ? {} : { rule }),
-    ...(cursor === null ? {} : { cursor }),
-    limit,
-  };
+/** The history's query: time range and paging, filtered by period and by rule. */
+function incidentQuerySchema(knownRules: ReadonlySet<string>) {
+  return listQuerySchema(
+    {
+      period: listFilter(z.enum(RATE_LIMIT_PERIODS, { error: 'must be MINUTE or HOUR' })),
+      rule: listFilter(
+        z
+          .string()
+          .refine(
+            (rule) => rule === 'unmatched' || knownRules.has(rule),
+            'must be the id of a rule of GET /api/rate-limits/rules, or "unmatched"',
+          ),
+      ),
+    },
+    INCIDENT_QUERY_LIMITS,
+  );
 }
 
 /** The stream id to replay after: `Last-Event-ID` (EventSource's reconnect) or `?lastEventId=`. */
@@ -160,7 +112,7 @@ const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOStrin
 
 /** The rate-limit routes, mounted at /api/rate-limits. */
 export function rateLimitsRoutes(deps: RateLimitsRoutesDeps) {
-  const knownRules = new Set(deps.governor.rules().map((rule) => rule.id));
+  const incidentQuery = incidentQuerySchema(new Set(deps.governor.rules().map((rule) => rule.id)));
   const heartbeatMs = deps.heartbeatMs ?? 15_000;
   const maxStreams = deps.maxStreams ?? 200;
   const noStore = { 'Cache-Control': 'private, no-store' };
@@ -224,8 +176,8 @@ export function rateLimitsRoutes(deps: RateLimitsRoutesDeps) {
         deps.governor.forgetReportedLimits();
         return c.body(null, 204);
       })
-      .get('/incidents', async (c) => {
-        const query = parseIncidentQuery(new URL(c.req.url), knownRules);
+      .get('/incidents', validListQuery(incidentQuery), async (c) => {
+        const query: IncidentQuery = c.req.valid('query');
         try {
           return c.json(await deps.store.list(query), 200, noStore);
         } catch (error) {

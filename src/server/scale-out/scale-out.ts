@@ -23,6 +23,7 @@ import type { Logger } from '../logger';
 import { closeRedis, connectSubscriber } from '../redis/redis-connection';
 import type { SqlDatabase } from '../store/database';
 import { INCIDENT_CHANNEL, type IncidentStore } from '../store/incident-store';
+import { withinDeadline } from '../within-deadline';
 
 export interface ScaleOutOptions {
   readonly config: Config;
@@ -76,22 +77,13 @@ const REDIS_PING_TIMEOUT_MS = 1_000;
 
 /** Whether Redis answers a PING in time. */
 async function pingRedis(redis: Redis): Promise<NonNullable<Readiness['checks']['redis']>> {
-  let timer: NodeJS.Timeout | undefined;
   try {
-    await Promise.race([
-      redis.ping(),
-      new Promise((_, reject) => {
-        timer = setTimeout(
-          () => reject(new Error('Redis did not answer in time')),
-          REDIS_PING_TIMEOUT_MS,
-        );
-      }),
-    ]);
+    await withinDeadline(redis.ping(), REDIS_PING_TIMEOUT_MS, () => {
+      throw new Error('Redis did not answer in time');
+    });
     return { ok: true };
   } catch (error) {
     return { ok: false, error: error instanceof Error ? error.message : 'no answer' };
-  } finally {
-    clearTimeout(timer);
   }
 }
 
