@@ -1,6 +1,6 @@
-// Scenario 8, memory: the console's resident memory after 100,000 proxied requests (cache and
-// coalescing off, so every request goes through the token manager, the upstream client and
-// validation), and with 10,000 incidents in its store, all read back through the panel's API and
+// Scenario 8, memory: the console's resident memory after 100,000 proxied requests (cache off, so
+// requests go through the token manager, the upstream client and validation; identical ones in
+// flight share one upstream call, as in production), and with 10,000 incidents in its store, all read back through the panel's API and
 // the stream's replay.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,7 +18,6 @@ export async function memoryScenario(ctx: BenchContext): Promise<Figure[]> {
   const mock = await startMockUpstream(PORTS.mock, { MOCK_RATE_LIMITS: 'off' });
   const app = await startConsole(PORTS.console, mock.url, {
     EVENT_TYPES_CACHE_SECONDS: '0',
-    EVENT_TYPES_COALESCE: 'off',
     ACCOUNT_MINUTE_LIMIT: '100000000',
     ACCOUNT_HOUR_LIMIT: '1000000000',
   });

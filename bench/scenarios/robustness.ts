@@ -22,7 +22,6 @@ async function memoryOverTime(ctx: BenchContext): Promise<Figure[]> {
   const mock = await startMockUpstream(PORTS.mock, { MOCK_RATE_LIMITS: 'off' });
   const app = await startConsole(PORTS.console, mock.url, {
     EVENT_TYPES_CACHE_SECONDS: '0',
-    EVENT_TYPES_COALESCE: 'off',
     ACCOUNT_MINUTE_LIMIT: '100000000',
     ACCOUNT_HOUR_LIMIT: '1000000000',
   });

@@ -196,7 +196,6 @@ export function composeBff({
     upstream,
     arrayQueryStyle: config.upstream.arrayQueryStyle,
     cacheTtlMs: config.eventTypesCacheSeconds * 1000,
-    coalesce: config.eventTypesCoalesce,
     ...(now ? { now } : {}),
     ...(lastGoodEventTypesFile ? { lastGoodFile: lastGoodEventTypesFile } : {}),
     onPersistError: (error) =>

@@ -55,7 +55,6 @@ describe('parseConfig', () => {
     [{ PORT: 'eighty' }, /^PORT must be a port number/],
     [{ PORT: '70000' }, /^PORT must be a port number/],
     [{ ARRAY_QUERY_STYLE: 'pipes' }, /^ARRAY_QUERY_STYLE must be "repeat" or "comma"/],
-    [{ EVENT_TYPES_COALESCE: 'no' }, /^EVENT_TYPES_COALESCE must be "on" or "off"/],
     [{ ACCOUNT_TIER: 'gold' }, /^ACCOUNT_TIER must be "production" or "sandbox"/],
     [{ UPSTREAM_BASE_URL: 'ftp://x' }, /^UPSTREAM_BASE_URL must be an absolute http\(s\) URL/],
     [{ UPSTREAM_TIMEOUT_MS: '5' }, /^UPSTREAM_TIMEOUT_MS must be a whole number from 100/],

@@ -83,9 +83,6 @@ const EnvSchema = z.object({
   // How long 429 incidents are kept (the audit trail has its own, longer retention).
   INCIDENT_RETENTION_DAYS: intIn(1, 3_650).default(90),
   EVENT_TYPES_CACHE_SECONDS: intIn(0, 3_600).default(30),
-  // Off only to measure the bare proxy path (the benchmark's uncached console): every request
-  // then costs one upstream call, however many identical ones are in flight.
-  EVENT_TYPES_COALESCE: z.enum(['on', 'off'], { error: 'must be "on" or "off"' }).default('on'),
   DATA_DIR: z.string().min(1).default('./.data'),
   STATIC_DIR: z.string().min(1).default('./dist/client'),
   LOG_LEVEL: z
@@ -212,8 +209,6 @@ export interface Config {
   eventTypesCacheSeconds: number;
   /** Days a 429 incident is kept before it is deleted. */
   incidentRetentionDays: number;
-  /** Whether concurrent identical event-types requests share one upstream call. */
-  eventTypesCoalesce: boolean;
   dataDir: string;
   staticDir: string;
   logLevel: Env['LOG_LEVEL'];
@@ -357,7 +352,6 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     },
     eventTypesCacheSeconds: e.EVENT_TYPES_CACHE_SECONDS,
     incidentRetentionDays: e.INCIDENT_RETENTION_DAYS,
-    eventTypesCoalesce: e.EVENT_TYPES_COALESCE === 'on',
     dataDir: e.DATA_DIR,
     staticDir: e.STATIC_DIR,
     logLevel: e.LOG_LEVEL,

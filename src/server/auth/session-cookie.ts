@@ -2,7 +2,7 @@
 // Path=/, no Domain; over HTTPS also Secure with the __Host- prefix, which browsers refuse to let a
 // sibling subdomain or a plain-HTTP page set (no cookie tossing).
 import type { Context } from 'hono';
-import { deleteCookie, getCookie, getSignedCookie, setSignedCookie } from 'hono/cookie';
+import { deleteCookie, getSignedCookie, setSignedCookie } from 'hono/cookie';
 import type { CookieOptions } from 'hono/utils/cookie';
 import type { AppEnv } from '../app-env';
 import { isHttpsRequest, type WebSettings } from '../security/web-settings';
@@ -11,21 +11,6 @@ import { isHttpsRequest, type WebSettings } from '../security/web-settings';
 export const SESSION_COOKIE = 'console_session';
 
 const SESSION_ID_PATTERN = /^[\w-]{43}$/;
-
-/**
- * Signed cookie values already verified in this process, to their session id. Verifying costs a
- * WebCrypto HMAC on every request (a measurable share of the proxied path's latency); a value
- * that verified once always verifies with the same secret. Only valid values enter, and the map
- * is bounded; whether the session still exists is checked on every request regardless.
- */
-const verifiedValues = new WeakMap<SessionCookieSettings, Map<string, string>>();
-const MAX_VERIFIED_VALUES = 10_000;
-
-function verifiedFor(settings: SessionCookieSettings): Map<string, string> {
-  let values = verifiedValues.get(settings);
-  if (!values) verifiedValues.set(settings, (values = new Map()));
-  return values;
-}
 
 /** What the cookie needs: the signing secret and how the console is reached. */
 export interface SessionCookieSettings {
@@ -61,22 +46,13 @@ export async function readSessionCookie(
   const copies = header.split(';').filter((part) => part.trim().startsWith(`${name}=`)).length;
   if (copies === 0) return { id: undefined, presented: false };
   if (copies > 1) return { id: undefined, presented: true };
-  const secure = isHttpsRequest(c, settings.web);
-  const raw = getCookie(c, SESSION_COOKIE, secure ? 'host' : undefined);
-  const verified = verifiedFor(settings);
-  const known = raw === undefined ? undefined : verified.get(raw);
-  if (known) return { id: known, presented: true };
   const value = await getSignedCookie(
     c,
     settings.secret,
     SESSION_COOKIE,
-    secure ? 'host' : undefined,
+    isHttpsRequest(c, settings.web) ? 'host' : undefined,
   );
   const id = typeof value === 'string' && SESSION_ID_PATTERN.test(value) ? value : undefined;
-  if (id && raw !== undefined) {
-    if (verified.size >= MAX_VERIFIED_VALUES) verified.clear();
-    verified.set(raw, id);
-  }
   return { id, presented: true };
 }
 

@@ -102,7 +102,7 @@ export function queryLimits(): MiddlewareHandler<AppEnv> {
 
 /** 413 problem+json for a body over 64 KB, whether announced by Content-Length or streamed. */
 export function bodySizeLimit(): MiddlewareHandler<AppEnv> {
-  const limit = bodyLimit({
+  return bodyLimit({
     maxSize: REQUEST_LIMITS.maxBodyBytes,
     onError: (c) =>
       problemResponse(c, {
@@ -112,8 +112,4 @@ export function bodySizeLimit(): MiddlewareHandler<AppEnv> {
         detail: `Request bodies are limited to ${REQUEST_LIMITS.maxBodyBytes / 1024} KB.`,
       }),
   });
-  // A GET or HEAD request carries no body the app could read (a fetch Request refuses one), and
-  // asking for it would build a full Request object on every GET: a twentieth of the CPU of the
-  // proxied event-types path. Node's parser still bounds whatever such a request sends.
-  return (c, next) => (c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : limit(c, next));
 }

@@ -27,26 +27,6 @@ describe('CoalescingCache', () => {
     expect(loads).toBe(1);
   });
 
-  it('with coalescing off, loads once per request even when identical ones are in flight', async () => {
-    const cache = new CoalescingCache<string>({
-      ttlMs: 0,
-      maxEntries: 10,
-      coalesce: false,
-      now: () => 0,
-    });
-    let loads = 0;
-    const pending = deferred<string>();
-    const results = Array.from({ length: 20 }, () =>
-      cache.get('k', () => {
-        loads += 1;
-        return pending.promise;
-      }),
-    );
-    pending.resolve('value');
-    expect(await Promise.all(results)).toEqual(Array(20).fill('value'));
-    expect(loads).toBe(20);
-  });
-
   it('serves from cache within the period and loads again after it', async () => {
     const clock = { now: 0 };
     const cache = new CoalescingCache<number>({

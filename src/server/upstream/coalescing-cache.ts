@@ -4,8 +4,6 @@
 export interface CoalescingCacheOptions {
   /** How long a loaded value is served; 0 keeps nothing but still coalesces in-flight loads. */
   ttlMs: number;
-  /** Whether concurrent loads of one key share the first (default true). */
-  coalesce?: boolean;
   /** Bound on distinct keys kept, oldest evicted first, so odd filter combinations cannot grow memory. */
   maxEntries: number;
   now?: () => number;
@@ -27,7 +25,6 @@ export class CoalescingCache<T> {
   get(key: string, load: () => Promise<T>): Promise<T> {
     const cached = this.#values.get(key);
     if (cached && this.#now() < cached.expiresAt) return Promise.resolve(cached.value);
-    if (this.#options.coalesce === false) return load().then((value) => this.#remember(key, value));
     const pending = this.#inFlight.get(key);
     if (pending) return pending;
     const loading = load()

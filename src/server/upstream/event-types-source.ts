@@ -9,7 +9,7 @@ import {
   type StaleEventTypes,
 } from '../../shared/event-types';
 import { HttpProblem } from '../problem';
-import { CanonicalTextMemo, eventTypesResponseJson } from './event-types-json';
+import { eventTypesResponseJson } from './event-types-json';
 import { CoalescingCache } from './coalescing-cache';
 import type { UpstreamClient } from './upstream-client';
 import {
@@ -28,8 +28,6 @@ export interface EventTypesSourceOptions {
   upstream: UpstreamClient;
   arrayQueryStyle: 'repeat' | 'comma';
   cacheTtlMs: number;
-  /** Share one upstream call among concurrent identical requests (default true). */
-  coalesce?: boolean;
   now?: () => number;
   /**
    * Where the last good unfiltered list is kept across restarts (a file under DATA_DIR); unset
@@ -67,8 +65,6 @@ export class EventTypesSource {
   readonly #options: EventTypesSourceOptions;
   readonly #now: () => number;
   readonly #cache: CoalescingCache<string>;
-  /** 4 M characters: the unfiltered list of several thousand event types and many filtered ones. */
-  readonly #canonical = new CanonicalTextMemo(4 * 1024 * 1024);
   /** The last good JSON text per filter key, newest last. */
   readonly #lastGood = new Map<string, string>();
   #persisted: Promise<string | undefined> | undefined;
@@ -79,7 +75,6 @@ export class EventTypesSource {
     this.#now = options.now ?? Date.now;
     this.#cache = new CoalescingCache<string>({
       ttlMs: options.cacheTtlMs,
-      coalesce: options.coalesce ?? true,
       maxEntries: 200,
       now: this.#now,
     });
@@ -153,10 +148,7 @@ export class EventTypesSource {
       query: filterQuery(filters, this.#options.arrayQueryStyle),
     });
     if (response.status !== 200) throw problemForUpstreamAnswer(response, this.#now());
-    const json = eventTypesResponseJson(response.body, new Date(this.#now()).toISOString(), {
-      memo: this.#canonical,
-      key,
-    });
+    const json = eventTypesResponseJson(response.body, new Date(this.#now()).toISOString());
     if (json === undefined) throw invalidUpstreamAnswerProblem();
     this.#remember(key, json);
     return json;

@@ -1,5 +1,5 @@
 // The one HTTP client the BFF uses to reach the upstream: undici's request API on keep-alive
-// pools (the lean path the throughput bars need), never following redirects, with every call
+// pools, never following redirects, with every call
 // bounded in time (connection wait included) and every answer bounded in size.
 import { Agent, request } from 'undici';
 
@@ -75,42 +75,6 @@ class AnswerTooLarge extends Error {
   override name = 'AnswerTooLarge';
 }
 
-/**
- * Calls in flight, with the time each must be over by. One sweep every 100 ms aborts those past
- * their deadline, whether they are waiting for a pooled connection, for headers or for the rest
- * of a trickling body (undici's own timeouts start only once a connection is assigned and bound
- * only the gap between two chunks). One interval for all calls, running only while some call is
- * in flight: a timer per call would cost more than the rest of the client.
- */
-class CallDeadlines {
-  readonly #running = new Map<AbortController, number>();
-  #sweeper: NodeJS.Timeout | undefined;
-
-  track(controller: AbortController, deadline: number): void {
-    this.#running.set(controller, deadline);
-    this.#sweeper ??= setInterval(() => this.#sweep(), 100).unref();
-  }
-
-  done(controller: AbortController): void {
-    this.#running.delete(controller);
-  }
-
-  #sweep(): void {
-    if (this.#running.size === 0) {
-      clearInterval(this.#sweeper);
-      this.#sweeper = undefined;
-      return;
-    }
-    const now = Date.now();
-    for (const [controller, deadline] of this.#running) {
-      if (now >= deadline) {
-        this.#running.delete(controller);
-        controller.abort(new DeadlineExceeded());
-      }
-    }
-  }
-}
-
 /** The answer limit when configuration names none: UPSTREAM_MAX_ANSWER_BYTES's default. */
 export const DEFAULT_MAX_ANSWER_BYTES = 16 * 1024 * 1024;
 
@@ -179,11 +143,14 @@ export function createHttpTransport({
     }
     return pool;
   };
-  const deadlines = new CallDeadlines();
   const transport = async (req: TransportRequest): Promise<TransportResponse> => {
     const limit = req.maxAnswerBytes ?? maxAnswerBytes;
+    // The whole-call deadline, kept for real: undici's own timeouts start only once a connection
+    // is assigned and bound only the gap between two chunks, so an upstream trickling its answer
+    // one byte at a time, or a pool stalled by such calls, would otherwise hold the request open
+    // without end.
     const controller = new AbortController();
-    deadlines.track(controller, Date.now() + timeoutMs);
+    const deadline = setTimeout(() => controller.abort(new DeadlineExceeded()), timeoutMs);
     try {
       const response = await request(req.url, {
         method: req.method,
@@ -205,7 +172,7 @@ export function createHttpTransport({
     } catch (error) {
       throw classify(error, controller.signal, limit);
     } finally {
-      deadlines.done(controller);
+      clearTimeout(deadline);
     }
   };
   return Object.assign(transport, {
