@@ -31,20 +31,28 @@ export function problemResponse(
   });
 }
 
-/**
- * The 400 for one bad query or body parameter, naming it; `title` says what was refused (a
- * query parameter unless told otherwise).
- */
+/** How an invalid-parameter problem reads where it is raised. */
+export interface InvalidParameterWording {
+  /** Worded for where the parameter came from (default: a query parameter). */
+  readonly title?: string;
+  /** Send `detail` as it is, without the parameter's name in front. */
+  readonly detailAsIs?: boolean;
+  /** Extension members after `parameter`, e.g. every field's error by name. */
+  readonly extra?: Record<string, unknown>;
+}
+
+/** The 400 for one bad query or body parameter, naming it: the one builder of this problem. */
 export function invalidParameter(
   parameter: string,
   detail: string,
-  title = 'Invalid query parameter',
+  wording: InvalidParameterWording = {},
 ): HttpProblem {
   return new HttpProblem({
     type: PROBLEM_TYPES.invalidParameter,
-    title,
+    title: wording.title ?? 'Invalid query parameter',
     status: 400,
-    detail: `${parameter}: ${detail}`,
+    detail: wording.detailAsIs ? detail : `${parameter}: ${detail}`,
     parameter,
+    ...wording.extra,
   });
 }

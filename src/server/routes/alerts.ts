@@ -59,9 +59,8 @@ function publicDestination(destination: StoredDestination): Destination {
   };
 }
 
-/** The 400 for one bad field of a request body. */
 function invalidBody(parameter: string, detail: string): HttpProblem {
-  return invalidParameter(parameter, detail, 'The request is not valid');
+  return invalidParameter(parameter, detail, { title: 'The request is not valid' });
 }
 
 function notFound(what: string): HttpProblem {

@@ -47,7 +47,7 @@ const NO_STORE = { 'Cache-Control': 'private, no-store' };
 
 /** The 400 for a search body; never repeats the identifier. */
 function invalidSearch(parameter: string, detail: string): HttpProblem {
-  return invalidParameter(parameter, detail, 'The search is not valid');
+  return invalidParameter(parameter, detail, { title: 'The search is not valid' });
 }
 
 function cursorOf(cursor: string | null | undefined): string | undefined {
