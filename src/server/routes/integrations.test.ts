@@ -60,12 +60,12 @@ describe('integration reports', () => {
     method: 'GET',
     path: '/rest/api/consent/v4/datasubjects/profiles',
     headers: {
+      ...extra,
       'retry-after': '60',
       'ot-ratelimit-event-id': '0b4f7c1e-8a4d-4c5e-9f1a-2b3c4d5e6f70',
       'ot-requests-allowed': '20000',
       'ot-period': 'MINUTE',
       'ot-request-made': '20001',
-      ...extra,
     },
   });
 
