@@ -1,6 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, parseConfig } from './config';
 
+/** The least a live-mode configuration needs. */
+const LIVE_ENV = {
+  UPSTREAM_BASE_URL: 'https://api.example.com',
+  OAUTH_CLIENT_ID: 'id',
+  OAUTH_CLIENT_SECRET: 'secret',
+  CONSOLE_USERS_FILE: './users.json',
+  SESSION_SECRET: 'a-session-secret-of-at-least-32-chars',
+  AUDIT_KEY: 'an-audit-key-of-at-least-32-characters',
+};
+
 describe('parseConfig', () => {
   it('runs in demo mode on 127.0.0.1:8787 with no configuration', () => {
     const config = parseConfig({});
@@ -136,14 +146,7 @@ describe('parseConfig', () => {
   });
 
   describe('console sign-in', () => {
-    const live = {
-      UPSTREAM_BASE_URL: 'https://api.example.com',
-      OAUTH_CLIENT_ID: 'id',
-      OAUTH_CLIENT_SECRET: 'secret',
-      CONSOLE_USERS_FILE: './users.json',
-      SESSION_SECRET: 'a-session-secret-of-at-least-32-chars',
-      AUDIT_KEY: 'an-audit-key-of-at-least-32-characters',
-    };
+    const live = LIVE_ENV;
 
     it('requires CONSOLE_USERS_FILE in live mode, with one line saying how to create it', () => {
       const { CONSOLE_USERS_FILE: _, ...env } = live;
@@ -269,14 +272,7 @@ describe('parseConfig', () => {
   });
 
   describe('data subjects', () => {
-    const live = {
-      UPSTREAM_BASE_URL: 'https://api.example.com',
-      OAUTH_CLIENT_ID: 'id',
-      OAUTH_CLIENT_SECRET: 'secret',
-      CONSOLE_USERS_FILE: './users.json',
-      SESSION_SECRET: 'a-session-secret-of-at-least-32-chars',
-      AUDIT_KEY: 'an-audit-key-of-at-least-32-characters',
-    };
+    const live = LIVE_ENV;
 
     it('uses the key file and the built-in catalog by default in demo mode', () => {
       expect(parseConfig({}).dataSubjects).toEqual({

@@ -3,6 +3,7 @@
 // alert per crossing per window, and "held back" once per episode after a destination's N seconds.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Incident } from '../../shared/incident';
+import { sampleIncident } from '../../shared/test-support/incidents';
 import { createLogger } from '../logger';
 import { openDatabase, type SqlDatabase } from '../store/database';
 import { sortableId } from '../store/sortable-id';
@@ -83,25 +84,7 @@ async function log(id: string) {
 }
 
 function incident(overrides: Partial<Incident> = {}): Incident {
-  return {
-    key: '5f0c7d3e-1111-4a2b-9c3d-000000000001',
-    eventId: '5f0c7d3e-1111-4a2b-9c3d-000000000001',
-    seq: 1,
-    firstSeen: new Date(T0).toISOString(),
-    lastSeen: new Date(T0).toISOString(),
-    hits: 1,
-    period: 'MINUTE',
-    requestsAllowed: 20_000,
-    requestsMade: 20_001,
-    retryAfterSeconds: 60,
-    blockedUntil: new Date(T0 + 60_000).toISOString(),
-    ruleId: 'account-minute',
-    scope: 'account',
-    operation: 'event-types',
-    flags: [],
-    headers: {},
-    ...overrides,
-  };
+  return sampleIncident(overrides, T0);
 }
 
 describe('alerts from incidents', () => {

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { createLogger } from '../logger';
 import { SqlAuditStore } from '../store/audit-store';
 import { openDatabase } from '../store/database';
+import { sampleAuditEntry } from '../test-support/audit-entry';
 import { deriveAuditKey } from './audit-chain';
 import { runAuditMaintenance } from './retention-job';
 
@@ -19,18 +20,7 @@ describe('runAuditMaintenance', () => {
       const store = new SqlAuditStore(db, { chainKey });
       // One lookup a month for 30 months.
       for (let month = 0; month < 30; month += 1) {
-        await store.record({
-          at: T0 + month * 30 * DAY,
-          user: 'admin',
-          operation: 'v4-details',
-          outcome: 'ok',
-          status: 200,
-          detail: null,
-          identifierHash: 'a'.repeat(64),
-          keyId: 'k',
-          continued: false,
-          requestId: null,
-        });
+        await store.record(sampleAuditEntry(T0 + month * 30 * DAY));
       }
       let now = T0 + 30 * 30 * DAY;
       const options = {

@@ -13,6 +13,7 @@ import { createExportSigner } from '../audit/export-signing';
 import { SqlAuditStore } from '../store/audit-store';
 import { openDatabase, type SqlDatabase } from '../store/database';
 import { openPostgresDatabase } from '../store/postgres-database';
+import { sampleAuditEntry } from '../test-support/audit-entry';
 import { createTestSchema, NEEDS_SERVICES, TEST_DATABASE_URL } from '../test-support/store-engines';
 import { runAuditCli } from './audit';
 
@@ -49,19 +50,9 @@ async function run(argv: string[], env: Record<string, string | undefined>) {
 async function fill(db: SqlDatabase) {
   const store = new SqlAuditStore(db, { chainKey: deriveAuditKey(KEY, 'chain') });
   for (let i = 0; i < 3; i += 1) {
-    await store.record({
-      at: Date.UTC(2026, 0, 1) + i * 1_000,
-      user: 'admin',
-      operation: 'v4-details',
-      outcome: 'ok',
-      status: 200,
-      detail: null,
-      identifierHash: 'a'.repeat(64),
-      keyId: 'k',
-      continued: false,
-      requestId: null,
-      shownHashes: ['a'.repeat(64)],
-    });
+    await store.record(
+      sampleAuditEntry(Date.UTC(2026, 0, 1) + i * 1_000, { shownHashes: ['a'.repeat(64)] }),
+    );
   }
 }
 

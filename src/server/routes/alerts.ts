@@ -59,7 +59,6 @@ function publicDestination(destination: StoredDestination): Destination {
   };
 }
 
-/** The 400 for one bad field of a request body. */
 function invalidBody(parameter: string, detail: string): HttpProblem {
   return invalidParameter(parameter, detail, { title: 'The request is not valid' });
 }

@@ -1,24 +1,17 @@
 // The demo controls as an admin uses them in demo mode: each scenario provokes its effect in the
 // built-in mock, and the probe call shows what the console makes of it.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DemoOutcomeSchema, IncidentPageSchema } from '../../shared/incident';
-import { openDatabase, type SqlDatabase } from '../store/database';
 import { startBffHarness, type BffHarness } from '../test-support/bff-harness';
+import { sharedIncidentDatabase } from '../test-support/incident-database';
 
 const T0 = Date.UTC(2025, 0, 6, 9, 0, 0);
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-let db: SqlDatabase;
 let h: BffHarness;
 const clock = { now: T0 };
-
-beforeAll(async () => {
-  db = await openDatabase();
-});
-afterAll(() => db.close());
-afterEach(async () => {
+const db = sharedIncidentDatabase(async () => {
   await h?.close();
-  await db.exec('DELETE FROM rate_limit_incidents');
 });
 
 async function start() {
@@ -29,7 +22,7 @@ async function start() {
     mockRateLimits: true,
     demoControls: true,
     now: () => clock.now,
-    database: db,
+    database: db(),
   });
   return h;
 }
@@ -143,7 +136,7 @@ describe('POST /api/demo-controls', () => {
   });
 
   it('does not exist outside demo mode', async () => {
-    h = await startBffHarness({ database: db });
+    h = await startBffHarness({ database: db() });
     expect((await h.request('/api/demo-controls', { method: 'POST' })).status).toBe(404);
   });
 });

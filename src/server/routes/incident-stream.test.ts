@@ -12,6 +12,7 @@ import { HttpProblem, problemResponse } from '../problem';
 import { openDatabase, type SqlDatabase } from '../store/database';
 import { SqlIncidentStore, type IncidentObservation } from '../store/incident-store';
 import { startBffHarness, type BffHarness } from '../test-support/bff-harness';
+import { sampleObservation } from '../test-support/incident-observation';
 import { rateLimitsRoutes } from './rate-limits';
 import { readEvents, type Event } from '../test-support/read-sse-events';
 
@@ -26,21 +27,8 @@ afterEach(async () => {
 });
 
 function observation(n: number): IncidentObservation {
-  return {
-    key: `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`,
-    eventId: null,
-    at: T0 + n,
-    period: 'MINUTE',
-    requestsAllowed: 20_000,
-    requestsMade: 20_001,
-    retryAfterSeconds: 60,
-    blockedUntil: T0 + 60_000,
-    ruleId: 'account-minute',
-    scope: 'account',
-    operation: 'event-types',
-    flags: [],
-    headers: {},
-  };
+  const key = `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
+  return sampleObservation({ key, eventId: null, blockedUntil: T0 + 60_000, headers: {} }, T0 + n);
 }
 
 /** The stream route alone, with the session and user a header names (as requireSession sets). */

@@ -54,6 +54,20 @@ describe('integration reports', () => {
     requests: 40,
     ...overrides,
   });
+  /** A 429 the integration saw on the profiles path, with the platform's headers and `extra`. */
+  const throttle = (extra: Record<string, string> = {}) => ({
+    at: new Date(NOW).toISOString(),
+    method: 'GET',
+    path: '/rest/api/consent/v4/datasubjects/profiles',
+    headers: {
+      ...extra,
+      'retry-after': '60',
+      'ot-ratelimit-event-id': '0b4f7c1e-8a4d-4c5e-9f1a-2b3c4d5e6f70',
+      'ot-requests-allowed': '20000',
+      'ot-period': 'MINUTE',
+      'ot-request-made': '20001',
+    },
+  });
 
   it('registers an integration for admins only, shows the key once and stores only its hash', async () => {
     const issued = await register();
@@ -115,21 +129,7 @@ describe('integration reports', () => {
         entry({ minute: new Date(NOW - 8 * 86_400_000).toISOString() }),
         entry({ requests: -1 }),
       ],
-      throttles: [
-        {
-          at: new Date(NOW).toISOString(),
-          method: 'GET',
-          path: '/rest/api/consent/v4/datasubjects/profiles',
-          headers: {
-            'retry-after': '60',
-            'ot-ratelimit-event-id': '0b4f7c1e-8a4d-4c5e-9f1a-2b3c4d5e6f70',
-            'ot-requests-allowed': '20000',
-            'ot-period': 'MINUTE',
-            'ot-request-made': '20001',
-            authorization: 'Bearer secret',
-          },
-        },
-      ],
+      throttles: [throttle({ authorization: 'Bearer secret' })],
     });
     expect(response.status).toBe(202);
     const answer = IngestAnswerSchema.parse(await response.json());
@@ -188,20 +188,7 @@ describe('integration reports', () => {
     const { key, integration } = await register();
     await report(key, {
       minutes: [entry({ requests: 600, throttled: 1 })],
-      throttles: [
-        {
-          at: new Date(NOW).toISOString(),
-          method: 'GET',
-          path: '/rest/api/consent/v4/datasubjects/profiles',
-          headers: {
-            'retry-after': '60',
-            'ot-ratelimit-event-id': '0b4f7c1e-8a4d-4c5e-9f1a-2b3c4d5e6f70',
-            'ot-requests-allowed': '20000',
-            'ot-period': 'MINUTE',
-            'ot-request-made': '20001',
-          },
-        },
-      ],
+      throttles: [throttle()],
     });
     const view = AccountOverviewSchema.parse(
       await (await h.request('/api/account-usage', {}, { as: 'support' })).json(),

@@ -1,6 +1,6 @@
 // The rate-limit API end to end: the BFF against the mock upstream with the published limits, an
 // injected clock for both, and the incident store on an in-memory SQLite database.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Hono } from 'hono';
 import {
   IncidentPageSchema,
@@ -8,12 +8,14 @@ import {
   UsageSchema,
   type Incident,
 } from '../../shared/incident';
+import { sampleIncident } from '../../shared/test-support/incidents';
 import { createLogger } from '../logger';
 import { Governor } from '../governor/governor';
 import { IncidentHub } from '../incidents/incident-hub';
-import { openDatabase, type SqlDatabase } from '../store/database';
+import type { SqlDatabase } from '../store/database';
 import { SqlIncidentStore } from '../store/incident-store';
 import { startBffHarness, type BffHarness } from '../test-support/bff-harness';
+import { sharedIncidentDatabase } from '../test-support/incident-database';
 import { expectProblem } from '../test-support/expect-problem';
 import { readEvents } from '../test-support/read-sse-events';
 import { rateLimitsRoutes } from './rate-limits';
@@ -21,18 +23,11 @@ import { rateLimitsRoutes } from './rate-limits';
 const T0 = Date.UTC(2025, 0, 6, 9, 0, 0);
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-let db: SqlDatabase;
 let harness: BffHarness | undefined;
 const clock = { now: T0 };
-
-beforeAll(async () => {
-  db = await openDatabase();
-});
-afterAll(() => db.close());
-afterEach(async () => {
+const db = sharedIncidentDatabase(async () => {
   await harness?.close();
   harness = undefined;
-  await db.exec('DELETE FROM rate_limit_incidents');
   clock.now = T0;
 });
 
@@ -42,7 +37,7 @@ async function start(options: Parameters<typeof startBffHarness>[0] = {}) {
     mock: { now: () => clock.now, eventTypeCount: 20 },
     mockRateLimits: true,
     now: () => clock.now,
-    database: db,
+    database: db(),
     ...options,
   });
   return harness;
@@ -83,20 +78,16 @@ describe('an upstream 429', () => {
     });
 
     const [incident] = await incidents(h);
-    expect(incident).toMatchObject({
-      key: eventId,
-      eventId,
-      hits: 1,
-      period: 'MINUTE',
-      requestsAllowed: 20_000,
-      requestsMade: 20_001,
-      retryAfterSeconds: 60,
-      blockedUntil: new Date(T0 + 60_000).toISOString(),
-      ruleId: 'account-minute',
-      scope: 'account',
-      operation: 'event-types',
-      flags: [],
+    // The account-minute block of the event-types list, under the platform's event id.
+    const {
+      seq: _seq,
+      headers: _headers,
+      ...expected
+    } = sampleIncident({
+      key: eventId!,
+      eventId: eventId!,
     });
+    expect(incident).toMatchObject(expected);
 
     const usage = UsageSchema.parse(await (await h.request('/api/rate-limits/usage')).json());
     expect(usage.blocks).toEqual([
@@ -385,7 +376,7 @@ describe('GET /api/rate-limits/stream', () => {
   });
 
   it('sends a heartbeat while nothing happens', async () => {
-    const database = db;
+    const database = db();
     const governor = new Governor({ tier: 'production' });
     const app = new Hono().route(
       '/s',

@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { sampleObservation } from '../test-support/incident-observation';
 import { STORE_ENGINES, type TestDatabase } from '../test-support/store-engines';
 import { migrate, openDatabase, SchemaTooNewError } from './database';
 import { SqlIncidentStore, type IncidentObservation } from './incident-store';
@@ -17,22 +18,7 @@ const ID_A = '3f2b8c1e-9a4d-4e6b-8f7a-1c2d3e4f5a6b';
 const ID_B = '7d1e2f3a-4b5c-4d6e-9f8a-0b1c2d3e4f5a';
 
 function observation(overrides: Partial<IncidentObservation> = {}): IncidentObservation {
-  return {
-    key: ID_A,
-    eventId: ID_A,
-    at: T0,
-    period: 'MINUTE',
-    requestsAllowed: 20_000,
-    requestsMade: 20_001,
-    retryAfterSeconds: 60,
-    blockedUntil: T0 + 60_000,
-    ruleId: 'account-minute',
-    scope: 'account',
-    operation: 'event-types',
-    flags: [],
-    headers: { 'retry-after': '60', 'ot-ratelimit-event-id': ID_A },
-    ...overrides,
-  };
+  return sampleObservation(overrides, T0);
 }
 
 for (const engine of STORE_ENGINES) {

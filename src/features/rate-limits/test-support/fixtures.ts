@@ -1,36 +1,18 @@
 // Test data and doubles for the rate-limit feature's tests: incidents, usage, a fake EventSource.
 import type { Incident, RulesResponse, Usage } from '../../../shared/incident';
 import { rulesForTier } from '../../../shared/rate-limits';
+import {
+  INCIDENT_EVENT_ID,
+  INCIDENT_T0,
+  sampleIncident,
+} from '../../../shared/test-support/incidents';
 
-export const T0 = Date.UTC(2025, 0, 6, 9, 0, 0);
-export const EVENT_ID = '3f2b8c1e-9a4d-4e6b-8f7a-1c2d3e4f5a6b';
+export const T0 = INCIDENT_T0;
+export const EVENT_ID = INCIDENT_EVENT_ID;
 
+/** The account-minute incident of the shared fixture, with `overrides`. */
 export function incident(overrides: Partial<Incident> = {}): Incident {
-  return {
-    key: EVENT_ID,
-    eventId: EVENT_ID,
-    seq: 1,
-    firstSeen: new Date(T0).toISOString(),
-    lastSeen: new Date(T0).toISOString(),
-    hits: 1,
-    period: 'MINUTE',
-    requestsAllowed: 20_000,
-    requestsMade: 20_001,
-    retryAfterSeconds: 60,
-    blockedUntil: new Date(T0 + 60_000).toISOString(),
-    ruleId: 'account-minute',
-    scope: 'account',
-    operation: 'event-types',
-    flags: [],
-    headers: {
-      'retry-after': '60',
-      'ot-ratelimit-event-id': EVENT_ID,
-      'ot-requests-allowed': '20000',
-      'ot-period': 'MINUTE',
-      'ot-request-made': '20001',
-    },
-    ...overrides,
-  };
+  return sampleIncident(overrides);
 }
 
 export const RULES: RulesResponse = {
