@@ -140,6 +140,18 @@ export class AlertStore {
     this.#db = database;
   }
 
+  /** The rows a read answers. */
+  async #select<Row>(sql: string, params?: unknown[]): Promise<Row[]> {
+    const db = await this.#db();
+    return (await db.query<Row>(sql, params)).rows;
+  }
+
+  /** The row of `table` (a constant of this module) with `id`, mapped; undefined if none. */
+  async #byId<Row, T>(table: string, columns: string, id: string, map: (row: Row) => T) {
+    const [row] = await this.#select<Row>(`SELECT ${columns} FROM ${table} WHERE id = $1`, [id]);
+    return row ? map(row) : undefined;
+  }
+
   async createDestination(destination: StoredDestination): Promise<void> {
     const db = await this.#db();
     await db.query(
@@ -161,20 +173,14 @@ export class AlertStore {
 
   /** Every destination, oldest first. */
   async listDestinations(): Promise<StoredDestination[]> {
-    const db = await this.#db();
-    const { rows } = await db.query<DestinationRow>(
+    const rows = await this.#select<DestinationRow>(
       `SELECT ${DESTINATION_COLUMNS} FROM alert_destinations ORDER BY created_at, id`,
     );
     return rows.map(toDestination);
   }
 
   async getDestination(id: string): Promise<StoredDestination | undefined> {
-    const db = await this.#db();
-    const { rows } = await db.query<DestinationRow>(
-      `SELECT ${DESTINATION_COLUMNS} FROM alert_destinations WHERE id = $1`,
-      [id],
-    );
-    return rows[0] ? toDestination(rows[0]) : undefined;
+    return this.#byId('alert_destinations', DESTINATION_COLUMNS, id, toDestination);
   }
 
   /** Changes the editable fields; resolves to the destination after, or undefined if unknown. */
@@ -329,8 +335,7 @@ export class AlertStore {
 
   /** The delivery log of one destination, newest first. */
   async listDeliveries(destinationId: string, limit: number): Promise<Delivery[]> {
-    const db = await this.#db();
-    const { rows } = await db.query<DeliveryRow>(
+    const rows = await this.#select<DeliveryRow>(
       `SELECT ${DELIVERY_COLUMNS} FROM alert_deliveries WHERE destination_id = $1
        ORDER BY created_at DESC, id DESC LIMIT $2`,
       [destinationId, limit],
@@ -339,12 +344,7 @@ export class AlertStore {
   }
 
   async getDelivery(id: string): Promise<Delivery | undefined> {
-    const db = await this.#db();
-    const { rows } = await db.query<DeliveryRow>(
-      `SELECT ${DELIVERY_COLUMNS} FROM alert_deliveries WHERE id = $1`,
-      [id],
-    );
-    return rows[0] ? toDelivery(rows[0]) : undefined;
+    return this.#byId('alert_deliveries', DELIVERY_COLUMNS, id, toDelivery);
   }
 
   /**

@@ -1,21 +1,14 @@
 // Demo mode's audit key: created once under DATA_DIR, private to its owner, and the same after a
 // restart, so lookups hashed before it are still found.
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync, chmodSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, statSync, writeFileSync, chmodSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AUDIT_KEY_FILE, AuditKeyError, loadOrCreateAuditKey } from './audit-key';
 import { createIdentifierHasher } from './identifier-hash';
+import { tempDirsPerTest } from '../test-support/temp-dirs';
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-const dataDir = () => {
-  const dir = mkdtempSync(join(tmpdir(), 'console-audit-key-'));
-  dirs.push(dir);
-  return join(dir, 'data');
-};
+const tempDir = tempDirsPerTest('console-audit-key-');
+const dataDir = () => join(tempDir(), 'data');
 
 describe('loadOrCreateAuditKey', () => {
   it('creates a 600 key file on first start and reads the same key afterwards', () => {

@@ -14,7 +14,7 @@ import type { RequestUser } from '../app-env';
 import { HttpProblem } from '../problem';
 import {
   MemorySessionStore,
-  newSessionId,
+  newSessionRecord,
   type SessionRecord,
   type SessionStore,
   type TouchOptions,
@@ -81,13 +81,7 @@ export class RedisSessionStore implements SessionStore {
   }
 
   async create(user: RequestUser): Promise<SessionRecord> {
-    const at = this.#now();
-    const record: SessionRecord = {
-      id: newSessionId(),
-      username: user.username,
-      createdAt: at,
-      lastSeenAt: at,
-    };
+    const record = newSessionRecord(user, this.#now());
     await this.#run(() =>
       this.#options.redis.set(this.#key(record.id), this.#value(record), 'PX', this.#ttl(record)),
     );

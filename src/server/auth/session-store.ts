@@ -48,6 +48,11 @@ export function newSessionId(): string {
   return randomBytes(32).toString('base64url');
 }
 
+/** A new session for `user`, begun and last seen at `at`, under a fresh id. */
+export function newSessionRecord(user: RequestUser, at: number): SessionRecord {
+  return { id: newSessionId(), username: user.username, createdAt: at, lastSeenAt: at };
+}
+
 /**
  * Sessions in a Map, ordered by last use so the oldest is evicted first and expired ones are
  * swept from the front. Lost on restart, which only means signing in again.
@@ -69,13 +74,7 @@ export class MemorySessionStore implements SessionStore {
 
   async create(user: RequestUser): Promise<SessionRecord> {
     this.#sweep();
-    const at = this.#now();
-    const record: SessionRecord = {
-      id: newSessionId(),
-      username: user.username,
-      createdAt: at,
-      lastSeenAt: at,
-    };
+    const record = newSessionRecord(user, this.#now());
     this.#sessions.set(record.id, record);
     while (this.#sessions.size > this.#options.maxSessions) {
       const oldest = this.#sessions.keys().next().value;

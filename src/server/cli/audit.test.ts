@@ -1,11 +1,10 @@
 // `npm run audit`: `verify` finds a record changed directly in the database, on SQLite and on
 // PostgreSQL (when TEST_DATABASE_URL is set), and names the first broken link; `verify-export`
 // accepts an export with its signature and refuses a tampered one or another key's.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { AuditExportSignature } from '../../shared/audit-trail';
 import { deriveAuditKey } from '../audit/audit-chain';
 import { streamAuditExport } from '../audit/audit-export';
@@ -16,17 +15,10 @@ import { openPostgresDatabase } from '../store/postgres-database';
 import { sampleAuditEntry } from '../test-support/audit-entry';
 import { createTestSchema, NEEDS_SERVICES, TEST_DATABASE_URL } from '../test-support/store-engines';
 import { runAuditCli } from './audit';
+import { tempDirsPerTest } from '../test-support/temp-dirs';
 
 const KEY = 'the-audit-key-of-this-test-0123456789';
-const dirs: string[] = [];
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-const tempDir = () => {
-  const dir = mkdtempSync(join(tmpdir(), 'console-audit-cli-'));
-  dirs.push(dir);
-  return dir;
-};
+const tempDir = tempDirsPerTest('console-audit-cli-');
 
 async function run(argv: string[], env: Record<string, string | undefined>) {
   let stdout = '';

@@ -5,6 +5,20 @@ import type { BlocksEnded, Incident } from '../../shared/incident';
 type Listener = (incident: Incident) => void;
 type BlocksEndedListener = (notice: BlocksEnded) => void;
 
+/**
+ * Calls each listener with `value`; one that throws does not stop the others. Its failure is its
+ * own: a broken stream is cleaned up by its own abort handler.
+ */
+function callEach<T>(listeners: Iterable<(value: T) => void>, value: T): void {
+  for (const listener of listeners) {
+    try {
+      listener(value);
+    } catch {
+      // Nothing to do here; see above.
+    }
+  }
+}
+
 /** Publishes every recorded incident change to the streams subscribed right now. */
 export class IncidentHub {
   readonly #listeners = new Set<Listener>();
@@ -24,13 +38,7 @@ export class IncidentHub {
 
   /** Tells every open stream of this process that blocks ended early. */
   publishBlocksEnded(notice: BlocksEnded): void {
-    for (const listener of this.#blocksEnded) {
-      try {
-        listener(notice);
-      } catch {
-        // A broken stream is cleaned up by its own abort handler.
-      }
-    }
+    callEach(this.#blocksEnded, notice);
   }
 
   /**
@@ -79,20 +87,8 @@ export class IncidentHub {
 
   /** Delivers `incident` to every listener; one failing listener does not stop the others. */
   deliver(incident: Incident): void {
-    for (const observer of this.#observers) {
-      try {
-        observer(incident);
-      } catch {
-        // An observer's failure is its own.
-      }
-    }
-    for (const listener of this.#listeners) {
-      try {
-        listener(incident);
-      } catch {
-        // A broken stream is cleaned up by its own abort handler.
-      }
-    }
+    callEach(this.#observers, incident);
+    callEach(this.#listeners, incident);
   }
 
   /** How many streams are listening. */

@@ -3,7 +3,7 @@
 import type { MiddlewareHandler } from 'hono';
 import { PROBLEM_TYPES } from '../../shared/problem';
 import type { AppEnv } from '../app-env';
-import { HttpProblem } from '../problem';
+import { refuseWhen } from './refuse-when';
 
 /** Requests that cannot carry the header, by method and exact path. */
 export const CSRF_EXEMPT: ReadonlyArray<readonly [method: string, path: string]> = [
@@ -15,18 +15,15 @@ export const CSRF_EXEMPT: ReadonlyArray<readonly [method: string, path: string]>
 
 /** 403 problem+json unless the request carries exactly `X-CSRF: 1` or is exempt. */
 export function requireCsrfHeader(): MiddlewareHandler<AppEnv> {
-  return async (c, next) => {
-    const exempt = CSRF_EXEMPT.some(
-      ([method, path]) => c.req.method === method && c.req.path === path,
-    );
-    if (!exempt && c.req.header('x-csrf') !== '1') {
-      throw new HttpProblem({
-        type: PROBLEM_TYPES.csrfMissing,
-        title: 'Missing X-CSRF header',
-        status: 403,
-        detail: 'Every /api request must carry the header "X-CSRF: 1".',
-      });
-    }
-    await next();
-  };
+  return refuseWhen(
+    (c) =>
+      c.req.header('x-csrf') !== '1' &&
+      !CSRF_EXEMPT.some(([method, path]) => c.req.method === method && c.req.path === path),
+    {
+      type: PROBLEM_TYPES.csrfMissing,
+      title: 'Missing X-CSRF header',
+      status: 403,
+      detail: 'Every /api request must carry the header "X-CSRF: 1".',
+    },
+  );
 }

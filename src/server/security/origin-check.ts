@@ -2,7 +2,7 @@
 // request whose Origin (or Sec-Fetch-Site) says "another site" is answered 403 before any route.
 import type { MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../app-env';
-import { HttpProblem } from '../problem';
+import { refuseWhen } from './refuse-when';
 import { SECURITY_PROBLEM_TYPES } from './security-problems';
 import { consoleOrigin, type WebSettings } from './web-settings';
 
@@ -20,21 +20,19 @@ function sameOrigin(origin: string, expected: string): boolean {
  * frames, some redirects) is refused too.
  */
 export function originCheck(web: WebSettings): MiddlewareHandler<AppEnv> {
-  return async (c, next) => {
-    const origin = c.req.header('origin');
-    const fetchSite = c.req.header('sec-fetch-site');
-    const crossSite =
-      origin !== undefined
+  return refuseWhen(
+    (c) => {
+      const origin = c.req.header('origin');
+      const fetchSite = c.req.header('sec-fetch-site');
+      return origin !== undefined
         ? !sameOrigin(origin, consoleOrigin(c, web))
         : fetchSite !== undefined && fetchSite !== 'same-origin' && fetchSite !== 'none';
-    if (crossSite) {
-      throw new HttpProblem({
-        type: SECURITY_PROBLEM_TYPES.crossOrigin,
-        title: 'Requests from other sites are not accepted',
-        status: 403,
-        detail: 'The console API answers only its own pages.',
-      });
-    }
-    await next();
-  };
+    },
+    {
+      type: SECURITY_PROBLEM_TYPES.crossOrigin,
+      title: 'Requests from other sites are not accepted',
+      status: 403,
+      detail: 'The console API answers only its own pages.',
+    },
+  );
 }

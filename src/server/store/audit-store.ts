@@ -186,16 +186,23 @@ function parseParams(text: string | null): AuditParam[] | undefined {
   }
 }
 
+/** What a row says happened, read the same way for the trail and for the chain walk. */
+function outcomeOf(row: AuditRow) {
+  return {
+    operation: row.operation,
+    outcome: row.outcome,
+    status: Number(row.status),
+    detail: row.detail,
+  };
+}
+
 function toRecord(row: AuditRow): AuditRecord {
   const params = parseParams(row.params);
   return {
     id: row.id,
     at: new Date(row.at).toISOString(),
     user: row.username,
-    operation: row.operation,
-    outcome: row.outcome,
-    status: Number(row.status),
-    detail: row.detail,
+    ...outcomeOf(row),
     identifierHashed: row.identifier_hash !== null,
     continued: truthy(row.continued),
     completed: truthy(row.completed),
@@ -213,10 +220,7 @@ function toStored(row: AuditRow): StoredAuditRow {
     id: row.id,
     at: new Date(row.at).toISOString(),
     username: row.username,
-    operation: row.operation,
-    outcome: row.outcome,
-    status: Number(row.status),
-    detail: row.detail,
+    ...outcomeOf(row),
     identifierHash: row.identifier_hash,
     keyId: row.key_id,
     continued: truthy(row.continued),

@@ -1,10 +1,9 @@
 // Opening the embedded store as an operator meets it: a DATA_DIR that cannot be written, a file
 // that is not a database, or a damaged one each give one line saying what is wrong and what to
 // do; and a store that could not be opened is picked up by itself once it is fixed.
-import { mkdtempSync, openSync, rmSync, writeFileSync, writeSync, closeSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { openSync, rmSync, writeFileSync, writeSync, closeSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   DATABASE_FILE,
   explainStoreError,
@@ -12,16 +11,9 @@ import {
   retryingDatabase,
   StoreUnavailableError,
 } from './database';
+import { tempDirsPerTest } from '../test-support/temp-dirs';
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-const tempDir = () => {
-  const dir = mkdtempSync(join(tmpdir(), 'console-store-'));
-  dirs.push(dir);
-  return dir;
-};
+const tempDir = tempDirsPerTest('console-store-');
 
 describe('openDatabase', () => {
   it('names a file that is not a database and what to do about it', async () => {
