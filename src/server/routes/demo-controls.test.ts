@@ -1,7 +1,8 @@
 // The demo controls as an admin uses them in demo mode: each scenario provokes its effect in the
 // built-in mock, and the probe call shows what the console makes of it.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { DemoOutcomeSchema, IncidentPageSchema } from '../../shared/incident';
+import { DemoOutcomeSchema } from '../../shared/demo-scenarios';
+import { IncidentPageSchema } from '../../shared/incident';
 import { openDatabase, type SqlDatabase } from '../store/database';
 import { startBffHarness, type BffHarness } from '../test-support/bff-harness';
 

@@ -1,6 +1,6 @@
 // Fetchers, query options and mutations of the alerts page and the early-warning banner; query keys
 // are built here only.
-import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import * as z from 'zod/mini';
 import { apiRequest } from '../../../lib/api-client';
 import {
@@ -13,7 +13,6 @@ import {
   type CreateDestination,
   type UpdateDestination,
 } from '../../../shared/alerts';
-import { SessionSchema } from '../../../shared/session';
 
 /** Query keys of this feature. */
 export const alertKeys = {
@@ -21,7 +20,6 @@ export const alertKeys = {
   forecast: () => [...alertKeys.all, 'forecast'] as const,
   destinations: () => [...alertKeys.all, 'destinations'] as const,
   deliveries: (destinationId: string) => [...alertKeys.all, 'deliveries', destinationId] as const,
-  viewer: () => [...alertKeys.all, 'viewer'] as const,
 };
 
 /** The forecast of every limit, refreshed every `refetchInterval` ms. */
@@ -53,16 +51,6 @@ export function deliveriesQueryOptions(destinationId: string) {
         { signal },
       ),
     refetchInterval: 5_000,
-  });
-}
-
-/** The signed-in role: admins get the controls, support reads. */
-export function useViewerRole() {
-  return useQuery({
-    queryKey: alertKeys.viewer(),
-    queryFn: ({ signal }) => apiRequest('/api/session', SessionSchema, { signal }),
-    staleTime: Infinity,
-    select: (session) => session.role,
   });
 }
 

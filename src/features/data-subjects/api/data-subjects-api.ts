@@ -8,13 +8,11 @@ import {
   type LookupRequest,
   type LookupResponse,
 } from '../../../shared/data-subject-lookups';
-import { ConsoleMetaSchema } from '../../../shared/incident';
 
 /** Query keys of this feature. */
 export const dataSubjectKeys = {
   all: ['data-subjects'] as const,
   operations: () => [...dataSubjectKeys.all, 'operations'] as const,
-  meta: () => [...dataSubjectKeys.all, 'meta'] as const,
 };
 
 /** The operations catalog: it changes only when the console restarts. */
@@ -29,16 +27,6 @@ export function operationsQueryOptions() {
 
 export function useOperations() {
   return useQuery(operationsQueryOptions());
-}
-
-/** Demo or live mode: the demo hints show in demo mode only. */
-export function useConsoleMode() {
-  return useQuery({
-    queryKey: dataSubjectKeys.meta(),
-    queryFn: ({ signal }) => apiRequest('/api/meta', ConsoleMetaSchema, { signal }),
-    staleTime: Infinity,
-    select: (meta) => meta.mode,
-  });
 }
 
 /** Runs one lookup; the identifier travels in the body. */
