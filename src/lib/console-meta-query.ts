@@ -2,7 +2,7 @@
 // SPA: they change only when the console restarts, so every page shares one fetch.
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { ConsoleMetaSchema } from '../shared/console-meta';
-import { apiRequest } from './api-client';
+import { getJson } from './api-client';
 
 /** The one query key of `GET /api/meta`. */
 export const consoleMetaQueryKey = ['console-meta'] as const;
@@ -11,7 +11,7 @@ export const consoleMetaQueryKey = ['console-meta'] as const;
 export function consoleMetaQueryOptions() {
   return queryOptions({
     queryKey: consoleMetaQueryKey,
-    queryFn: ({ signal }) => apiRequest('/api/meta', ConsoleMetaSchema, { signal }),
+    queryFn: getJson('/api/meta', ConsoleMetaSchema),
     staleTime: Infinity,
   });
 }

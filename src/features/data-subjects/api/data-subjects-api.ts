@@ -1,7 +1,7 @@
 // Fetchers, query options and the lookup mutation of the data-subjects page; query keys are built
 // here only. Lookups are mutations, never queries: an identifier must not become a cache key.
 import { queryOptions, useMutation, useQuery } from '@tanstack/react-query';
-import { apiRequest } from '../../../lib/api-client';
+import { apiRequest, getJson } from '../../../lib/api-client';
 import { DataSubjectCatalogSchema } from '../../../shared/data-subject-operations';
 import {
   LookupResponseSchema,
@@ -19,8 +19,7 @@ export const dataSubjectKeys = {
 export function operationsQueryOptions() {
   return queryOptions({
     queryKey: dataSubjectKeys.operations(),
-    queryFn: ({ signal }) =>
-      apiRequest('/api/data-subjects/operations', DataSubjectCatalogSchema, { signal }),
+    queryFn: getJson('/api/data-subjects/operations', DataSubjectCatalogSchema),
     staleTime: Infinity,
   });
 }

@@ -7,7 +7,7 @@ import {
   useQueryClient,
 } from '@tanstack/react-query';
 import * as z from 'zod/mini';
-import { apiRequest } from '../../../lib/api-client';
+import { apiRequest, getJson } from '../../../lib/api-client';
 import {
   IncidentPageSchema,
   RulesResponseSchema,
@@ -29,7 +29,7 @@ export const rateLimitKeys = {
 export function rulesQueryOptions() {
   return queryOptions({
     queryKey: rateLimitKeys.rules(),
-    queryFn: ({ signal }) => apiRequest('/api/rate-limits/rules', RulesResponseSchema, { signal }),
+    queryFn: getJson('/api/rate-limits/rules', RulesResponseSchema),
     staleTime: Infinity,
   });
 }
@@ -41,7 +41,7 @@ export function rulesQueryOptions() {
 export function usageQueryOptions(refetchInterval: number | false = 5_000) {
   return queryOptions({
     queryKey: rateLimitKeys.usage(),
-    queryFn: ({ signal }) => apiRequest('/api/rate-limits/usage', UsageSchema, { signal }),
+    queryFn: getJson('/api/rate-limits/usage', UsageSchema),
     staleTime: 2_000,
     refetchInterval,
   });

@@ -13,15 +13,8 @@ import { ConsoleHealthBanner } from './console-health-banner';
 
 const serve = (health: ConsoleHealth) => serveJson(health);
 
-function renderBanner() {
-  return renderWithQueries(
-    <main>
-      <ConsoleHealthBanner />
-      <p>page</p>
-    </main>,
-    { answeredKey: consoleHealthQueryOptions().queryKey },
-  );
-}
+const renderBanner = () =>
+  renderWithQueries(<ConsoleHealthBanner />, { answeredKey: consoleHealthQueryOptions().queryKey });
 
 afterEach(() => {
   vi.unstubAllGlobals();
