@@ -4,7 +4,7 @@ import { Suspense, useEffect } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Navigate, NavLink, Outlet, useLocation, useNavigation } from 'react-router';
 import { StatusPanel } from '../components/ui/status-panel';
-import { useSession } from '../features/session/api/session';
+import { useSession } from '../lib/session-query';
 import { UserBadge } from '../features/session/components/user-badge';
 import { IdleSignOut } from '../features/session/components/idle-sign-out';
 import { signInPath } from '../features/session/return-to';

@@ -138,3 +138,14 @@ async function readProblem(response: Response): Promise<Problem> {
     return fallback;
   }
 }
+
+/**
+ * A query function that GETs `path` from the BFF and parses the answer with `schema`; the query's
+ * signal cancels it when the query is no longer wanted.
+ */
+export function getJson<T>(
+  path: string,
+  schema: ZodMiniType<T>,
+): (context: { signal?: AbortSignal }) => Promise<T> {
+  return ({ signal }) => apiRequest(path, schema, { signal });
+}

@@ -2,6 +2,7 @@
 // breaks that stay inside their cell, and no cell that runs as a formula.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { csvFileName, downloadCsv, formatCsvCell, toCsv } from './csv';
+import { itMapsEach } from './test-support/each-case';
 
 describe('formatCsvCell', () => {
   it('leaves plain text alone', () => {
@@ -23,14 +24,12 @@ describe('formatCsvCell', () => {
     expect(formatCsvCell('a\rb')).toBe('"a\rb"');
   });
 
-  it.each([
+  itMapsEach('neutralises the formula prefix of %j', formatCsvCell, [
     ['=1+1', "'=1+1"],
     ['+1', "'+1"],
     ['-1', "'-1"],
     ['@SUM(A1)', "'@SUM(A1)"],
-  ])('neutralises the formula prefix of %j', (input, expected) => {
-    expect(formatCsvCell(input)).toBe(expected);
-  });
+  ]);
 
   it('neutralises a leading tab', () => {
     expect(formatCsvCell('\t=cmd')).toBe("'\t=cmd");

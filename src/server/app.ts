@@ -4,7 +4,7 @@
 import { Hono } from 'hono';
 import { secureHeaders } from 'hono/secure-headers';
 import type { ConsoleHealth } from '../shared/console-health';
-import type { ConsoleMeta } from '../shared/incident';
+import type { ConsoleMeta } from '../shared/console-meta';
 import { PROBLEM_TYPES } from '../shared/problem';
 import type { AppEnv } from './app-env';
 import type { ConsoleAuth } from './auth/console-auth';

@@ -1,5 +1,5 @@
-// Shapes of the rate-limit panel's API: 429 incidents, per-rule usage, the rules table, the live
-// stream's payload and the demo scenarios. The BFF answers with them, the SPA validates with them.
+// Shapes of the rate-limit panel's API: 429 incidents, per-rule usage, the rules table and the live
+// stream's payload. The BFF answers with them, the SPA validates with them.
 import * as z from 'zod/mini';
 import { ACCOUNT_TIERS, RATE_LIMIT_PERIODS, RATE_LIMIT_POLICIES } from './rate-limits';
 
@@ -203,62 +203,3 @@ export const BlocksEndedSchema = z.object({
   incidentKeys: z.array(z.string()),
 });
 export type BlocksEnded = z.infer<typeof BlocksEndedSchema>;
-
-/** `GET /api/meta`: what the SPA needs to know about the console it talks to. */
-export const ConsoleMetaSchema = z.object({
-  mode: z.enum(['demo', 'live']),
-  accountTier: z.enum(ACCOUNT_TIERS),
-  /** True when this console offers the demo controls (demo mode only, admins and support). */
-  demoControls: z.boolean(),
-  /** The platform's host the console calls, for the support text ("api.example.com"). */
-  serviceHost: z.optional(z.string()),
-  /** The OAuth client id the console signs in with (never the secret), for the support text. */
-  oauthClientId: z.optional(z.string()),
-  /** Each operation id an incident can name, as the platform's method and path. */
-  operations: z.optional(z.record(z.string(), z.string())),
-});
-export type ConsoleMeta = z.infer<typeof ConsoleMetaSchema>;
-
-/** What the demo controls can provoke in the built-in mock upstream. */
-export const DEMO_SCENARIOS = {
-  'account-minute': {
-    label: 'Account minute block',
-    description: 'Other clients use up the account’s minute quota; the next call draws a 429.',
-  },
-  'account-hour': {
-    label: 'Account hour block',
-    description: 'Other clients use up the account’s hour quota; the account is blocked.',
-  },
-  'module-quota': {
-    label: '1,000-a-minute 429',
-    description:
-      'A 429 stating 1,000 requests per minute on the event-types call: the newer published per-endpoint limit, which the default policy does not have.',
-  },
-  'missing-headers': {
-    label: '429 without headers',
-    description: 'A 429 with none of the rate-limit headers; recorded and flagged.',
-  },
-  'server-error': {
-    label: 'Upstream 500',
-    description: 'The next call fails with 500 Internal Server Error.',
-  },
-  'slow-upstream': {
-    label: 'Slow upstream',
-    description: 'The next call is answered after 3 seconds.',
-  },
-} as const;
-export type DemoScenario = keyof typeof DEMO_SCENARIOS;
-export const DEMO_SCENARIO_IDS = Object.keys(DEMO_SCENARIOS) as [DemoScenario, ...DemoScenario[]];
-
-/** `POST /api/demo-controls` answer: what was provoked and what the probe call drew. */
-export const DemoOutcomeSchema = z.object({
-  scenario: z.enum(DEMO_SCENARIO_IDS),
-  probe: z.object({
-    /** `answered`: the upstream answered; `refused`: the governor kept the call; `failed`: no answer. */
-    outcome: z.enum(['answered', 'refused', 'failed']),
-    status: z.nullable(z.int()),
-    durationMs: z.int(),
-    incidentKey: z.nullable(z.string()),
-  }),
-});
-export type DemoOutcome = z.infer<typeof DemoOutcomeSchema>;

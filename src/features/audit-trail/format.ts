@@ -1,5 +1,6 @@
 // Words of the audit page, fixed to English like the rest of the UI.
 import type { AuditOutcome, AuditParam, AuditRecord } from '../../shared/audit-trail';
+import { timeFormatter } from '../../lib/format';
 import { BUILT_IN_OPERATIONS, operationLabel } from '../../shared/data-subject-operations';
 
 /** How each outcome reads, and its tone. */
@@ -19,16 +20,12 @@ export function operationTitle(id: string): string {
   return operation ? operationLabel(operation) : 'Unknown operation';
 }
 
-const DATE_TIME = new Intl.DateTimeFormat('en', {
+/** "Mar 12, 2026, 09:14:05" in the user's time zone. */
+export const formatDateTime = timeFormatter({
   dateStyle: 'medium',
   timeStyle: 'medium',
   hourCycle: 'h23',
 });
-
-/** "Mar 12, 2026, 09:14:05" in the user's time zone. */
-export function formatDateTime(iso: string): string {
-  return DATE_TIME.format(new Date(iso));
-}
 
 /** How a search result relates to the identifier searched for. */
 export const MATCH_TEXT: Readonly<Record<NonNullable<AuditRecord['matchedBy']>, string>> = {

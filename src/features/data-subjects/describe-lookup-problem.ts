@@ -2,12 +2,11 @@
 // what to do rather than echoing a status code. "Not found" is an answer, not an error.
 import { formatCountdown } from '../../components/ui/format-countdown';
 import { ApiError } from '../../lib/api-client';
+import { describeApiError, type ProblemText } from '../../lib/describe-problem';
 import { DATA_SUBJECT_PROBLEM_TYPES } from '../../shared/data-subject-operations';
-import { PROBLEM_TYPES } from '../../shared/problem';
+import { PROBLEM_TYPES, type Problem } from '../../shared/problem';
 
-export interface LookupProblemText {
-  readonly title: string;
-  readonly advice: string;
+export interface LookupProblemText extends ProblemText {
   /** `neutral` for an answer (not found), `warning` for a wait, `danger` for a failure. */
   readonly tone: 'neutral' | 'warning' | 'danger';
   /** For whoever configures the console, shown behind a "Details" toggle. */
@@ -16,14 +15,11 @@ export interface LookupProblemText {
 
 /** What to tell the user about a failed lookup. */
 export function describeLookupProblem(error: unknown): LookupProblemText {
-  if (!(error instanceof ApiError)) {
-    return {
-      title: 'The lookup could not be shown',
-      advice: 'Something unexpected went wrong in this page. Try again; if it persists, reload it.',
-      tone: 'danger',
-    };
-  }
-  const { problem } = error;
+  // The common texts (a page bug, no answer, a timeout) are failures.
+  return { tone: 'danger', ...describeApiError(error, 'The lookup', describeLookupAnswer) };
+}
+
+function describeLookupAnswer(problem: Problem): LookupProblemText {
   switch (problem.type) {
     case DATA_SUBJECT_PROBLEM_TYPES.notFound:
       return {
@@ -90,24 +86,12 @@ export function describeLookupProblem(error: unknown): LookupProblemText {
           'The console did not use the answer. Try again; if it persists, the platform may have changed.',
         tone: 'danger',
       };
-    case PROBLEM_TYPES.upstreamTimeout:
+    case PROBLEM_TYPES.upstreamUnavailable:
       return {
-        title: 'The privacy platform did not answer in time',
-        advice: 'It may be slow or overloaded right now. Try again in a moment.',
+        title: 'The privacy platform is unavailable',
+        advice: 'It could not be reached. Try again in a moment.',
         tone: 'danger',
       };
-    case PROBLEM_TYPES.upstreamUnavailable:
-      return problem.status === 0
-        ? {
-            title: 'The console server could not be reached',
-            advice: 'Check your network connection, then try again.',
-            tone: 'danger',
-          }
-        : {
-            title: 'The privacy platform is unavailable',
-            advice: 'It could not be reached. Try again in a moment.',
-            tone: 'danger',
-          };
     default:
       return {
         title: problem.title,

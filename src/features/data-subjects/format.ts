@@ -1,22 +1,15 @@
 // Words and times of the data-subjects and migration views, fixed to English like the rest of the UI.
+import { timeFormatter } from '../../lib/format';
 
-const DATE_TIME = new Intl.DateTimeFormat('en', {
+/** "Mar 12, 2026, 09:14" in the user's time zone. */
+export const formatDateTime = timeFormatter({
   dateStyle: 'medium',
   timeStyle: 'short',
   hourCycle: 'h23',
 });
 
-/** "Mar 12, 2026, 09:14" in the user's time zone. */
-export function formatDateTime(iso: string): string {
-  return DATE_TIME.format(new Date(iso));
-}
-
-const DATE = new Intl.DateTimeFormat('en', { dateStyle: 'medium' });
-
 /** "Mar 12, 2026" in the user's time zone: tables keep their columns narrow. */
-export function formatDate(iso: string): string {
-  return DATE.format(new Date(iso));
-}
+export const formatDate = timeFormatter({ dateStyle: 'medium' });
 
 /** How a purpose status reads at a glance. */
 export function statusTone(status: string): 'good' | 'bad' | 'wait' | 'none' {

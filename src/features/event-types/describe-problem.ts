@@ -1,23 +1,14 @@
 // Plain-language titles and next steps for each way loading event types can fail, so the page
 // tells an admin what happened and what to do instead of echoing an HTTP status.
-import { ApiError } from '../../lib/api-client';
-import { PROBLEM_TYPES } from '../../shared/problem';
-
-export interface ProblemDescription {
-  title: string;
-  /** What to do next. */
-  advice: string;
-}
+import { describeApiError, type ProblemText } from '../../lib/describe-problem';
+import { PROBLEM_TYPES, type Problem } from '../../shared/problem';
 
 /** What to tell the user about a failed event-types request. */
-export function describeProblem(error: unknown): ProblemDescription {
-  if (!(error instanceof ApiError)) {
-    return {
-      title: 'The event types could not be shown',
-      advice: 'Something unexpected went wrong in this page. Try again; if it persists, reload it.',
-    };
-  }
-  const { problem } = error;
+export function describeProblem(error: unknown): ProblemText {
+  return describeApiError(error, 'The event types', describeEventTypesProblem);
+}
+
+function describeEventTypesProblem(problem: Problem): ProblemText {
   switch (problem.type) {
     case PROBLEM_TYPES.upstreamForbidden:
       return {
@@ -43,19 +34,9 @@ export function describeProblem(error: unknown): ProblemDescription {
         advice: "The problem is on the platform's side. Try again in a moment.",
       };
     case PROBLEM_TYPES.upstreamUnavailable:
-      return problem.status === 0
-        ? {
-            title: 'The console server could not be reached',
-            advice: 'Check your network connection, then try again.',
-          }
-        : {
-            title: 'The privacy platform is unavailable',
-            advice: 'It could not be reached or is down for maintenance. Try again in a moment.',
-          };
-    case PROBLEM_TYPES.upstreamTimeout:
       return {
-        title: 'The privacy platform did not answer in time',
-        advice: 'It may be slow or overloaded right now. Try again in a moment.',
+        title: 'The privacy platform is unavailable',
+        advice: 'It could not be reached or is down for maintenance. Try again in a moment.',
       };
     case PROBLEM_TYPES.upstreamInvalidResponse:
       return {

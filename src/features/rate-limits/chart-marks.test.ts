@@ -2,7 +2,7 @@
 // one label with their count, inside the plot, instead of a pile of overlapping marks.
 import { describe, expect, it } from 'vitest';
 import { describeReadout, labelMarks } from './chart-marks';
-import { formatClock } from './format';
+import { formatClock } from '../../lib/format';
 
 const BOX = { minGap: 24, width: 24, left: 50, right: 650 };
 

@@ -1,7 +1,8 @@
 // The text "Copy for support" puts on the clipboard: everything the vendor's support needs to find
 // the occurrence (its ot-ratelimit-event-id), the headers exactly as received, the rule, and the
 // console's request rate around it, in plain text that survives any ticket system.
-import type { ConsoleMeta, Incident, Rule, Timeline } from '../../shared/incident';
+import type { ConsoleMeta } from '../../shared/console-meta';
+import type { Incident, Rule, Timeline } from '../../shared/incident';
 import { flagText, formatTime, incidentRuleText } from './format';
 
 /** What the console knows about its connection, for the support desk's first questions. */

@@ -2,40 +2,18 @@
 import { INCIDENT_FLAGS, type Incident, type Rule } from '../../shared/incident';
 import { describeLimits } from '../../shared/rate-limits';
 import { formatCountdown } from '../../components/ui/format-countdown';
+import { formatCount, timeFormatter } from '../../lib/format';
 
-const COUNT = new Intl.NumberFormat('en');
-const TIME = new Intl.DateTimeFormat('en', {
+/** "09:01:05" in the user's time zone. */
+export const formatTime = timeFormatter({
   hour: '2-digit',
   minute: '2-digit',
   second: '2-digit',
   hourCycle: 'h23',
 });
-const CLOCK = new Intl.DateTimeFormat('en', {
-  hour: '2-digit',
-  minute: '2-digit',
-  hourCycle: 'h23',
-});
-const DATE_TIME = new Intl.DateTimeFormat('en', { dateStyle: 'medium', timeStyle: 'medium' });
 
-/** "20,000". */
-export function formatCount(count: number): string {
-  return COUNT.format(count);
-}
-
-/** "09:01:05" in the user's time zone. */
-export function formatTime(iso: string | number): string {
-  return TIME.format(new Date(iso));
-}
-
-/** "09:01", for chart axes. */
-export function formatClock(iso: string | number): string {
-  return CLOCK.format(new Date(iso));
-}
-
-/** "Jan 6, 2025, 09:01:05", for tooltips and the support text. */
-export function formatDateTime(iso: string | number): string {
-  return DATE_TIME.format(new Date(iso));
-}
+/** "Jan 6, 2025, 9:01:05 AM", for tooltips and the support text. */
+export const formatDateTime = timeFormatter({ dateStyle: 'medium', timeStyle: 'medium' });
 
 /** The console's one countdown format ("59:24"); see components/ui/format-countdown.ts. */
 export const formatDuration = formatCountdown;

@@ -1,15 +1,14 @@
 import { describe, expect, it } from 'vitest';
+import { itMapsEach } from '../../lib/test-support/each-case';
 import { safeReturnTo, signInPath } from './return-to';
 
 describe('safeReturnTo', () => {
-  it.each([
+  itMapsEach('accepts the console path %j', (value: string) => safeReturnTo(value), [
     ['/event-types', '/event-types'],
     ['/event-types?module=Consent&sort=name', '/event-types?module=Consent&sort=name'],
     ['/rate-limits#incident-1', '/rate-limits#incident-1'],
     ['/a/b/../c', '/a/c'],
-  ])('accepts the console path %j', (value, expected) => {
-    expect(safeReturnTo(value)).toBe(expected);
-  });
+  ]);
 
   it.each([
     ['another site', 'https://evil.example/'],

@@ -4,7 +4,8 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { onSignedOut } from '../../lib/api-client';
-import { onOtherTabSignedOut, resetForSession, sessionQueryKeys } from './api/session';
+import { sessionQueryKey } from '../../lib/session-query';
+import { onOtherTabSignedOut, resetForSession } from './api/session';
 import { recordSessionEnd, type SessionEndReason } from './session-end';
 
 /** Subscribes once, in the app shell. */
@@ -12,15 +13,14 @@ export function useSignedOutHandler(): void {
   const queryClient = useQueryClient();
   useEffect(() => {
     const ended = (reason: SessionEndReason) => () => {
-      if (queryClient.getQueryData(sessionQueryKeys.current) === null) return;
+      if (queryClient.getQueryData(sessionQueryKey) === null) return;
       recordSessionEnd(reason);
       resetForSession(queryClient, null);
     };
     // A page frozen in the back-forward cache may be shown again after signing out elsewhere:
     // check the session before trusting what it holds.
     const onPageShow = (event: PageTransitionEvent) => {
-      if (event.persisted)
-        void queryClient.invalidateQueries({ queryKey: sessionQueryKeys.current });
+      if (event.persisted) void queryClient.invalidateQueries({ queryKey: sessionQueryKey });
     };
     window.addEventListener('pageshow', onPageShow);
     const unsubscribeApi = onSignedOut(ended('ended'));

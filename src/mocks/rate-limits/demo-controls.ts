@@ -1,7 +1,7 @@
 // What each demo control does to the built-in mock: the BFF calls these in-process in demo mode
 // (never through the mock's /__mock routes, which the browser must not reach).
 import { MODULE_RULES } from '../../shared/rate-limits';
-import type { DemoScenario } from '../../shared/incident';
+import type { DemoScenario } from '../../shared/demo-scenarios';
 import type { MockState } from '../state';
 import type { MockRateLimits } from './mock-rate-limits';
 

@@ -1,7 +1,8 @@
 // The demo controls as an admin uses them in demo mode: each scenario provokes its effect in the
 // built-in mock, and the probe call shows what the console makes of it.
 import { describe, expect, it } from 'vitest';
-import { DemoOutcomeSchema, IncidentPageSchema } from '../../shared/incident';
+import { DemoOutcomeSchema } from '../../shared/demo-scenarios';
+import { IncidentPageSchema } from '../../shared/incident';
 import { startBffHarness, type BffHarness } from '../test-support/bff-harness';
 import { sharedIncidentDatabase } from '../test-support/incident-database';
 

@@ -10,7 +10,7 @@ import {
   DEMO_SCENARIO_IDS,
   type DemoOutcome,
   type DemoScenario,
-} from '../../shared/incident';
+} from '../../shared/demo-scenarios';
 import { PROBLEM_TYPES } from '../../shared/problem';
 import type { Governor } from '../governor/governor';
 import type { IncidentHub } from '../incidents/incident-hub';

@@ -1,8 +1,9 @@
 // Fetchers, query options and mutations of the alerts page and the early-warning banner; query keys
 // are built here only.
-import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { queryOptions } from '@tanstack/react-query';
 import * as z from 'zod/mini';
-import { apiRequest } from '../../../lib/api-client';
+import { apiRequest, getJson } from '../../../lib/api-client';
+import { useRefreshingMutation } from '../../../lib/use-refreshing-mutation';
 import {
   CreatedDestinationSchema,
   DeliveryListSchema,
@@ -13,7 +14,6 @@ import {
   type CreateDestination,
   type UpdateDestination,
 } from '../../../shared/alerts';
-import { SessionSchema } from '../../../shared/session';
 
 /** Query keys of this feature. */
 export const alertKeys = {
@@ -21,14 +21,13 @@ export const alertKeys = {
   forecast: () => [...alertKeys.all, 'forecast'] as const,
   destinations: () => [...alertKeys.all, 'destinations'] as const,
   deliveries: (destinationId: string) => [...alertKeys.all, 'deliveries', destinationId] as const,
-  viewer: () => [...alertKeys.all, 'viewer'] as const,
 };
 
 /** The forecast of every limit, refreshed every `refetchInterval` ms. */
 export function forecastQueryOptions(refetchInterval: number | false = 10_000) {
   return queryOptions({
     queryKey: alertKeys.forecast(),
-    queryFn: ({ signal }) => apiRequest('/api/alerts/forecast', ForecastResponseSchema, { signal }),
+    queryFn: getJson('/api/alerts/forecast', ForecastResponseSchema),
     staleTime: 5_000,
     refetchInterval,
   });
@@ -37,8 +36,7 @@ export function forecastQueryOptions(refetchInterval: number | false = 10_000) {
 export function destinationsQueryOptions() {
   return queryOptions({
     queryKey: alertKeys.destinations(),
-    queryFn: ({ signal }) =>
-      apiRequest('/api/alerts/destinations', DestinationListSchema, { signal }),
+    queryFn: getJson('/api/alerts/destinations', DestinationListSchema),
   });
 }
 
@@ -46,77 +44,65 @@ export function destinationsQueryOptions() {
 export function deliveriesQueryOptions(destinationId: string) {
   return queryOptions({
     queryKey: alertKeys.deliveries(destinationId),
-    queryFn: ({ signal }) =>
-      apiRequest(
-        `/api/alerts/destinations/${encodeURIComponent(destinationId)}/deliveries`,
-        DeliveryListSchema,
-        { signal },
-      ),
+    queryFn: getJson(
+      `/api/alerts/destinations/${encodeURIComponent(destinationId)}/deliveries`,
+      DeliveryListSchema,
+    ),
     refetchInterval: 5_000,
   });
 }
 
-/** The signed-in role: admins get the controls, support reads. */
-export function useViewerRole() {
-  return useQuery({
-    queryKey: alertKeys.viewer(),
-    queryFn: ({ signal }) => apiRequest('/api/session', SessionSchema, { signal }),
-    staleTime: Infinity,
-    select: (session) => session.role,
-  });
-}
+const afterSuccess = { onlyAfterSuccess: true };
 
 export function useCreateDestination() {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: (input: CreateDestination) =>
+  return useRefreshingMutation(
+    (input: CreateDestination) =>
       apiRequest('/api/alerts/destinations', CreatedDestinationSchema, {
         method: 'POST',
         body: input,
       }),
-    onSuccess: () => client.invalidateQueries({ queryKey: alertKeys.destinations() }),
-  });
+    alertKeys.destinations(),
+    afterSuccess,
+  );
 }
 
 export function useUpdateDestination() {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: ({ id, change }: { id: string; change: UpdateDestination }) =>
+  return useRefreshingMutation(
+    ({ id, change }: { id: string; change: UpdateDestination }) =>
       apiRequest(`/api/alerts/destinations/${encodeURIComponent(id)}`, DestinationSchema, {
         method: 'PATCH',
         body: change,
       }),
-    onSuccess: () => client.invalidateQueries({ queryKey: alertKeys.destinations() }),
-  });
+    alertKeys.destinations(),
+    afterSuccess,
+  );
 }
 
 export function useDeleteDestination() {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: (id: string) =>
+  return useRefreshingMutation(
+    (id: string) =>
       apiRequest(`/api/alerts/destinations/${encodeURIComponent(id)}`, z.undefined(), {
         method: 'DELETE',
       }),
-    onSuccess: () => client.invalidateQueries({ queryKey: alertKeys.destinations() }),
-  });
+    alertKeys.destinations(),
+    afterSuccess,
+  );
 }
 
 /** Sends a test alert; resolves once the first attempt is over, with its delivery. */
 export function useSendTest() {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: (id: string) =>
+  return useRefreshingMutation(
+    (id: string) =>
       apiRequest(`/api/alerts/destinations/${encodeURIComponent(id)}/test`, DeliverySchema, {
         method: 'POST',
       }),
-    onSettled: (_, __, id) => client.invalidateQueries({ queryKey: alertKeys.deliveries(id) }),
-  });
+    (id) => alertKeys.deliveries(id),
+  );
 }
 
 export function useResend() {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: ({ deliveryId }: { deliveryId: string; destinationId: string }) =>
+  return useRefreshingMutation(
+    ({ deliveryId }: { deliveryId: string; destinationId: string }) =>
       apiRequest(
         `/api/alerts/deliveries/${encodeURIComponent(deliveryId)}/resend`,
         DeliverySchema,
@@ -124,28 +110,20 @@ export function useResend() {
           method: 'POST',
         },
       ),
-    onSettled: (_, __, { destinationId }) =>
-      client.invalidateQueries({ queryKey: alertKeys.deliveries(destinationId) }),
-  });
+    ({ destinationId }) => alertKeys.deliveries(destinationId),
+  );
 }
 
+/** Sets the warning threshold of one limit; the forecast is fetched again once it is saved. */
 export function useSetThreshold() {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: ({
-      ruleId,
-      period,
-      percent,
-    }: {
-      ruleId: string;
-      period: string;
-      percent: number;
-    }) =>
+  return useRefreshingMutation(
+    ({ ruleId, period, percent }: { ruleId: string; period: string; percent: number }) =>
       apiRequest(
         `/api/alerts/thresholds/${encodeURIComponent(ruleId)}/${encodeURIComponent(period)}`,
         z.undefined(),
         { method: 'PUT', body: { percent } },
       ),
-    onSuccess: () => client.invalidateQueries({ queryKey: alertKeys.forecast() }),
-  });
+    alertKeys.forecast(),
+    afterSuccess,
+  );
 }

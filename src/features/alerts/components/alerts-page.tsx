@@ -2,7 +2,8 @@
 // admins add, test, pause and remove destinations and change thresholds.
 import { useQuery } from '@tanstack/react-query';
 import { StatusPanel } from '../../../components/ui/status-panel';
-import { destinationsQueryOptions, forecastQueryOptions, useViewerRole } from '../api/alerts-api';
+import { useViewerRole } from '../../../lib/session-query';
+import { destinationsQueryOptions, forecastQueryOptions } from '../api/alerts-api';
 import { DestinationCard } from './destination-card';
 import { DestinationForm } from './destination-form';
 import { ForecastTable } from './forecast-table';

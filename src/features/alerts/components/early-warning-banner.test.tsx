@@ -1,10 +1,15 @@
 // The early warning every page shows: nothing while limits are calm, one plain sentence per limit
 // that is past its threshold or will run out at the current rate, and a way to the forecast.
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen } from '@testing-library/react';
+import { screen } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import {
+  queryAnswered,
+  renderWithQueries,
+  serveJson,
+} from '../../../lib/test-support/render-with-queries';
 import type { ForecastResponse, LimitForecast } from '../../../shared/alerts';
+import { forecastQueryOptions } from '../api/alerts-api';
 import { EarlyWarningBanner } from './early-warning-banner';
 
 const limit = (overrides: Partial<LimitForecast>): LimitForecast => ({
@@ -26,21 +31,16 @@ const limit = (overrides: Partial<LimitForecast>): LimitForecast => ({
 
 function serve(limits: LimitForecast[]) {
   const body: ForecastResponse = { now: '2025-01-06T09:00:00.000Z', limits };
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async () => Response.json(body)),
-  );
+  return serveJson(body);
 }
 
 function renderBanner() {
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  return render(
-    <QueryClientProvider client={client}>
-      <MemoryRouter>
-        <EarlyWarningBanner />
-        <p>page</p>
-      </MemoryRouter>
-    </QueryClientProvider>,
+  return renderWithQueries(
+    <MemoryRouter>
+      <EarlyWarningBanner />
+      <p>page</p>
+    </MemoryRouter>,
+    { answeredKey: forecastQueryOptions().queryKey },
   );
 }
 
@@ -48,10 +48,13 @@ afterEach(() => vi.unstubAllGlobals());
 
 describe('EarlyWarningBanner', () => {
   it('shows nothing while every limit is calm', async () => {
-    serve([limit({}), limit({ key: 'account-hour:HOUR', period: 'HOUR', ruleId: 'account-hour' })]);
+    const fetchMock = serve([
+      limit({}),
+      limit({ key: 'account-hour:HOUR', period: 'HOUR', ruleId: 'account-hour' }),
+    ]);
     renderBanner();
-    await screen.findByText('page');
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await queryAnswered();
+    expect(fetchMock).toHaveBeenCalledWith('/api/alerts/forecast', expect.anything());
     expect(screen.queryByRole('status')).toBeNull();
   });
 

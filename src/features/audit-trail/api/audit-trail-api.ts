@@ -2,7 +2,7 @@
 // Searching by identifier is a mutation: the identifier must not become a cache key. Exports are
 // downloaded as files with their detached signature beside them.
 import { infiniteQueryOptions, queryOptions, useMutation } from '@tanstack/react-query';
-import { ApiError, apiRequest } from '../../../lib/api-client';
+import { ApiError, apiRequest, getJson } from '../../../lib/api-client';
 import { saveFile } from '../../../lib/csv';
 import { PROBLEM_TYPES, ProblemSchema } from '../../../shared/problem';
 import {
@@ -13,7 +13,6 @@ import {
   type AuditExportFilters,
   type AuditExportFormat,
   type AuditExportSignature,
-  type AuditIntegrity,
   type AuditPage,
   type AuditSearchPage,
 } from '../../../shared/audit-trail';
@@ -46,8 +45,7 @@ export function auditTrailQueryOptions(filters: AuditFilters) {
 export function auditIntegrityQueryOptions() {
   return queryOptions({
     queryKey: auditKeys.integrity(),
-    queryFn: ({ signal }): Promise<AuditIntegrity> =>
-      apiRequest('/api/audit-trail/integrity', AuditIntegritySchema, { signal }),
+    queryFn: getJson('/api/audit-trail/integrity', AuditIntegritySchema),
     staleTime: 0,
   });
 }

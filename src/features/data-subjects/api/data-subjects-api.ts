@@ -1,44 +1,31 @@
 // Fetchers, query options and the lookup mutation of the data-subjects page; query keys are built
 // here only. Lookups are mutations, never queries: an identifier must not become a cache key.
 import { queryOptions, useMutation, useQuery } from '@tanstack/react-query';
-import { apiRequest } from '../../../lib/api-client';
+import { apiRequest, getJson } from '../../../lib/api-client';
 import { DataSubjectCatalogSchema } from '../../../shared/data-subject-operations';
 import {
   LookupResponseSchema,
   type LookupRequest,
   type LookupResponse,
 } from '../../../shared/data-subject-lookups';
-import { ConsoleMetaSchema } from '../../../shared/incident';
 
 /** Query keys of this feature. */
 export const dataSubjectKeys = {
   all: ['data-subjects'] as const,
   operations: () => [...dataSubjectKeys.all, 'operations'] as const,
-  meta: () => [...dataSubjectKeys.all, 'meta'] as const,
 };
 
 /** The operations catalog: it changes only when the console restarts. */
 export function operationsQueryOptions() {
   return queryOptions({
     queryKey: dataSubjectKeys.operations(),
-    queryFn: ({ signal }) =>
-      apiRequest('/api/data-subjects/operations', DataSubjectCatalogSchema, { signal }),
+    queryFn: getJson('/api/data-subjects/operations', DataSubjectCatalogSchema),
     staleTime: Infinity,
   });
 }
 
 export function useOperations() {
   return useQuery(operationsQueryOptions());
-}
-
-/** Demo or live mode: the demo hints show in demo mode only. */
-export function useConsoleMode() {
-  return useQuery({
-    queryKey: dataSubjectKeys.meta(),
-    queryFn: ({ signal }) => apiRequest('/api/meta', ConsoleMetaSchema, { signal }),
-    staleTime: Infinity,
-    select: (meta) => meta.mode,
-  });
 }
 
 /** Runs one lookup; the identifier travels in the body. */

@@ -17,7 +17,8 @@ import {
 import { useEventTypesView } from '../use-event-types-view';
 import { EventTypesTable } from './event-types-table';
 import { FacetFilter } from './facet-filter';
-import { formatAge, formatClockTime, formatCount, formatDateTime } from './format';
+import { formatClock, formatCount } from '../../../lib/format';
+import { formatAge, formatDateTime } from './format';
 
 export interface EventTypesBrowserProps {
   response: EventTypesResponse;
@@ -154,7 +155,7 @@ export function EventTypesBrowser({ response, onRefresh, refreshing }: EventType
       <p className="muted event-types-fetched">
         Data fetched at{' '}
         <time dateTime={response.fetchedAt} title={formatDateTime(response.fetchedAt)}>
-          {formatClockTime(response.fetchedAt)}
+          {formatClock(response.fetchedAt)}
         </time>{' '}
         ({formatAge(response.fetchedAt, Date.now())})
         <ActionButton className="button-link" onClick={onRefresh} unavailable={refreshing}>

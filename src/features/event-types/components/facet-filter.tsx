@@ -5,7 +5,7 @@ import { memo, useId, useRef, useState, type KeyboardEvent } from 'react';
 import { FILTER_LIMITS } from '../../../shared/filter-values';
 import { NOT_SET, orderFacetOptions, type FacetOption } from '../filter-event-types';
 import type { FacetKey } from '../use-event-types-view';
-import { formatCount } from './format';
+import { formatCount } from '../../../lib/format';
 
 /** From this many values on, the facet offers a box to narrow its list. */
 export const FACET_FILTER_BOX_FROM = 9;

@@ -5,7 +5,8 @@ import { describeCountdown, formatCountdown } from '../../../components/ui/forma
 import { StatusPanel } from '../../../components/ui/status-panel';
 import { useCountdown } from '../../../components/ui/use-countdown';
 import type { StaleEventTypes } from '../../../shared/event-types';
-import { formatAge, formatClockTime, formatDateTime } from './format';
+import { formatClock } from '../../../lib/format';
+import { formatAge, formatDateTime } from './format';
 
 export interface StaleListNoticeProps {
   stale: StaleEventTypes;
@@ -35,7 +36,7 @@ export function StaleListNotice({
         <>
           Showing the list fetched at{' '}
           <time dateTime={fetchedAt} title={formatDateTime(fetchedAt)}>
-            {formatClockTime(fetchedAt)}
+            {formatClock(fetchedAt)}
           </time>{' '}
           ({formatAge(fetchedAt, Date.now())})
         </>

@@ -1,7 +1,8 @@
 // The Integrations page's API: the registered integrations, and registering, rotating and
 // revoking them (admins only). A key is in the answer of a registration or rotation only.
-import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiRequest } from '../../../lib/api-client';
+import { queryOptions } from '@tanstack/react-query';
+import { apiRequest, getJson } from '../../../lib/api-client';
+import { useRefreshingMutation } from '../../../lib/use-refreshing-mutation';
 import {
   IntegrationListSchema,
   IntegrationSchema,
@@ -15,17 +16,14 @@ const integrationsKey = ['integrations'] as const;
 export function integrationsQueryOptions() {
   return queryOptions({
     queryKey: integrationsKey,
-    queryFn: ({ signal }) => apiRequest('/api/integrations', IntegrationListSchema, { signal }),
+    queryFn: getJson('/api/integrations', IntegrationListSchema),
     refetchInterval: 15_000,
   });
 }
 
+/** A change to the integrations: the list is fetched again once it is over. */
 function useRefreshing<T, V>(mutationFn: (value: V) => Promise<T>) {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn,
-    onSettled: () => queryClient.invalidateQueries({ queryKey: integrationsKey }),
-  });
+  return useRefreshingMutation(mutationFn, integrationsKey);
 }
 
 export function useRegisterIntegration() {

@@ -2,7 +2,7 @@
 // the demo's burst control; refreshed every few seconds while the rate-limits page is shown.
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import * as z from 'zod/mini';
-import { apiRequest } from '../../../lib/api-client';
+import { apiRequest, getJson } from '../../../lib/api-client';
 import { AccountOverviewSchema } from '../../../shared/integrations';
 import { rateLimitKeys } from './rate-limits-api';
 
@@ -13,7 +13,7 @@ export const accountUsageKey = () => [...rateLimitKeys.all, 'account-usage'] as 
 export function accountUsageQueryOptions(refetchInterval: number | false = 5_000) {
   return queryOptions({
     queryKey: accountUsageKey(),
-    queryFn: ({ signal }) => apiRequest('/api/account-usage', AccountOverviewSchema, { signal }),
+    queryFn: getJson('/api/account-usage', AccountOverviewSchema),
     staleTime: 2_000,
     refetchInterval,
   });

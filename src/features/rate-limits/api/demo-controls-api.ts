@@ -3,7 +3,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import * as z from 'zod/mini';
 import { apiRequest } from '../../../lib/api-client';
-import { DemoOutcomeSchema, type DemoScenario } from '../../../shared/incident';
+import { DemoOutcomeSchema, type DemoScenario } from '../../../shared/demo-scenarios';
 import { rateLimitKeys } from './rate-limits-api';
 
 /** Provokes `scenario`; the incident (if any) arrives through the live stream as well. */

@@ -4,19 +4,16 @@ import {
   infiniteQueryOptions,
   queryOptions,
   useMutation,
-  useQuery,
   useQueryClient,
 } from '@tanstack/react-query';
 import * as z from 'zod/mini';
-import { apiRequest } from '../../../lib/api-client';
+import { apiRequest, getJson } from '../../../lib/api-client';
 import {
-  ConsoleMetaSchema,
   IncidentPageSchema,
   RulesResponseSchema,
   UsageSchema,
   type IncidentPage,
 } from '../../../shared/incident';
-import { SessionSchema } from '../../../shared/session';
 import type { IncidentFilters } from '../incident-url-state';
 
 /** Query keys of this feature. */
@@ -26,15 +23,13 @@ export const rateLimitKeys = {
   usage: () => [...rateLimitKeys.all, 'usage'] as const,
   incidents: () => [...rateLimitKeys.all, 'incidents'] as const,
   incidentList: (filters: IncidentFilters) => [...rateLimitKeys.incidents(), filters] as const,
-  meta: () => [...rateLimitKeys.all, 'meta'] as const,
-  viewer: () => [...rateLimitKeys.all, 'viewer'] as const,
 };
 
 /** The limits table for this console's account tier. */
 export function rulesQueryOptions() {
   return queryOptions({
     queryKey: rateLimitKeys.rules(),
-    queryFn: ({ signal }) => apiRequest('/api/rate-limits/rules', RulesResponseSchema, { signal }),
+    queryFn: getJson('/api/rate-limits/rules', RulesResponseSchema),
     staleTime: Infinity,
   });
 }
@@ -46,7 +41,7 @@ export function rulesQueryOptions() {
 export function usageQueryOptions(refetchInterval: number | false = 5_000) {
   return queryOptions({
     queryKey: rateLimitKeys.usage(),
-    queryFn: ({ signal }) => apiRequest('/api/rate-limits/usage', UsageSchema, { signal }),
+    queryFn: getJson('/api/rate-limits/usage', UsageSchema),
     staleTime: 2_000,
     refetchInterval,
   });
@@ -74,29 +69,6 @@ export function incidentsQueryOptions(filters: IncidentFilters) {
     getNextPageParam: (last) => last.nextCursor ?? undefined,
     // New incidents arrive through the stream; a refetch is only needed after it reconnects.
     staleTime: Infinity,
-  });
-}
-
-/** Mode and tier of the console. */
-export function metaQueryOptions() {
-  return queryOptions({
-    queryKey: rateLimitKeys.meta(),
-    queryFn: ({ signal }) => apiRequest('/api/meta', ConsoleMetaSchema, { signal }),
-    staleTime: Infinity,
-  });
-}
-
-export function useConsoleMeta() {
-  return useQuery(metaQueryOptions());
-}
-
-/** Who is signed in: the demo controls are for admins. */
-export function useViewerRole() {
-  return useQuery({
-    queryKey: rateLimitKeys.viewer(),
-    queryFn: ({ signal }) => apiRequest('/api/session', SessionSchema, { signal }),
-    staleTime: Infinity,
-    select: (session) => session.role,
   });
 }
 

@@ -6,6 +6,7 @@ import { useCountdown } from '../../../components/ui/use-countdown';
 import { rateLimitKeys, usageQueryOptions } from '../api/rate-limits-api';
 import { formatDuration, formatTime } from '../format';
 import { useIncidentSignals } from '../incident-stream';
+import { serverClockOffset } from '../server-clock';
 import './account-block-banner.css';
 
 /** Renders nothing unless an account block is running. */
@@ -18,7 +19,7 @@ export function AccountBlockBanner() {
   });
   const data = usage.data;
   if (!data) return null;
-  const offset = usage.dataUpdatedAt - Date.parse(data.now);
+  const offset = serverClockOffset(usage);
   const block = data.blocks
     .filter((candidate) => candidate.scope === 'account')
     .sort((a, b) => Date.parse(b.until) - Date.parse(a.until))[0];

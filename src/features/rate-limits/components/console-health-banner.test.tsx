@@ -1,29 +1,20 @@
 // The banner every page shows while the console itself is degraded: nothing when all is well, a
 // plain-language notice when its store is away or its replicas cannot share the limits.
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen } from '@testing-library/react';
+import { screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import {
+  queryAnswered,
+  renderWithQueries,
+  serveJson,
+} from '../../../lib/test-support/render-with-queries';
 import type { ConsoleHealth } from '../../../shared/console-health';
+import { consoleHealthQueryOptions } from '../api/console-health-api';
 import { ConsoleHealthBanner } from './console-health-banner';
 
-function serve(health: ConsoleHealth) {
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async () => Response.json(health, { headers: { 'Content-Type': 'application/json' } })),
-  );
-}
+const serve = (health: ConsoleHealth) => serveJson(health);
 
-function renderBanner() {
-  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  return render(
-    <QueryClientProvider client={queryClient}>
-      <main>
-        <ConsoleHealthBanner />
-        <p>page</p>
-      </main>
-    </QueryClientProvider>,
-  );
-}
+const renderBanner = () =>
+  renderWithQueries(<ConsoleHealthBanner />, { answeredKey: consoleHealthQueryOptions().queryKey });
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -31,10 +22,10 @@ afterEach(() => {
 
 describe('ConsoleHealthBanner', () => {
   it('shows nothing while the console is healthy', async () => {
-    serve({ store: 'ok', governor: 'shared' });
+    const fetchMock = serve({ store: 'ok', governor: 'shared' });
     renderBanner();
-    await screen.findByText('page');
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await queryAnswered();
+    expect(fetchMock).toHaveBeenCalledWith('/api/health', expect.anything());
     expect(screen.queryByRole('status')).toBeNull();
   });
 

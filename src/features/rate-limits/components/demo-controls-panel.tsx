@@ -1,7 +1,11 @@
 // Demo mode's controls, for admins: provoke each kind of limit (and a 500 or a slow answer) in the
 // built-in mock and watch the console handle it; the incident arrives in the table live.
 import { ActionButton } from '../../../components/ui/action-button';
-import { DEMO_SCENARIOS, DEMO_SCENARIO_IDS, type DemoOutcome } from '../../../shared/incident';
+import {
+  DEMO_SCENARIOS,
+  DEMO_SCENARIO_IDS,
+  type DemoOutcome,
+} from '../../../shared/demo-scenarios';
 import { useProvokeScenario, useResetDemo } from '../api/demo-controls-api';
 
 function outcomeText(outcome: DemoOutcome): string {

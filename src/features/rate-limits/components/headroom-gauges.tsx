@@ -2,7 +2,8 @@
 // limit, when headroom grows again, and any block running for the rule.
 import type { Incident, Rule, RuleUsage, Usage } from '../../../shared/incident';
 import { useCountdown } from '../../../components/ui/use-countdown';
-import { formatCount, formatDuration, formatTime, ruleTitle } from '../format';
+import { formatCount } from '../../../lib/format';
+import { formatDuration, formatTime, ruleTitle } from '../format';
 
 export interface HeadroomGaugesProps {
   usage: Usage;

@@ -5,9 +5,9 @@ import { createColumnHelper, tableFeatures, useTable } from '@tanstack/react-tab
 import { CardTableHead } from '../../../components/ui/card-table-head';
 import type { Incident, Rule } from '../../../shared/incident';
 import { useCountdown } from '../../../components/ui/use-countdown';
+import { formatCount } from '../../../lib/format';
 import {
   flagText,
-  formatCount,
   formatDateTime,
   formatDuration,
   formatTime,

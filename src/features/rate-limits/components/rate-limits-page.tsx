@@ -6,17 +6,17 @@ import { useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-quer
 import { useSearchParams } from 'react-router';
 import { ActionButton } from '../../../components/ui/action-button';
 import { StatusPanel } from '../../../components/ui/status-panel';
+import { useConsoleMeta } from '../../../lib/console-meta-query';
+import { formatCount } from '../../../lib/format';
+import { useViewerRole } from '../../../lib/session-query';
 import type { Incident, Usage } from '../../../shared/incident';
 import {
   incidentsQueryOptions,
   rateLimitKeys,
   rulesQueryOptions,
-  useConsoleMeta,
   usageQueryOptions,
-  useViewerRole,
 } from '../api/rate-limits-api';
 import { supportText } from '../copy-for-support';
-import { formatCount } from '../format';
 import { useIncidentSignals, useStreamStatus, type StreamStatus } from '../incident-stream';
 import {
   hasIncidentFilters,
@@ -25,6 +25,7 @@ import {
   type IncidentFilters,
 } from '../incident-url-state';
 import { mergeIncident } from '../merge-incident';
+import { serverClockOffset } from '../server-clock';
 import { DemoControlsPanel } from './demo-controls-panel';
 import { ReportedLimitsPanel } from './reported-limits-panel';
 import { HeadroomGauges } from './headroom-gauges';
@@ -76,7 +77,7 @@ export function RateLimitsPage() {
     void queryClient.invalidateQueries({ queryKey: rateLimitKeys.usage() });
   });
 
-  const offsetMs = usage.data ? usage.dataUpdatedAt - Date.parse(usage.data.now) : 0;
+  const offsetMs = serverClockOffset(usage);
   const rows = useMemo(
     () => incidents.data?.pages.flatMap((page) => page.items) ?? [],
     [incidents.data],

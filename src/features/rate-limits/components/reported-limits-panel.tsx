@@ -3,7 +3,8 @@
 import type { ReportedLimit } from '../../../shared/incident';
 import { ActionButton } from '../../../components/ui/action-button';
 import { useForgetReportedLimits } from '../api/rate-limits-api';
-import { formatCount, formatTime } from '../format';
+import { formatCount } from '../../../lib/format';
+import { formatTime } from '../format';
 
 export interface ReportedLimitsPanelProps {
   reported: readonly ReportedLimit[];

@@ -7,7 +7,7 @@ import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import type { Incident, Timeline } from '../../../shared/incident';
 import { describeReadout, labelMarks } from '../chart-marks';
-import { formatClock, formatCount } from '../format';
+import { formatClock, formatCount } from '../../../lib/format';
 
 export interface RequestTimelineChartProps {
   timeline: Timeline;

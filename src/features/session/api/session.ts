@@ -1,52 +1,11 @@
-// Fetchers, query options and hooks for /api/session; the session's query key is built here only.
-import {
-  queryOptions,
-  useMutation,
-  useQuery,
-  useQueryClient,
-  type QueryClient,
-} from '@tanstack/react-query';
+// Signing in and out: the mutations of /api/session and what they do to the cache. Reading the
+// session (its one query key) lives in lib/session-query.ts, where every feature finds it.
+import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import * as z from 'zod/mini';
-import { ApiError, apiRequest } from '../../../lib/api-client';
+import { apiRequest } from '../../../lib/api-client';
+import { sessionQueryKey } from '../../../lib/session-query';
 import { SessionSchema, type Session, type SignInRequest } from '../../../shared/session';
 import { recordSessionEnd } from '../session-end';
-
-/** Query keys of this feature. */
-export const sessionQueryKeys = {
-  current: ['session'] as const,
-};
-
-/** The signed-in user, or `null` when signed out (401 is an answer here, not an error). */
-export async function getSession({
-  signal,
-  background,
-}: { signal?: AbortSignal; background?: boolean } = {}): Promise<Session | null> {
-  try {
-    return await apiRequest('/api/session', SessionSchema, {
-      signal,
-      ...(background === undefined ? {} : { background }),
-    });
-  } catch (error) {
-    if (error instanceof ApiError && error.status === 401) return null;
-    throw error;
-  }
-}
-
-/** Query options for the current session. */
-export function sessionQueryOptions() {
-  return queryOptions({
-    queryKey: sessionQueryKeys.current,
-    queryFn: ({ signal }) => getSession({ signal }),
-    // The session changes by signing in or out (both update it here) or by a 401 on any call.
-    staleTime: Infinity,
-    retry: false,
-  });
-}
-
-/** The current session as server state: `data` is the user, `null` when signed out. */
-export function useSession() {
-  return useQuery(sessionQueryOptions());
-}
 
 /**
  * Forgets everything the signed-in user loaded (personal data included), then records `session`
@@ -55,10 +14,10 @@ export function useSession() {
  */
 export function resetForSession(queryClient: QueryClient, session: Session | null): void {
   queryClient.removeQueries({
-    predicate: (query) => query.queryKey[0] !== sessionQueryKeys.current[0],
+    predicate: (query) => query.queryKey[0] !== sessionQueryKey[0],
   });
   queryClient.getMutationCache().clear();
-  queryClient.setQueryData(sessionQueryKeys.current, session);
+  queryClient.setQueryData(sessionQueryKey, session);
 }
 
 /** Signs in; on success the cache starts empty for the new user. */

@@ -5,7 +5,8 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { onSessionExtended, sessionExtendedAt } from '../../../lib/api-client';
-import { getSession, resetForSession } from '../api/session';
+import { getSession } from '../../../lib/session-query';
+import { resetForSession } from '../api/session';
 import { recordSessionEnd } from '../session-end';
 import './session.css';
 

@@ -2,7 +2,7 @@
 import type { ReactNode } from 'react';
 import { StatusPanel } from '../../../components/ui/status-panel';
 import { roleAllows, type Role } from '../../../shared/session';
-import { useSession } from '../api/session';
+import { useSession } from '../../../lib/session-query';
 
 /** Renders `children` only for a signed-in user with one of `roles`. */
 export function RequireRole({ roles, children }: { roles: readonly Role[]; children: ReactNode }) {

@@ -7,7 +7,7 @@ import { flushSync } from 'react-dom';
 import { createMemoryRouter, RouterProvider, useLocation } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Problem } from '../../../shared/problem';
-import { sessionQueryKeys } from '../api/session';
+import { sessionQueryKey } from '../../../lib/session-query';
 import { recordSessionEnd } from '../session-end';
 import { SignInPage } from './sign-in-page';
 
@@ -146,7 +146,7 @@ describe('SignInPage', () => {
     await waitFor(() =>
       expect(screen.getByTestId('where')).toHaveTextContent('/event-types?module=Consent'),
     );
-    expect(queryClient.getQueryData(sessionQueryKeys.current)).toEqual({
+    expect(queryClient.getQueryData(sessionQueryKey)).toEqual({
       username: 'admin',
       role: 'admin',
     });

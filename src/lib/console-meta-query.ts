@@ -1,0 +1,27 @@
+// The console's mode, tier and support facts (`GET /api/meta`) under one query key for the whole
+// SPA: they change only when the console restarts, so every page shares one fetch.
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { ConsoleMetaSchema } from '../shared/console-meta';
+import { getJson } from './api-client';
+
+/** The one query key of `GET /api/meta`. */
+export const consoleMetaQueryKey = ['console-meta'] as const;
+
+/** Query options for the console's meta data. */
+export function consoleMetaQueryOptions() {
+  return queryOptions({
+    queryKey: consoleMetaQueryKey,
+    queryFn: getJson('/api/meta', ConsoleMetaSchema),
+    staleTime: Infinity,
+  });
+}
+
+/** Mode, tier and the facts the support text quotes. */
+export function useConsoleMeta() {
+  return useQuery(consoleMetaQueryOptions());
+}
+
+/** Demo or live mode (`undefined` while loading): the demo hints show in demo mode only. */
+export function useConsoleMode() {
+  return useQuery({ ...consoleMetaQueryOptions(), select: (meta) => meta.mode });
+}

@@ -1,0 +1,42 @@
+// The part of "what went wrong, and what to do" that every page says alike: an error the page did
+// not expect, the console server out of reach, the platform too slow. Each feature words its own
+// problem types and leaves these to this module.
+import { PROBLEM_TYPES, type Problem } from '../shared/problem';
+import { ApiError } from './api-client';
+
+/** A failure in plain language: what happened, and what to do next. */
+export interface ProblemText {
+  readonly title: string;
+  readonly advice: string;
+}
+
+const CONSOLE_UNREACHABLE: ProblemText = {
+  title: 'The console server could not be reached',
+  advice: 'Check your network connection, then try again.',
+};
+
+const PLATFORM_TIMEOUT: ProblemText = {
+  title: 'The privacy platform did not answer in time',
+  advice: 'It may be slow or overloaded right now. Try again in a moment.',
+};
+
+/**
+ * What to tell the user about `error`: the common texts for an error that is not the BFF's answer
+ * (a bug in the page: "`what` could not be shown"), for no answer at all from the console server,
+ * and for a platform timeout; `describe` words every other problem the BFF sent.
+ */
+export function describeApiError<T>(
+  error: unknown,
+  what: string,
+  describe: (problem: Problem) => T,
+): T | ProblemText {
+  if (!(error instanceof ApiError)) {
+    return {
+      title: `${what} could not be shown`,
+      advice: 'Something unexpected went wrong in this page. Try again; if it persists, reload it.',
+    };
+  }
+  if (error.status === 0) return CONSOLE_UNREACHABLE;
+  if (error.problem.type === PROBLEM_TYPES.upstreamTimeout) return PLATFORM_TIMEOUT;
+  return describe(error.problem);
+}
