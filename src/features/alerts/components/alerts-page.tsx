@@ -1,6 +1,7 @@
 // Page `/alerts`: the early-warning forecast per limit, and where alerts go. Every role reads;
 // admins add, test, pause and remove destinations and change thresholds.
 import { useQuery } from '@tanstack/react-query';
+import { LoadErrorPanel } from '../../../components/ui/load-error-panel';
 import { StatusPanel } from '../../../components/ui/status-panel';
 import { destinationsQueryOptions, forecastQueryOptions, useViewerRole } from '../api/alerts-api';
 import { DestinationCard } from './destination-card';
@@ -37,9 +38,12 @@ export function AlertsPage() {
         {forecast.isPending ? (
           <p className="muted">Loading the forecast…</p>
         ) : forecast.isError ? (
-          <StatusPanel title="The forecast could not be loaded" tone="danger" role="alert">
-            <p>{forecast.error.message}</p>
-          </StatusPanel>
+          <LoadErrorPanel
+            title="The forecast could not be loaded"
+            detail={forecast.error.message}
+            onRetry={() => void forecast.refetch()}
+            retrying={forecast.isFetching}
+          />
         ) : (
           <ForecastTable limits={forecast.data.limits} canEdit={canEdit} />
         )}
@@ -50,9 +54,12 @@ export function AlertsPage() {
         {destinations.isPending ? (
           <p className="muted">Loading destinations…</p>
         ) : destinations.isError ? (
-          <StatusPanel title="Destinations could not be loaded" tone="danger" role="alert">
-            <p>{destinations.error.message}</p>
-          </StatusPanel>
+          <LoadErrorPanel
+            title="Destinations could not be loaded"
+            detail={destinations.error.message}
+            onRetry={() => void destinations.refetch()}
+            retrying={destinations.isFetching}
+          />
         ) : destinations.data.items.length === 0 ? (
           <StatusPanel title="No destinations yet" headingLevel={3}>
             <p>

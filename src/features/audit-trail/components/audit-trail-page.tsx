@@ -6,6 +6,7 @@ import { useMemo, useState, type FormEvent } from 'react';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
 import { ActionButton } from '../../../components/ui/action-button';
+import { LoadErrorPanel } from '../../../components/ui/load-error-panel';
 import { StatusPanel } from '../../../components/ui/status-panel';
 import {
   canonicalIdentifier,
@@ -212,19 +213,13 @@ export function AuditTrailPage() {
             Loading the audit trail…
           </p>
         ) : trail.isError ? (
-          <StatusPanel
-            role="alert"
-            tone="danger"
+          <LoadErrorPanel
             headingLevel={3}
             title="The audit trail could not be loaded"
-            actions={
-              <button type="button" className="button" onClick={() => void trail.refetch()}>
-                Try again
-              </button>
-            }
-          >
-            <p>{trail.error.message}</p>
-          </StatusPanel>
+            detail={trail.error.message}
+            onRetry={() => void trail.refetch()}
+            retrying={trail.isFetching}
+          />
         ) : rows.length === 0 ? (
           <StatusPanel headingLevel={3} title="No lookups recorded">
             <p>

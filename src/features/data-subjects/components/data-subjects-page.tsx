@@ -4,6 +4,7 @@
 // URL, the history, browser storage or the query cache, and it is gone once the page unmounts.
 import { useMemo, useRef, useState, type FormEvent } from 'react';
 import { useSearchParams } from 'react-router';
+import { LoadErrorPanel } from '../../../components/ui/load-error-panel';
 import { StatusPanel } from '../../../components/ui/status-panel';
 import type { LookupResponse } from '../../../shared/data-subject-lookups';
 import type { OperationParam } from '../../../shared/data-subject-operations';
@@ -36,18 +37,12 @@ export function DataSubjectsPage() {
       {catalog.isPending ? (
         <StatusPanel role="status" busy title="Loading the operations…" />
       ) : catalog.isError ? (
-        <StatusPanel
-          role="alert"
-          tone="danger"
+        <LoadErrorPanel
           title="The operations could not be loaded"
-          actions={
-            <button type="button" className="button" onClick={() => void catalog.refetch()}>
-              Try again
-            </button>
-          }
-        >
-          <p>{catalog.error.message}</p>
-        </StatusPanel>
+          detail={catalog.error.message}
+          onRetry={() => void catalog.refetch()}
+          retrying={catalog.isFetching}
+        />
       ) : (
         <Lookups operations={catalog.data.operations} />
       )}

@@ -2,6 +2,7 @@
 // they send the platform; the reporting key is shown once, and can be rotated or revoked.
 import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
+import { LoadErrorPanel } from '../../../components/ui/load-error-panel';
 import type { IssuedKey } from '../../../shared/integrations';
 import {
   integrationsQueryOptions,
@@ -117,8 +118,16 @@ export function IntegrationsPage() {
 
       <section className="card" aria-labelledby="registered-title">
         <h2 id="registered-title">Registered</h2>
-        {!list.data ? (
-          <p className="muted">{list.isError ? 'The list could not be loaded.' : 'Loading…'}</p>
+        {list.isError && !list.data ? (
+          <LoadErrorPanel
+            headingLevel={3}
+            title="The list could not be loaded"
+            detail={list.error.message}
+            onRetry={() => void list.refetch()}
+            retrying={list.isFetching}
+          />
+        ) : !list.data ? (
+          <p className="muted">Loading…</p>
         ) : list.data.items.length === 0 ? (
           <p className="muted">None yet.</p>
         ) : (

@@ -5,6 +5,7 @@ import { lazy, Suspense, useCallback, useMemo, useState } from 'react';
 import { useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
 import { ActionButton } from '../../../components/ui/action-button';
+import { LoadErrorPanel } from '../../../components/ui/load-error-panel';
 import { StatusPanel } from '../../../components/ui/status-panel';
 import type { Incident, Usage } from '../../../shared/incident';
 import {
@@ -152,19 +153,13 @@ export function RateLimitsPage() {
             Loading incidents…
           </p>
         ) : incidents.isError ? (
-          <StatusPanel
-            role="alert"
-            tone="danger"
+          <LoadErrorPanel
             headingLevel={3}
             title="The incidents could not be loaded"
-            actions={
-              <button type="button" className="button" onClick={() => void incidents.refetch()}>
-                Try again
-              </button>
-            }
-          >
-            <p>{incidents.error.message}</p>
-          </StatusPanel>
+            detail={incidents.error.message}
+            onRetry={() => void incidents.refetch()}
+            retrying={incidents.isFetching}
+          />
         ) : rows.length === 0 ? (
           <StatusPanel
             headingLevel={3}
