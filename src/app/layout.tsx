@@ -32,8 +32,7 @@ export function AppLayout() {
         <LoadErrorPanel
           title="The console server could not be reached"
           detail="Check your connection, then try again."
-          onRetry={() => void session.refetch()}
-          retrying={session.isFetching}
+          query={session}
         />
       </main>
     );

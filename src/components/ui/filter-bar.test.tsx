@@ -4,34 +4,32 @@
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import { FilterBar, FilterInput, FilterSelect, useFilterSetter } from './filter-bar';
+import {
+  FilterBar,
+  FilterInput,
+  FilterSelect,
+  type BindFilter,
+  type SetFilters,
+} from './filter-bar';
 
 interface Filters {
   user?: string;
   period?: string;
 }
 
+const PERIODS = [{ value: 'MINUTE', label: 'Minute' }];
+
 function Bar({ filters, onChange }: { filters: Filters; onChange: (next: Filters) => void }) {
-  const set = useFilterSetter(filters, onChange);
-  return (
-    <FilterBar
-      label="Filter things"
-      active={Object.keys(filters).length > 0}
-      onClear={() => onChange({})}
-    >
-      <FilterInput
-        label="User"
-        value={filters.user ?? ''}
-        onChange={(event) => set({ user: event.target.value || undefined })}
-      />
-      <FilterSelect
-        label="Period"
-        value={filters.period}
-        options={[{ value: 'MINUTE', label: 'Minute' }]}
-        onChange={(period) => set({ period })}
-      />
-    </FilterBar>
-  );
+  const fields = (set: SetFilters<Filters>, bind: BindFilter<Filters>) => [
+    <FilterSelect key="period" label="Period" options={PERIODS} {...bind('period')} />,
+    <FilterInput
+      key="user"
+      label="User"
+      value={filters.user ?? ''}
+      onChange={(event) => set({ user: event.target.value || undefined })}
+    />,
+  ];
+  return <FilterBar {...{ filters, onChange }} label="Filter things" children={fields} />;
 }
 
 describe('FilterBar', () => {

@@ -3,48 +3,59 @@
 // filters in the URL; this piece only lays them out and turns edits into a new filter object.
 import type { FormEvent, InputHTMLAttributes, ReactNode } from 'react';
 
-/**
- * A setter that merges `change` into `filters` and drops the emptied ones, so the URL never
- * carries `?user=` or `?since=` with nothing after it.
- */
-export function useFilterSetter<F extends object>(
-  filters: F,
-  onChange: (filters: F) => void,
-): (change: Partial<F>) => void {
-  return (change) => {
+/** A filter object's setter: merges a change and drops the emptied filters. */
+export type SetFilters<F> = (change: Partial<F>) => void;
+
+/** The value and change handler of a select bound to one filter, to spread on FilterSelect. */
+export type BindFilter<F> = (name: keyof F & string) => {
+  value: string | undefined;
+  onChange: (value: string | undefined) => void;
+};
+
+export interface FilterBarProps<F extends object> {
+  /** Accessible name of the search region, e.g. "Filter incidents". */
+  label: string;
+  /** The filters now applied; any truthy value counts as set. */
+  filters: F;
+  onChange: (filters: F) => void;
+  /**
+   * The fields, given a setter that merges a change into `filters` and a binder of a select to
+   * one filter whose values are the filter's own.
+   */
+  children: (set: SetFilters<F>, bind: BindFilter<F>) => ReactNode;
+}
+
+const ignoreSubmit = (event: FormEvent) => event.preventDefault();
+
+/** A search form of filter fields; every field applies as it changes, so Enter does nothing. */
+export function FilterBar<F extends object>({
+  label,
+  filters,
+  onChange,
+  children,
+}: FilterBarProps<F>) {
+  // Emptied filters are dropped, so the URL never carries `?user=` with nothing after it.
+  const set: SetFilters<F> = (change) => {
     const next = { ...filters, ...change };
     for (const name of Object.keys(next) as Array<keyof F>) {
       if (!next[name]) delete next[name];
     }
     onChange(next);
   };
-}
-
-export interface FilterBarProps {
-  /** Accessible name of the search region, e.g. "Filter incidents". */
-  label: string;
-  /** A class of the list's own, next to the shared `filter-bar`. */
-  className?: string;
-  /** True while any filter is set: "Clear filters" shows. */
-  active: boolean;
-  onClear: () => void;
-  children: ReactNode;
-}
-
-const ignoreSubmit = (event: FormEvent) => event.preventDefault();
-
-/** A search form of filter fields; every field applies as it changes, so Enter does nothing. */
-export function FilterBar({ label, className, active, onClear, children }: FilterBarProps) {
+  const bind: BindFilter<F> = (name) => ({
+    value: filters[name] as string | undefined,
+    onChange: (value) => set({ [name]: value } as Partial<F>),
+  });
+  const active = Object.values(filters).some(Boolean);
   return (
-    <form
-      className={className ? `filter-bar ${className}` : 'filter-bar'}
-      role="search"
-      aria-label={label}
-      onSubmit={ignoreSubmit}
-    >
-      {children}
+    <form className="filter-bar" role="search" aria-label={label} onSubmit={ignoreSubmit}>
+      {children(set, bind)}
       {active ? (
-        <button type="button" className="button button-small filter-clear" onClick={onClear}>
+        <button
+          type="button"
+          className="button button-small filter-clear"
+          onClick={() => onChange({} as F)}
+        >
           Clear filters
         </button>
       ) : null}
@@ -63,6 +74,36 @@ export function FilterInput({ label, ...input }: FilterInputProps) {
       <span>{label}</span>
       <input className="input" {...input} />
     </label>
+  );
+}
+
+export interface FilterTimeRangeProps {
+  /** `date` for whole days, `datetime-local` for moments in this browser's time zone. */
+  type: 'date' | 'datetime-local';
+  /** The inputs' values ('' when unset). */
+  since: string;
+  until: string;
+  /** Called with the end that changed and the input's new value ('' when emptied). */
+  onChange: (end: 'since' | 'until', value: string) => void;
+}
+
+/** The "From" and "To" fields of a time range. */
+export function FilterTimeRange({ type, since, until, onChange }: FilterTimeRangeProps) {
+  return (
+    <>
+      <FilterInput
+        label="From"
+        type={type}
+        value={since}
+        onChange={(event) => onChange('since', event.target.value)}
+      />
+      <FilterInput
+        label="To"
+        type={type}
+        value={until}
+        onChange={(event) => onChange('until', event.target.value)}
+      />
+    </>
   );
 }
 

@@ -4,27 +4,30 @@ import type { ReactNode } from 'react';
 import { ActionButton } from './action-button';
 import { StatusPanel } from './status-panel';
 
+/** The part of a failed TanStack query the panel needs: its error, and a way to load again. */
+export interface FailedLoad {
+  error: Error | null;
+  isFetching: boolean;
+  refetch: () => unknown;
+}
+
 export interface LoadErrorPanelProps {
   /** What could not be loaded, e.g. "The incidents could not be loaded". */
   title: ReactNode;
-  /** The problem's detail as the console server or the browser gave it. */
+  /**
+   * The failed query: its error message is the detail, "Try again" refetches it and ignores
+   * clicks while the refetch is in flight.
+   */
+  query?: FailedLoad;
+  /** A detail of its own instead of the query's error message. */
   detail?: ReactNode;
-  /** Loads again; leave it out where nothing can be retried from here. */
-  onRetry?: () => void;
-  /** True while a retry is in flight: the button says so and ignores clicks. */
-  retrying?: boolean;
   /** Heading level of the title, so the panel fits the page outline. */
   headingLevel?: 2 | 3;
 }
 
 /** A danger-toned alert panel with the failure, its detail and a "Try again" button. */
-export function LoadErrorPanel({
-  title,
-  detail,
-  onRetry,
-  retrying = false,
-  headingLevel,
-}: LoadErrorPanelProps) {
+export function LoadErrorPanel({ title, query, detail, headingLevel }: LoadErrorPanelProps) {
+  const shown = detail ?? query?.error?.message;
   return (
     <StatusPanel
       role="alert"
@@ -32,14 +35,18 @@ export function LoadErrorPanel({
       headingLevel={headingLevel}
       title={title}
       actions={
-        onRetry ? (
-          <ActionButton className="button" onClick={onRetry} unavailable={retrying}>
+        query ? (
+          <ActionButton
+            className="button"
+            onClick={() => void query.refetch()}
+            unavailable={query.isFetching}
+          >
             Try again
           </ActionButton>
         ) : undefined
       }
     >
-      {detail ? <p>{detail}</p> : null}
+      {shown ? <p>{shown}</p> : null}
     </StatusPanel>
   );
 }

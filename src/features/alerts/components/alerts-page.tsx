@@ -38,12 +38,7 @@ export function AlertsPage() {
         {forecast.isPending ? (
           <p className="muted">Loading the forecast…</p>
         ) : forecast.isError ? (
-          <LoadErrorPanel
-            title="The forecast could not be loaded"
-            detail={forecast.error.message}
-            onRetry={() => void forecast.refetch()}
-            retrying={forecast.isFetching}
-          />
+          <LoadErrorPanel title="The forecast could not be loaded" query={forecast} />
         ) : (
           <ForecastTable limits={forecast.data.limits} canEdit={canEdit} />
         )}
@@ -54,12 +49,7 @@ export function AlertsPage() {
         {destinations.isPending ? (
           <p className="muted">Loading destinations…</p>
         ) : destinations.isError ? (
-          <LoadErrorPanel
-            title="Destinations could not be loaded"
-            detail={destinations.error.message}
-            onRetry={() => void destinations.refetch()}
-            retrying={destinations.isFetching}
-          />
+          <LoadErrorPanel title="Destinations could not be loaded" query={destinations} />
         ) : destinations.data.items.length === 0 ? (
           <StatusPanel title="No destinations yet" headingLevel={3}>
             <p>

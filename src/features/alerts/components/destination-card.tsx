@@ -38,13 +38,7 @@ function DeliveryLog({ destination, canEdit }: { destination: Destination; canEd
   if (log.isPending) return <p className="muted">Loading the delivery log…</p>;
   if (log.isError) {
     return (
-      <LoadErrorPanel
-        headingLevel={3}
-        title="The delivery log could not be loaded"
-        detail={log.error.message}
-        onRetry={() => void log.refetch()}
-        retrying={log.isFetching}
-      />
+      <LoadErrorPanel headingLevel={3} title="The delivery log could not be loaded" query={log} />
     );
   }
   if (log.data.items.length === 0) {

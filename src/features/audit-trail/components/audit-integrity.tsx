@@ -38,9 +38,7 @@ export function AuditIntegrityPanel() {
         <LoadErrorPanel
           headingLevel={3}
           title="The trail’s integrity could not be loaded"
-          detail={integrity.error.message}
-          onRetry={() => void integrity.refetch()}
-          retrying={integrity.isFetching}
+          query={integrity}
         />
       ) : (
         <dl className="audit-integrity-facts">

@@ -216,9 +216,7 @@ export function AuditTrailPage() {
           <LoadErrorPanel
             headingLevel={3}
             title="The audit trail could not be loaded"
-            detail={trail.error.message}
-            onRetry={() => void trail.refetch()}
-            retrying={trail.isFetching}
+            query={trail}
           />
         ) : rows.length === 0 ? (
           <StatusPanel headingLevel={3} title="No lookups recorded">

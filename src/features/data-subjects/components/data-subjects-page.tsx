@@ -37,12 +37,7 @@ export function DataSubjectsPage() {
       {catalog.isPending ? (
         <StatusPanel role="status" busy title="Loading the operations…" />
       ) : catalog.isError ? (
-        <LoadErrorPanel
-          title="The operations could not be loaded"
-          detail={catalog.error.message}
-          onRetry={() => void catalog.refetch()}
-          retrying={catalog.isFetching}
-        />
+        <LoadErrorPanel title="The operations could not be loaded" query={catalog} />
       ) : (
         <Lookups operations={catalog.data.operations} />
       )}

@@ -119,13 +119,7 @@ export function IntegrationsPage() {
       <section className="card" aria-labelledby="registered-title">
         <h2 id="registered-title">Registered</h2>
         {list.isError && !list.data ? (
-          <LoadErrorPanel
-            headingLevel={3}
-            title="The list could not be loaded"
-            detail={list.error.message}
-            onRetry={() => void list.refetch()}
-            retrying={list.isFetching}
-          />
+          <LoadErrorPanel headingLevel={3} title="The list could not be loaded" query={list} />
         ) : !list.data ? (
           <p className="muted">Loading…</p>
         ) : list.data.items.length === 0 ? (

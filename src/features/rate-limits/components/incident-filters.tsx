@@ -1,13 +1,12 @@
 // Filters of the incident history, kept in the URL so a filtered view can be shared.
 import {
   FilterBar,
-  FilterInput,
   FilterSelect,
-  useFilterSetter,
+  FilterTimeRange,
   type FilterOption,
 } from '../../../components/ui/filter-bar';
 import type { Rule } from '../../../shared/incident';
-import { hasIncidentFilters, type IncidentFilters } from '../incident-url-state';
+import type { IncidentFilters } from '../incident-url-state';
 import { ruleTitle } from '../format';
 
 export interface IncidentFiltersProps {
@@ -38,42 +37,24 @@ const PERIOD_OPTIONS: readonly FilterOption[] = [
 
 /** Period, rule and time range. */
 export function IncidentFiltersBar({ filters, rules, onChange }: IncidentFiltersProps) {
-  const set = useFilterSetter(filters, onChange);
   const ruleOptions: FilterOption[] = [
     ...(rules ?? []).map((rule) => ({ value: rule.id, label: ruleTitle(rule) })),
     { value: 'unmatched', label: 'Unknown rule' },
   ];
   return (
-    <FilterBar
-      className="incident-filters"
-      label="Filter incidents"
-      active={hasIncidentFilters(filters)}
-      onClear={() => onChange({})}
-    >
-      <FilterSelect
-        label="Period"
-        value={filters.period}
-        options={PERIOD_OPTIONS}
-        onChange={(period) => set({ period: period as IncidentFilters['period'] })}
-      />
-      <FilterSelect
-        label="Limit"
-        value={filters.rule}
-        options={ruleOptions}
-        onChange={(rule) => set({ rule })}
-      />
-      <FilterInput
-        label="From"
-        type="datetime-local"
-        value={toLocalInput(filters.since)}
-        onChange={(event) => set({ since: fromLocalInput(event.target.value) })}
-      />
-      <FilterInput
-        label="To"
-        type="datetime-local"
-        value={toLocalInput(filters.until)}
-        onChange={(event) => set({ until: fromLocalInput(event.target.value) })}
-      />
+    <FilterBar label="Filter incidents" filters={filters} onChange={onChange}>
+      {(set, bind) => (
+        <>
+          <FilterSelect label="Period" options={PERIOD_OPTIONS} {...bind('period')} />
+          <FilterSelect label="Limit" options={ruleOptions} {...bind('rule')} />
+          <FilterTimeRange
+            type="datetime-local"
+            since={toLocalInput(filters.since)}
+            until={toLocalInput(filters.until)}
+            onChange={(end, value) => set({ [end]: fromLocalInput(value) })}
+          />
+        </>
+      )}
     </FilterBar>
   );
 }

@@ -263,9 +263,7 @@ export function AccountWideView({ canBurst }: { canBurst: boolean }) {
         <LoadErrorPanel
           headingLevel={3}
           title="The account-wide view could not be loaded"
-          detail={overview.error.message}
-          onRetry={() => void overview.refetch()}
-          retrying={overview.isFetching}
+          query={overview}
         />
       ) : !data ? (
         <p className="muted">Loading…</p>

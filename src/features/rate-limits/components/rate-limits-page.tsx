@@ -156,9 +156,7 @@ export function RateLimitsPage() {
           <LoadErrorPanel
             headingLevel={3}
             title="The incidents could not be loaded"
-            detail={incidents.error.message}
-            onRetry={() => void incidents.refetch()}
-            retrying={incidents.isFetching}
+            query={incidents}
           />
         ) : rows.length === 0 ? (
           <StatusPanel
