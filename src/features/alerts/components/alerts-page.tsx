@@ -3,6 +3,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { LoadErrorPanel } from '../../../components/ui/load-error-panel';
 import { StatusPanel } from '../../../components/ui/status-panel';
+import { PageHeader } from '../../../components/ui/page-header';
 import { destinationsQueryOptions, forecastQueryOptions, useViewerRole } from '../api/alerts-api';
 import { DestinationCard } from './destination-card';
 import { DestinationForm } from './destination-form';
@@ -17,16 +18,11 @@ export function AlertsPage() {
   const destinations = useQuery(destinationsQueryOptions());
 
   return (
-    <section className="page alerts-page" aria-labelledby="alerts-title">
-      <header className="page-header">
-        <div>
-          <h1 id="alerts-title">Early warning and alerts</h1>
-          <p className="muted">
-            When each limit runs out at the current rate, and who is told when something happens.
-            {canEdit ? null : ' Only administrators can change destinations and thresholds.'}
-          </p>
-        </div>
-      </header>
+    <section className="page page-stack alerts-page" aria-labelledby="alerts-title">
+      <PageHeader titleId="alerts-title" title="Early warning and alerts">
+        When each limit runs out at the current rate, and who is told when something happens.
+        {canEdit ? null : ' Only administrators can change destinations and thresholds.'}
+      </PageHeader>
 
       <section className="card alerts-section" aria-labelledby="forecast-title">
         <h2 id="forecast-title">Forecast</h2>

@@ -8,6 +8,7 @@ import { useSearchParams } from 'react-router';
 import { ActionButton } from '../../../components/ui/action-button';
 import { LoadErrorPanel } from '../../../components/ui/load-error-panel';
 import { StatusPanel } from '../../../components/ui/status-panel';
+import { PageHeader } from '../../../components/ui/page-header';
 import {
   canonicalIdentifier,
   type AuditMatch,
@@ -94,18 +95,13 @@ export function AuditTrailPage() {
   };
 
   return (
-    <section className="page audit-page" aria-labelledby="audit-title">
-      <header className="page-header">
-        <div>
-          <h1 id="audit-title">Audit trail</h1>
-          <p className="muted">
-            Every data-subject lookup, newest first: who made it, when, with which operation, what
-            it asked, how many records came back and what came of it. Identifiers are kept only as
-            keyed hashes, those asked for and every one an answer showed: find who saw a person’s
-            data by typing their identifier below.
-          </p>
-        </div>
-      </header>
+    <section className="page page-stack audit-page" aria-labelledby="audit-title">
+      <PageHeader titleId="audit-title" title="Audit trail">
+        Every data-subject lookup, newest first: who made it, when, with which operation, what it
+        asked, how many records came back and what came of it. Identifiers are kept only as keyed
+        hashes, those asked for and every one an answer showed: find who saw a person’s data by
+        typing their identifier below.
+      </PageHeader>
 
       <AuditIntegrityPanel />
 

@@ -3,6 +3,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { LoadErrorPanel } from '../../../components/ui/load-error-panel';
+import { PageHeader } from '../../../components/ui/page-header';
 import type { IssuedKey } from '../../../shared/integrations';
 import {
   integrationsQueryOptions,
@@ -71,15 +72,10 @@ export function IntegrationsPage() {
 
   return (
     <section className="page integrations-page" aria-labelledby="integrations-title">
-      <header className="page-header">
-        <div>
-          <h1 id="integrations-title">Integrations</h1>
-          <p className="muted">
-            The account’s other clients of the platform. Each reports its requests and 429s with its
-            own key, so the rate-limits page shows the whole account.
-          </p>
-        </div>
-      </header>
+      <PageHeader titleId="integrations-title" title="Integrations">
+        The account’s other clients of the platform. Each reports its requests and 429s with its own
+        key, so the rate-limits page shows the whole account.
+      </PageHeader>
 
       {issued ? <IssuedKeyPanel issued={issued} onDone={() => setIssued(null)} /> : null}
 

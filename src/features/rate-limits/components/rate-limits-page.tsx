@@ -7,6 +7,7 @@ import { useSearchParams } from 'react-router';
 import { ActionButton } from '../../../components/ui/action-button';
 import { LoadErrorPanel } from '../../../components/ui/load-error-panel';
 import { StatusPanel } from '../../../components/ui/status-panel';
+import { PageHeader } from '../../../components/ui/page-header';
 import type { Incident, Usage } from '../../../shared/incident';
 import {
   incidentsQueryOptions,
@@ -113,24 +114,22 @@ export function RateLimitsPage() {
   );
 
   return (
-    <section className="page rate-limits-page" aria-labelledby="rate-limits-title">
-      <header className="page-header">
-        <div>
-          <h1 id="rate-limits-title">Rate limits</h1>
-          <p className="muted">
-            Every 429 the privacy platform returns, live, one row per{' '}
-            <code>ot-ratelimit-event-id</code>; and how close the console is to each limit.
-            {rules.data
-              ? ` Account tier: ${rules.data.accountTier}; limits as published in the platform’s ${
-                  rules.data.policy === 'per-endpoint'
-                    ? 'newer per-endpoint rate-limit page'
-                    : 'account-and-module rate-limit page'
-                }.`
-              : ''}
-          </p>
-        </div>
-        <StreamIndicator status={status} />
-      </header>
+    <section className="page page-stack rate-limits-page" aria-labelledby="rate-limits-title">
+      <PageHeader
+        titleId="rate-limits-title"
+        title="Rate limits"
+        aside={<StreamIndicator status={status} />}
+      >
+        Every 429 the privacy platform returns, live, one row per <code>ot-ratelimit-event-id</code>
+        ; and how close the console is to each limit.
+        {rules.data
+          ? ` Account tier: ${rules.data.accountTier}; limits as published in the platform’s ${
+              rules.data.policy === 'per-endpoint'
+                ? 'newer per-endpoint rate-limit page'
+                : 'account-and-module rate-limit page'
+            }.`
+          : ''}
+      </PageHeader>
 
       {showDemo ? <DemoControlsPanel /> : null}
       <AccountWideView canBurst={showDemo} />
