@@ -3,7 +3,7 @@
 import { Suspense, useEffect } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Navigate, NavLink, Outlet, useLocation, useNavigation } from 'react-router';
-import { StatusPanel } from '../components/ui/status-panel';
+import { LoadErrorPanel } from '../components/ui/load-error-panel';
 import { useSession } from '../lib/session-query';
 import { UserBadge } from '../features/session/components/user-badge';
 import { IdleSignOut } from '../features/session/components/idle-sign-out';
@@ -29,18 +29,11 @@ export function AppLayout() {
   if (session.isError) {
     return (
       <main id="main" className="app-main">
-        <StatusPanel
+        <LoadErrorPanel
           title="The console server could not be reached"
-          tone="danger"
-          role="alert"
-          actions={
-            <button type="button" className="button" onClick={() => void session.refetch()}>
-              Try again
-            </button>
-          }
-        >
-          <p>Check your connection, then try again.</p>
-        </StatusPanel>
+          detail="Check your connection, then try again."
+          query={session}
+        />
       </main>
     );
   }

@@ -1,7 +1,9 @@
 // Page `/alerts`: the early-warning forecast per limit, and where alerts go. Every role reads;
 // admins add, test, pause and remove destinations and change thresholds.
 import { useQuery } from '@tanstack/react-query';
+import { LoadErrorPanel } from '../../../components/ui/load-error-panel';
 import { StatusPanel } from '../../../components/ui/status-panel';
+import { PageHeader } from '../../../components/ui/page-header';
 import { useViewerRole } from '../../../lib/session-query';
 import { destinationsQueryOptions, forecastQueryOptions } from '../api/alerts-api';
 import { DestinationCard } from './destination-card';
@@ -17,16 +19,11 @@ export function AlertsPage() {
   const destinations = useQuery(destinationsQueryOptions());
 
   return (
-    <section className="page alerts-page" aria-labelledby="alerts-title">
-      <header className="page-header">
-        <div>
-          <h1 id="alerts-title">Early warning and alerts</h1>
-          <p className="muted">
-            When each limit runs out at the current rate, and who is told when something happens.
-            {canEdit ? null : ' Only administrators can change destinations and thresholds.'}
-          </p>
-        </div>
-      </header>
+    <section className="page page-stack alerts-page" aria-labelledby="alerts-title">
+      <PageHeader titleId="alerts-title" title="Early warning and alerts">
+        When each limit runs out at the current rate, and who is told when something happens.
+        {canEdit ? null : ' Only administrators can change destinations and thresholds.'}
+      </PageHeader>
 
       <section className="card alerts-section" aria-labelledby="forecast-title">
         <h2 id="forecast-title">Forecast</h2>
@@ -38,9 +35,7 @@ export function AlertsPage() {
         {forecast.isPending ? (
           <p className="muted">Loading the forecast…</p>
         ) : forecast.isError ? (
-          <StatusPanel title="The forecast could not be loaded" tone="danger" role="alert">
-            <p>{forecast.error.message}</p>
-          </StatusPanel>
+          <LoadErrorPanel title="The forecast could not be loaded" query={forecast} />
         ) : (
           <ForecastTable limits={forecast.data.limits} canEdit={canEdit} />
         )}
@@ -51,9 +46,7 @@ export function AlertsPage() {
         {destinations.isPending ? (
           <p className="muted">Loading destinations…</p>
         ) : destinations.isError ? (
-          <StatusPanel title="Destinations could not be loaded" tone="danger" role="alert">
-            <p>{destinations.error.message}</p>
-          </StatusPanel>
+          <LoadErrorPanel title="Destinations could not be loaded" query={destinations} />
         ) : destinations.data.items.length === 0 ? (
           <StatusPanel title="No destinations yet" headingLevel={3}>
             <p>

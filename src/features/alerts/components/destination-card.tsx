@@ -1,6 +1,7 @@
 // One destination: what it receives, the one-click test, and its delivery log (time, event,
 // status, attempts, latency, the receiver's answer) with "Resend" for what did not arrive.
 import { useQuery } from '@tanstack/react-query';
+import { LoadErrorPanel } from '../../../components/ui/load-error-panel';
 import { ALERT_EVENTS, type Delivery, type Destination } from '../../../shared/alerts';
 import {
   deliveriesQueryOptions,
@@ -37,9 +38,7 @@ function DeliveryLog({ destination, canEdit }: { destination: Destination; canEd
   if (log.isPending) return <p className="muted">Loading the delivery log…</p>;
   if (log.isError) {
     return (
-      <p className="field-error" role="alert">
-        The delivery log could not be loaded: {log.error.message}
-      </p>
+      <LoadErrorPanel headingLevel={3} title="The delivery log could not be loaded" query={log} />
     );
   }
   if (log.data.items.length === 0) {

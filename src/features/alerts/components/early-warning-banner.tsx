@@ -14,7 +14,7 @@ export function EarlyWarningBanner() {
     .filter((text): text is string => text !== null);
   if (warnings.length === 0) return null;
   return (
-    <div className="early-warning-banner" role="status">
+    <div className="page-banner early-warning-banner" role="status">
       <strong>Early warning:</strong>
       <ul>
         {warnings.map((warning) => (

@@ -1,6 +1,7 @@
 // The trail's integrity at a glance: when its hash chain was last verified and what that found,
 // a button to verify it now, and the retention it keeps.
 import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { LoadErrorPanel } from '../../../components/ui/load-error-panel';
 import { auditIntegrityQueryOptions, auditKeys, useVerifyChain } from '../api/audit-trail-api';
 import { formatDateTime } from '../format';
 
@@ -34,7 +35,11 @@ export function AuditIntegrityPanel() {
           Loading…
         </p>
       ) : integrity.isError ? (
-        <p role="alert">The trail’s integrity could not be loaded: {integrity.error.message}</p>
+        <LoadErrorPanel
+          headingLevel={3}
+          title="The trail’s integrity could not be loaded"
+          query={integrity}
+        />
       ) : (
         <dl className="audit-integrity-facts">
           <dt>Chain last verified</dt>

@@ -6,7 +6,9 @@ import { useMemo, useState, type FormEvent } from 'react';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
 import { ActionButton } from '../../../components/ui/action-button';
+import { LoadErrorPanel } from '../../../components/ui/load-error-panel';
 import { StatusPanel } from '../../../components/ui/status-panel';
+import { PageHeader } from '../../../components/ui/page-header';
 import {
   canonicalIdentifier,
   type AuditMatch,
@@ -93,18 +95,13 @@ export function AuditTrailPage() {
   };
 
   return (
-    <section className="page audit-page" aria-labelledby="audit-title">
-      <header className="page-header">
-        <div>
-          <h1 id="audit-title">Audit trail</h1>
-          <p className="muted">
-            Every data-subject lookup, newest first: who made it, when, with which operation, what
-            it asked, how many records came back and what came of it. Identifiers are kept only as
-            keyed hashes, those asked for and every one an answer showed: find who saw a person’s
-            data by typing their identifier below.
-          </p>
-        </div>
-      </header>
+    <section className="page page-stack audit-page" aria-labelledby="audit-title">
+      <PageHeader titleId="audit-title" title="Audit trail">
+        Every data-subject lookup, newest first: who made it, when, with which operation, what it
+        asked, how many records came back and what came of it. Identifiers are kept only as keyed
+        hashes, those asked for and every one an answer showed: find who saw a person’s data by
+        typing their identifier below.
+      </PageHeader>
 
       <AuditIntegrityPanel />
 
@@ -212,19 +209,11 @@ export function AuditTrailPage() {
             Loading the audit trail…
           </p>
         ) : trail.isError ? (
-          <StatusPanel
-            role="alert"
-            tone="danger"
+          <LoadErrorPanel
             headingLevel={3}
             title="The audit trail could not be loaded"
-            actions={
-              <button type="button" className="button" onClick={() => void trail.refetch()}>
-                Try again
-              </button>
-            }
-          >
-            <p>{trail.error.message}</p>
-          </StatusPanel>
+            query={trail}
+          />
         ) : rows.length === 0 ? (
           <StatusPanel headingLevel={3} title="No lookups recorded">
             <p>

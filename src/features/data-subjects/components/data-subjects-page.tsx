@@ -4,7 +4,9 @@
 // URL, the history, browser storage or the query cache, and it is gone once the page unmounts.
 import { useMemo, useRef, useState, type FormEvent } from 'react';
 import { useSearchParams } from 'react-router';
+import { LoadErrorPanel } from '../../../components/ui/load-error-panel';
 import { StatusPanel } from '../../../components/ui/status-panel';
+import { PageHeader } from '../../../components/ui/page-header';
 import type { LookupResponse } from '../../../shared/data-subject-lookups';
 import type { OperationParam } from '../../../shared/data-subject-operations';
 import { checkLookupParams } from '../../../shared/data-subject-validation';
@@ -24,31 +26,15 @@ import './data-subjects.css';
 export function DataSubjectsPage() {
   const catalog = useOperations();
   return (
-    <section className="page data-subjects-page" aria-labelledby="data-subjects-title">
-      <header className="page-header">
-        <div>
-          <h1 id="data-subjects-title">Data subjects</h1>
-          <p className="muted">
-            Look up a data subject through the v4 operations and compare each answer with the v1, v2
-            or v3 call it replaces. Every lookup is recorded in the audit trail.
-          </p>
-        </div>
-      </header>
+    <section className="page page-stack data-subjects-page" aria-labelledby="data-subjects-title">
+      <PageHeader titleId="data-subjects-title" title="Data subjects">
+        Look up a data subject through the v4 operations and compare each answer with the v1, v2 or
+        v3 call it replaces. Every lookup is recorded in the audit trail.
+      </PageHeader>
       {catalog.isPending ? (
         <StatusPanel role="status" busy title="Loading the operations…" />
       ) : catalog.isError ? (
-        <StatusPanel
-          role="alert"
-          tone="danger"
-          title="The operations could not be loaded"
-          actions={
-            <button type="button" className="button" onClick={() => void catalog.refetch()}>
-              Try again
-            </button>
-          }
-        >
-          <p>{catalog.error.message}</p>
-        </StatusPanel>
+        <LoadErrorPanel title="The operations could not be loaded" query={catalog} />
       ) : (
         <Lookups operations={catalog.data.operations} />
       )}

@@ -1,6 +1,7 @@
 // Page `/event-types`: which activity-log event types the privacy platform tracks, by module and
 // object type; chooses between the loading, failure, empty and loaded states.
 import { StatusPanel } from '../../../components/ui/status-panel';
+import { PageHeader } from '../../../components/ui/page-header';
 import { useEventTypes } from '../api/get-event-types';
 import { EventTypesBrowser } from './event-types-browser';
 import { EventTypesError } from './event-types-error';
@@ -14,14 +15,9 @@ export function EventTypesPage() {
 
   return (
     <section className="page event-types-page" aria-labelledby="event-types-title">
-      <header className="page-header">
-        <div>
-          <h1 id="event-types-title">Event types</h1>
-          <p className="muted">
-            The activity-log event types the privacy platform records, by module and object type.
-          </p>
-        </div>
-      </header>
+      <PageHeader titleId="event-types-title" title="Event types">
+        The activity-log event types the privacy platform records, by module and object type.
+      </PageHeader>
 
       {query.isError ? (
         // With data already shown, a failed refresh is reported above it rather than replacing it.

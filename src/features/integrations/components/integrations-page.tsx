@@ -2,6 +2,8 @@
 // they send the platform; the reporting key is shown once, and can be rotated or revoked.
 import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
+import { LoadErrorPanel } from '../../../components/ui/load-error-panel';
+import { PageHeader } from '../../../components/ui/page-header';
 import type { IssuedKey } from '../../../shared/integrations';
 import {
   integrationsQueryOptions,
@@ -70,15 +72,10 @@ export function IntegrationsPage() {
 
   return (
     <section className="page integrations-page" aria-labelledby="integrations-title">
-      <header className="page-header">
-        <div>
-          <h1 id="integrations-title">Integrations</h1>
-          <p className="muted">
-            The account’s other clients of the platform. Each reports its requests and 429s with its
-            own key, so the rate-limits page shows the whole account.
-          </p>
-        </div>
-      </header>
+      <PageHeader titleId="integrations-title" title="Integrations">
+        The account’s other clients of the platform. Each reports its requests and 429s with its own
+        key, so the rate-limits page shows the whole account.
+      </PageHeader>
 
       {issued ? <IssuedKeyPanel issued={issued} onDone={() => setIssued(null)} /> : null}
 
@@ -117,8 +114,10 @@ export function IntegrationsPage() {
 
       <section className="card" aria-labelledby="registered-title">
         <h2 id="registered-title">Registered</h2>
-        {!list.data ? (
-          <p className="muted">{list.isError ? 'The list could not be loaded.' : 'Loading…'}</p>
+        {list.isError && !list.data ? (
+          <LoadErrorPanel headingLevel={3} title="The list could not be loaded" query={list} />
+        ) : !list.data ? (
+          <p className="muted">Loading…</p>
         ) : list.data.items.length === 0 ? (
           <p className="muted">None yet.</p>
         ) : (

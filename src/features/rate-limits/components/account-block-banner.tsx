@@ -36,7 +36,7 @@ function AccountBlockNotice({ until, incidentKey }: { until: number; incidentKey
     ? `/rate-limits?incident=${encodeURIComponent(incidentKey)}`
     : '/rate-limits';
   return (
-    <div className="account-block-banner" role="status">
+    <div className="page-banner account-block-banner" data-tone="danger" role="status">
       <svg aria-hidden="true" viewBox="0 0 20 20" width="18" height="18">
         <circle cx="10" cy="10" r="9" fill="currentColor" />
         <rect x="5" y="8.75" width="10" height="2.5" rx="1" fill="#fff" />

@@ -1,6 +1,12 @@
 // Filters of the incident history, kept in the URL so a filtered view can be shared.
+import {
+  FilterBar,
+  FilterSelect,
+  FilterTimeRange,
+  type FilterOption,
+} from '../../../components/ui/filter-bar';
 import type { Rule } from '../../../shared/incident';
-import { hasIncidentFilters, type IncidentFilters } from '../incident-url-state';
+import type { IncidentFilters } from '../incident-url-state';
 import { ruleTitle } from '../format';
 
 export interface IncidentFiltersProps {
@@ -24,75 +30,31 @@ function fromLocalInput(value: string): string | undefined {
   return Number.isNaN(ms) ? undefined : new Date(ms).toISOString();
 }
 
+const PERIOD_OPTIONS: readonly FilterOption[] = [
+  { value: 'MINUTE', label: 'Minute' },
+  { value: 'HOUR', label: 'Hour' },
+];
+
 /** Period, rule and time range. */
 export function IncidentFiltersBar({ filters, rules, onChange }: IncidentFiltersProps) {
-  const set = (change: Partial<IncidentFilters>) => {
-    const next: IncidentFilters = { ...filters, ...change };
-    for (const name of Object.keys(next) as Array<keyof IncidentFilters>) {
-      if (!next[name]) delete next[name];
-    }
-    onChange(next);
-  };
+  const ruleOptions: FilterOption[] = [
+    ...(rules ?? []).map((rule) => ({ value: rule.id, label: ruleTitle(rule) })),
+    { value: 'unmatched', label: 'Unknown rule' },
+  ];
   return (
-    <form
-      className="filter-bar incident-filters"
-      role="search"
-      aria-label="Filter incidents"
-      onSubmit={(e) => e.preventDefault()}
-    >
-      <label>
-        <span>Period</span>
-        <select
-          className="input"
-          value={filters.period ?? ''}
-          onChange={(event) =>
-            set({ period: (event.target.value || undefined) as IncidentFilters['period'] })
-          }
-        >
-          <option value="">Any</option>
-          <option value="MINUTE">Minute</option>
-          <option value="HOUR">Hour</option>
-        </select>
-      </label>
-      <label>
-        <span>Limit</span>
-        <select
-          className="input"
-          value={filters.rule ?? ''}
-          onChange={(event) => set({ rule: event.target.value || undefined })}
-        >
-          <option value="">Any</option>
-          {(rules ?? []).map((rule) => (
-            <option key={rule.id} value={rule.id}>
-              {ruleTitle(rule)}
-            </option>
-          ))}
-          <option value="unmatched">Unknown rule</option>
-        </select>
-      </label>
-      <label>
-        <span>From</span>
-        <input
-          className="input"
-          type="datetime-local"
-          value={toLocalInput(filters.since)}
-          onChange={(event) => set({ since: fromLocalInput(event.target.value) })}
-        />
-      </label>
-      <label>
-        <span>To</span>
-        <input
-          className="input"
-          type="datetime-local"
-          value={toLocalInput(filters.until)}
-          onChange={(event) => set({ until: fromLocalInput(event.target.value) })}
-        />
-      </label>
-      {hasIncidentFilters(filters) ? (
-        <button type="button" className="button button-link" onClick={() => onChange({})}>
-          Clear filters
-        </button>
-      ) : null}
-    </form>
+    <FilterBar label="Filter incidents" filters={filters} onChange={onChange}>
+      {(set, bind) => (
+        <>
+          <FilterSelect label="Period" options={PERIOD_OPTIONS} {...bind('period')} />
+          <FilterSelect label="Limit" options={ruleOptions} {...bind('rule')} />
+          <FilterTimeRange
+            type="datetime-local"
+            since={toLocalInput(filters.since)}
+            until={toLocalInput(filters.until)}
+            onChange={(end, value) => set({ [end]: fromLocalInput(value) })}
+          />
+        </>
+      )}
+    </FilterBar>
   );
 }

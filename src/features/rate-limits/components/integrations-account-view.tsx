@@ -2,6 +2,7 @@
 // integration's requests stacked and the unreported share shown as unknown, the last hour's
 // requests per source, the per-integration table, and the incidents of every reporter merged.
 import { useQuery } from '@tanstack/react-query';
+import { LoadErrorPanel } from '../../../components/ui/load-error-panel';
 import type { AccountLimit, AccountOverview } from '../../../shared/integrations';
 import { accountUsageQueryOptions, useDemoBurst } from '../api/account-usage-api';
 import './integrations-account-view.css';
@@ -258,10 +259,14 @@ export function AccountWideView({ canBurst }: { canBurst: boolean }) {
         The platform counts every client of the account against the same limits. This console and
         each registered integration report their requests; what nobody reports is unknown, not zero.
       </p>
-      {!data ? (
-        <p className="muted">
-          {overview.isError ? 'The account-wide view could not be loaded.' : 'Loading…'}
-        </p>
+      {overview.isError && !data ? (
+        <LoadErrorPanel
+          headingLevel={3}
+          title="The account-wide view could not be loaded"
+          query={overview}
+        />
+      ) : !data ? (
+        <p className="muted">Loading…</p>
       ) : (
         <>
           {canBurst ? <DemoBursts overview={data} /> : null}

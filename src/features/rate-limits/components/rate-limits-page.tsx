@@ -5,7 +5,9 @@ import { lazy, Suspense, useCallback, useMemo, useState } from 'react';
 import { useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
 import { ActionButton } from '../../../components/ui/action-button';
+import { LoadErrorPanel } from '../../../components/ui/load-error-panel';
 import { StatusPanel } from '../../../components/ui/status-panel';
+import { PageHeader } from '../../../components/ui/page-header';
 import { useConsoleMeta } from '../../../lib/console-meta-query';
 import { formatCount } from '../../../lib/format';
 import { useViewerRole } from '../../../lib/session-query';
@@ -113,24 +115,22 @@ export function RateLimitsPage() {
   );
 
   return (
-    <section className="page rate-limits-page" aria-labelledby="rate-limits-title">
-      <header className="page-header">
-        <div>
-          <h1 id="rate-limits-title">Rate limits</h1>
-          <p className="muted">
-            Every 429 the privacy platform returns, live, one row per{' '}
-            <code>ot-ratelimit-event-id</code>; and how close the console is to each limit.
-            {rules.data
-              ? ` Account tier: ${rules.data.accountTier}; limits as published in the platform’s ${
-                  rules.data.policy === 'per-endpoint'
-                    ? 'newer per-endpoint rate-limit page'
-                    : 'account-and-module rate-limit page'
-                }.`
-              : ''}
-          </p>
-        </div>
-        <StreamIndicator status={status} />
-      </header>
+    <section className="page page-stack rate-limits-page" aria-labelledby="rate-limits-title">
+      <PageHeader
+        titleId="rate-limits-title"
+        title="Rate limits"
+        aside={<StreamIndicator status={status} />}
+      >
+        Every 429 the privacy platform returns, live, one row per <code>ot-ratelimit-event-id</code>
+        ; and how close the console is to each limit.
+        {rules.data
+          ? ` Account tier: ${rules.data.accountTier}; limits as published in the platform’s ${
+              rules.data.policy === 'per-endpoint'
+                ? 'newer per-endpoint rate-limit page'
+                : 'account-and-module rate-limit page'
+            }.`
+          : ''}
+      </PageHeader>
 
       {showDemo ? <DemoControlsPanel /> : null}
       <AccountWideView canBurst={showDemo} />
@@ -153,19 +153,11 @@ export function RateLimitsPage() {
             Loading incidents…
           </p>
         ) : incidents.isError ? (
-          <StatusPanel
-            role="alert"
-            tone="danger"
+          <LoadErrorPanel
             headingLevel={3}
             title="The incidents could not be loaded"
-            actions={
-              <button type="button" className="button" onClick={() => void incidents.refetch()}>
-                Try again
-              </button>
-            }
-          >
-            <p>{incidents.error.message}</p>
-          </StatusPanel>
+            query={incidents}
+          />
         ) : rows.length === 0 ? (
           <StatusPanel
             headingLevel={3}
