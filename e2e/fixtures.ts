@@ -63,7 +63,9 @@ export const test = base.extend<{ mockUpstream: MockUpstreamControls }>({
         await expect
           .poll(
             async () => {
-              const response = await admin.get('/api/rate-limits/usage');
+              const response = await admin.get('/api/rate-limits/usage', {
+                headers: { 'X-CSRF': '1' },
+              });
               if (!response.ok()) return `usage answered ${response.status()}`;
               return ((await response.json()) as { blocks: unknown[] }).blocks.length;
             },
