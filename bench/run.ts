@@ -4,6 +4,7 @@
 import { mkdirSync } from 'node:fs';
 import { bundleScenario } from './scenarios/bundle';
 import { governorScenario } from './scenarios/governor';
+import { governorRedisScenario } from './scenarios/governor-redis';
 import { integrationIngestScenario } from './scenarios/integration-ingest';
 import { liveIncidentScenario } from './scenarios/live-incident';
 import { storeScaleScenario } from './scenarios/store-scale';
@@ -32,6 +33,7 @@ const scenarios: Array<[string, Scenario]> = [
   ['overhead', overheadScenario],
   ['economy', upstreamEconomyScenario],
   ['governor', governorScenario],
+  ['governor-redis', governorRedisScenario],
   ['table', tableBrowserScenario],
   ['live-incident', liveIncidentScenario],
   ['memory', memoryScenario],

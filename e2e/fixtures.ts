@@ -2,6 +2,7 @@
 // accessibility check, so every spec starts from a clean upstream.
 import AxeBuilder from '@axe-core/playwright';
 import { test as base, expect, type Page } from '@playwright/test';
+import { ADMIN_STORAGE_STATE } from './e2e-users';
 import { E2E_MOCK_PORT } from './ports';
 
 /** Where the standalone mock upstream of the e2e run listens (see playwright.config.ts). */
@@ -30,20 +31,16 @@ export async function expectNoSeriousA11yViolations(page: Page): Promise<void> {
 
 export const test = base.extend<{ mockUpstream: MockUpstreamControls }>({
   mockUpstream: [
-    async ({ request }, use) => {
-      // When the last block a 429 of this test started ends (epoch ms).
-      let blockedUntil = 0;
+    async ({ request, playwright, baseURL }, use) => {
+      // Whether this test made the mock answer a 429 (which starts a block in the console).
+      let provoked = false;
       const controls: MockUpstreamControls = {
         async injectFault(fault) {
           const response = await request.post(`${MOCK_UPSTREAM_URL}/__mock/faults`, {
             data: fault,
           });
           expect(response.ok()).toBe(true);
-          if (fault.status === 429) {
-            // A 429 without Retry-After blocks for the rule's duration: a minute at most here.
-            const seconds = fault.retryAfterSeconds ?? 60;
-            blockedUntil = Math.max(blockedUntil, Date.now() + seconds * 1_000);
-          }
+          if (fault.status === 429) provoked = true;
           return (await response.json()) as { rateLimitEventId?: string };
         },
         async reset() {
@@ -53,12 +50,34 @@ export const test = base.extend<{ mockUpstream: MockUpstreamControls }>({
       await controls.reset();
       await use(controls);
       await controls.reset();
-      // The console honours every Retry-After it receives (docs/product.md §7) and sends nothing
-      // until it has passed: the next test must not start inside a block this one provoked.
-      const wait = blockedUntil - Date.now();
-      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait + 250));
+      if (!provoked) return;
+      // The console honours every Retry-After it receives (docs/rate-limit-model.md §8) and sends
+      // nothing until it has passed: the next test must not start inside a block this one
+      // provoked. Ask the console (as admin, whoever this test signed in as) until it reports no
+      // block running.
+      const admin = await playwright.request.newContext({
+        ...(baseURL ? { baseURL } : {}),
+        storageState: ADMIN_STORAGE_STATE,
+      });
+      try {
+        await expect
+          .poll(
+            async () => {
+              const response = await admin.get('/api/rate-limits/usage', {
+                headers: { 'X-CSRF': '1' },
+              });
+              if (!response.ok()) return `usage answered ${response.status()}`;
+              return ((await response.json()) as { blocks: unknown[] }).blocks.length;
+            },
+            // A 429 without Retry-After blocks for the rule's duration: a minute at most here.
+            { timeout: 75_000, intervals: [250, 500, 1_000] },
+          )
+          .toBe(0);
+      } finally {
+        await admin.dispose();
+      }
     },
-    // The wait above may outlast the test's own timeout.
+    // Waiting for a block to end may outlast the test's own timeout.
     { timeout: 90_000 },
   ],
 });

@@ -54,20 +54,20 @@ describe('graceful shutdown on SIGTERM', () => {
     const bff = await spawnBff(liveEnv());
     const cookie = await bff.signIn('admin');
     expect((await bff.request('/api/event-types', {}, cookie)).status).toBe(200);
-    // An incident stored just before the signal.
+    // A request in flight: the upstream has it and answers in 3 s.
+    upstream.state.injectFault({ operation: 'event-types', status: 200, delayMs: 3_000 });
+    const inFlight = bff.request('/api/event-types', {}, cookie);
+    await expect.poll(() => upstream.state.pendingFaults()).toEqual([]);
+    // An incident stored just before the signal (its block holds back only later calls).
     upstream.state.injectFault({ operation: 'event-types', status: 429, retryAfterSeconds: 1 });
     // A filter never asked before: the last good answer of the unfiltered list would stand in.
     const refused = await bff.request('/api/event-types?modules=Consent', {}, cookie);
     expect(refused.status).toBe(429);
     const { incidentId } = await refused.json();
-    await new Promise((resolve) => setTimeout(resolve, 1_100));
 
     const stream = await bff.request('/api/rate-limits/stream', {}, cookie);
     expect(stream.status).toBe(200);
     const streamed = readToEnd(stream.body!);
-    upstream.state.injectFault({ operation: 'event-types', status: 200, delayMs: 1_500 });
-    const inFlight = bff.request('/api/event-types', {}, cookie);
-    await new Promise((resolve) => setTimeout(resolve, 300));
 
     const signalledAt = Date.now();
     bff.kill('SIGTERM');

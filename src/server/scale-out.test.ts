@@ -9,20 +9,18 @@ import { createMockRateLimits } from '../mocks/rate-limits/mock-rate-limits';
 import { startMockUpstreamServer, type MockUpstreamServer } from '../mocks/server';
 import { createMockState } from '../mocks/state';
 import type { RateLimitRule } from '../shared/rate-limits';
-import { writeHarnessUsersFile } from './test-support/bff-harness';
+import { liveConsoleEnv, writeHarnessUsersFile } from './test-support/bff-harness';
 import { spawnBff, type BffProcess } from './test-support/bff-process';
 import {
   createTestSchema,
-  NEEDS_SERVICES,
+  SCALE_OUT_SERVICES,
+  scaleOutTitle,
   TEST_DATABASE_URL,
   TEST_REDIS_URL,
 } from './test-support/store-engines';
 import { startTcpProxy, type TcpProxy } from './test-support/tcp-proxy';
 
-const available = TEST_DATABASE_URL !== undefined && TEST_REDIS_URL !== undefined;
-const title = available
-  ? 'two BFF processes on one Redis and one PostgreSQL'
-  : `two BFF processes on one Redis and one PostgreSQL (skipped: TEST_REDIS_URL and TEST_DATABASE_URL are not both set; ${NEEDS_SERVICES})`;
+const title = scaleOutTitle('two BFF processes on one Redis and one PostgreSQL');
 
 /** The limit both the replicas and the mock keep: 30 a minute. */
 const LIMIT = 30;
@@ -74,12 +72,7 @@ async function deploy(): Promise<Deployment> {
   const redisProxy = await startTcpProxy({ host: redis.hostname, port: Number(redis.port) });
   cleanups.push(() => redisProxy.close());
   const env = {
-    UPSTREAM_BASE_URL: upstream.url,
-    OAUTH_CLIENT_ID: upstream.state.clientId,
-    OAUTH_CLIENT_SECRET: upstream.state.clientSecret,
-    CONSOLE_USERS_FILE: users.path,
-    SESSION_SECRET: randomBytes(32).toString('base64url'),
-    AUDIT_KEY: randomBytes(32).toString('base64url'),
+    ...liveConsoleEnv(upstream, users.path),
     DATABASE_URL: schema.url,
     REDIS_URL: `redis://127.0.0.1:${redisProxy.port}`,
     REPLICAS: '2',
@@ -144,7 +137,7 @@ let freshFilter = 0;
 const eventTypes = (bff: BffProcess, cookie: string) =>
   bff.request(`/api/event-types?modules=probe-${(freshFilter += 1)}`, {}, cookie);
 
-describe.skipIf(!available)(title, () => {
+describe.skipIf(!SCALE_OUT_SERVICES)(title, () => {
   it('a burst split across both replicas stays within the limit, drawing no 429', async () => {
     const d = await deploy();
     // Each replica fetches its token (two requests of the budget), as in steady running.

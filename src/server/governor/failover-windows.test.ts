@@ -26,6 +26,10 @@ function breakableStore() {
       check();
       return inner.read(keys);
     },
+    async take(windows) {
+      check();
+      return inner.take(windows);
+    },
   };
   return { store, state };
 }
@@ -37,9 +41,11 @@ afterEach(() => {
 
 function replica(shared: ReturnType<typeof breakableStore>, clock: { now: number }) {
   const modes: string[] = [];
+  const probes = { count: 0 };
   const windows = new FailoverWindows({
     primary: shared.store,
     probe: async () => {
+      probes.count += 1;
       if (shared.state.down) throw new Error('still down');
     },
     logger: createLogger('silent'),
@@ -47,6 +53,7 @@ function replica(shared: ReturnType<typeof breakableStore>, clock: { now: number
     probeIntervalMs: 5,
     recoveryGraceMs: 20,
     onModeChange: (mode) => modes.push(mode),
+    now: () => clock.now,
   });
   opened.push(windows);
   const governor = new Governor({
@@ -62,25 +69,26 @@ function replica(shared: ReturnType<typeof breakableStore>, clock: { now: number
     for (let i = 0; i < n; i += 1) if ((await governor.acquire(call)) === undefined) sent += 1;
     return sent;
   };
-  return { windows, governor, send, modes };
+  return { windows, governor, send, modes, probes };
+}
+
+/** Replicas A and B on one breakable store and one injected clock. */
+function twoReplicas() {
+  const clock = { now: T0 };
+  const shared = breakableStore();
+  return { clock, shared, a: replica(shared, clock), b: replica(shared, clock) };
 }
 
 describe('FailoverWindows', () => {
   it('shares one limit between replicas while the store is up', async () => {
-    const clock = { now: T0 };
-    const shared = breakableStore();
-    const a = replica(shared, clock);
-    const b = replica(shared, clock);
+    const { a, b } = twoReplicas();
     expect(await a.send(7)).toBe(7);
     expect(await b.send(7)).toBe(3);
     expect(a.windows.status()).toEqual({ mode: 'shared', since: null, reason: null });
   });
 
   it('falls back to limit ÷ replicas from the last shared counts, then shares again', async () => {
-    const clock = { now: T0 };
-    const shared = breakableStore();
-    const a = replica(shared, clock);
-    const b = replica(shared, clock);
+    const { clock, shared, a, b } = twoReplicas();
     expect(await a.send(4)).toBe(4);
     expect(await b.send(2)).toBe(2);
 
@@ -90,8 +98,9 @@ describe('FailoverWindows', () => {
     expect(await a.send(3)).toBe(1);
     expect(await b.send(3)).toBe(0);
     expect(a.windows.isFallback()).toBe(true);
-    expect(a.windows.status()).toMatchObject({
+    expect(a.windows.status()).toEqual({
       mode: 'fallback',
+      since: T0,
       reason: 'connect ECONNREFUSED 127.0.0.1:6379',
     });
     expect((await a.governor.usage()).find((u) => u.ruleId === 'account-minute')).toMatchObject({
@@ -106,6 +115,12 @@ describe('FailoverWindows', () => {
     expect(await b.send(8)).toBe(5);
 
     shared.state.down = false;
+    // The grace period runs on the injected clock: probes that succeed keep the share until the
+    // clock has moved past it.
+    const answered = a.probes.count;
+    await expect.poll(() => a.probes.count).toBeGreaterThan(answered + 10);
+    expect(a.windows.isFallback()).toBe(true);
+    clock.now += 20;
     await expect.poll(() => a.windows.isFallback() || b.windows.isFallback()).toBe(false);
     expect(a.modes).toEqual(['fallback', 'shared']);
     // Both replicas' own counts reached the shared store: the limit is spent for both.

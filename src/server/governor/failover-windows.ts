@@ -4,9 +4,8 @@
 // counts it saw, so what was already sent still counts; when Redis answers again each replica first
 // adds what it sent meanwhile to the shared counters, waits a moment for the others to do the same,
 // and only then trusts the shared counts again. Enforcement never stops.
-import { RateLimiterMemory } from 'rate-limiter-flexible';
 import type { Logger } from '../logger';
-import { createLimiterWindowStore, type WindowCounterStore } from './window-store';
+import { createMemoryWindowStore, type WindowCounterStore, type WindowTake } from './window-store';
 
 /** The shared store failed: the caller retries on the per-replica share. */
 export class SharedWindowsUnavailable extends Error {
@@ -39,15 +38,8 @@ export interface FailoverWindowsOptions {
   readonly recoveryGraceMs?: number;
   /** Told of every switch (metrics). */
   readonly onModeChange?: (mode: FailoverStatus['mode']) => void;
-}
-
-/** Counters kept in this process: the mirror of the shared ones, and the fallback's own. */
-function mirrorLimiter() {
-  return new RateLimiterMemory({
-    keyPrefix: 'governor-mirror',
-    points: Number.MAX_SAFE_INTEGER,
-    duration: 0,
-  });
+  /** The clock (epoch ms) for when a fallback began and how long Redis has answered again. */
+  readonly now?: () => number;
 }
 
 /** A counter's name without its bucket: `rule:PERIOD:bucket` → `rule:PERIOD`. */
@@ -65,7 +57,9 @@ export class FailoverWindows {
   /** The mirror plus this replica's own counts since the fallback began. */
   readonly local: WindowCounterStore;
   readonly #options: FailoverWindowsOptions;
-  readonly #mirror = mirrorLimiter();
+  /** Counters kept in this process: the mirror of the shared ones, and the fallback's own. */
+  readonly #mirror = createMemoryWindowStore();
+  readonly #now: () => number;
   /** What this replica counted while falling back, not yet added to the shared counters. */
   readonly #pending = new Map<string, { points: number; ttl: number }>();
   readonly #ttls = new Map<string, number>();
@@ -76,51 +70,79 @@ export class FailoverWindows {
 
   constructor(options: FailoverWindowsOptions) {
     this.#options = options;
-    const mirrored = createLimiterWindowStore(this.#mirror);
+    this.#now = options.now ?? Date.now;
+    const mirror = this.#mirror;
     const { primary } = options;
+    /** Runs `work` on the shared store, after any straggling fallback counts. */
+    const onShared = async <T>(work: () => Promise<T>): Promise<T> => {
+      this.#assertShared();
+      try {
+        // Counts of a fallback that straggled in after the switch back go first.
+        if (this.#pending.size > 0) await this.#flush();
+        return await work();
+      } catch (error) {
+        throw this.#failed(error);
+      }
+    };
+    const ttlOf = (key: string) => this.#ttls.get(windowOfKey(key)) ?? DEFAULT_TTL_SECONDS;
 
     this.shared = {
-      add: async (key, points, ttlSeconds) => {
+      add: (key, points, ttlSeconds) => {
         this.#ttls.set(windowOfKey(key), ttlSeconds);
-        this.#assertShared();
-        try {
-          // Counts of a fallback that straggled in after the switch back go first.
-          if (this.#pending.size > 0) await this.#flush();
+        return onShared(async () => {
           const value = await primary.add(key, points, ttlSeconds);
-          await this.#mirror.set(key, value, ttlSeconds);
+          mirror.set(key, value, ttlSeconds);
           return value;
-        } catch (error) {
-          throw this.#failed(error);
-        }
+        });
       },
-      read: async (keys) => {
-        this.#assertShared();
-        try {
+      read: (keys) =>
+        onShared(async () => {
           const values = await primary.read(keys);
-          await Promise.all(
-            keys.map((key, index) =>
-              this.#mirror.set(
-                key,
-                values[index] ?? 0,
-                this.#ttls.get(windowOfKey(key)) ?? DEFAULT_TTL_SECONDS,
-              ),
-            ),
-          );
+          keys.forEach((key, index) => mirror.set(key, values[index] ?? 0, ttlOf(key)));
           return values;
-        } catch (error) {
-          throw this.#failed(error);
-        }
+        }),
+      take: (windows) => {
+        for (const window of windows) this.#rememberTtl(window);
+        return onShared(async () => {
+          const result = await primary.take(windows);
+          windows.forEach((window, w) => {
+            const counts = result.counts[w] ?? [];
+            window.keys.forEach((key, index) => {
+              const counted = result.taken && index === window.keys.length - 1 ? 1 : 0;
+              mirror.set(key, (counts[index] ?? 0) + counted, window.ttlSeconds);
+            });
+          });
+          return result;
+        });
       },
     };
 
     this.local = {
       add: async (key, points, ttlSeconds) => {
-        const pending = this.#pending.get(key);
-        this.#pending.set(key, { points: (pending?.points ?? 0) + points, ttl: ttlSeconds });
-        return mirrored.add(key, points, ttlSeconds);
+        this.#addPending(key, points, ttlSeconds);
+        return mirror.add(key, points, ttlSeconds);
       },
-      read: (keys) => mirrored.read(keys),
+      read: (keys) => mirror.read(keys),
+      take: async (windows) => {
+        const result = await mirror.take(windows);
+        if (result.taken) {
+          for (const window of windows) {
+            this.#addPending(window.keys.at(-1) ?? '', 1, window.ttlSeconds);
+          }
+        }
+        return result;
+      },
     };
+  }
+
+  #rememberTtl(window: WindowTake): void {
+    const [first] = window.keys;
+    if (first !== undefined) this.#ttls.set(windowOfKey(first), window.ttlSeconds);
+  }
+
+  #addPending(key: string, points: number, ttl: number): void {
+    const pending = this.#pending.get(key);
+    this.#pending.set(key, { points: (pending?.points ?? 0) + points, ttl });
   }
 
   /** True while the per-replica share decides. */
@@ -147,7 +169,7 @@ export class FailoverWindows {
     if (error instanceof SharedWindowsUnavailable) return error;
     const reason = error instanceof Error ? error.message : String(error);
     if (!this.isFallback()) {
-      this.#status = { mode: 'fallback', since: Date.now(), reason };
+      this.#status = { mode: 'fallback', since: this.#now(), reason };
       this.#answeringSince = undefined;
       this.#options.logger.warn(
         { err: error, replicas: this.#options.replicas },
@@ -173,7 +195,7 @@ export class FailoverWindows {
       await this.#options.probe();
       // Tell the other replicas what this one sent as early as possible.
       await this.#flush();
-      const now = Date.now();
+      const now = this.#now();
       this.#answeringSince ??= now;
       if (now - this.#answeringSince >= (this.#options.recoveryGraceMs ?? 2_000)) {
         await this.#flush();

@@ -323,27 +323,23 @@ export class Governor {
     enforced: readonly GovernedLimit[],
     windowOf: (limit: GovernedLimit) => SlidingWindow,
   ): Promise<Refusal | undefined> {
-    const taken: Array<{ limit: GovernedLimit; bucket: number }> = [];
-    const giveBack = () =>
-      Promise.all(taken.map(({ limit, bucket }) => windowOf(limit).giveBack(bucket)));
-    for (const limit of limits) {
-      if (!limit.enforced) {
-        taken.push({ limit, bucket: await windowOf(limit).record() });
-        continue;
-      }
-      const result = await windowOf(limit).take();
-      if (!result.taken) {
-        await giveBack();
-        return this.#refuse({
-          reason: 'limit',
-          retryAfterSeconds: toSeconds(result.retryAfterMs),
-          refusing: limit,
-          block: null,
-          limits: enforced,
-        });
-      }
-      taken.push({ limit, bucket: result.bucket });
+    // One atomic store operation over every window: all count the call, or none does.
+    const result = await SlidingWindow.takeAll(
+      limits.map((limit) => ({ window: windowOf(limit), enforce: limit.enforced })),
+    );
+    if (!result.taken) {
+      return this.#refuse({
+        reason: 'limit',
+        retryAfterSeconds: toSeconds(result.retryAfterMs),
+        refusing: limits[result.refusing] ?? null,
+        block: null,
+        limits: enforced,
+      });
     }
+    const giveBack = () =>
+      Promise.all(
+        limits.map((limit, index) => windowOf(limit).giveBack(result.buckets[index] ?? 0)),
+      );
     // An upstream 429 may have arrived while the windows were counted.
     const late = this.#blockFor(operation);
     if (late) {

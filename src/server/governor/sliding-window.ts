@@ -10,7 +10,9 @@
 // any window that contains both: no window ever holds more than the limit. The price is up to one
 // bucket of slack (1,000 per 61 s instead of per 60 s). The store's own expiry (which does read
 // Date.now) only cleans up buckets long after they left the window; it never decides a request.
-import type { WindowCounterStore } from './window-store';
+// A take reads the window's buckets and counts the request in one atomic store operation, and
+// `SlidingWindow.takeAll` does the same for every window of one call at once.
+import type { WindowCounterStore, WindowTake } from './window-store';
 
 /** What taking one request from the window gave. */
 export type TakeResult =
@@ -40,6 +42,29 @@ export interface SlidingWindowOptions {
   readonly buckets?: number;
 }
 
+/** One window of {@link SlidingWindow.takeAll}: checked against its limit, or only counted. */
+export interface WindowEntry {
+  readonly window: SlidingWindow;
+  /** False for a limit that is counted but never refuses (a soft limit the operator ignores). */
+  readonly enforce: boolean;
+}
+
+/** What {@link SlidingWindow.takeAll} gave: every window counted, or none and which one refused. */
+export type TakeAllResult =
+  | {
+      readonly taken: true;
+      /** Per window: the bucket counted into, and the requests in the window with this one. */
+      readonly buckets: readonly number[];
+      readonly used: readonly number[];
+    }
+  | {
+      readonly taken: false;
+      /** Index (in the entries given) of the first window without room. */
+      readonly refusing: number;
+      readonly used: number;
+      readonly retryAfterMs: number;
+    };
+
 /** A sliding-window limit; safe for any number of concurrent callers. */
 export class SlidingWindow {
   readonly limit: number;
@@ -50,10 +75,8 @@ export class SlidingWindow {
   readonly #buckets: number;
   readonly #bucketMs: number;
   readonly #ttlSeconds: number;
-  // Buckets older than the previous one change only through a give-back (which only lowers them),
-  // so their counts are read once per bucket and reused. The previous bucket is read every time:
-  // a request counted just before the bucket changed may still be on its way to the store.
-  #older: { forBucket: number; counts: Promise<number[]> } | undefined;
+  /** The keys of the last bucket asked for: every request within one bucket reads the same. */
+  #keysOf: { bucket: number; keys: readonly string[] } | undefined;
 
   constructor(options: SlidingWindowOptions) {
     this.limit = options.limit;
@@ -71,19 +94,52 @@ export class SlidingWindow {
   }
 
   /**
-   * Counts one request at `now` if the window has room. The counter is raised first and checked
-   * after, so two concurrent callers can never both take the last slot; a refused caller gives its
-   * point back.
+   * Takes one request from every window of `entries` in one atomic store operation: either every
+   * window counts it, or none does and the result names the first enforced window without room.
+   * All windows must live in the same store.
+   */
+  static async takeAll(entries: readonly WindowEntry[]): Promise<TakeAllResult> {
+    const [first] = entries;
+    if (!first) return { taken: true, buckets: [], used: [] };
+    const store = first.window.#store;
+    if (entries.some(({ window }) => window.#store !== store)) {
+      throw new Error('takeAll needs windows of one store');
+    }
+    const plans = entries.map(({ window, enforce }) => window.#plan(enforce));
+    const { taken, counts } = await store.take(plans.map((plan) => plan.take));
+    if (taken) {
+      return {
+        taken: true,
+        buckets: plans.map((plan) => plan.bucket),
+        used: counts.map((found) => sum(found) + 1),
+      };
+    }
+    for (const [index, { window, enforce }] of entries.entries()) {
+      const found = counts[index] ?? [];
+      const used = sum(found) + 1;
+      if (!enforce || used <= window.limit) continue;
+      const now = plans[index]?.now ?? window.#now();
+      return {
+        taken: false,
+        refusing: index,
+        used: used - 1,
+        retryAfterMs: window.#retryAfterMs(now, found.slice(0, -1), used),
+      };
+    }
+    // Unreachable with a store that keeps its contract: a refused take has a window without room.
+    throw new Error('the window store refused a take without a full window');
+  }
+
+  /**
+   * Counts one request at `now` if the window has room, in one atomic store operation, so two
+   * concurrent callers can never both take the last slot.
    */
   async take(): Promise<TakeResult> {
-    const now = this.#now();
-    const bucket = this.#bucketOf(now);
-    const current = await this.#store.add(this.#key(bucket), 1, this.#ttlSeconds);
-    const previous = await this.#previousCounts(bucket);
-    const used = current + sum(previous);
-    if (used <= this.limit) return { taken: true, bucket, used };
-    await this.giveBack(bucket);
-    return { taken: false, used: used - 1, retryAfterMs: this.#retryAfterMs(now, previous, used) };
+    const result = await SlidingWindow.takeAll([{ window: this, enforce: true }]);
+    if (result.taken) {
+      return { taken: true, bucket: result.buckets[0] ?? 0, used: result.used[0] ?? 0 };
+    }
+    return { taken: false, used: result.used, retryAfterMs: result.retryAfterMs };
   }
 
   /**
@@ -91,12 +147,11 @@ export class SlidingWindow {
    * keep (a soft limit with RATE_LIMIT_SOFT_LIMITS=ignore). Resolves to the bucket counted in.
    */
   async record(): Promise<number> {
-    const bucket = this.#bucketOf(this.#now());
-    await this.#store.add(this.#key(bucket), 1, this.#ttlSeconds);
-    return bucket;
+    const result = await SlidingWindow.takeAll([{ window: this, enforce: false }]);
+    return result.taken ? (result.buckets[0] ?? 0) : this.#bucketOf(this.#now());
   }
 
-  /** Returns a point taken in `bucket` (another window refused the same request). */
+  /** Returns a point taken in `bucket` (an upstream block arrived while the call was counted). */
   async giveBack(bucket: number): Promise<void> {
     await this.#store.add(this.#key(bucket), -1, this.#ttlSeconds);
   }
@@ -104,26 +159,37 @@ export class SlidingWindow {
   /** Whether one more request would fit now, without counting it. */
   async wouldRefuse(): Promise<{ refused: boolean; retryAfterMs: number }> {
     const now = this.#now();
-    const bucket = this.#bucketOf(now);
-    const [current = 0] = await this.#store.read([this.#key(bucket)]);
-    const previous = await this.#previousCounts(bucket);
-    const used = current + sum(previous) + 1;
+    const counts = await this.#store.read(this.#keys(this.#bucketOf(now)));
+    const used = sum(counts) + 1;
     return used <= this.limit
       ? { refused: false, retryAfterMs: 0 }
-      : { refused: true, retryAfterMs: this.#retryAfterMs(now, previous, used) };
+      : { refused: true, retryAfterMs: this.#retryAfterMs(now, counts.slice(0, -1), used) };
   }
 
   /** How full the window is now. */
   async usage(): Promise<WindowUsage> {
     const now = this.#now();
     const bucket = this.#bucketOf(now);
-    const [current = 0] = await this.#store.read([this.#key(bucket)]);
-    const previous = await this.#previousCounts(bucket);
-    const used = current + sum(previous);
+    const counts = await this.#store.read(this.#keys(bucket));
+    const used = sum(counts);
     if (used === 0) return { used, resetsAt: null };
-    const oldest = previous.findIndex((count) => count > 0);
-    const oldestBucket = oldest === -1 ? bucket : bucket - this.#buckets + oldest;
-    return { used, resetsAt: this.#leavesWindowAt(oldestBucket) };
+    const oldest = counts.findIndex((count) => count > 0);
+    return { used, resetsAt: this.#leavesWindowAt(bucket - this.#buckets + oldest) };
+  }
+
+  /** The take of one request at the clock's time now. */
+  #plan(enforce: boolean): { now: number; bucket: number; take: WindowTake } {
+    const now = this.#now();
+    const bucket = this.#bucketOf(now);
+    return {
+      now,
+      bucket,
+      take: {
+        keys: this.#keys(bucket),
+        limit: enforce ? this.limit : null,
+        ttlSeconds: this.#ttlSeconds,
+      },
+    };
   }
 
   #bucketOf(now: number): number {
@@ -134,24 +200,15 @@ export class SlidingWindow {
     return `${this.#name}:${bucket}`;
   }
 
-  /** Counts of the `buckets` buckets before `bucket`, oldest first. */
-  async #previousCounts(bucket: number): Promise<number[]> {
-    if (this.#older?.forBucket !== bucket) {
-      const keys = Array.from({ length: this.#buckets - 1 }, (_, index) =>
+  /** The counters a request at `bucket` is checked against: the `buckets` before it, then it. */
+  #keys(bucket: number): readonly string[] {
+    if (this.#keysOf?.bucket !== bucket) {
+      const keys = Array.from({ length: this.#buckets + 1 }, (_, index) =>
         this.#key(bucket - this.#buckets + index),
       );
-      const counts = this.#store.read(keys);
-      // A failed read must not be reused: the next caller reads again.
-      counts.catch(() => {
-        if (this.#older?.counts === counts) this.#older = undefined;
-      });
-      this.#older = { forBucket: bucket, counts };
+      this.#keysOf = { bucket, keys };
     }
-    const [older, latest] = await Promise.all([
-      this.#older.counts,
-      this.#store.read([this.#key(bucket - 1)]),
-    ]);
-    return [...older, ...latest];
+    return this.#keysOf.keys;
   }
 
   /** Time a bucket stops being counted: when the current bucket is `buckets + 1` later. */

@@ -340,8 +340,8 @@ describe('GET /api/rate-limits/stream', () => {
     const h = await start({ mockRateLimits: undefined });
     const first = await h.request('/api/rate-limits/stream');
     const readFirst = readEvents(first, (events) => events.some((e) => e.event === 'incident'));
-    // Let the stream subscribe before the 429 arrives.
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    // The stream has subscribed to the hub before the 429 arrives.
+    await expect.poll(() => h.rateLimiting.hub.size).toBe(1);
     h.mock.injectFault({ operation: 'event-types', status: 429, retryAfterSeconds: 1 });
     await h.request('/api/event-types');
     const seen = await readFirst;

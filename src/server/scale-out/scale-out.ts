@@ -127,6 +127,7 @@ export function createScaleOut(options: ScaleOutOptions): ScaleOut {
       probe: () => redis.ping(),
       logger,
       replicas,
+      now,
       onModeChange: (mode) => options.onFallbackChange?.(mode === 'fallback'),
     });
     failover = windows;

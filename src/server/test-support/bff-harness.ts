@@ -64,6 +64,25 @@ export const HARNESS_USERS: Record<Role, { username: string; password: string }>
 const TEST_SCRYPT: ScryptParams = { N: 1024, r: 8, p: 1 };
 
 /** Writes a users file holding HARNESS_USERS into a fresh temporary directory. */
+/**
+ * The environment of a live-mode console against `upstream` with the users of `usersPath`:
+ * the upstream's address and credentials, and fresh secrets (replicas of one console pass the
+ * same object to each).
+ */
+export function liveConsoleEnv(
+  upstream: Pick<MockUpstreamServer, 'url' | 'state'>,
+  usersPath: string,
+): Record<string, string> {
+  return {
+    UPSTREAM_BASE_URL: upstream.url,
+    OAUTH_CLIENT_ID: upstream.state.clientId,
+    OAUTH_CLIENT_SECRET: upstream.state.clientSecret,
+    CONSOLE_USERS_FILE: usersPath,
+    SESSION_SECRET: randomBytes(32).toString('base64url'),
+    AUDIT_KEY: randomBytes(32).toString('base64url'),
+  };
+}
+
 export async function writeHarnessUsersFile(): Promise<{ path: string; remove(): void }> {
   const dir = mkdtempSync(join(tmpdir(), 'console-users-'));
   const path = join(dir, 'users.json');
@@ -110,12 +129,7 @@ export async function startBffHarness({
   const config = parseConfig({
     LOG_LEVEL: 'silent',
     STATIC_DIR: staticDir ?? 'does-not-exist',
-    UPSTREAM_BASE_URL: upstream.url,
-    OAUTH_CLIENT_ID: upstream.state.clientId,
-    OAUTH_CLIENT_SECRET: upstream.state.clientSecret,
-    CONSOLE_USERS_FILE: usersFile.path,
-    SESSION_SECRET: randomBytes(32).toString('base64url'),
-    AUDIT_KEY: randomBytes(32).toString('base64url'),
+    ...liveConsoleEnv(upstream, usersFile.path),
     ...env,
   });
   const http = createHttpTransport({

@@ -18,6 +18,16 @@ export const TEST_REDIS_URL = process.env.TEST_REDIS_URL || undefined;
 export const NEEDS_SERVICES =
   'start the services with: eval "$(scripts/start-test-services.sh)" (.ci/run always does)';
 
+/** Whether the scale-out suites can run: they need both a Redis and a PostgreSQL. */
+export const SCALE_OUT_SERVICES = TEST_DATABASE_URL !== undefined && TEST_REDIS_URL !== undefined;
+
+/** A scale-out suite's title, saying why it is skipped when the services are missing. */
+export function scaleOutTitle(title: string): string {
+  return SCALE_OUT_SERVICES
+    ? title
+    : `${title} (skipped: TEST_REDIS_URL and TEST_DATABASE_URL are not both set; ${NEEDS_SERVICES})`;
+}
+
 /** One engine the store suites run on. */
 export interface StoreEngine {
   readonly name: 'SQLite' | 'PostgreSQL';
