@@ -9,7 +9,7 @@ export interface NavigationEntry {
   roles?: readonly Role[];
 }
 
-export const NAVIGATION: readonly NavigationEntry[] = [
+const NAVIGATION: readonly NavigationEntry[] = [
   {
     to: '/event-types',
     label: 'Event types',
@@ -54,7 +54,7 @@ export function navigationFor(
 }
 
 /** The product's name, last in every document title. */
-export const PRODUCT_NAME = 'Privacy API Console';
+const PRODUCT_NAME = 'Privacy API Console';
 
 /**
  * The document title of the page at `pathname`, e.g. "Rate limits · Privacy API Console", so

@@ -56,11 +56,6 @@ if (typeof window !== 'undefined') {
   }
 }
 
-/** The time of the person's last click or key press (or the page's load). */
-export function lastPersonAction(): number {
-  return lastActionAt;
-}
-
 /**
  * Calls `listener` whenever a request made for a person's action succeeded: the server restarted
  * the session's idle timer then. Returns the unsubscribe function.

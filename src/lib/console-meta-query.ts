@@ -8,7 +8,7 @@ import { getJson } from './api-client';
 export const consoleMetaQueryKey = ['console-meta'] as const;
 
 /** Query options for the console's meta data. */
-export function consoleMetaQueryOptions() {
+function consoleMetaQueryOptions() {
   return queryOptions({
     queryKey: consoleMetaQueryKey,
     queryFn: getJson('/api/meta', ConsoleMetaSchema),

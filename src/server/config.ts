@@ -14,7 +14,7 @@ const port = z.coerce
   .max(65535, 'must be a port number (1-65535)');
 
 /** The most a per-operation answer limit may be: what npm start's heap can parse safely. */
-export const MAX_ANSWER_CEILING = 32 * 1024 * 1024;
+const MAX_ANSWER_CEILING = 32 * 1024 * 1024;
 
 const intIn = (min: number, max: number) =>
   z.coerce

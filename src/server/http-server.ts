@@ -64,7 +64,7 @@ function rawProblemAnswer(problem: Problem): string {
 }
 
 /** The raw HTTP/1.1 answer for a request Node's parser rejected with `code`. */
-export function clientErrorAnswer(code: string | undefined): string {
+function clientErrorAnswer(code: string | undefined): string {
   if (code === 'HPE_HEADER_OVERFLOW') return rawProblemAnswer(HEADERS_TOO_LARGE);
   if (code === 'ERR_HTTP_REQUEST_TIMEOUT') return rawProblemAnswer(REQUEST_TIMEOUT);
   return rawProblemAnswer(BAD_REQUEST);

@@ -5,7 +5,7 @@ import pino, { type Logger } from 'pino';
 export type { Logger };
 
 /** Paths whose values are replaced by "[redacted]" wherever they appear in a log record. */
-export const REDACTED_PATHS = [
+const REDACTED_PATHS = [
   'authorization',
   'cookie',
   'password',

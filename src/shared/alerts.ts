@@ -21,11 +21,11 @@ export const ALERT_EVENTS = {
 export type AlertEventType = keyof typeof ALERT_EVENTS;
 export const ALERT_EVENT_TYPES = Object.keys(ALERT_EVENTS) as AlertEventType[];
 /** What a delivery carries: a subscribable event, or the one-click test. */
-export const DELIVERY_EVENT_TYPES = [...ALERT_EVENT_TYPES, 'test'] as const;
+const DELIVERY_EVENT_TYPES = [...ALERT_EVENT_TYPES, 'test'] as const;
 export type DeliveryEventType = (typeof DELIVERY_EVENT_TYPES)[number];
 
 /** The two payload formats. */
-export const DESTINATION_KINDS = ['webhook', 'slack'] as const;
+const DESTINATION_KINDS = ['webhook', 'slack'] as const;
 export type DestinationKind = (typeof DESTINATION_KINDS)[number];
 
 /** Bounds of what an admin may configure. */
@@ -89,13 +89,7 @@ export const CreatedDestinationSchema = z.object({
 });
 export type CreatedDestination = z.infer<typeof CreatedDestinationSchema>;
 
-export const DELIVERY_STATUSES = [
-  'pending',
-  'delivering',
-  'retrying',
-  'delivered',
-  'dead',
-] as const;
+const DELIVERY_STATUSES = ['pending', 'delivering', 'retrying', 'delivered', 'dead'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
 /** One alert to one destination, as the delivery log shows it. */
@@ -125,11 +119,11 @@ export type Delivery = z.infer<typeof DeliverySchema>;
 export const DeliveryListSchema = z.object({ items: z.array(DeliverySchema) });
 
 /** The warning state of one limit. */
-export const FORECAST_LEVELS = ['ok', 'near', 'forecast', 'exhausted'] as const;
+const FORECAST_LEVELS = ['ok', 'near', 'forecast', 'exhausted'] as const;
 export type ForecastLevel = (typeof FORECAST_LEVELS)[number];
 
 /** One limit's forecast. */
-export const LimitForecastSchema = z.object({
+const LimitForecastSchema = z.object({
   /** `${ruleId}:${period}`: the key thresholds are configured under. */
   key: z.string(),
   ruleId: z.string(),

@@ -19,7 +19,7 @@ export type AuditOutcome = (typeof AUDIT_OUTCOMES)[number];
  * One parameter a lookup asked with: dates, filters and ids as given; an identifier only as
  * `hashed` (its value is never kept).
  */
-export const AuditParamSchema = z.object({
+const AuditParamSchema = z.object({
   name: z.string(),
   /** The value as sent; absent for identifiers. */
   value: z.optional(z.string()),
@@ -29,7 +29,7 @@ export const AuditParamSchema = z.object({
 export type AuditParam = z.infer<typeof AuditParamSchema>;
 
 /** One lookup of personal data. */
-export const AuditRecordSchema = z.object({
+const AuditRecordSchema = z.object({
   id: z.string(),
   at: z.iso.datetime(),
   /** The console user who made it. */
@@ -70,7 +70,7 @@ export const AuditPageSchema = z.object({
 export type AuditPage = z.infer<typeof AuditPageSchema>;
 
 /** How a searched identifier was matched (identifier-match rules, below). */
-export const AuditMatchSchema = z.object({
+const AuditMatchSchema = z.object({
   /** `email`: compared without regard to case; `exact`: as typed, spaces around it aside. */
   rule: z.enum(['email', 'exact']),
   /** How many spellings were compared (the normalised one, and the one typed for old records). */
@@ -97,11 +97,11 @@ export const AuditSearchRequestSchema = z.strictObject({
 export type AuditSearchRequest = z.infer<typeof AuditSearchRequestSchema>;
 
 /** Export formats. */
-export const AUDIT_EXPORT_FORMATS = ['csv', 'json'] as const;
+const AUDIT_EXPORT_FORMATS = ['csv', 'json'] as const;
 export type AuditExportFormat = (typeof AUDIT_EXPORT_FORMATS)[number];
 
 /** The trail's filters as an export names them (the same meaning as the list's query). */
-export const AuditExportFiltersSchema = z.strictObject({
+const AuditExportFiltersSchema = z.strictObject({
   since: z.optional(z.string().check(z.maxLength(40))),
   until: z.optional(z.string().check(z.maxLength(40))),
   user: z.optional(z.string().check(z.maxLength(64))),

@@ -5,18 +5,24 @@
 // out from its field lists. docs/platform-contract.md explains it in words.
 import * as z from 'zod/mini';
 
-/** The vendor documents the contract is written from, by the name the console cites them with. */
-export const VENDOR_DOCUMENTS = {
-  'data-subjects-v4': 'the vendor’s data-subjects v4 OpenAPI document',
-  'magic-link-tokens-v4': 'the vendor’s magic-link-tokens v4 OpenAPI document',
-  'data-subject-groups-v4': 'the vendor’s data-subject-groups v4 OpenAPI document',
-  'data-subjects-v1': 'the vendor’s data-subjects (v1) OpenAPI document',
-  'data-subjects-v2': 'the vendor’s data-subjects v2 OpenAPI document',
-  'data-subjects-v3': 'the vendor’s data-subjects v3 OpenAPI document',
-  'link-tokens-v1': 'the vendor’s magic-link-tokens (v1) OpenAPI document',
-  'linked-identity-groups-v2': 'the vendor’s data-subject-groups (v2) OpenAPI document',
-} as const;
-export type VendorDocument = keyof typeof VENDOR_DOCUMENTS;
+/** The vendor document an operation is written from, by the key the console cites it with. */
+export type VendorDocument =
+  /** the vendor’s data-subjects v4 OpenAPI document */
+  | 'data-subjects-v4'
+  /** the vendor’s magic-link-tokens v4 OpenAPI document */
+  | 'magic-link-tokens-v4'
+  /** the vendor’s data-subject-groups v4 OpenAPI document */
+  | 'data-subject-groups-v4'
+  /** the vendor’s data-subjects (v1) OpenAPI document */
+  | 'data-subjects-v1'
+  /** the vendor’s data-subjects v2 OpenAPI document */
+  | 'data-subjects-v2'
+  /** the vendor’s data-subjects v3 OpenAPI document */
+  | 'data-subjects-v3'
+  /** the vendor’s magic-link-tokens (v1) OpenAPI document */
+  | 'link-tokens-v1'
+  /** the vendor’s data-subject-groups (v2) OpenAPI document */
+  | 'linked-identity-groups-v2';
 
 /** Largest page the v4 slices allow (`size` maximum in every v4 document). */
 export const V4_MAX_PAGE_SIZE = 50;
@@ -104,10 +110,10 @@ const dataSubjectShape = {
 };
 
 /** ConsentAPI_DataSubjectResponseDto: a data subject at identity level. */
-export const V4DataSubject = record(dataSubjectShape);
+const V4DataSubject = record(dataSubjectShape);
 
 /** ConsentAPI_DataSubjectProfileResponseDto: one purpose ("profile") of a data subject. */
-export const V4Profile = record({
+const V4Profile = record({
   id: Uuid,
   identifier: Text,
   lastReceiptId: Uuid,
@@ -139,7 +145,7 @@ export const V4Profile = record({
 });
 
 /** ConsentAPI_EmailLinkTokenResponseDto (magic-link-tokens-v4). */
-export const V4LinkToken = record({
+const V4LinkToken = record({
   token: Text,
   identifier: Text,
   createdDate: DateTime,
@@ -147,7 +153,7 @@ export const V4LinkToken = record({
 });
 
 /** ConsentAPI_DataSubjectInformationResponseDto: the data subject with purposes and tokens. */
-export const V4DataSubjectDetails = record({
+const V4DataSubjectDetails = record({
   ...dataSubjectShape,
   profiles: List(V4Profile),
   linkTokens: List(V4LinkToken),
@@ -157,26 +163,13 @@ export const V4DataSubjectDetails = record({
 });
 
 /** ConsentAPI_LinkedIdentityGroupDto (data-subject-groups-v4): a data subject in a group. */
-export const V4GroupMembership = record({
+const V4GroupMembership = record({
   id: Uuid,
   name: Text,
   identifier: Text,
   isPrimary: Bool,
   addedDate: DateTime,
 });
-
-/** The paging fields of a v4 slice: no total, a continuation token instead. */
-export const SLICE_FIELDS = [
-  'number',
-  'size',
-  'first',
-  'last',
-  'numberOfElements',
-  'empty',
-  'requestContinuation',
-  'pageable',
-  'sort',
-] as const;
 
 /** A v4 `…SliceDto`: `content`, the page's place, and the token for the next page. */
 export const v4Slice = <T extends z.ZodMiniType>(item: T) =>
@@ -210,7 +203,7 @@ const legacyPage = <T extends z.ZodMiniType>(item: T) =>
 // ---- Legacy schemas.
 
 /** data-subjects-v1: DataSubjectProfileDto, whose fields are capitalised in the document. */
-export const V1Profile = record({
+const V1Profile = record({
   Id: Uuid,
   Language: Text,
   Identifier: Text,
@@ -242,7 +235,7 @@ export const V1Profile = record({
 });
 
 /** data-subjects-v2: DataSubjectDtoV2 (`dataElements` is a name → value map there). */
-export const V2DataSubject = record({
+const V2DataSubject = record({
   id: Uuid,
   identifier: Text,
   identifierType: Text,
@@ -277,7 +270,7 @@ const V3Purpose = record({
 });
 
 /** data-subjects-v3: DataSubjectProfileDto, one data subject with its purposes. */
-export const V3Profile = record({
+const V3Profile = record({
   id: Uuid,
   language: Text,
   identifier: Text,
@@ -291,7 +284,7 @@ export const V3Profile = record({
 });
 
 /** link-tokens-v1: LinkTokenDto (capitalised fields). */
-export const V1LinkToken = record({
+const V1LinkToken = record({
   DataSubjectId: Text,
   LinkToken: Text,
   UrlEncodedLinkToken: Text,
@@ -310,7 +303,7 @@ const V2DataSubjectEntry = record({
 });
 
 /** linked-identity-groups-v2: LinkedIdentityGroupDto_Page, a group in a listing. */
-export const V2GroupListed = record({
+const V2GroupListed = record({
   id: Uuid,
   groupName: Text,
   numberOfDataSubjects: Int,
@@ -324,7 +317,7 @@ export const V2GroupListed = record({
 });
 
 /** linked-identity-groups-v2: LinkedIdentityGroupDto_Detailed, one group with its members. */
-export const V2GroupDetailed = record({
+const V2GroupDetailed = record({
   id: Uuid,
   groupName: Text,
   createdDate: DateTime,

@@ -2,11 +2,7 @@
 // of the platform contract reads each operation's answer (keeping every field it does not know).
 import * as z from 'zod/mini';
 import { contractOperation } from './data-subject-contract';
-import {
-  CONTINUATION_MAX_LENGTH,
-  type AnswerKind,
-  type DataSubjectOperation,
-} from './data-subject-operations';
+import { CONTINUATION_MAX_LENGTH, type DataSubjectOperation } from './data-subject-operations';
 
 /** `POST /api/data-subjects/lookups`: one operation of the catalog with its parameters. */
 export const LookupRequestSchema = z.strictObject({
@@ -39,9 +35,4 @@ export type LookupResponse = z.infer<typeof LookupResponseSchema>;
  */
 export function answerSchemaOf(operation: Pick<DataSubjectOperation, 'operationId'>) {
   return contractOperation(operation.operationId)?.answer;
-}
-
-/** True for answers that list records under `content` and may continue on another page. */
-export function isPageAnswer(kind: AnswerKind): boolean {
-  return kind.endsWith('-page');
 }

@@ -27,7 +27,7 @@ export type ParamLocation = (typeof PARAM_LOCATIONS)[number];
  * - `boolean`: `true` or `false` (the form sends a flag only when it is ticked, so the platform's
  *   default applies otherwise).
  */
-export const PARAM_FORMATS = [
+const PARAM_FORMATS = [
   'identifier',
   'uuid',
   'id',
@@ -39,13 +39,13 @@ export const PARAM_FORMATS = [
 export type ParamFormat = (typeof PARAM_FORMATS)[number];
 
 /** API versions of the operations. */
-export const OPERATION_VERSIONS = ['v4', 'v1', 'v2', 'v3'] as const;
+const OPERATION_VERSIONS = ['v4', 'v1', 'v2', 'v3'] as const;
 
 /**
  * What an operation's answer holds, so the SPA can name its records. The answer's shape itself is
  * the documented schema of the operation (data-subject-contract.ts), found by `operationId`.
  */
-export const ANSWER_KINDS = [
+const ANSWER_KINDS = [
   'subject',
   'subject-purposes',
   'subject-page',
@@ -98,7 +98,7 @@ const LegacyEquivalentSchema = z.object({
 });
 export type LegacyEquivalent = z.infer<typeof LegacyEquivalentSchema>;
 
-export const DataSubjectOperationSchema = z.object({
+const DataSubjectOperationSchema = z.object({
   id: z.string(),
   version: z.enum(OPERATION_VERSIONS),
   /** Row of the migration guide's list of ten v4 operations (v4 operations only). */

@@ -92,7 +92,7 @@ export function paramValueProblem(param: OperationParam, value: string): string 
 }
 
 /** The value as it goes on the wire: trimmed; dates as UTC with milliseconds. */
-export function wireValue(param: OperationParam, value: string): string {
+function wireValue(param: OperationParam, value: string): string {
   if (param.format === 'date-time') {
     const ms = parseIsoDateTime(value);
     if (ms !== undefined) return new Date(ms).toISOString();

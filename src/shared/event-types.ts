@@ -23,7 +23,7 @@ export const UpstreamEventTypesSchema = z.array(EventTypeSchema);
  * now (a rate-limit block, a failure): why, and when to try again. `fetchedAt` is then the time
  * of that last good list.
  */
-export const StaleEventTypesSchema = z.object({
+const StaleEventTypesSchema = z.object({
   /** The problem that kept the BFF from a fresh list, in words (its title). */
   reason: z.string(),
   /** Its HTTP status (429 while rate limited). */

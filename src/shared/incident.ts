@@ -70,7 +70,7 @@ export type IncidentPage = z.infer<typeof IncidentPageSchema>;
 export const INCIDENT_QUERY_LIMITS = { defaultPageSize: 50, maxPageSize: 200 } as const;
 
 /** One limit of one rule as the console uses it right now. */
-export const RuleUsageSchema = z.object({
+const RuleUsageSchema = z.object({
   ruleId: z.string(),
   period: Period,
   limit: z.int(),
@@ -93,7 +93,7 @@ export const RuleUsageSchema = z.object({
 export type RuleUsage = z.infer<typeof RuleUsageSchema>;
 
 /** A block the governor is honouring. */
-export const ActiveBlockSchema = z.object({
+const ActiveBlockSchema = z.object({
   scope: z.enum(['account', 'rule']),
   ruleId: z.nullable(z.string()),
   until: IsoTime,
@@ -104,7 +104,7 @@ export const ActiveBlockSchema = z.object({
 export type ActiveBlock = z.infer<typeof ActiveBlockSchema>;
 
 /** The console's request rate, in fixed buckets, oldest first. */
-export const TimelineSchema = z.object({
+const TimelineSchema = z.object({
   bucketSeconds: z.int(),
   /** Start of the first bucket. */
   start: IsoTime,
@@ -122,7 +122,7 @@ export type Timeline = z.infer<typeof TimelineSchema>;
  * limit of the call agrees with. The governor keeps the stricter of the two for the call's
  * endpoint until a restart or an admin's reset.
  */
-export const ReportedLimitSchema = z.object({
+const ReportedLimitSchema = z.object({
   /** "GET /path": the endpoint the 429 answered. */
   endpoint: z.string(),
   /** The console's operation id of the call. */
@@ -163,7 +163,7 @@ const RateLimitWindowSchema = z.object({
 });
 
 /** One rule of the limits table as `GET /api/rate-limits/rules` sends it. */
-export const RuleSchema = z.object({
+const RuleSchema = z.object({
   id: z.string(),
   name: z.string(),
   area: z.string(),

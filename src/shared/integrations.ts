@@ -88,16 +88,21 @@ export const ThrottleEntrySchema = z.object({
 export type ThrottleEntry = z.infer<typeof ThrottleEntrySchema>;
 
 /** Why an entry of a report was dropped. */
-export const DROP_REASONS = {
-  invalid: 'not a valid entry (missing or malformed fields)',
-  identifier: 'the path holds an identifier-like value (e-mail, phone number, name)',
-  'query-string': 'the path carries a query string',
-  body: 'the entry carries a request or answer body',
-  token: 'the entry carries a token or credential',
-  'future-timestamp': 'the time is more than 5 minutes ahead of the console',
-  'too-old': 'the time is older than the retention',
-} as const;
-export type DropReason = keyof typeof DROP_REASONS;
+export type DropReason =
+  /** not a valid entry (missing or malformed fields) */
+  | 'invalid'
+  /** the path holds an identifier-like value (e-mail, phone number, name) */
+  | 'identifier'
+  /** the path carries a query string */
+  | 'query-string'
+  /** the entry carries a request or answer body */
+  | 'body'
+  /** the entry carries a token or credential */
+  | 'token'
+  /** the time is more than 5 minutes ahead of the console */
+  | 'future-timestamp'
+  /** the time is older than the retention */
+  | 'too-old';
 
 /** `202` answer of `POST /api/integrations/reports`. */
 export const IngestAnswerSchema = z.object({
@@ -110,14 +115,14 @@ export const IngestAnswerSchema = z.object({
 export type IngestAnswer = z.infer<typeof IngestAnswerSchema>;
 
 /** Who saw something: the console itself or a registered integration. */
-export const SourceSchema = z.object({
+const SourceSchema = z.object({
   /** `console`, or the integration's id. */
   id: z.string(),
   name: z.string(),
 });
 
 /** One limit, account-wide: each source's requests in its window, and what nobody reported. */
-export const AccountLimitSchema = z.object({
+const AccountLimitSchema = z.object({
   ruleId: z.string(),
   period: z.enum(RATE_LIMIT_PERIODS),
   limit: z.int(),
@@ -135,7 +140,7 @@ export const AccountLimitSchema = z.object({
 export type AccountLimit = z.infer<typeof AccountLimitSchema>;
 
 /** One row of the per-integration table. */
-export const IntegrationActivitySchema = z.object({
+const IntegrationActivitySchema = z.object({
   id: z.string(),
   name: z.string(),
   owner: z.nullable(z.string()),
@@ -154,7 +159,7 @@ export const IntegrationActivitySchema = z.object({
 export type IntegrationActivity = z.infer<typeof IntegrationActivitySchema>;
 
 /** One incident across every reporter. */
-export const AccountIncidentSchema = z.object({
+const AccountIncidentSchema = z.object({
   key: z.string(),
   eventId: z.nullable(z.string()),
   firstSeen: IsoTime,

@@ -92,7 +92,7 @@ export function templateOfPath(path: string, templates = OPERATION_TEMPLATES): s
 const IDENTIFIER_LIKE = [/@/, /^\+?\d[\d().\s-]{6,}$/, /\s/, /^.{101,}$/];
 
 /** True when a path segment (percent-decoded where possible) looks like a personal identifier. */
-export function isIdentifierLike(segment: string): boolean {
+function isIdentifierLike(segment: string): boolean {
   let decoded = segment;
   try {
     decoded = decodeURIComponent(segment);

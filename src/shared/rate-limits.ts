@@ -291,10 +291,7 @@ export const MODULE_RULES: readonly RateLimitRule[] = [
 export type AccountOverride = Partial<Record<RateLimitPeriod, number>>;
 
 /** The account rules of `tier`, with any override applied. */
-export function accountRulesFor(
-  tier: AccountTier,
-  override: AccountOverride = {},
-): RateLimitRule[] {
+function accountRulesFor(tier: AccountTier, override: AccountOverride = {}): RateLimitRule[] {
   return ACCOUNT_RULES[tier].map((rule) => ({
     ...rule,
     limits: rule.limits.map((window) => {
@@ -314,10 +311,10 @@ export function rulesForTier(
 }
 
 /** Id of the newer page's per-endpoint default rule. */
-export const ENDPOINT_RULE_ID = 'endpoint-minute';
+const ENDPOINT_RULE_ID = 'endpoint-minute';
 
 /** The per-endpoint default of the newer page: 1,000 a minute for each endpoint on its own. */
-export function endpointRule(limit = 1_000, overridden = false): RateLimitRule {
+function endpointRule(limit = 1_000, overridden = false): RateLimitRule {
   return {
     id: ENDPOINT_RULE_ID,
     name: 'Default per endpoint',

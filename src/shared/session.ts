@@ -3,7 +3,7 @@ import * as z from 'zod/mini';
 import { PROBLEM_TYPES } from './problem';
 
 /** The console's roles: `admin` sees everything, `support` never sees personal data. */
-export const ROLES = ['admin', 'support'] as const;
+const ROLES = ['admin', 'support'] as const;
 export const RoleSchema = z.enum(ROLES);
 export type Role = z.infer<typeof RoleSchema>;
 

@@ -66,8 +66,3 @@ export function auditQueryString(filters: AuditFilters, cursor?: string): string
   const query = params.toString();
   return query ? `?${query}` : '';
 }
-
-/** True when any filter narrows the trail. */
-export function hasAuditFilters(filters: AuditFilters): boolean {
-  return NAMES.some((name) => Boolean(filters[name]));
-}

@@ -91,7 +91,7 @@ function camelKey(key: string): string {
 }
 
 /** `value` with every object key in camel case. */
-export function camelKeys(value: unknown): unknown {
+function camelKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(camelKeys);
   if (!isRecord(value)) return value;
   return Object.fromEntries(
@@ -100,10 +100,7 @@ export function camelKeys(value: unknown): unknown {
 }
 
 /** The legacy answer with the catalog's field map applied (see LegacyEquivalent.fields). */
-export function alignLegacy(
-  legacy: unknown,
-  fields: Readonly<Record<string, string>> = {},
-): unknown {
+function alignLegacy(legacy: unknown, fields: Readonly<Record<string, string>> = {}): unknown {
   const data = camelKeys(legacy);
   const entries = Object.entries(fields);
   if (entries.length === 0) return data;

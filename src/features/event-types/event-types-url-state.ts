@@ -10,7 +10,7 @@ import {
 import type { EventTypeFilters, SortState } from './filter-event-types';
 
 /** The search param names, in the order they are written. */
-export const URL_PARAMS = {
+const URL_PARAMS = {
   search: 'q',
   module: 'module',
   objectType: 'objectType',
@@ -22,7 +22,7 @@ export const URL_PARAMS = {
  * Sort names as they appear in the URL. They match the CSV header rather than the upstream's
  * field names ("value" says nothing to a person reading a link).
  */
-export const SORT_URL_NAMES = {
+const SORT_URL_NAMES = {
   code: 'code',
   value: 'name',
   objectTypeName: 'objectType',

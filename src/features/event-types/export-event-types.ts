@@ -7,7 +7,7 @@ import type { EventTypeRow } from './filter-event-types';
  * Column names of the export: the table's own headings, in words ("Object type"), so the file
  * reads like the page. Stable, since people build spreadsheets on them.
  */
-export const EVENT_TYPES_CSV_HEADER = EVENT_TYPE_COLUMNS.map((column) => column.label);
+const EVENT_TYPES_CSV_HEADER = EVENT_TYPE_COLUMNS.map((column) => column.label);
 
 /** The rows as CSV text; a missing field is an empty cell. */
 export function eventTypesCsv(rows: readonly EventTypeRow[]): string {

@@ -14,7 +14,7 @@ const LOCAL = new Intl.DateTimeFormat('en', {
 });
 
 /** "2025-01-06 09:01:05 UTC (local: Jan 6, 2025, 10:01:05 GMT+1)": both, with their zones. */
-export function supportTime(iso: string): string {
+function supportTime(iso: string): string {
   const utc = `${iso.slice(0, 10)} ${iso.slice(11, 19)} UTC`;
   return `${utc} (local: ${LOCAL.format(new Date(iso))})`;
 }
@@ -23,7 +23,7 @@ export function supportTime(iso: string): string {
 const MINUTES_BEFORE = 5;
 
 /** Requests per minute around the incident, from the usage timeline (10-second buckets). */
-export function timelineAround(incident: Incident, timeline: Timeline | undefined): string[] {
+function timelineAround(incident: Incident, timeline: Timeline | undefined): string[] {
   if (!timeline) return ['(not available)'];
   const bucketMs = timeline.bucketSeconds * 1_000;
   const start = Date.parse(timeline.start);

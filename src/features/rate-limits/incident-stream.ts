@@ -162,7 +162,7 @@ export class IncidentStream {
 let shared: IncidentStream | undefined;
 
 /** The tab's connection, created on first use. */
-export function incidentStream(): IncidentStream {
+function incidentStream(): IncidentStream {
   shared ??= new IncidentStream();
   return shared;
 }

@@ -14,7 +14,7 @@ import type {
 } from './data-subjects';
 
 /** Default page size of the v4 slices and legacy pages (the documents' `size` default). */
-export const DEFAULT_PAGE_SIZE = 20;
+const DEFAULT_PAGE_SIZE = 20;
 
 /** A mock answer: a JSON body, or an error status with its body. */
 export type MockAnswer =
@@ -24,7 +24,7 @@ export type MockAnswer =
   | { readonly status: 400; readonly message: string };
 
 /** The documented not-found answers (the documents' 404 descriptions). */
-export const NOT_FOUND_TEXT = {
+const NOT_FOUND_TEXT = {
   subject: 'Data Subject Not Found',
   other: 'Not Found',
 } as const;

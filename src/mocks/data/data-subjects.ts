@@ -106,9 +106,6 @@ const PEOPLE = [
 /** A data subject of the mock on the Do Not Call list (never one of the demo hints). */
 export const MOCK_DO_NOT_CALL_IDENTIFIER = 'hedy.lamarr@example.com';
 
-/** How many data subjects the mock knows. */
-export const MOCK_DATA_SUBJECT_COUNT = PEOPLE.length;
-
 const PURPOSES = [
   { guid: DEMO_PURPOSE_GUID, name: 'Marketing e-mails', version: 3 },
   { guid: '1d9a7c3e-5b2f-4a8d-9c1e-2f3a4b5c6d7e', name: 'Product analytics', version: 2 },

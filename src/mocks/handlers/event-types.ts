@@ -16,7 +16,7 @@ export const EVENT_TYPES_PATH = '/api/audit/v4/audits/event-types';
  * (`modules=a,b`), or a mix. Splitting on commas is safe because no module or object type name
  * contains one. Empty items (a trailing comma) are ignored.
  */
-export function readArrayFilter(params: URLSearchParams, name: string): string[] {
+function readArrayFilter(params: URLSearchParams, name: string): string[] {
   return params
     .getAll(name)
     .flatMap((value) => value.split(','))

@@ -9,7 +9,7 @@ import type { MockRateLimits } from './mock-rate-limits';
 const PROBE_OPERATION = 'event-types';
 
 /** How long the slow-upstream scenario holds the answer back. */
-export const SLOW_UPSTREAM_DELAY_MS = 3_000;
+const SLOW_UPSTREAM_DELAY_MS = 3_000;
 
 // The module quota the demo imitates. Its own operation is a data-subject lookup, which a demo
 // control must not make up (every lookup of personal data is audited), so the 429 arrives on the

@@ -16,7 +16,7 @@ import type { FaultHit } from '../faults';
 import { MOCK_OPERATION_ROUTES } from '../operations';
 
 /** How long a request over a soft limit is held back; the published limits give no service-level objective. */
-export const DEFAULT_SOFT_LIMIT_DELAY_MS = 1_500;
+const DEFAULT_SOFT_LIMIT_DELAY_MS = 1_500;
 
 /** Options of {@link createMockRateLimits}; every one has a default. */
 export interface MockRateLimitsOptions {

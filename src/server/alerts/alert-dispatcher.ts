@@ -45,7 +45,7 @@ export interface AlertDispatcherOptions {
 const BATCH = 20;
 
 /** The wait before attempt `attempts + 1` after `attempts` failed ones. */
-export function backoffMs(attempts: number, baseMs: number, maxMs: number): number {
+function backoffMs(attempts: number, baseMs: number, maxMs: number): number {
   return Math.min(maxMs, baseMs * 2 ** Math.max(0, attempts - 1));
 }
 

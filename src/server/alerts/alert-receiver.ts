@@ -18,7 +18,7 @@ export interface AlertReceiverOptions {
 const MAX_BODY = 256 * 1024;
 
 /** What the receiver makes of one request: the status it answers and the line it prints. */
-export function receiveAlert(
+function receiveAlert(
   secret: string | undefined,
   headers: Record<string, string | string[] | undefined>,
   body: string,

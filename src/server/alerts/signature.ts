@@ -8,7 +8,7 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 /** The header carrying the signature. */
 export const SIGNATURE_HEADER = 'Console-Signature';
 /** Default tolerance between the signed timestamp and the receiver's clock (Stripe's default). */
-export const DEFAULT_TOLERANCE_SECONDS = 300;
+const DEFAULT_TOLERANCE_SECONDS = 300;
 
 /** A new signing secret: `whsec_` and 32 random bytes, as Stripe and Svix present theirs. */
 export function newSigningSecret(): string {

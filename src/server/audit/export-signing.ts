@@ -20,7 +20,7 @@ const PKCS8_ED25519_PREFIX = Buffer.from('302e020100300506032b657004220420', 'he
 export type ExportManifest = Omit<AuditExportSignature, 'signature'>;
 
 /** The exact text the signature covers: the manifest's fields in a fixed order. */
-export function manifestText(manifest: ExportManifest): string {
+function manifestText(manifest: ExportManifest): string {
   return JSON.stringify([
     manifest.version,
     manifest.algorithm,

@@ -27,7 +27,7 @@ export async function sessionUser(
 }
 
 /** The header the SPA puts on requests it makes by itself (polling), not for a person's action. */
-export const BACKGROUND_HEADER = 'x-console-background';
+const BACKGROUND_HEADER = 'x-console-background';
 
 /** The live stream: an open EventSource is the page listening, not a person acting. */
 const BACKGROUND_PATHS = new Set(['/api/rate-limits/stream']);
@@ -37,7 +37,7 @@ const BACKGROUND_PATHS = new Set(['/api/rate-limits/stream']);
  * not extend the session, or an unattended tab would keep it alive until its maximum age. The
  * header can only shorten a session, so a client that lies about it gains nothing.
  */
-export function isBackgroundRequest(c: Context<AppEnv>): boolean {
+function isBackgroundRequest(c: Context<AppEnv>): boolean {
   return c.req.header(BACKGROUND_HEADER) === '1' || BACKGROUND_PATHS.has(c.req.path);
 }
 

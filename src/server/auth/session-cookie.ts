@@ -8,7 +8,7 @@ import type { AppEnv } from '../app-env';
 import { isHttpsRequest, type WebSettings } from '../security/web-settings';
 
 /** The cookie's name without prefix; over HTTPS it is sent as `__Host-console_session`. */
-export const SESSION_COOKIE = 'console_session';
+const SESSION_COOKIE = 'console_session';
 
 const SESSION_ID_PATTERN = /^[\w-]{43}$/;
 
@@ -27,7 +27,7 @@ function cookieOptions(c: Context<AppEnv>, settings: SessionCookieSettings): Coo
 }
 
 /** The full cookie name for this request. */
-export function sessionCookieName(c: Context<AppEnv>, settings: SessionCookieSettings): string {
+function sessionCookieName(c: Context<AppEnv>, settings: SessionCookieSettings): string {
   return isHttpsRequest(c, settings.web) ? `__Host-${SESSION_COOKIE}` : SESSION_COOKIE;
 }
 

@@ -44,7 +44,7 @@ export interface MemorySessionStoreOptions {
 }
 
 /** Generates a session id: 32 bytes from the CSPRNG. */
-export function newSessionId(): string {
+function newSessionId(): string {
   return randomBytes(32).toString('base64url');
 }
 

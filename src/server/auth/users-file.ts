@@ -42,7 +42,7 @@ export function normalizeUsername(input: string): string {
 }
 
 /** Parses the text of a users file; throws UsersFileError naming `path` and the fault. */
-export function parseUsersFile(text: string, path: string): StoredUser[] {
+function parseUsersFile(text: string, path: string): StoredUser[] {
   let json: unknown;
   try {
     json = JSON.parse(text);

@@ -24,7 +24,7 @@ export interface IntegrationsCliIo {
 }
 
 /** Opens the console's database as configured. */
-export async function openConfiguredDatabase(): Promise<SqlDatabase> {
+async function openConfiguredDatabase(): Promise<SqlDatabase> {
   if (existsSync('.env')) process.loadEnvFile('.env');
   const url = process.env.DATABASE_URL;
   return url

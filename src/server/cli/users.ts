@@ -17,7 +17,7 @@ import {
 import { isProcessEntry } from './process-entry';
 
 /** ASVS 5.0 asks for at least 8 characters and recommends 15; an admin console takes 12. */
-export const MIN_PASSWORD_LENGTH = 12;
+const MIN_PASSWORD_LENGTH = 12;
 
 const USAGE = `Manage the console's users (CONSOLE_USERS_FILE, default ./.data/users.json).
 

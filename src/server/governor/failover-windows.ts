@@ -8,7 +8,7 @@ import type { Logger } from '../logger';
 import { createMemoryWindowStore, type WindowCounterStore, type WindowTake } from './window-store';
 
 /** The shared store failed: the caller retries on the per-replica share. */
-export class SharedWindowsUnavailable extends Error {
+class SharedWindowsUnavailable extends Error {
   override name = 'SharedWindowsUnavailable';
 }
 

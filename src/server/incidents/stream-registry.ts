@@ -9,7 +9,7 @@ export interface StreamCaps {
   readonly perSession: number;
 }
 
-export const DEFAULT_STREAM_CAPS: StreamCaps = { total: 200, perUser: 12, perSession: 6 };
+const DEFAULT_STREAM_CAPS: StreamCaps = { total: 200, perUser: 12, perSession: 6 };
 
 /** Who a stream belongs to. */
 export interface StreamOwner {

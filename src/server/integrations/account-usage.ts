@@ -53,7 +53,7 @@ const TIMELINE_MINUTES = 60;
  * Requests of `rows` that fall in the `windowMs` before `now`, from per-minute buckets: the
  * current (partial) minute counts whole, the oldest bucket by the part of it inside the window.
  */
-export function requestsInWindow(
+function requestsInWindow(
   rows: readonly Pick<TemplateTotal, 'minute' | 'requests'>[],
   now: number,
   windowMs: number,
@@ -71,7 +71,7 @@ export function requestsInWindow(
 }
 
 /** True when a request of `method` to `template` counts for `rule`. */
-export function countsFor(
+function countsFor(
   rule: RateLimitRule,
   rules: readonly RateLimitRule[],
   method: string,
@@ -354,7 +354,7 @@ export type MergedIncident = Omit<AccountIncident, 'firstSeen' | 'lastSeen'> & {
  * integration's 429 with the same event id become one, each reporter listed with its hits.
  * Newest first, at most 50.
  */
-export function mergeIncidents(
+function mergeIncidents(
   consoleIncidents: readonly Incident[],
   throttles: readonly StoredThrottle[],
   rules: readonly RateLimitRule[],

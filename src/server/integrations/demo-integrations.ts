@@ -20,7 +20,7 @@ export interface DemoTrafficPort {
 }
 
 /** The simulated integrations and their share of the background traffic. */
-export const DEMO_INTEGRATIONS = [
+const DEMO_INTEGRATIONS = [
   {
     name: 'Nightly consent sync',
     owner: 'data-platform team',

@@ -4,9 +4,6 @@
 import type { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 
-/** Reports a minute one integration may send by default (its reporter sends about 12). */
-export const DEFAULT_INGEST_PER_MINUTE = 120;
-
 /** The verdict for one report. */
 export type IngestVerdict = { allowed: true } | { allowed: false; retryAfterSeconds: number };
 

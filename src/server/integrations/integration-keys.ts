@@ -4,7 +4,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 
 /** Every key starts with this, so a leaked one is recognisable (secret scanners, logs). */
-export const KEY_PREFIX = 'pacr_';
+const KEY_PREFIX = 'pacr_';
 
 const KEY_PATTERN = /^pacr_[A-Za-z0-9_-]{43}$/;
 

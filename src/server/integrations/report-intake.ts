@@ -4,7 +4,6 @@
 // [now - retention, now + 5 min] dropped and counted by reason. Nothing of a dropped entry is
 // kept, not even in the answer.
 import {
-  DROP_REASONS,
   MinuteEntrySchema,
   REPORT_LIMITS,
   ThrottleEntrySchema,
@@ -161,6 +160,3 @@ export function readReport(raw: unknown, { now, retentionMs }: IntakeOptions): I
   }
   return { minutes: [...sums.values()], throttles: accepted, dropped };
 }
-
-/** The reasons as the answer explains them. */
-export const DROP_REASON_TEXT = DROP_REASONS;

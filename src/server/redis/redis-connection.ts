@@ -6,12 +6,12 @@ import { Redis } from 'ioredis';
 import type { Logger } from '../logger';
 
 /** Why Redis could not be reached at start; the message names the server, never the password. */
-export class RedisConnectError extends Error {
+class RedisConnectError extends Error {
   override name = 'RedisConnectError';
 }
 
 /** Where a REDIS_URL points, without its credentials: `host:port/db`. */
-export function describeRedisUrl(url: string): string {
+function describeRedisUrl(url: string): string {
   try {
     const parsed = new URL(url);
     const db = parsed.pathname.replace(/^\//, '') || '0';

@@ -11,10 +11,7 @@ const FILTER_PARAMETERS = ['modules', 'objectTypes'] as const;
  * Reads and validates the filters from the query. Unknown parameters are refused rather than
  * ignored, so a typo ("module=") is not silently answered with the unfiltered list.
  */
-export function parseEventTypeFilters(
-  url: URL,
-  arrayQueryStyle: 'repeat' | 'comma',
-): EventTypeFilters {
+function parseEventTypeFilters(url: URL, arrayQueryStyle: 'repeat' | 'comma'): EventTypeFilters {
   for (const name of new Set(url.searchParams.keys())) {
     if (!(FILTER_PARAMETERS as readonly string[]).includes(name)) {
       throw invalidParameter(name, `unknown parameter; use ${FILTER_PARAMETERS.join(' or ')}`);

@@ -6,7 +6,7 @@ import type { AppEnv } from '../app-env';
 import { refuseWhen } from './refuse-when';
 
 /** Requests that cannot carry the header, by method and exact path. */
-export const CSRF_EXEMPT: ReadonlyArray<readonly [method: string, path: string]> = [
+const CSRF_EXEMPT: ReadonlyArray<readonly [method: string, path: string]> = [
   // Signing in: protected by the Origin check and its JSON-only body instead.
   ['POST', '/api/session'],
   // EventSource cannot set headers; the stream only reads, with the session cookie.

@@ -39,7 +39,7 @@ export class PostgresConnectError extends Error {
  * Where a DATABASE_URL points, without its user and password: `host:port/database`. For messages
  * and logs.
  */
-export function describeDatabaseUrl(url: string): string {
+function describeDatabaseUrl(url: string): string {
   try {
     const parsed = new URL(url);
     return `${parsed.hostname || 'localhost'}:${parsed.port || '5432'}${parsed.pathname || '/'}`;

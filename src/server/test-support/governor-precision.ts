@@ -5,7 +5,7 @@ import type { RateLimitRule } from '../../shared/rate-limits';
 import { startBffHarness } from './bff-harness';
 
 /** A hard 1,000-per-minute rule on the event-types operation. */
-export const PRECISION_RULE: RateLimitRule = {
+const PRECISION_RULE: RateLimitRule = {
   id: 'precision-test',
   name: '1k per minute',
   area: 'Test',

@@ -46,7 +46,7 @@ export interface TestDatabase extends SqlDatabase {
 }
 
 /** `url` with its connections' search_path set to `schema`. */
-export function withSchema(url: string, schema: string): string {
+function withSchema(url: string, schema: string): string {
   const parsed = new URL(url);
   parsed.searchParams.set('options', `-c search_path=${schema}`);
   return parsed.toString();

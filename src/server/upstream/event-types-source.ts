@@ -43,7 +43,7 @@ const MAX_LAST_GOOD = 50;
 const UNFILTERED_KEY = JSON.stringify([[], []]);
 
 /** Query pairs for the filters in the configured wire style (the platform's documentation, docs/platform-contract.md, does not say). */
-export function filterQuery(
+function filterQuery(
   filters: EventTypeFilters,
   style: 'repeat' | 'comma',
 ): Array<[string, string]> {

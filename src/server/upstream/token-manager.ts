@@ -42,7 +42,7 @@ export class TokenError extends Error {
 const USABLE_TOKEN = /^[\x21-\x7e]{1,8192}$/;
 
 /** The shortest time a token is cached, whatever its `expires_in` says: no token per call. */
-export const MIN_TOKEN_CACHE_SECONDS = 30;
+const MIN_TOKEN_CACHE_SECONDS = 30;
 
 // Extra fields (the vendor's answer carries a dozen: email, guid, jti, ot-scopes, …) are ignored.
 const TokenAnswerSchema = z.object({

@@ -96,7 +96,7 @@ export function problemForUpstreamFailure(error: unknown): HttpProblem | undefin
 }
 
 /** Bytes as an operator reads them: "16 MB", "512 KB". */
-export function formatBytes(bytes: number): string {
+function formatBytes(bytes: number): string {
   if (bytes >= 1024 * 1024 && bytes % (1024 * 1024) === 0) return `${bytes / (1024 * 1024)} MB`;
   if (bytes >= 1024 * 1024) return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
   if (bytes >= 1024) return `${Math.round(bytes / 1024)} KB`;

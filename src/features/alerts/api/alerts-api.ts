@@ -16,7 +16,7 @@ import {
 } from '../../../shared/alerts';
 
 /** Query keys of this feature. */
-export const alertKeys = {
+const alertKeys = {
   all: ['alerts'] as const,
   forecast: () => [...alertKeys.all, 'forecast'] as const,
   destinations: () => [...alertKeys.all, 'destinations'] as const,

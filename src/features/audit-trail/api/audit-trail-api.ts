@@ -68,7 +68,7 @@ export function useVerifyChain() {
 }
 
 /** Finds the lookups that asked for or showed one identifier; it travels in the body. */
-export function searchAuditTrail(identifier: string, cursor?: string): Promise<AuditSearchPage> {
+function searchAuditTrail(identifier: string, cursor?: string): Promise<AuditSearchPage> {
   return apiRequest('/api/audit-trail/search', AuditSearchPageSchema, {
     method: 'POST',
     body: { identifier, ...(cursor ? { cursor } : {}) },
@@ -113,7 +113,7 @@ async function problemOf(response: Response): Promise<ApiError> {
  * Exports a search (`identifier`) or the filters as a file, then fetches its detached signature
  * and saves it beside it as `<file>.sig.json`.
  */
-export async function exportAuditTrail(request: {
+async function exportAuditTrail(request: {
   format: AuditExportFormat;
   identifier?: string;
   filters?: AuditExportFilters;

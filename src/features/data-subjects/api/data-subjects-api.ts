@@ -10,13 +10,13 @@ import {
 } from '../../../shared/data-subject-lookups';
 
 /** Query keys of this feature. */
-export const dataSubjectKeys = {
+const dataSubjectKeys = {
   all: ['data-subjects'] as const,
   operations: () => [...dataSubjectKeys.all, 'operations'] as const,
 };
 
 /** The operations catalog: it changes only when the console restarts. */
-export function operationsQueryOptions() {
+function operationsQueryOptions() {
   return queryOptions({
     queryKey: dataSubjectKeys.operations(),
     queryFn: getJson('/api/data-subjects/operations', DataSubjectCatalogSchema),
@@ -29,7 +29,7 @@ export function useOperations() {
 }
 
 /** Runs one lookup; the identifier travels in the body. */
-export function runLookup(request: LookupRequest): Promise<LookupResponse> {
+function runLookup(request: LookupRequest): Promise<LookupResponse> {
   return apiRequest('/api/data-subjects/lookups', LookupResponseSchema, {
     method: 'POST',
     body: request,

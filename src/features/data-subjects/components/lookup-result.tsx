@@ -21,7 +21,7 @@ import { OperationTechnicalDetails } from './operation-picker';
  * The number of the legacy listing's next page, or undefined when there is none: the operation
  * takes `page` and the last page loaded neither says `last` nor is the final one of `totalPages`.
  */
-export function nextLegacyPage(
+function nextLegacyPage(
   legacy: DataSubjectOperation,
   last: LookupResponse | undefined,
 ): number | undefined {

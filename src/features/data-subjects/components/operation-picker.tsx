@@ -56,7 +56,7 @@ export function OperationPicker({ operations, selected, onSelect }: OperationPic
 }
 
 /** Where the console's knowledge of the operation comes from, in words. */
-export function PathBadge({ operation }: { operation: DataSubjectOperation }) {
+function PathBadge({ operation }: { operation: DataSubjectOperation }) {
   if (operation.overridden) {
     return (
       <span className="path-badge" data-kind="configured">

@@ -9,7 +9,7 @@ import { fieldLabel } from '../answer-model';
  * An enum value in words: a documented sort (`lastUpdatedDate,desc`) as "Last updated date,
  * latest first" (every sortable field is a date), a status as "OPT OUT".
  */
-export function enumValueLabel(value: string): string {
+function enumValueLabel(value: string): string {
   const sort = /^(\w+),(asc|desc)$/.exec(value);
   if (sort) return `${fieldLabel(sort[1]!)}, ${sort[2] === 'asc' ? 'earliest' : 'latest'} first`;
   return value.replace(/_/g, ' ');

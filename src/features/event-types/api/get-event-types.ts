@@ -11,14 +11,12 @@ export const eventTypesQueryKeys = {
 };
 
 /** Fetches every event type the upstream knows, validated against the shared schema. */
-export function getEventTypes({
-  signal,
-}: { signal?: AbortSignal } = {}): Promise<EventTypesResponse> {
+function getEventTypes({ signal }: { signal?: AbortSignal } = {}): Promise<EventTypesResponse> {
   return apiRequest('/api/event-types', EventTypesResponseSchema, { signal });
 }
 
 /** Query options for the event-type list. */
-export function eventTypesQueryOptions() {
+function eventTypesQueryOptions() {
   return queryOptions({
     queryKey: eventTypesQueryKeys.list(),
     queryFn: ({ signal }) => getEventTypes({ signal }),

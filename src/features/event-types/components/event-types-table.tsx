@@ -16,7 +16,7 @@ import { MissingValue } from '../../../components/ui/missing-value';
 import type { EventTypeRow, SortState } from '../filter-event-types';
 
 /** Fixed row height: one line per row (long names are truncated with a tooltip), no measuring. */
-export const ROW_HEIGHT = 40;
+const ROW_HEIGHT = 40;
 const OVERSCAN = 12;
 // Before the first layout measurement, assume a typical viewport so the first paint already has
 // rows; the real size replaces it in the same commit.
@@ -36,7 +36,7 @@ const COLUMN_LAYOUT: Record<EventTypeColumnKey, { className: string; width: stri
 };
 
 /** `text` with the first case-insensitive occurrence of `needle` marked. */
-export function Highlighted({ text, needle }: { text: string; needle: string }) {
+function Highlighted({ text, needle }: { text: string; needle: string }) {
   const trimmed = needle.trim();
   if (trimmed === '') return text;
   const at = text.toLowerCase().indexOf(trimmed.toLowerCase());

@@ -8,7 +8,7 @@ import type { FacetKey } from '../use-event-types-view';
 import { formatCount } from '../../../lib/format';
 
 /** From this many values on, the facet offers a box to narrow its list. */
-export const FACET_FILTER_BOX_FROM = 9;
+const FACET_FILTER_BOX_FROM = 9;
 
 export interface FacetFilterProps {
   facet: FacetKey;

@@ -7,7 +7,7 @@ import { AccountOverviewSchema } from '../../../shared/integrations';
 import { rateLimitKeys } from './rate-limits-api';
 
 /** Query key of the account-wide view. */
-export const accountUsageKey = () => [...rateLimitKeys.all, 'account-usage'] as const;
+const accountUsageKey = () => [...rateLimitKeys.all, 'account-usage'] as const;
 
 /** The account-wide view: limits, integrations, timeline and incidents of every reporter. */
 export function accountUsageQueryOptions(refetchInterval: number | false = 5_000) {

@@ -48,7 +48,7 @@ export function usageQueryOptions(refetchInterval: number | false = 5_000) {
 }
 
 /** The incident history query string for `filters` and a page cursor. */
-export function incidentsPath(filters: IncidentFilters, cursor?: string): string {
+function incidentsPath(filters: IncidentFilters, cursor?: string): string {
   const params = new URLSearchParams();
   if (filters.since) params.set('since', filters.since);
   if (filters.until) params.set('until', filters.until);
