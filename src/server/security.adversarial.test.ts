@@ -57,6 +57,13 @@ function expectNothingSent(h: BffHarness) {
   expect(h.mock.stats().tokenRequests).toBe(0);
 }
 
+/** An admin's GET of `path` is refused with `status` and `type`, and nothing reaches the upstream. */
+async function expectRefusedUnsent(path: string, status: number, type: string) {
+  const h = await start();
+  await expectRefusal(await h.request(path), status, type);
+  expectNothingSent(h);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Helpers for cases that need real sockets.
 
@@ -99,6 +106,23 @@ function expectRawRefusal(answer: RawAnswer, status: number, type?: string) {
   expect(answer.headers['x-content-type-options']).toBe('nosniff');
   expect(answer.headers['content-security-policy']).toContain("frame-ancestors 'none'");
   expect(answer.headers['access-control-allow-origin']).toBeUndefined();
+}
+
+/**
+ * Sends `requestLine` to the harness's BFF on a real port, with Host, then (unless `signedIn` is
+ * false) X-CSRF and an admin's session cookie, then the raw `headers` lines, then Connection: close.
+ */
+async function requestAtSocket(
+  h: BffHarness,
+  requestLine: string,
+  { signedIn = true, headers = '' }: { signedIn?: boolean; headers?: string } = {},
+): Promise<RawAnswer> {
+  const port = await listen(h);
+  const session = signedIn ? `X-CSRF: 1\r\nCookie: ${await h.signIn('admin')}\r\n` : '';
+  return rawRequest(
+    port,
+    `${requestLine}\r\nHost: 127.0.0.1\r\n${session}${headers}Connection: close\r\n\r\n`,
+  );
 }
 
 /** Serves the harness's BFF on a real port with the production server settings. */
@@ -173,37 +197,16 @@ describe('path traversal', () => {
     ['full-width dots and slash', '/api/event-types/．．／．．／admin'],
     ['an encoded backslash', '/api/event-types/..%5C..%5Cadmin'],
     ['an encoded NUL', '/api/event-types%00/admin'],
-  ])('refuses %s in the request target with 400, sending nothing', async (_, target) => {
-    const h = await start();
-    await expectRefusal(await h.request(target), 400, '/problems/invalid-request-target');
-    expectNothingSent(h);
-  });
+  ])('refuses %s in the request target with 400, sending nothing', (_, target) =>
+    expectRefusedUnsent(target, 400, '/problems/invalid-request-target'),
+  );
 
-  it.each([
-    ['dot segments', 'GET /api/event-types/../../admin HTTP/1.1'],
-    ['a dot segment back into the API', 'GET /api/../api/event-types HTTP/1.1'],
-    ['a single dot segment', 'GET /api/./event-types HTTP/1.1'],
-    // URL parsers read %2e as "."; Request() would already have resolved these.
-    ['encoded dot segments', 'GET /api/event-types/%2e%2e/%2e%2e/admin HTTP/1.1'],
-    ['mixed-case encoded dot segments', 'GET /api/event-types/.%2E/%2e./admin HTTP/1.1'],
-    ['a backslash', 'GET /api/event-types\\..\\admin HTTP/1.1'],
-  ])('refuses %s in the raw request target at the socket', async (_, requestLine) => {
-    const h = await start();
-    const port = await listen(h);
-    const cookie = await h.signIn('admin');
-    const answer = await rawRequest(
-      port,
-      `${requestLine}\r\nHost: 127.0.0.1\r\nX-CSRF: 1\r\nCookie: ${cookie}\r\nConnection: close\r\n\r\n`,
-    );
-    expectRawRefusal(answer, 400);
-    expectNothingSent(h);
-  });
+  // Dot segments and backslashes in the raw request target: see 'request targets at the socket'.
 
   it('refuses raw full-width dots (UTF-8 bytes) in the request line at the socket', async () => {
     const h = await start();
-    const port = await listen(h);
     const answer = await rawRequest(
-      port,
+      await listen(h),
       Buffer.concat([
         Buffer.from('GET /api/event-types/'),
         Buffer.from('．．／admin', 'utf8'),
@@ -260,15 +263,9 @@ describe('CR/LF and NUL', () => {
     ['NUL in a filter value', 'modules=Consent%00'],
     ['CR/LF in a parameter name', 'mod%0D%0Aules=Consent'],
     ['a DEL character', 'objectTypes=Vendor%7F'],
-  ])('refuses %s with 400, sending nothing', async (_, query) => {
-    const h = await start();
-    await expectRefusal(
-      await h.request(`/api/event-types?${query}`),
-      400,
-      '/problems/invalid-parameter',
-    );
-    expectNothingSent(h);
-  });
+  ])('refuses %s with 400, sending nothing', (_, query) =>
+    expectRefusedUnsent(`/api/event-types?${query}`, 400, '/problems/invalid-parameter'),
+  );
 
   it.each([
     ['NUL in a header value', 'X-CSRF: 1\x00\r\n'],
@@ -276,11 +273,10 @@ describe('CR/LF and NUL', () => {
     ['conflicting Content-Length headers', 'Content-Length: 1\r\nContent-Length: 2\r\n'],
   ])('refuses %s at the socket with a problem+json 400', async (_, header) => {
     const h = await start();
-    const port = await listen(h);
-    const answer = await rawRequest(
-      port,
-      `GET /api/event-types HTTP/1.1\r\nHost: 127.0.0.1\r\n${header}Connection: close\r\n\r\n`,
-    );
+    const answer = await requestAtSocket(h, 'GET /api/event-types HTTP/1.1', {
+      signedIn: false,
+      headers: header,
+    });
     expectRawRefusal(answer, 400, '/problems/bad-request');
     expectNothingSent(h);
   });
@@ -563,12 +559,8 @@ describe('methods and routes', () => {
     'answers %s at the socket with 4xx problem+json',
     async (method) => {
       const h = await start();
-      const port = await listen(h);
       const target = method === 'CONNECT' ? 'evil.example:443' : '/api/event-types';
-      const answer = await rawRequest(
-        port,
-        `${method} ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\nX-CSRF: 1\r\nCookie: ${await h.signIn('admin')}\r\nConnection: close\r\n\r\n`,
-      );
+      const answer = await requestAtSocket(h, `${method} ${target} HTTP/1.1`);
       expectRawRefusal(answer, 405, '/problems/method-not-allowed');
       expectNothingSent(h);
     },
@@ -591,25 +583,24 @@ describe('request targets at the socket', () => {
     ['an absolute URL to the console itself', 'GET http://127.0.0.1/api/event-types HTTP/1.1'],
     ['a protocol-relative //host target', 'GET //evil.example/api/event-types HTTP/1.1'],
     ['an asterisk target', 'OPTIONS * HTTP/1.1'],
+    // Path traversal in the raw target, which Request() would already have resolved.
+    ['dot segments', 'GET /api/event-types/../../admin HTTP/1.1'],
+    ['a dot segment back into the API', 'GET /api/../api/event-types HTTP/1.1'],
+    ['a single dot segment', 'GET /api/./event-types HTTP/1.1'],
+    // URL parsers read %2e as ".".
+    ['encoded dot segments', 'GET /api/event-types/%2e%2e/%2e%2e/admin HTTP/1.1'],
+    ['mixed-case encoded dot segments', 'GET /api/event-types/.%2E/%2e./admin HTTP/1.1'],
+    ['a backslash', 'GET /api/event-types\\..\\admin HTTP/1.1'],
   ])('refuses %s with 400 problem+json, sending nothing', async (_, requestLine) => {
     const h = await start();
-    const port = await listen(h);
-    const cookie = await h.signIn('admin');
-    const answer = await rawRequest(
-      port,
-      `${requestLine}\r\nHost: 127.0.0.1\r\nX-CSRF: 1\r\nCookie: ${cookie}\r\nConnection: close\r\n\r\n`,
-    );
-    expectRawRefusal(answer, 400);
+    expectRawRefusal(await requestAtSocket(h, requestLine), 400);
     expectNothingSent(h);
   });
 
   it('refuses an HTTP/1.1 request without Host with 400 problem+json', async () => {
     const h = await start();
-    const port = await listen(h);
-    const answer = await rawRequest(
-      port,
-      'GET /api/event-types HTTP/1.1\r\nConnection: close\r\n\r\n',
-    );
+    const withoutHost = 'GET /api/event-types HTTP/1.1\r\nConnection: close\r\n\r\n';
+    const answer = await rawRequest(await listen(h), withoutHost);
     expectRawRefusal(answer, 400, '/problems/invalid-request-target');
   });
 });

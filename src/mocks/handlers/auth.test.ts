@@ -1,10 +1,10 @@
 // The token endpoint as an OAuth client sees it, with MSW intercepting this process's fetch.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createMockUpstream } from '../node';
+import { DEMO_CLIENT_FIELDS, MOCK_BASE, postTokenForm } from '../test-support/mock-token';
 import { TOKEN_PATH } from './auth';
 import { EVENT_TYPES_PATH } from './event-types';
 
-const BASE = 'https://upstream.example.test';
 let clock = Date.UTC(2025, 0, 1);
 const upstream = createMockUpstream({ now: () => clock });
 
@@ -12,20 +12,14 @@ beforeAll(() => upstream.listen());
 afterEach(() => upstream.state.reset());
 afterAll(() => upstream.close());
 
-function form(fields: Record<string, string>, headers: Record<string, string> = {}) {
-  return fetch(`${BASE}${TOKEN_PATH}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
-    body: new URLSearchParams(fields),
-  });
-}
+const form = postTokenForm;
 
 function basic(id: string, secret: string): Record<string, string> {
   return { authorization: `Basic ${btoa(`${id}:${secret}`)}` };
 }
 
 function listEventTypes(accessToken: string) {
-  return fetch(`${BASE}${EVENT_TYPES_PATH}`, {
+  return fetch(`${MOCK_BASE}${EVENT_TYPES_PATH}`, {
     headers: { authorization: `Bearer ${accessToken}` },
   });
 }
@@ -34,8 +28,7 @@ describe('POST /api/access/v1/oauth/token', () => {
   it('issues a bearer token for client credentials in the form body', async () => {
     const response = await form({
       grant_type: 'client_credentials',
-      client_id: 'demo-client',
-      client_secret: 'demo-secret',
+      ...DEMO_CLIENT_FIELDS,
     });
     expect(response.status).toBe(200);
     expect(response.headers.get('cache-control')).toBe('no-store');
@@ -62,8 +55,7 @@ describe('POST /api/access/v1/oauth/token', () => {
   it('issues a different token each time', async () => {
     const fields = {
       grant_type: 'client_credentials',
-      client_id: 'demo-client',
-      client_secret: 'demo-secret',
+      ...DEMO_CLIENT_FIELDS,
     };
     const first = await (await form(fields)).json();
     const second = await (await form(fields)).json();
@@ -74,7 +66,7 @@ describe('POST /api/access/v1/oauth/token', () => {
   it('refuses a wrong secret with 401 invalid_client', async () => {
     const response = await form({
       grant_type: 'client_credentials',
-      client_id: 'demo-client',
+      ...DEMO_CLIENT_FIELDS,
       client_secret: 'wrong',
     });
     expect(response.status).toBe(401);
@@ -101,25 +93,23 @@ describe('POST /api/access/v1/oauth/token', () => {
   it('refuses another grant type with 400 unsupported_grant_type', async () => {
     const response = await form({
       grant_type: 'password',
-      client_id: 'demo-client',
-      client_secret: 'demo-secret',
+      ...DEMO_CLIENT_FIELDS,
     });
     expect(response.status).toBe(400);
     expect(await response.json()).toMatchObject({ error: 'unsupported_grant_type' });
   });
 
   it('refuses a missing grant type or a JSON body with 400 invalid_request', async () => {
-    const missing = await form({ client_id: 'demo-client', client_secret: 'demo-secret' });
+    const missing = await form(DEMO_CLIENT_FIELDS);
     expect(missing.status).toBe(400);
     expect(await missing.json()).toMatchObject({ error: 'invalid_request' });
 
-    const json = await fetch(`${BASE}${TOKEN_PATH}`, {
+    const json = await fetch(`${MOCK_BASE}${TOKEN_PATH}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({
         grant_type: 'client_credentials',
-        client_id: 'demo-client',
-        client_secret: 'demo-secret',
+        ...DEMO_CLIENT_FIELDS,
       }),
     });
     expect(json.status).toBe(400);
@@ -137,18 +127,17 @@ describe('POST /api/access/v1/oauth/token', () => {
   });
 
   it('grants only known scopes, and refuses a request for unknown ones only', async () => {
-    const credentials = { client_id: 'demo-client', client_secret: 'demo-secret' };
     const partly = await form({
       grant_type: 'client_credentials',
       scope: 'ACTIVITY_LOG SOMETHING_ELSE',
-      ...credentials,
+      ...DEMO_CLIENT_FIELDS,
     });
     expect((await partly.json()).scope).toBe('ACTIVITY_LOG');
 
     const unknown = await form({
       grant_type: 'client_credentials',
       scope: 'SOMETHING_ELSE',
-      ...credentials,
+      ...DEMO_CLIENT_FIELDS,
     });
     expect(unknown.status).toBe(400);
     expect(await unknown.json()).toMatchObject({ error: 'invalid_scope' });

@@ -10,9 +10,8 @@ import {
 } from '../../shared/data-subject-demo';
 import { anchorDay, generateDataSubjects } from '../data/data-subjects';
 import { createMockUpstream } from '../node';
-import { TOKEN_PATH } from './auth';
+import { demoToken, MOCK_BASE } from '../test-support/mock-token';
 
-const BASE = 'https://upstream.example.test';
 const NOW = Date.UTC(2026, 5, 15, 12, 0, 0);
 const upstream = createMockUpstream({ now: () => NOW });
 const [ADA] = DEMO_IDENTIFIERS;
@@ -21,22 +20,9 @@ beforeAll(() => upstream.listen());
 afterEach(() => upstream.state.reset());
 afterAll(() => upstream.close());
 
-async function token(): Promise<string> {
-  const response = await fetch(`${BASE}${TOKEN_PATH}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({
-      grant_type: 'client_credentials',
-      client_id: 'demo-client',
-      client_secret: 'demo-secret',
-    }),
-  });
-  return (await response.json()).access_token;
-}
-
 async function get(path: string, headers: Record<string, string> = {}) {
-  const response = await fetch(`${BASE}${path}`, {
-    headers: { authorization: `Bearer ${await token()}`, ...headers },
+  const response = await fetch(`${MOCK_BASE}${path}`, {
+    headers: { authorization: `Bearer ${await demoToken()}`, ...headers },
   });
   return { status: response.status, body: await response.json() };
 }
@@ -102,8 +88,11 @@ describe('the documented v4 and legacy operations', () => {
   });
 
   it('answers the documented not-found string for an identifier it does not know', async () => {
-    const response = await fetch(`${BASE}${V4}/datasubjects/details`, {
-      headers: { authorization: `Bearer ${await token()}`, identifier: DEMO_UNKNOWN_IDENTIFIER },
+    const response = await fetch(`${MOCK_BASE}${V4}/datasubjects/details`, {
+      headers: {
+        authorization: `Bearer ${await demoToken()}`,
+        identifier: DEMO_UNKNOWN_IDENTIFIER,
+      },
     });
     expect(response.status).toBe(404);
     expect(response.headers.get('content-type')).toContain('application/json');
@@ -141,7 +130,7 @@ describe('the documented v4 and legacy operations', () => {
   });
 
   it('asks for a bearer token, but for no particular scope', async () => {
-    const response = await fetch(`${BASE}${V4}/datasubjects/details`, {
+    const response = await fetch(`${MOCK_BASE}${V4}/datasubjects/details`, {
       headers: { identifier: ADA! },
     });
     expect(response.status).toBe(401);

@@ -4,34 +4,18 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { EventType } from '../../shared/event-types';
 import { generateEventTypes } from '../data/event-types';
 import { createMockUpstream } from '../node';
-import { TOKEN_PATH } from './auth';
+import { demoToken, MOCK_BASE } from '../test-support/mock-token';
 import { EVENT_TYPES_PATH } from './event-types';
 
-const BASE = 'https://upstream.example.test';
 const upstream = createMockUpstream({ knownScopes: ['ACTIVITY_LOG', 'CONSENT'] });
 
 beforeAll(() => upstream.listen());
 afterEach(() => upstream.state.reset());
 afterAll(() => upstream.close());
 
-async function token(scope?: string): Promise<string> {
-  const response = await fetch(`${BASE}${TOKEN_PATH}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({
-      grant_type: 'client_credentials',
-      client_id: 'demo-client',
-      client_secret: 'demo-secret',
-      ...(scope ? { scope } : {}),
-    }),
-  });
-  expect(response.status).toBe(200);
-  return (await response.json()).access_token;
-}
-
 async function list(query = '', accessToken?: string): Promise<Response> {
-  return fetch(`${BASE}${EVENT_TYPES_PATH}${query}`, {
-    headers: { authorization: `Bearer ${accessToken ?? (await token())}` },
+  return fetch(`${MOCK_BASE}${EVENT_TYPES_PATH}${query}`, {
+    headers: { authorization: `Bearer ${accessToken ?? (await demoToken())}` },
   });
 }
 
@@ -59,7 +43,7 @@ describe('GET /api/audit/v4/audits/event-types', () => {
   });
 
   it('asks for a bearer token without an error code when none is sent (RFC 6750 §3.1)', async () => {
-    const response = await fetch(`${BASE}${EVENT_TYPES_PATH}`);
+    const response = await fetch(`${MOCK_BASE}${EVENT_TYPES_PATH}`);
     expect(response.status).toBe(401);
     expect(response.headers.get('www-authenticate')).toMatch(/^Bearer realm="[^"]+"$/);
   });
@@ -69,14 +53,14 @@ describe('GET /api/audit/v4/audits/event-types', () => {
     expect(unknown.status).toBe(401);
     expect(unknown.headers.get('www-authenticate')).toContain('error="invalid_token"');
 
-    const basic = await fetch(`${BASE}${EVENT_TYPES_PATH}`, {
+    const basic = await fetch(`${MOCK_BASE}${EVENT_TYPES_PATH}`, {
       headers: { authorization: `Basic ${btoa('demo-client:demo-secret')}` },
     });
     expect(basic.status).toBe(401);
   });
 
   it('answers 403 insufficient_scope to a token without ACTIVITY_LOG', async () => {
-    const response = await list('', await token('CONSENT'));
+    const response = await list('', await demoToken('CONSENT'));
     expect(response.status).toBe(403);
     expect(response.headers.get('www-authenticate')).toContain('error="insufficient_scope"');
     expect(response.headers.get('www-authenticate')).toContain('scope="ACTIVITY_LOG"');
@@ -137,7 +121,7 @@ describe('GET /api/audit/v4/audits/event-types', () => {
 
   it('counts requests per operation', async () => {
     await list();
-    await fetch(`${BASE}${EVENT_TYPES_PATH}`);
+    await fetch(`${MOCK_BASE}${EVENT_TYPES_PATH}`);
     expect(upstream.state.stats()).toMatchObject({
       tokenRequests: 1,
       requests: { token: 1, 'event-types': 2 },

@@ -200,12 +200,16 @@ describe('over HTTP', () => {
   });
   afterAll(() => server.close());
 
-  it('answers a 429 with the headers, and reports windows and blocks on /__mock/rate-limits', async () => {
-    const exhausted = await fetch(`${server.url}/__mock/rate-limits/exhaust`, {
+  /** Asks the mock's control endpoint to exhaust `rule`. */
+  const exhaust = (rule: string) =>
+    fetch(`${server.url}/__mock/rate-limits/exhaust`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ rule: 'account-minute' }),
+      body: JSON.stringify({ rule }),
     });
+
+  it('answers a 429 with the headers, and reports windows and blocks on /__mock/rate-limits', async () => {
+    const exhausted = await exhaust('account-minute');
     expect(exhausted.status).toBe(204);
     const refused = await fetch(`${server.url}${EVENT_TYPES_PATH}`);
     expect(refused.status).toBe(429);
@@ -226,11 +230,7 @@ describe('over HTTP', () => {
   });
 
   it('refuses an unknown rule', async () => {
-    const response = await fetch(`${server.url}/__mock/rate-limits/exhaust`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ rule: 'nope' }),
-    });
+    const response = await exhaust('nope');
     expect(response.status).toBe(400);
   });
 });

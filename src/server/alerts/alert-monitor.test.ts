@@ -7,15 +7,13 @@ import { sampleIncident } from '../../shared/test-support/incidents';
 import { createLogger } from '../logger';
 import { openDatabase, type SqlDatabase } from '../store/database';
 import { sortableId } from '../store/sortable-id';
-import { AlertDispatcher, type AlertScheduler } from './alert-dispatcher';
+import { alertPipeline, MANUAL_SCHEDULER } from '../test-support/alert-pipeline';
 import { AlertMonitor, holdingSince } from './alert-monitor';
-import { AlertService } from './alert-service';
-import { AlertStore, type StoredDestination } from './alert-store';
+import type { AlertStore, StoredDestination } from './alert-store';
 import type { LimitSample } from './forecast';
 
 const T0 = Date.UTC(2025, 0, 6, 9, 0, 30);
 const logger = createLogger('silent');
-const manual: AlertScheduler = { setTimeout: () => 0, clearTimeout: () => {} };
 
 let db: SqlDatabase;
 let store: AlertStore;
@@ -29,16 +27,12 @@ beforeEach(async () => {
   clock.now = T0;
   samples = [];
   refused = Array.from({ length: 360 }, () => 0);
-  store = new AlertStore(() => Promise.resolve(db));
-  const dispatcher = new AlertDispatcher({
-    store,
+  const pipeline = alertPipeline(() => Promise.resolve(db), clock, {
     http: { allowPrivate: false, demo: false, timeoutMs: 1_000, maxResponseBytes: 1_024 },
-    logger,
-    now: () => clock.now,
     maxAttempts: 3,
-    scheduler: manual,
   });
-  const service = new AlertService({ store, dispatcher, now: () => clock.now });
+  store = pipeline.store;
+  const service = pipeline.service;
   monitor = new AlertMonitor({
     service,
     store,
@@ -58,7 +52,7 @@ beforeEach(async () => {
     },
     logger,
     now: () => clock.now,
-    scheduler: manual,
+    scheduler: MANUAL_SCHEDULER,
   });
 });
 afterEach(() => db.close());

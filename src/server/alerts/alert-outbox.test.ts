@@ -2,26 +2,18 @@
 // receiver is retried with growing waits and then dead-lettered, "resend" sends it again with the
 // same idempotency key, duplicates are not sent, and an alert queued before a crash is delivered
 // by the next process on the same store. Clock and scheduler are injected: nothing sleeps.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createLogger } from '../logger';
 import { openDatabase, type SqlDatabase } from '../store/database';
 import { sortableId } from '../store/sortable-id';
 import { startAlertReceiver, replyWith, type AlertReceiver } from '../test-support/alert-receiver';
+import { alertPipeline } from '../test-support/alert-pipeline';
 import { STORE_ENGINES } from '../test-support/store-engines';
-import { AlertDispatcher, type AlertScheduler } from './alert-dispatcher';
+import { tempDirsPerTest } from '../test-support/temp-dirs';
 import type { AlertPayload } from './alert-payload';
-import { AlertService } from './alert-service';
-import { AlertStore, type StoredDestination } from './alert-store';
+import type { AlertStore, StoredDestination } from './alert-store';
 import { newSigningSecret, verifySignature } from './signature';
 
 const T0 = Date.UTC(2025, 0, 6, 9, 0, 0);
-const logger = createLogger('silent');
-
-/** Timers that never fire by themselves: tests call runDue() at the moments they choose. */
-const manualScheduler: AlertScheduler = { setTimeout: () => 0, clearTimeout: () => {} };
 
 let receiver: AlertReceiver;
 beforeAll(async () => {
@@ -34,18 +26,11 @@ beforeEach(() => {
 });
 
 function parts(db: () => Promise<SqlDatabase>, clock: { now: number }) {
-  const store = new AlertStore(db);
-  const dispatcher = new AlertDispatcher({
-    store,
+  return alertPipeline(db, clock, {
     http: { allowPrivate: false, demo: true, timeoutMs: 2_000, maxResponseBytes: 4_096 },
-    logger,
-    now: () => clock.now,
     maxAttempts: 4,
     retryBaseMs: 30_000,
-    scheduler: manualScheduler,
   });
-  const service = new AlertService({ store, dispatcher, now: () => clock.now });
-  return { store, dispatcher, service };
 }
 
 async function addDestination(
@@ -204,13 +189,10 @@ describe.each(STORE_ENGINES)('alert outbox on $title', (engine) => {
 });
 
 describe('a restart during a pending delivery', () => {
-  let dataDir: string;
-  beforeEach(() => {
-    dataDir = mkdtempSync(join(tmpdir(), 'console-alerts-'));
-  });
-  afterEach(() => rmSync(dataDir, { recursive: true, force: true }));
+  const newDataDir = tempDirsPerTest('console-alerts-');
 
   it('delivers after the restart an alert queued before the crash', async () => {
+    const dataDir = newDataDir();
     const clock = { now: T0 };
     const first = await openDatabase({ dataDir });
     const before = parts(() => Promise.resolve(first), clock);
@@ -232,6 +214,7 @@ describe('a restart during a pending delivery', () => {
   });
 
   it('takes over an attempt whose sender died mid-delivery once its lease runs out', async () => {
+    const dataDir = newDataDir();
     const clock = { now: T0 };
     const first = await openDatabase({ dataDir });
     const before = parts(() => Promise.resolve(first), clock);

@@ -116,11 +116,16 @@ describe.skipIf(!TEST_REDIS_URL)(
       expect(await b.touch(bob.id)).toMatchObject({ username: 'support' });
     }, 20_000);
 
-    it('counts failed sign-ins across replicas: guesses spread over both lock out as on one', async () => {
+    /** The sign-in throttles of two replicas sharing one Redis namespace of their own. */
+    async function throttlesOfTwoReplicas(): Promise<[SignInThrottle, SignInThrottle]> {
       const namespace = `test:${randomBytes(6).toString('hex')}`;
       const shared = async () =>
         new SignInThrottle(DEFAULT_SIGN_IN_THROTTLE, { redis: await connect(), namespace });
-      const [a, b] = [await shared(), await shared()];
+      return [await shared(), await shared()];
+    }
+
+    it('counts failed sign-ins across replicas: guesses spread over both lock out as on one', async () => {
+      const [a, b] = await throttlesOfTwoReplicas();
       const attempt = { username: 'admin', address: '192.0.2.7' };
       for (let failure = 1; failure <= 3; failure += 1) {
         const replica = failure % 2 === 0 ? b : a;
@@ -133,10 +138,7 @@ describe.skipIf(!TEST_REDIS_URL)(
     });
 
     it('reserves parallel guesses on both replicas at once: no more than the policy pass', async () => {
-      const namespace = `test:${randomBytes(6).toString('hex')}`;
-      const shared = async () =>
-        new SignInThrottle(DEFAULT_SIGN_IN_THROTTLE, { redis: await connect(), namespace });
-      const [a, b] = [await shared(), await shared()];
+      const [a, b] = await throttlesOfTwoReplicas();
       const attempt = { username: 'admin', address: '192.0.2.8' };
       const results = await Promise.all(
         Array.from({ length: 100 }, (_, n) => (n % 2 === 0 ? a : b).reserve(attempt)),

@@ -19,6 +19,11 @@ function file(content: unknown): string {
   return path;
 }
 
+/** The catalog as loaded from a file that moves only the purposes list, to `path`. */
+function purposesMovedTo(path: string) {
+  return loadOperationsCatalog(file({ operations: { 'v4-purposes': { path } } }));
+}
+
 function failure(path: string): string {
   try {
     loadOperationsCatalog(path);
@@ -63,13 +68,7 @@ describe('loadOperationsCatalog', () => {
       wireName: 'dataSubjectIdentifier',
     });
     // Moved back to the documented address, it is documented again.
-    const back = loadOperationsCatalog(
-      file({
-        operations: {
-          'v4-purposes': { path: '/rest/api/consent/v4/datasubjects/ds-profiles' },
-        },
-      }),
-    );
+    const back = purposesMovedTo('/rest/api/consent/v4/datasubjects/ds-profiles');
     expect(back.find((op) => op.id === 'v4-purposes')).toMatchObject({
       overridden: true,
       documented: true,
@@ -80,13 +79,7 @@ describe('loadOperationsCatalog', () => {
       responseField: 'requestContinuation',
     });
     // A path moved under a documented module rule is counted by it.
-    const moved = loadOperationsCatalog(
-      file({
-        operations: {
-          'v4-purposes': { path: '/rest/api/consent/v4/datasubjects/ds-profiles/all' },
-        },
-      }),
-    );
+    const moved = purposesMovedTo('/rest/api/consent/v4/datasubjects/ds-profiles/all');
     expect(moved.find((op) => op.id === 'v4-purposes')?.moduleRule).toBe('v4-ds-profiles-minute');
     expect(moved.filter((op) => op.overridden)).toHaveLength(1);
   });

@@ -1,15 +1,12 @@
 // Readiness as a load balancer and an operator meet it: out of rotation while the store refuses
 // writes, back within seconds of the store recovering (not at the next upstream 429), and extra
 // named checks (the audit trail's writes) that take the replica out or only mark it degraded.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openDatabase, type SqlDatabase } from '../store/database';
-import { startBffHarness, type BffHarness } from '../test-support/bff-harness';
+import type { BffHarness } from '../test-support/bff-harness';
+import { harnessPerTest } from '../test-support/harness-per-test';
 
-let harness: BffHarness | undefined;
-afterEach(async () => {
-  await harness?.close();
-  harness = undefined;
-});
+const start = harnessPerTest();
 
 /** An in-memory database whose writes fail while `full` is set, as on a full disk. */
 async function fillableDatabase() {
@@ -25,11 +22,20 @@ async function fillableDatabase() {
   return { db, state };
 }
 
+/** /readyz answers 503 with `checks`, and the health banner says the store is unavailable. */
+async function expectOutOfRotation(harness: BffHarness, checks: Record<string, unknown>) {
+  const out = await harness.app.request('/readyz');
+  expect(out.status).toBe(503);
+  expect(await out.json()).toMatchObject({ checks });
+  const health = await harness.request('/api/health');
+  expect(await health.json()).toMatchObject({ store: 'unavailable' });
+}
+
 describe('GET /readyz and the store', () => {
   it('goes back into rotation by itself within seconds of the disk being freed', async () => {
     const { db, state } = await fillableDatabase();
     const clock = { now: Date.parse('2030-01-01T10:00:00Z') };
-    harness = await startBffHarness({
+    const harness = await start({
       database: db,
       mockRateLimits: true,
       now: () => clock.now,
@@ -38,13 +44,8 @@ describe('GET /readyz and the store', () => {
     state.full = true;
     harness.mockRateLimits!.exhaust('account-minute');
     expect((await harness.request('/api/event-types')).status).toBe(429);
-    const out = await harness.app.request('/readyz');
-    expect(out.status).toBe(503);
-    expect(await out.json()).toMatchObject({
-      checks: { incidentWrites: { ok: false, error: 'database or disk is full' } },
-    });
-    expect(await (await harness.request('/api/health')).json()).toMatchObject({
-      store: 'unavailable',
+    await expectOutOfRotation(harness, {
+      incidentWrites: { ok: false, error: 'database or disk is full' },
     });
 
     state.full = false;
@@ -58,19 +59,14 @@ describe('GET /readyz and the store', () => {
 
   it('takes the replica out when a required extra check fails, and only degrades for others', async () => {
     const audit = { ok: false, error: 'audit record could not be written' };
-    harness = await startBffHarness({
+    const harness = await start({
       readinessChecks: [
         { name: 'auditWrites', required: true, check: async () => audit },
         { name: 'optional', required: false, check: async () => ({ ok: false }) },
       ],
     });
-    const out = await harness.app.request('/readyz');
-    expect(out.status).toBe(503);
-    expect(await out.json()).toMatchObject({
-      checks: { auditWrites: { ok: false, error: 'audit record could not be written' } },
-    });
-    expect(await (await harness.request('/api/health')).json()).toMatchObject({
-      store: 'unavailable',
+    await expectOutOfRotation(harness, {
+      auditWrites: { ok: false, error: 'audit record could not be written' },
     });
     audit.ok = true;
     const back = await harness.app.request('/readyz');

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   DEMO_IDENTIFIERS,
   DEMO_LINKED_GROUP_ID,
@@ -21,20 +21,24 @@ import { LookupResponseSchema } from '../../shared/data-subject-lookups';
 import { AuditPageSchema, type AuditRecord } from '../../shared/audit-trail';
 import { MODULE_RULES } from '../../shared/rate-limits';
 import { createLogger } from '../logger';
-import { startBffHarness, type BffHarness } from '../test-support/bff-harness';
+import type { BffHarness } from '../test-support/bff-harness';
+import { harnessPerTest } from '../test-support/harness-per-test';
 
 const ADA = DEMO_IDENTIFIERS[0];
 
-let harness: BffHarness | undefined;
-afterEach(async () => {
-  await harness?.close();
-  harness = undefined;
+const start = harnessPerTest();
+
+/** A lookup of `operation` over the dates `fromDate` to `toDate`. */
+const dateRange = (operation: string, fromDate: string, toDate: string) => ({
+  operation,
+  params: { fromDate, toDate },
 });
 
-async function start(options: Parameters<typeof startBffHarness>[0] = {}) {
-  harness = await startBffHarness(options);
-  return harness;
-}
+/** A lookup of the purposes updated between `updatedSince` and `updatedUntil`. */
+const updatesBetween = (updatedSince: string, updatedUntil: string) => ({
+  operation: 'v4-purposes-by-date',
+  params: { updatedSince, updatedUntil },
+});
 
 function lookup(h: BffHarness, body: unknown, as: 'admin' | 'support' = 'admin') {
   return h.request(
@@ -91,49 +95,44 @@ describe('POST /api/data-subjects/lookups', () => {
     expect(sent?.url.href).not.toContain('lovelace');
   });
 
-  it('puts purposeGuid in the path and the identifier in its header', async () => {
-    const h = await start();
-    const response = await lookup(h, {
-      operation: 'v4-purpose-profile',
-      params: { identifier: ADA, purposeGuid: DEMO_PURPOSE_GUID },
-    });
-    expect(response.status).toBe(200);
-    expect(received(h)[0]).toMatchObject({
-      path: `/rest/api/consent/v4/datasubjects/profiles/${DEMO_PURPOSE_GUID}`,
-      query: {},
-      headers: { identifier: ADA },
-    });
-  });
-
-  it('sends dates as query parameters in UTC with milliseconds', async () => {
-    const h = await start();
-    const response = await lookup(h, {
-      operation: 'v4-purposes-by-date',
-      params: { updatedSince: '2026-01-01', updatedUntil: '2026-01-31T01:59:59+02:00' },
-    });
-    expect(response.status).toBe(200);
-    expect(received(h)[0]).toMatchObject({
-      path: '/rest/api/consent/v4/datasubjects/profiles',
-      query: {
-        updatedSince: '2026-01-01T00:00:00.000Z',
-        updatedUntil: '2026-01-30T23:59:59.000Z',
+  it.each([
+    [
+      'puts purposeGuid in the path and the identifier in its header',
+      {
+        operation: 'v4-purpose-profile',
+        params: { identifier: ADA, purposeGuid: DEMO_PURPOSE_GUID },
       },
-      headers: {},
-    });
-  });
-
-  it('sends a legacy operation to its documented path with the mapped header', async () => {
+      {
+        path: `/rest/api/consent/v4/datasubjects/profiles/${DEMO_PURPOSE_GUID}`,
+        query: {},
+        headers: { identifier: ADA },
+      },
+    ],
+    [
+      'sends dates as query parameters in UTC with milliseconds',
+      updatesBetween('2026-01-01', '2026-01-31T01:59:59+02:00'),
+      {
+        path: '/rest/api/consent/v4/datasubjects/profiles',
+        query: {
+          updatedSince: '2026-01-01T00:00:00.000Z',
+          updatedUntil: '2026-01-30T23:59:59.000Z',
+        },
+        headers: {},
+      },
+    ],
+    [
+      'sends a legacy operation to its documented path with the mapped header',
+      { operation: 'v2-linked-groups', params: { primaryDataSubjectIdentifier: ADA, size: 5 } },
+      {
+        path: '/api/consentmanager/v2/linkedidentitygroups',
+        query: { size: '5' },
+        headers: { primarydatasubjectidentifier: ADA },
+      },
+    ],
+  ])('%s', async (_, body, wire) => {
     const h = await start();
-    const response = await lookup(h, {
-      operation: 'v2-linked-groups',
-      params: { primaryDataSubjectIdentifier: ADA, size: 5 },
-    });
-    expect(response.status).toBe(200);
-    expect(received(h)[0]).toMatchObject({
-      path: '/api/consentmanager/v2/linkedidentitygroups',
-      query: { size: '5' },
-      headers: { primarydatasubjectidentifier: ADA },
-    });
+    expect((await lookup(h, body)).status).toBe(200);
+    expect(received(h)[0]).toMatchObject(wire);
   });
 
   it.each([
@@ -148,44 +147,25 @@ describe('POST /api/data-subjects/lookups', () => {
       { operation: 'v4-linked-group', params: { linkedIdentityGroupId: '..' } },
       'linkedIdentityGroupId',
     ],
-    [
-      'dates out of order',
-      {
-        operation: 'v4-link-tokens',
-        params: { fromDate: '2026-03-01', toDate: '2026-02-01' },
-      },
-      'toDate',
-    ],
+    ['dates out of order', dateRange('v4-link-tokens', '2026-03-01', '2026-02-01'), 'toDate'],
     [
       'a link-token range over the documented 7 days',
-      {
-        operation: 'v4-link-tokens',
-        params: { fromDate: '2026-01-01', toDate: '2026-01-08T00:00:01Z' },
-      },
+      dateRange('v4-link-tokens', '2026-01-01', '2026-01-08T00:00:01Z'),
       'toDate',
     ],
     [
       'a data-subject list range over the documented 7 days',
-      {
-        operation: 'v4-data-subjects',
-        params: { fromDate: '2026-01-01', toDate: '2026-01-09' },
-      },
+      dateRange('v4-data-subjects', '2026-01-01', '2026-01-09'),
       'toDate',
     ],
     [
       'a reversed data-subject list range',
-      {
-        operation: 'v4-data-subjects',
-        params: { fromDate: '2026-01-09', toDate: '2026-01-08' },
-      },
+      dateRange('v4-data-subjects', '2026-01-09', '2026-01-08'),
       'toDate',
     ],
     [
       'a purpose-updates range over the documented 30 days',
-      {
-        operation: 'v4-purposes-by-date',
-        params: { updatedSince: '2026-01-01', updatedUntil: '2026-02-01' },
-      },
+      updatesBetween('2026-01-01', '2026-02-01'),
       'updatedUntil',
     ],
     [
@@ -230,10 +210,7 @@ describe('POST /api/data-subjects/lookups', () => {
     ],
     [
       'a date that is not ISO 8601',
-      {
-        operation: 'v4-link-tokens',
-        params: { fromDate: '01/02/2026', toDate: '2026-02-01' },
-      },
+      dateRange('v4-link-tokens', '01/02/2026', '2026-02-01'),
       'fromDate',
     ],
     [
@@ -275,11 +252,9 @@ describe('POST /api/data-subjects/lookups', () => {
   });
 
   it('answers an unknown identifier with the not-found problem, not an error', async () => {
+    const nobody = { operation: 'v4-basic-details', params: { identifier: 'nobody@example.com' } };
     const h = await start();
-    const response = await lookup(h, {
-      operation: 'v4-basic-details',
-      params: { identifier: 'nobody@example.com' },
-    });
+    const response = await lookup(h, nobody);
     expect(response.status).toBe(404);
     const problem = (await response.json()) as Record<string, unknown>;
     expect(problem).toMatchObject({

@@ -1,18 +1,14 @@
 // GET /api/health as the banner on every page reads it: whether incidents are being recorded and
 // how the governor counts, for any signed-in user, with no internal detail.
-import { afterEach, describe, expect, it } from 'vitest';
-import type { SqlDatabase } from '../store/database';
-import { startBffHarness, type BffHarness } from '../test-support/bff-harness';
+import { describe, expect, it } from 'vitest';
+import { failingDatabase } from '../test-support/failing-database';
+import { harnessPerTest } from '../test-support/harness-per-test';
 
-let harness: BffHarness | undefined;
-afterEach(async () => {
-  await harness?.close();
-  harness = undefined;
-});
+const start = harnessPerTest();
 
 describe('GET /api/health', () => {
   it('says all is well, to any signed-in role only', async () => {
-    harness = await startBffHarness();
+    const harness = await start();
     const response = await harness.request('/api/health', {}, { as: 'support' });
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ store: 'ok', audit: 'ok', governor: 'single' });
@@ -20,13 +16,8 @@ describe('GET /api/health', () => {
   });
 
   it('says the store is unavailable, without the error, when it fails', async () => {
-    const failing: SqlDatabase = {
-      query: () => Promise.reject(new Error('connect ECONNREFUSED 10.0.0.5:5432')),
-      exec: () => Promise.reject(new Error('connect ECONNREFUSED 10.0.0.5:5432')),
-      transaction: () => Promise.reject(new Error('connect ECONNREFUSED 10.0.0.5:5432')),
-      close: async () => {},
-    };
-    harness = await startBffHarness({ database: failing });
+    const failing = failingDatabase('connect ECONNREFUSED 10.0.0.5:5432');
+    const harness = await start({ database: failing });
     const response = await harness.request('/api/health');
     expect(await response.json()).toEqual({
       store: 'unavailable',
@@ -36,7 +27,7 @@ describe('GET /api/health', () => {
   });
 
   it('says when this replica keeps its own share of the limits', async () => {
-    harness = await startBffHarness({ env: { REPLICAS: '3' } });
+    const harness = await start({ env: { REPLICAS: '3' } });
     expect(await (await harness.request('/api/health')).json()).toEqual({
       store: 'ok',
       audit: 'ok',

@@ -12,8 +12,8 @@ import { sampleIncident } from '../../shared/test-support/incidents';
 import { createLogger } from '../logger';
 import { Governor } from '../governor/governor';
 import { IncidentHub } from '../incidents/incident-hub';
-import type { SqlDatabase } from '../store/database';
 import { SqlIncidentStore } from '../store/incident-store';
+import { failingDatabase } from '../test-support/failing-database';
 import { startBffHarness, type BffHarness } from '../test-support/bff-harness';
 import { sharedIncidentDatabase } from '../test-support/incident-database';
 import { expectProblem } from '../test-support/expect-problem';
@@ -214,12 +214,7 @@ describe('an upstream 429', () => {
   });
 
   it('reaches the browser even when the store cannot write it, and /readyz says so', async () => {
-    const failing: SqlDatabase = {
-      query: () => Promise.reject(new Error('No space left on device')),
-      exec: () => Promise.reject(new Error('No space left on device')),
-      transaction: () => Promise.reject(new Error('No space left on device')),
-      close: async () => {},
-    };
+    const failing = failingDatabase('No space left on device');
     const h = await start({ database: failing });
     expect((await h.app.request('/readyz')).status).toBe(503);
     h.mockRateLimits!.exhaust('account-minute');

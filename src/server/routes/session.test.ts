@@ -1,18 +1,21 @@
 // /api/session as a browser and an operator meet it: signing in and out, the cookie's attributes
 // over HTTP and HTTPS, expiry, roles, and what a failed or throttled sign-in does and does not say.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SessionSchema } from '../../shared/session';
-import { HARNESS_USERS, startBffHarness, type BffHarness } from '../test-support/bff-harness';
+import { HARNESS_USERS, type BffHarness } from '../test-support/bff-harness';
+import { harnessPerTest } from '../test-support/harness-per-test';
 
-let harness: BffHarness | undefined;
-afterEach(async () => {
-  await harness?.close();
-  harness = undefined;
-});
+const start = harnessPerTest();
 
-async function start(options: Parameters<typeof startBffHarness>[0] = {}) {
-  harness = await startBffHarness(options);
-  return harness;
+/** Counts from now on how many passwords `h` checks (each a costly hash). */
+function countPasswordChecks(h: BffHarness): { count: number } {
+  const checks = { count: 0 };
+  const authenticate = h.auth.users.authenticate.bind(h.auth.users);
+  h.auth.users.authenticate = async (username, password) => {
+    checks.count += 1;
+    return authenticate(username, password);
+  };
+  return checks;
 }
 
 async function signInRequest(
@@ -160,12 +163,7 @@ describe('POST /api/session', () => {
 
   it('checks at most the policy’s number of 200 parallel guesses; the right one at 150 gets no session', async () => {
     const h = await start();
-    let checked = 0;
-    const authenticate = h.auth.users.authenticate.bind(h.auth.users);
-    h.auth.users.authenticate = async (username, password) => {
-      checked += 1;
-      return authenticate(username, password);
-    };
+    const checks = countPasswordChecks(h);
     const responses = await Promise.all(
       Array.from({ length: 200 }, (_, n) =>
         signInRequest(h, {
@@ -174,7 +172,7 @@ describe('POST /api/session', () => {
         }),
       ),
     );
-    expect(checked).toBeLessThanOrEqual(10);
+    expect(checks.count).toBeLessThanOrEqual(10);
     expect(responses[149]?.status).toBe(429);
     expect(responses.filter((r) => r.status === 200)).toHaveLength(0);
     expect(responses.filter((r) => r.status === 429).length).toBeGreaterThanOrEqual(190);
@@ -184,18 +182,13 @@ describe('POST /api/session', () => {
 
   it('checks at most the address policy’s number of parallel guesses across names', async () => {
     const h = await start();
-    let checked = 0;
-    const authenticate = h.auth.users.authenticate.bind(h.auth.users);
-    h.auth.users.authenticate = async (username, password) => {
-      checked += 1;
-      return authenticate(username, password);
-    };
+    const checks = countPasswordChecks(h);
     await Promise.all(
       Array.from({ length: 200 }, (_, n) =>
         signInRequest(h, { username: `user${n}`, password: 'guess' }),
       ),
     );
-    expect(checked).toBeLessThanOrEqual(30);
+    expect(checks.count).toBeLessThanOrEqual(30);
   });
 
   it.each([

@@ -2,12 +2,10 @@
 // row per blocking occurrence however many 429s it had, the history's filters and paging, the
 // stream's change feed, migrations, incidents surviving a restart, and on PostgreSQL several
 // replicas writing at once without losing a hit or handing out a stream id out of commit order.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { sampleObservation } from '../test-support/incident-observation';
 import { STORE_ENGINES, type TestDatabase } from '../test-support/store-engines';
+import { tempDirsPerTest } from '../test-support/temp-dirs';
 import { migrate, openDatabase, SchemaTooNewError } from './database';
 import { SqlIncidentStore, type IncidentObservation } from './incident-store';
 import { MIGRATIONS } from './migrations';
@@ -280,13 +278,10 @@ describe.skipIf(!STORE_ENGINES[1]?.available)(
 );
 
 describe('the embedded store under DATA_DIR', () => {
-  let dataDir: string;
-  beforeAll(() => {
-    dataDir = mkdtempSync(join(tmpdir(), 'console-store-'));
-  });
-  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+  const newDataDir = tempDirsPerTest('console-store-');
 
   it('keeps incidents across a restart', async () => {
+    const dataDir = newDataDir();
     const before = await openDatabase({ dataDir });
     await new SqlIncidentStore(before).record(observation());
     await before.close();
@@ -306,6 +301,7 @@ describe('the embedded store under DATA_DIR', () => {
   }, 30_000);
 
   it('lets a second process open the same DATA_DIR and see the same incidents', async () => {
+    const dataDir = newDataDir();
     // SQLite locks the file itself: two consoles on one DATA_DIR share incidents safely.
     const first = await openDatabase({ dataDir });
     const second = await openDatabase({ dataDir });

@@ -63,7 +63,6 @@ export const HARNESS_USERS: Record<Role, { username: string; password: string }>
 // Cheap scrypt parameters: the tests check behaviour, not hashing cost.
 const TEST_SCRYPT: ScryptParams = { N: 1024, r: 8, p: 1 };
 
-/** Writes a users file holding HARNESS_USERS into a fresh temporary directory. */
 /**
  * The environment of a live-mode console against `upstream` with the users of `usersPath`:
  * the upstream's address and credentials, and fresh secrets (replicas of one console pass the
@@ -83,6 +82,7 @@ export function liveConsoleEnv(
   };
 }
 
+/** Writes a users file holding HARNESS_USERS into a fresh temporary directory. */
 export async function writeHarnessUsersFile(): Promise<{ path: string; remove(): void }> {
   const dir = mkdtempSync(join(tmpdir(), 'console-users-'));
   const path = join(dir, 'users.json');

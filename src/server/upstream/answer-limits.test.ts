@@ -1,17 +1,13 @@
 // An upstream answer larger than the console accepts is refused with a 502 naming the limit, and
 // the console keeps serving: nothing is read past the limit, so no answer can exhaust the heap.
-import { afterEach, describe, expect, it } from 'vitest';
-import { startBffHarness, type BffHarness } from '../test-support/bff-harness';
+import { describe, expect, it } from 'vitest';
+import { harnessPerTest } from '../test-support/harness-per-test';
 
-let harness: BffHarness | undefined;
-afterEach(async () => {
-  await harness?.close();
-  harness = undefined;
-});
+const start = harnessPerTest();
 
 describe('upstream answer limits', () => {
   it('answers a 502 problem naming the limit, and the next request is served', async () => {
-    harness = await startBffHarness({
+    const harness = await start({
       env: { UPSTREAM_MAX_ANSWER_BYTES: String(64 * 1024) },
       mock: { eventTypeCount: 3_000 },
     });
@@ -28,7 +24,7 @@ describe('upstream answer limits', () => {
   });
 
   it('applies a per-operation limit over the default', async () => {
-    harness = await startBffHarness({
+    const harness = await start({
       env: {
         UPSTREAM_MAX_ANSWER_BYTES: String(64 * 1024),
         UPSTREAM_MAX_ANSWER_BYTES_BY_OPERATION: `event-types=${8 * 1024 * 1024}`,
