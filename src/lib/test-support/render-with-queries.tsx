@@ -1,7 +1,13 @@
 // Test set-up for components that read server state: a fresh query client without retries, the
 // BFF stubbed with one JSON answer, and a marker that appears once a query has its answer, so a
 // test can wait on the fetch before asserting that something is absent.
-import { QueryClient, QueryClientProvider, useQuery, type QueryKey } from '@tanstack/react-query';
+import {
+  QueryClient,
+  QueryClientProvider,
+  skipToken,
+  useQuery,
+  type QueryKey,
+} from '@tanstack/react-query';
 import { render, screen } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { vi } from 'vitest';
@@ -19,7 +25,8 @@ const ANSWERED = 'query-answered';
 
 /** Shows the marker in the same render as every other reader of `queryKey` gets its answer. */
 function AnsweredMarker({ queryKey }: { queryKey: QueryKey }) {
-  const { isSuccess } = useQuery({ queryKey, enabled: false });
+  // skipToken: this reader never fetches; it only watches the cache entry the real reader fills.
+  const { isSuccess } = useQuery({ queryKey, queryFn: skipToken });
   return isSuccess ? <span data-testid={ANSWERED} hidden /> : null;
 }
 
