@@ -116,7 +116,7 @@ export function DestinationCard({
   const headingId = `destination-${destination.id}`;
   return (
     <article className="card destination-card" aria-labelledby={headingId}>
-      <header className="destination-head">
+      <header className="destination-head cluster">
         <div>
           <h3 id={headingId}>
             {destination.name}{' '}
@@ -139,7 +139,7 @@ export function DestinationCard({
           </p>
         </div>
         {canEdit ? (
-          <div className="destination-actions">
+          <div className="destination-actions cluster">
             <button
               type="button"
               className="button button-primary"
