@@ -62,6 +62,12 @@ function SecretOnce({ created, onDone }: { created: CreatedDestination; onDone: 
   );
 }
 
+/** The formats a destination can take, as the radio buttons offer them. */
+const KIND_CHOICES: readonly (readonly [DestinationKind, string])[] = [
+  ['webhook', 'Generic webhook (JSON, signed with HMAC-SHA256)'],
+  ['slack', 'Slack-compatible incoming webhook'],
+];
+
 /** The "add a destination" form. */
 export function DestinationForm() {
   const create = useCreateDestination();
@@ -138,24 +144,17 @@ export function DestinationForm() {
       </FormField>
       <fieldset className="form-row">
         <legend className="field-label">Format</legend>
-        <label className="choice">
-          <input
-            type="radio"
-            name="destination-kind"
-            checked={kind === 'webhook'}
-            onChange={() => setKind('webhook')}
-          />
-          Generic webhook (JSON, signed with HMAC-SHA256)
-        </label>
-        <label className="choice">
-          <input
-            type="radio"
-            name="destination-kind"
-            checked={kind === 'slack'}
-            onChange={() => setKind('slack')}
-          />
-          Slack-compatible incoming webhook
-        </label>
+        {KIND_CHOICES.map(([choice, text]) => (
+          <label key={choice} className="choice">
+            <input
+              type="radio"
+              name="destination-kind"
+              checked={kind === choice}
+              onChange={() => setKind(choice)}
+            />
+            {text}
+          </label>
+        ))}
       </fieldset>
       <FormField className="form-row" id="destination-url" label="URL">
         <input
