@@ -219,7 +219,7 @@ export function AuditTrailPage() {
         ) : (
           <>
             <AuditTable records={rows} label="Audit trail" />
-            <div className="audit-more">
+            <div className="audit-more cluster">
               {trail.hasNextPage ? (
                 <ActionButton
                   className="button"

@@ -170,7 +170,7 @@ export function LookupResult({ result, operations, onMore }: LookupResultProps) 
           <AnswerView data={data} listTitle={listTitleOf(operation)} />
         )}
         {continuation || pages.length > 1 ? (
-          <div className="load-more">
+          <div className="load-more cluster">
             {continuation ? (
               <button type="button" className="button" onClick={loadMore} disabled={more.isPending}>
                 {more.isPending ? 'Loading more…' : 'Load more'}
