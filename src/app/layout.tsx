@@ -3,6 +3,7 @@
 import { Suspense, useEffect } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Navigate, NavLink, Outlet, useLocation, useNavigation } from 'react-router';
+import { BrandMark } from '../components/ui/brand-mark';
 import { LoadErrorPanel } from '../components/ui/load-error-panel';
 import { useSession } from '../lib/session-query';
 import { UserBadge } from '../features/session/components/user-badge';
@@ -48,13 +49,7 @@ export function AppLayout() {
         Skip to content
       </a>
       <header className="app-header">
-        <div className="app-brand">
-          <svg aria-hidden="true" viewBox="0 0 32 32" width="24" height="24">
-            <rect width="32" height="32" rx="7" fill="currentColor" />
-            <path d="M16 6l8 3v6c0 5-3.4 9.3-8 11-4.6-1.7-8-6-8-11V9z" fill="#fff" />
-          </svg>
-          <span>Privacy API Console</span>
-        </div>
+        <BrandMark className="app-brand" size={24} />
         <nav aria-label="Main" className="app-nav">
           {navigationFor(session.data.role).map((entry) => (
             <NavLink key={entry.to} to={entry.to} title={entry.description}>

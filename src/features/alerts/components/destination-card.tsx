@@ -1,6 +1,7 @@
 // One destination: what it receives, the one-click test, and its delivery log (time, event,
 // status, attempts, latency, the receiver's answer) with "Resend" for what did not arrive.
 import { useQuery } from '@tanstack/react-query';
+import { ConfirmButton } from '../../../components/ui/confirm-button';
 import { LoadErrorPanel } from '../../../components/ui/load-error-panel';
 import { ALERT_EVENTS, type Delivery, type Destination } from '../../../shared/alerts';
 import {
@@ -71,9 +72,7 @@ function DeliveryLog({ destination, canEdit }: { destination: Destination; canEd
                 {delivery.event === 'test' ? 'Test' : ALERT_EVENTS[delivery.event]}
               </td>
               <td>
-                <span className="delivery-status" data-status={delivery.status}>
-                  {STATUS_LABELS[delivery.status]}
-                </span>
+                <DeliveryStatus status={delivery.status} />
               </td>
               <td>{delivery.attempts}</td>
               <td>{delivery.latencyMs === null ? '—' : `${delivery.latencyMs} ms`}</td>
@@ -102,6 +101,15 @@ function DeliveryLog({ destination, canEdit }: { destination: Destination; canEd
   );
 }
 
+/** A delivery's state as a coloured badge. */
+function DeliveryStatus({ status }: { status: Delivery['status'] }) {
+  return (
+    <span className="delivery-status" data-status={status}>
+      {STATUS_LABELS[status]}
+    </span>
+  );
+}
+
 /** The destination's card. */
 export function DestinationCard({
   destination,
@@ -116,7 +124,7 @@ export function DestinationCard({
   const headingId = `destination-${destination.id}`;
   return (
     <article className="card destination-card" aria-labelledby={headingId}>
-      <header className="destination-head">
+      <header className="destination-head cluster">
         <div>
           <h3 id={headingId}>
             {destination.name}{' '}
@@ -139,7 +147,7 @@ export function DestinationCard({
           </p>
         </div>
         {canEdit ? (
-          <div className="destination-actions">
+          <div className="destination-actions cluster">
             <button
               type="button"
               className="button button-primary"
@@ -158,18 +166,14 @@ export function DestinationCard({
             >
               {destination.enabled ? 'Pause' : 'Resume'}
             </button>
-            <button
-              type="button"
+            <ConfirmButton
               className="button"
-              disabled={remove.isPending}
-              onClick={() => {
-                if (window.confirm(`Remove “${destination.name}” and its delivery log?`)) {
-                  remove.mutate(destination.id);
-                }
-              }}
+              busy={remove.isPending}
+              question={`Remove “${destination.name}” and its delivery log?`}
+              onConfirm={() => remove.mutate(destination.id)}
             >
               Remove
-            </button>
+            </ConfirmButton>
           </div>
         ) : null}
       </header>

@@ -2,6 +2,8 @@
 // the events it gets, and for "requests held back" after how many seconds. The webhook's signing
 // secret is shown once, right after creation.
 import { useState, type FormEvent } from 'react';
+import { FieldError, FormField } from '../../../components/ui/form-field';
+import { SubmitButton } from '../../../components/ui/submit-button';
 import { ApiError } from '../../../lib/api-client';
 import {
   ALERT_EVENTS,
@@ -59,6 +61,12 @@ function SecretOnce({ created, onDone }: { created: CreatedDestination; onDone: 
     </div>
   );
 }
+
+/** The formats a destination can take, as the radio buttons offer them. */
+const KIND_CHOICES: readonly (readonly [DestinationKind, string])[] = [
+  ['webhook', 'Generic webhook (JSON, signed with HMAC-SHA256)'],
+  ['slack', 'Slack-compatible incoming webhook'],
+];
 
 /** The "add a destination" form. */
 export function DestinationForm() {
@@ -122,10 +130,7 @@ export function DestinationForm() {
 
   return (
     <form className="destination-form" onSubmit={submit} noValidate>
-      <div className="form-row">
-        <label className="field-label" htmlFor="destination-name">
-          Name
-        </label>
+      <FormField className="form-row" id="destination-name" label="Name">
         <input
           id="destination-name"
           className="input"
@@ -135,37 +140,23 @@ export function DestinationForm() {
           aria-describedby={errors.name ? 'destination-name-error' : undefined}
           onChange={(event) => setName(event.target.value)}
         />
-        {errors.name ? (
-          <p id="destination-name-error" className="field-error">
-            {errors.name}
-          </p>
-        ) : null}
-      </div>
+        <FieldError id="destination-name-error" message={errors.name} />
+      </FormField>
       <fieldset className="form-row">
         <legend className="field-label">Format</legend>
-        <label className="choice">
-          <input
-            type="radio"
-            name="destination-kind"
-            checked={kind === 'webhook'}
-            onChange={() => setKind('webhook')}
-          />
-          Generic webhook (JSON, signed with HMAC-SHA256)
-        </label>
-        <label className="choice">
-          <input
-            type="radio"
-            name="destination-kind"
-            checked={kind === 'slack'}
-            onChange={() => setKind('slack')}
-          />
-          Slack-compatible incoming webhook
-        </label>
+        {KIND_CHOICES.map(([choice, text]) => (
+          <label key={choice} className="choice">
+            <input
+              type="radio"
+              name="destination-kind"
+              checked={kind === choice}
+              onChange={() => setKind(choice)}
+            />
+            {text}
+          </label>
+        ))}
       </fieldset>
-      <div className="form-row">
-        <label className="field-label" htmlFor="destination-url">
-          URL
-        </label>
+      <FormField className="form-row" id="destination-url" label="URL">
         <input
           id="destination-url"
           className="input destination-url"
@@ -185,7 +176,7 @@ export function DestinationForm() {
           {errors.url ??
             'https:// only (http://127.0.0.1 for a local receiver in demo mode). Not shown again after saving.'}
         </p>
-      </div>
+      </FormField>
       <fieldset className="form-row">
         <legend className="field-label">Events</legend>
         <div className="event-choices">
@@ -202,10 +193,11 @@ export function DestinationForm() {
         </div>
       </fieldset>
       {events.includes('governor.holding') ? (
-        <div className="form-row">
-          <label className="field-label" htmlFor="destination-hold-back">
-            Alert when requests are held back for longer than (seconds)
-          </label>
+        <FormField
+          className="form-row"
+          id="destination-hold-back"
+          label="Alert when requests are held back for longer than (seconds)"
+        >
           <input
             id="destination-hold-back"
             className="input hold-back-input"
@@ -215,7 +207,7 @@ export function DestinationForm() {
             onChange={(event) => setHoldBack(event.target.value)}
           />
           {errors.holdBack ? <p className="field-error">{errors.holdBack}</p> : null}
-        </div>
+        </FormField>
       ) : null}
       {apiError ? (
         <p className="field-error" role="alert">
@@ -223,9 +215,9 @@ export function DestinationForm() {
         </p>
       ) : null}
       <div>
-        <button type="submit" className="button button-primary" disabled={create.isPending}>
-          {create.isPending ? 'Adding…' : 'Add destination'}
-        </button>
+        <SubmitButton busy={create.isPending} busyLabel="Adding…">
+          Add destination
+        </SubmitButton>
       </div>
     </form>
   );

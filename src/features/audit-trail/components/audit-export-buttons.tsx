@@ -1,6 +1,7 @@
 // "Export CSV" and "Export JSON" for a search or the filtered trail: each saves the file and its
 // detached signature, and says how an auditor checks them.
-import type { AuditExportFilters } from '../../../shared/audit-trail';
+import { AUDIT_EXPORT_FORMATS, type AuditExportFilters } from '../../../shared/audit-trail';
+import { StatusLine } from '../../../components/ui/status-line';
 import { useAuditExport } from '../api/audit-trail-api';
 
 export interface AuditExportButtonsProps {
@@ -13,31 +14,23 @@ export interface AuditExportButtonsProps {
 /** Export buttons and what the last export produced. */
 export function AuditExportButtons({ what, label }: AuditExportButtonsProps) {
   const exporter = useAuditExport();
-  const run = (format: 'csv' | 'json') => exporter.mutate({ format, ...what });
   return (
     <div className="audit-export">
       <div className="audit-export-buttons" role="group" aria-label={`Export ${label}`}>
-        <button
-          type="button"
-          className="button button-small"
-          disabled={exporter.isPending}
-          onClick={() => run('csv')}
-        >
-          Export CSV
-        </button>
-        <button
-          type="button"
-          className="button button-small"
-          disabled={exporter.isPending}
-          onClick={() => run('json')}
-        >
-          Export JSON
-        </button>
+        {AUDIT_EXPORT_FORMATS.map((format) => (
+          <button
+            key={format}
+            type="button"
+            className="button button-small"
+            disabled={exporter.isPending}
+            onClick={() => exporter.mutate({ format, ...what })}
+          >
+            Export {format.toUpperCase()}
+          </button>
+        ))}
       </div>
       {exporter.isPending ? (
-        <p className="muted" role="status">
-          Exporting…
-        </p>
+        <StatusLine>Exporting…</StatusLine>
       ) : exporter.isError ? (
         <p role="alert" className="field-error">
           The export failed: {exporter.error.message}

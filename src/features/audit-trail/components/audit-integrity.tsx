@@ -2,6 +2,7 @@
 // a button to verify it now, and the retention it keeps.
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { LoadErrorPanel } from '../../../components/ui/load-error-panel';
+import { StatusLine } from '../../../components/ui/status-line';
 import { auditIntegrityQueryOptions, auditKeys, useVerifyChain } from '../api/audit-trail-api';
 import { formatDateTime } from '../format';
 
@@ -31,9 +32,7 @@ export function AuditIntegrityPanel() {
         </button>
       </div>
       {integrity.isPending ? (
-        <p className="muted" role="status">
-          Loading…
-        </p>
+        <StatusLine>Loading…</StatusLine>
       ) : integrity.isError ? (
         <LoadErrorPanel
           headingLevel={3}

@@ -92,9 +92,14 @@ export function AuditTable({ records, label }: { records: readonly AuditRecord[]
   const data = useMemo(() => records as AuditRecord[], [records]);
   const table = useTable({ features, columns, data, getRowId: (row) => row.id });
   return (
-    <div className="audit-scroll" role="region" aria-label={`${label}, scrollable`} tabIndex={0}>
+    <div
+      className="audit-scroll table-scroll"
+      role="region"
+      aria-label={`${label}, scrollable`}
+      tabIndex={0}
+    >
       {/* Explicit roles: on narrow screens CSS lays rows out as cards. */}
-      <table className="audit-table" aria-label={label} role="table">
+      <table className="audit-table data-table" aria-label={label} role="table">
         <CardTableHead table={table} />
         <tbody role="rowgroup">
           {table.getRowModel().rows.map((row) => (

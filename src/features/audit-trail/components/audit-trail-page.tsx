@@ -8,7 +8,10 @@ import { useSearchParams } from 'react-router';
 import { ActionButton } from '../../../components/ui/action-button';
 import { LoadErrorPanel } from '../../../components/ui/load-error-panel';
 import { StatusPanel } from '../../../components/ui/status-panel';
+import { StatusLine } from '../../../components/ui/status-line';
 import { PageHeader } from '../../../components/ui/page-header';
+import { FieldError, FormField } from '../../../components/ui/form-field';
+import { SubmitButton } from '../../../components/ui/submit-button';
 import {
   canonicalIdentifier,
   type AuditMatch,
@@ -120,10 +123,7 @@ export function AuditTrailPage() {
           autoComplete="off"
           onSubmit={runSearch}
         >
-          <div className="audit-search-field">
-            <label className="field-label" htmlFor="audit-identifier">
-              Identifier
-            </label>
+          <FormField className="audit-search-field" id="audit-identifier" label="Identifier">
             <input
               id="audit-identifier"
               className="input"
@@ -140,15 +140,11 @@ export function AuditTrailPage() {
               }
               onChange={(event) => changeIdentifier(event.target.value)}
             />
-            {searchError ? (
-              <p className="field-error" id="audit-identifier-error">
-                {searchError}
-              </p>
-            ) : null}
-          </div>
-          <button type="submit" className="button button-primary" disabled={search.isPending}>
-            {search.isPending ? 'Searching…' : 'Find lookups'}
-          </button>
+            <FieldError id="audit-identifier-error" message={searchError} />
+          </FormField>
+          <SubmitButton busy={search.isPending} busyLabel="Searching…">
+            Find lookups
+          </SubmitButton>
           {searched || search.isError ? (
             <button type="button" className="button" onClick={clearSearch}>
               Clear search
@@ -205,9 +201,7 @@ export function AuditTrailPage() {
           />
         ) : null}
         {trail.isPending ? (
-          <p className="muted" role="status">
-            Loading the audit trail…
-          </p>
+          <StatusLine>Loading the audit trail…</StatusLine>
         ) : trail.isError ? (
           <LoadErrorPanel
             headingLevel={3}
@@ -225,7 +219,7 @@ export function AuditTrailPage() {
         ) : (
           <>
             <AuditTable records={rows} label="Audit trail" />
-            <div className="audit-more">
+            <div className="audit-more cluster">
               {trail.hasNextPage ? (
                 <ActionButton
                   className="button"

@@ -23,7 +23,7 @@ export function AnswerView({ data, listTitle, label }: AnswerViewProps) {
       (typeof field.value === 'number' || typeof field.value === 'boolean'),
   );
   return (
-    <div className="answer-view">
+    <div className="answer-view stack">
       {model.fields.length > 0 ? (
         <dl className="answer-fields">
           {model.fields.map((field) => (

@@ -193,7 +193,7 @@ function LegacyMore({
   if (!Array.isArray(content)) return null;
   const pages = `${paging.pages} ${paging.pages === 1 ? 'page' : 'pages'} loaded`;
   return (
-    <div className="load-more">
+    <div className="load-more cluster">
       {paging.more ? (
         <button
           type="button"

@@ -125,7 +125,7 @@ function Lookups({ operations }: { operations: LookupResultState['operation'][] 
         <OperationPicker operations={operations} selected={operation} onSelect={choose} />
         <form
           ref={formRef}
-          className="lookup-form"
+          className="lookup-form stack"
           aria-label={`Look up: ${operation.title}`}
           noValidate
           autoComplete="off"

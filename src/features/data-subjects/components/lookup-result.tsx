@@ -7,6 +7,7 @@ import {
   type LegacyEquivalent,
 } from '../../../shared/data-subject-operations';
 import type { LookupResponse } from '../../../shared/data-subject-lookups';
+import { ActionButton } from '../../../components/ui/action-button';
 import { mergePages } from '../answer-model';
 import { useLookup } from '../api/data-subjects-api';
 import { formatDateTime } from '../format';
@@ -134,14 +135,13 @@ export function LookupResult({ result, operations, onMore }: LookupResultProps) 
             </p>
           </div>
           <div className="result-actions">
-            <button
-              type="button"
+            <ActionButton
               className="button button-small"
               aria-pressed={raw}
               onClick={() => setRaw(!raw)}
             >
               Raw JSON
-            </button>
+            </ActionButton>
             {firstEquivalent ? (
               <button
                 type="button"
@@ -170,7 +170,7 @@ export function LookupResult({ result, operations, onMore }: LookupResultProps) 
           <AnswerView data={data} listTitle={listTitleOf(operation)} />
         )}
         {continuation || pages.length > 1 ? (
-          <div className="load-more">
+          <div className="load-more cluster">
             {continuation ? (
               <button type="button" className="button" onClick={loadMore} disabled={more.isPending}>
                 {more.isPending ? 'Loading more…' : 'Load more'}

@@ -2,6 +2,7 @@
 // returns and the legacy calls it replaces in plain words, and the technical side (request,
 // documented operation id, why this row maps to it, where each parameter travels, module limit)
 // behind a "Details" toggle.
+import { FormField } from '../../../components/ui/form-field';
 import type { DataSubjectOperation } from '../../../shared/data-subject-operations';
 import { describeLimits, MODULE_RULES } from '../../../shared/rate-limits';
 
@@ -30,10 +31,7 @@ function optionText(operation: DataSubjectOperation): string {
 /** The operation select and the chosen operation's details. */
 export function OperationPicker({ operations, selected, onSelect }: OperationPickerProps) {
   return (
-    <div className="operation-picker">
-      <label className="field-label" htmlFor="operation-select">
-        Operation
-      </label>
+    <FormField className="operation-picker" id="operation-select" label="Operation">
       <select
         id="operation-select"
         className="input operation-select"
@@ -51,7 +49,7 @@ export function OperationPicker({ operations, selected, onSelect }: OperationPic
         ))}
       </select>
       <OperationDetails operation={selected} operations={operations} />
-    </div>
+    </FormField>
   );
 }
 

@@ -40,12 +40,12 @@ export function RecordTable({ table, caption }: { table: RecordTableModel; capti
   }
   return (
     <div
-      className="record-table-scroll"
+      className="record-table-scroll table-scroll"
       role="region"
       aria-label={`${caption ?? table.title}, scrollable`}
       tabIndex={0}
     >
-      <table className="record-table" aria-label={caption ?? table.title}>
+      <table className="record-table data-table" aria-label={caption ?? table.title}>
         <thead>
           {instance.getHeaderGroups().map((group) => (
             <tr key={group.id}>

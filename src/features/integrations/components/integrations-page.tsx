@@ -2,6 +2,7 @@
 // they send the platform; the reporting key is shown once, and can be rotated or revoked.
 import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
+import { ConfirmButton } from '../../../components/ui/confirm-button';
 import { LoadErrorPanel } from '../../../components/ui/load-error-panel';
 import { PageHeader } from '../../../components/ui/page-header';
 import type { IssuedKey } from '../../../shared/integrations';
@@ -145,39 +146,23 @@ export function IntegrationsPage() {
                   </td>
                   <td>{when(item.lastReportAt)}</td>
                   <td className="integrations-actions">
-                    <button
-                      type="button"
+                    <ConfirmButton
                       className="button"
-                      disabled={rotate.isPending}
-                      onClick={() => {
-                        if (
-                          window.confirm(
-                            `Issue a new key for ${item.name}? The current key stops working at once.`,
-                          )
-                        ) {
-                          rotate.mutate(item.id, { onSuccess: setIssued });
-                        }
-                      }}
+                      busy={rotate.isPending}
+                      question={`Issue a new key for ${item.name}? The current key stops working at once.`}
+                      onConfirm={() => rotate.mutate(item.id, { onSuccess: setIssued })}
                     >
                       {item.status === 'revoked' ? 'Reinstate with new key' : 'Rotate key'}
-                    </button>
+                    </ConfirmButton>
                     {item.status === 'active' ? (
-                      <button
-                        type="button"
+                      <ConfirmButton
                         className="button button-link"
-                        disabled={revoke.isPending}
-                        onClick={() => {
-                          if (
-                            window.confirm(
-                              `Revoke the key of ${item.name}? Its reports are refused from now on.`,
-                            )
-                          ) {
-                            revoke.mutate(item.id);
-                          }
-                        }}
+                        busy={revoke.isPending}
+                        question={`Revoke the key of ${item.name}? Its reports are refused from now on.`}
+                        onConfirm={() => revoke.mutate(item.id)}
                       >
                         Revoke
-                      </button>
+                      </ConfirmButton>
                     ) : null}
                   </td>
                 </tr>

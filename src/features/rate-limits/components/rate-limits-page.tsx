@@ -7,6 +7,7 @@ import { useSearchParams } from 'react-router';
 import { ActionButton } from '../../../components/ui/action-button';
 import { LoadErrorPanel } from '../../../components/ui/load-error-panel';
 import { StatusPanel } from '../../../components/ui/status-panel';
+import { StatusLine } from '../../../components/ui/status-line';
 import { PageHeader } from '../../../components/ui/page-header';
 import { useConsoleMeta } from '../../../lib/console-meta-query';
 import { formatCount } from '../../../lib/format';
@@ -149,9 +150,7 @@ export function RateLimitsPage() {
           </div>
         ) : null}
         {incidents.isPending ? (
-          <p className="muted" role="status">
-            Loading incidents…
-          </p>
+          <StatusLine>Loading incidents…</StatusLine>
         ) : incidents.isError ? (
           <LoadErrorPanel
             headingLevel={3}

@@ -1,7 +1,9 @@
 // Page `/sign-in`: name and password, a plain-language reason when it fails (including how long to
 // wait after too many attempts), then back to the page the user came from.
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent, type InputHTMLAttributes } from 'react';
 import { Navigate, useNavigate, useSearchParams } from 'react-router';
+import { BrandMark } from '../../../components/ui/brand-mark';
+import { SubmitButton } from '../../../components/ui/submit-button';
 import { useCountdown } from '../../../components/ui/use-countdown';
 import { ApiError } from '../../../lib/api-client';
 import { SESSION_PROBLEM_TYPES } from '../../../shared/session';
@@ -92,13 +94,7 @@ export function SignInPage() {
   return (
     <main className="sign-in" id="main">
       <div className="sign-in-card card">
-        <div className="sign-in-brand">
-          <svg aria-hidden="true" viewBox="0 0 32 32" width="32" height="32">
-            <rect width="32" height="32" rx="7" fill="currentColor" />
-            <path d="M16 6l8 3v6c0 5-3.4 9.3-8 11-4.6-1.7-8-6-8-11V9z" fill="#fff" />
-          </svg>
-          <span>Privacy API Console</span>
-        </div>
+        <BrandMark className="sign-in-brand" size={32} />
         <h1>Sign in</h1>
         {ended ? (
           <p className="sign-in-ended" role="status">
@@ -106,33 +102,27 @@ export function SignInPage() {
           </p>
         ) : null}
         <p className="muted">Use the console account your administrator gave you.</p>
-        <form className="sign-in-form" onSubmit={onSubmit}>
-          <label className="sign-in-field">
-            <span>Username</span>
-            <input
-              className="input"
-              name="username"
-              autoComplete="username"
-              autoCapitalize="none"
-              autoCorrect="off"
-              spellCheck={false}
-              required
-              maxLength={64}
-              // Signing in is the one thing to do on this page.
-              autoFocus
-            />
-          </label>
-          <label className="sign-in-field">
-            <span>Password</span>
-            <input
-              className="input"
-              name="password"
-              type="password"
-              autoComplete="current-password"
-              required
-              maxLength={1024}
-            />
-          </label>
+        <form className="sign-in-form stack" onSubmit={onSubmit}>
+          <SignInField
+            label="Username"
+            name="username"
+            autoComplete="username"
+            autoCapitalize="none"
+            autoCorrect="off"
+            spellCheck={false}
+            required
+            maxLength={64}
+            // Signing in is the one thing to do on this page.
+            autoFocus
+          />
+          <SignInField
+            label="Password"
+            type="password"
+            name="password"
+            autoComplete="current-password"
+            required
+            maxLength={1024}
+          />
           <div className="sign-in-error" role="alert" aria-live="assertive">
             {failure ? (
               <p>
@@ -143,14 +133,27 @@ export function SignInPage() {
               </p>
             ) : null}
           </div>
-          <button type="submit" className="button button-primary" disabled={signIn.isPending}>
-            {signIn.isPending ? 'Signing in…' : 'Sign in'}
-          </button>
+          <SubmitButton busy={signIn.isPending} busyLabel="Signing in…">
+            Sign in
+          </SubmitButton>
         </form>
         <p className="sign-in-help muted">
           Forgotten your password or locked out? A console administrator can set a new one.
         </p>
       </div>
     </main>
+  );
+}
+
+/** A labelled text field of the sign-in form: the label's text above the input. */
+function SignInField({
+  label,
+  ...input
+}: { label: string } & InputHTMLAttributes<HTMLInputElement>) {
+  return (
+    <label className="sign-in-field">
+      <span>{label}</span>
+      <input className="input" {...input} />
+    </label>
   );
 }
