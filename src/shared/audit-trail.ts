@@ -97,7 +97,7 @@ export const AuditSearchRequestSchema = z.strictObject({
 export type AuditSearchRequest = z.infer<typeof AuditSearchRequestSchema>;
 
 /** Export formats. */
-const AUDIT_EXPORT_FORMATS = ['csv', 'json'] as const;
+export const AUDIT_EXPORT_FORMATS = ['csv', 'json'] as const;
 export type AuditExportFormat = (typeof AUDIT_EXPORT_FORMATS)[number];
 
 /** The trail's filters as an export names them (the same meaning as the list's query). */
