@@ -106,11 +106,14 @@ async function rssWithIncidents(count: number, mockUrl: string): Promise<number>
       ).json()) as { nextCursor: string | null };
       cursor = page.nextCursor;
     } while (cursor);
-    // A browser reconnecting from the very beginning: the stream replays up to its bound.
+    // A browser reconnecting 400 changes behind: the stream replays them (replay is bounded at
+    // 500 changes; a browser further behind, e.g. from the very beginning of 10,000, is told to
+    // start over and reloads the history through the paged API read above instead).
     const controller = new AbortController();
     // A replay that stalls fails the scenario instead of holding up the whole run.
     const deadline = setTimeout(() => controller.abort(), 120_000);
-    const stream = await fetch(`${app.url}/api/rate-limits/stream?lastEventId=0`, {
+    const lastEventId = Math.max(0, count - 400);
+    const stream = await fetch(`${app.url}/api/rate-limits/stream?lastEventId=${lastEventId}`, {
       headers: app.apiHeaders,
       signal: controller.signal,
     });

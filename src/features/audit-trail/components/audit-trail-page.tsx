@@ -6,9 +6,8 @@ import { useMemo, useState, type FormEvent } from 'react';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
 import { ActionButton } from '../../../components/ui/action-button';
-import { LoadErrorPanel } from '../../../components/ui/load-error-panel';
+import { ListRegion } from '../../../components/ui/list-region';
 import { StatusPanel } from '../../../components/ui/status-panel';
-import { StatusLine } from '../../../components/ui/status-line';
 import { PageHeader } from '../../../components/ui/page-header';
 import { FieldError, FormField } from '../../../components/ui/form-field';
 import { SubmitButton } from '../../../components/ui/submit-button';
@@ -200,23 +199,22 @@ export function AuditTrailPage() {
             label={Object.keys(filters).length > 0 ? 'the filtered trail' : 'the whole trail'}
           />
         ) : null}
-        {trail.isPending ? (
-          <StatusLine>Loading the audit trail…</StatusLine>
-        ) : trail.isError ? (
-          <LoadErrorPanel
-            headingLevel={3}
-            title="The audit trail could not be loaded"
-            query={trail}
-          />
-        ) : rows.length === 0 ? (
-          <StatusPanel headingLevel={3} title="No lookups recorded">
-            <p>
-              {Object.keys(filters).length > 0
-                ? 'No lookup matches these filters.'
-                : 'Lookups made on the Data subjects page appear here.'}
-            </p>
-          </StatusPanel>
-        ) : (
+        <ListRegion
+          query={trail}
+          loading="Loading the audit trail…"
+          errorTitle="The audit trail could not be loaded"
+          empty={
+            rows.length === 0
+              ? {
+                  title: 'No lookups recorded',
+                  text:
+                    Object.keys(filters).length > 0
+                      ? 'No lookup matches these filters.'
+                      : 'Lookups made on the Data subjects page appear here.',
+                }
+              : undefined
+          }
+        >
           <>
             <AuditTable records={rows} label="Audit trail" />
             <div className="audit-more cluster">
@@ -242,7 +240,7 @@ export function AuditTrailPage() {
               </ActionButton>
             </div>
           </>
-        )}
+        </ListRegion>
       </section>
     </section>
   );

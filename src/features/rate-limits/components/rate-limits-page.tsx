@@ -5,9 +5,7 @@ import { lazy, Suspense, useCallback, useMemo, useState } from 'react';
 import { useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
 import { ActionButton } from '../../../components/ui/action-button';
-import { LoadErrorPanel } from '../../../components/ui/load-error-panel';
-import { StatusPanel } from '../../../components/ui/status-panel';
-import { StatusLine } from '../../../components/ui/status-line';
+import { ListRegion } from '../../../components/ui/list-region';
 import { PageHeader } from '../../../components/ui/page-header';
 import { useConsoleMeta } from '../../../lib/console-meta-query';
 import { formatCount } from '../../../lib/format';
@@ -149,28 +147,26 @@ export function RateLimitsPage() {
             <textarea id="support-text" className="input" readOnly rows={8} value={copied.text} />
           </div>
         ) : null}
-        {incidents.isPending ? (
-          <StatusLine>Loading incidents…</StatusLine>
-        ) : incidents.isError ? (
-          <LoadErrorPanel
-            headingLevel={3}
-            title="The incidents could not be loaded"
-            query={incidents}
-          />
-        ) : rows.length === 0 ? (
-          <StatusPanel
-            headingLevel={3}
-            title={
-              hasIncidentFilters(filters) ? 'No incidents match these filters' : 'No 429s so far'
-            }
-          >
-            <p className="muted">
-              {hasIncidentFilters(filters)
-                ? 'Change or clear the filters to see other incidents.'
-                : 'When the privacy platform answers 429, the incident appears here at once.'}
-            </p>
-          </StatusPanel>
-        ) : (
+        <ListRegion
+          query={incidents}
+          loading="Loading incidents…"
+          errorTitle="The incidents could not be loaded"
+          empty={
+            rows.length === 0
+              ? hasIncidentFilters(filters)
+                ? {
+                    title: 'No incidents match these filters',
+                    text: 'Change or clear the filters to see other incidents.',
+                    muted: true,
+                  }
+                : {
+                    title: 'No 429s so far',
+                    text: 'When the privacy platform answers 429, the incident appears here at once.',
+                    muted: true,
+                  }
+              : undefined
+          }
+        >
           <>
             <IncidentsTable
               incidents={rows}
@@ -191,7 +187,7 @@ export function RateLimitsPage() {
               </ActionButton>
             ) : null}
           </>
-        )}
+        </ListRegion>
       </section>
 
       {usage.data && usage.data.reported.length > 0 ? (
