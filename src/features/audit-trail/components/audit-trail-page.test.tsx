@@ -2,20 +2,15 @@
 // the URL; the lookups that asked for or showed one identifier, found by typing it (it travels in a
 // request body and never reaches the URL), with how it was matched; when the chain was last
 // verified; and an export saved with its signature.
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
-import { createMemoryRouter, RouterProvider } from 'react-router';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { screen, within } from '@testing-library/react';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import {
+  jsonAnswer as json,
+  renderRoute,
+  stubApiPerTest,
+} from '../../../lib/test-support/render-with-queries';
 import type { AuditRecord } from '../../../shared/audit-trail';
 import { AuditTrailPage } from './audit-trail-page';
-
-function json(body: unknown, status = 200) {
-  return new Response(JSON.stringify(body), {
-    status,
-    headers: { 'Content-Type': 'application/json' },
-  });
-}
 
 const record = (overrides: Partial<AuditRecord>): AuditRecord => ({
   id: crypto.randomUUID(),
@@ -52,91 +47,72 @@ let searchFindsNothing = false;
 beforeEach(() => {
   calls.length = 0;
   searchFindsNothing = false;
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-      const url = String(input);
-      calls.push({ url, ...(init?.body ? { body: String(init.body) } : {}) });
-      if (url === '/api/audit-trail/search' && searchFindsNothing) {
-        return json({ items: [], nextCursor: null, match: { rule: 'email', forms: 1 } });
-      }
-      if (url === '/api/audit-trail/search') {
-        return json({
-          items: [
-            { ...TRAIL[2], matchedBy: 'asked' },
-            {
-              ...record({ operation: 'v4-link-tokens', identifierHashed: false, continued: true }),
-              matchedBy: 'shown',
-              recordCount: 50,
-              subjectCount: 50,
-              params: [{ name: 'fromDate', value: '2026-02-01T00:00:00.000Z' }],
-            },
-          ],
-          nextCursor: null,
-          match: { rule: 'email', forms: 2 },
-        });
-      }
-      if (url === '/api/audit-trail/integrity') {
-        return json({
-          lastVerification: {
-            at: '2026-03-01T10:00:00.000Z',
-            ok: true,
-            entries: 12,
-            brokenAt: null,
-            detail: '12 entries intact',
-            source: 'the daily retention job',
-          },
-          retention: { days: 730, lastRun: null },
-          exportMaxRecords: 100000,
-        });
-      }
-      if (url === '/api/audit-trail/export') {
-        return new Response('id,at\r\n', {
-          headers: {
-            'Content-Type': 'text/csv',
-            'X-Export-Id': '11111111-1111-4111-8111-111111111111',
-            'Content-Disposition': 'attachment; filename="audit-trail-2026-03-01-10-00-00.csv"',
-          },
-        });
-      }
-      if (url.endsWith('/signature')) {
-        return json({
-          version: 1,
-          algorithm: 'Ed25519',
-          exportId: '11111111-1111-4111-8111-111111111111',
-          createdAt: '2026-03-01T10:00:00.000Z',
-          format: 'csv',
-          scope: 'lookups that asked for or showed one identifier',
-          records: 2,
-          bytes: 7,
-          sha256: 'ab',
-          keyFingerprint: '0123456789abcdef',
-          publicKey: 'PEM',
-          signature: 'c2ln',
-        });
-      }
-      if (url.startsWith('/api/audit-trail')) return json({ items: TRAIL, nextCursor: null });
-      return json({ type: '/problems/not-found', title: 'nope', status: 404 }, 404);
-    }),
-  );
 });
-afterEach(() => {
-  vi.unstubAllGlobals();
-  vi.restoreAllMocks();
+stubApiPerTest((url, init) => {
+  calls.push({ url, ...(init?.body ? { body: String(init.body) } : {}) });
+  if (url === '/api/audit-trail/search' && searchFindsNothing) {
+    return json({ items: [], nextCursor: null, match: { rule: 'email', forms: 1 } });
+  }
+  if (url === '/api/audit-trail/search') {
+    return json({
+      items: [
+        { ...TRAIL[2], matchedBy: 'asked' },
+        {
+          ...record({ operation: 'v4-link-tokens', identifierHashed: false, continued: true }),
+          matchedBy: 'shown',
+          recordCount: 50,
+          subjectCount: 50,
+          params: [{ name: 'fromDate', value: '2026-02-01T00:00:00.000Z' }],
+        },
+      ],
+      nextCursor: null,
+      match: { rule: 'email', forms: 2 },
+    });
+  }
+  if (url === '/api/audit-trail/integrity') {
+    return json({
+      lastVerification: {
+        at: '2026-03-01T10:00:00.000Z',
+        ok: true,
+        entries: 12,
+        brokenAt: null,
+        detail: '12 entries intact',
+        source: 'the daily retention job',
+      },
+      retention: { days: 730, lastRun: null },
+      exportMaxRecords: 100000,
+    });
+  }
+  if (url === '/api/audit-trail/export') {
+    return new Response('id,at\r\n', {
+      headers: {
+        'Content-Type': 'text/csv',
+        'X-Export-Id': '11111111-1111-4111-8111-111111111111',
+        'Content-Disposition': 'attachment; filename="audit-trail-2026-03-01-10-00-00.csv"',
+      },
+    });
+  }
+  if (url.endsWith('/signature')) {
+    return json({
+      version: 1,
+      algorithm: 'Ed25519',
+      exportId: '11111111-1111-4111-8111-111111111111',
+      createdAt: '2026-03-01T10:00:00.000Z',
+      format: 'csv',
+      scope: 'lookups that asked for or showed one identifier',
+      records: 2,
+      bytes: 7,
+      sha256: 'ab',
+      keyFingerprint: '0123456789abcdef',
+      publicKey: 'PEM',
+      signature: 'c2ln',
+    });
+  }
+  if (url.startsWith('/api/audit-trail')) return json({ items: TRAIL, nextCursor: null });
+  return undefined;
 });
 
-function renderPage(path = '/audit') {
-  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  const router = createMemoryRouter([{ path: '/audit', element: <AuditTrailPage /> }], {
-    initialEntries: [path],
-  });
-  render(
-    <QueryClientProvider client={queryClient}>
-      <RouterProvider router={router} />
-    </QueryClientProvider>,
-  );
-  return { router, user: userEvent.setup() };
-}
+const renderPage = (path = '/audit') => renderRoute('/audit', <AuditTrailPage />, path);
 
 describe('AuditTrailPage', () => {
   it('lists the trail with readable outcomes and puts filters in the URL', async () => {

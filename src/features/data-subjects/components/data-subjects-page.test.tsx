@@ -3,11 +3,13 @@
 // validation that sends nothing until it is right, the answer as tables,
 // "load more", the legacy comparison, not-found as an answer, and the identifier kept out of the
 // URL.
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, waitFor, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
-import { createMemoryRouter, RouterProvider } from 'react-router';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { screen, waitFor, within } from '@testing-library/react';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import {
+  jsonAnswer as json,
+  renderRoute,
+  stubApiPerTest,
+} from '../../../lib/test-support/render-with-queries';
 import {
   BUILT_IN_OPERATIONS,
   DATA_SUBJECT_PROBLEM_TYPES,
@@ -16,13 +18,6 @@ import type { LookupRequest } from '../../../shared/data-subject-lookups';
 import { DataSubjectsPage } from './data-subjects-page';
 
 const ADA = 'ada.lovelace@example.com';
-
-function json(body: unknown, status = 200) {
-  return new Response(JSON.stringify(body), {
-    status,
-    headers: { 'Content-Type': status < 400 ? 'application/json' : 'application/problem+json' },
-  });
-}
 
 // Profiles as the v4 details document them, and the same purposes as v3 documents them.
 const profiles = [
@@ -115,39 +110,20 @@ function answer(request: LookupRequest): Response {
 beforeEach(() => {
   mode = 'live';
   lookups = [];
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-      const url = String(input);
-      if (url === '/api/data-subjects/operations') return json({ operations: BUILT_IN_OPERATIONS });
-      if (url === '/api/meta')
-        return json({ mode, accountTier: 'production', demoControls: false });
-      if (url === '/api/data-subjects/lookups') {
-        const request = JSON.parse(String(init?.body)) as LookupRequest;
-        lookups.push(request);
-        return answer(request);
-      }
-      return json({ type: '/problems/not-found', title: 'nope', status: 404 }, 404);
-    }),
-  );
 });
-afterEach(() => {
-  vi.unstubAllGlobals();
-  vi.restoreAllMocks();
+stubApiPerTest((url, init) => {
+  if (url === '/api/data-subjects/operations') return json({ operations: BUILT_IN_OPERATIONS });
+  if (url === '/api/meta') return json({ mode, accountTier: 'production', demoControls: false });
+  if (url === '/api/data-subjects/lookups') {
+    const request = JSON.parse(String(init?.body)) as LookupRequest;
+    lookups.push(request);
+    return answer(request);
+  }
+  return undefined;
 });
 
-function renderPage(path = '/data-subjects?operation=v4-details') {
-  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  const router = createMemoryRouter([{ path: '/data-subjects', element: <DataSubjectsPage /> }], {
-    initialEntries: [path],
-  });
-  render(
-    <QueryClientProvider client={queryClient}>
-      <RouterProvider router={router} />
-    </QueryClientProvider>,
-  );
-  return { router, queryClient, user: userEvent.setup() };
-}
+const renderPage = (path = '/data-subjects?operation=v4-details') =>
+  renderRoute('/data-subjects', <DataSubjectsPage />, path);
 
 describe('DataSubjectsPage', () => {
   it('builds the form of the chosen operation from the catalog, the technical side behind "Details"', async () => {
