@@ -15,6 +15,7 @@ import { createSessionBackends } from './auth/session-backends';
 import { createConsoleAuth } from './auth/console-auth';
 import { createIdentifierHasher } from './audit/identifier-hash';
 import { deriveAuditKey } from './audit/audit-chain';
+import { createCheckpointer } from './audit/checkpoint-job';
 import { createExportSigner } from './audit/export-signing';
 import { LookupAudit } from './audit/lookup-audit';
 import { DataSubjectLookups } from './data-subjects/data-subject-lookups';
@@ -253,6 +254,23 @@ export function composeBff({
           lastReportAt: Date.parse(integration.lastReportAt ?? ''),
         })),
   });
+  // Signed checkpoints of the audit chain's head, kept where a database attacker cannot reach
+  // them too (docs/audit-trail.md, "Checkpoints").
+  const auditSigner = createExportSigner(auditSecret);
+  const checkpointer = createCheckpointer({
+    store: auditStore,
+    signer: auditSigner,
+    dir: config.dataSubjects.auditCheckpointDir,
+    intervalMs: config.dataSubjects.auditCheckpointMinutes * 60_000,
+    logger,
+    now: now ?? Date.now,
+    publish: (checkpoint) => alerting.service.auditCheckpoint(checkpoint),
+  });
+  const checkpointsToVerify = {
+    publicKeyPem: auditSigner.publicKeyPem,
+    sources: () => checkpointer.sources(),
+  };
+  let stopCheckpoints: (() => void) | undefined;
   const app = createApp({
     logger,
     eventTypes,
@@ -308,7 +326,9 @@ export function composeBff({
       hasher,
       operations: operations.map((operation) => operation.id),
       chainKey,
-      signer: createExportSigner(auditSecret),
+      signer: auditSigner,
+      checkpointer,
+      checkpoints: checkpointsToVerify,
       exportMaxRecords: config.dataSubjects.auditExportMaxRecords,
       retentionDays: config.dataSubjects.auditRetentionDays,
       now: now ?? Date.now,
@@ -358,6 +378,7 @@ export function composeBff({
     auditMaintenance: {
       store: auditStore,
       chainKey,
+      checkpoints: checkpointsToVerify,
       retentionDays: config.dataSubjects.auditRetentionDays,
       logger,
       now: now ?? Date.now,
@@ -397,12 +418,18 @@ export function composeBff({
       );
       // After the incident feed is wired, so alerts see every replica's incidents.
       alerting.start();
+      stopCheckpoints = checkpointer.start();
     },
     /** Shutdown begins: /readyz answers 503 so the load balancer sends no more browsers here. */
     drain: () => readiness.drain(),
     /** Ends the live incident streams so a graceful shutdown is not held up by them. */
     closeStreams: () => rateLimiting.hub.closeAll(),
     async close() {
+      stopCheckpoints?.();
+      // The head as the console leaves it, so a cut made while it is down is caught.
+      await checkpointer.take('shutdown').catch((error: unknown) => {
+        logger.warn({ err: error }, 'no audit checkpoint could be taken at shutdown');
+      });
       integrations.stop();
       await demoIntegrations?.stop();
       await alerting.stop();

@@ -175,6 +175,10 @@ const EnvSchema = z.object({
   // largest export in records.
   AUDIT_RETENTION_DAYS: intIn(1, 36_500).default(730),
   AUDIT_EXPORT_MAX_RECORDS: intIn(1, 10_000_000).default(100_000),
+  // Signed checkpoints of the audit chain's head (docs/audit-trail.md): how often, and a
+  // directory outside the database to append them to (write-once or separately permissioned).
+  AUDIT_CHECKPOINT_MINUTES: intIn(1, 1_440).default(5),
+  AUDIT_CHECKPOINT_DIR: optionalNonEmpty,
 });
 
 type Env = z.infer<typeof EnvSchema>;
@@ -255,6 +259,10 @@ export interface Config {
     auditRetentionDays: number;
     /** Largest audit export, in records (AUDIT_EXPORT_MAX_RECORDS). */
     auditExportMaxRecords: number;
+    /** Minutes between signed checkpoints of the chain's head (AUDIT_CHECKPOINT_MINUTES). */
+    auditCheckpointMinutes: number;
+    /** Where checkpoints are also appended, outside the database (AUDIT_CHECKPOINT_DIR). */
+    auditCheckpointDir: string | undefined;
   };
   metrics: {
     /** Bearer token for GET /metrics (METRICS_TOKEN); unset = loopback only. */
@@ -382,6 +390,8 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
       operationsFile: e.DATA_SUBJECT_OPERATIONS_FILE,
       auditRetentionDays: e.AUDIT_RETENTION_DAYS,
       auditExportMaxRecords: e.AUDIT_EXPORT_MAX_RECORDS,
+      auditCheckpointMinutes: e.AUDIT_CHECKPOINT_MINUTES,
+      auditCheckpointDir: e.AUDIT_CHECKPOINT_DIR,
     },
     metrics: { token: e.METRICS_TOKEN },
     integrations: {

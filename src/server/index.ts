@@ -4,7 +4,9 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
 import type { DataSubjectOperation } from '../shared/data-subject-operations';
-import { AuditKeyError, loadOrCreateAuditKey } from './audit/audit-key';
+import { AUDIT_KEY_FILE, AuditKeyError, loadOrCreateAuditKey } from './audit/audit-key';
+import { CHECKPOINT_FILE } from './audit/checkpoint-file';
+import { tightenPrivatePaths } from './store/private-files';
 import { ConfigError, loadConfig, type Config } from './config';
 import { startRetentionJob } from './audit/retention-job';
 import { composeBff } from './compose';
@@ -16,6 +18,7 @@ import { createLogger } from './logger';
 import type { DemoControlsPort } from './routes/demo-controls';
 import type { DemoTrafficPort } from './integrations/demo-integrations';
 import {
+  DATABASE_FILE,
   openDatabase,
   retryingDatabase,
   SchemaTooNewError,
@@ -116,6 +119,28 @@ async function main(): Promise<void> {
       await stopDemoUpstream?.();
       process.exit(1);
     }
+  }
+  // Files holding the trail, keys or secrets are the owner's alone; an older version made them
+  // readable by others (0644): tightened now, and said once at start.
+  const privatePaths = [
+    config.dataDir,
+    ...[DATABASE_FILE, `${DATABASE_FILE}-wal`, `${DATABASE_FILE}-shm`, AUDIT_KEY_FILE].map((name) =>
+      join(config.dataDir, name),
+    ),
+    ...(config.dataSubjects.auditCheckpointDir
+      ? [
+          config.dataSubjects.auditCheckpointDir,
+          join(config.dataSubjects.auditCheckpointDir, CHECKPOINT_FILE),
+        ]
+      : []),
+  ];
+  for (const loose of tightenPrivatePaths(privatePaths)) {
+    logger.warn(
+      { path: loose.path, mode: loose.mode, tightened: loose.tightened },
+      loose.tightened
+        ? 'a file of the audit trail or its keys was readable by other users; made owner-only'
+        : 'a file of the audit trail or its keys is readable by other users and could not be made owner-only: chmod it 600 (directories 700)',
+    );
   }
   // Redis (REDIS_URL), through which replicas share limits, blocks and sessions. Unreachable at
   // start stops the process; lost later, the governor falls back to its per-replica share.

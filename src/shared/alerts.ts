@@ -17,6 +17,8 @@ export const ALERT_EVENTS = {
   'limit.forecast': 'A limit will be exhausted within its window at the current rate',
   'reporter.silent': 'A reporting integration went silent',
   'governor.holding': 'The console held requests back for longer than the destination allows',
+  'audit.checkpoint':
+    'The audit trail signed a checkpoint of its chain (evidence to keep outside the console)',
 } as const;
 export type AlertEventType = keyof typeof ALERT_EVENTS;
 export const ALERT_EVENT_TYPES = Object.keys(ALERT_EVENTS) as AlertEventType[];

@@ -4,6 +4,9 @@
 import * as z from 'zod/mini';
 import { IDENTIFIER_MAX_LENGTH } from './data-subject-operations';
 
+/** The kinds of key a person is shown under (data-subject-contract.ts marks them). */
+export const PERSON_KEY_KINDS = ['identifier', 'subject-id', 'link-token'] as const;
+
 /**
  * What came of a lookup:
  * - `ok`: the platform answered with data;
@@ -58,6 +61,16 @@ const AuditRecordSchema = z.object({
   subjectCount: z.optional(z.int()),
   /** Search results only: whether the identifier was asked for, or shown in the answer. */
   matchedBy: z.optional(z.enum(['asked', 'shown', 'both'])),
+  /**
+   * Search results only: which of the person's keys matched (the identifier, the platform's
+   * data-subject id, a link token). Absent on records made before kinds were kept.
+   */
+  matchedKeys: z.optional(z.array(z.enum(PERSON_KEY_KINDS))),
+  /**
+   * Search results only: true when the record matched through a key another lookup showed
+   * together with the one searched (the same person under another key), not the key itself.
+   */
+  matchedThroughLink: z.optional(z.boolean()),
 });
 export type AuditRecord = z.infer<typeof AuditRecordSchema>;
 
@@ -122,11 +135,12 @@ export const AuditExportRequestSchema = z.strictObject({
 export type AuditExportRequest = z.infer<typeof AuditExportRequestSchema>;
 
 /**
- * The detached signature of an export: Ed25519 over this manifest without `signature`, serialised
- * as canonical JSON (see docs/audit-trail.md).
+ * The detached signature of an export: Ed25519 over the manifest's fields as documented lines
+ * (docs/audit-trail.md, "What is signed"), so `jq` and `openssl` alone verify it.
  */
 export const AuditExportSignatureSchema = z.object({
-  version: z.literal(1),
+  /** 2: signed over the documented lines (docs/audit-trail.md); 1: older exports. */
+  version: z.union([z.literal(1), z.literal(2)]),
   algorithm: z.literal('Ed25519'),
   exportId: z.string(),
   createdAt: z.iso.datetime(),
@@ -186,6 +200,8 @@ export function normalizeIdentifier(identifier: string): string {
 // One "@" with text on both sides and no spaces: the shape of an e-mail address. Identifiers of
 // other types (customer ids, phone numbers) are left exactly as they are.
 const EMAIL = /^[^\s@]+@[^\s@]+$/u;
+// A UUID (the platform's data-subject ids): its hex digits mean the same in either case.
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/iu;
 
 /** Whether an identifier is matched as an e-mail address (case-insensitive). */
 export function isEmailIdentifier(identifier: string): boolean {
@@ -195,10 +211,11 @@ export function isEmailIdentifier(identifier: string): boolean {
 /**
  * The form the trail hashes an identifier in, the way the platform matches them: e-mail
  * addresses without regard to case (the platform types them `Email` and treats one address as one
- * data subject however it is capitalised), every other identifier exactly as given; surrounding
+ * data subject however it is capitalised) and UUIDs such as data-subject ids without regard to
+ * case, every other identifier exactly as given; surrounding
  * spaces and Unicode composition never matter.
  */
 export function canonicalIdentifier(identifier: string): string {
   const normal = normalizeIdentifier(identifier);
-  return EMAIL.test(normal) ? normal.toLowerCase() : normal;
+  return EMAIL.test(normal) || UUID.test(normal) ? normal.toLowerCase() : normal;
 }

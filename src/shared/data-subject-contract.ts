@@ -4,6 +4,7 @@
 // points at it, the mock answers by it, the BFF validates answers with it and the SPA lays them
 // out from its field lists. docs/platform-contract.md explains it in words.
 import * as z from 'zod/mini';
+import type { PERSON_KEY_KINDS } from './audit-trail';
 
 /** The vendor document an operation is written from, by the key the console cites it with. */
 export type VendorDocument =
@@ -46,20 +47,41 @@ const DateTime = opt(
 const Uuid = Text;
 const List = <T extends z.ZodMiniType>(item: T) => opt(z.array(item));
 
+/**
+ * What a field tells about a person, for the audit trail's "who saw this person": the identifier
+ * (e-mail or other), the platform's data-subject id, or a link token. Keys of one kind or another
+ * shown in one record belong to one person, so the trail links them (docs/audit-trail.md).
+ */
+export type PersonKeyKind = (typeof PERSON_KEY_KINDS)[number];
+const personKeyKinds = new WeakMap<object, PersonKeyKind>();
+/** A text field that holds a person key of `kind` (a fresh schema, so only this field is marked). */
+const PersonKey = (kind: PersonKeyKind) => {
+  const schema = opt(z.string());
+  personKeyKinds.set(schema, kind);
+  return schema;
+};
+const IdentifierField = () => PersonKey('identifier');
+const SubjectIdField = () => PersonKey('subject-id');
+const LinkTokenField = () => PersonKey('link-token');
+/** The person key a field's schema is marked with, if any. */
+export function personKeyKindOf(schema: unknown): PersonKeyKind | undefined {
+  return typeof schema === 'object' && schema !== null ? personKeyKinds.get(schema) : undefined;
+}
+
 /** A record schema that keeps fields it does not name, so the page still shows them. */
 const record = <S extends z.core.$ZodLooseShape>(shape: S) => z.looseObject(shape);
 
 // ---- v4 (ConsentAPI_*) schemas, data-subjects-v4 unless noted.
 
 const Geolocation = record({
-  dataSubjectId: Uuid,
+  dataSubjectId: SubjectIdField(),
   receiptGuid: Uuid,
   country: Text,
   state: Text,
   stateName: Text,
 });
 const Source = record({
-  dataSubjectId: Uuid,
+  dataSubjectId: SubjectIdField(),
   receiptGuid: Uuid,
   sourceType: Text,
   sourceContent: Text,
@@ -91,8 +113,8 @@ const DataElement = record({
 });
 
 const dataSubjectShape = {
-  id: Uuid,
-  identifier: Text,
+  id: SubjectIdField(),
+  identifier: IdentifierField(),
   identifierType: Text,
   language: Text,
   createdDate: DateTime,
@@ -115,7 +137,7 @@ const V4DataSubject = record(dataSubjectShape);
 /** ConsentAPI_DataSubjectProfileResponseDto: one purpose ("profile") of a data subject. */
 const V4Profile = record({
   id: Uuid,
-  identifier: Text,
+  identifier: IdentifierField(),
   lastReceiptId: Uuid,
   name: Text,
   version: Int,
@@ -146,8 +168,8 @@ const V4Profile = record({
 
 /** ConsentAPI_EmailLinkTokenResponseDto (magic-link-tokens-v4). */
 const V4LinkToken = record({
-  token: Text,
-  identifier: Text,
+  token: LinkTokenField(),
+  identifier: IdentifierField(),
   createdDate: DateTime,
   expiryDate: DateTime,
 });
@@ -166,7 +188,7 @@ const V4DataSubjectDetails = record({
 const V4GroupMembership = record({
   id: Uuid,
   name: Text,
-  identifier: Text,
+  identifier: IdentifierField(),
   isPrimary: Bool,
   addedDate: DateTime,
 });
@@ -204,10 +226,10 @@ const legacyPage = <T extends z.ZodMiniType>(item: T) =>
 
 /** data-subjects-v1: DataSubjectProfileDto, whose fields are capitalised in the document. */
 const V1Profile = record({
-  Id: Uuid,
+  Id: SubjectIdField(),
   Language: Text,
-  Identifier: Text,
-  LinkToken: Text,
+  Identifier: IdentifierField(),
+  LinkToken: LinkTokenField(),
   LastUpdatedDate: DateTime,
   CreatedDate: DateTime,
   TestDataSubject: Bool,
@@ -236,13 +258,13 @@ const V1Profile = record({
 
 /** data-subjects-v2: DataSubjectDtoV2 (`dataElements` is a name → value map there). */
 const V2DataSubject = record({
-  id: Uuid,
-  identifier: Text,
+  id: SubjectIdField(),
+  identifier: IdentifierField(),
   identifierType: Text,
   language: Text,
   lastUpdatedDate: DateTime,
   createdDate: DateTime,
-  linkToken: Text,
+  linkToken: LinkTokenField(),
   testDataSubject: Bool,
   doNotCall: Bool,
   dataElements: opt(z.record(z.string(), z.unknown())),
@@ -271,10 +293,10 @@ const V3Purpose = record({
 
 /** data-subjects-v3: DataSubjectProfileDto, one data subject with its purposes. */
 const V3Profile = record({
-  id: Uuid,
+  id: SubjectIdField(),
   language: Text,
-  identifier: Text,
-  linkToken: Text,
+  identifier: IdentifierField(),
+  linkToken: LinkTokenField(),
   lastUpdatedDate: DateTime,
   createdDate: DateTime,
   testDataSubject: Bool,
@@ -285,16 +307,16 @@ const V3Profile = record({
 
 /** link-tokens-v1: LinkTokenDto (capitalised fields). */
 const V1LinkToken = record({
-  DataSubjectId: Text,
-  LinkToken: Text,
-  UrlEncodedLinkToken: Text,
+  DataSubjectId: SubjectIdField(),
+  LinkToken: LinkTokenField(),
+  UrlEncodedLinkToken: LinkTokenField(),
   ExpiryDate: DateTime,
   CreatedDate: DateTime,
 });
 
 const V2DataSubjectEntry = record({
-  id: Uuid,
-  identifier: Text,
+  id: SubjectIdField(),
+  identifier: IdentifierField(),
   identifierType: Text,
   isPrimary: Bool,
   canBePrimary: Bool,
@@ -309,11 +331,11 @@ const V2GroupListed = record({
   numberOfDataSubjects: Int,
   createdDate: DateTime,
   lastModifiedDate: DateTime,
-  primaryDataSubjectId: Uuid,
-  primaryDataSubjectIdentifier: Text,
+  primaryDataSubjectId: SubjectIdField(),
+  primaryDataSubjectIdentifier: IdentifierField(),
   primaryDataSubjectIdentifierType: Text,
   isPrimary: Bool,
-  primaryDataSubjects: List(record({ id: Uuid, identifier: Text })),
+  primaryDataSubjects: List(record({ id: SubjectIdField(), identifier: IdentifierField() })),
 });
 
 /** linked-identity-groups-v2: LinkedIdentityGroupDto_Detailed, one group with its members. */

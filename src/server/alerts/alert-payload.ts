@@ -30,6 +30,7 @@ const TITLES: Record<DeliveryEventType, string> = {
   'limit.forecast': 'Rate limit forecast to run out',
   'reporter.silent': 'Reporter went silent',
   'governor.holding': 'Requests held back',
+  'audit.checkpoint': 'Audit checkpoint',
   test: 'Test alert',
 };
 

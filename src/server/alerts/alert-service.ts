@@ -127,4 +127,28 @@ export class AlertService {
       { dedupKey: `reporter-silent:${name}:${since}` },
     );
   }
+  /**
+   * The audit trail signed a checkpoint of its chain's head (audit/checkpoints.ts). The
+   * destination keeps it as evidence outside the console's database: `npm run audit -- verify
+   * --checkpoints FILE` reads a receiver's records of these.
+   */
+  auditCheckpoint(checkpoint: {
+    seq: number;
+    hash: string;
+    at: string;
+    reason: string;
+    keyFingerprint: string;
+    signature: string;
+  }): Promise<number> {
+    return this.emit(
+      {
+        type: 'audit.checkpoint',
+        occurredAt: checkpoint.at,
+        summary: `The audit trail signed a checkpoint of entry ${checkpoint.seq} of its chain; keep it as evidence.`,
+        data: { ...checkpoint },
+        link: this.link('/audit'),
+      },
+      { dedupKey: `audit-checkpoint:${checkpoint.seq}:${checkpoint.at}` },
+    );
+  }
 }

@@ -20,7 +20,7 @@ export class AuditKeyError extends Error {
 export function loadOrCreateAuditKey(dataDir: string): string {
   const file = join(dataDir, AUDIT_KEY_FILE);
   try {
-    mkdirSync(dataDir, { recursive: true });
+    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
     try {
       // `wx`: never overwrite a key another process just wrote; lookups hashed with it would be lost.
       writeFileSync(file, `${randomBytes(32).toString('base64url')}\n`, {

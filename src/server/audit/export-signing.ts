@@ -1,7 +1,8 @@
 // Signs audit exports with Ed25519, so an export handed to an auditor can be checked with a public
 // key alone: the signature covers a small manifest (the export's SHA-256, size, record count,
-// scope and time), so the export itself can be streamed and hashed in one pass. The private key
-// is derived from AUDIT_KEY: nothing new to keep, and every replica signs with the same key.
+// scope and time), so the export itself can be streamed and hashed in one pass. The same key signs
+// the chain's checkpoints (checkpoints.ts). The private key is derived from AUDIT_KEY: nothing new
+// to keep, and every replica signs with the same key.
 import {
   createHash,
   createPrivateKey,
@@ -19,21 +20,43 @@ const PKCS8_ED25519_PREFIX = Buffer.from('302e020100300506032b657004220420', 'he
 /** The manifest without its signature, as signed. */
 export type ExportManifest = Omit<AuditExportSignature, 'signature'>;
 
-/** The exact text the signature covers: the manifest's fields in a fixed order. */
+/** The manifest version new exports carry: its signed text is the documented one below. */
+const MANIFEST_VERSION = 2;
+
+/**
+ * The exact bytes the signature covers (docs/audit-trail.md, "What is signed"): a first line
+ * naming the format, then one field per line, each line ending in "\n", UTF-8. An auditor
+ * rebuilds it from the manifest with one `jq -j` and checks it with `openssl pkeyutl`. Version 1
+ * manifests (older exports) were signed over a compact JSON array and still verify.
+ */
 function manifestText(manifest: ExportManifest): string {
-  return JSON.stringify([
-    manifest.version,
-    manifest.algorithm,
+  if (manifest.version === 1) {
+    return JSON.stringify([
+      manifest.version,
+      manifest.algorithm,
+      manifest.exportId,
+      manifest.createdAt,
+      manifest.format,
+      manifest.scope,
+      manifest.records,
+      manifest.bytes,
+      manifest.sha256,
+      manifest.keyFingerprint,
+      manifest.publicKey,
+    ]);
+  }
+  return [
+    'privacy-api-console audit export v2',
     manifest.exportId,
     manifest.createdAt,
     manifest.format,
     manifest.scope,
-    manifest.records,
-    manifest.bytes,
+    String(manifest.records),
+    String(manifest.bytes),
     manifest.sha256,
     manifest.keyFingerprint,
-    manifest.publicKey,
-  ]);
+    '',
+  ].join('\n');
 }
 
 /** SHA-256 fingerprint of a public key (PEM), as printed by `npm run audit -- public-key`. */
@@ -42,13 +65,38 @@ export function keyFingerprint(publicKeyPem: string): string {
   return createHash('sha256').update(der).digest('hex').slice(0, 16);
 }
 
-/** Signs export manifests. */
+/** Whether `signature` (base64) is `publicKeyPem`'s Ed25519 signature of `text` (UTF-8). */
+export function verifySignedText(publicKeyPem: string, text: string, signature: string): boolean {
+  try {
+    return verify(
+      null,
+      Buffer.from(text, 'utf8'),
+      createPublicKey(publicKeyPem),
+      Buffer.from(signature, 'base64'),
+    );
+  } catch {
+    return false;
+  }
+}
+
+/** Signs export manifests and chain checkpoints with the audit trail's Ed25519 key. */
 export interface ExportSigner {
   readonly publicKeyPem: string;
   readonly fingerprint: string;
+  /** Base64 Ed25519 signature of `text`'s UTF-8 bytes. */
+  signText(text: string): string;
   sign(
     manifest: Omit<ExportManifest, 'publicKey' | 'keyFingerprint' | 'version' | 'algorithm'>,
   ): AuditExportSignature;
+}
+
+/**
+ * One line of text, as a manifest field must be: a line break or other control character would
+ * make the signed lines ambiguous, so each becomes a space.
+ */
+function oneLine(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/[\u0000-\u001f\u007f]/g, ' ');
 }
 
 /** The signer whose key is derived from `auditKey`. */
@@ -63,19 +111,22 @@ export function createExportSigner(auditKey: string): ExportSigner {
     .export({ format: 'pem', type: 'spki' })
     .toString();
   const fingerprint = keyFingerprint(publicKeyPem);
+  const signText = (text: string) =>
+    sign(null, Buffer.from(text, 'utf8'), privateKey).toString('base64');
   return {
     publicKeyPem,
     fingerprint,
+    signText,
     sign(fields) {
       const manifest: ExportManifest = {
-        version: 1,
+        version: MANIFEST_VERSION,
         algorithm: 'Ed25519',
         ...fields,
+        scope: oneLine(fields.scope),
         keyFingerprint: fingerprint,
         publicKey: publicKeyPem,
       };
-      const signature = sign(null, Buffer.from(manifestText(manifest), 'utf8'), privateKey);
-      return { ...manifest, signature: signature.toString('base64') };
+      return { ...manifest, signature: signText(manifestText(manifest)) };
     },
   };
 }
@@ -114,17 +165,7 @@ export function checkExport(
     reasons.push('the signature’s key fingerprint does not match its key');
   }
   const { signature: value, ...manifest } = signature;
-  let valid = false;
-  try {
-    valid = verify(
-      null,
-      Buffer.from(manifestText(manifest), 'utf8'),
-      createPublicKey(key),
-      Buffer.from(value, 'base64'),
-    );
-  } catch {
-    valid = false;
-  }
-  if (!valid) reasons.push('the Ed25519 signature over the manifest does not hold');
+  if (!verifySignedText(key, manifestText(manifest), value))
+    reasons.push('the Ed25519 signature over the manifest does not hold');
   return { ok: reasons.length === 0, reasons };
 }

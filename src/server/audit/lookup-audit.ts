@@ -29,12 +29,17 @@ export interface LookupAccount {
   readonly intent?: AuditRecord | undefined;
   /** The upstream's answer (the lookup's `data`): its shown identifiers and records are kept. */
   readonly answer?: unknown;
+  /**
+   * The platform contract's schema of that answer: its marked fields (data-subject ids, link
+   * tokens) are kept too, with their kind.
+   */
+  readonly answerSchema?: unknown;
 }
 
 /** What the intent needs: the account without its outcome. */
 export type LookupIntent = Omit<
   LookupAccount,
-  'outcome' | 'status' | 'detail' | 'intent' | 'answer'
+  'outcome' | 'status' | 'detail' | 'intent' | 'answer' | 'answerSchema'
 >;
 
 /** What a failed lookup's problem means for the trail. */
@@ -67,8 +72,8 @@ export interface AuditWriteHealth {
 
 const PARAM_LIMIT = 32;
 const VALUE_LIMIT = 256;
-/** How often, while writes fail, readiness tries a small write to see whether they work again. */
-export const AUDIT_PROBE_INTERVAL_MS = 5_000;
+/** How often readiness tries a small committed write to see whether audit writes work. */
+export const AUDIT_PROBE_INTERVAL_MS = 2_000;
 
 /** Accounts for lookups in an audit store. */
 export class LookupAudit {
@@ -130,14 +135,18 @@ export class LookupAudit {
     if (account.answer === undefined) {
       return { outcome: account.outcome, status: account.status, detail: account.detail };
     }
-    const shown = shownSubjects(account.answer);
+    const shown = shownSubjects(account.answer, account.answerSchema);
     return {
       outcome: account.outcome,
       status: account.status,
       // The walk stopped at a bound: say so, the shown subjects may be incomplete.
       detail: shown.truncated ? 'answer too large: shown identifiers incomplete' : account.detail,
       recordCount: shown.recordCount,
-      shownHashes: shown.identifiers.map((identifier) => this.#hasher.hash(identifier)),
+      shown: shown.keys.map((key) => ({
+        hash: this.#hasher.hash(key.value),
+        kind: key.kind,
+        person: key.person,
+      })),
     };
   }
 
@@ -163,22 +172,27 @@ export class LookupAudit {
   }
 
   /**
-   * Whether audit writes work. After a failure a small probe write (at most every 5 s) tells
-   * when the store takes writes again, so readiness recovers without waiting for a lookup.
+   * Whether audit writes work. A small committed write and its removal (probeWrite) runs at most
+   * every AUDIT_PROBE_INTERVAL_MS, whether or not a lookup failed: a disk that fills up, or a store
+   * that turns read-only, shows on /readyz and the banner within seconds, before a lookup is
+   * refused, and readiness recovers without waiting for one.
    */
   async health(): Promise<AuditWriteHealth> {
-    const failure = this.#failure;
-    if (!failure) return { ok: true };
     if (this.#now() - this.#lastProbe >= AUDIT_PROBE_INTERVAL_MS) {
       this.#lastProbe = this.#now();
+      const failure = this.#failure;
       try {
         await this.#store.probeWrite(this.#now());
         if (this.#failure === failure) this.#failure = undefined;
-        return { ok: true };
-      } catch {
-        // still failing
+      } catch (error) {
+        this.#failure ??= {
+          at: this.#now(),
+          error: error instanceof Error ? error.message : String(error),
+        };
       }
     }
+    const failure = this.#failure;
+    if (!failure) return { ok: true };
     return { ok: false, failedAt: new Date(failure.at).toISOString(), error: failure.error };
   }
 }

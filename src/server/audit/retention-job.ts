@@ -5,7 +5,7 @@
 // the second run finds nothing left to delete.
 import type { Logger } from '../logger';
 import type { AuditStore } from '../store/audit-store';
-import { verifyAuditChain } from './verify-chain';
+import { verifyAuditChain, type CheckpointSource } from './verify-chain';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -15,6 +15,11 @@ export interface RetentionJobOptions {
   readonly retentionDays: number;
   readonly logger: Logger;
   readonly now: () => number;
+  /** Signed head checkpoints the walk holds the chain against (checkpoint-job.ts). */
+  readonly checkpoints?: {
+    readonly publicKeyPem: string;
+    readonly sources: () => Promise<CheckpointSource[]>;
+  };
 }
 
 /** One run: retention, then a walk of the chain; both results are kept in the store. */
@@ -25,6 +30,14 @@ export async function runAuditMaintenance(options: RetentionJobOptions) {
   const verification = await verifyAuditChain(options.store, options.chainKey, {
     now: options.now,
     source: 'the daily retention job',
+    ...(options.checkpoints
+      ? {
+          checkpoints: {
+            publicKeyPem: options.checkpoints.publicKeyPem,
+            sources: await options.checkpoints.sources(),
+          },
+        }
+      : {}),
   });
   await options.store.saveVerification(verification);
   return { retention, verification };

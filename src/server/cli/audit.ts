@@ -12,8 +12,10 @@ import { AuditExportSignatureSchema } from '../../shared/audit-trail';
 import { AUDIT_KEY_FILE } from '../audit/audit-key';
 import { deriveAuditKey } from '../audit/audit-chain';
 import { checkExport, createExportSigner, keyFingerprint } from '../audit/export-signing';
+import { CheckpointFileError, readCheckpointLines } from '../audit/checkpoint-file';
+import { createCheckpointer } from '../audit/checkpoint-job';
 import { runAuditMaintenance } from '../audit/retention-job';
-import { verifyAuditChain } from '../audit/verify-chain';
+import { verifyAuditChain, type CheckpointSource } from '../audit/verify-chain';
 import { createLogger } from '../logger';
 import { SqlAuditStore } from '../store/audit-store';
 import { DATABASE_FILE, openDatabase, type SqlDatabase } from '../store/database';
@@ -23,8 +25,11 @@ import { isProcessEntry } from './process-entry';
 const USAGE = `The audit trail's operator commands (reads DATABASE_URL or DATA_DIR, and AUDIT_KEY or
 DATA_DIR/audit-key, like the console; a .env file in the working directory is read too).
 
-  npm run audit -- verify
-      Walks the hash chain of every audit record and reports the first broken link.
+  npm run audit -- verify [--checkpoints PATH]...
+      Walks the hash chain of every audit record and reports the first broken link, holding
+      it against every signed checkpoint it finds: the database's, AUDIT_CHECKPOINT_DIR's file,
+      and each PATH given (a checkpoint file, a saved log, a webhook receiver's records).
+      A chain that lost a checkpointed entry, or ends before one, is broken.
       Exit code 0: intact; 1: broken.
   npm run audit -- verify-export FILE SIGNATURE [--public-key PEM_FILE]
       Checks an export (CSV or JSON) against its detached signature (.sig.json). Without
@@ -90,7 +95,11 @@ export async function runAuditCli(argv: string[], io: AuditCliIo): Promise<numbe
     const { positionals, values } = parseArgs({
       args: argv,
       allowPositionals: true,
-      options: { 'public-key': { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+      options: {
+        'public-key': { type: 'string' },
+        checkpoints: { type: 'string', multiple: true },
+        help: { type: 'boolean', short: 'h' },
+      },
     });
     const [command, ...rest] = positionals;
     if (values.help || !command) {
@@ -140,6 +149,20 @@ export async function runAuditCli(argv: string[], io: AuditCliIo): Promise<numbe
       try {
         const store = new SqlAuditStore(db, { chainKey });
         const engine = io.env.DATABASE_URL ? 'PostgreSQL' : 'SQLite';
+        // Outside copies first: a path that cannot be read is an error naming it, before any walk.
+        const outside: CheckpointSource[] = (values.checkpoints ?? []).map((path) => ({
+          name: path,
+          lines: readCheckpointLines(path),
+        }));
+        const signer = createExportSigner(key);
+        const checkpointer = createCheckpointer({
+          store,
+          signer,
+          dir: io.env.AUDIT_CHECKPOINT_DIR || undefined,
+          intervalMs: 60_000,
+          logger: createLogger('silent'),
+          now,
+        });
         if (command === 'retention') {
           const days = Number(io.env.AUDIT_RETENTION_DAYS || 730);
           if (!Number.isInteger(days) || days < 1) {
@@ -151,6 +174,10 @@ export async function runAuditCli(argv: string[], io: AuditCliIo): Promise<numbe
             retentionDays: days,
             logger: createLogger('silent'),
             now,
+            checkpoints: {
+              publicKeyPem: signer.publicKeyPem,
+              sources: async () => [...(await checkpointer.sources()), ...outside],
+            },
           });
           out(
             `retention (${days} days): ${retention.deleted} record(s) deleted; chain ${verification.ok ? 'intact' : 'BROKEN'}: ${verification.detail}`,
@@ -160,6 +187,10 @@ export async function runAuditCli(argv: string[], io: AuditCliIo): Promise<numbe
         const verification = await verifyAuditChain(store, chainKey, {
           now,
           source: 'npm run audit -- verify',
+          checkpoints: {
+            publicKeyPem: signer.publicKeyPem,
+            sources: [...(await checkpointer.sources()), ...outside],
+          },
         });
         await store.saveVerification(verification);
         out(
@@ -174,6 +205,10 @@ export async function runAuditCli(argv: string[], io: AuditCliIo): Promise<numbe
     }
     throw new UsageError(`unknown command ${command}`);
   } catch (error) {
+    if (error instanceof CheckpointFileError) {
+      io.stderr.write(`audit: ${error.message}\n`);
+      return 2;
+    }
     if (
       error instanceof UsageError ||
       (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')

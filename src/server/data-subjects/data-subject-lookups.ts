@@ -110,6 +110,12 @@ export class DataSubjectLookups {
     return this.operations.find((operation) => operation.id === id);
   }
 
+  /** The contract's schema of operation `id`'s answer (what the audit walks it with). */
+  answerSchema(id: string): unknown {
+    const operation = this.find(id);
+    return operation ? answerSchemaOf(operation) : undefined;
+  }
+
   /** Checks `request` and builds its upstream call; throws a 400 HttpProblem, sending nothing. */
   prepare(request: LookupRequest): PreparedLookup {
     const operation = this.find(request.operation);

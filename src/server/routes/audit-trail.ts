@@ -17,8 +17,10 @@ import {
 } from '../../shared/audit-trail';
 import type { AppEnv } from '../app-env';
 import { streamAuditExport, type ExportPages } from '../audit/audit-export';
+import { personSearch } from '../audit/person-search';
 import type { ExportSigner } from '../audit/export-signing';
-import { verifyAuditChain } from '../audit/verify-chain';
+import type { Checkpointer } from '../audit/checkpoint-job';
+import { verifyAuditChain, type CheckpointSource } from '../audit/verify-chain';
 import { USERNAME_PATTERN } from '../../shared/session';
 import type { IdentifierHasher } from '../audit/identifier-hash';
 import { PROBLEM_TYPES } from '../../shared/problem';
@@ -36,6 +38,13 @@ export interface AuditTrailRoutesDeps {
   /** The hash chain's key (deriveAuditKey(AUDIT_KEY, 'chain')), for "verify now". */
   readonly chainKey: Buffer;
   readonly signer: ExportSigner;
+  /** Takes a signed checkpoint of the chain's head after every export. */
+  readonly checkpointer: Pick<Checkpointer, 'take'>;
+  /** The checkpoints "verify now" holds the chain against, and the key they are signed with. */
+  readonly checkpoints: {
+    readonly publicKeyPem: string;
+    readonly sources: () => Promise<CheckpointSource[]>;
+  };
   /** Largest export, in records (AUDIT_EXPORT_MAX_RECORDS). */
   readonly exportMaxRecords: number;
   /** Audit records are kept this many days (AUDIT_RETENTION_DAYS). */
@@ -155,13 +164,18 @@ export function auditTrailRoutes(deps: AuditTrailRoutesDeps) {
       }
       const cursor = cursorOf(parsed.data.cursor);
       const hashes = hasher.searchHashes(identifier);
+      const search = await personSearch(store, hashes);
       const page = await store
-        .findByIdentifierHashes(hashes, {
+        .findByIdentifierHashes(search.hashes, {
           limit: AUDIT_QUERY_LIMITS.defaultPageSize,
           ...(cursor === undefined ? {} : { cursor }),
         })
         .catch(badCursor);
-      return c.json({ ...page, match: matchOf(identifier, hashes) }, 200, NO_STORE);
+      return c.json(
+        { ...(await search.annotate(page)), match: matchOf(identifier, hashes) },
+        200,
+        NO_STORE,
+      );
     })
     .post('/export', async (c) => {
       const user = c.get('user');
@@ -183,11 +197,20 @@ export function auditTrailRoutes(deps: AuditTrailRoutesDeps) {
       let total: number;
       let scope: string;
       if (request.identifier !== undefined) {
-        const hashes = hasher.searchHashes(searchedIdentifier(request.identifier));
-        total = await store.countByIdentifierHashes(hashes);
-        pages = (cursor, limit) =>
-          store.findByIdentifierHashes(hashes, { limit, ...(cursor ? { cursor } : {}) });
-        scope = 'lookups that asked for or showed one identifier (searched by its keyed hash)';
+        const search = await personSearch(
+          store,
+          hasher.searchHashes(searchedIdentifier(request.identifier)),
+        );
+        total = await store.countByIdentifierHashes(search.hashes);
+        pages = async (cursor, limit) =>
+          search.annotate(
+            await store.findByIdentifierHashes(search.hashes, {
+              limit,
+              ...(cursor ? { cursor } : {}),
+            }),
+          );
+        scope =
+          'lookups that asked for or showed one person (searched by the keyed hash of one key and the keys shown with it)';
       } else {
         const { limit: _limit, ...query }: AuditQuery = parseListQuery(
           auditQuery,
@@ -215,8 +238,12 @@ export function auditTrailRoutes(deps: AuditTrailRoutesDeps) {
         pages,
         signer: deps.signer,
         now: deps.now,
-        signed: (signature) =>
-          store.saveExport(id, deps.now(), user.username, JSON.stringify(signature)),
+        signed: async (signature) => {
+          await store.saveExport(id, deps.now(), user.username, JSON.stringify(signature));
+          // The head as the auditor received it: a later cut below it is caught.
+          // A failed checkpoint is logged by the checkpointer; the export itself is whole.
+          await deps.checkpointer.take('export').catch(() => undefined);
+        },
       });
       const stamp = new Date(deps.now()).toISOString().slice(0, 19).replace(/[:T]/g, '-');
       return new Response(stream, {
@@ -274,10 +301,15 @@ export function auditTrailRoutes(deps: AuditTrailRoutesDeps) {
     })
     .post('/verify', async (c) => {
       const user = c.get('user');
-      verifying ??= verifyAuditChain(store, deps.chainKey, {
-        now: deps.now,
-        source: `the audit page (${user?.username ?? 'unknown'})`,
-      })
+      verifying ??= deps.checkpoints
+        .sources()
+        .then((sources) =>
+          verifyAuditChain(store, deps.chainKey, {
+            now: deps.now,
+            source: `the audit page (${user?.username ?? 'unknown'})`,
+            checkpoints: { publicKeyPem: deps.checkpoints.publicKeyPem, sources },
+          }),
+        )
         .then(async (verification) => {
           await store.saveVerification(verification);
           return verification;

@@ -118,6 +118,7 @@ export function dataSubjectsRoutes({ lookups, audit, logger }: DataSubjectsRoute
         detail,
         intent,
         answer: (result.json as LookupResponse | undefined)?.data,
+        answerSchema: request ? lookups.answerSchema(request.operation) : undefined,
       };
       try {
         await audit.record(account);

@@ -4,6 +4,7 @@
 // newest first with filters, or by an identifier's keyed hashes. Portable SQL over the
 // SqlDatabase interface (SQLite or PostgreSQL).
 import type { AuditOutcome, AuditParam, AuditRecord } from '../../shared/audit-trail';
+import type { PersonKeyKind } from '../../shared/data-subject-contract';
 import { chainEntryHash, signCheckpoint, type ChainCheckpoint } from '../audit/audit-chain';
 import type { SqlDatabase, SqlExecutor } from './database';
 import { decodeKeysetCursor, encodeKeysetCursor } from './keyset-cursor';
@@ -31,8 +32,25 @@ export interface AuditOutcomeEntry {
   readonly detail: string | null;
   /** Records the answer held; null when there was no answer. */
   readonly recordCount?: number | null;
-  /** Keyed hashes of every identifier the answer showed. */
+  /** Keyed hashes of every identifier the answer showed (kind unknown, no links). */
   readonly shownHashes?: readonly string[];
+  /** Every person key the answer showed: its keyed hash, kind and person (shown-identifiers.ts). */
+  readonly shown?: readonly ShownHash[];
+}
+
+/** One person key an answer showed, as the trail keeps it. */
+export interface ShownHash {
+  readonly hash: string;
+  readonly kind: PersonKeyKind;
+  /** Keys with the same number were shown as one person in this answer. */
+  readonly person: number;
+}
+
+/** A shown key as stored; kind and person are null on records made before they were kept. */
+export interface StoredShownKey {
+  hash: string;
+  kind: string | null;
+  person: number | null;
 }
 
 /** One lookup as the route hands it over in one go (nothing was sent, or tests). */
@@ -67,8 +85,8 @@ export interface ChainRow {
   hash: string;
   /** The record as stored now; null when it is gone. */
   record: StoredAuditRow | null;
-  /** The record's shown-subject hashes as stored now, sorted. */
-  subjects: string[];
+  /** The record's shown keys as stored now, sorted by hash. */
+  subjects: StoredShownKey[];
 }
 
 /** A record's columns as stored. */
@@ -147,8 +165,28 @@ export interface AuditStore {
   saveVerification(verification: AuditVerification): Promise<void>;
   /** The latest walk of the chain, if any. */
   lastVerification(): Promise<AuditVerification | null>;
-  /** A small write that proves the store takes writes again (readiness). */
+  /**
+   * A small committed write, then its removal, that proves the store takes writes (readiness): a
+   * rolled-back one would never touch a full disk.
+   */
   probeWrite(now: number): Promise<void>;
+  /** Keeps a signed checkpoint of the chain's head (checkpoints.ts), as its exact line. */
+  saveCheckpoint(checkpoint: { seq: number; at: string; line: string }): Promise<void>;
+  /** The checkpoints kept in the database, oldest first. */
+  checkpoints(): Promise<string[]>;
+  /**
+   * The hashes shown as one person together with any of `hashes`, in any lookup, followed
+   * `rounds` steps from one lookup's person to the next (bounded by `max`); includes `hashes`.
+   */
+  linkedHashes(hashes: readonly string[], rounds: number, max: number): Promise<string[]>;
+  /**
+   * For each of the records `ids`: the hash it asked for, and which of `hashes` it showed, with
+   * their kinds.
+   */
+  matchedKeys(
+    ids: readonly string[],
+    hashes: readonly string[],
+  ): Promise<Map<string, { asked: string | null; shown: StoredShownKey[] }>>;
   /** Keeps an export's detached signature. */
   saveExport(id: string, at: number, user: string, signature: string | null): Promise<void>;
   /** The signature of the export `id`, made by `user`. */
@@ -292,6 +330,41 @@ function countByIdentifierSql(hashes: number): string {
       OR id IN (SELECT audit_id FROM lookup_audit_subjects WHERE identifier_hash IN (${list}))`;
 }
 
+interface ShownKeyRow {
+  audit_id: string;
+  identifier_hash: string;
+  kind: string | null;
+  person: number | string | null;
+}
+
+const storedKey = (row: ShownKeyRow): StoredShownKey => ({
+  hash: row.identifier_hash,
+  kind: row.kind,
+  person: row.person === null ? null : Number(row.person),
+});
+
+const byHash = (a: StoredShownKey, b: StoredShownKey) =>
+  a.hash < b.hash ? -1 : a.hash > b.hash ? 1 : 0;
+
+/**
+ * The keys an outcome keeps, one per hash: kinds and persons as the answer showed them, or, for
+ * callers that give bare hashes, each an identifier of its own.
+ */
+function shownKeys(outcome: AuditOutcomeEntry): StoredShownKey[] {
+  const keys = new Map<string, StoredShownKey>();
+  for (const key of outcome.shown ?? []) {
+    if (!keys.has(key.hash)) keys.set(key.hash, { ...key });
+  }
+  let person = Math.max(-1, ...[...keys.values()].map((key) => key.person ?? -1)) + 1;
+  for (const hash of outcome.shownHashes ?? []) {
+    if (!keys.has(hash)) keys.set(hash, { hash, kind: 'identifier', person: person++ });
+  }
+  return [...keys.values()].sort(byHash);
+}
+
+/** What the readiness probe writes: about the size of an intent's row. */
+const PROBE_PAYLOAD = 'readiness probe '.repeat(24);
+
 const INSERT = `INSERT INTO lookup_audit (
     id, at, username, operation, outcome, status, detail, identifier_hash, key_id, continued,
     request_id, params, record_count, subject_count, completed, chained
@@ -333,17 +406,25 @@ export function intentPayload(row: {
   });
 }
 
-/** The payload of a lookup's outcome entry: the columns it wrote and the subjects, sorted. */
-export function outcomePayload(row: {
-  id: string;
-  at: string;
-  outcome: string;
-  status: number;
-  detail: string | null;
-  recordCount: number | null;
-  subjects: readonly string[];
-}): string {
-  return JSON.stringify({
+/**
+ * The payload of a lookup's outcome entry: the columns it wrote and the keys it showed, sorted by
+ * hash. Version 2 covers each key's kind and person (the links a search follows); version 1,
+ * written before, covers the hashes alone.
+ */
+export function outcomePayload(
+  row: {
+    id: string;
+    at: string;
+    outcome: string;
+    status: number;
+    detail: string | null;
+    recordCount: number | null;
+    subjects: readonly StoredShownKey[];
+  },
+  version: 1 | 2 = 2,
+): string {
+  const sorted = [...row.subjects].sort(byHash);
+  const fields = {
     kind: 'outcome',
     id: row.id,
     recordAt: row.at,
@@ -351,7 +432,14 @@ export function outcomePayload(row: {
     status: row.status,
     detail: row.detail,
     recordCount: row.recordCount,
-    subjects: [...row.subjects].sort(),
+  };
+  if (version === 1) {
+    return JSON.stringify({ ...fields, subjects: sorted.map((key) => key.hash) });
+  }
+  return JSON.stringify({
+    ...fields,
+    v: 2,
+    keys: sorted.map((key) => [key.hash, key.kind, key.person]),
   });
 }
 
@@ -439,7 +527,7 @@ export class SqlAuditStore implements AuditStore {
     outcome: AuditOutcomeEntry,
     now: number,
   ): Promise<AuditRow> {
-    const subjects = [...new Set(outcome.shownHashes ?? [])].sort();
+    const subjects = shownKeys(outcome);
     const recordCount = outcome.recordCount ?? null;
     // Only an intent still open is completed: RETURNING tells whether there was one.
     const { rows } = await tx.query<AuditRow>(`${COMPLETE} RETURNING ${COLUMNS}`, [
@@ -464,10 +552,10 @@ export class SqlAuditStore implements AuditStore {
     for (let start = 0; start < subjects.length; start += 200) {
       const batch = subjects.slice(start, start + 200);
       await tx.query(
-        `INSERT INTO lookup_audit_subjects (audit_id, identifier_hash, at) VALUES ${batch
-          .map((_, index) => `($1, $${index + 3}, $2)`)
+        `INSERT INTO lookup_audit_subjects (audit_id, identifier_hash, at, kind, person) VALUES ${batch
+          .map((_, index) => `($1, $${index * 3 + 3}, $2, $${index * 3 + 4}, $${index * 3 + 5})`)
           .join(', ')}`,
-        [id, at, ...batch],
+        [id, at, ...batch.flatMap((key) => [key.hash, key.kind, key.person])],
       );
     }
     await this.#append(tx, {
@@ -590,16 +678,16 @@ export class SqlAuditStore implements AuditStore {
       [afterSeq, limit],
     );
     const ids = [...new Set(rows.map((row) => row.id).filter((id): id is string => id !== null))];
-    const subjects = new Map<string, string[]>();
+    const subjects = new Map<string, StoredShownKey[]>();
     if (ids.length > 0) {
-      const found = await db.query<{ audit_id: string; identifier_hash: string }>(
-        `SELECT audit_id, identifier_hash FROM lookup_audit_subjects
+      const found = await db.query<ShownKeyRow>(
+        `SELECT audit_id, identifier_hash, kind, person FROM lookup_audit_subjects
           WHERE audit_id IN (${placeholders(1, ids.length)})`,
         ids,
       );
       for (const row of found.rows) {
         const list = subjects.get(row.audit_id) ?? [];
-        list.push(row.identifier_hash);
+        list.push(storedKey(row));
         subjects.set(row.audit_id, list);
       }
     }
@@ -612,7 +700,7 @@ export class SqlAuditStore implements AuditStore {
       prevHash: row.prev_hash,
       hash: row.hash,
       record: row.id === null ? null : toStored(row as AuditRow),
-      subjects: row.id === null ? [] : (subjects.get(row.id) ?? []).sort(),
+      subjects: row.id === null ? [] : (subjects.get(row.id) ?? []).sort(byHash),
     }));
   }
 
@@ -774,25 +862,77 @@ export class SqlAuditStore implements AuditStore {
 
   async probeWrite(now: number): Promise<void> {
     const db = await this.#db();
-    // Exactly what a lookup's intent writes, then rolled back: it fails where an intent would
-    // (a full disk needs new pages, a read-only store refuses), and leaves nothing behind.
-    const rollback = new Error('probe rolled back');
-    await db
-      .transaction(async (tx) => {
-        await this.#insertIntent(tx, {
-          at: now,
-          user: 'readiness-probe',
-          operation: 'probe',
-          identifierHash: null,
-          keyId: 'probe',
-          continued: false,
-          requestId: null,
-        });
-        throw rollback;
-      })
-      .catch((error: unknown) => {
-        if (error !== rollback) throw error;
-      });
+    // Committed, as an intent is: a rolled-back write never reaches the disk, so it passes on a
+    // full one. About an intent's size, in a table of its own so that the chain never sees it;
+    // removed again at once (a probe left by a crash between the two is removed by the next).
+    const id = sortableId(now);
+    await db.query('INSERT INTO audit_write_probes (id, at, payload) VALUES ($1, $2, $3)', [
+      id,
+      new Date(now).toISOString(),
+      PROBE_PAYLOAD,
+    ]);
+    await db.query('DELETE FROM audit_write_probes WHERE id <= $1', [id]);
+  }
+
+  async saveCheckpoint(checkpoint: { seq: number; at: string; line: string }): Promise<void> {
+    const db = await this.#db();
+    await db.query('INSERT INTO audit_checkpoints (id, seq, at, line) VALUES ($1, $2, $3, $4)', [
+      sortableId(Date.parse(checkpoint.at)),
+      checkpoint.seq,
+      checkpoint.at,
+      checkpoint.line,
+    ]);
+  }
+
+  async checkpoints(): Promise<string[]> {
+    const db = await this.#db();
+    const { rows } = await db.query<{ line: string }>(
+      'SELECT line FROM audit_checkpoints ORDER BY seq, id',
+    );
+    return rows.map((row) => row.line);
+  }
+
+  async linkedHashes(hashes: readonly string[], rounds: number, max: number): Promise<string[]> {
+    const db = await this.#db();
+    const found = new Set(hashes);
+    let frontier = [...found];
+    for (let round = 0; round < rounds && frontier.length > 0 && found.size < max; round += 1) {
+      const { rows } = await db.query<{ identifier_hash: string }>(
+        `SELECT DISTINCT b.identifier_hash FROM lookup_audit_subjects a
+          JOIN lookup_audit_subjects b ON b.audit_id = a.audit_id AND b.person = a.person
+          WHERE a.person IS NOT NULL AND a.identifier_hash IN (${placeholders(1, frontier.length)})`,
+        frontier,
+      );
+      frontier = [];
+      for (const { identifier_hash: hash } of rows) {
+        if (found.size >= max) break;
+        if (!found.has(hash)) {
+          found.add(hash);
+          frontier.push(hash);
+        }
+      }
+    }
+    return [...found];
+  }
+
+  async matchedKeys(ids: readonly string[], hashes: readonly string[]) {
+    const matched = new Map<string, { asked: string | null; shown: StoredShownKey[] }>();
+    if (ids.length === 0) return matched;
+    const db = await this.#db();
+    const asked = await db.query<{ id: string; identifier_hash: string | null }>(
+      `SELECT id, identifier_hash FROM lookup_audit WHERE id IN (${placeholders(1, ids.length)})`,
+      [...ids],
+    );
+    for (const row of asked.rows) matched.set(row.id, { asked: row.identifier_hash, shown: [] });
+    if (hashes.length === 0) return matched;
+    const { rows } = await db.query<ShownKeyRow>(
+      `SELECT audit_id, identifier_hash, kind, person FROM lookup_audit_subjects
+        WHERE audit_id IN (${placeholders(1, ids.length)})
+          AND identifier_hash IN (${placeholders(ids.length + 1, hashes.length)})`,
+      [...ids, ...hashes],
+    );
+    for (const row of rows) matched.get(row.audit_id)?.shown.push(storedKey(row));
+    return matched;
   }
 
   async saveExport(id: string, at: number, user: string, signature: string | null) {

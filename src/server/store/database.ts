@@ -5,10 +5,10 @@
 //
 // Why not PGlite (PostgreSQL in WebAssembly): it costs 280–800 MB of resident memory in the BFF,
 // against the product's bar of 150 MB; SQLite costs a few MB.
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { MIGRATIONS, type Migration } from './migrations';
+import { ensurePrivateDir, ensurePrivateFile } from './private-files';
 
 /**
  * What the stores need from a database: queries with `$1, $2…` parameters. Write SQL both SQLite
@@ -226,7 +226,9 @@ export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<S
   let connection: Database.Database;
   if (options.dataDir) {
     try {
-      mkdirSync(options.dataDir, { recursive: true });
+      // Owner-only from the start: SQLite gives its -wal and -shm files the database file's mode.
+      ensurePrivateDir(options.dataDir);
+      ensurePrivateFile(join(options.dataDir, DATABASE_FILE));
       connection = new Database(join(options.dataDir, DATABASE_FILE));
     } catch (error) {
       throw explainStoreError(error, options.dataDir);

@@ -254,4 +254,31 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 6,
+    name: 'audit trail: signed head checkpoints, linked person keys, committed write probes',
+    sql: `
+      -- Signed checkpoints of the chain's head (audit/checkpoints.ts), each kept as the exact
+      -- line that was also written to AUDIT_CHECKPOINT_DIR, the log and alert destinations.
+      CREATE TABLE audit_checkpoints (
+        id text PRIMARY KEY,
+        seq bigint NOT NULL,
+        at text NOT NULL,
+        line text NOT NULL
+      );
+      CREATE INDEX audit_checkpoints_seq ON audit_checkpoints (seq);
+      -- What kind of key a shown hash is (identifier, subject-id, link-token) and which person of
+      -- the answer it belongs to: keys shown together as one person share a number, so a search
+      -- by one finds the lookups that showed the others. Rows written before stay NULL.
+      ALTER TABLE lookup_audit_subjects ADD COLUMN kind text;
+      ALTER TABLE lookup_audit_subjects ADD COLUMN person integer;
+      -- Readiness writes a row here and deletes it, both committed, so a full or read-only disk
+      -- shows before a lookup finds it.
+      CREATE TABLE audit_write_probes (
+        id text PRIMARY KEY,
+        at text NOT NULL,
+        payload text NOT NULL
+      );
+    `,
+  },
 ];
