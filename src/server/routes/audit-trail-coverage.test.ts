@@ -158,6 +158,62 @@ describe('a search by identifier', () => {
     expect(JSON.stringify(found)).not.toMatch(/lovelace|hopper|turing/);
   });
 
+  it('finds every sight of the person under any key: legacy listings, data-subject ids, link tokens', async () => {
+    const h = await start();
+    const run = async (body: Record<string, unknown>) => {
+      const response = await lookup(h, body);
+      expect(response.status).toBe(200);
+      return LookupResponseSchema.parse(await response.json());
+    };
+    // Basic details show Ada's identifier with her data-subject id: the trail links them.
+    const basic = await run({ operation: 'v4-basic-details', params: { identifier: ADA } });
+    const subjectId = (basic.data as { id: string }).id;
+    expect(subjectId).toMatch(/^[0-9a-f-]{36}$/);
+    // The legacy token listing (as "Compare with legacy" runs it) shows her by id and token only.
+    const legacy = await run({ operation: 'v1-link-tokens', params: { size: '50' } });
+    const row = (
+      legacy.data as { content: Array<{ DataSubjectId: string; LinkToken: string }> }
+    ).content.find((token) => token.DataSubjectId === subjectId);
+    expect(row, 'Ada is on the first page of the legacy listing').toBeDefined();
+    expect(JSON.stringify(legacy.data).toLowerCase()).not.toContain(ADA);
+
+    const byEmail = await search(h, ADA);
+    expect(byEmail.items.map((item) => item.operation).sort()).toEqual([
+      'v1-link-tokens',
+      'v4-basic-details',
+    ]);
+    expect(byEmail.items.find((item) => item.operation === 'v1-link-tokens')).toMatchObject({
+      matchedBy: 'shown',
+      // Her id, and the token the listing showed with it.
+      matchedKeys: expect.arrayContaining(['subject-id', 'link-token']),
+      matchedThroughLink: true,
+    });
+    expect(byEmail.items.find((item) => item.operation === 'v4-basic-details')).toMatchObject({
+      matchedBy: 'both',
+      matchedThroughLink: false,
+    });
+    // Her data-subject id, as shown on screen (in either case), finds both lookups too.
+    for (const typed of [subjectId, subjectId.toUpperCase()]) {
+      const byId = await search(h, typed);
+      expect(byId.items.map((item) => item.operation).sort(), typed).toEqual([
+        'v1-link-tokens',
+        'v4-basic-details',
+      ]);
+      expect(byId.items.find((item) => item.operation === 'v1-link-tokens')).toMatchObject({
+        matchedKeys: expect.arrayContaining(['subject-id']),
+        matchedThroughLink: false,
+      });
+    }
+    // Her link token finds the listing that showed it, and through it the rest.
+    const byToken = await search(h, row!.LinkToken);
+    expect(byToken.items.find((item) => item.operation === 'v1-link-tokens')).toMatchObject({
+      matchedKeys: expect.arrayContaining(['link-token']),
+      matchedThroughLink: false,
+    });
+    expect(byToken.items).toHaveLength(2);
+    expect(JSON.stringify(byToken)).not.toContain(subjectId);
+  });
+
   it('matches e-mail addresses without regard to case, says so, and still finds older records', async () => {
     const h = await start();
     await lookup(h, {
