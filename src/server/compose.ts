@@ -328,7 +328,11 @@ export function composeBff({
       chainKey,
       signer: auditSigner,
       checkpointer,
-      checkpoints: checkpointsToVerify,
+      checkpoints: {
+        ...checkpointsToVerify,
+        everyMinutes: config.dataSubjects.auditCheckpointMinutes,
+        outsideDirectory: config.dataSubjects.auditCheckpointDir !== undefined,
+      },
       exportMaxRecords: config.dataSubjects.auditExportMaxRecords,
       retentionDays: config.dataSubjects.auditRetentionDays,
       now: now ?? Date.now,

@@ -182,6 +182,19 @@ export const AuditIntegritySchema = z.object({
   }),
   /** Largest export, in records. */
   exportMaxRecords: z.int(),
+  /** Entries written to the chain since the last walk found it intact (null: never walked). */
+  entriesSinceVerification: z.nullable(z.int()),
+  /** Signed checkpoints of the chain's head (docs/audit-trail.md, "Checkpoints"). */
+  checkpoints: z.object({
+    /** Minutes between them while the chain grows. */
+    everyMinutes: z.int(),
+    /** Whether copies go to AUDIT_CHECKPOINT_DIR, outside the database. */
+    outsideDirectory: z.boolean(),
+    /** The latest kept in the database, if any. */
+    latest: z.nullable(
+      z.object({ seq: z.int(), at: z.iso.datetime(), keyFingerprint: z.string() }),
+    ),
+  }),
 });
 export type AuditIntegrity = z.infer<typeof AuditIntegritySchema>;
 

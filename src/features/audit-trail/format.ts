@@ -34,6 +34,23 @@ export const MATCH_TEXT: Readonly<Record<NonNullable<AuditRecord['matchedBy']>, 
   both: 'Asked for and shown',
 };
 
+/** The person's keys a search result matched by, in words. */
+export const KEY_TEXT: Readonly<Record<NonNullable<AuditRecord['matchedKeys']>[number], string>> = {
+  identifier: 'identifier',
+  'subject-id': 'data-subject id',
+  'link-token': 'link token',
+};
+
+/** "by data-subject id and link token, linked through another lookup", for a search result. */
+export function matchedKeysText(record: AuditRecord): string | null {
+  if (!record.matchedKeys?.length) return null;
+  const keys = record.matchedKeys.map((kind) => KEY_TEXT[kind]);
+  const list = keys.length > 1 ? `${keys.slice(0, -1).join(', ')} and ${keys.at(-1)}` : keys[0];
+  return record.matchedThroughLink
+    ? `by ${list}, shown with the searched key in another lookup`
+    : `by ${list}`;
+}
+
 /** The parameters asked, in words; identifiers only as "(hashed)". */
 export function paramsText(params: readonly AuditParam[] | undefined): string {
   return (params ?? [])

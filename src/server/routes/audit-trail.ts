@@ -20,6 +20,7 @@ import { streamAuditExport, type ExportPages } from '../audit/audit-export';
 import { personSearch } from '../audit/person-search';
 import type { ExportSigner } from '../audit/export-signing';
 import type { Checkpointer } from '../audit/checkpoint-job';
+import { findCheckpoint } from '../audit/checkpoints';
 import { verifyAuditChain, type CheckpointSource } from '../audit/verify-chain';
 import { USERNAME_PATTERN } from '../../shared/session';
 import type { IdentifierHasher } from '../audit/identifier-hash';
@@ -44,6 +45,9 @@ export interface AuditTrailRoutesDeps {
   readonly checkpoints: {
     readonly publicKeyPem: string;
     readonly sources: () => Promise<CheckpointSource[]>;
+    /** AUDIT_CHECKPOINT_MINUTES, and whether AUDIT_CHECKPOINT_DIR is set (the page says so). */
+    readonly everyMinutes: number;
+    readonly outsideDirectory: boolean;
   };
   /** Largest export, in records (AUDIT_EXPORT_MAX_RECORDS). */
   readonly exportMaxRecords: number;
@@ -288,14 +292,29 @@ export function auditTrailRoutes(deps: AuditTrailRoutesDeps) {
       });
     })
     .get('/integrity', async (c) => {
-      const [lastVerification, state] = await Promise.all([
+      const [lastVerification, state, latestLine] = await Promise.all([
         store.lastVerification(),
         store.chainState(),
+        store.latestCheckpoint(),
       ]);
+      const latest = latestLine === null ? undefined : findCheckpoint(JSON.parse(latestLine));
+      // An intact walk covered every entry from the retention checkpoint to the head of then.
+      const cutAt = state.checkpoint ? (JSON.parse(state.checkpoint) as { seq: number }).seq : 0;
       const integrity: AuditIntegrity = {
         lastVerification,
         retention: { days: deps.retentionDays, lastRun: state.lastRetention },
         exportMaxRecords: deps.exportMaxRecords,
+        entriesSinceVerification:
+          lastVerification?.ok === true
+            ? Math.max(0, state.seq - cutAt - lastVerification.entries)
+            : null,
+        checkpoints: {
+          everyMinutes: deps.checkpoints.everyMinutes,
+          outsideDirectory: deps.checkpoints.outsideDirectory,
+          latest: latest
+            ? { seq: latest.seq, at: latest.at, keyFingerprint: latest.keyFingerprint }
+            : null,
+        },
       };
       return c.json(integrity, 200, NO_STORE);
     })

@@ -174,6 +174,8 @@ export interface AuditStore {
   saveCheckpoint(checkpoint: { seq: number; at: string; line: string }): Promise<void>;
   /** The checkpoints kept in the database, oldest first. */
   checkpoints(): Promise<string[]>;
+  /** The newest checkpoint kept in the database, as its line. */
+  latestCheckpoint(): Promise<string | null>;
   /**
    * The hashes shown as one person together with any of `hashes`, in any lookup, followed
    * `rounds` steps from one lookup's person to the next (bounded by `max`); includes `hashes`.
@@ -890,6 +892,14 @@ export class SqlAuditStore implements AuditStore {
       'SELECT line FROM audit_checkpoints ORDER BY seq, id',
     );
     return rows.map((row) => row.line);
+  }
+
+  async latestCheckpoint(): Promise<string | null> {
+    const db = await this.#db();
+    const { rows } = await db.query<{ line: string }>(
+      'SELECT line FROM audit_checkpoints ORDER BY seq DESC, id DESC LIMIT 1',
+    );
+    return rows[0]?.line ?? null;
   }
 
   async linkedHashes(hashes: readonly string[], rounds: number, max: number): Promise<string[]> {

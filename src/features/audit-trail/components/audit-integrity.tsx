@@ -1,5 +1,6 @@
-// The trail's integrity at a glance: when its hash chain was last verified and what that found,
-// a button to verify it now, and the retention it keeps.
+// The trail's integrity at a glance: when its hash chain was last verified and what that found
+// (a broken chain loudly, with its first broken point), what was written since, the latest signed
+// checkpoint and where copies go, a button to verify it now, and the retention it keeps.
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { LoadErrorPanel } from '../../../components/ui/load-error-panel';
 import { StatusLine } from '../../../components/ui/status-line';
@@ -13,6 +14,8 @@ export function AuditIntegrityPanel() {
   const client = useQueryClient();
   const last = integrity.data?.lastVerification ?? null;
   const retention = integrity.data?.retention;
+  const checkpoints = integrity.data?.checkpoints;
+  const since = integrity.data?.entriesSinceVerification ?? 0;
 
   return (
     <section className="card audit-section audit-integrity" aria-labelledby="audit-integrity-title">
@@ -40,39 +43,84 @@ export function AuditIntegrityPanel() {
           query={integrity}
         />
       ) : (
-        <dl className="audit-integrity-facts">
-          <dt>Chain last verified</dt>
-          <dd data-testid="chain-last-verified">
-            {last ? (
-              <>
-                <time dateTime={last.at}>{formatDateTime(last.at)}</time>{' '}
-                <span className="status-badge" data-tone={last.ok ? 'good' : 'bad'}>
-                  {last.ok ? 'Intact' : 'Broken'}
-                </span>{' '}
+        <>
+          {last && !last.ok ? (
+            <p className="audit-broken" role="alert">
+              <strong>
+                AUDIT CHAIN BROKEN{last.brokenAt === null ? '' : ` at entry ${last.brokenAt}`}
+              </strong>
+              : {last.detail}. Keep this database and the checkpoint copies as they are and tell
+              whoever audits the console.
+            </p>
+          ) : null}
+          <dl className="audit-integrity-facts">
+            <dt>Chain last verified</dt>
+            <dd data-testid="chain-last-verified">
+              {last ? (
+                <>
+                  <time dateTime={last.at}>{formatDateTime(last.at)}</time>{' '}
+                  <span className="status-badge" data-tone={last.ok ? 'good' : 'bad'}>
+                    {last.ok ? 'Intact' : 'Broken'}
+                  </span>{' '}
+                  <span className="muted">
+                    {last.ok ? last.detail : `first broken point: ${last.detail}`} (by {last.source}
+                    )
+                  </span>
+                  {since ? (
+                    <span className="cell-sub" data-testid="entries-since">
+                      {since.toLocaleString('en')} {since === 1 ? 'entry' : 'entries'} written
+                      since: not verified yet. Press “Verify now” to cover them.
+                    </span>
+                  ) : null}
+                </>
+              ) : (
                 <span className="muted">
-                  {last.detail} (by {last.source})
+                  Not yet: the daily job verifies it, or press “Verify now”.
                 </span>
-              </>
-            ) : (
-              <span className="muted">
-                Not yet: the daily job verifies it, or press “Verify now”.
+              )}
+            </dd>
+            <dt>Signed checkpoints</dt>
+            <dd data-testid="checkpoints">
+              {checkpoints?.latest ? (
+                <>
+                  Latest: entry {checkpoints.latest.seq.toLocaleString('en')},{' '}
+                  <time dateTime={checkpoints.latest.at}>
+                    {formatDateTime(checkpoints.latest.at)}
+                  </time>{' '}
+                  <span className="muted">(key {checkpoints.latest.keyFingerprint})</span>
+                </>
+              ) : (
+                <span className="muted">None yet.</span>
+              )}{' '}
+              <span className="cell-sub muted">
+                Taken every {checkpoints?.everyMinutes} minutes while the trail grows and after each
+                export; kept in the database, the log and alert destinations subscribed to audit
+                checkpoints
+                {checkpoints?.outsideDirectory ? ', and in AUDIT_CHECKPOINT_DIR.' : '.'}
               </span>
-            )}
-          </dd>
-          <dt>Retention</dt>
-          <dd>
-            Records are kept {retention?.days} days.{' '}
-            {retention?.lastRun ? (
-              <span className="muted">
-                Last run {formatDateTime(retention.lastRun.at)}: {retention.lastRun.deleted}{' '}
-                {retention.lastRun.deleted === 1 ? 'record' : 'records'} older than{' '}
-                {formatDateTime(retention.lastRun.cutoff)} deleted.
-              </span>
-            ) : (
-              <span className="muted">The daily job has not run yet.</span>
-            )}
-          </dd>
-        </dl>
+              {checkpoints && !checkpoints.outsideDirectory ? (
+                <span className="cell-sub" data-tone="warn">
+                  AUDIT_CHECKPOINT_DIR is not set: a trail cut short or wiped by someone with access
+                  to the database is caught only by copies that left it (the shipped log, alert
+                  destinations).
+                </span>
+              ) : null}
+            </dd>
+            <dt>Retention</dt>
+            <dd>
+              Records are kept {retention?.days} days.{' '}
+              {retention?.lastRun ? (
+                <span className="muted">
+                  Last run {formatDateTime(retention.lastRun.at)}: {retention.lastRun.deleted}{' '}
+                  {retention.lastRun.deleted === 1 ? 'record' : 'records'} older than{' '}
+                  {formatDateTime(retention.lastRun.cutoff)} deleted.
+                </span>
+              ) : (
+                <span className="muted">The daily job has not run yet.</span>
+              )}
+            </dd>
+          </dl>
+        </>
       )}
       {verify.isError ? <p role="alert">Verifying failed: {verify.error.message}</p> : null}
     </section>

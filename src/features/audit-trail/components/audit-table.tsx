@@ -5,7 +5,14 @@ import { useMemo } from 'react';
 import { createColumnHelper, tableFeatures, useTable } from '@tanstack/react-table';
 import { CardTableHead } from '../../../components/ui/card-table-head';
 import type { AuditRecord } from '../../../shared/audit-trail';
-import { formatDateTime, MATCH_TEXT, operationTitle, OUTCOME_TEXT, paramsText } from '../format';
+import {
+  formatDateTime,
+  MATCH_TEXT,
+  matchedKeysText,
+  operationTitle,
+  OUTCOME_TEXT,
+  paramsText,
+} from '../format';
 
 /** `/problems/data-subject-not-found (upstream 404)` -> "data subject not found (upstream 404)". */
 function detailText(detail: string): string {
@@ -67,6 +74,7 @@ const columns = columnHelper.columns([
       ];
       const detail = info.getValue();
       const params = paramsText(record.params);
+      const matched = matchedKeysText(record);
       return (
         <>
           {record.matchedBy ? (
@@ -74,6 +82,7 @@ const columns = columnHelper.columns([
               {MATCH_TEXT[record.matchedBy]}
             </span>
           ) : null}
+          {matched ? <span className="cell-sub audit-matched-keys">Matched {matched}</span> : null}
           <span>{notes.join(' · ')}</span>
           {params ? <span className="cell-sub muted audit-params">{params}</span> : null}
           {detail ? (

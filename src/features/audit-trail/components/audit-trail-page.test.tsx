@@ -43,10 +43,12 @@ const TRAIL = [
 
 const calls: Array<{ url: string; body?: string }> = [];
 let searchFindsNothing = false;
+let chainBroken = false;
 
 beforeEach(() => {
   calls.length = 0;
   searchFindsNothing = false;
+  chainBroken = false;
 });
 stubApiPerTest((url, init) => {
   calls.push({ url, ...(init?.body ? { body: String(init.body) } : {}) });
@@ -60,6 +62,8 @@ stubApiPerTest((url, init) => {
         {
           ...record({ operation: 'v4-link-tokens', identifierHashed: false, continued: true }),
           matchedBy: 'shown',
+          matchedKeys: ['subject-id', 'link-token'],
+          matchedThroughLink: true,
           recordCount: 50,
           subjectCount: 50,
           params: [{ name: 'fromDate', value: '2026-02-01T00:00:00.000Z' }],
@@ -71,16 +75,32 @@ stubApiPerTest((url, init) => {
   }
   if (url === '/api/audit-trail/integrity') {
     return json({
-      lastVerification: {
-        at: '2026-03-01T10:00:00.000Z',
-        ok: true,
-        entries: 12,
-        brokenAt: null,
-        detail: '12 entries intact',
-        source: 'the daily retention job',
-      },
+      lastVerification: chainBroken
+        ? {
+            at: '2026-03-01T10:00:00.000Z',
+            ok: false,
+            entries: 174,
+            brokenAt: 175,
+            detail:
+              'the chain ends at entry 174, but the checkpoint taken 2026-03-01T09:55:00.000Z (AUDIT_CHECKPOINT_DIR/audit-checkpoints.jsonl) signed entry 479: 305 entries are missing (the newest entries were cut off, or the trail was wiped)',
+            source: 'the audit page (admin)',
+          }
+        : {
+            at: '2026-03-01T10:00:00.000Z',
+            ok: true,
+            entries: 12,
+            brokenAt: null,
+            detail: '12 entries intact',
+            source: 'the daily retention job',
+          },
       retention: { days: 730, lastRun: null },
       exportMaxRecords: 100000,
+      entriesSinceVerification: chainBroken ? null : 3,
+      checkpoints: {
+        everyMinutes: 5,
+        outsideDirectory: chainBroken,
+        latest: { seq: 12, at: '2026-03-01T09:55:00.000Z', keyFingerprint: '0123456789abcdef' },
+      },
     });
   }
   if (url === '/api/audit-trail/export') {
@@ -115,6 +135,18 @@ stubApiPerTest((url, init) => {
 const renderPage = (path = '/audit') => renderRoute('/audit', <AuditTrailPage />, path);
 
 describe('AuditTrailPage', () => {
+  it('says loudly that the chain is broken, and where first', async () => {
+    chainBroken = true;
+    renderPage();
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent(
+      /AUDIT CHAIN BROKEN at entry 175: the chain ends at entry 174, .*305 entries are missing/,
+    );
+    expect(screen.getByTestId('chain-last-verified')).toHaveTextContent('Broken');
+    expect(screen.queryByTestId('entries-since')).toBeNull();
+    expect(screen.getByTestId('checkpoints')).not.toHaveTextContent(/not set/);
+  });
+
   it('lists the trail with readable outcomes and puts filters in the URL', async () => {
     const { user, router } = renderPage();
     const table = await screen.findByRole('table', { name: 'Audit trail' });
@@ -127,6 +159,14 @@ describe('AuditTrailPage', () => {
     expect(screen.getByTestId('chain-last-verified')).toHaveTextContent(
       /Intact.*12 entries intact \(by the daily retention job\)/,
     );
+    // What was written since the walk is not covered by it, and the page says so.
+    expect(screen.getByTestId('entries-since')).toHaveTextContent(
+      '3 entries written since: not verified yet',
+    );
+    expect(screen.getByTestId('checkpoints')).toHaveTextContent(
+      /Latest: entry 12, .*key 0123456789abcdef.*every 5 minutes/,
+    );
+    expect(screen.getByTestId('checkpoints')).toHaveTextContent(/AUDIT_CHECKPOINT_DIR is not set/);
     expect(rows[3]).toHaveTextContent('Rate limited');
 
     await user.selectOptions(screen.getByLabelText('Outcome'), 'rate-limited');
@@ -147,6 +187,9 @@ describe('AuditTrailPage', () => {
       ),
     ).toBeInTheDocument();
     expect(rows[2]).toHaveTextContent('Shown in the answer');
+    expect(rows[2]).toHaveTextContent(
+      'Matched by data-subject id and link token, shown with the searched key in another lookup',
+    );
     expect(rows[2]).toHaveTextContent('50 records · showed 50 data subjects · load-more page');
     expect(rows[2]).toHaveTextContent('fromDate: 2026-02-01T00:00:00.000Z');
     expect(screen.getByText(/as an e-mail address, without regard to case/)).toBeInTheDocument();
