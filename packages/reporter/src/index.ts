@@ -4,7 +4,9 @@
 // blocks it (reports are dropped when the console is away or memory is at its bound), and never
 // sends an identifier, a body, a query string or a token: only templates, counts and the five
 // rate-limit headers leave the process.
-import { TEMPLATES } from './templates';
+// Relative imports name their `.js` file: the built package runs in plain Node, which does not
+// guess extensions the way bundlers and tsx do.
+import { TEMPLATES } from './templates.js';
 
 /** The five rate-limit headers of a 429, the only headers ever reported. */
 export const RATE_LIMIT_HEADERS = [
@@ -68,6 +70,8 @@ export interface ReporterStats {
   reportsFailed: number;
   /** Counters and 429s dropped: memory bound, too old, or refused by the console. */
   dropped: number;
+  /** Why the last report failed (the same words `onError` is told); null after a success. */
+  lastError: string | null;
 }
 
 export interface Reporter {
@@ -77,7 +81,10 @@ export interface Reporter {
   wrapFetch(fetchImpl?: FetchLike): FetchLike;
   /** Sends what is pending now; resolves (never rejects) when done. */
   flush(): Promise<void>;
-  /** Stops the timer and sends what is pending, once. */
+  /**
+   * Stops the timer and sends everything recorded before the call, also what was recorded while
+   * a report was on its way; resolves (never rejects) when done.
+   */
   close(): Promise<void>;
   stats(): ReporterStats;
 }
@@ -155,6 +162,7 @@ export function createReporter(options: ReporterOptions): Reporter {
   const endpoint = `${options.consoleUrl.replace(/\/+$/, '')}/api/integrations/reports`;
   const send = options.send ?? ((url: string, init: RequestInit) => globalThis.fetch(url, init));
   const warn = (reason: string) => {
+    stats.lastError = reason;
     try {
       options.onError?.(reason);
     } catch {
@@ -173,6 +181,7 @@ export function createReporter(options: ReporterOptions): Reporter {
     reportsSent: 0,
     reportsFailed: 0,
     dropped: 0,
+    lastError: null,
   };
 
   const add = (counter: Counter) => {
@@ -261,6 +270,7 @@ export function createReporter(options: ReporterOptions): Reporter {
     }
     if (status >= 200 && status < 300) {
       stats.reportsSent += 1;
+      stats.lastError = null;
       return;
     }
     stats.reportsFailed += 1;
@@ -328,6 +338,9 @@ export function createReporter(options: ReporterOptions): Reporter {
     flush,
     async close() {
       clearInterval(timer);
+      // A report on its way carries only what was taken when it started: wait for it, then send
+      // what was recorded meanwhile, so nothing recorded before close() is left behind.
+      await inFlight;
       await flush();
     },
     stats() {

@@ -2,7 +2,7 @@
 // 429 headers forwarded, nothing identifying sent, bounded memory, and a console that is down or
 // refusing never reaches the host as an error.
 import { describe, expect, it } from 'vitest';
-import { createReporter, OTHER, templateOf } from './index';
+import { createReporter, OTHER, templateOf } from './index.js';
 
 const T0 = Date.UTC(2026, 2, 10, 9, 30, 5);
 
