@@ -84,10 +84,10 @@ const KIND_CHOICES: readonly (readonly [DestinationKind, string])[] = [
 
 /** The signing schemes of a generic webhook, as the radio buttons offer them. */
 const SIGNING_CHOICES: readonly (readonly [SigningScheme, string])[] = [
-  ['console-signature', `${SIGNING_SCHEMES['console-signature']}: Console-Signature header`],
+  ['console-signature', `${SIGNING_SCHEMES['console-signature']}, verified by Stripe's libraries`],
   [
     'standard-webhooks',
-    `${SIGNING_SCHEMES['standard-webhooks']}: webhook-id, webhook-timestamp, webhook-signature`,
+    `${SIGNING_SCHEMES['standard-webhooks']} (webhook-id, webhook-timestamp, webhook-signature)`,
   ],
 ];
 
