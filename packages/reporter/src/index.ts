@@ -150,7 +150,21 @@ function headerOf(headers: ObservedRequest['headers'], name: string): string | u
   return found === undefined ? undefined : record[found];
 }
 
-/** Creates a reporter; its timer does not keep the process alive. */
+/** The console's report endpoint, or undefined when `consoleUrl` is not an http(s) address. */
+function reportsEndpoint(consoleUrl: unknown): string | undefined {
+  try {
+    const url = new URL(String(consoleUrl));
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
+    return `${url.href.replace(/\/+$/, '')}/api/integrations/reports`;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Creates a reporter; its timer does not keep the process alive. Never throws: a missing or
+ * unusable `consoleUrl` or `key` turns reporting off, says so through `onError` and `stats()`.
+ */
 export function createReporter(options: ReporterOptions): Reporter {
   const now = options.now ?? Date.now;
   const interval = options.flushIntervalMs ?? 5_000;
@@ -159,7 +173,7 @@ export function createReporter(options: ReporterOptions): Reporter {
   const timeoutMs = options.timeoutMs ?? 5_000;
   const maxAgeMs = options.maxAgeMs ?? 10 * 60_000;
   const templates = [...(options.templates ?? []), ...TEMPLATES];
-  const endpoint = `${options.consoleUrl.replace(/\/+$/, '')}/api/integrations/reports`;
+  const endpoint = reportsEndpoint(options.consoleUrl);
   const send = options.send ?? ((url: string, init: RequestInit) => globalThis.fetch(url, init));
   const warn = (reason: string) => {
     stats.lastError = reason;
@@ -173,7 +187,15 @@ export function createReporter(options: ReporterOptions): Reporter {
   let counters = new Map<string, Counter>();
   let throttles: Throttle[] = [];
   let pausedUntil = 0;
-  let disabled = false;
+  // A missing or unusable address or key (an unset environment variable) turns reporting off
+  // rather than throwing at the integration's start: reporting is never worth the host's uptime.
+  const misconfigured =
+    endpoint === undefined
+      ? 'consoleUrl is not an http(s) address; reporting is off'
+      : typeof options.key !== 'string' || options.key.trim() === ''
+        ? 'no reporting key was given; reporting is off'
+        : undefined;
+  let disabled = misconfigured !== undefined;
   let inFlight: Promise<void> | undefined;
   const stats: ReporterStats = {
     pendingCounters: 0,
@@ -230,7 +252,7 @@ export function createReporter(options: ReporterOptions): Reporter {
   }
 
   async function deliver(): Promise<void> {
-    if (disabled || now() < pausedUntil) return;
+    if (disabled || endpoint === undefined || now() < pausedUntil) return;
     const taken = counters;
     const takenThrottles = throttles;
     counters = new Map();
@@ -305,6 +327,8 @@ export function createReporter(options: ReporterOptions): Reporter {
       });
     return inFlight;
   }
+
+  if (misconfigured) warn(misconfigured);
 
   const timer = setInterval(() => void flush(), interval);
   (timer as { unref?: () => void }).unref?.();

@@ -110,6 +110,33 @@ describe('the reporter', () => {
     await reporter.close();
   });
 
+  it('turns itself off, without throwing, when the console address or key is missing', async () => {
+    for (const [consoleUrl, key, reason] of [
+      [undefined, 'pacr_k', 'consoleUrl is not an http(s) address'],
+      ['console.example.com', 'pacr_k', 'consoleUrl is not an http(s) address'],
+      ['https://console.test', undefined, 'no reporting key was given'],
+      ['https://console.test', '  ', 'no reporting key was given'],
+    ] as const) {
+      const { sent, send } = capture();
+      const told: string[] = [];
+      let reporter: ReturnType<typeof createReporter> | undefined;
+      expect(() => {
+        reporter = createReporter({
+          consoleUrl: consoleUrl as unknown as string,
+          key: key as unknown as string,
+          send,
+          onError: (why) => told.push(why),
+        });
+      }).not.toThrow();
+      const platformFetch = reporter!.wrapFetch(upstream(200));
+      expect((await platformFetch('https://tenant.example/v1/preferences')).status).toBe(200);
+      await reporter!.close();
+      expect(sent).toHaveLength(0);
+      expect(told).toEqual([expect.stringContaining(reason)]);
+      expect(reporter!.stats().lastError).toContain(reason);
+    }
+  });
+
   it('drops rather than blocks when the console is down, within its memory bound', async () => {
     let clock = T0;
     let attempts = 0;

@@ -3,7 +3,7 @@
 // reporting to a running console, whose account-wide view then shows the integration's traffic
 // and its 429s. A bad key or an unreachable console never reaches the integration's own calls.
 import { execFile } from 'node:child_process';
-import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -44,7 +44,7 @@ describe('the packed reporter package', { timeout: 120_000 }, () => {
     }>;
     packedFiles = manifest!.files.map((file) => file.path).sort();
     const app = join(folder, 'integration');
-    await run('mkdir', ['-p', app]);
+    mkdirSync(app);
     writeFileSync(
       join(app, 'package.json'),
       JSON.stringify({ name: 'integration', private: true, type: 'module' }),
