@@ -274,6 +274,7 @@ export function createReporter(options: ReporterOptions): Reporter {
     });
     for (const counter of minutes.slice(500)) add(counter);
     let status = 0;
+    let unreachable = 'the console could not be reached';
     try {
       const response = await send(endpoint, {
         method: 'POST',
@@ -287,8 +288,11 @@ export function createReporter(options: ReporterOptions): Reporter {
         pausedUntil = now() + (Number.isFinite(seconds) && seconds > 0 ? seconds : 60) * 1_000;
       }
       await response.body?.cancel().catch(() => undefined);
-    } catch {
+    } catch (error) {
       status = 0;
+      if ((error as { name?: unknown } | null)?.name === 'TimeoutError') {
+        unreachable = `the console did not answer within ${timeoutMs} ms`;
+      }
     }
     if (status >= 200 && status < 300) {
       stats.reportsSent += 1;
@@ -315,7 +319,7 @@ export function createReporter(options: ReporterOptions): Reporter {
       if (throttles.length < maxThrottles) throttles.push(throttle);
       else stats.dropped += 1;
     }
-    warn(status === 0 ? 'the console could not be reached' : `the console answered ${status}`);
+    warn(status === 0 ? unreachable : `the console answered ${status}`);
   }
 
   function flush(): Promise<void> {

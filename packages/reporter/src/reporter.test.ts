@@ -137,6 +137,38 @@ describe('the reporter', () => {
     }
   });
 
+  it('never holds the host’s calls while the console hangs, and gives up on a report at its timeout', async () => {
+    let reportStarted: () => void = () => undefined;
+    const started = new Promise<void>((resolve) => (reportStarted = resolve));
+    // A console that accepts the connection and never answers; like fetch, it stops on abort.
+    const hanging = (_url: string, init: RequestInit) =>
+      new Promise<Response>((_, reject) => {
+        reportStarted();
+        init.signal?.addEventListener('abort', () => reject(init.signal?.reason));
+      });
+    const reporter = createReporter({
+      consoleUrl: 'https://c',
+      key: 'k',
+      send: hanging,
+      timeoutMs: 50,
+    });
+    const platformFetch = reporter.wrapFetch(upstream(200));
+    await platformFetch('https://tenant.example/v1/preferences');
+    const report = reporter.flush();
+    await started;
+    const during = await Promise.all(
+      Array.from({ length: 5 }, () => platformFetch('https://tenant.example/v1/preferences')),
+    );
+    expect(during.map((response) => response.status)).toEqual([200, 200, 200, 200, 200]);
+    await report;
+    await reporter.close();
+    expect(reporter.stats()).toMatchObject({
+      reportsSent: 0,
+      reportsFailed: 2,
+      lastError: 'the console did not answer within 50 ms',
+    });
+  });
+
   it('drops rather than blocks when the console is down, within its memory bound', async () => {
     let clock = T0;
     let attempts = 0;
