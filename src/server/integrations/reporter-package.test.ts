@@ -68,7 +68,8 @@ describe('the packed reporter package', { timeout: 120_000 }, () => {
         server.close(() => done());
         server.closeAllConnections();
       });
-  });
+    // npm pack (with its build) and npm install take seconds, more on a busy machine.
+  }, 120_000);
 
   afterAll(async () => {
     await closeServer?.();
