@@ -110,7 +110,9 @@ describe('the packed reporter package', { timeout: 120_000 }, () => {
     const result = await integration(consoleUrl, key);
     expect(result.thrown).toBeNull();
     expect(result.statuses.filter((status) => status === 429)).toHaveLength(3);
-    expect(result.stats).toMatchObject({ reportsSent: 1, reportsFailed: 0, lastError: null });
+    // One report from close(), or more if the 5-second timer fired first on a slow machine.
+    expect(result.stats.reportsSent).toBeGreaterThanOrEqual(1);
+    expect(result.stats).toMatchObject({ reportsFailed: 0, lastError: null });
 
     const view = AccountOverviewSchema.parse(
       await (await h.request('/api/account-usage', {}, { as: 'support' })).json(),
@@ -135,7 +137,8 @@ describe('the packed reporter package', { timeout: 120_000 }, () => {
     const unreachable = await integration(nowhere, `pacr_${'y'.repeat(43)}`);
     expect(unreachable.thrown).toBeNull();
     expect(unreachable.statuses).toHaveLength(12);
-    expect(unreachable.stats).toMatchObject({ reportsSent: 0, reportsFailed: 1 });
+    expect(unreachable.stats.reportsSent).toBe(0);
+    expect(unreachable.stats.reportsFailed).toBeGreaterThanOrEqual(1);
     expect(unreachable.stats.lastError).toBe('the console could not be reached');
   });
 });
