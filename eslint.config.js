@@ -12,6 +12,8 @@ export default tseslint.config(
   {
     ignores: [
       'dist',
+      // The reporter's build output (npm pack builds it).
+      'packages/*/dist',
       'node_modules',
       'playwright-report',
       'test-results',

@@ -30,6 +30,21 @@ export type DeliveryEventType = (typeof DELIVERY_EVENT_TYPES)[number];
 const DESTINATION_KINDS = ['webhook', 'slack'] as const;
 export type DestinationKind = (typeof DESTINATION_KINDS)[number];
 
+/**
+ * How a generic webhook proves it came from the console (docs/alerts.md): the console's own
+ * `Console-Signature` header in Stripe's scheme, or Standard Webhooks (`webhook-id`,
+ * `webhook-timestamp`, `webhook-signature`), which receivers verify with that specification's
+ * libraries. Slack-compatible destinations are not signed: their URL is the credential.
+ */
+export const SIGNING_SCHEMES = {
+  'console-signature': 'Console-Signature (Stripe scheme)',
+  'standard-webhooks': 'Standard Webhooks',
+} as const;
+export type SigningScheme = keyof typeof SIGNING_SCHEMES;
+const SIGNING_SCHEME_NAMES = Object.keys(SIGNING_SCHEMES) as [SigningScheme, ...SigningScheme[]];
+/** A generic webhook created without a choice keeps the scheme every earlier one has. */
+export const DEFAULT_SIGNING_SCHEME: SigningScheme = 'console-signature';
+
 /** Bounds of what an admin may configure. */
 export const ALERT_LIMITS = {
   nameMaxLength: 80,
@@ -47,6 +62,8 @@ export const DestinationSchema = z.object({
   id: z.string(),
   name: z.string(),
   kind: z.enum(DESTINATION_KINDS),
+  /** How a generic webhook is signed; null for Slack-compatible destinations. */
+  signing: z.nullable(z.enum(SIGNING_SCHEME_NAMES)),
   /** The URL's origin and the last characters of the rest: enough to recognise, not to use. */
   urlHint: z.string(),
   events: z.array(EventType),
@@ -65,6 +82,8 @@ export const CreateDestinationSchema = z.object({
   kind: z.enum(DESTINATION_KINDS),
   url: z.string().check(z.trim(), z.minLength(1), z.maxLength(ALERT_LIMITS.urlMaxLength)),
   events: z.array(EventType).check(z.maxLength(ALERT_EVENT_TYPES.length)),
+  /** Generic webhooks only (default `console-signature`); fixed at creation with the secret. */
+  signing: z.optional(z.enum(SIGNING_SCHEME_NAMES)),
   holdBackSeconds: z.optional(
     z.int().check(z.gte(ALERT_LIMITS.holdBackSeconds.min), z.lte(ALERT_LIMITS.holdBackSeconds.max)),
   ),
@@ -86,7 +105,10 @@ export type UpdateDestination = z.infer<typeof UpdateDestinationSchema>;
  */
 export const CreatedDestinationSchema = z.object({
   destination: DestinationSchema,
-  /** `whsec_…` for a generic webhook; null for Slack, whose URL is its own secret. */
+  /**
+   * `whsec_…` for a generic webhook (for Standard Webhooks, `whsec_` and the base64 key); null
+   * for Slack, whose URL is its own secret.
+   */
   secret: z.nullable(z.string()),
 });
 export type CreatedDestination = z.infer<typeof CreatedDestinationSchema>;

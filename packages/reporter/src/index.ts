@@ -4,7 +4,9 @@
 // blocks it (reports are dropped when the console is away or memory is at its bound), and never
 // sends an identifier, a body, a query string or a token: only templates, counts and the five
 // rate-limit headers leave the process.
-import { TEMPLATES } from './templates';
+// Relative imports name their `.js` file: the built package runs in plain Node, which does not
+// guess extensions the way bundlers and tsx do.
+import { TEMPLATES } from './templates.js';
 
 /** The five rate-limit headers of a 429, the only headers ever reported. */
 export const RATE_LIMIT_HEADERS = [
@@ -68,6 +70,8 @@ export interface ReporterStats {
   reportsFailed: number;
   /** Counters and 429s dropped: memory bound, too old, or refused by the console. */
   dropped: number;
+  /** Why the last report failed (the same words `onError` is told); null after a success. */
+  lastError: string | null;
 }
 
 export interface Reporter {
@@ -77,7 +81,10 @@ export interface Reporter {
   wrapFetch(fetchImpl?: FetchLike): FetchLike;
   /** Sends what is pending now; resolves (never rejects) when done. */
   flush(): Promise<void>;
-  /** Stops the timer and sends what is pending, once. */
+  /**
+   * Stops the timer and sends everything recorded before the call, also what was recorded while
+   * a report was on its way; resolves (never rejects) when done.
+   */
   close(): Promise<void>;
   stats(): ReporterStats;
 }
@@ -143,7 +150,21 @@ function headerOf(headers: ObservedRequest['headers'], name: string): string | u
   return found === undefined ? undefined : record[found];
 }
 
-/** Creates a reporter; its timer does not keep the process alive. */
+/** The console's report endpoint, or undefined when `consoleUrl` is not an http(s) address. */
+function reportsEndpoint(consoleUrl: unknown): string | undefined {
+  try {
+    const url = new URL(String(consoleUrl));
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
+    return `${url.href.replace(/\/+$/, '')}/api/integrations/reports`;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Creates a reporter; its timer does not keep the process alive. Never throws: a missing or
+ * unusable `consoleUrl` or `key` turns reporting off, says so through `onError` and `stats()`.
+ */
 export function createReporter(options: ReporterOptions): Reporter {
   const now = options.now ?? Date.now;
   const interval = options.flushIntervalMs ?? 5_000;
@@ -152,9 +173,10 @@ export function createReporter(options: ReporterOptions): Reporter {
   const timeoutMs = options.timeoutMs ?? 5_000;
   const maxAgeMs = options.maxAgeMs ?? 10 * 60_000;
   const templates = [...(options.templates ?? []), ...TEMPLATES];
-  const endpoint = `${options.consoleUrl.replace(/\/+$/, '')}/api/integrations/reports`;
+  const endpoint = reportsEndpoint(options.consoleUrl);
   const send = options.send ?? ((url: string, init: RequestInit) => globalThis.fetch(url, init));
   const warn = (reason: string) => {
+    stats.lastError = reason;
     try {
       options.onError?.(reason);
     } catch {
@@ -165,7 +187,15 @@ export function createReporter(options: ReporterOptions): Reporter {
   let counters = new Map<string, Counter>();
   let throttles: Throttle[] = [];
   let pausedUntil = 0;
-  let disabled = false;
+  // A missing or unusable address or key (an unset environment variable) turns reporting off
+  // rather than throwing at the integration's start: reporting is never worth the host's uptime.
+  const misconfigured =
+    endpoint === undefined
+      ? 'consoleUrl is not an http(s) address; reporting is off'
+      : typeof options.key !== 'string' || options.key.trim() === ''
+        ? 'no reporting key was given; reporting is off'
+        : undefined;
+  let disabled = misconfigured !== undefined;
   let inFlight: Promise<void> | undefined;
   const stats: ReporterStats = {
     pendingCounters: 0,
@@ -173,6 +203,7 @@ export function createReporter(options: ReporterOptions): Reporter {
     reportsSent: 0,
     reportsFailed: 0,
     dropped: 0,
+    lastError: null,
   };
 
   const add = (counter: Counter) => {
@@ -221,7 +252,7 @@ export function createReporter(options: ReporterOptions): Reporter {
   }
 
   async function deliver(): Promise<void> {
-    if (disabled || now() < pausedUntil) return;
+    if (disabled || endpoint === undefined || now() < pausedUntil) return;
     const taken = counters;
     const takenThrottles = throttles;
     counters = new Map();
@@ -243,6 +274,7 @@ export function createReporter(options: ReporterOptions): Reporter {
     });
     for (const counter of minutes.slice(500)) add(counter);
     let status = 0;
+    let unreachable = 'the console could not be reached';
     try {
       const response = await send(endpoint, {
         method: 'POST',
@@ -256,11 +288,15 @@ export function createReporter(options: ReporterOptions): Reporter {
         pausedUntil = now() + (Number.isFinite(seconds) && seconds > 0 ? seconds : 60) * 1_000;
       }
       await response.body?.cancel().catch(() => undefined);
-    } catch {
+    } catch (error) {
       status = 0;
+      if ((error as { name?: unknown } | null)?.name === 'TimeoutError') {
+        unreachable = `the console did not answer within ${timeoutMs} ms`;
+      }
     }
     if (status >= 200 && status < 300) {
       stats.reportsSent += 1;
+      stats.lastError = null;
       return;
     }
     stats.reportsFailed += 1;
@@ -283,7 +319,7 @@ export function createReporter(options: ReporterOptions): Reporter {
       if (throttles.length < maxThrottles) throttles.push(throttle);
       else stats.dropped += 1;
     }
-    warn(status === 0 ? 'the console could not be reached' : `the console answered ${status}`);
+    warn(status === 0 ? unreachable : `the console answered ${status}`);
   }
 
   function flush(): Promise<void> {
@@ -295,6 +331,8 @@ export function createReporter(options: ReporterOptions): Reporter {
       });
     return inFlight;
   }
+
+  if (misconfigured) warn(misconfigured);
 
   const timer = setInterval(() => void flush(), interval);
   (timer as { unref?: () => void }).unref?.();
@@ -328,6 +366,9 @@ export function createReporter(options: ReporterOptions): Reporter {
     flush,
     async close() {
       clearInterval(timer);
+      // A report on its way carries only what was taken when it started: wait for it, then send
+      // what was recorded meanwhile, so nothing recorded before close() is left behind.
+      await inFlight;
       await flush();
     },
     stats() {

@@ -2,7 +2,7 @@
 // 429 headers forwarded, nothing identifying sent, bounded memory, and a console that is down or
 // refusing never reaches the host as an error.
 import { describe, expect, it } from 'vitest';
-import { createReporter, OTHER, templateOf } from './index';
+import { createReporter, OTHER, templateOf } from './index.js';
 
 const T0 = Date.UTC(2026, 2, 10, 9, 30, 5);
 
@@ -108,6 +108,65 @@ describe('the reporter', () => {
     });
     await expect(failing('https://x/y')).rejects.toThrow('host network down');
     await reporter.close();
+  });
+
+  it('turns itself off, without throwing, when the console address or key is missing', async () => {
+    for (const [consoleUrl, key, reason] of [
+      [undefined, 'pacr_k', 'consoleUrl is not an http(s) address'],
+      ['console.example.com', 'pacr_k', 'consoleUrl is not an http(s) address'],
+      ['https://console.test', undefined, 'no reporting key was given'],
+      ['https://console.test', '  ', 'no reporting key was given'],
+    ] as const) {
+      const { sent, send } = capture();
+      const told: string[] = [];
+      let reporter: ReturnType<typeof createReporter> | undefined;
+      expect(() => {
+        reporter = createReporter({
+          consoleUrl: consoleUrl as unknown as string,
+          key: key as unknown as string,
+          send,
+          onError: (why) => told.push(why),
+        });
+      }).not.toThrow();
+      const platformFetch = reporter!.wrapFetch(upstream(200));
+      expect((await platformFetch('https://tenant.example/v1/preferences')).status).toBe(200);
+      await reporter!.close();
+      expect(sent).toHaveLength(0);
+      expect(told).toEqual([expect.stringContaining(reason)]);
+      expect(reporter!.stats().lastError).toContain(reason);
+    }
+  });
+
+  it('never holds the host’s calls while the console hangs, and gives up on a report at its timeout', async () => {
+    let reportStarted: () => void = () => undefined;
+    const started = new Promise<void>((resolve) => (reportStarted = resolve));
+    // A console that accepts the connection and never answers; like fetch, it stops on abort.
+    const hanging = (_url: string, init: RequestInit) =>
+      new Promise<Response>((_, reject) => {
+        reportStarted();
+        init.signal?.addEventListener('abort', () => reject(init.signal?.reason));
+      });
+    const reporter = createReporter({
+      consoleUrl: 'https://c',
+      key: 'k',
+      send: hanging,
+      timeoutMs: 50,
+    });
+    const platformFetch = reporter.wrapFetch(upstream(200));
+    await platformFetch('https://tenant.example/v1/preferences');
+    const report = reporter.flush();
+    await started;
+    const during = await Promise.all(
+      Array.from({ length: 5 }, () => platformFetch('https://tenant.example/v1/preferences')),
+    );
+    expect(during.map((response) => response.status)).toEqual([200, 200, 200, 200, 200]);
+    await report;
+    await reporter.close();
+    expect(reporter.stats()).toMatchObject({
+      reportsSent: 0,
+      reportsFailed: 2,
+      lastError: 'the console did not answer within 50 ms',
+    });
   });
 
   it('drops rather than blocks when the console is down, within its memory bound', async () => {

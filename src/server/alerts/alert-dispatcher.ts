@@ -139,7 +139,7 @@ export class AlertDispatcher {
       result = { ok: false, status: null, error: 'The destination was removed', latencyMs: 0 };
     } else {
       const payload = JSON.parse(delivery.payload) as AlertPayload;
-      const request = formatAlert(payload, destination.kind, destination.secret, now());
+      const request = formatAlert(payload, destination, now());
       const send = this.#options.send ?? postAlert;
       result = await send(destination.url, request.headers, request.body, this.#options.http, now);
     }

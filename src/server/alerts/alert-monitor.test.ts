@@ -64,6 +64,7 @@ async function destination(events: StoredDestination['events'], holdBackSeconds 
     kind: 'slack',
     url: 'https://hooks.slack.com/services/T/B/secret',
     secret: null,
+    signing: null,
     events,
     enabled: true,
     holdBackSeconds,

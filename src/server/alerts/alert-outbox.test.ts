@@ -43,6 +43,7 @@ async function addDestination(
     kind: 'webhook',
     url: receiver.url,
     secret: newSigningSecret(),
+    signing: 'console-signature',
     events: ['incident.new', 'limit.near'],
     enabled: true,
     holdBackSeconds: 60,

@@ -1,8 +1,9 @@
 // What an alert says, and how it is formatted for each kind of destination. The payload carries
 // no identifier, token or secret: no incident or event id of the platform, no user, no URL of the
 // platform; a receiver that needs details follows the console link (PUBLIC_URL) and signs in.
-import type { DeliveryEventType, DestinationKind } from '../../shared/alerts';
-import { signatureHeader } from './signature';
+import type { DeliveryEventType, DestinationKind, SigningScheme } from '../../shared/alerts';
+import { SIGNATURE_HEADER, signatureHeader } from './signature';
+import { standardWebhooksHeaders } from './standard-webhooks';
 
 /** The alert as stored in the outbox and sent (as is) to generic webhooks. */
 export interface AlertPayload {
@@ -40,15 +41,46 @@ export interface FormattedAlert {
   readonly headers: Record<string, string>;
 }
 
+/** What formatting needs of a destination. */
+export interface AlertTarget {
+  readonly kind: DestinationKind;
+  /** Signs generic webhooks; null for Slack-compatible destinations. */
+  readonly secret: string | null;
+  /** How a generic webhook is signed (null: Slack, or a destination from before the choice). */
+  readonly signing: SigningScheme | null;
+}
+
 /**
- * The request for `payload` to a destination of `kind`: the JSON itself, signed, for a generic
- * webhook; Slack's incoming-webhook shape (text plus blocks, also understood by Mattermost and
- * Rocket.Chat) for Slack-compatible ones, whose URL is their credential.
+ * Slack's mrkdwn escaping of text that is not the console's own markup (names an admin chose,
+ * summaries, values): `&`, `<` and `>` become entities, so a destination named
+ * `Ops & <!channel>` cannot notify a channel, mention anyone or make a link.
+ */
+export function slackEscape(text: string): string {
+  return text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
+}
+
+/** The signature headers of a generic webhook's `body`. */
+function signatureHeaders(
+  target: AlertTarget,
+  id: string,
+  body: string,
+  now: number,
+): Record<string, string> {
+  if (!target.secret) return {};
+  if (target.signing === 'standard-webhooks') {
+    return standardWebhooksHeaders(target.secret, id, body, now);
+  }
+  return { [SIGNATURE_HEADER]: signatureHeader(target.secret, body, now) };
+}
+
+/**
+ * The request for `payload` to `target`: the JSON itself, signed by the destination's scheme, for
+ * a generic webhook; Slack's incoming-webhook shape (text plus blocks, also understood by
+ * Mattermost and Rocket.Chat) for Slack-compatible ones, whose URL is their credential.
  */
 export function formatAlert(
   payload: AlertPayload,
-  kind: DestinationKind,
-  secret: string | null,
+  target: AlertTarget,
   now: number,
 ): FormattedAlert {
   const base = {
@@ -56,33 +88,31 @@ export function formatAlert(
     'User-Agent': 'privacy-api-console-alerts/1',
     'Idempotency-Key': payload.id,
   };
-  if (kind === 'webhook') {
+  if (target.kind === 'webhook') {
     const body = JSON.stringify(payload);
-    return {
-      body,
-      headers: {
-        ...base,
-        ...(secret ? { 'Console-Signature': signatureHeader(secret, body, now) } : {}),
-      },
-    };
+    return { body, headers: { ...base, ...signatureHeaders(target, payload.id, body, now) } };
   }
+  // Everything below that is not the console's own markup (`*…*`, `<url|…>`) is escaped.
   const title = TITLES[payload.type];
+  const summary = slackEscape(payload.summary);
   const facts = Object.entries(payload.data)
     .filter(([, value]) => value !== null)
-    .map(([name, value]) => `*${name}*: ${String(value)}`)
+    .map(([name, value]) => `*${slackEscape(name)}*: ${slackEscape(String(value))}`)
     .join('\n');
+  const link = payload.link ? ` · <${slackEscape(payload.link)}|Open the console>` : '';
   const body = JSON.stringify({
-    text: `${title}: ${payload.summary}`,
+    text: `${title}: ${summary}`,
     blocks: [
+      // plain_text is never parsed for mentions or links; the title is the console's own text.
       { type: 'header', text: { type: 'plain_text', text: title } },
-      { type: 'section', text: { type: 'mrkdwn', text: payload.summary } },
+      { type: 'section', text: { type: 'mrkdwn', text: summary } },
       ...(facts ? [{ type: 'section', text: { type: 'mrkdwn', text: facts } }] : []),
       {
         type: 'context',
         elements: [
           {
             type: 'mrkdwn',
-            text: `${payload.occurredAt} · key ${payload.id}${payload.link ? ` · <${payload.link}|Open the console>` : ''}`,
+            text: `${slackEscape(payload.occurredAt)} · key ${slackEscape(payload.id)}${link}`,
           },
         ],
       },

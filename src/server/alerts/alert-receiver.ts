@@ -1,9 +1,11 @@
 // A tiny alert receiver for trying alerts on a laptop (`npm run alert-receiver`): listens on
-// 127.0.0.1, verifies each generic webhook's Console-Signature with the destination's secret, and
-// prints every alert. Also the reference for writing a receiver elsewhere (docs/alerts.md).
+// 127.0.0.1, verifies each generic webhook's signature (Console-Signature, or Standard Webhooks'
+// webhook-signature, whichever the alert carries) with the destination's secret, and prints every
+// alert. Also the reference for writing a receiver elsewhere (docs/alerts.md).
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SIGNATURE_HEADER, verifySignature } from './signature';
+import { verifyStandardWebhook } from './standard-webhooks';
 
 export interface AlertReceiverOptions {
   readonly port: number;
@@ -24,7 +26,10 @@ function receiveAlert(
   body: string,
   now: number,
 ): { status: number; line: string } {
-  const signature = headers[SIGNATURE_HEADER.toLowerCase()];
+  const standard = headers['webhook-signature'] !== undefined;
+  const signature = standard
+    ? headers['webhook-signature']
+    : headers[SIGNATURE_HEADER.toLowerCase()];
   let parsed: { type?: string; summary?: string; text?: string; id?: string } = {};
   try {
     parsed = JSON.parse(body) as typeof parsed;
@@ -43,7 +48,9 @@ function receiveAlert(
       line: `NOT VERIFIED (start with ALERT_RECEIVER_SECRET to check): ${parsed.type}: ${parsed.summary}`,
     };
   }
-  const failure = verifySignature(secret, body, signature, now);
+  const failure = standard
+    ? verifyStandardWebhook(secret, body, headers, now)
+    : verifySignature(secret, body, signature, now);
   if (failure) return { status: 401, line: `refused: signature ${failure} (key ${String(key)})` };
   return {
     status: 200,

@@ -8,6 +8,7 @@ import type {
   DeliveryStatus,
   Destination,
   DestinationKind,
+  SigningScheme,
 } from '../../shared/alerts';
 import type { SqlDatabase } from '../store/database';
 
@@ -58,6 +59,7 @@ interface DestinationRow {
   kind: DestinationKind;
   url: string;
   secret: string | null;
+  signing: SigningScheme | null;
   events: string;
   enabled: number | string | boolean;
   hold_back_seconds: number | string;
@@ -97,6 +99,7 @@ function toDestination(row: DestinationRow): StoredDestination {
     kind: row.kind,
     url: row.url,
     secret: row.secret,
+    signing: row.signing,
     events,
     enabled: Number(row.enabled) === 1 || row.enabled === true,
     holdBackSeconds: Number(row.hold_back_seconds),
@@ -124,7 +127,7 @@ function toDelivery(row: DeliveryRow): Delivery {
 }
 
 const DESTINATION_COLUMNS =
-  'id, name, kind, url, secret, events, enabled, hold_back_seconds, created_at';
+  'id, name, kind, url, secret, signing, events, enabled, hold_back_seconds, created_at';
 const DELIVERY_COLUMNS = `id, destination_id, event, summary, payload, status, attempts,
   next_attempt_at, last_attempt_at, delivered_at, response_status, error, latency_ms, created_at`;
 
@@ -156,13 +159,14 @@ export class AlertStore {
     const db = await this.#db();
     await db.query(
       `INSERT INTO alert_destinations (${DESTINATION_COLUMNS}, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9)`,
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10)`,
       [
         destination.id,
         destination.name,
         destination.kind,
         destination.url,
         destination.secret,
+        destination.signing,
         JSON.stringify(destination.events),
         destination.enabled ? 1 : 0,
         destination.holdBackSeconds,

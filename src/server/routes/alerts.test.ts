@@ -1,6 +1,7 @@
 // The alerts API as each role meets it: admins configure destinations and get a signing secret
 // once; nobody reads a URL or secret back; support sees the destinations and delivery log but every
 // change is a 403 from the API itself; refused URLs are explained; the forecast is there for all.
+import { Webhook } from 'standardwebhooks';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   CreatedDestinationSchema,
@@ -54,11 +55,49 @@ describe('alert destinations', () => {
     }
   });
 
+  it('lets an admin choose Standard Webhooks signing, with a secret its libraries accept', async () => {
+    const harness = await start();
+    const standard = CreatedDestinationSchema.parse(
+      await (
+        await create(harness, {
+          url: 'https://alerts.example.com/hooks/std',
+          signing: 'standard-webhooks',
+        })
+      ).json(),
+    );
+    expect(standard.destination.signing).toBe('standard-webhooks');
+    expect(standard.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    expect(() => new Webhook(standard.secret!)).not.toThrow();
+
+    const classic = CreatedDestinationSchema.parse(
+      await (await create(harness, { url: 'https://alerts.example.com/hooks/classic' })).json(),
+    );
+    expect(classic.destination.signing).toBe('console-signature');
+    const list = DestinationListSchema.parse(
+      await (await harness.request('/api/alerts/destinations', {}, { as: 'support' })).json(),
+    );
+    expect(list.items.map((item) => item.signing)).toEqual([
+      'standard-webhooks',
+      'console-signature',
+    ]);
+
+    const slackSigned = await create(harness, {
+      kind: 'slack',
+      url: SLACK_URL,
+      signing: 'standard-webhooks',
+    });
+    expect(slackSigned.status).toBe(400);
+    expect(((await slackSigned.json()) as { parameter: string }).parameter).toBe('signing');
+    const unknown = await create(harness, { url: 'https://a.example.com/h', signing: 'hmac' });
+    expect(((await unknown.json()) as { parameter: string }).parameter).toBe('signing');
+  });
+
   it('keeps a Slack URL, its credential, out of every answer', async () => {
     const harness = await start();
     const response = await create(harness, { kind: 'slack', url: SLACK_URL });
     const created = CreatedDestinationSchema.parse(await response.json());
     expect(created.secret).toBeNull();
+    expect(created.destination.signing).toBeNull();
     expect(JSON.stringify(created)).not.toContain('very-secret-token');
   });
 

@@ -6,6 +6,7 @@ import {
   ALERT_LIMITS,
   ALERT_PROBLEM_TYPES,
   CreateDestinationSchema,
+  DEFAULT_SIGNING_SCHEME,
   ThresholdSchema,
   UpdateDestinationSchema,
   type CreatedDestination,
@@ -24,6 +25,7 @@ import {
   type DestinationPolicy,
 } from '../alerts/destination-guard';
 import { newSigningSecret } from '../alerts/signature';
+import { newStandardWebhooksSecret } from '../alerts/standard-webhooks';
 import { HttpProblem, invalidParameter } from '../problem';
 import { sortableId } from '../store/sortable-id';
 
@@ -51,6 +53,7 @@ function publicDestination(destination: StoredDestination): Destination {
     id: destination.id,
     name: destination.name,
     kind: destination.kind,
+    signing: destination.signing,
     urlHint: urlHint(destination.url),
     events: destination.events,
     enabled: destination.enabled,
@@ -127,6 +130,12 @@ export function alertsRoutes(deps: AlertsRoutesDeps) {
       const parsed = CreateDestinationSchema.safeParse(await readJson(c.req.raw));
       if (!parsed.success) throw firstIssue(parsed.error);
       const input = parsed.data;
+      if (input.kind === 'slack' && input.signing !== undefined) {
+        throw invalidBody(
+          'signing',
+          'applies to generic webhooks only: a Slack-compatible URL is its own credential',
+        );
+      }
       let url: URL;
       try {
         url = checkDestinationUrl(input.url, policy);
@@ -140,13 +149,21 @@ export function alertsRoutes(deps: AlertsRoutesDeps) {
           parameter: 'url',
         });
       }
-      const secret = input.kind === 'webhook' ? newSigningSecret() : null;
+      const signing = input.kind === 'webhook' ? (input.signing ?? DEFAULT_SIGNING_SCHEME) : null;
+      // Each scheme's own secret format: Standard Webhooks libraries base64-decode the key.
+      const secret =
+        signing === 'standard-webhooks'
+          ? newStandardWebhooksSecret()
+          : signing === 'console-signature'
+            ? newSigningSecret()
+            : null;
       const destination: StoredDestination = {
         id: sortableId(now()),
         name: input.name,
         kind: input.kind,
         url: url.toString(),
         secret,
+        signing,
         events: [...new Set(input.events)],
         enabled: true,
         holdBackSeconds: input.holdBackSeconds ?? ALERT_LIMITS.holdBackSeconds.default,

@@ -281,4 +281,15 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 7,
+    name: 'alert destinations: signing scheme',
+    sql: `
+      -- How a generic webhook is signed (docs/alerts.md): 'console-signature' (every destination
+      -- made before the choice existed) or 'standard-webhooks'; null for Slack-compatible ones.
+      ALTER TABLE alert_destinations ADD COLUMN signing text
+        CHECK (signing IN ('console-signature', 'standard-webhooks'));
+      UPDATE alert_destinations SET signing = 'console-signature' WHERE kind = 'webhook';
+    `,
+  },
 ];

@@ -2,6 +2,7 @@
 // the forecast, destinations and delivery log without a single control.
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Delivery, Destination, ForecastResponse } from '../../../shared/alerts';
 import type { Role } from '../../../shared/session';
@@ -11,6 +12,7 @@ const destination: Destination = {
   id: '0194b6c2-8000-7000-8000-000000000001',
   name: 'On-call',
   kind: 'webhook',
+  signing: 'console-signature',
   urlHint: 'https://alerts.example.com/…c123',
   events: ['incident.new', 'governor.holding'],
   enabled: true,
@@ -93,6 +95,45 @@ describe('AlertsPage', () => {
       await screen.findByLabelText('Warning threshold of account-minute (per minute), percent'),
     ).toHaveValue('80');
     expect(screen.getByRole('heading', { name: 'Add a destination' })).toBeInTheDocument();
+  });
+
+  it('lets an admin add a webhook signed the Standard Webhooks way and shows how it is checked', async () => {
+    serve('admin');
+    const answered = vi.mocked(fetch).getMockImplementation()!;
+    const posted: unknown[] = [];
+    vi.mocked(fetch).mockImplementation(async (input, init) => {
+      if (input === '/api/alerts/destinations' && init?.method === 'POST') {
+        posted.push(JSON.parse(String(init.body)));
+        return Response.json(
+          {
+            destination: { ...destination, name: 'Receiver', signing: 'standard-webhooks' },
+            secret: 'whsec_dGVzdC1vbmx5LW5vdC1hLXNlY3JldA==',
+          },
+          { status: 201 },
+        );
+      }
+      return answered(input, init);
+    });
+    renderPage();
+    const user = userEvent.setup();
+    expect(await screen.findByText(/Webhook signed with Console-Signature/)).toBeInTheDocument();
+    await user.type(screen.getByLabelText('Name'), 'Receiver');
+    await user.type(screen.getByLabelText('URL'), 'https://alerts.example.com/hook');
+    await user.click(screen.getByRole('radio', { name: /^Standard Webhooks/ }));
+    await user.click(screen.getByRole('button', { name: 'Add destination' }));
+    expect(await screen.findByText('webhook-signature')).toBeInTheDocument();
+    expect(posted).toEqual([
+      expect.objectContaining({
+        name: 'Receiver',
+        kind: 'webhook',
+        url: 'https://alerts.example.com/hook',
+        signing: 'standard-webhooks',
+      }),
+    ]);
+
+    await user.click(screen.getByRole('button', { name: 'Done' }));
+    await user.click(screen.getByRole('radio', { name: /Slack-compatible/ }));
+    expect(screen.queryByRole('radio', { name: /^Standard Webhooks/ })).toBeNull();
   });
 
   it('shows support the log and forecast without any control', async () => {

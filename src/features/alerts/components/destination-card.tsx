@@ -3,7 +3,13 @@
 import { useQuery } from '@tanstack/react-query';
 import { ConfirmButton } from '../../../components/ui/confirm-button';
 import { LoadErrorPanel } from '../../../components/ui/load-error-panel';
-import { ALERT_EVENTS, type Delivery, type Destination } from '../../../shared/alerts';
+import {
+  ALERT_EVENTS,
+  DEFAULT_SIGNING_SCHEME,
+  SIGNING_SCHEMES,
+  type Delivery,
+  type Destination,
+} from '../../../shared/alerts';
 import {
   deliveriesQueryOptions,
   useDeleteDestination,
@@ -131,8 +137,10 @@ export function DestinationCard({
             {destination.enabled ? null : <span className="muted">(paused)</span>}
           </h3>
           <p className="muted">
-            {destination.kind === 'webhook' ? 'Signed webhook' : 'Slack-compatible'} ·{' '}
-            <span className="mono">{destination.urlHint}</span>
+            {destination.kind === 'webhook'
+              ? `Webhook signed with ${SIGNING_SCHEMES[destination.signing ?? DEFAULT_SIGNING_SCHEME]}`
+              : 'Slack-compatible'}{' '}
+            · <span className="mono">{destination.urlHint}</span>
           </p>
           <p className="destination-events">
             {destination.events.length === 0

@@ -1,6 +1,6 @@
-// Adding a destination (admins): a generic signed webhook or a Slack-compatible incoming webhook,
-// the events it gets, and for "requests held back" after how many seconds. The webhook's signing
-// secret is shown once, right after creation.
+// Adding a destination (admins): a generic signed webhook (Console-Signature or Standard Webhooks
+// signing) or a Slack-compatible incoming webhook, the events it gets, and for "requests held back"
+// after how many seconds. The webhook's signing secret is shown once, right after creation.
 import { useState, type FormEvent } from 'react';
 import { FieldError, FormField } from '../../../components/ui/form-field';
 import { SubmitButton } from '../../../components/ui/submit-button';
@@ -9,9 +9,12 @@ import {
   ALERT_EVENTS,
   ALERT_EVENT_TYPES,
   ALERT_LIMITS,
+  DEFAULT_SIGNING_SCHEME,
+  SIGNING_SCHEMES,
   type AlertEventType,
   type CreatedDestination,
   type DestinationKind,
+  type SigningScheme,
 } from '../../../shared/alerts';
 import { useCreateDestination } from '../api/alerts-api';
 
@@ -27,6 +30,17 @@ const DEFAULT_EVENTS: AlertEventType[] = [
 function SecretOnce({ created, onDone }: { created: CreatedDestination; onDone: () => void }) {
   const [copied, setCopied] = useState(false);
   const secret = created.secret;
+  const checks =
+    created.destination.signing === 'standard-webhooks' ? (
+      <>
+        the <code>webhook-signature</code> header of every alert with it (any Standard Webhooks
+        library does)
+      </>
+    ) : (
+      <>
+        the <code>Console-Signature</code> header of every alert with it
+      </>
+    );
   return (
     <div className="status-panel secret-panel" data-tone="warning" role="status">
       <h3>“{created.destination.name}” is set up</h3>
@@ -34,7 +48,7 @@ function SecretOnce({ created, onDone }: { created: CreatedDestination; onDone: 
         <>
           <p>
             Its signing secret is shown <strong>only now</strong>. Give it to the receiver, which
-            checks the <code>Console-Signature</code> header of every alert with it.
+            checks {checks}.
           </p>
           <p className="secret-value">
             <code>{secret}</code>
@@ -68,11 +82,21 @@ const KIND_CHOICES: readonly (readonly [DestinationKind, string])[] = [
   ['slack', 'Slack-compatible incoming webhook'],
 ];
 
+/** The signing schemes of a generic webhook, as the radio buttons offer them. */
+const SIGNING_CHOICES: readonly (readonly [SigningScheme, string])[] = [
+  ['console-signature', `${SIGNING_SCHEMES['console-signature']}, verified by Stripe's libraries`],
+  [
+    'standard-webhooks',
+    `${SIGNING_SCHEMES['standard-webhooks']} (webhook-id, webhook-timestamp, webhook-signature)`,
+  ],
+];
+
 /** The "add a destination" form. */
 export function DestinationForm() {
   const create = useCreateDestination();
   const [name, setName] = useState('');
   const [kind, setKind] = useState<DestinationKind>('webhook');
+  const [signing, setSigning] = useState<SigningScheme>(DEFAULT_SIGNING_SCHEME);
   const [url, setUrl] = useState('');
   const [events, setEvents] = useState<AlertEventType[]>(DEFAULT_EVENTS);
   const [holdBack, setHoldBack] = useState(String(ALERT_LIMITS.holdBackSeconds.default));
@@ -104,7 +128,14 @@ export function DestinationForm() {
     setErrors(found);
     if (Object.keys(found).length > 0) return;
     create.mutate(
-      { name: name.trim(), kind, url: url.trim(), events, holdBackSeconds: seconds },
+      {
+        name: name.trim(),
+        kind,
+        url: url.trim(),
+        events,
+        holdBackSeconds: seconds,
+        ...(kind === 'webhook' ? { signing } : {}),
+      },
       {
         onSuccess: (result) => {
           setCreated(result);
@@ -156,6 +187,22 @@ export function DestinationForm() {
           </label>
         ))}
       </fieldset>
+      {kind === 'webhook' ? (
+        <fieldset className="form-row">
+          <legend className="field-label">Signing</legend>
+          {SIGNING_CHOICES.map(([choice, text]) => (
+            <label key={choice} className="choice">
+              <input
+                type="radio"
+                name="destination-signing"
+                checked={signing === choice}
+                onChange={() => setSigning(choice)}
+              />
+              {text}
+            </label>
+          ))}
+        </fieldset>
+      ) : null}
       <FormField className="form-row" id="destination-url" label="URL">
         <input
           id="destination-url"
