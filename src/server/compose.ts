@@ -37,7 +37,7 @@ import {
   observedTransport,
   observeUpstream,
 } from './observability/upstream-metrics';
-import { createScaleOut, redisNamespace } from './scale-out/scale-out';
+import { accountName, createScaleOut, redisNamespace } from './scale-out/scale-out';
 import { createIntegrations } from './integrations/integrations';
 import { DemoIntegrations, type DemoTrafficPort } from './integrations/demo-integrations';
 import { TokenManager } from './upstream/token-manager';
@@ -111,10 +111,13 @@ export function composeBff({
     onFallbackChange: (active) => metrics.governorFallback.set(active ? 1 : 0),
   });
   // Redis keys of this upstream account: replicas for the same account share them.
-  const namespace = redisNamespace(upstreamBaseUrl, config.oauth.clientId);
-  // Sessions and failed sign-ins in Redis when replicas share it, else in this process.
+  const namespace = redisNamespace(accountName(config, upstreamBaseUrl), config.oauth.clientId);
+  // The one database every store borrows: the one handed in, else in memory for this process.
+  const consoleStore = openConsoleStore(database);
+  // Sessions and failed sign-ins in Redis when replicas share it; else sessions in the database.
   const sessionBackends = createSessionBackends({
     ...base,
+    store: consoleStore,
     ...(redis ? { redis: { connection: redis, namespace } } : {}),
   });
   // First, so a live mode without usable console users stops before anything else is built.
@@ -136,8 +139,6 @@ export function composeBff({
     });
   const baseUrl = new URL(upstreamBaseUrl);
   const tokenUrl = new URL(config.oauth.tokenUrl ?? `${upstreamBaseUrl}/api/access/v1/oauth/token`);
-  // The one database every store borrows: the one handed in, else in memory for this process.
-  const consoleStore = openConsoleStore(database);
   // The rate-limit governor: every upstream call, token requests included, passes through it.
   const rateLimiting = createRateLimiting({
     ...base,
