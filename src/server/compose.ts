@@ -29,6 +29,7 @@ import { openConsoleStore } from './store/open-store';
 import { filterUpstreamAnswers } from './security/upstream-answer-filter';
 import { EventTypesSource } from './upstream/event-types-source';
 import { createHttpTransport, type Transport } from './upstream/http-transport';
+import { startAlertingCountersAtZero } from './observability/alerting-baseline';
 import { createConsoleMetrics } from './observability/console-metrics';
 import { StreamRegistry } from './incidents/stream-registry';
 import { createReadiness, runExtraChecks, type ExtraCheck } from './observability/readiness';
@@ -205,6 +206,15 @@ export function composeBff({
   // Data-subject lookups and their audit trail (docs/product.md §6), in the incidents' database.
   const operations =
     dataSubjectOperations ?? loadOperationsCatalog(config.dataSubjects.operationsFile);
+  // Alerting counters start at 0 for every rule and operation, before anything happens.
+  startAlertingCountersAtZero(metrics, {
+    rules: rateLimiting.governor.rules().map((rule) => rule.id),
+    operations: [
+      EVENT_TYPES_OPERATION.id,
+      rateLimiting.tokenOperation.id,
+      ...operations.map((operation) => operation.id),
+    ],
+  });
   const lookups = new DataSubjectLookups({ operations, upstream, now: now ?? Date.now });
   const auditSecret =
     auditKey ?? config.dataSubjects.auditKey ?? randomBytes(32).toString('base64url');
