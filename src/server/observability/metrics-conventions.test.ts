@@ -5,9 +5,14 @@
 // standard names, the console's carry its prefix; alerting counters exist at 0 before anything
 // happened.
 import { spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnBff, type BffProcess } from '../test-support/bff-process';
 import { tempDirsPerTest } from '../test-support/temp-dirs';
+
+/** The metrics reference, which lists every metric and the example alert rules. */
+const METRICS_DOC = readFileSync('docs/metrics.md', 'utf8');
 
 const PROMTOOL = spawnSync('which', ['promtool'], { encoding: 'utf8' }).stdout.trim() || undefined;
 
@@ -142,4 +147,23 @@ describe('GET /metrics for standard tools', () => {
     expect(value('console_token_requests_total{outcome="failure"}')).toBe('0');
     expect(value('console_incident_write_failures_total')).toBe('0');
   });
+
+  it('every metric is listed in docs/metrics.md', () => {
+    const listed = new Set([...METRICS_DOC.matchAll(/`([a-z0-9_]+)`/g)].map((match) => match[1]));
+    const missing = [...parseFamilies(text).keys()].filter((name) => !listed.has(name));
+    expect(missing).toEqual([]);
+  });
+
+  it.skipIf(!PROMTOOL)(
+    'the example alert rules of docs/metrics.md pass promtool check rules',
+    () => {
+      const rules = /```yaml\n([\s\S]*?)```/.exec(METRICS_DOC)?.[1];
+      expect(rules).toContain('console_');
+      const file = join(tempDir(), 'console-alerts.yaml');
+      writeFileSync(file, rules!);
+      const check = spawnSync(PROMTOOL!, ['check', 'rules', file], { encoding: 'utf8' });
+      expect(check.stdout).toContain('SUCCESS: 2 rules found');
+      expect(check.status).toBe(0);
+    },
+  );
 });
