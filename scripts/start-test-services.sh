@@ -54,14 +54,15 @@ pg_bindir() {
   find /usr/lib/postgresql -maxdepth 2 -name bin -type d 2>/dev/null | sort -V | tail -1
 }
 
-if ! command -v redis-server >/dev/null 2>&1 || [ -z "$(pg_bindir)" ]; then
+# promtool (Debian's prometheus) checks /metrics against Prometheus's own rules in the metrics test.
+if ! command -v redis-server >/dev/null 2>&1 || [ -z "$(pg_bindir)" ] || ! command -v promtool >/dev/null 2>&1; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-    log "installing redis-server and postgresql from Debian"
+    log "installing redis-server, postgresql and prometheus (promtool) from Debian"
     export DEBIAN_FRONTEND=noninteractive
     apt-get update -qq >&2
-    apt-get install -y -qq redis-server postgresql >&2
+    apt-get install -y -qq redis-server postgresql prometheus >&2
   else
-    log "redis-server or PostgreSQL is missing; install them (apt-get install redis-server postgresql) or run as root"
+    log "redis-server, PostgreSQL or promtool is missing; install them (apt-get install redis-server postgresql prometheus) or run as root"
     exit 1
   fi
 fi

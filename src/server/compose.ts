@@ -30,6 +30,7 @@ import { openConsoleStore } from './store/open-store';
 import { filterUpstreamAnswers } from './security/upstream-answer-filter';
 import { EventTypesSource } from './upstream/event-types-source';
 import { createHttpTransport, type Transport } from './upstream/http-transport';
+import { startAlertingCountersAtZero } from './observability/alerting-baseline';
 import { createConsoleMetrics } from './observability/console-metrics';
 import { StreamRegistry } from './incidents/stream-registry';
 import { createReadiness, runExtraChecks, type ExtraCheck } from './observability/readiness';
@@ -38,7 +39,7 @@ import {
   observedTransport,
   observeUpstream,
 } from './observability/upstream-metrics';
-import { createScaleOut, redisNamespace } from './scale-out/scale-out';
+import { accountName, createScaleOut, redisNamespace } from './scale-out/scale-out';
 import { createIntegrations } from './integrations/integrations';
 import { DemoIntegrations, type DemoTrafficPort } from './integrations/demo-integrations';
 import { TokenManager } from './upstream/token-manager';
@@ -112,10 +113,13 @@ export function composeBff({
     onFallbackChange: (active) => metrics.governorFallback.set(active ? 1 : 0),
   });
   // Redis keys of this upstream account: replicas for the same account share them.
-  const namespace = redisNamespace(upstreamBaseUrl, config.oauth.clientId);
-  // Sessions and failed sign-ins in Redis when replicas share it, else in this process.
+  const namespace = redisNamespace(accountName(config, upstreamBaseUrl), config.oauth.clientId);
+  // The one database every store borrows: the one handed in, else in memory for this process.
+  const consoleStore = openConsoleStore(database);
+  // Sessions and failed sign-ins in Redis when replicas share it; else sessions in the database.
   const sessionBackends = createSessionBackends({
     ...base,
+    store: consoleStore,
     ...(redis ? { redis: { connection: redis, namespace } } : {}),
   });
   // First, so a live mode without usable console users stops before anything else is built.
@@ -137,8 +141,6 @@ export function composeBff({
     });
   const baseUrl = new URL(upstreamBaseUrl);
   const tokenUrl = new URL(config.oauth.tokenUrl ?? `${upstreamBaseUrl}/api/access/v1/oauth/token`);
-  // The one database every store borrows: the one handed in, else in memory for this process.
-  const consoleStore = openConsoleStore(database);
   // The rate-limit governor: every upstream call, token requests included, passes through it.
   const rateLimiting = createRateLimiting({
     ...base,
@@ -205,6 +207,15 @@ export function composeBff({
   // Data-subject lookups and their audit trail (docs/product.md §6), in the incidents' database.
   const operations =
     dataSubjectOperations ?? loadOperationsCatalog(config.dataSubjects.operationsFile);
+  // Alerting counters start at 0 for every rule and operation, before anything happens.
+  startAlertingCountersAtZero(metrics, {
+    rules: rateLimiting.governor.rules().map((rule) => rule.id),
+    operations: [
+      EVENT_TYPES_OPERATION.id,
+      rateLimiting.tokenOperation.id,
+      ...operations.map((operation) => operation.id),
+    ],
+  });
   const lookups = new DataSubjectLookups({ operations, upstream, now: now ?? Date.now });
   const auditSecret =
     auditKey ?? config.dataSubjects.auditKey ?? randomBytes(32).toString('base64url');

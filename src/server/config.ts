@@ -231,6 +231,11 @@ export interface Config {
     usersFile: string | undefined;
     /** Signs session cookies; random per start when not configured (demo mode). */
     sessionSecret: string;
+    /**
+     * SESSION_SECRET is unset (demo mode): the process entry replaces the random secret with one
+     * kept under DATA_DIR, so sessions survive a restart.
+     */
+    sessionSecretGenerated: boolean;
     sessionIdleMinutes: number;
     sessionMaxHours: number;
     /** Password of the demo users (demo mode only). */
@@ -376,6 +381,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     auth: {
       usersFile: mode === 'live' ? e.CONSOLE_USERS_FILE : undefined,
       sessionSecret: e.SESSION_SECRET ?? randomBytes(32).toString('base64url'),
+      sessionSecretGenerated: e.SESSION_SECRET === undefined,
       sessionIdleMinutes: e.SESSION_IDLE_MINUTES,
       sessionMaxHours: e.SESSION_MAX_HOURS,
       demoPassword: e.DEMO_PASSWORD,

@@ -6,6 +6,7 @@ import type { Redis } from 'ioredis';
 import type { DataSubjectOperation } from '../shared/data-subject-operations';
 import { AUDIT_KEY_FILE, AuditKeyError, loadOrCreateAuditKey } from './audit/audit-key';
 import { CHECKPOINT_FILE } from './audit/checkpoint-file';
+import { SESSION_SECRET_FILE } from './auth/session-cookie';
 import { tightenPrivatePaths } from './store/private-files';
 import { ConfigError, loadConfig, type Config } from './config';
 import { startRetentionJob } from './audit/retention-job';
@@ -28,6 +29,8 @@ import {
 import { openPostgresDatabase, PostgresConnectError } from './store/postgres-database';
 import { closeRedis, connectRedis } from './redis/redis-connection';
 import { createConsoleServer } from './http-server';
+import { loadOrCreateKeyFile } from './security/key-file';
+import { SESSION_SECRET_FILE } from './auth/session-cookie';
 
 async function main(): Promise<void> {
   let config: Config;
@@ -57,6 +60,18 @@ async function main(): Promise<void> {
     // too, so nothing hashed with it is kept).
     console.error(`Storage error: ${error.message}. Demo mode uses a key for this run only.`);
     auditKey = randomBytes(32).toString('base64url');
+  }
+  // Demo mode without SESSION_SECRET signs cookies with a secret kept under DATA_DIR, so a restart
+  // signs nobody out (the sessions themselves are in the store).
+  if (config.auth.sessionSecretGenerated) {
+    try {
+      const sessionSecret = loadOrCreateKeyFile(config.dataDir, SESSION_SECRET_FILE);
+      config = { ...config, auth: { ...config.auth, sessionSecret } };
+    } catch (error) {
+      console.error(
+        `Storage error: could not read or create the session secret in DATA_DIR ${config.dataDir}: ${(error as Error).message}. Sign-ins last until the console stops.`,
+      );
+    }
   }
   const logger = createLogger(config.logLevel);
   for (const warning of identifierPlacementWarnings(dataSubjectOperations)) {
@@ -124,9 +139,13 @@ async function main(): Promise<void> {
   // readable by others (0644): tightened now, and said once at start.
   const privatePaths = [
     config.dataDir,
-    ...[DATABASE_FILE, `${DATABASE_FILE}-wal`, `${DATABASE_FILE}-shm`, AUDIT_KEY_FILE].map((name) =>
-      join(config.dataDir, name),
-    ),
+    ...[
+      DATABASE_FILE,
+      `${DATABASE_FILE}-wal`,
+      `${DATABASE_FILE}-shm`,
+      AUDIT_KEY_FILE,
+      SESSION_SECRET_FILE,
+    ].map((name) => join(config.dataDir, name)),
     ...(config.dataSubjects.auditCheckpointDir
       ? [
           config.dataSubjects.auditCheckpointDir,

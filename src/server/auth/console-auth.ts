@@ -30,7 +30,7 @@ export interface ConsoleAuthOptions {
   config: Config;
   logger: Logger;
   now?: () => number;
-  /** Where sessions live; default this process's memory (REDIS_URL: shared, scale-out.ts). */
+  /** Where sessions live (session-backends.ts); default this process's memory. */
   sessions?: SessionStore;
   /** Failed sign-in counting; default this process's memory (REDIS_URL: shared, scale-out.ts). */
   throttle?: SignInThrottle;

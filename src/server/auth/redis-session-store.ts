@@ -6,19 +6,18 @@
 // While Redis is away, a replica keeps serving the sessions it has seen (a bounded copy of each,
 // with the same idle and age limits), so an outage does not sign everybody out; a sign-out is
 // applied here at once and in Redis as soon as it answers. New sign-ins wait for Redis.
-import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import * as z from 'zod';
-import { PROBLEM_TYPES } from '../../shared/problem';
 import type { RequestUser } from '../app-env';
-import { HttpProblem } from '../problem';
 import {
   MemorySessionStore,
   newSessionRecord,
+  sessionIdHash,
   type SessionRecord,
   type SessionStore,
   type TouchOptions,
 } from './session-store';
+import { sessionStoreUnavailable } from './session-unavailable';
 
 export interface RedisSessionStoreOptions {
   readonly redis: Redis;
@@ -38,23 +37,6 @@ const StoredSession = z.object({
   createdAt: z.number(),
   lastSeenAt: z.number(),
 });
-
-/** The 503 a request gets while sessions cannot be read: nobody is signed out by an outage. */
-function unavailable(error: unknown): HttpProblem {
-  return Object.assign(
-    new HttpProblem(
-      {
-        type: PROBLEM_TYPES.storeUnavailable,
-        title: 'Sign-in is unavailable for a moment',
-        status: 503,
-        detail: 'The console cannot reach its session store. Try again in a few seconds.',
-        retryAfterSeconds: 5,
-      },
-      { 'Retry-After': '5' },
-    ),
-    { cause: error },
-  );
-}
 
 /** Sessions shared by every replica through Redis. */
 export class RedisSessionStore implements SessionStore {
@@ -104,7 +86,7 @@ export class RedisSessionStore implements SessionStore {
       const seen = await this.#seen.touch(id, { extend });
       if (seen) return seen;
       if (this.#pendingDeletes.has(id)) return undefined;
-      throw unavailable(error);
+      throw sessionStoreUnavailable(error);
     }
     if (!text) {
       await this.#seen.delete(id);
@@ -150,7 +132,7 @@ export class RedisSessionStore implements SessionStore {
   }
 
   #key(id: string): string {
-    return `${this.#options.namespace}:session:${createHash('sha256').update(id).digest('base64url')}`;
+    return `${this.#options.namespace}:session:${sessionIdHash(id)}`;
   }
 
   #value(record: SessionRecord): string {
@@ -168,7 +150,7 @@ export class RedisSessionStore implements SessionStore {
     try {
       return await command();
     } catch (error) {
-      throw unavailable(error);
+      throw sessionStoreUnavailable(error);
     }
   }
 }

@@ -10,6 +10,9 @@ import { isHttpsRequest, type WebSettings } from '../security/web-settings';
 /** The cookie's name without prefix; over HTTPS it is sent as `__Host-console_session`. */
 const SESSION_COOKIE = 'console_session';
 
+/** Demo mode's cookie-signing secret inside DATA_DIR, when SESSION_SECRET is unset (index.ts). */
+export const SESSION_SECRET_FILE = 'session-secret';
+
 const SESSION_ID_PATTERN = /^[\w-]{43}$/;
 
 /** What the cookie needs: the signing secret and how the console is reached. */

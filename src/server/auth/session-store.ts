@@ -1,6 +1,7 @@
-// Server-side console sessions behind a small interface: in memory today, a shared store across
-// replicas later. The browser only ever holds a random id; everything else stays here.
-import { randomBytes } from 'node:crypto';
+// Server-side console sessions behind a small interface: in this process's memory (tests,
+// benchmarks), in the console's database (sql-session-store.ts, the default) or in Redis
+// (redis-session-store.ts, REDIS_URL). The browser only ever holds a random id.
+import { createHash, randomBytes } from 'node:crypto';
 import type { RequestUser } from '../app-env';
 
 /** One signed-in session. */
@@ -46,6 +47,14 @@ export interface MemorySessionStoreOptions {
 /** Generates a session id: 32 bytes from the CSPRNG. */
 function newSessionId(): string {
   return randomBytes(32).toString('base64url');
+}
+
+/**
+ * What a shared store keeps instead of the session id: its SHA-256 (base64url). Reading the store
+ * (Redis, a copy of the database) gives nothing a browser could present.
+ */
+export function sessionIdHash(id: string): string {
+  return createHash('sha256').update(id).digest('base64url');
 }
 
 /** A new session for `user`, begun and last seen at `at`, under a fresh id. */

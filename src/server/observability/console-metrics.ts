@@ -1,7 +1,20 @@
 // The console's Prometheus metrics (prom-client), one registry per composed BFF so tests never
 // share counters. Each replica reports its own; Prometheus sums them. Labels are bounded: catalog
-// operation ids, HTTP statuses, rule ids and route patterns, never anything a client typed.
+// operation ids, HTTP statuses, rule ids and route patterns, never anything a client typed. The
+// console's own metrics carry the `console_` prefix; Node's and the process's keep their standard
+// names. Every metric is listed, with what to alert on, in docs/metrics.md.
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+
+/**
+ * Gauges of prom-client's default set named like counters (`_total`), which the Prometheus naming
+ * rules (and `promtool check metrics`) refuse. The same counts stay, by type, in
+ * nodejs_active_handles, nodejs_active_requests and nodejs_active_resources: sum them for a total.
+ */
+const NON_CONFORMING_DEFAULTS = [
+  'nodejs_active_handles_total',
+  'nodejs_active_requests_total',
+  'nodejs_active_resources_total',
+];
 
 export interface ConsoleMetricsOptions {
   /** Also report the process's CPU, memory, event-loop lag and GC (the process entry does). */
@@ -11,7 +24,11 @@ export interface ConsoleMetricsOptions {
 /** The registry and the instruments the BFF's parts update. */
 export function createConsoleMetrics(options: ConsoleMetricsOptions = {}) {
   const registry = new Registry();
-  if (options.processMetrics) collectDefaultMetrics({ register: registry, prefix: 'console_' });
+  if (options.processMetrics) {
+    // Under their standard names (process_*, nodejs_*), so off-the-shelf Node.js dashboards work.
+    collectDefaultMetrics({ register: registry });
+    for (const name of NON_CONFORMING_DEFAULTS) registry.removeSingleMetric(name);
+  }
   const registers = [registry];
   return {
     registry,

@@ -7,6 +7,12 @@ import type { ConsoleMetrics } from './console-metrics';
 
 type Outcome = number | TransportFailure | 'invalid';
 
+/** Why the governor held a call back: its own count reached a limit, or the upstream blocked. */
+export const REJECTION_REASONS = ['limit', 'blocked'] as const;
+
+/** The rule label of a refusal that names no rule (the account as a whole). */
+export const ACCOUNT_RULE_LABEL = 'account';
+
 /** The UpstreamClient's `observe` option: counts and times each request sent. */
 export function observeUpstream(metrics: ConsoleMetrics) {
   return (operation: string, outcome: Outcome, seconds: number) => {
@@ -47,7 +53,7 @@ export function countRejections(guard: GovernorGuard, metrics: ConsoleMetrics): 
         if (error instanceof HttpProblem && error.problem.status === 429) {
           const problem = error.problem as { ruleId?: unknown; limitedBy?: unknown };
           metrics.governorRejections.inc({
-            rule: typeof problem.ruleId === 'string' ? problem.ruleId : 'account',
+            rule: typeof problem.ruleId === 'string' ? problem.ruleId : ACCOUNT_RULE_LABEL,
             reason: problem.limitedBy === 'upstream-block' ? 'blocked' : 'limit',
           });
         }

@@ -62,6 +62,17 @@ export function redisNamespace(upstreamBaseUrl: string, clientId: string): strin
   return `console:${account.slice(0, 16)}`;
 }
 
+/**
+ * What names the upstream account in redisNamespace: its base URL, except in demo mode, where the
+ * built-in mock listens on a new loopback port at every start, so its URL would move every key
+ * (sessions, windows, blocks) to a new namespace at each restart. Demo mode names its account by
+ * the session secret instead (required with REDIS_URL, the same on every replica, kept across
+ * restarts); only a hash of it reaches Redis.
+ */
+export function accountName(config: Config, upstreamBaseUrl: string): string {
+  return config.mode === 'demo' ? `demo\n${config.auth.sessionSecret}` : upstreamBaseUrl;
+}
+
 /** The block an incident announces, as the governor keeps it. */
 function blockOf(incident: Incident) {
   return {
@@ -116,7 +127,10 @@ function governorCheck(
 export function createScaleOut(options: ScaleOutOptions): ScaleOut {
   const { config, logger, redis, now } = options;
   const replicas = config.scaleOut.replicas;
-  const namespace = redisNamespace(options.upstreamBaseUrl, config.oauth.clientId);
+  const namespace = redisNamespace(
+    accountName(config, options.upstreamBaseUrl),
+    config.oauth.clientId,
+  );
   const stops: Array<() => unknown> = [];
 
   let failover: FailoverWindows | undefined;

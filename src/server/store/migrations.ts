@@ -292,4 +292,22 @@ export const MIGRATIONS: readonly Migration[] = [
       UPDATE alert_destinations SET signing = 'console-signature' WHERE kind = 'webhook';
     `,
   },
+  {
+    version: 8,
+    name: 'console sessions',
+    sql: `
+      -- Signed-in console sessions when there is no Redis (auth/sql-session-store.ts), so a
+      -- restart signs nobody out. id_hash is the SHA-256 of the session id (base64url): the id
+      -- itself is never stored, so a copy of the database signs nobody in. expires_at is the
+      -- earlier of the idle and the absolute expiry; expired rows are pruned by it.
+      CREATE TABLE console_sessions (
+        id_hash text PRIMARY KEY,
+        username text NOT NULL,
+        created_at text NOT NULL,
+        last_seen_at text NOT NULL,
+        expires_at text NOT NULL
+      );
+      CREATE INDEX console_sessions_expires ON console_sessions (expires_at);
+    `,
+  },
 ];

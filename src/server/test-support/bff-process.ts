@@ -59,9 +59,10 @@ export function runBff(env: Record<string, string>): {
 /** Starts the BFF and resolves once it listens. */
 export async function spawnBff(
   env: Record<string, string>,
-  { startTimeoutMs = 20_000 } = {},
+  { startTimeoutMs = 20_000, port: fixedPort }: { startTimeoutMs?: number; port?: number } = {},
 ): Promise<BffProcess> {
-  const port = await freePort();
+  // A fixed port: the same address after a restart, as a browser sees it.
+  const port = fixedPort ?? (await freePort());
   const { child, output, exited } = runBff({ HOST: '127.0.0.1', PORT: String(port), ...env });
   const url = `http://127.0.0.1:${port}`;
   const started = Date.now();

@@ -41,6 +41,9 @@ const MESSAGES: Record<TransportFailure, string> = {
   'too-large': 'upstream answer exceeded its size limit',
 };
 
+/** Every kind of transport failure (metrics start each at 0). */
+export const TRANSPORT_FAILURES = Object.keys(MESSAGES) as TransportFailure[];
+
 /** Why an upstream call produced no usable HTTP answer at all. */
 export class TransportError extends Error {
   readonly kind: TransportFailure;

@@ -1,0 +1,119 @@
+// Sessions in the console's database, on both engines (SQLite always; PostgreSQL when
+// TEST_DATABASE_URL is set): the session-store contract, a session surviving a restart of the
+// process on the same DATA_DIR, expired rows pruned, and sign-in kept working while the database
+// cannot be used.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { HttpProblem } from '../problem';
+import { openDatabase, type SqlDatabase } from '../store/database';
+import { failingDatabase } from '../test-support/failing-database';
+import {
+  CONTRACT_IDLE_MS,
+  CONTRACT_MAX_AGE_MS,
+  sessionStoreContract,
+} from '../test-support/session-store-contract';
+import { STORE_ENGINES, type TestDatabase } from '../test-support/store-engines';
+import { tempDirsPerTest } from '../test-support/temp-dirs';
+import { SqlSessionStore } from './sql-session-store';
+
+const user = { username: 'admin', role: 'admin' as const };
+
+/** A store on `database`, as one process of the console builds it. */
+function sessionsOn(database: () => Promise<SqlDatabase>, clock: { now: number }) {
+  return new SqlSessionStore({
+    database,
+    idleMs: CONTRACT_IDLE_MS,
+    maxAgeMs: CONTRACT_MAX_AGE_MS,
+    now: () => clock.now,
+  });
+}
+
+for (const engine of STORE_ENGINES) {
+  describe.skipIf(!engine.available)(`SqlSessionStore on ${engine.title}`, () => {
+    let db: TestDatabase;
+    beforeAll(async () => {
+      db = await engine.open();
+    });
+    afterAll(() => db?.close());
+    beforeEach(async () => {
+      await db.exec('DELETE FROM console_sessions');
+    });
+
+    sessionStoreContract(
+      async (clock) => ({
+        a: sessionsOn(async () => db, clock),
+        b: sessionsOn(async () => db, clock),
+        dump: async () => JSON.stringify((await db.query('SELECT * FROM console_sessions')).rows),
+      }),
+      { outlivesProcess: true },
+    );
+
+    it('drops rows past their expiry when someone signs in', async () => {
+      const clock = { now: Date.now() };
+      const sessions = sessionsOn(async () => db, clock);
+      for (let i = 0; i < 3; i += 1) await sessions.create(user);
+      clock.now += CONTRACT_IDLE_MS + 1;
+      await sessions.create(user);
+      const { rows } = await db.query<{ n: number }>('SELECT COUNT(*) AS n FROM console_sessions');
+      expect(Number(rows[0]?.n)).toBe(1);
+    });
+  });
+}
+
+describe('SqlSessionStore across a restart and an unusable database', () => {
+  const tempDir = tempDirsPerTest('console-sessions-');
+
+  it('keeps a session across a restart of the process on the same DATA_DIR', async () => {
+    const dataDir = tempDir();
+    const clock = { now: Date.now() };
+    const before = await openDatabase({ dataDir });
+    const { id } = await sessionsOn(async () => before, clock).create(user);
+    await before.close();
+
+    const after = await openDatabase({ dataDir });
+    try {
+      clock.now += 60_000;
+      expect(await sessionsOn(async () => after, clock).touch(id)).toMatchObject({
+        id,
+        username: 'admin',
+      });
+    } finally {
+      await after.close();
+    }
+  });
+
+  it('signs in while the database is away and saves the session once it is back', async () => {
+    const clock = { now: Date.now() };
+    const real = await openDatabase();
+    const broken = failingDatabase('disk I/O error');
+    let current: SqlDatabase = broken;
+    const sessions = sessionsOn(async () => current, clock);
+    try {
+      const alice = await sessions.create(user);
+      const bob = await sessions.create({ username: 'support', role: 'support' });
+      expect(await sessions.touch(alice.id)).toMatchObject({ username: 'admin' });
+      await sessions.delete(bob.id);
+
+      current = real;
+      expect(await sessions.touch(alice.id)).toBeDefined();
+      expect(await sessions.touch(bob.id)).toBeUndefined();
+      // Saved: another process on the database sees it.
+      expect(await sessionsOn(async () => real, clock).touch(alice.id)).toBeDefined();
+    } finally {
+      await real.close();
+    }
+  });
+
+  it('answers 503 for a session it has not seen while the database is away, not a sign-out', async () => {
+    const clock = { now: Date.now() };
+    const real = await openDatabase();
+    try {
+      const { id } = await sessionsOn(async () => real, clock).create(user);
+      const other = sessionsOn(async () => failingDatabase('connection refused'), clock);
+      const refused = await other.touch(id).catch((error: unknown) => error);
+      expect(refused).toBeInstanceOf(HttpProblem);
+      expect((refused as HttpProblem).problem).toMatchObject({ status: 503 });
+    } finally {
+      await real.close();
+    }
+  });
+});

@@ -1,0 +1,210 @@
+// Console sessions in the console's own database (SQLite under DATA_DIR, or PostgreSQL with
+// DATABASE_URL), so a restart signs nobody out and a browser's live stream picks up where it left
+// off. Rows hold the SHA-256 of the session id, never the id: a stolen database file signs nobody
+// in. Idle and maximum age are decided by the injected clock, as in the other stores.
+//
+// Writes are kept rare: a use restarts the stored idle timer at most every `writeEveryMs` (the
+// smaller of 10 s and 1% of the idle time), so a busy page does not cost a synced disk write per
+// request; a session may therefore end that much before its full idle time.
+//
+// While the database cannot be used (DATA_DIR unusable at start, PostgreSQL away), sign-in still
+// works: the session is kept in this process and saved as soon as the database answers; sessions
+// this process has seen stay valid within the same limits; one it has not seen gets a 503, not a
+// sign-out; a sign-out applies here at once and in the database when it is back.
+import type { RequestUser } from '../app-env';
+import type { SqlDatabase } from '../store/database';
+import {
+  MemorySessionStore,
+  newSessionRecord,
+  sessionIdHash,
+  type SessionRecord,
+  type SessionStore,
+  type TouchOptions,
+} from './session-store';
+import { sessionStoreUnavailable } from './session-unavailable';
+
+export interface SqlSessionStoreOptions {
+  /** The console's database (open-store.ts). */
+  readonly database: () => Promise<SqlDatabase>;
+  /** A session unused for this long ends (SESSION_IDLE_MINUTES). */
+  readonly idleMs: number;
+  /** A session ends this long after sign-in however active it is (SESSION_MAX_HOURS). */
+  readonly maxAgeMs: number;
+  readonly now?: () => number;
+  /** Sessions this process keeps a copy of for an outage of the database (default 10,000). */
+  readonly maxCachedSessions?: number;
+}
+
+interface SessionRow {
+  username: string;
+  created_at: string;
+  last_seen_at: string;
+}
+
+const iso = (at: number) => new Date(at).toISOString();
+
+/** Sessions in the console's database. */
+export class SqlSessionStore implements SessionStore {
+  readonly #options: SqlSessionStoreOptions;
+  readonly #now: () => number;
+  readonly #writeEveryMs: number;
+  /** This process's copy of the sessions it created or used, for an outage of the database. */
+  readonly #seen: MemorySessionStore;
+  /** Ids of sessions created while the database could not be written. */
+  readonly #unsaved = new Set<string>();
+  /** Hashes of sessions signed out while the database could not be written. */
+  readonly #pendingDeletes = new Set<string>();
+
+  constructor(options: SqlSessionStoreOptions) {
+    this.#options = options;
+    this.#now = options.now ?? Date.now;
+    this.#writeEveryMs = Math.min(10_000, options.idleMs / 100);
+    this.#seen = new MemorySessionStore({
+      idleMs: options.idleMs,
+      maxAgeMs: options.maxAgeMs,
+      now: this.#now,
+      maxSessions: options.maxCachedSessions ?? 10_000,
+    });
+  }
+
+  async create(user: RequestUser): Promise<SessionRecord> {
+    const record = newSessionRecord(user, this.#now());
+    this.#seen.remember(record);
+    try {
+      const db = await this.#options.database();
+      // Sign-ins are rare and throttled: the moment to drop rows past their expiry.
+      await db.query('DELETE FROM console_sessions WHERE expires_at <= $1', [
+        iso(record.createdAt),
+      ]);
+      await this.#insert(db, record);
+    } catch {
+      this.#unsaved.add(record.id);
+      // Bounded like the copy it is saved from.
+      if (this.#unsaved.size > (this.#options.maxCachedSessions ?? 10_000)) {
+        this.#unsaved.delete(this.#unsaved.values().next().value!);
+      }
+    }
+    return { ...record };
+  }
+
+  async touch(
+    id: string,
+    { extend = true }: TouchOptions = {},
+  ): Promise<SessionRecord | undefined> {
+    const hash = sessionIdHash(id);
+    if (this.#pendingDeletes.has(hash)) {
+      await this.#database()
+        .then((db) => this.#flushDeletes(db))
+        .catch(() => undefined);
+      return undefined;
+    }
+    let db: SqlDatabase;
+    let row: SessionRow | undefined;
+    try {
+      db = await this.#database();
+      await this.#saveLate(db, id);
+      ({
+        rows: [row],
+      } = await db.query<SessionRow>(
+        'SELECT username, created_at, last_seen_at FROM console_sessions WHERE id_hash = $1',
+        [hash],
+      ));
+    } catch (error) {
+      // The database is away: a session this process has seen stays valid, within its limits.
+      const seen = await this.#seen.touch(id, { extend });
+      if (seen) return seen;
+      throw sessionStoreUnavailable(error);
+    }
+    if (!row) {
+      await this.#seen.delete(id);
+      return undefined;
+    }
+    const record: SessionRecord = {
+      id,
+      username: row.username,
+      createdAt: Date.parse(row.created_at),
+      lastSeenAt: Date.parse(row.last_seen_at),
+    };
+    const at = this.#now();
+    if (
+      !(at - record.lastSeenAt < this.#options.idleMs) ||
+      !(at - record.createdAt < this.#options.maxAgeMs)
+    ) {
+      await this.delete(id);
+      return undefined;
+    }
+    if (!extend) {
+      this.#seen.remember(record);
+      return record;
+    }
+    const touched = { ...record, lastSeenAt: at };
+    if (at - record.lastSeenAt >= this.#writeEveryMs) {
+      // A failure here costs only the idle timer's restart.
+      await db
+        .query(
+          'UPDATE console_sessions SET last_seen_at = $2, expires_at = $3 WHERE id_hash = $1',
+          [hash, iso(at), iso(this.#expiresAt(touched))],
+        )
+        .catch(() => undefined);
+    }
+    this.#seen.remember(touched);
+    return touched;
+  }
+
+  async delete(id: string): Promise<void> {
+    await this.#seen.delete(id);
+    this.#unsaved.delete(id);
+    const hash = sessionIdHash(id);
+    try {
+      const db = await this.#options.database();
+      await db.query('DELETE FROM console_sessions WHERE id_hash = $1', [hash]);
+    } catch {
+      // Signed out here now, in the database (for every process) once it answers again.
+      this.#pendingDeletes.add(hash);
+    }
+  }
+
+  /** The database, with the sign-outs it missed applied first. */
+  async #database(): Promise<SqlDatabase> {
+    const db = await this.#options.database();
+    await this.#flushDeletes(db);
+    return db;
+  }
+
+  async #flushDeletes(db: SqlDatabase): Promise<void> {
+    for (const hash of [...this.#pendingDeletes]) {
+      await db.query('DELETE FROM console_sessions WHERE id_hash = $1', [hash]);
+      this.#pendingDeletes.delete(hash);
+    }
+  }
+
+  /** Saves a session created while the database was away, now that it answers. */
+  async #saveLate(db: SqlDatabase, id: string): Promise<void> {
+    if (!this.#unsaved.has(id)) return;
+    const record = await this.#seen.touch(id, { extend: false });
+    if (record) await this.#insert(db, record);
+    this.#unsaved.delete(id);
+  }
+
+  async #insert(db: SqlDatabase, record: SessionRecord): Promise<void> {
+    await db.query(
+      `INSERT INTO console_sessions (id_hash, username, created_at, last_seen_at, expires_at)
+       VALUES ($1, $2, $3, $4, $5) ON CONFLICT (id_hash) DO NOTHING`,
+      [
+        sessionIdHash(record.id),
+        record.username,
+        iso(record.createdAt),
+        iso(record.lastSeenAt),
+        iso(this.#expiresAt(record)),
+      ],
+    );
+  }
+
+  /** When the session ends unless used again: idle time or maximum age, whichever is first. */
+  #expiresAt(record: SessionRecord): number {
+    return Math.min(
+      record.lastSeenAt + this.#options.idleMs,
+      record.createdAt + this.#options.maxAgeMs,
+    );
+  }
+}
