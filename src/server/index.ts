@@ -30,7 +30,6 @@ import { openPostgresDatabase, PostgresConnectError } from './store/postgres-dat
 import { closeRedis, connectRedis } from './redis/redis-connection';
 import { createConsoleServer } from './http-server';
 import { loadOrCreateKeyFile } from './security/key-file';
-import { SESSION_SECRET_FILE } from './auth/session-cookie';
 
 async function main(): Promise<void> {
   let config: Config;
