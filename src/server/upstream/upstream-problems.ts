@@ -153,8 +153,7 @@ function problemForTransportFailure(error: TransportError): HttpProblem {
         type: PROBLEM_TYPES.upstreamUnavailable,
         title: 'The privacy platform broke off its answer',
         status: 502,
-        detail:
-          'The platform closed the connection before its answer was complete. This is usually temporary: try again in a moment.',
+        detail: `The platform closed the connection before its answer was complete${error.reason ? ` (${error.reason}: the connection broke, or the Content-Length was wrong)` : ''}. This is usually temporary: try again in a moment.`,
       });
     case 'too-large': {
       const limit = error.limitBytes ?? 0;
