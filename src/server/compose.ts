@@ -291,7 +291,12 @@ export function composeBff({
         runExtraChecks(readinessChecks),
       ]);
       // The last token failure, while no token has been had since: read, never a new request.
-      const signIn = tokens.lastFailure();
+      // A request the governor holds back is the rate-limit banner's news, as on /readyz.
+      const lastFailure = tokens.lastFailure();
+      const signIn =
+        lastFailure && !(await rateLimiting.guard.explainFailure(lastFailure))
+          ? lastFailure
+          : undefined;
       return {
         store: store.ok && extra.requiredOk ? 'ok' : 'unavailable',
         audit: audit.ok ? 'ok' : 'failing',
