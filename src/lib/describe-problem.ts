@@ -23,7 +23,8 @@ const PLATFORM_TIMEOUT: ProblemText = {
 /**
  * What to tell the user about `error`: the common texts for an error that is not the BFF's answer
  * (a bug in the page: "`what` could not be shown"), for no answer at all from the console server,
- * and for a platform timeout; `describe` words every other problem the BFF sent.
+ * for a platform timeout, and for a failure the BFF diagnosed (a `cause`: its title and detail);
+ * `describe` words every other problem the BFF sent.
  */
 export function describeApiError<T>(
   error: unknown,
@@ -37,6 +38,10 @@ export function describeApiError<T>(
     };
   }
   if (error.status === 0) return CONSOLE_UNREACHABLE;
+  // A diagnosed platform failure (no token, TLS, broken HTTP): the console server's own words
+  // name the real cause and the setting to check, which no page-level text can.
+  const { cause, title, detail } = error.problem;
+  if (cause && detail) return { title, advice: detail };
   if (error.problem.type === PROBLEM_TYPES.upstreamTimeout) return PLATFORM_TIMEOUT;
   return describe(error.problem);
 }

@@ -42,6 +42,7 @@ import {
 import { accountName, createScaleOut, redisNamespace } from './scale-out/scale-out';
 import { createIntegrations } from './integrations/integrations';
 import { DemoIntegrations, type DemoTrafficPort } from './integrations/demo-integrations';
+import { logTokenRequest } from './upstream/token-log';
 import { TokenManager } from './upstream/token-manager';
 import { UpstreamClient } from './upstream/upstream-client';
 
@@ -171,10 +172,12 @@ export function composeBff({
       guard,
       rateLimiting.tokenOperation,
     ),
+    encoding: config.oauth.tokenEncoding,
+    timeoutMs: config.upstream.timeoutMs,
     ...(now ? { now } : {}),
-    onTokenRequest: (outcome) => {
-      metrics.tokenRequests.inc({ outcome });
-      logger.info({ outcome }, 'token request');
+    onTokenRequest: (event) => {
+      metrics.tokenRequests.inc({ outcome: event.outcome });
+      logTokenRequest(logger, event, config.oauth.tokenEncoding);
     },
   });
   const upstream = new UpstreamClient({
@@ -316,10 +319,20 @@ export function composeBff({
         lookupAudit.health(),
         runExtraChecks(readinessChecks),
       ]);
+      // The last token failure, while no token has been had since: read, never a new request.
+      // A request the governor holds back is the rate-limit banner's news, as on /readyz.
+      const lastFailure = tokens.lastFailure();
+      const signIn =
+        lastFailure && !(await rateLimiting.guard.explainFailure(lastFailure))
+          ? lastFailure
+          : undefined;
       return {
         store: store.ok && extra.requiredOk ? 'ok' : 'unavailable',
         audit: audit.ok ? 'ok' : 'failing',
         governor: shared.governor?.mode ?? 'single',
+        ...(signIn
+          ? { platformSignIn: { cause: signIn.reason, title: signIn.title, detail: signIn.detail } }
+          : {}),
       };
     },
     metrics: {

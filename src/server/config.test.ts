@@ -24,12 +24,22 @@ describe('parseConfig', () => {
         timeoutMs: 10_000,
         maxAnswerBytes: 16 * 1024 * 1024,
       },
-      oauth: { clientAuth: 'body' },
+      oauth: { clientAuth: 'body', tokenEncoding: 'multipart' },
       incidentRetentionDays: 90,
       dataDir: './.data',
     });
     // The vendor's token document has no scope field: none is sent unless one is configured.
     expect(config.oauth.scope).toBeUndefined();
+  });
+
+  it('encodes the token request as the vendor document does unless OAUTH_TOKEN_ENCODING says form', () => {
+    expect(parseConfig({ OAUTH_TOKEN_ENCODING: 'form' }).oauth.tokenEncoding).toBe('form');
+    expect(parseConfig({ OAUTH_TOKEN_ENCODING: 'multipart' }).oauth.tokenEncoding).toBe(
+      'multipart',
+    );
+    expect(() => parseConfig({ OAUTH_TOKEN_ENCODING: 'json' })).toThrow(
+      /OAUTH_TOKEN_ENCODING.*must be "multipart" or "form"/,
+    );
   });
 
   it('reads per-operation answer limits and refuses one beyond what the heap is sized for', () => {

@@ -59,6 +59,12 @@ const EnvSchema = z.object({
   OAUTH_CLIENT_AUTH: z
     .enum(['body', 'basic'], { error: 'must be "body" or "basic"' })
     .default('body'),
+  // How the token request's form is encoded: `multipart` (multipart/form-data) as the vendor's
+  // OAuth token document declares, or `form` (application/x-www-form-urlencoded) as RFC 6749
+  // requires of standard servers. A 415 makes the console try the other once (token-manager.ts).
+  OAUTH_TOKEN_ENCODING: z
+    .enum(['multipart', 'form'], { error: 'must be "multipart" or "form"' })
+    .default('multipart'),
   // Token lifetime is not shown upstream: when a token answer has no expires_in we assume this.
   OAUTH_DEFAULT_TOKEN_TTL_SECONDS: intIn(30, 86_400).default(300),
   ACCOUNT_TIER: z
@@ -208,6 +214,8 @@ export interface Config {
     /** Unset: no `scope` field is sent (the vendor's token document has none). */
     scope: string | undefined;
     clientAuth: 'body' | 'basic';
+    /** How the token request's form is encoded first (docs/platform-contract.md). */
+    tokenEncoding: 'multipart' | 'form';
     defaultTokenTtlSeconds: number;
   };
   eventTypesCacheSeconds: number;
@@ -361,6 +369,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
       tokenUrl: e.OAUTH_TOKEN_URL,
       scope: e.OAUTH_SCOPE,
       clientAuth: e.OAUTH_CLIENT_AUTH,
+      tokenEncoding: e.OAUTH_TOKEN_ENCODING,
       defaultTokenTtlSeconds: e.OAUTH_DEFAULT_TOKEN_TTL_SECONDS,
     },
     eventTypesCacheSeconds: e.EVENT_TYPES_CACHE_SECONDS,

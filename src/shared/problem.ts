@@ -100,5 +100,13 @@ export const ProblemSchema = z.looseObject({
   incidentId: z.optional(z.string()),
   /** The HTTP status the upstream answered with, for `upstream-*` problems. */
   upstreamStatus: z.optional(z.int()),
+  /**
+   * The console's diagnosis of why it could not reach or sign in to the platform (`tls`,
+   * `credentials-refused`, `unsupported-encoding`, …); `title` and `detail` are then written for
+   * that cause and are what an administrator should read.
+   */
+  cause: z.optional(z.string()),
+  /** The token endpoint's RFC 6749 `error` code, when it gave one. */
+  oauthError: z.optional(z.string()),
 });
 export type Problem = z.infer<typeof ProblemSchema>;

@@ -43,6 +43,26 @@ describe('POST /api/access/v1/oauth/token', () => {
     expect((await listEventTypes(body.access_token)).status).toBe(200);
   });
 
+  it('issues a token for the vendor document’s multipart form', async () => {
+    const body = new FormData();
+    body.set('grant_type', 'client_credentials');
+    body.set('client_id', DEMO_CLIENT_FIELDS.client_id);
+    body.set('client_secret', DEMO_CLIENT_FIELDS.client_secret);
+    const response = await fetch(`${MOCK_BASE}${TOKEN_PATH}`, { method: 'POST', body });
+    expect(response.status).toBe(200);
+    expect((await response.json()).access_token).toEqual(expect.any(String));
+  });
+
+  it('refuses a body in neither form encoding with 400 invalid_request', async () => {
+    const response = await fetch(`${MOCK_BASE}${TOKEN_PATH}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ grant_type: 'client_credentials', ...DEMO_CLIENT_FIELDS }),
+    });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({ error: 'invalid_request' });
+  });
+
   it('accepts HTTP Basic client authentication', async () => {
     const response = await form(
       { grant_type: 'client_credentials', scope: 'ACTIVITY_LOG' },

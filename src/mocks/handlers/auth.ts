@@ -1,5 +1,6 @@
 // The mock's OAuth 2.0 token endpoint: the client-credentials grant of RFC 6749 §4.4, the only
-// flow the platform documents (docs/platform-contract.md). Request and response shapes follow the RFC, as it shows none.
+// flow the platform documents (docs/platform-contract.md). The request is the vendor token
+// document's multipart form (or RFC 6749's urlencoded one); errors follow the RFC.
 import { http, HttpResponse, type HttpHandler } from 'msw';
 import { ACTIVITY_LOG_SCOPE } from '../operations';
 import type { MockState } from '../state';
@@ -7,6 +8,16 @@ import { admitRequest } from './admission';
 
 /** Path of the token endpoint below the upstream's base URL (docs/platform-contract.md). */
 export const TOKEN_PATH = '/api/access/v1/oauth/token';
+
+/** The two form encodings a token request may use. */
+const FORM_CONTENT_TYPE =
+  /^(application\/x-www-form-urlencoded\s*(;|$)|multipart\/form-data\s*;\s*boundary=)/i;
+
+/** A form field's text value; a file part counts as absent. */
+function field(form: FormData, name: string): string | null {
+  const value = form.get(name);
+  return typeof value === 'string' ? value : null;
+}
 
 /** The success body of RFC 6749 §5.1. */
 export interface TokenResponseBody {
@@ -71,18 +82,30 @@ export function createTokenHandler(state: MockState): HttpHandler {
     const refused = await admitRequest(state, 'token');
     if (refused) return refused;
 
+    // The vendor's token document declares multipart/form-data; RFC 6749's urlencoded form is
+    // taken too, so OAUTH_TOKEN_ENCODING=form works against the mock. Anything else is refused
+    // with a 400, a status the document declares (it declares no 415).
     const contentType = request.headers.get('content-type') ?? '';
-    if (!/^application\/x-www-form-urlencoded\s*(;|$)/i.test(contentType)) {
-      return oauthError(400, 'invalid_request', 'Send application/x-www-form-urlencoded');
+    if (!FORM_CONTENT_TYPE.test(contentType)) {
+      return oauthError(
+        400,
+        'invalid_request',
+        'Send multipart/form-data or application/x-www-form-urlencoded',
+      );
     }
-    const form = new URLSearchParams(await request.text());
+    let form: FormData;
+    try {
+      form = await request.formData();
+    } catch {
+      return oauthError(400, 'invalid_request', 'The form could not be read');
+    }
     // RFC 6749 §3.2: request parameters must not be included more than once.
     for (const name of ['grant_type', 'scope', 'client_id', 'client_secret']) {
       if (form.getAll(name).length > 1) {
         return oauthError(400, 'invalid_request', `Parameter ${name} is repeated`);
       }
     }
-    const grantType = form.get('grant_type');
+    const grantType = field(form, 'grant_type');
     if (!grantType) return oauthError(400, 'invalid_request', 'grant_type is required');
     if (grantType !== 'client_credentials') {
       return oauthError(400, 'unsupported_grant_type', 'Only client_credentials is supported');
@@ -98,8 +121,8 @@ export function createTokenHandler(state: MockState): HttpHandler {
       return oauthError(400, 'invalid_request', 'Use either Basic auth or form credentials');
     }
     const credentials = basic ?? {
-      id: form.get('client_id') ?? '',
-      secret: form.get('client_secret') ?? '',
+      id: field(form, 'client_id') ?? '',
+      secret: field(form, 'client_secret') ?? '',
     };
     if (credentials.id !== state.clientId || credentials.secret !== state.clientSecret) {
       return oauthError(
@@ -110,7 +133,7 @@ export function createTokenHandler(state: MockState): HttpHandler {
       );
     }
 
-    const requested = (form.get('scope') ?? '').split(' ').filter((scope) => scope.length > 0);
+    const requested = (field(form, 'scope') ?? '').split(' ').filter((scope) => scope.length > 0);
     const granted =
       requested.length === 0
         ? state.knownScopes.includes(ACTIVITY_LOG_SCOPE)

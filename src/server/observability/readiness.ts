@@ -4,6 +4,7 @@
 // shutting down. A failing token endpoint or Redis being away does not take a replica out: it
 // would take every replica out at once, although cached event types can still be served and
 // incidents still recorded; both show as `degraded` with the reason (docs/operations.md).
+import { TokenError } from '../upstream/token-failure';
 import { withinDeadline } from '../within-deadline';
 
 /** What /readyz reports: each check by name, and whether the replica should get traffic. */
@@ -23,7 +24,13 @@ export interface Readiness {
       readonly error?: string;
     };
     /** An access token can be had (createReadiness below). */
-    readonly token?: { readonly ok: boolean; readonly error?: string; readonly detail?: string };
+    readonly token?: {
+      readonly ok: boolean;
+      readonly error?: string;
+      readonly detail?: string;
+      /** The diagnosed reason (upstream/token-failure.ts), as on /api/health and in the log. */
+      readonly cause?: string;
+    };
     /** Redis answers (REDIS_URL). */
     readonly redis?: { readonly ok: boolean; readonly error?: string };
     /** Which windows decide: shared in Redis, or this replica's share of each limit. */
@@ -117,7 +124,11 @@ export function createReadiness(options: ReadinessOptions) {
       if (await options.heldBack(error)) {
         return { ok: true, detail: 'token request held back by the rate-limit governor' };
       }
-      const check = { ok: false, error: error instanceof Error ? error.message : String(error) };
+      const check = {
+        ok: false,
+        error: error instanceof Error ? error.message : String(error),
+        ...(error instanceof TokenError ? { cause: error.reason } : {}),
+      };
       failedToken = { at: now(), check };
       return check;
     }

@@ -34,4 +34,22 @@ describe('GET /api/health', () => {
       governor: 'fallback',
     });
   });
+
+  it('names the cause when the console cannot sign in to the platform, as /readyz does', async () => {
+    const harness = await start({ env: { OAUTH_CLIENT_SECRET: 'not-the-secret' } });
+    await harness.request('/api/event-types');
+    const health = await (await harness.request('/api/health', {}, { as: 'support' })).json();
+    expect(health.platformSignIn).toMatchObject({
+      cause: 'credentials-refused',
+      title: 'The platform’s token endpoint refused the console’s client credentials',
+    });
+  });
+
+  it('leaves a token request the governor holds back to the rate-limit notices', async () => {
+    const harness = await start();
+    harness.mock.injectFault({ operation: 'token', status: 429, retryAfterSeconds: 120 });
+    expect((await harness.request('/api/event-types')).status).toBe(429);
+    const health = await (await harness.request('/api/health')).json();
+    expect(health.platformSignIn).toBeUndefined();
+  });
 });

@@ -149,7 +149,13 @@ describe('GET /readyz', () => {
       status: 'degraded',
       ok: true,
       degraded: true,
-      checks: { token: { ok: false, error: expect.stringMatching(/rejected/) } },
+      checks: {
+        token: {
+          ok: false,
+          cause: 'credentials-refused',
+          error: expect.stringMatching(/refused the console’s client credentials.*invalid_client/),
+        },
+      },
     });
     const tokenRequests = h.mock.stats().tokenRequests;
     expect((await h.app.request('/readyz')).status).toBe(200);

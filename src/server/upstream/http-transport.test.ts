@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { closedPort, closeTokenEndpoints, rawEndpoint } from '../test-support/token-endpoints';
 import { createHttpTransport, TransportError } from './http-transport';
 
 let server: Server | undefined;
@@ -107,6 +108,38 @@ describe('createHttpTransport', () => {
     await transport.close();
     expect(failure?.kind).toBe('closed');
     expect(failure?.message).toContain('closed the connection before the answer was complete');
+    expect(failure?.reason).toBe('after 10 of the 1000 bytes its Content-Length declared');
+  });
+
+  it('tells a TLS failure and broken HTTP from an unreachable upstream', async () => {
+    const plain = await rawEndpoint('HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}');
+    const folded = await rawEndpoint(
+      'HTTP/1.1 200 OK\r\nX-Folded: one\r\n two\r\nContent-Length: 2\r\n\r\n{}',
+    );
+    const transport = createHttpTransport({ timeoutMs: 2_000 });
+    const tls = await failureOf(
+      transport({
+        method: 'GET',
+        url: new URL(plain.href.replace('http:', 'https:')),
+        headers: {},
+      }),
+    );
+    const broken = await failureOf(transport({ method: 'GET', url: folded, headers: {} }));
+    const refused = await failureOf(
+      transport({
+        method: 'GET',
+        url: new URL(`http://127.0.0.1:${await closedPort()}/`),
+        headers: {},
+      }),
+    );
+    await transport.close();
+    await closeTokenEndpoints();
+    expect([tls?.kind, tls?.reason]).toEqual(['tls', 'ERR_SSL_WRONG_VERSION_NUMBER']);
+    expect([broken?.kind, broken?.reason]).toEqual([
+      'malformed',
+      'Unexpected whitespace after header value',
+    ]);
+    expect([refused?.kind, refused?.reason]).toEqual(['unreachable', 'ECONNREFUSED']);
   });
 
   it('counts the wait for a connection in the deadline; a stalled operation starves no other', async () => {

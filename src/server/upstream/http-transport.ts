@@ -29,15 +29,21 @@ export type Transport = (request: TransportRequest) => Promise<TransportResponse
 
 /**
  * Why an upstream call produced no usable HTTP answer: `timeout` (the whole-call deadline passed),
- * `unreachable` (no connection), `closed` (the upstream closed the connection before its answer
- * was complete), `too-large` (the answer was longer than the operation's limit).
+ * `unreachable` (no connection: DNS, refused, no route), `tls` (the TLS handshake or the
+ * certificate failed), `closed` (the upstream closed the connection before its answer was
+ * complete, e.g. short of its Content-Length), `malformed` (the answer broke HTTP/1.1's rules: an
+ * obs-fold header, conflicting Content-Lengths, no status line), `too-large` (the answer was longer than the
+ * operation's limit).
  */
-export type TransportFailure = 'timeout' | 'unreachable' | 'closed' | 'too-large';
+export type TransportFailure =
+  'timeout' | 'unreachable' | 'tls' | 'closed' | 'malformed' | 'too-large';
 
 const MESSAGES: Record<TransportFailure, string> = {
   timeout: 'upstream timed out',
   unreachable: 'upstream unreachable',
+  tls: 'TLS connection to the upstream failed',
   closed: 'upstream closed the connection before the answer was complete',
+  malformed: 'upstream answer was not valid HTTP',
   'too-large': 'upstream answer exceeded its size limit',
 };
 
@@ -49,11 +55,17 @@ export class TransportError extends Error {
   readonly kind: TransportFailure;
   /** For `too-large`: the limit the answer exceeded, in bytes. */
   readonly limitBytes: number | undefined;
-  constructor(kind: TransportFailure, cause: unknown, limitBytes?: number) {
-    super(MESSAGES[kind], { cause });
+  /**
+   * What exactly failed, safe to show an operator: the system or TLS error code (`ENOTFOUND`,
+   * `ECONNREFUSED`, `CERT_HAS_EXPIRED`) or the HTTP parser's reason. Never a header value or body.
+   */
+  readonly reason: string | undefined;
+  constructor(kind: TransportFailure, cause: unknown, limitBytes?: number, reason?: string) {
+    super(reason ? `${MESSAGES[kind]} (${reason})` : MESSAGES[kind], { cause });
     this.name = 'TransportError';
     this.kind = kind;
     this.limitBytes = limitBytes;
+    this.reason = reason;
   }
 }
 
@@ -64,6 +76,11 @@ const TIMEOUT_CODES = new Set([
 ]);
 /** Errors of a connection that was open and then ended while the answer was on its way. */
 const CLOSED_CODES = new Set(['UND_ERR_SOCKET', 'ECONNRESET', 'EPIPE', 'UND_ERR_CLOSED']);
+/** OpenSSL's and Node's TLS error codes: handshake, protocol version, certificate checks. */
+const TLS_CODE =
+  /^(ERR_SSL_|ERR_TLS_|CERT_|UNABLE_TO_|DEPTH_ZERO_SELF_SIGNED_CERT$|SELF_SIGNED_CERT_IN_CHAIN$|HOSTNAME_MISMATCH$|ERR_OSSL_)/;
+/** The HTTP parser's reason, e.g. "Unexpected whitespace after header value". */
+const PARSER_REASON = /\(([^()]{1,120})\)\s*$/;
 
 /** What aborts a call still running when its time is up. */
 class DeadlineExceeded extends Error {
@@ -90,15 +107,23 @@ export interface HttpTransportOptions {
   connectionsPerOperation?: number;
 }
 
+/** How much of an answer's body has arrived, and the length its headers declared. */
+interface BodyProgress {
+  declared: number | undefined;
+  received: number;
+}
+
 /** Reads `body` to a string, refusing it once it has more than `limit` bytes. */
 async function readLimited(
   body: AsyncIterable<Buffer> & { destroy(error?: Error): unknown },
   limit: number,
+  progress: BodyProgress,
 ): Promise<string> {
   const chunks: Buffer[] = [];
   let length = 0;
   for await (const chunk of body) {
     length += chunk.length;
+    progress.received = length;
     if (length > limit) {
       body.destroy(new AnswerTooLarge());
       throw new AnswerTooLarge();
@@ -108,17 +133,56 @@ async function readLimited(
   return chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8');
 }
 
-function classify(error: unknown, signal: AbortSignal, limit: number): TransportError {
+/**
+ * What went wrong, from undici's error. `body`: how much of the answer had arrived, against its
+ * Content-Length, so a body cut short says by how much.
+ */
+function classify(
+  error: unknown,
+  signal: AbortSignal,
+  limit: number,
+  body: BodyProgress,
+): TransportError {
   if (error instanceof AnswerTooLarge) return new TransportError('too-large', error, limit);
   if (signal.aborted && signal.reason instanceof DeadlineExceeded) {
     return new TransportError('timeout', error);
   }
   const code = (error as { code?: string }).code ?? '';
-  if (TIMEOUT_CODES.has(code) || (error as Error).name === 'TimeoutError') {
+  const name = (error as Error).name;
+  if (TIMEOUT_CODES.has(code) || name === 'TimeoutError') {
     return new TransportError('timeout', error);
   }
-  if (CLOSED_CODES.has(code)) return new TransportError('closed', error);
-  return new TransportError('unreachable', error);
+  if (TLS_CODE.test(code)) return new TransportError('tls', error, undefined, code);
+  if (name === 'HTTPParserError' || code.startsWith('HPE_')) {
+    const reason = PARSER_REASON.exec((error as Error).message)?.[1] ?? 'unreadable answer';
+    return new TransportError('malformed', error, undefined, reason);
+  }
+  if (code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH') {
+    return new TransportError(
+      'malformed',
+      error,
+      undefined,
+      'body length differs from Content-Length',
+    );
+  }
+  if (CLOSED_CODES.has(code)) {
+    // A body cut short of its Content-Length: a connection that broke, or a length that lied;
+    // the client cannot tell which, so the reason gives the figures for the operator.
+    return new TransportError(
+      'closed',
+      error,
+      undefined,
+      body.declared === undefined
+        ? undefined
+        : `after ${body.received} of the ${body.declared} bytes its Content-Length declared`,
+    );
+  }
+  return new TransportError(
+    'unreachable',
+    error,
+    undefined,
+    /^[A-Z][A-Z0-9_]{2,40}$/.test(code) ? code : undefined,
+  );
 }
 
 /**
@@ -154,6 +218,7 @@ export function createHttpTransport({
     // without end.
     const controller = new AbortController();
     const deadline = setTimeout(() => controller.abort(new DeadlineExceeded()), timeoutMs);
+    const progress: BodyProgress = { declared: undefined, received: 0 };
     try {
       const response = await request(req.url, {
         method: req.method,
@@ -162,18 +227,19 @@ export function createHttpTransport({
         signal: controller.signal,
         dispatcher: poolFor(req.operationId ?? 'default'),
       });
-      const declared = Number(response.headers['content-length']);
+      const declared = Number(response.headers['content-length'] ?? Number.NaN);
       if (Number.isFinite(declared) && declared > limit) {
         response.body.destroy();
         throw new AnswerTooLarge();
       }
+      if (Number.isFinite(declared)) progress.declared = declared;
       return {
         status: response.statusCode,
         headers: response.headers,
-        body: await readLimited(response.body, limit),
+        body: await readLimited(response.body, limit, progress),
       };
     } catch (error) {
-      throw classify(error, controller.signal, limit);
+      throw classify(error, controller.signal, limit, progress);
     } finally {
       clearTimeout(deadline);
     }

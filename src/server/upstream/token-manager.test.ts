@@ -2,6 +2,15 @@ import { describe, expect, it } from 'vitest';
 import type { Transport, TransportRequest } from './http-transport';
 import { TokenError, TokenManager } from './token-manager';
 
+/** The request's form as the WHATWG parser (Node's own Request) reads it, either encoding. */
+function parsedForm(request: TransportRequest | undefined): Promise<FormData> {
+  return new Request('http://token.test/', {
+    method: 'POST',
+    headers: { 'content-type': request?.headers['content-type'] ?? '' },
+    body: request?.body ?? '',
+  }).formData();
+}
+
 /** A token endpoint double that counts requests and answers what each test scripts. */
 function tokenEndpoint(answer: (n: number) => { status: number; body: unknown } | Error) {
   const requests: TransportRequest[] = [];
@@ -53,16 +62,26 @@ const ok = (token: string, expires_in?: number) => ({
 });
 
 describe('TokenManager', () => {
-  it('sends one form-encoded client-credentials request with the configured scope', async () => {
+  it('sends the vendor document’s multipart form by default, as a standard parser reads it', async () => {
     const endpoint = tokenEndpoint(() => ok('t1', 3600));
     const token = await manager(endpoint.transport, { now: 0 }).getToken();
     expect(token).toBe('t1');
     const [request] = endpoint.requests;
     expect(request?.method).toBe('POST');
-    expect(request?.headers['content-type']).toBe('application/x-www-form-urlencoded');
-    const form = new URLSearchParams(request?.body);
+    expect(request?.headers['content-type']).toMatch(/^multipart\/form-data; boundary=/);
+    const form = await parsedForm(request);
     expect(form.get('grant_type')).toBe('client_credentials');
     expect(form.get('scope')).toBe('ACTIVITY_LOG');
+    expect(form.get('client_id')).toBe('client id');
+    expect(form.get('client_secret')).toBe('s3cret:&');
+  });
+
+  it('sends RFC 6749’s urlencoded form when configured to', async () => {
+    const endpoint = tokenEndpoint(() => ok('t1', 3600));
+    await manager(endpoint.transport, { now: 0 }, { encoding: 'form' }).getToken();
+    const [request] = endpoint.requests;
+    expect(request?.headers['content-type']).toBe('application/x-www-form-urlencoded');
+    const form = new URLSearchParams(request?.body);
     expect(form.get('client_id')).toBe('client id');
     expect(form.get('client_secret')).toBe('s3cret:&');
   });
@@ -73,7 +92,7 @@ describe('TokenManager', () => {
     const request = endpoint.requests[0];
     const encoded = request?.headers.authorization?.replace('Basic ', '') ?? '';
     expect(Buffer.from(encoded, 'base64').toString()).toBe('client%20id:s3cret%3A%26');
-    expect(new URLSearchParams(request?.body).has('client_secret')).toBe(false);
+    expect((await parsedForm(request)).has('client_secret')).toBe(false);
   });
 
   it('gives 1,000 concurrent callers on a cold start one token request', async () => {
@@ -110,32 +129,42 @@ describe('TokenManager', () => {
     expect(await tokens.getToken()).toBe('t2');
   });
 
-  it('does not cache a failed token request: the next caller tries again', async () => {
+  it('does not cache a failed token request: after a short backoff the next caller tries again', async () => {
+    const clock = { now: 0 };
     const endpoint = tokenEndpoint((n) => (n === 1 ? { status: 500, body: {} } : ok('t2', 3600)));
-    const tokens = manager(endpoint.transport, { now: 0 });
-    await expect(tokens.getToken()).rejects.toMatchObject({ kind: 'unavailable' });
+    const tokens = manager(endpoint.transport, clock, { random: () => 0.5 });
+    await expect(tokens.getToken()).rejects.toMatchObject({ reason: 'endpoint-error' });
+    clock.now = 1_000;
     expect(await tokens.getToken()).toBe('t2');
     expect(endpoint.requests).toHaveLength(2);
+    expect(tokens.lastFailure()).toBeUndefined();
   });
 
-  it('reports rejected credentials without echoing the secret', async () => {
-    const endpoint = tokenEndpoint(() => ({ status: 401, body: { error: 'invalid_client' } }));
+  it('reports refused credentials with the endpoint’s error, never the secret', async () => {
+    const endpoint = tokenEndpoint(() => ({
+      status: 401,
+      body: { error: 'invalid_client', error_description: 'bad secret s3cret:& for client id' },
+    }));
     const error = await manager(endpoint.transport, { now: 0 })
       .getToken()
       .catch((e) => e);
     expect(error).toBeInstanceOf(TokenError);
-    expect(error.kind).toBe('rejected');
+    expect(error.reason).toBe('credentials-refused');
+    expect(error.message).toContain('refused the console’s client credentials');
+    expect(error.message).toContain('401 invalid_client: “bad secret [redacted] for client id”');
+    expect(error.message).toContain('OAUTH_CLIENT_SECRET');
     expect(String(error.message)).not.toContain('s3cret');
   });
 
-  it('treats an unreachable endpoint or an answer without a token as unavailable', async () => {
+  it('tells an unreachable endpoint from an answer without a token', async () => {
     const down = tokenEndpoint(() => new Error('ECONNREFUSED'));
     await expect(manager(down.transport, { now: 0 }).getToken()).rejects.toMatchObject({
-      kind: 'unavailable',
+      reason: 'unreachable',
     });
     const empty = tokenEndpoint(() => ({ status: 200, body: { token_type: 'Bearer' } }));
     await expect(manager(empty.transport, { now: 0 }).getToken()).rejects.toMatchObject({
-      kind: 'unavailable',
+      reason: 'unexpected-shape',
+      message: expect.stringContaining('without an access_token'),
     });
   });
 
@@ -154,7 +183,7 @@ describe('TokenManager', () => {
   it('sends the vendor document’s three form fields and no scope unless one is configured', async () => {
     const endpoint = tokenEndpoint(() => ok('t1', 3600));
     await manager(endpoint.transport, { now: 0 }, { scope: undefined }).getToken();
-    const form = new URLSearchParams(endpoint.requests[0]?.body);
+    const form = await parsedForm(endpoint.requests[0]);
     expect([...form.keys()].sort()).toEqual(['client_id', 'client_secret', 'grant_type']);
     expect(form.get('grant_type')).toBe('client_credentials');
   });
@@ -213,10 +242,12 @@ describe('TokenManager', () => {
     ['2 MB', 'a'.repeat(2 * 1024 * 1024)],
   ])('refuses a token with %s when it arrives, and asks again next time', async (_, value) => {
     const endpoint = tokenEndpoint((n) => ok(n === 1 ? value : 'good', 3600));
-    const tokens = manager(endpoint.transport, { now: 0 });
+    const clock = { now: 0 };
+    const tokens = manager(endpoint.transport, clock);
     const error = (await tokens.getToken().catch((e: unknown) => e)) as TokenError;
     expect(error).toBeInstanceOf(TokenError);
     expect(error.message).toContain('cannot send');
+    clock.now = 1_000;
     expect(await tokens.getToken()).toBe('good');
   });
 });

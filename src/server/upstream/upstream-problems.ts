@@ -4,7 +4,8 @@ import { PROBLEM_TYPES, type Problem } from '../../shared/problem';
 import { parseRetryAfter } from '../../shared/retry-after';
 import { HttpProblem } from '../problem';
 import { TransportError, type TransportResponse } from './http-transport';
-import { TokenError } from './token-manager';
+import { TOKEN_BACKOFF } from './token-backoff';
+import { TokenError, type TokenFailureReason } from './token-failure';
 
 function header(response: TransportResponse, name: string): string | undefined {
   const value = response.headers[name];
@@ -72,25 +73,59 @@ export function invalidUpstreamAnswerProblem(): HttpProblem {
   });
 }
 
+/** The problem type and browser status for each reason a token could not be had. */
+const TOKEN_PROBLEMS: Record<TokenFailureReason, [Problem['type'], number]> = {
+  unreachable: [PROBLEM_TYPES.upstreamUnavailable, 503],
+  tls: [PROBLEM_TYPES.upstreamUnavailable, 503],
+  timeout: [PROBLEM_TYPES.upstreamTimeout, 504],
+  closed: [PROBLEM_TYPES.upstreamUnavailable, 502],
+  'credentials-refused': [PROBLEM_TYPES.upstreamUnauthorized, 502],
+  'request-refused': [PROBLEM_TYPES.upstreamBadRequest, 502],
+  'unsupported-encoding': [PROBLEM_TYPES.upstreamBadRequest, 502],
+  'too-large': [PROBLEM_TYPES.upstreamInvalidResponse, 502],
+  'malformed-http': [PROBLEM_TYPES.upstreamInvalidResponse, 502],
+  'not-json': [PROBLEM_TYPES.upstreamInvalidResponse, 502],
+  'unexpected-shape': [PROBLEM_TYPES.upstreamInvalidResponse, 502],
+  'endpoint-error': [PROBLEM_TYPES.upstreamError, 502],
+  'rate-limited': [PROBLEM_TYPES.upstreamUnavailable, 503],
+  'held-back': [PROBLEM_TYPES.upstreamUnavailable, 503],
+};
+
+/**
+ * The problem for no access token: the diagnosis's own title and detail, its reason as `cause`,
+ * the endpoint's OAuth `error` when it gave one, and while the console backs off, when it asks
+ * again (`retryAfterSeconds`).
+ */
+export function tokenFailureProblem(error: TokenError, nowMs: number): HttpProblem {
+  const [type, status] = TOKEN_PROBLEMS[error.reason];
+  const retryAfterSeconds =
+    error.retryAt === undefined
+      ? undefined
+      : Math.min(
+          TOKEN_BACKOFF.capMs / 1000,
+          Math.max(1, Math.ceil((error.retryAt - nowMs) / 1000)),
+        );
+  return new HttpProblem(
+    {
+      type,
+      title: error.title,
+      status,
+      detail: error.detail,
+      cause: error.reason,
+      ...(error.upstreamStatus === undefined ? {} : { upstreamStatus: error.upstreamStatus }),
+      ...(error.facts.oauthError ? { oauthError: error.facts.oauthError } : {}),
+      ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }),
+    },
+    retryAfterSeconds === undefined ? {} : { 'Retry-After': String(retryAfterSeconds) },
+  );
+}
+
 /** The problem for a failure before any upstream answer: no token, timeout, unreachable. */
-export function problemForUpstreamFailure(error: unknown): HttpProblem | undefined {
-  if (error instanceof TokenError) {
-    return error.kind === 'rejected'
-      ? new HttpProblem({
-          type: PROBLEM_TYPES.upstreamUnauthorized,
-          title: 'The privacy platform did not accept the console’s credentials',
-          status: 502,
-          detail:
-            'The token endpoint refused the client credentials or scope. An administrator should check OAUTH_CLIENT_ID, OAUTH_CLIENT_SECRET and OAUTH_SCOPE.',
-          ...(error.upstreamStatus === undefined ? {} : { upstreamStatus: error.upstreamStatus }),
-        })
-      : new HttpProblem({
-          type: PROBLEM_TYPES.upstreamUnavailable,
-          title: 'The privacy platform’s sign-in service is not answering',
-          status: 503,
-          detail: 'No access token could be obtained. Try again in a moment.',
-        });
-  }
+export function problemForUpstreamFailure(
+  error: unknown,
+  nowMs: number = Date.now(),
+): HttpProblem | undefined {
+  if (error instanceof TokenError) return tokenFailureProblem(error, nowMs);
   if (error instanceof TransportError) return problemForTransportFailure(error);
   return undefined;
 }
@@ -118,8 +153,7 @@ function problemForTransportFailure(error: TransportError): HttpProblem {
         type: PROBLEM_TYPES.upstreamUnavailable,
         title: 'The privacy platform broke off its answer',
         status: 502,
-        detail:
-          'The platform closed the connection before its answer was complete. This is usually temporary: try again in a moment.',
+        detail: `The platform closed the connection before its answer was complete${error.reason ? ` (${error.reason}: the connection broke, or the Content-Length was wrong)` : ''}. This is usually temporary: try again in a moment.`,
       });
     case 'too-large': {
       const limit = error.limitBytes ?? 0;
@@ -136,7 +170,24 @@ function problemForTransportFailure(error: TransportError): HttpProblem {
         type: PROBLEM_TYPES.upstreamUnavailable,
         title: 'The privacy platform could not be reached',
         status: 503,
-        detail: 'The connection failed. Check the network or UPSTREAM_BASE_URL and try again.',
+        detail: `The connection failed${error.reason ? ` (${error.reason})` : ''}. Check the network or UPSTREAM_BASE_URL and try again.`,
+        cause: 'unreachable',
+      });
+    case 'tls':
+      return new HttpProblem({
+        type: PROBLEM_TYPES.upstreamUnavailable,
+        title: 'The TLS connection to the privacy platform failed',
+        status: 503,
+        detail: `The TLS handshake failed (${error.reason ?? 'no code'}): a certificate the console does not trust, a host name it does not cover, or an address that does not speak TLS. Check UPSTREAM_BASE_URL; a proxy that intercepts TLS needs its certificate authority in NODE_EXTRA_CA_CERTS.`,
+        cause: 'tls',
+      });
+    case 'malformed':
+      return new HttpProblem({
+        type: PROBLEM_TYPES.upstreamInvalidResponse,
+        title: 'The privacy platform answered with broken HTTP',
+        status: 502,
+        detail: `The answer broke HTTP/1.1's rules (${error.reason ?? 'unreadable'}), so it was not used. A proxy or load balancer in between is the usual cause.`,
+        cause: 'malformed-http',
       });
   }
 }

@@ -42,4 +42,20 @@ describe('ConsoleHealthBanner', () => {
     renderBanner();
     expect(await screen.findByRole('status')).toHaveTextContent(/each holds back to its own share/);
   });
+
+  it('says the console cannot sign in to the platform, with the diagnosed cause and what to check', async () => {
+    serve({
+      store: 'ok',
+      governor: 'single',
+      platformSignIn: {
+        cause: 'tls',
+        title: 'The TLS connection to the platform’s token endpoint failed',
+        detail: 'The TLS handshake with platform.example failed (CERT_HAS_EXPIRED).',
+      },
+    });
+    renderBanner();
+    expect(await screen.findByRole('status')).toHaveTextContent(
+      'The console cannot sign in to the privacy platform: The TLS connection to the platform’s token endpoint failed. The TLS handshake with platform.example failed (CERT_HAS_EXPIRED).',
+    );
+  });
 });

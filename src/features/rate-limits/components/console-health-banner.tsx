@@ -1,6 +1,7 @@
 // The console-wide notice while the console itself is degraded: its incident store does not
 // answer (requests still work, new 429s are not recorded), or the replicas cannot share the rate
-// limits (each holds back to its share). Shown above every page, gone when all is well again.
+// limits (each holds back to its share), or it cannot get an access token from the platform (with
+// the diagnosed cause). Shown above every page, gone when all is well again.
 import { useQuery } from '@tanstack/react-query';
 import { consoleHealthQueryOptions } from '../api/console-health-api';
 import './console-health-banner.css';
@@ -24,6 +25,11 @@ export function ConsoleHealthBanner() {
   if (data.governor === 'fallback') {
     notices.push(
       'The console’s replicas cannot share the platform’s rate limits right now, so each holds back to its own share: you may see more “holding requests back” answers than usual.',
+    );
+  }
+  if (data.platformSignIn) {
+    notices.push(
+      `The console cannot sign in to the privacy platform: ${data.platformSignIn.title}. ${data.platformSignIn.detail}`,
     );
   }
   if (notices.length === 0) return null;
