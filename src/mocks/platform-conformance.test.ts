@@ -132,6 +132,24 @@ function contractFor(method: string, path: string): ContractOperation | undefine
   );
 }
 
+/** The answers that came through Prism since `from`, each with what Prism found wrong with it. */
+function verdicts(from = 0) {
+  const throughPrism = h.answered
+    .slice(from)
+    .filter(({ request }) => request.url.href.startsWith(prism.url));
+  const broken = throughPrism
+    .map(({ request, response }) => ({
+      call: `${request.method} ${request.url.pathname} → ${response.status}`,
+      violations: prismViolations(response),
+    }))
+    .filter((each) => each.violations.length > 0)
+    .map((each) => {
+      const messages = [...new Set(each.violations.map((v) => `${v.side}: ${v.message}`))];
+      return `${each.call}: ${messages.slice(0, 3).join('; ')}${messages.length > 3 ? '; …' : ''}`;
+    });
+  return { throughPrism, broken };
+}
+
 describe('the mock behind a validating proxy serving docs/platform-openapi.json', () => {
   it('answers every operation the console runs, every page, option and not-found, only as documented', async () => {
     const seen: string[] = [];
@@ -159,18 +177,7 @@ describe('the mock behind a validating proxy serving docs/platform-openapi.json'
     const eventTypes = await h.request('/api/event-types');
     expect(eventTypes.status).toBe(200);
 
-    // Every answer that came through Prism, with what Prism found wrong with it.
-    const throughPrism = h.answered.filter(({ request }) => request.url.href.startsWith(prism.url));
-    const broken = throughPrism
-      .map(({ request, response }) => ({
-        call: `${request.method} ${request.url.pathname} → ${response.status}`,
-        violations: prismViolations(response),
-      }))
-      .filter((each) => each.violations.length > 0)
-      .map((each) => {
-        const messages = [...new Set(each.violations.map((v) => `${v.side}: ${v.message}`))];
-        return `${each.call}: ${messages.slice(0, 3).join('; ')}${messages.length > 3 ? '; …' : ''}`;
-      });
+    const { throughPrism, broken } = verdicts();
     console.info(`Prism: ${broken.length} of ${throughPrism.length} answers break ${DESCRIPTION}`);
     expect(
       broken,
@@ -195,4 +202,35 @@ describe('the mock behind a validating proxy serving docs/platform-openapi.json'
     );
     expect(seen.length).toBe(BUILT_IN_OPERATIONS.length * 3);
   }, 180_000);
+  it('refuses as documented: a token it no longer knows, a rate limit with its headers, a failure', async () => {
+    const from = h.answered.length;
+    const statuses: number[] = [];
+    const ask = async (operation: DataSubjectOperation) =>
+      statuses.push(
+        (await lookup({ operation: operation.id, params: paramsOf(operation, 'required') })).status,
+      );
+    const v4 = BUILT_IN_OPERATIONS.find((each) => each.id === 'v4-basic-details')!;
+    const legacy = BUILT_IN_OPERATIONS.find((each) => each.id === 'v3-datasubject-profile')!;
+    for (const operation of [v4, legacy]) {
+      await ask(operation);
+      // The platform forgets the console's token: 401, then the console signs in again.
+      mock.state.reset();
+      await ask(operation);
+      mock.state.injectFault({ operation: operation.id as never, status: 500 });
+      await ask(operation);
+    }
+    // Last: after a 429 the console holds back every call the limit covers until it ends.
+    mock.state.injectFault({ operation: v4.id as never, status: 429 });
+    await ask(v4);
+    const refusals = h.answered
+      .slice(from)
+      .filter(({ request }) => request.url.href.startsWith(prism.url))
+      .map(({ response }) => response.status);
+    const { broken, throughPrism } = verdicts(from);
+    console.info(`Prism: ${broken.length} of ${throughPrism.length} refusals break ${DESCRIPTION}`);
+    expect(broken).toEqual([]);
+    expect(prismLogViolations(prism.log())).toEqual([]);
+    expect(refusals.filter((status) => status !== 200).sort()).toEqual([401, 401, 429, 500, 500]);
+    expect(statuses).toEqual([200, 200, 502, 200, 200, 502, 429]);
+  }, 120_000);
 });
