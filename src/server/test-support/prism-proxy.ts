@@ -77,7 +77,11 @@ export async function startPrismProxy(description: string, upstream: string): Pr
     url: `http://127.0.0.1:${port}`,
     log: () => output,
     async close() {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill('SIGTERM');
+        // A proxy stuck in a long request must not hold the suite: cut it after a grace period.
+        setTimeout(() => child.kill('SIGKILL'), 5_000).unref();
+      }
       await exited;
     },
   };
