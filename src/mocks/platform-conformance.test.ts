@@ -124,6 +124,9 @@ async function allPages(operation: DataSubjectOperation, params: Record<string, 
   return statuses;
 }
 
+/** Prism's log with the lines of every request answered so far. */
+const settledLog = () => prism.settledLog(EVENT_TYPES_OPERATION.path);
+
 /** The contract operation a request to Prism was for, by its method and concrete path. */
 function contractFor(method: string, path: string): ContractOperation | undefined {
   return PLATFORM_CONTRACT.find(
@@ -153,7 +156,7 @@ function verdicts(from = 0) {
 
 describe('the mock behind a validating proxy serving docs/platform-openapi.json', () => {
   it('answers every operation the console runs, every page, option and not-found, only as documented', async () => {
-    const logFrom = prism.log().length;
+    const logFrom = (await settledLog()).length;
     const failedPages: string[] = [];
     const unknown: Record<string, number> = {};
     const expectedUnknown: Record<string, number> = {};
@@ -193,7 +196,7 @@ describe('the mock behind a validating proxy serving docs/platform-openapi.json'
       broken,
       `answers that break the description (${broken.length} of ${throughPrism.length})`,
     ).toEqual([]);
-    expect(prismLogViolations(prism.log().slice(logFrom))).toEqual([]);
+    expect(prismLogViolations((await settledLog()).slice(logFrom))).toEqual([]);
 
     // Every documented operation the console calls was exercised through Prism, with its answers.
     const covered = new Set(
@@ -216,7 +219,7 @@ describe('the mock behind a validating proxy serving docs/platform-openapi.json'
 
   it('is a validator that bites: it reports an undeclared status and a request without its header', async () => {
     const from = h.answered.length;
-    const logFrom = prism.log().length;
+    const logFrom = (await settledLog()).length;
     // Fault injection answers whatever a test asks for: here a 404 the legacy document does not declare.
     const group = BUILT_IN_OPERATIONS.find((each) => each.id === 'v2-linked-group')!;
     mock.state.injectFault({ operation: group.id as MockOperation, status: 404 });
@@ -236,12 +239,12 @@ describe('the mock behind a validating proxy serving docs/platform-openapi.json'
         body: await refused.text(),
       }),
     ).toEqual([{ side: 'request', message: expect.stringMatching(/identifier/) }]);
-    expect(prismLogViolations(prism.log().slice(logFrom))).toHaveLength(2);
+    expect(prismLogViolations((await settledLog()).slice(logFrom))).toHaveLength(2);
   }, 60_000);
 
   it('refuses as documented: a token it no longer knows, a rate limit with its headers, a failure', async () => {
     const from = h.answered.length;
-    const logFrom = prism.log().length;
+    const logFrom = (await settledLog()).length;
     const statuses: number[] = [];
     const ask = async (operation: DataSubjectOperation) =>
       statuses.push(
@@ -268,7 +271,7 @@ describe('the mock behind a validating proxy serving docs/platform-openapi.json'
     const { broken, throughPrism } = verdicts(from);
     console.info(`Prism: ${broken.length} of ${throughPrism.length} refusals break ${DESCRIPTION}`);
     expect(broken).toEqual([]);
-    expect(prismLogViolations(prism.log().slice(logFrom))).toEqual([]);
+    expect(prismLogViolations((await settledLog()).slice(logFrom))).toEqual([]);
     expect(refusals.filter((status) => status !== 200).sort()).toEqual([401, 401, 429, 500, 500]);
     expect(statuses).toEqual([200, 200, 502, 200, 200, 502, 429]);
   }, 120_000);

@@ -4,6 +4,7 @@
 // the description with 422, an answer that breaks it with 500 (both problem+json), and reports
 // lesser breaks in an `sl-violations` header; every break is also a line of its log.
 import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { TransportResponse } from '../upstream/http-transport';
@@ -14,6 +15,13 @@ export interface PrismProxy {
   readonly url: string;
   /** Everything Prism logged so far. */
   log(): string;
+  /**
+   * Prism's log once the lines of every request answered so far are in it: Prism writes its log
+   * in order, so this sends a marked request of its own (to `path`, any operation of the
+   * description; the mark travels in a query parameter no operation declares) and waits for the
+   * mark to be logged.
+   */
+  settledLog(path: string): Promise<string>;
   /** Stops the process; resolves once it has exited. */
   close(): Promise<void>;
 }
@@ -53,6 +61,7 @@ export async function startPrismProxy(description: string, upstream: string): Pr
     { stdio: ['ignore', 'pipe', 'pipe'], env: { PATH: process.env.PATH ?? '', NO_COLOR: '1' } },
   );
   let output = '';
+  const waiters = new Set<() => void>();
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => {
@@ -61,6 +70,7 @@ export async function startPrismProxy(description: string, upstream: string): Pr
     }, START_TIMEOUT_MS);
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
+      for (const wake of waiters) wake();
       if (/Prism is listening on/.test(output)) {
         clearTimeout(timer);
         resolve();
@@ -76,6 +86,28 @@ export async function startPrismProxy(description: string, upstream: string): Pr
   return {
     url: `http://127.0.0.1:${port}`,
     log: () => output,
+    async settledLog(path) {
+      const mark = `log-mark-${randomUUID()}`;
+      const logged = new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => {
+          waiters.delete(wake);
+          reject(new Error(`Prism did not log ${mark}`));
+        }, 30_000);
+        const wake = () => {
+          if (!output.includes(mark)) return;
+          clearTimeout(timer);
+          waiters.delete(wake);
+          resolve();
+        };
+        waiters.add(wake);
+      });
+      const response = await fetch(`http://127.0.0.1:${port}${path}?log-mark=${mark}`, {
+        headers: { authorization: 'Bearer log-mark' },
+      });
+      await response.arrayBuffer();
+      await logged;
+      return output;
+    },
     async close() {
       if (child.exitCode === null && child.signalCode === null) {
         child.kill('SIGTERM');
