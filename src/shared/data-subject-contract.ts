@@ -6,24 +6,23 @@
 import * as z from 'zod/mini';
 import type { PERSON_KEY_KINDS } from './audit-trail';
 
+/**
+ * The vendor documents the console's operations are written from, by the key the console cites
+ * them with, and the name they are cited by (docs/platform-contract.md, docs/platform-openapi.json).
+ */
+export const VENDOR_DOCUMENTS = {
+  'data-subjects-v4': 'the vendor’s data-subjects v4 OpenAPI document',
+  'magic-link-tokens-v4': 'the vendor’s magic-link-tokens v4 OpenAPI document',
+  'data-subject-groups-v4': 'the vendor’s data-subject-groups v4 OpenAPI document',
+  'data-subjects-v1': 'the vendor’s data-subjects (v1) OpenAPI document',
+  'data-subjects-v2': 'the vendor’s data-subjects v2 OpenAPI document',
+  'data-subjects-v3': 'the vendor’s data-subjects v3 OpenAPI document',
+  'link-tokens-v1': 'the vendor’s magic-link-tokens (v1) OpenAPI document',
+  'linked-identity-groups-v2': 'the vendor’s data-subject-groups (v2) OpenAPI document',
+} as const;
+
 /** The vendor document an operation is written from, by the key the console cites it with. */
-export type VendorDocument =
-  /** the vendor’s data-subjects v4 OpenAPI document */
-  | 'data-subjects-v4'
-  /** the vendor’s magic-link-tokens v4 OpenAPI document */
-  | 'magic-link-tokens-v4'
-  /** the vendor’s data-subject-groups v4 OpenAPI document */
-  | 'data-subject-groups-v4'
-  /** the vendor’s data-subjects (v1) OpenAPI document */
-  | 'data-subjects-v1'
-  /** the vendor’s data-subjects v2 OpenAPI document */
-  | 'data-subjects-v2'
-  /** the vendor’s data-subjects v3 OpenAPI document */
-  | 'data-subjects-v3'
-  /** the vendor’s magic-link-tokens (v1) OpenAPI document */
-  | 'link-tokens-v1'
-  /** the vendor’s data-subject-groups (v2) OpenAPI document */
-  | 'linked-identity-groups-v2';
+export type VendorDocument = keyof typeof VENDOR_DOCUMENTS;
 
 /** Largest page the v4 slices allow (`size` maximum in every v4 document). */
 export const V4_MAX_PAGE_SIZE = 50;
@@ -34,17 +33,35 @@ export const PURPOSE_UPDATES_RANGE_DAYS = 30;
 
 // ---- Field types, as the documents give them. Every field is optional and may be null: the
 // documents mark none of the answer fields required, and a record without one is still shown.
+// The parse is tolerant; what the documents say beyond it (an integer, a date-time, a UUID) is
+// kept beside each type in `DOCUMENTED_FORMATS`, for the strict description of the platform that
+// docs/platform-openapi.json is generated as (src/shared/platform-openapi.ts).
+
+/** What the documents say of a field's value beyond what the tolerant parse checks. */
+export interface DocumentedFormat {
+  readonly type?: 'integer';
+  readonly format?: 'date-time' | 'uuid' | 'int32' | 'int64';
+}
+/** The documented format of each field type below, read by the description's generator. */
+export const DOCUMENTED_FORMATS = z.registry<DocumentedFormat>();
+const documented = <T extends z.ZodMiniType>(schema: T, format: DocumentedFormat): T => {
+  DOCUMENTED_FORMATS.add(schema, format);
+  return schema;
+};
 
 const opt = <T extends z.ZodMiniType>(schema: T) => z.optional(z.nullable(schema));
 const Text = opt(z.string());
 const Bool = opt(z.boolean());
-const Int = opt(z.number());
+const Int = opt(documented(z.number(), { type: 'integer' }));
 /** `format: date-time`: text a date parser reads. */
 const DateTime = opt(
-  z.string().check(z.refine((value) => !Number.isNaN(Date.parse(value)), 'not a date-time')),
+  documented(
+    z.string().check(z.refine((value) => !Number.isNaN(Date.parse(value)), 'not a date-time')),
+    { format: 'date-time' },
+  ),
 );
-/** `format: uuid`: kept as text (the platform's own ids are not checked for a version). */
-const Uuid = Text;
+/** `format: uuid`: parsed as text (the platform's own ids are not checked for a version). */
+const Uuid = opt(documented(z.string(), { format: 'uuid' }));
 const List = <T extends z.ZodMiniType>(item: T) => opt(z.array(item));
 
 /**

@@ -52,9 +52,10 @@ export const EVENT_TYPE_COLUMNS = [
 ] as const satisfies ReadonlyArray<{ key: keyof EventType; label: string }>;
 export type EventTypeColumnKey = (typeof EVENT_TYPE_COLUMNS)[number]['key'];
 
-/** The upstream operation of docs/platform-contract.md. */
+/** The upstream operation of docs/platform-contract.md (the vendor's audit document's id). */
 export const EVENT_TYPES_OPERATION = {
   id: 'event-types',
+  operationId: 'getEventTypeFilterOptionsGET',
   method: 'GET',
   path: '/api/audit/v4/audits/event-types',
 } as const;

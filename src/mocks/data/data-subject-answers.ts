@@ -2,7 +2,9 @@
 // documented shapes of the platform contract (data-subject-contract.ts): v4 records and slices
 // (`content`, `number`, `size`, `first`, `last`, `numberOfElements`, `empty`,
 // `requestContinuation`), the legacy pages with their own field names (capitalised in v1), and the
-// documented not-found answer, a JSON string.
+// documented not-found answer, a JSON string. Only what the documents allow: a field with no
+// value is left out, never `null` (the documents type every field as a string, number, boolean,
+// object or list), and an operation answers only the statuses its document declares.
 import { createHash } from 'node:crypto';
 import { V4_MAX_PAGE_SIZE } from '../../shared/data-subject-contract';
 import type { DataSubjectOperationId } from '../../shared/data-subject-operations';
@@ -36,6 +38,19 @@ const notFound = (text: string = NOT_FOUND_TEXT.subject): MockAnswer => ({
 
 const ok = (body: unknown): MockAnswer => ({ status: 200, body });
 
+/**
+ * A legacy operation's answer when there is nothing to show: its document declares no 404 (only
+ * 200, 400, 401, 403, 429 and 500), so the mock refuses the request instead of inventing one.
+ */
+const legacyNothing = (what: string): MockAnswer => ({ status: 400, message: `No such ${what}` });
+
+/** `value`'s fields without the ones that have no value: the documents never allow `null`. */
+function present<T extends Record<string, unknown>>(value: T): T {
+  return Object.fromEntries(
+    Object.entries(value).filter(([, field]) => field !== null && field !== undefined),
+  ) as T;
+}
+
 // ---- v4 records.
 
 function v4Subject(subject: MockDataSubject) {
@@ -58,10 +73,10 @@ function v4Subject(subject: MockDataSubject) {
       doNotCall: false,
       linked: false,
     })),
-    latestGeoLocation: {
+    latestGeoLocation: present({
       dataSubjectId: subject.dataSubjectGuid,
-      country: subject.dataElements.find((element) => element.name === 'Country')?.value ?? null,
-    },
+      country: subject.dataElements.find((element) => element.name === 'Country')?.value,
+    }),
     latestSource: {
       dataSubjectId: subject.dataSubjectGuid,
       sourceType: 'COLLECTION_POINT',
@@ -72,7 +87,7 @@ function v4Subject(subject: MockDataSubject) {
 
 /** A purpose record ("profile") as v4 shows it. */
 function v4Profile(subject: MockDataSubject, purpose: MockPurposeRecord) {
-  return {
+  return present({
     id: purpose.purposeGuid,
     identifier: subject.identifier,
     name: purpose.purposeName,
@@ -91,7 +106,7 @@ function v4Profile(subject: MockDataSubject, purpose: MockPurposeRecord) {
       id: topicId(preference.topic),
       name: `${preference.topic}: ${preference.option}`,
     })),
-  };
+  });
 }
 
 function v4Token(subject: MockDataSubject) {
@@ -203,7 +218,10 @@ function v4Slice(
     last,
     numberOfElements: content.length,
     empty: content.length === 0,
-    requestContinuation: last ? null : encodeContinuation({ offset: offset + size, listing }),
+    // The last page has no token: left out, as the documents type it a string.
+    ...(last
+      ? {}
+      : { requestContinuation: encodeContinuation({ offset: offset + size, listing }) }),
   });
 }
 
@@ -242,18 +260,20 @@ function v1Profile(subject: MockDataSubject, purposes: readonly MockPurposeRecor
       DoNotCall: false,
       Linked: false,
     })),
-    Purposes: purposes.map((purpose) => ({
-      Id: purpose.purposeGuid,
-      Name: purpose.purposeName,
-      Version: purpose.purposeVersion,
-      Status: purpose.status,
-      FirstTransactionDate: purpose.consentDate,
-      ConsentDate: purpose.consentDate,
-      LastTransactionDate: purpose.lastTransactionDate,
-      WithdrawalDate: purpose.withdrawalDate,
-      ExpiryDate: purpose.expiryDate,
-      LastTransactionCollectionPointId: purpose.collectionPointGuid,
-    })),
+    Purposes: purposes.map((purpose) =>
+      present({
+        Id: purpose.purposeGuid,
+        Name: purpose.purposeName,
+        Version: purpose.purposeVersion,
+        Status: purpose.status,
+        FirstTransactionDate: purpose.consentDate,
+        ConsentDate: purpose.consentDate,
+        LastTransactionDate: purpose.lastTransactionDate,
+        WithdrawalDate: purpose.withdrawalDate,
+        ExpiryDate: purpose.expiryDate,
+        LastTransactionCollectionPointId: purpose.collectionPointGuid,
+      }),
+    ),
   };
 }
 
@@ -289,23 +309,25 @@ function v3Profile(subject: MockDataSubject) {
       value: element.value,
       doNotCall: false,
     })),
-    purposes: subject.purposes.map((purpose) => ({
-      id: purpose.purposeGuid,
-      name: purpose.purposeName,
-      version: purpose.purposeVersion,
-      status: purpose.status,
-      firstTransactionDate: purpose.consentDate,
-      consentDate: purpose.consentDate,
-      lastTransactionDate: purpose.lastTransactionDate,
-      lastUpdatedDate: purpose.lastTransactionDate,
-      withdrawalDate: purpose.withdrawalDate,
-      expiryDate: purpose.expiryDate,
-      lastTransactionCollectionPointId: purpose.collectionPointGuid,
-      topics: purpose.preferences.map((preference) => ({
-        id: topicId(preference.topic),
-        name: `${preference.topic}: ${preference.option}`,
-      })),
-    })),
+    purposes: subject.purposes.map((purpose) =>
+      present({
+        id: purpose.purposeGuid,
+        name: purpose.purposeName,
+        version: purpose.purposeVersion,
+        status: purpose.status,
+        firstTransactionDate: purpose.consentDate,
+        consentDate: purpose.consentDate,
+        lastTransactionDate: purpose.lastTransactionDate,
+        lastUpdatedDate: purpose.lastTransactionDate,
+        withdrawalDate: purpose.withdrawalDate,
+        expiryDate: purpose.expiryDate,
+        lastTransactionCollectionPointId: purpose.collectionPointGuid,
+        topics: purpose.preferences.map((preference) => ({
+          id: topicId(preference.topic),
+          name: `${preference.topic}: ${preference.option}`,
+        })),
+      }),
+    ),
   };
 }
 
@@ -547,7 +569,7 @@ export function answerLookup(
         2_000,
       );
     case 'v3-datasubject-profile':
-      return subject ? ok(v3Profile(subject)) : notFound();
+      return subject ? ok(v3Profile(subject)) : legacyNothing('data subject');
     case 'v3-datasubject-profiles':
       return legacyPage(
         set.subjects
@@ -583,9 +605,7 @@ export function answerLookup(
     case 'v2-linked-group': {
       const group = set.group(values.linkedIdentityGroupId!);
       const primary = group && set.subject(group.primaryDataSubjectIdentifier);
-      return group && primary
-        ? ok(v2GroupDetailed(group, primary))
-        : notFound(NOT_FOUND_TEXT.other);
+      return group && primary ? ok(v2GroupDetailed(group, primary)) : legacyNothing('group');
     }
   }
 }

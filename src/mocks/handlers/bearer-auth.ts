@@ -3,6 +3,13 @@
 import type { MockState } from '../state';
 import { errorResponse } from './responses';
 
+/** Builds a refusal: the mock's common error body, or the shape an operation's document gives. */
+export type ErrorBody = (
+  status: number,
+  message: string,
+  headers: Record<string, string>,
+) => Response;
+
 const REALM = 'privacy-api';
 // RFC 6750 §2.1 b64token after the scheme; the scheme itself is case-insensitive (RFC 9110 §11.1).
 const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*)$/i;
@@ -17,10 +24,11 @@ export function refuseUnauthorized(
   state: MockState,
   request: Request,
   requiredScope: string | null,
+  refusal: ErrorBody = errorResponse,
 ): Response | undefined {
   const match = BEARER.exec(request.headers.get('authorization') ?? '');
   if (!match?.[1]) {
-    return errorResponse(401, 'A bearer access token is required', {
+    return refusal(401, 'A bearer access token is required', {
       'www-authenticate': `Bearer realm="${REALM}"`,
     });
   }
@@ -28,12 +36,12 @@ export function refuseUnauthorized(
   if (!check.ok) {
     const description =
       check.reason === 'expired' ? 'The access token expired' : 'The access token is not valid';
-    return errorResponse(401, description, {
+    return refusal(401, description, {
       'www-authenticate': `Bearer realm="${REALM}", error="invalid_token", error_description="${description}"`,
     });
   }
   if (requiredScope !== null && !check.token.scopes.includes(requiredScope)) {
-    return errorResponse(403, `The access token lacks the ${requiredScope} scope`, {
+    return refusal(403, `The access token lacks the ${requiredScope} scope`, {
       'www-authenticate': `Bearer realm="${REALM}", error="insufficient_scope", scope="${requiredScope}"`,
     });
   }

@@ -7,13 +7,14 @@ import type {
   DataSubjectOperation,
   DataSubjectOperationId,
 } from '../../shared/data-subject-operations';
+import { contractOperation } from '../../shared/data-subject-contract';
 import { paramValueProblem, parseIsoDateTime } from '../../shared/data-subject-validation';
 import { answerLookup } from '../data/data-subject-answers';
 import type { MockOperation } from '../operations';
 import type { MockState } from '../state';
 import { admitRequest } from './admission';
 import { refuseUnauthorized } from './bearer-auth';
-import { errorResponse } from './responses';
+import { errorResponse, jsonStringErrorResponse } from './responses';
 
 const WHERE = { header: 'header', query: 'query parameter', path: 'path segment' } as const;
 
@@ -25,10 +26,16 @@ function mswPath(path: string): string {
 function handlerFor(state: MockState, operation: DataSubjectOperation): HttpHandler {
   return http.get(`*${mswPath(operation.path)}`, async ({ request, params }) => {
     // The documents name the CONSENT scopes; the mock's tokens carry no scopes for them, so any
-    // valid token is accepted.
+    // valid token is accepted. The v4 documents (those with the not-found answer) give 401 and
+    // 403 a JSON-string body; the legacy ones give none, so the common body will do.
     const refused =
       (await admitRequest(state, operation.id as MockOperation)) ??
-      refuseUnauthorized(state, request, null);
+      refuseUnauthorized(
+        state,
+        request,
+        null,
+        contractOperation(operation.operationId)?.notFound ? jsonStringErrorResponse : undefined,
+      );
     if (refused) return refused;
 
     const url = new URL(request.url);

@@ -30,3 +30,18 @@ export function errorResponse(
   const body: MockErrorBody = { status, error: STATUS_CODES[status] ?? 'Error', message };
   return HttpResponse.json(body, { status, headers });
 }
+
+/**
+ * An error response whose body is a JSON string, the shape the v4 documents give their 401, 403
+ * and 404 (`application/json`, `type: string`).
+ */
+export function jsonStringErrorResponse(
+  status: number,
+  message: string,
+  headers: Record<string, string> = {},
+): Response {
+  return new Response(JSON.stringify(message), {
+    status,
+    headers: { ...headers, 'content-type': 'application/json' },
+  });
+}

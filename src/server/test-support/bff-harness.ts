@@ -23,7 +23,11 @@ import { composeBff } from '../compose';
 import { createLogger, type Logger } from '../logger';
 import type { ExtraCheck } from '../observability/readiness';
 import type { SqlDatabase } from '../store/database';
-import { createHttpTransport, type TransportRequest } from '../upstream/http-transport';
+import {
+  createHttpTransport,
+  type TransportRequest,
+  type TransportResponse,
+} from '../upstream/http-transport';
 
 export interface HarnessOptions {
   env?: Record<string, string>;
@@ -138,13 +142,18 @@ export async function startBffHarness({
   });
   /** Every request the BFF sent upstream, as the upstream received it. */
   const sent: TransportRequest[] = [];
+  /** Every upstream answer the BFF received, beside its request (failed calls have none). */
+  const answered: Array<{ request: TransportRequest; response: TransportResponse }> = [];
   const bff = composeBff({
     config,
     logger: logger ?? createLogger('silent'),
     upstreamBaseUrl: config.upstream.baseUrl ?? upstream.url,
     transport: (request) => {
       sent.push(request);
-      return http(request);
+      return http(request).then((response) => {
+        answered.push({ request, response });
+        return response;
+      });
     },
     ...(now ? { now } : {}),
     ...(database ? { database } : {}),
@@ -197,6 +206,7 @@ export async function startBffHarness({
     upstream,
     mock: upstream.state,
     sent,
+    answered,
     request,
     signIn,
     config,
