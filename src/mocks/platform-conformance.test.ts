@@ -38,6 +38,9 @@ import { startMockUpstreamServer, type MockUpstreamServer } from './server';
 const DESCRIPTION = 'docs/platform-openapi.json';
 const DAY = 86_400_000;
 
+/** The token request's operation id in the description (the vendor's token document's). */
+const TOKEN_OPERATION_ID = 'GetOAuthToken';
+
 let mock: MockUpstreamServer;
 let prism: PrismProxy;
 let h: BffHarness;
@@ -49,7 +52,8 @@ beforeAll(async () => {
     upstream: mock,
     env: {
       UPSTREAM_BASE_URL: prism.url,
-      OAUTH_TOKEN_URL: `${mock.url}${PLATFORM_TOKEN_PATH}`,
+      // The token request goes through Prism too: multipart/form-data, as the document declares.
+      OAUTH_TOKEN_URL: `${prism.url}${PLATFORM_TOKEN_PATH}`,
     },
   });
 }, 180_000);
@@ -204,13 +208,16 @@ describe('the mock behind a validating proxy serving docs/platform-openapi.json'
         ({ request }) =>
           (request.url.pathname === EVENT_TYPES_OPERATION.path
             ? EVENT_TYPES_OPERATION.operationId
-            : contractFor(request.method, request.url.pathname)?.operationId) ?? 'unknown',
+            : request.url.pathname === PLATFORM_TOKEN_PATH
+              ? TOKEN_OPERATION_ID
+              : contractFor(request.method, request.url.pathname)?.operationId) ?? 'unknown',
       ),
     );
     expect([...covered].sort()).toEqual(
       [
         ...PLATFORM_CONTRACT.map((each) => each.operationId),
         EVENT_TYPES_OPERATION.operationId,
+        TOKEN_OPERATION_ID,
       ].sort(),
     );
     expect(failedPages).toEqual([]);
