@@ -1,6 +1,6 @@
 // How a route module describes its operations for the console's OpenAPI document: beside the
 // handler, with the zod schemas the handler already validates with and the browser reads answers
-// with, so the description cannot say something the code does not do (docs/architecture.md §5).
+// with, so the description cannot say something the code does not do (docs/architecture.md §6).
 import type * as z from 'zod/v4/core';
 import type { Role } from '../../shared/session';
 
