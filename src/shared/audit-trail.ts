@@ -29,7 +29,7 @@ const AuditParamSchema = z.object({
 export type AuditParam = z.infer<typeof AuditParamSchema>;
 
 /** One lookup of personal data. */
-const AuditRecordSchema = z.object({
+export const AuditRecordSchema = z.object({
   id: z.string(),
   at: z.iso.datetime(),
   /** The console user who made it. */

@@ -149,6 +149,69 @@ describe('real answers match the document', () => {
     }
   }, 60_000);
 
+  it('changes too: destinations, thresholds, integrations, audit exports, signing out', async () => {
+    const mismatches: string[] = [];
+    const call = async <Answer = unknown>(
+      method: string,
+      path: string,
+      body?: unknown,
+      cookie?: string,
+    ): Promise<Answer> => {
+      const response = await h.request(path, {
+        method,
+        headers: {
+          ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+          ...(cookie ? { Cookie: cookie } : {}),
+        },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+      expect(response.status, `${method} ${path}`).toBeLessThan(300);
+      const json: unknown = response.headers.get('content-type')?.includes('json')
+        ? await response.clone().json()
+        : undefined;
+      const mismatch = await undocumentedAnswer(method, path, response);
+      if (mismatch) mismatches.push(mismatch);
+      return json as Answer;
+    };
+    const created = await call<{ destination: { id: string } }>(
+      'POST',
+      '/api/alerts/destinations',
+      {
+        name: 'On-call',
+        kind: 'webhook',
+        url: 'https://alerts.example.com/hooks/abc123',
+        events: ['incident.new'],
+      },
+    );
+    const destination = `/api/alerts/destinations/${created.destination.id}`;
+    await call('PATCH', destination, { enabled: false });
+    await call('GET', `${destination}/deliveries`);
+    await call('DELETE', destination);
+    const rules = await call<{ rules: { id: string }[] }>('GET', '/api/rate-limits/rules');
+    await call('PUT', `/api/alerts/thresholds/${rules.rules[0]!.id}/MINUTE`, { percent: 70 });
+    const issued = await call<{ integration: { id: string } }>('POST', '/api/integrations', {
+      name: 'Nightly export',
+    });
+    const integration = `/api/integrations/${issued.integration.id}`;
+    await call('POST', `${integration}/rotate`);
+    await call('POST', `${integration}/revoke`);
+    await call('POST', '/api/audit-trail/search', { identifier: 'someone@example.com' });
+    await call('POST', '/api/audit-trail/verify');
+    const exported = await h.request('/api/audit-trail/export', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ format: 'json', filters: {} }),
+    });
+    const exportId = exported.headers.get('x-export-id');
+    await exported.clone().text(); // read to its end: the signature is written then
+    const exportMismatch = await undocumentedAnswer('POST', '/api/audit-trail/export', exported);
+    if (exportMismatch) mismatches.push(exportMismatch);
+    await call('GET', `/api/audit-trail/exports/${exportId}/signature`);
+    await call('DELETE', '/api/rate-limits/reported-limits');
+    await call('DELETE', '/api/session', undefined, await h.signIn('support'));
+    expect(mismatches).toEqual([]);
+  }, 60_000);
+
   it('problem answers too: a bad query, a sign-in and a missing resource', async () => {
     const checks: [string, string, RequestInit?][] = [
       ['GET', '/api/rate-limits/incidents?limit=0'],

@@ -20,8 +20,8 @@ export interface ApiAnswer {
   readonly schema?: z.$ZodType;
   /** Default `application/json`; a body without schema is described as a plain string. */
   readonly mediaType?: string;
-  /** Further media types the same answer may come in (an export as CSV or JSON). */
-  readonly alsoAs?: readonly string[];
+  /** Further media types the same answer may come in (an export as CSV or JSON), with schemas. */
+  readonly alsoAs?: readonly { readonly mediaType: string; readonly schema?: z.$ZodType }[];
   /** Response headers worth naming, with their meaning. */
   readonly headers?: Readonly<Record<string, string>>;
 }

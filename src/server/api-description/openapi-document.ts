@@ -82,10 +82,15 @@ function queryParameters(operation: ApiOperation): JsonSchema[] {
 }
 
 function answerOf(answer: ApiAnswer): JsonSchema {
-  const mediaType = answer.mediaType ?? 'application/json';
-  const schema = answer.schema ? jsonSchemaOf(answer.schema, 'output') : { type: 'string' };
+  const variants = [
+    { mediaType: answer.mediaType ?? 'application/json', schema: answer.schema },
+    ...(answer.alsoAs ?? []),
+  ];
   const content = Object.fromEntries(
-    [mediaType, ...(answer.alsoAs ?? [])].map((type) => [type, { schema }]),
+    variants.map(({ mediaType, schema }) => [
+      mediaType,
+      { schema: schema ? jsonSchemaOf(schema, 'output') : { type: 'string' } },
+    ]),
   );
   return {
     description: answer.description,

@@ -13,6 +13,7 @@ import {
   AuditExportSignatureSchema,
   AuditIntegritySchema,
   AuditPageSchema,
+  AuditRecordSchema,
   AuditSearchPageSchema,
   AuditSearchRequestSchema,
   AuditVerificationSchema,
@@ -297,6 +298,14 @@ export function auditTrailRoutes(deps: AuditTrailRoutesDeps) {
     });
 }
 
+/** A JSON export as audit/audit-export.ts streams it. */
+const ExportFileSchema = z.object({
+  exportId: z.string(),
+  createdAt: z.iso.datetime(),
+  scope: z.string(),
+  records: z.array(AuditRecordSchema),
+  count: z.int(),
+});
 const exportId = z.object({ id: z.string().regex(EXPORT_ID) });
 
 /** These routes in the console's API description (api-description/). */
@@ -342,7 +351,7 @@ export const auditTrailApi: ApiModule = {
         200: {
           description: 'The export file.',
           mediaType: 'text/csv',
-          alsoAs: ['application/json'],
+          alsoAs: [{ mediaType: 'application/json', schema: ExportFileSchema }],
           headers: {
             'X-Export-Id': 'The export’s id, for its signature.',
             'X-Export-Records': 'How many records it holds.',
