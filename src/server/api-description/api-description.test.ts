@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_IDENTIFIERS } from '../../shared/data-subject-demo';
 import { startBffHarness, type BffHarness } from '../test-support/bff-harness';
 import {
   API_DOCUMENT,
@@ -193,9 +194,30 @@ describe('real answers match the document', () => {
       name: 'Nightly export',
     });
     const integration = `/api/integrations/${issued.integration.id}`;
-    await call('POST', `${integration}/rotate`);
+    const rotated = await call<{ key: string }>('POST', `${integration}/rotate`);
+    const report = await h.app.request('/api/integrations/reports', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${rotated.key}` },
+      body: JSON.stringify({
+        minutes: [
+          { minute: new Date().toISOString(), method: 'GET', path: '/api/x/v1/y', requests: 3 },
+        ],
+      }),
+    });
+    expect(report.status).toBe(202);
+    const reportMismatch = await undocumentedAnswer('POST', '/api/integrations/reports', report);
+    if (reportMismatch) mismatches.push(reportMismatch);
     await call('POST', `${integration}/revoke`);
-    await call('POST', '/api/audit-trail/search', { identifier: 'someone@example.com' });
+    // A lookup of personal data, so the trail, its search and its export hold a record.
+    await call('POST', '/api/data-subjects/lookups', {
+      operation: 'v4-details',
+      params: { identifier: DEMO_IDENTIFIERS[0] },
+    });
+    const found = await call<{ items: unknown[] }>('POST', '/api/audit-trail/search', {
+      identifier: DEMO_IDENTIFIERS[0],
+    });
+    expect(found.items).toHaveLength(1);
+    await call('GET', '/api/audit-trail');
     await call('POST', '/api/audit-trail/verify');
     const exported = await h.request('/api/audit-trail/export', {
       method: 'POST',
