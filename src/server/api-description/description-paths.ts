@@ -1,4 +1,4 @@
-// The addresses where tools and people look for an API description by habit. They are not client
+// The addresses where scanners, client generators and people look for an API description by habit. They are not client
 // routes of the SPA, so they answer a 404 problem naming where the description really is, instead
 // of the app's HTML page with 200 (which a scanner would take for a description it cannot read).
 import type { Hono } from 'hono';
