@@ -3,7 +3,7 @@
 // with, so the description and the code cannot say different things.
 import * as z from 'zod';
 import type * as zc from 'zod/v4/core';
-import { PROBLEM_CONTENT_TYPE, ProblemSchema } from '../../shared/problem';
+import { PROBLEM_CONTENT_TYPE, PROBLEM_TYPES, ProblemSchema } from '../../shared/problem';
 import type { ApiAnswer, ApiModule, ApiOperation } from './api-operation';
 
 /** A JSON Schema object, as the document holds it. */
@@ -44,6 +44,19 @@ function jsonSchemaOf(schema: zc.$ZodType, io: 'input' | 'output'): JsonSchema {
   }) as JsonSchema;
   delete converted.$schema;
   return converted;
+}
+
+/** The problem+json schema, its `type` naming every registered problem type. */
+function problemSchema(): JsonSchema {
+  const schema = jsonSchemaOf(ProblemSchema, 'output');
+  const properties = schema.properties as Record<string, JsonSchema>;
+  properties.type = {
+    ...properties.type,
+    description:
+      'A relative URI that never changes once published; opened on the console, it explains the problem (`/problems` lists them all).',
+    examples: Object.values(PROBLEM_TYPES),
+  };
+  return schema;
 }
 
 /** `/destinations/:id` under `/api/alerts` -> `/api/alerts/destinations/{id}`. */
@@ -262,7 +275,7 @@ export function buildOpenApiDocument(modules: readonly ApiModule[]): OpenApiDocu
           schema: { type: 'string', const: '1' },
         },
       },
-      schemas: { Problem: jsonSchemaOf(ProblemSchema, 'output') },
+      schemas: { Problem: problemSchema() },
     },
   };
 }
