@@ -246,7 +246,8 @@ export const PROBLEM_EXPLANATIONS: Record<keyof typeof PROBLEM_TYPES, ProblemExp
   unsupportedMediaType: {
     title: 'Unsupported media type',
     status: '415',
-    happened: 'The body came in a media type this route does not take; signing in takes JSON only.',
+    happened:
+      'The body came in a media type this route does not take: signing in and integration reports take JSON only.',
     todo: 'Send `Content-Type: application/json` with a JSON body.',
   },
   badRequest: {

@@ -111,7 +111,12 @@ export function integrationReportRoutes(deps: IntegrationsRoutesDeps) {
       );
     }
     if (!(c.req.header('content-type') ?? '').toLowerCase().startsWith('application/json')) {
-      throw invalidBody('Send the report as application/json.');
+      throw new HttpProblem({
+        type: SECURITY_PROBLEM_TYPES.unsupportedMediaType,
+        title: 'A report is JSON',
+        status: 415,
+        detail: 'Send the report with Content-Type: application/json.',
+      });
     }
     const raw: unknown = await c.req.json().catch(() => undefined);
     let intake;
@@ -247,9 +252,10 @@ export const integrationReportsApi: ApiModule = {
       body: ReportSchema,
       responses: { 202: { description: 'Stored.', schema: IngestAnswerSchema } },
       problems: {
-        400: 'Not a JSON report (`/problems/invalid-parameter`).',
+        400: 'Not a report: not a JSON object of `minutes` and `throttles` (`/problems/invalid-parameter`).',
         401: 'A missing, unknown or revoked key (`/problems/integration-unauthorized`), with `WWW-Authenticate: Bearer`.',
         413: 'More entries than one report may hold (`/problems/payload-too-large`).',
+        415: 'Not `application/json` (`/problems/unsupported-media-type`).',
         429: 'Too many reports from this integration (`/problems/rate-limited`), with `Retry-After`.',
       },
     },
