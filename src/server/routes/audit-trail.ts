@@ -76,7 +76,7 @@ function auditQuerySchema(operations: ReadonlySet<string>) {
           .string()
           .transform((user) => user.toLowerCase())
           .refine((user) => USERNAME_PATTERN.test(user), 'must be a console username'),
-      ),
+      ).describe('A console username.'),
       operation: listFilter(
         z
           .string()
@@ -84,10 +84,10 @@ function auditQuerySchema(operations: ReadonlySet<string>) {
             (operation) => operations.has(operation),
             'must be an operation id of the catalog, or "unknown"',
           ),
-      ),
+      ).describe('An operation id of GET /api/data-subjects/operations, or `unknown`.'),
       outcome: listFilter(
         z.enum(AUDIT_OUTCOMES, { error: `must be one of ${AUDIT_OUTCOMES.join(', ')}` }),
-      ),
+      ).describe(`One of ${AUDIT_OUTCOMES.join(', ')}.`),
     },
     AUDIT_QUERY_LIMITS,
   );

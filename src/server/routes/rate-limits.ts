@@ -66,7 +66,9 @@ const RECONNECT_MS = 2_000;
 function incidentQuerySchema(knownRules: ReadonlySet<string>) {
   return listQuerySchema(
     {
-      period: listFilter(z.enum(RATE_LIMIT_PERIODS, { error: 'must be MINUTE or HOUR' })),
+      period: listFilter(z.enum(RATE_LIMIT_PERIODS, { error: 'must be MINUTE or HOUR' })).describe(
+        'MINUTE or HOUR.',
+      ),
       rule: listFilter(
         z
           .string()
@@ -74,7 +76,7 @@ function incidentQuerySchema(knownRules: ReadonlySet<string>) {
             (rule) => rule === 'unmatched' || knownRules.has(rule),
             'must be the id of a rule of GET /api/rate-limits/rules, or "unmatched"',
           ),
-      ),
+      ).describe('A rule id of GET /api/rate-limits/rules, or `unmatched`.'),
     },
     INCIDENT_QUERY_LIMITS,
   );
