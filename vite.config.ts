@@ -17,9 +17,13 @@ export default defineConfig({
     host: '127.0.0.1',
     port: 5173,
     strictPort: true,
-    // In development the browser talks to Vite, which forwards /api to the BFF: same origin
-    // from the browser's point of view, as in production.
-    proxy: { '/api': { target: `http://127.0.0.1:${bffPort}`, changeOrigin: false } },
+    // In development the browser talks to Vite, which forwards /api (and the problem types'
+    // explanations, /problems) to the BFF: same origin from the browser's point of view, as in
+    // production.
+    proxy: {
+      '/api': { target: `http://127.0.0.1:${bffPort}`, changeOrigin: false },
+      '/problems': { target: `http://127.0.0.1:${bffPort}`, changeOrigin: false },
+    },
   },
   test: {
     projects: [

@@ -30,6 +30,12 @@ import {
 } from './routes/integrations';
 import { sessionRoutes } from './routes/session';
 import { apiFallback } from './security/api-fallback';
+import { metaRoutes } from './routes/meta';
+import { apiDescriptionRoutes } from './routes/api-description';
+import { API_MODULES } from './api-description/api-modules';
+import { buildOpenApiDocument } from './api-description/openapi-document';
+import { answerDescriptionPaths } from './api-description/description-paths';
+import { problemPagesRoutes } from './problem-pages/problem-pages';
 import { requireCsrfHeader } from './security/csrf-header';
 import { originCheck } from './security/origin-check';
 import { htmlNoStore } from './html-no-store';
@@ -134,8 +140,12 @@ export function createApp(deps: AppDeps) {
   for (const prefix of ADMIN_ONLY_PREFIXES) app.use(`${prefix}*`, requireRole('admin'));
   app.route('/api/event-types', eventTypesRoutes(deps.eventTypes, deps.arrayQueryStyle));
   // Rate limits and 429 incidents (docs/product.md §7): every signed-in role.
-  const meta = deps.meta;
-  if (meta) app.get('/api/meta', (c) => c.json(meta, 200, { 'Cache-Control': 'no-store' }));
+  if (deps.meta) app.route('/api/meta', metaRoutes(deps.meta));
+  // The console's own API description (api-description/), for every signed-in role.
+  app.route(
+    '/api/openapi.json',
+    apiDescriptionRoutes(() => buildOpenApiDocument(API_MODULES)),
+  );
   // Forgetting the limits the platform reported changes what the governor keeps: admins only.
   app.delete('/api/rate-limits/reported-limits', requireRole('admin'));
   if (deps.rateLimits) app.route('/api/rate-limits', rateLimitsRoutes(deps.rateLimits));
@@ -157,6 +167,10 @@ export function createApp(deps: AppDeps) {
     app.route('/api/account-usage', accountUsageRoutes(deps.integrations));
   }
   app.all('/api/*', apiFallback(app));
+  // Where a problem's `type` URI leads, for everyone (no session); and the usual description
+  // addresses answer a 404 problem rather than the app's page.
+  app.route('/problems', problemPagesRoutes());
+  answerDescriptionPaths(app);
   if (deps.staticDir) app.route('/', staticSiteRoutes(deps.staticDir));
 
   app.onError((error, c) => {

@@ -32,7 +32,7 @@ const AuditParamSchema = z.object({
 export type AuditParam = z.infer<typeof AuditParamSchema>;
 
 /** One lookup of personal data. */
-const AuditRecordSchema = z.object({
+export const AuditRecordSchema = z.object({
   id: z.string(),
   at: z.iso.datetime(),
   /** The console user who made it. */
@@ -159,20 +159,21 @@ export const AuditExportSignatureSchema = z.object({
 });
 export type AuditExportSignature = z.infer<typeof AuditExportSignatureSchema>;
 
+/** One walk of the hash chain, by the daily job, `npm run audit -- verify` or the page. */
+export const AuditVerificationSchema = z.object({
+  at: z.iso.datetime(),
+  ok: z.boolean(),
+  entries: z.int(),
+  /** The first broken link, when not ok. */
+  brokenAt: z.nullable(z.int()),
+  detail: z.string(),
+  source: z.string(),
+});
+
 /** The trail's integrity as the audit page shows it. */
 export const AuditIntegritySchema = z.object({
-  /** The last walk of the hash chain, by the daily job, `npm run audit -- verify` or the page. */
-  lastVerification: z.nullable(
-    z.object({
-      at: z.iso.datetime(),
-      ok: z.boolean(),
-      entries: z.int(),
-      /** The first broken link, when not ok. */
-      brokenAt: z.nullable(z.int()),
-      detail: z.string(),
-      source: z.string(),
-    }),
-  ),
+  /** The last walk of the hash chain. */
+  lastVerification: z.nullable(AuditVerificationSchema),
   /** The retention kept and its last run. */
   retention: z.object({
     days: z.int(),

@@ -36,8 +36,17 @@ export const PROBLEM_TYPES = {
   csrfMissing: '/problems/csrf-missing',
   /** Something failed inside the console; the detail says nothing more (500). */
   internal: '/problems/internal',
-  /** A store the console shares between replicas (Redis) cannot be reached for the moment (503). */
+  /**
+   * The console's own store cannot be used for the moment: its database (incidents, audit trail,
+   * alerts), or Redis where replicas share sessions (503).
+   */
   storeUnavailable: '/problems/store-unavailable',
+  /** The request conflicts with the resource's state: a name taken, work not finished (409). */
+  conflict: '/problems/conflict',
+  /** More audit records match than one export may hold (413). */
+  exportTooLarge: '/problems/export-too-large',
+  /** The console holds as many live streams open as it allows; the platform is not involved (503). */
+  tooManyStreams: '/problems/too-many-streams',
 
   /** No valid session: signed out, expired, or a cookie that is not ours (401). */
   signedOut: '/problems/signed-out',

@@ -3,24 +3,38 @@
 import { SESSION_PROBLEM_TYPES, type Role } from '../../shared/session';
 import { HttpProblem } from '../problem';
 
+/**
+ * The challenge of a session 401 (RFC 9110 §11.6.1 requires one). The console authenticates with
+ * a session cookie that POST /api/session sets, which no registered scheme names; `Cookie` with
+ * the realm says so to any HTTP client, and no browser shows a password dialog for an unknown
+ * scheme (docs/security-model.md).
+ */
+export const SESSION_CHALLENGE = { 'WWW-Authenticate': 'Cookie realm="console"' } as const;
+
 /** 401: no valid session. */
 export function signedOutProblem(): HttpProblem {
-  return new HttpProblem({
-    type: SESSION_PROBLEM_TYPES.signedOut,
-    title: 'You are signed out',
-    status: 401,
-    detail: 'Sign in to the console to continue.',
-  });
+  return new HttpProblem(
+    {
+      type: SESSION_PROBLEM_TYPES.signedOut,
+      title: 'You are signed out',
+      status: 401,
+      detail: 'Sign in to the console to continue.',
+    },
+    SESSION_CHALLENGE,
+  );
 }
 
 /** 401: wrong username or password; the same answer whether or not the user exists. */
 export function signInFailedProblem(): HttpProblem {
-  return new HttpProblem({
-    type: SESSION_PROBLEM_TYPES.signInFailed,
-    title: 'Wrong username or password',
-    status: 401,
-    detail: 'Check both and try again. Names are not case-sensitive; passwords are.',
-  });
+  return new HttpProblem(
+    {
+      type: SESSION_PROBLEM_TYPES.signInFailed,
+      title: 'Wrong username or password',
+      status: 401,
+      detail: 'Check both and try again. Names are not case-sensitive; passwords are.',
+    },
+    SESSION_CHALLENGE,
+  );
 }
 
 /** 429 with Retry-After: too many failed sign-ins for this user or address. */

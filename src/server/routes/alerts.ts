@@ -2,11 +2,18 @@
 // alert destinations, the one-click test, the delivery log and resend. Every signed-in role reads;
 // only admins change anything, and nobody ever reads a destination's URL or secret back.
 import { Hono } from 'hono';
+import * as z from 'zod';
 import {
   ALERT_LIMITS,
   ALERT_PROBLEM_TYPES,
   CreateDestinationSchema,
   DEFAULT_SIGNING_SCHEME,
+  CreatedDestinationSchema,
+  DeliveryListSchema,
+  DeliverySchema,
+  DestinationListSchema,
+  DestinationSchema,
+  ForecastResponseSchema,
   ThresholdSchema,
   UpdateDestinationSchema,
   type CreatedDestination,
@@ -16,6 +23,7 @@ import {
 import { PROBLEM_TYPES } from '../../shared/problem';
 import { RATE_LIMIT_PERIODS } from '../../shared/rate-limits';
 import type { AppEnv } from '../app-env';
+import { ADMIN_ONLY, ANY_ROLE, type ApiModule } from '../api-description/api-operation';
 import { requireRole } from '../auth/require-role';
 import type { Alerting } from '../alerts/create-alerting';
 import type { StoredDestination } from '../alerts/alert-store';
@@ -216,7 +224,7 @@ export function alertsRoutes(deps: AlertsRoutesDeps) {
       const delivery = await store.resend(id, now());
       if (!delivery) {
         throw new HttpProblem({
-          type: PROBLEM_TYPES.invalidParameter,
+          type: PROBLEM_TYPES.conflict,
           title: 'This alert is still on its way',
           status: 409,
           detail: 'Only a delivered or dead-lettered alert can be sent again.',
@@ -226,3 +234,114 @@ export function alertsRoutes(deps: AlertsRoutesDeps) {
       return c.json((await store.getDelivery(id)) ?? delivery, 200, NO_STORE);
     });
 }
+
+const byId = z.object({ id: z.string().regex(ID) });
+const noSuch = (what: string) => `No such ${what} (\`/problems/not-found\`).`;
+const invalid = 'The body is not valid; the field is named (`/problems/invalid-parameter`).';
+
+/** These routes in the console's API description (api-description/). */
+export const alertsApi: ApiModule = {
+  base: '/api/alerts',
+  tag: {
+    name: 'Alerts',
+    description: 'Early warning: forecasts, thresholds, destinations and deliveries.',
+  },
+  operations: [
+    {
+      method: 'get',
+      path: '/forecast',
+      operationId: 'getAlertForecast',
+      summary: 'The forecast per limit and its thresholds',
+      access: { session: ANY_ROLE },
+      responses: { 200: { description: 'The forecast.', schema: ForecastResponseSchema } },
+    },
+    {
+      method: 'put',
+      path: '/thresholds/:ruleId/:period',
+      operationId: 'setAlertThreshold',
+      summary: 'Set the warning threshold of one limit',
+      access: { session: ADMIN_ONLY },
+      params: z.object({ ruleId: z.string(), period: z.enum(RATE_LIMIT_PERIODS) }),
+      body: ThresholdSchema,
+      responses: { 204: { description: 'Set.' } },
+      problems: { 400: invalid, 404: noSuch('limit') },
+    },
+    {
+      method: 'get',
+      path: '/destinations',
+      operationId: 'listAlertDestinations',
+      summary: 'The alert destinations (never their URL or secret)',
+      access: { session: ANY_ROLE },
+      responses: { 200: { description: 'The destinations.', schema: DestinationListSchema } },
+    },
+    {
+      method: 'post',
+      path: '/destinations',
+      operationId: 'createAlertDestination',
+      summary: 'Add an alert destination',
+      description: 'A webhook’s signing secret is in this answer, and never again.',
+      access: { session: ADMIN_ONLY },
+      body: CreateDestinationSchema,
+      responses: {
+        201: { description: 'Added, with its secret.', schema: CreatedDestinationSchema },
+      },
+      problems: {
+        400: `${invalid} A URL the console may not call is \`/problems/alert-destination-refused\`.`,
+      },
+    },
+    {
+      method: 'patch',
+      path: '/destinations/:id',
+      operationId: 'updateAlertDestination',
+      summary: 'Change an alert destination',
+      access: { session: ADMIN_ONLY },
+      params: byId,
+      body: UpdateDestinationSchema,
+      responses: { 200: { description: 'Changed.', schema: DestinationSchema } },
+      problems: { 400: invalid, 404: noSuch('destination') },
+    },
+    {
+      method: 'delete',
+      path: '/destinations/:id',
+      operationId: 'deleteAlertDestination',
+      summary: 'Remove an alert destination',
+      access: { session: ADMIN_ONLY },
+      params: byId,
+      responses: { 204: { description: 'Removed.' } },
+      problems: { 404: noSuch('destination') },
+    },
+    {
+      method: 'post',
+      path: '/destinations/:id/test',
+      operationId: 'testAlertDestination',
+      summary: 'Send a test alert now',
+      access: { session: ADMIN_ONLY },
+      params: byId,
+      responses: { 200: { description: 'The test delivery.', schema: DeliverySchema } },
+      problems: { 404: noSuch('destination') },
+    },
+    {
+      method: 'get',
+      path: '/destinations/:id/deliveries',
+      operationId: 'listAlertDeliveries',
+      summary: 'The latest deliveries to one destination',
+      access: { session: ANY_ROLE },
+      params: byId,
+      responses: { 200: { description: 'The deliveries.', schema: DeliveryListSchema } },
+      problems: { 404: noSuch('destination') },
+    },
+    {
+      method: 'post',
+      path: '/deliveries/:id/resend',
+      operationId: 'resendAlertDelivery',
+      summary: 'Send a delivered or dead-lettered alert again',
+      access: { session: ADMIN_ONLY },
+      params: byId,
+      responses: { 200: { description: 'The delivery.', schema: DeliverySchema } },
+      problems: {
+        404: noSuch('delivery'),
+        409: 'The alert is still on its way (`/problems/conflict`).',
+      },
+    },
+  ],
+};

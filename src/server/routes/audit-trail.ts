@@ -10,12 +10,19 @@ import {
   AUDIT_QUERY_LIMITS,
   AUDIT_SEARCH_MAX_LENGTH,
   AuditExportRequestSchema,
+  AuditExportSignatureSchema,
+  AuditIntegritySchema,
+  AuditPageSchema,
+  AuditRecordSchema,
+  AuditSearchPageSchema,
   AuditSearchRequestSchema,
+  AuditVerificationSchema,
   isEmailIdentifier,
   type AuditIntegrity,
   type AuditMatch,
 } from '../../shared/audit-trail';
 import type { AppEnv } from '../app-env';
+import { ADMIN_ONLY, type ApiModule } from '../api-description/api-operation';
 import { streamAuditExport, type ExportPages } from '../audit/audit-export';
 import { personSearch } from '../audit/person-search';
 import type { ExportSigner } from '../audit/export-signing';
@@ -57,6 +64,8 @@ export interface AuditTrailRoutesDeps {
 }
 
 const NO_STORE = { 'Cache-Control': 'private, no-store' };
+/** An export id as the signature route checks it. */
+const EXPORT_ID = /^[0-9a-f-]{36}$/;
 
 /** The 400 for a search body; never repeats the identifier. */
 function invalidSearch(parameter: string, detail: string): HttpProblem {
@@ -80,7 +89,7 @@ function auditQuerySchema(operations: ReadonlySet<string>) {
           .string()
           .transform((user) => user.toLowerCase())
           .refine((user) => USERNAME_PATTERN.test(user), 'must be a console username'),
-      ),
+      ).describe('A console username.'),
       operation: listFilter(
         z
           .string()
@@ -88,10 +97,10 @@ function auditQuerySchema(operations: ReadonlySet<string>) {
             (operation) => operations.has(operation),
             'must be an operation id of the catalog, or "unknown"',
           ),
-      ),
+      ).describe('An operation id of GET /api/data-subjects/operations, or `unknown`.'),
       outcome: listFilter(
         z.enum(AUDIT_OUTCOMES, { error: `must be one of ${AUDIT_OUTCOMES.join(', ')}` }),
-      ),
+      ).describe(`One of ${AUDIT_OUTCOMES.join(', ')}.`),
     },
     AUDIT_QUERY_LIMITS,
   );
@@ -226,7 +235,7 @@ export function auditTrailRoutes(deps: AuditTrailRoutesDeps) {
       }
       if (total > deps.exportMaxRecords) {
         throw new HttpProblem({
-          type: PROBLEM_TYPES.invalidParameter,
+          type: PROBLEM_TYPES.exportTooLarge,
           title: 'The export is too large',
           status: 413,
           detail: `${total} records match; an export holds at most ${deps.exportMaxRecords} (AUDIT_EXPORT_MAX_RECORDS). Narrow the time range or filters and export in parts.`,
@@ -267,7 +276,7 @@ export function auditTrailRoutes(deps: AuditTrailRoutesDeps) {
     .get('/exports/:id/signature', async (c) => {
       const user = c.get('user');
       const id = c.req.param('id');
-      if (!user || !/^[0-9a-f-]{36}$/.test(id)) throw invalidParameter('id', 'is not an export id');
+      if (!user || !EXPORT_ID.test(id)) throw invalidParameter('id', 'is not an export id');
       const signature = await store.exportSignature(id, user.username);
       if (signature === undefined) {
         throw new HttpProblem({
@@ -279,7 +288,7 @@ export function auditTrailRoutes(deps: AuditTrailRoutesDeps) {
       }
       if (signature === null) {
         throw new HttpProblem({
-          type: PROBLEM_TYPES.notFound,
+          type: PROBLEM_TYPES.conflict,
           title: 'The export has not finished',
           status: 409,
           detail:
@@ -339,3 +348,103 @@ export function auditTrailRoutes(deps: AuditTrailRoutesDeps) {
       return c.json(await verifying, 200, NO_STORE);
     });
 }
+
+/** A JSON export as audit/audit-export.ts streams it. */
+const ExportFileSchema = z.object({
+  exportId: z.string(),
+  createdAt: z.iso.datetime(),
+  scope: z.string(),
+  records: z.array(AuditRecordSchema),
+  count: z.int(),
+});
+const exportId = z.object({ id: z.string().regex(EXPORT_ID) });
+
+/** These routes in the console's API description (api-description/). */
+export const auditTrailApi: ApiModule = {
+  base: '/api/audit-trail',
+  tag: {
+    name: 'Audit trail',
+    description: 'Every lookup of personal data, searchable and exportable (admins only).',
+  },
+  operations: [
+    {
+      method: 'get',
+      path: '/',
+      operationId: 'listAuditRecords',
+      summary: 'The audit trail, newest first',
+      access: { session: ADMIN_ONLY },
+      query: auditQuerySchema(new Set()),
+      responses: { 200: { description: 'One page of records.', schema: AuditPageSchema } },
+      problems: { 400: 'An unknown or invalid query parameter (`/problems/invalid-parameter`).' },
+    },
+    {
+      method: 'post',
+      path: '/search',
+      operationId: 'searchAuditByIdentifier',
+      summary: 'The lookups that asked for or showed one identifier',
+      description:
+        'The identifier travels in the body and is compared only as its keyed hashes; it is never stored or logged.',
+      access: { session: ADMIN_ONLY },
+      body: AuditSearchRequestSchema,
+      responses: { 200: { description: 'One page of matches.', schema: AuditSearchPageSchema } },
+      problems: { 400: 'No identifier, or an invalid cursor (`/problems/invalid-parameter`).' },
+    },
+    {
+      method: 'post',
+      path: '/export',
+      operationId: 'exportAuditRecords',
+      summary: 'Export a search or filtered records as CSV or JSON, streamed and signed',
+      description:
+        'Fetch the detached signature by the `X-Export-Id` once the last byte has arrived.',
+      access: { session: ADMIN_ONLY },
+      body: AuditExportRequestSchema,
+      responses: {
+        200: {
+          description: 'The export file.',
+          mediaType: 'text/csv',
+          alsoAs: [{ mediaType: 'application/json', schema: ExportFileSchema }],
+          headers: {
+            'X-Export-Id': 'The export’s id, for its signature.',
+            'X-Export-Records': 'How many records it holds.',
+          },
+        },
+      },
+      problems: {
+        400: 'An invalid format, identifier or filter (`/problems/invalid-parameter`).',
+        413: 'More records match than one export may hold (`/problems/export-too-large`).',
+      },
+    },
+    {
+      method: 'get',
+      path: '/exports/:id/signature',
+      operationId: 'getAuditExportSignature',
+      summary: 'The detached signature of one of your exports',
+      access: { session: ADMIN_ONLY },
+      params: exportId,
+      responses: {
+        200: { description: 'The signed manifest.', schema: AuditExportSignatureSchema },
+      },
+      problems: {
+        400: 'Not an export id (`/problems/invalid-parameter`).',
+        404: 'No export with this id was made by you (`/problems/not-found`).',
+        409: 'The export has not been read to its end yet (`/problems/conflict`).',
+      },
+    },
+    {
+      method: 'get',
+      path: '/integrity',
+      operationId: 'getAuditIntegrity',
+      summary: 'The hash chain’s last walk and the retention',
+      access: { session: ADMIN_ONLY },
+      responses: { 200: { description: 'The integrity.', schema: AuditIntegritySchema } },
+    },
+    {
+      method: 'post',
+      path: '/verify',
+      operationId: 'verifyAuditChain',
+      summary: 'Walk the hash chain now',
+      access: { session: ADMIN_ONLY },
+      responses: { 200: { description: 'The walk’s result.', schema: AuditVerificationSchema } },
+    },
+  ],
+};

@@ -5,9 +5,12 @@ import { Hono } from 'hono';
 import type { AuditRecord } from '../../shared/audit-trail';
 import {
   LookupRequestSchema,
+  LookupResponseSchema,
   type LookupRequest,
   type LookupResponse,
 } from '../../shared/data-subject-lookups';
+import { DataSubjectCatalogSchema } from '../../shared/data-subject-operations';
+import { ADMIN_ONLY, type ApiModule } from '../api-description/api-operation';
 import { PROBLEM_TYPES } from '../../shared/problem';
 import type { AppEnv } from '../app-env';
 import { outcomeOfProblem, type LookupAccount, type LookupAudit } from '../audit/lookup-audit';
@@ -132,3 +135,41 @@ export function dataSubjectsRoutes({ lookups, audit, logger }: DataSubjectsRoute
       return c.json(result.json, 200, NO_STORE);
     });
 }
+
+/** These routes in the console's API description (api-description/). */
+export const dataSubjectsApi: ApiModule = {
+  base: '/api/data-subjects',
+  tag: {
+    name: 'Data subjects',
+    description: 'The platform’s data-subject operations, and lookups through them (admins only).',
+  },
+  operations: [
+    {
+      method: 'get',
+      path: '/operations',
+      operationId: 'listDataSubjectOperations',
+      summary: 'The data-subject operations catalog',
+      access: { session: ADMIN_ONLY },
+      responses: { 200: { description: 'The catalog.', schema: DataSubjectCatalogSchema } },
+    },
+    {
+      method: 'post',
+      path: '/lookups',
+      operationId: 'lookUpDataSubject',
+      summary: 'Run one catalog operation against the platform',
+      description:
+        'The identifier travels in the body, never in a URL. Every lookup, refused and failed ones included, is written to the audit trail before the answer leaves.',
+      access: { session: ADMIN_ONLY },
+      body: LookupRequestSchema,
+      responses: { 200: { description: 'The platform’s answer.', schema: LookupResponseSchema } },
+      problems: {
+        400: 'An unknown operation or invalid parameters, each named (`/problems/invalid-parameter`).',
+        404: 'The platform has no such data subject (`/problems/data-subject-not-found`).',
+        429: 'The platform or the governor holds requests back (`/problems/rate-limited`).',
+        502: 'The platform refused or answered something unusable (`/problems/upstream-*`, `/problems/data-subject-operation-unavailable`).',
+        503: 'The platform cannot be reached, or the audit trail cannot be written (`/problems/audit-unavailable`).',
+        504: 'The platform did not answer in time (`/problems/upstream-timeout`).',
+      },
+    },
+  ],
+};

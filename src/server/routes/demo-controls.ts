@@ -8,10 +8,12 @@ import { EVENT_TYPES_OPERATION } from '../../shared/event-types';
 import {
   DEMO_SCENARIOS,
   DEMO_SCENARIO_IDS,
+  DemoOutcomeSchema,
   type DemoOutcome,
   type DemoScenario,
 } from '../../shared/demo-scenarios';
 import { PROBLEM_TYPES } from '../../shared/problem';
+import { ANY_ROLE, type ApiModule } from '../api-description/api-operation';
 import type { Governor } from '../governor/governor';
 import type { IncidentHub } from '../incidents/incident-hub';
 import { HttpProblem } from '../problem';
@@ -41,6 +43,12 @@ export interface DemoControlsRoutesDeps {
 }
 
 const ProvokeSchema = z.object({ scenario: z.enum(DEMO_SCENARIO_IDS) });
+
+/** `GET /`: the scenarios, by id. */
+const ScenarioSchema = z.object({ label: z.string(), description: z.string() });
+const ScenarioListSchema = z.object({
+  scenarios: z.object(Object.fromEntries(DEMO_SCENARIO_IDS.map((id) => [id, ScenarioSchema]))),
+});
 
 /** Sends the probe call and says what it drew. */
 async function probe(upstream: UpstreamClient): Promise<DemoOutcome['probe']> {
@@ -114,3 +122,40 @@ export function demoControlsRoutes(deps: DemoControlsRoutesDeps) {
       return c.body(null, 204);
     });
 }
+
+/** These routes in the console's API description (api-description/). */
+export const demoControlsApi: ApiModule = {
+  base: '/api/demo-controls',
+  tag: { name: 'Demo controls', description: 'Provoke limits in the built-in mock (demo mode).' },
+  operations: [
+    {
+      method: 'get',
+      path: '/',
+      operationId: 'listDemoScenarios',
+      summary: 'What the demo controls can provoke',
+      access: { session: ANY_ROLE },
+      demoOnly: true,
+      responses: { 200: { description: 'The scenarios.', schema: ScenarioListSchema } },
+    },
+    {
+      method: 'post',
+      path: '/',
+      operationId: 'provokeDemoScenario',
+      summary: 'Arm a scenario in the mock and send one probe call',
+      access: { session: ANY_ROLE },
+      demoOnly: true,
+      body: ProvokeSchema,
+      responses: { 200: { description: 'What the probe drew.', schema: DemoOutcomeSchema } },
+      problems: { 400: 'Not a scenario id (`/problems/invalid-parameter`).' },
+    },
+    {
+      method: 'post',
+      path: '/reset',
+      operationId: 'resetDemo',
+      summary: 'End every block in the mock and the governor',
+      access: { session: ANY_ROLE },
+      demoOnly: true,
+      responses: { 204: { description: 'Reset; open pages are told on the live stream.' } },
+    },
+  ],
+};

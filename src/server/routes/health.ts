@@ -1,7 +1,8 @@
 // GET /api/health: the console's own health for the banner every page shows (any signed-in role).
 // Load balancers use /readyz instead; this answer carries no internal detail.
 import { Hono } from 'hono';
-import type { ConsoleHealth } from '../../shared/console-health';
+import { ConsoleHealthSchema, type ConsoleHealth } from '../../shared/console-health';
+import { ANY_ROLE, type ApiModule } from '../api-description/api-operation';
 import type { AppEnv } from '../app-env';
 
 /** The health route, mounted at /api/health. */
@@ -10,3 +11,19 @@ export function healthRoutes(check: () => Promise<ConsoleHealth>) {
     c.json(await check(), 200, { 'Cache-Control': 'private, no-store' }),
   );
 }
+
+/** This route in the console's API description (api-description/). */
+export const healthApi: ApiModule = {
+  base: '/api/health',
+  tag: { name: 'Console', description: 'The console’s own state: health, mode, API description.' },
+  operations: [
+    {
+      method: 'get',
+      path: '/',
+      operationId: 'getHealth',
+      summary: 'The console’s health, for the banner on every page',
+      access: { session: ANY_ROLE },
+      responses: { 200: { description: 'The console’s health.', schema: ConsoleHealthSchema } },
+    },
+  ],
+};

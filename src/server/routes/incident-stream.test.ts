@@ -112,7 +112,9 @@ describe('the live stream', () => {
     held.push(await open('support', 'a'), await open('support', 'a'));
     const third = await open('support', 'a');
     expect(third.status).toBe(503);
+    // The console's own cap, not the platform: its own type, never upstream-unavailable.
     expect(await third.json()).toMatchObject({
+      type: '/problems/too-many-streams',
       title: 'Too many live streams are open in this browser',
     });
     held.push(await open('support', 'b'));

@@ -69,6 +69,18 @@ describe('integration reports', () => {
     },
   });
 
+  it('refuses a report that is not JSON as an unsupported media type (415), storing nothing', async () => {
+    const { key } = await register();
+    const response = await h.app.request('/api/integrations/reports', {
+      method: 'POST',
+      headers: { 'Content-Type': 'text/plain', Authorization: `Bearer ${key}` },
+      body: JSON.stringify({ minutes: [entry()] }),
+    });
+    expect(response.status).toBe(415);
+    expect(await response.json()).toMatchObject({ type: '/problems/unsupported-media-type' });
+    expect(await storedRows()).toBe(0);
+  });
+
   it('registers an integration for admins only, shows the key once and stores only its hash', async () => {
     const issued = await register();
     expect(issued.key).toMatch(/^pacr_/);

@@ -7,12 +7,21 @@ import { Hono } from 'hono';
 import type { Context } from 'hono';
 import * as z from 'zod/mini';
 import {
+  AccountOverviewSchema,
+  IngestAnswerSchema,
+  IntegrationListSchema,
+  IntegrationSchema,
+  IssuedKeySchema,
+  MinuteEntrySchema,
+  REPORT_LIMITS,
   RegisterIntegrationSchema,
+  ThrottleEntrySchema,
   type IngestAnswer,
   type Integration,
 } from '../../shared/integrations';
 import { PROBLEM_TYPES } from '../../shared/problem';
 import type { AppEnv } from '../app-env';
+import { ADMIN_ONLY, ANY_ROLE, type ApiModule } from '../api-description/api-operation';
 import type { AccountUsage } from '../integrations/account-usage';
 import type { IngestLimiter } from '../integrations/ingest-limiter';
 import { looksLikeReportingKey } from '../integrations/integration-keys';
@@ -102,7 +111,12 @@ export function integrationReportRoutes(deps: IntegrationsRoutesDeps) {
       );
     }
     if (!(c.req.header('content-type') ?? '').toLowerCase().startsWith('application/json')) {
-      throw invalidBody('Send the report as application/json.');
+      throw new HttpProblem({
+        type: SECURITY_PROBLEM_TYPES.unsupportedMediaType,
+        title: 'A report is JSON',
+        status: 415,
+        detail: 'Send the report with Content-Type: application/json.',
+      });
     }
     const raw: unknown = await c.req.json().catch(() => undefined);
     let intake;
@@ -166,7 +180,7 @@ export function integrationAdminRoutes(deps: IntegrationsRoutesDeps) {
       } catch (error) {
         if (error instanceof IntegrationNameTakenError) {
           throw new HttpProblem({
-            type: PROBLEM_TYPES.invalidParameter,
+            type: PROBLEM_TYPES.conflict,
             title: 'That name is taken',
             status: 409,
             detail: `name: ${error.message}; choose another name, or rotate its key`,
@@ -202,3 +216,127 @@ export function accountUsageRoutes(deps: Pick<IntegrationsRoutesDeps, 'usage'>) 
     c.json(await deps.usage.overview(), 200, noStore),
   );
 }
+
+/**
+ * A report as the API description shows it. The intake (integrations/report-intake.ts) reads
+ * entry by entry with the same entry schemas, dropping bad ones instead of refusing the report.
+ */
+const ReportSchema = z.object({
+  minutes: z.optional(
+    z.array(MinuteEntrySchema).check(z.maxLength(REPORT_LIMITS.maxMinuteEntries)),
+  ),
+  throttles: z.optional(
+    z.array(ThrottleEntrySchema).check(z.maxLength(REPORT_LIMITS.maxThrottleEntries)),
+  ),
+});
+const DemoBurstSchema = z.object({ status: z.nullable(z.int()) });
+const byId = z.object({ id: IdParam });
+const noSuchIntegration = 'No such integration (`/problems/not-found`).';
+
+/** `POST /api/integrations/reports` in the console's API description (api-description/). */
+export const integrationReportsApi: ApiModule = {
+  base: '/api/integrations/reports',
+  tag: {
+    name: 'Integrations',
+    description: 'Other software on the account reporting its traffic; the account-wide view.',
+  },
+  operations: [
+    {
+      method: 'post',
+      path: '/',
+      operationId: 'sendIntegrationReport',
+      summary: 'An integration reports its traffic and its 429s',
+      description:
+        'From a server, with the integration’s reporting key; no session, cookie or X-CSRF header. Bad entries are dropped and counted, not refused.',
+      access: { integrationKey: true },
+      body: ReportSchema,
+      responses: { 202: { description: 'Stored.', schema: IngestAnswerSchema } },
+      problems: {
+        400: 'Not a report: not a JSON object of `minutes` and `throttles` (`/problems/invalid-parameter`).',
+        401: 'A missing, unknown or revoked key (`/problems/integration-unauthorized`), with `WWW-Authenticate: Bearer`.',
+        413: 'More entries than one report may hold (`/problems/payload-too-large`).',
+        415: 'Not `application/json` (`/problems/unsupported-media-type`).',
+        429: 'Too many reports from this integration (`/problems/rate-limited`), with `Retry-After`.',
+      },
+    },
+  ],
+};
+
+/** The admin routes in the console's API description (api-description/). */
+export const integrationAdminApi: ApiModule = {
+  base: '/api/integrations',
+  tag: integrationReportsApi.tag,
+  operations: [
+    {
+      method: 'get',
+      path: '/',
+      operationId: 'listIntegrations',
+      summary: 'The registered integrations (never their keys)',
+      access: { session: ADMIN_ONLY },
+      responses: { 200: { description: 'The integrations.', schema: IntegrationListSchema } },
+    },
+    {
+      method: 'post',
+      path: '/',
+      operationId: 'registerIntegration',
+      summary: 'Register an integration and issue its reporting key',
+      description: 'The key is in this answer, and never again.',
+      access: { session: ADMIN_ONLY },
+      body: RegisterIntegrationSchema,
+      responses: { 201: { description: 'Registered, with its key.', schema: IssuedKeySchema } },
+      problems: {
+        400: 'An invalid name or owner (`/problems/invalid-parameter`).',
+        409: 'The name is taken (`/problems/conflict`).',
+      },
+    },
+    {
+      method: 'post',
+      path: '/:id/rotate',
+      operationId: 'rotateIntegrationKey',
+      summary: 'Issue a new key; the old one stops working',
+      access: { session: ADMIN_ONLY },
+      params: byId,
+      responses: { 200: { description: 'The new key.', schema: IssuedKeySchema } },
+      problems: { 404: noSuchIntegration },
+    },
+    {
+      method: 'post',
+      path: '/:id/revoke',
+      operationId: 'revokeIntegration',
+      summary: 'Revoke an integration’s key',
+      access: { session: ADMIN_ONLY },
+      params: byId,
+      responses: { 200: { description: 'Revoked.', schema: IntegrationSchema } },
+      problems: { 404: noSuchIntegration },
+    },
+    {
+      method: 'post',
+      path: '/:id/demo-burst',
+      operationId: 'burstDemoIntegration',
+      summary: 'Make a simulated integration burst until it draws a 429',
+      access: { session: ADMIN_ONLY },
+      demoOnly: true,
+      params: byId,
+      responses: {
+        200: { description: 'The status the burst ended on.', schema: DemoBurstSchema },
+      },
+      problems: { 404: noSuchIntegration },
+    },
+  ],
+};
+
+/** The account-wide view in the console's API description (api-description/). */
+export const accountUsageApi: ApiModule = {
+  base: '/api/account-usage',
+  tag: integrationReportsApi.tag,
+  operations: [
+    {
+      method: 'get',
+      path: '/',
+      operationId: 'getAccountUsage',
+      summary: 'The account-wide view: every integration’s traffic against the account’s limits',
+      access: { session: ANY_ROLE },
+      responses: { 200: { description: 'The overview.', schema: AccountOverviewSchema } },
+    },
+  ],
+};

@@ -61,8 +61,10 @@ export function listQuerySchema<Filters extends z.ZodRawShape>(
   return z
     .strictObject(
       {
-        since: listFilter(dateTime),
-        until: listFilter(dateTime),
+        since: listFilter(dateTime).describe(
+          'From this instant on: ISO 8601 with a zone, e.g. 2026-01-31T09:00:00Z.',
+        ),
+        until: listFilter(dateTime).describe('Up to this instant, as `since`.'),
         ...filters,
         limit: z
           .optional(
@@ -71,12 +73,15 @@ export function listQuerySchema<Filters extends z.ZodRawShape>(
               .transform(Number)
               .refine((limit) => limit >= 1 && limit <= limits.maxPageSize, limitMessage),
           )
-          .transform((limit) => limit ?? limits.defaultPageSize),
-        cursor: z.optional(
-          once()
-            .min(1, 'is not one this server issued')
-            .max(MAX_CURSOR_LENGTH, 'is not one this server issued'),
-        ),
+          .transform((limit) => limit ?? limits.defaultPageSize)
+          .describe(`Page size, 1 to ${limits.maxPageSize}; default ${limits.defaultPageSize}.`),
+        cursor: z
+          .optional(
+            once()
+              .min(1, 'is not one this server issued')
+              .max(MAX_CURSOR_LENGTH, 'is not one this server issued'),
+          )
+          .describe('The `nextCursor` of the previous page.'),
       },
       {
         error: (issue) =>

@@ -8,10 +8,14 @@ import {
   BLOCKS_ENDED_EVENT,
   INCIDENT_EVENT,
   INCIDENT_QUERY_LIMITS,
+  IncidentPageSchema,
+  RulesResponseSchema,
+  UsageSchema,
   type BlocksEnded,
   type Incident,
   type Usage,
 } from '../../shared/incident';
+import { ADMIN_ONLY, ANY_ROLE, type ApiModule } from '../api-description/api-operation';
 import { PROBLEM_TYPES } from '../../shared/problem';
 import { RATE_LIMIT_PERIODS } from '../../shared/rate-limits';
 import type { Governor } from '../governor/governor';
@@ -62,7 +66,9 @@ const RECONNECT_MS = 2_000;
 function incidentQuerySchema(knownRules: ReadonlySet<string>) {
   return listQuerySchema(
     {
-      period: listFilter(z.enum(RATE_LIMIT_PERIODS, { error: 'must be MINUTE or HOUR' })),
+      period: listFilter(z.enum(RATE_LIMIT_PERIODS, { error: 'must be MINUTE or HOUR' })).describe(
+        'MINUTE or HOUR.',
+      ),
       rule: listFilter(
         z
           .string()
@@ -70,7 +76,7 @@ function incidentQuerySchema(knownRules: ReadonlySet<string>) {
             (rule) => rule === 'unmatched' || knownRules.has(rule),
             'must be the id of a rule of GET /api/rate-limits/rules, or "unmatched"',
           ),
-      ),
+      ).describe('A rule id of GET /api/rate-limits/rules, or `unmatched`.'),
     },
     INCIDENT_QUERY_LIMITS,
   );
@@ -197,7 +203,7 @@ export function rateLimitsRoutes(deps: RateLimitsRoutesDeps) {
         if ('refused' in admitted) {
           throw new HttpProblem(
             {
-              type: PROBLEM_TYPES.upstreamUnavailable,
+              type: PROBLEM_TYPES.tooManyStreams,
               title: STREAM_REFUSALS[admitted.refused],
               status: 503,
               detail: 'Close some console tabs, or wait; the page retries by itself.',
@@ -313,3 +319,72 @@ export function rateLimitsRoutes(deps: RateLimitsRoutesDeps) {
       })
   );
 }
+
+/** These routes in the console's API description (api-description/). */
+export const rateLimitsApi: ApiModule = {
+  base: '/api/rate-limits',
+  tag: {
+    name: 'Rate limits',
+    description: 'The limits the governor keeps, the console’s use of them, and the 429 history.',
+  },
+  operations: [
+    {
+      method: 'get',
+      path: '/rules',
+      operationId: 'getRateLimitRules',
+      summary: 'The limits the governor keeps',
+      access: { session: ANY_ROLE },
+      responses: {
+        200: { description: 'The tier, policy and rules.', schema: RulesResponseSchema },
+      },
+    },
+    {
+      method: 'get',
+      path: '/usage',
+      operationId: 'getRateLimitUsage',
+      summary: 'How much of each limit this console uses now',
+      access: { session: ANY_ROLE },
+      responses: { 200: { description: 'Use, blocks, timeline.', schema: UsageSchema } },
+    },
+    {
+      method: 'delete',
+      path: '/reported-limits',
+      operationId: 'forgetReportedLimits',
+      summary: 'Forget the limits the platform reported; keep the configured ones alone',
+      access: { session: ADMIN_ONLY },
+      responses: { 204: { description: 'Forgotten.' } },
+    },
+    {
+      method: 'get',
+      path: '/incidents',
+      operationId: 'listIncidents',
+      summary: 'The 429 incident history, newest first',
+      access: { session: ANY_ROLE },
+      query: incidentQuerySchema(new Set()),
+      responses: { 200: { description: 'One page of incidents.', schema: IncidentPageSchema } },
+      problems: { 400: 'An unknown or invalid query parameter (`/problems/invalid-parameter`).' },
+    },
+    {
+      method: 'get',
+      path: '/stream',
+      operationId: 'streamIncidents',
+      summary: 'Live incident changes (Server-Sent Events)',
+      description: `Events \`${INCIDENT_EVENT}\` (an incident, with its stream id), \`${BLOCKS_ENDED_EVENT}\`, \`ready\`, \`heartbeat\` and \`session-ended\`. \`Last-Event-ID\` (or \`?lastEventId=\`) replays what a reconnecting browser missed. Needs no X-CSRF header: EventSource cannot send one.`,
+      access: { session: ANY_ROLE },
+      csrfExempt: true,
+      query: z.object({
+        lastEventId: z.optional(
+          z
+            .string()
+            .regex(/^\d{1,15}$/)
+            .describe('Replay after this id.'),
+        ),
+      }),
+      responses: { 200: { description: 'The event stream.', mediaType: 'text/event-stream' } },
+      problems: {
+        400: '`Last-Event-ID` is not a stream id (`/problems/invalid-parameter`).',
+        503: 'Too many live streams are open (`/problems/too-many-streams`), with `Retry-After`.',
+      },
+    },
+  ],
+};

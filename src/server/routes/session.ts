@@ -1,6 +1,12 @@
 // /api/session: who is signed in (GET), signing in (POST) and signing out (DELETE), docs/product.md §4.
 import { Hono } from 'hono';
-import { SignInRequestSchema, USERNAME_PATTERN, type Session } from '../../shared/session';
+import {
+  SessionSchema,
+  SignInRequestSchema,
+  USERNAME_PATTERN,
+  type Session,
+} from '../../shared/session';
+import { ANY_ROLE, type ApiModule } from '../api-description/api-operation';
 import type { AppEnv } from '../app-env';
 import {
   signInFailedProblem,
@@ -123,3 +129,54 @@ export function sessionRoutes(auth: ConsoleAuth) {
       return c.body(null, 204, NO_STORE);
     });
 }
+
+/** These routes in the console's API description (api-description/). */
+export const sessionApi: ApiModule = {
+  base: '/api/session',
+  tag: { name: 'Session', description: 'Signing in and out of the console.' },
+  operations: [
+    {
+      method: 'get',
+      path: '/',
+      operationId: 'getSession',
+      summary: 'Who is signed in',
+      access: { session: ANY_ROLE },
+      responses: { 200: { description: 'The signed-in user and role.', schema: SessionSchema } },
+    },
+    {
+      method: 'post',
+      path: '/',
+      operationId: 'signIn',
+      summary: 'Sign in',
+      description:
+        'Sets the session cookie. JSON only (415 otherwise); failed attempts are throttled per user and address.',
+      access: { public: true },
+      csrfExempt: true,
+      body: SignInRequestSchema,
+      responses: {
+        200: {
+          description: 'Signed in; the answer sets the session cookie.',
+          schema: SessionSchema,
+          headers: { 'Set-Cookie': 'The session cookie (HttpOnly, SameSite=Strict).' },
+        },
+      },
+      problems: {
+        400: 'The body is not `{ "username", "password" }` (`/problems/invalid-parameter`).',
+        401: 'Wrong username or password (`/problems/sign-in-failed`), with `WWW-Authenticate`.',
+        403: 'A cross-origin request (`/problems/cross-origin`).',
+        415: 'Not `application/json` (`/problems/unsupported-media-type`).',
+        429: 'Too many failed sign-ins (`/problems/sign-in-throttled`), with `Retry-After`.',
+      },
+    },
+    {
+      method: 'delete',
+      path: '/',
+      operationId: 'signOut',
+      summary: 'Sign out',
+      description:
+        'Ends the session the cookie names, on every replica, with its live streams, and clears the cookie. Needs no live session.',
+      access: { public: true },
+      responses: { 204: { description: 'Signed out (also when no session was open).' } },
+    },
+  ],
+};
