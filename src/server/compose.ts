@@ -1,7 +1,7 @@
 // Wires the BFF's parts from its configuration: transport, token manager, upstream client,
 // event-types source and the Hono app. Tests and benchmarks use it as the process entry does.
 import { randomBytes } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './redis/redis-connection';
 import type { DataSubjectOperation } from '../shared/data-subject-operations';
 import { EVENT_TYPES_OPERATION } from '../shared/event-types';
 import { endpointKey } from '../shared/rate-limits';
@@ -37,7 +37,8 @@ import {
   observedTransport,
   observeUpstream,
 } from './observability/upstream-metrics';
-import { createScaleOut, redisNamespace } from './scale-out/scale-out';
+import { redisKeys, redisNamespace } from './redis/redis-keys';
+import { createScaleOut } from './scale-out/scale-out';
 import { createIntegrations } from './integrations/integrations';
 import { DemoIntegrations, type DemoTrafficPort } from './integrations/demo-integrations';
 import { TokenManager } from './upstream/token-manager';
@@ -68,7 +69,7 @@ export interface ComposeOptions {
    */
   auditKey?: string;
   /** The open Redis connection (REDIS_URL): replicas share limits, blocks and sessions. */
-  redis?: Redis;
+  redis?: RedisClient;
   /** Report the process's CPU, memory and event-loop metrics too (the process entry does). */
   processMetrics?: boolean;
   /** Demo mode: the mock's simulated other clients, shown as reporting integrations. */
@@ -104,18 +105,19 @@ export function composeBff({
   const base = { config, logger, now: now ?? Date.now };
   // Prometheus metrics (GET /metrics), and what several replicas share (scale-out.ts).
   const metrics = createConsoleMetrics({ processMetrics: processMetrics ?? false });
+  // Redis keys of this upstream account: replicas for the same account share them, all under one
+  // hash tag so they work on a Redis Cluster too.
+  const keys = redisKeys(redisNamespace(upstreamBaseUrl, config.oauth.clientId));
   const scaleOut = createScaleOut({
     ...base,
-    upstreamBaseUrl,
+    keys,
     ...(redis ? { redis } : {}),
     onFallbackChange: (active) => metrics.governorFallback.set(active ? 1 : 0),
   });
-  // Redis keys of this upstream account: replicas for the same account share them.
-  const namespace = redisNamespace(upstreamBaseUrl, config.oauth.clientId);
   // Sessions and failed sign-ins in Redis when replicas share it, else in this process.
   const sessionBackends = createSessionBackends({
     ...base,
-    ...(redis ? { redis: { connection: redis, namespace } } : {}),
+    ...(redis ? { redis: { connection: redis, keys } } : {}),
   });
   // First, so a live mode without usable console users stops before anything else is built.
   const auth = createConsoleAuth({
@@ -221,7 +223,7 @@ export function composeBff({
     incidents: rateLimiting.store,
     logger,
     now: now ?? Date.now,
-    ...(redis ? { redis, namespace } : {}),
+    ...(redis ? { redis, keys } : {}),
   });
   const demoIntegrations = demoTraffic
     ? new DemoIntegrations({

@@ -133,6 +133,19 @@ describe('a wrong DATABASE_URL or REDIS_URL stops start with one line', () => {
     expect(lines.join('\n')).not.toContain(password);
   }, 30_000);
 
+  it('a Redis Cluster none of whose seed nodes answers', async () => {
+    const ports = [await freePort(), await freePort()];
+    const password = randomBytes(8).toString('hex');
+    const { exit, lines } = await startFails({
+      REDIS_URL: `redis+cluster://:${password}@127.0.0.1:${ports[0]},127.0.0.1:${ports[1]}`,
+    });
+    expect(exit.code).toBe(1);
+    expect(lines).toEqual([
+      `Redis error: could not connect to the Redis Cluster in REDIS_URL (tried 127.0.0.1:${ports[0]}, 127.0.0.1:${ports[1]}): no seed node accepted a connection`,
+    ]);
+    expect(lines.join('\n')).not.toContain(password);
+  }, 30_000);
+
   it('a URL of the wrong kind', async () => {
     const { exit, lines } = await startFails({ DATABASE_URL: 'mysql://root:hunter2@db/console' });
     expect(exit.code).toBe(1);

@@ -7,11 +7,12 @@
 // with the same idle and age limits), so an outage does not sign everybody out; a sign-out is
 // applied here at once and in Redis as soon as it answers. New sign-ins wait for Redis.
 import { createHash } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/redis-connection';
 import * as z from 'zod';
 import { PROBLEM_TYPES } from '../../shared/problem';
 import type { RequestUser } from '../app-env';
 import { HttpProblem } from '../problem';
+import type { RedisKeys } from '../redis/redis-keys';
 import {
   MemorySessionStore,
   newSessionRecord,
@@ -21,9 +22,9 @@ import {
 } from './session-store';
 
 export interface RedisSessionStoreOptions {
-  readonly redis: Redis;
-  /** Prefix of the keys (one per console deployment). */
-  readonly namespace: string;
+  readonly redis: RedisClient;
+  /** The deployment's key names. */
+  readonly keys: RedisKeys;
   /** A session unused for this long ends (SESSION_IDLE_MINUTES). */
   readonly idleMs: number;
   /** A session ends this long after sign-in however active it is (SESSION_MAX_HOURS). */
@@ -150,7 +151,7 @@ export class RedisSessionStore implements SessionStore {
   }
 
   #key(id: string): string {
-    return `${this.#options.namespace}:session:${createHash('sha256').update(id).digest('base64url')}`;
+    return this.#options.keys.session(createHash('sha256').update(id).digest('base64url'));
   }
 
   #value(record: SessionRecord): string {

@@ -2,7 +2,7 @@
 // services of scripts/start-test-services.sh) and one mock upstream: one budget, one sign-in, one
 // set of blocks and incidents, and the per-replica fallback while Redis is unreachable.
 import { randomBytes } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/redis-connection';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Incident } from '../../shared/incident';
 import { createLogger } from '../logger';
@@ -71,7 +71,7 @@ async function replicas(
       options.sharedDatabase === false
         ? undefined
         : await openPostgresDatabase({ url: databaseUrl, logger });
-    const redis: Redis = await connectRedis({ url: redisUrl, logger });
+    const redis: RedisClient = await connectRedis({ url: redisUrl, logger });
     const h = await startBffHarness({
       env,
       now: () => Date.now() + clock.offsetMs,
