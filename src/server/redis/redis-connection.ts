@@ -127,7 +127,26 @@ export async function connectRedis(options: RedisConnectionOptions): Promise<Red
     }
     throw new RedisConnectError(`could not connect to ${where}: ${reason}`, { cause: error });
   }
+  if (target.kind === 'single' && (await isClusterNode(redis))) {
+    closing.add(redis);
+    redis.disconnect();
+    throw new RedisConnectError(
+      `${where} is a node of a Redis Cluster: name its nodes as redis+cluster://host1:port,host2:port in REDIS_URL, or set REDIS_CLUSTER=true`,
+    );
+  }
   return redis;
+}
+
+/**
+ * Whether one server is a cluster node: a plain client would be answered MOVED for most keys. A
+ * server that refuses INFO (some managed offerings rename it) is taken at its word.
+ */
+async function isClusterNode(redis: RedisClient): Promise<boolean> {
+  try {
+    return /^cluster_enabled:1\b/m.test(await redis.info('cluster'));
+  } catch {
+    return false;
+  }
 }
 
 /** Connections being closed on purpose: their end is not a loss worth a warning. */
