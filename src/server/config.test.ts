@@ -263,7 +263,11 @@ describe('parseConfig', () => {
       ],
       [
         { REDIS_URL: 'redis+cluster://:hunter2@h1:6379,h2:99999', SESSION_SECRET: 's'.repeat(32) },
-        'REDIS_URL lists a node that is not host:port ("h2:99999"); write redis+cluster://host1:6379,host2:6379',
+        'REDIS_URL lists a node that is not host:port (node 2); write redis+cluster://host1:6379,host2:6379 and percent-encode the password',
+      ],
+      [
+        { REDIS_URL: 'redis+cluster://:hunt@er2@h1:6379', SESSION_SECRET: 's'.repeat(32) },
+        'REDIS_URL lists a node that is not host:port (node 1); write redis+cluster://host1:6379,host2:6379 and percent-encode the password',
       ],
       [
         { REDIS_URL: 'redis+cluster://:hunter2@h1:6379/2', SESSION_SECRET: 's'.repeat(32) },

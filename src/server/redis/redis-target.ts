@@ -30,12 +30,14 @@ const DEFAULT_PORT = 6379;
 const URL_SHAPE = /^(rediss?)(\+cluster)?:\/\/(?:([^@/?#]*)@)?([^/?#]*)(\/[^?#]*)?(\?[^#]*)?$/;
 const NODE_SHAPE = /^(?:\[([0-9a-fA-F:.]+)\]|([A-Za-z0-9.-]+))(?::(\d{1,5}))?$/;
 
-function parseNode(text: string): RedisNode {
+function parseNode(text: string, position: number): RedisNode {
   const match = NODE_SHAPE.exec(text);
   const port = match?.[3] === undefined ? DEFAULT_PORT : Number(match[3]);
   if (!match || port < 1 || port > 65_535) {
+    // The node is named by its place, not its text: an unescaped "@" in a password would put
+    // part of the password there.
     throw new RedisUrlError(
-      `lists a node that is not host:port ("${text.slice(0, 100)}"); write redis+cluster://host1:6379,host2:6379`,
+      `lists a node that is not host:port (node ${position}); write redis+cluster://host1:6379,host2:6379 and percent-encode the password`,
     );
   }
   return { host: match[1] ?? match[2] ?? '', port };
@@ -80,7 +82,7 @@ export function parseRedisTarget(url: string, clusterFlag = false): RedisTarget 
     throw new RedisUrlError('names a database, but a Redis Cluster has only database 0');
   }
   if (query !== '') throw new RedisUrlError('has query options, which a cluster URL does not take');
-  const nodes = hosts.split(',').map((node) => parseNode(node.trim()));
+  const nodes = hosts.split(',').map((node, index) => parseNode(node.trim(), index + 1));
   let username: string | undefined;
   let password: string | undefined;
   if (userinfo !== undefined && userinfo !== '') {
