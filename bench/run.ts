@@ -16,6 +16,7 @@ import { incidentFloodScenario } from './scenarios/incident-flood';
 import { tableBrowserScenario } from './scenarios/table-browser';
 import { upstreamEconomyScenario } from './scenarios/upstream-economy';
 import { writeReport, type Figure } from './lib/report';
+import { startTestServices } from './lib/test-services';
 
 const smoke = process.argv.includes('--smoke');
 const only = process.argv
@@ -43,6 +44,10 @@ const scenarios: Array<[string, Scenario]> = [
   ['incident-flood', incidentFloodScenario],
 ];
 
+// The scenarios that measure Redis and the Redis Cluster need their servers running.
+const stopServices =
+  !only || only.includes('governor-redis') ? startTestServices(ctx.log) : () => undefined;
+
 const started = performance.now();
 const figures: Figure[] = [];
 let crashed = 0;
@@ -62,6 +67,7 @@ for (const [name, scenario] of scenarios) {
     console.error(`  ${name} failed to run: ${(error as Error).stack ?? error}`);
   }
 }
+stopServices();
 const outDir = smoke ? '.test-results' : 'bench';
 mkdirSync(outDir, { recursive: true });
 const { passed, total } = writeReport(outDir, figures, {

@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# Starts a throwaway Redis and PostgreSQL on loopback for the scale-out tests, installing them from
-# Debian when missing, and prints the variables the tests read:
+# Starts a throwaway Redis, a three-master Redis Cluster and PostgreSQL on loopback for the
+# scale-out tests, installing them from Debian when missing, and prints the variables the tests
+# read:
 #
-#   eval "$(scripts/start-test-services.sh)"     # exports TEST_REDIS_URL and TEST_DATABASE_URL
-#   scripts/start-test-services.sh --stop        # stops both and removes their data
+#   eval "$(scripts/start-test-services.sh)"     # exports TEST_REDIS_URL, TEST_REDIS_CLUSTER_URL
+#                                                #   and TEST_DATABASE_URL
+#   scripts/start-test-services.sh --stop        # stops them all and removes their data
 #
-# Both listen on 127.0.0.1 only, on spare ports, with throwaway data (never a system cluster):
+# All listen on 127.0.0.1 only, on spare ports, with throwaway data (never a system cluster):
 # Redis's under .test-services/, PostgreSQL's in a temporary directory the postgres user can reach
 # (PostgreSQL refuses to run as root, so as root its tools run as the postgres user). Progress goes
 # to stderr; stdout carries only the export lines.
@@ -24,9 +26,10 @@ as_db_user() {
 }
 
 stop_services() {
-  if [ -f "$STATE_DIR/redis.pid" ]; then
-    kill "$(cat "$STATE_DIR/redis.pid")" 2>/dev/null || true
-  fi
+  local pidfile
+  for pidfile in "$STATE_DIR"/redis*.pid; do
+    [ -f "$pidfile" ] && kill "$(cat "$pidfile")" 2>/dev/null || true
+  done
   if [ -f "$STATE_DIR/pg-bin" ] && [ -f "$STATE_DIR/pg-dir" ]; then
     local pg_dir
     pg_dir="$(cat "$STATE_DIR/pg-dir")"
@@ -86,6 +89,43 @@ done
 redis-cli -h 127.0.0.1 -p "$REDIS_PORT" ping >/dev/null
 log "redis on 127.0.0.1:$REDIS_PORT"
 
+# Redis Cluster: three masters, no replicas, no persistence, loopback only (the mode most managed
+# Redis offerings run). A cluster node also listens on its port + 10000 for the cluster bus, so
+# each port is drawn until that one is free too.
+cluster_port() {
+  local port
+  while :; do
+    port="$(spare_port)"
+    if [ "$port" -lt 55535 ] && ! (echo >"/dev/tcp/127.0.0.1/$((port + 10000))") 2>/dev/null; then
+      echo "$port"
+      return
+    fi
+  done
+}
+CLUSTER_NODES=()
+for _ in 1 2 3; do
+  port="$(cluster_port)"
+  mkdir -p "$STATE_DIR/redis-cluster-$port"
+  redis-server --bind 127.0.0.1 --port "$port" --daemonize yes --cluster-enabled yes \
+    --cluster-config-file "$STATE_DIR/redis-cluster-$port/nodes.conf" \
+    --pidfile "$STATE_DIR/redis-cluster-$port.pid" --dir "$STATE_DIR/redis-cluster-$port" \
+    --logfile "$STATE_DIR/redis-cluster-$port/redis.log" --save '' --appendonly no >&2
+  CLUSTER_NODES+=("127.0.0.1:$port")
+done
+for node in "${CLUSTER_NODES[@]}"; do
+  for _ in $(seq 1 50); do
+    redis-cli -h 127.0.0.1 -p "${node#*:}" ping >/dev/null 2>&1 && break
+    sleep 0.1
+  done
+done
+redis-cli --cluster create "${CLUSTER_NODES[@]}" --cluster-replicas 0 --cluster-yes >/dev/null
+for _ in $(seq 1 100); do
+  redis-cli -h 127.0.0.1 -p "${CLUSTER_NODES[0]#*:}" cluster info 2>/dev/null |
+    grep -q '^cluster_state:ok' && break
+  sleep 0.1
+done
+log "redis cluster on ${CLUSTER_NODES[*]}"
+
 # PostgreSQL: a private cluster with a random password, reachable over TCP on loopback only.
 PG_BIN="$(pg_bindir)"
 echo "$PG_BIN" >"$STATE_DIR/pg-bin"
@@ -105,4 +145,5 @@ as_db_user "$PG_BIN/pg_ctl" -D "$PG_DIR/data" -l "$PG_DIR/postgres.log" -w \
 log "postgresql on 127.0.0.1:$PG_PORT"
 
 echo "export TEST_REDIS_URL=redis://127.0.0.1:$REDIS_PORT"
+echo "export TEST_REDIS_CLUSTER_URL=redis+cluster://$(IFS=,; echo "${CLUSTER_NODES[*]}")"
 echo "export TEST_DATABASE_URL=postgres://postgres:$PG_PASSWORD@127.0.0.1:$PG_PORT/postgres"

@@ -37,13 +37,16 @@ for (const [label, args] of [
   suites.push(`${label}: ${ok ? 'ok' : 'FAILED'}`);
 }
 
-// The PostgreSQL, Redis and scale-out suites need real servers. Unless the caller points at its own
-// (TEST_DATABASE_URL and TEST_REDIS_URL), start a throwaway pair on loopback, installing them from
+// The PostgreSQL, Redis and scale-out suites need real servers: PostgreSQL, one Redis and a
+// three-master Redis Cluster. Unless the caller points at its own (TEST_DATABASE_URL,
+// TEST_REDIS_URL, TEST_REDIS_CLUSTER_URL), start throwaway ones on loopback, installing them from
 // Debian when missing and root, so that this one command runs every suite. Where they cannot be had
 // (not root, packages missing) those suites are skipped, saying so, rather than failed.
 let stopServices = () => {};
-if (!env.TEST_DATABASE_URL || !env.TEST_REDIS_URL) {
-  console.log('\n=== Redis and PostgreSQL on loopback, for the store and scale-out suites ===');
+if (!env.TEST_DATABASE_URL || !env.TEST_REDIS_URL || !env.TEST_REDIS_CLUSTER_URL) {
+  console.log(
+    '\n=== Redis, a Redis Cluster and PostgreSQL on loopback, for the store and scale-out suites ===',
+  );
   const started = spawnSync('scripts/start-test-services.sh', [], {
     env,
     encoding: 'utf8',
@@ -51,7 +54,7 @@ if (!env.TEST_DATABASE_URL || !env.TEST_REDIS_URL) {
   });
   if (started.status === 0) {
     for (const match of started.stdout.matchAll(/^export (TEST_[A-Z_]+)=(\S+)$/gm)) {
-      env[match[1]] = match[2];
+      env[match[1]] ??= match[2];
     }
     stopServices = () =>
       spawnSync('scripts/start-test-services.sh', ['--stop'], { env, stdio: 'ignore' });

@@ -1,11 +1,13 @@
-// Scenario: what keeping the limits in Redis adds to every upstream call. One governor takes a v4
-// data-subject lookup (three windows: the account minute and hour, and the lookup's module rule)
-// from its windows in this process's memory, then from Redis as replicas do; the difference of the
-// medians is the latency Redis adds per acquire. "New second" moves the injected clock one bucket
-// per acquire, so every acquire starts a new bucket (the worst case); "steady" runs on the real
-// clock. Then two governors on one Redis take 1,500 concurrent lookups under a 1,000-a-minute rule:
-// exactly 1,000 may pass. Needs a Redis: BENCH_REDIS_URL or TEST_REDIS_URL
-// (`eval "$(scripts/start-test-services.sh)"`); without one the scenario reports nothing.
+// Scenario: what keeping the limits in Redis adds to every upstream call, on one Redis and on a
+// three-master Redis Cluster in the same run. One governor takes a v4 data-subject lookup (three
+// windows: the account minute and hour, and the lookup's module rule) from its windows in this
+// process's memory, then from Redis as replicas do; the difference of the medians is the latency
+// Redis adds per acquire. "New second" moves the injected clock one bucket per acquire, so every
+// acquire starts a new bucket (the worst case); "steady" runs on the real clock. Then two governors
+// on one Redis, and again on the cluster, take 1,500 concurrent lookups under a 1,000-a-minute
+// rule: exactly 1,000 may pass. Needs the servers: BENCH_REDIS_URL / BENCH_REDIS_CLUSTER_URL or
+// TEST_REDIS_URL / TEST_REDIS_CLUSTER_URL (`npm run bench` starts them with
+// scripts/start-test-services.sh); an engine without a server is reported as skipped.
 import { randomBytes } from 'node:crypto';
 import { createLogger } from '../../src/server/logger';
 import { FailoverWindows } from '../../src/server/governor/failover-windows';
@@ -15,7 +17,12 @@ import {
   createRedisWindowStore,
 } from '../../src/server/governor/window-store';
 import type { WindowCounterStore } from '../../src/server/governor/window-store';
-import { closeRedis, connectRedis } from '../../src/server/redis/redis-connection';
+import {
+  closeRedis,
+  connectRedis,
+  type RedisClient,
+} from '../../src/server/redis/redis-connection';
+import { redisKeys } from '../../src/server/redis/redis-keys';
 import type { RateLimitRule } from '../../src/shared/rate-limits';
 import { figure, type Figure } from '../lib/report';
 import type { BenchContext } from './context';
@@ -71,14 +78,26 @@ async function acquireMedian(
   return median(times);
 }
 
-export async function governorRedisScenario(ctx: BenchContext): Promise<Figure[]> {
-  const url = process.env.BENCH_REDIS_URL ?? process.env.TEST_REDIS_URL;
-  if (!url) {
-    ctx.log('  governor-redis: skipped (no BENCH_REDIS_URL or TEST_REDIS_URL)');
-    return [];
-  }
+/** The Redis deployments measured, each with its server's URL when there is one. */
+function engines(): Array<{ name: 'Redis' | 'Redis Cluster'; url: string | undefined }> {
+  const env = process.env;
+  return [
+    { name: 'Redis', url: env.BENCH_REDIS_URL ?? env.TEST_REDIS_URL },
+    { name: 'Redis Cluster', url: env.BENCH_REDIS_CLUSTER_URL ?? env.TEST_REDIS_CLUSTER_URL },
+  ];
+}
+
+/** A fresh namespace's governor prefix, tagged as the console tags its keys. */
+const freshPrefix = () => redisKeys(`bench:${randomBytes(6).toString('hex')}`).governor;
+
+/** The figures of one engine: latency added per acquire, and the two-replica burst. */
+async function measure(
+  ctx: BenchContext,
+  engine: 'Redis' | 'Redis Cluster',
+  redis: RedisClient,
+  memoryMedians: Map<string, number[]>,
+): Promise<Figure[]> {
   const logger = createLogger('silent');
-  const redis = await connectRedis({ url, logger, commandTimeoutMs: 20_000 });
   const opened: FailoverWindows[] = [];
   /** A store as replicas get it: Redis behind the per-replica fallback. */
   const redisStore = (prefix: string) => {
@@ -91,32 +110,31 @@ export async function governorRedisScenario(ctx: BenchContext): Promise<Figure[]
     opened.push(windows);
     return windows.shared;
   };
+  const s = 'Governor on Redis and Redis Cluster (v4 lookup, three windows)';
+  const on = engine === 'Redis' ? 'Redis' : 'Redis Cluster';
+  const tag = engine === 'Redis' ? 'governor-redis' : 'governor-cluster';
   try {
-    const s = 'Governor on Redis (v4 lookup, three windows)';
     const figures: Figure[] = [];
     for (const clock of ['steady', 'new-second'] as const) {
       const count = ctx.smoke ? 50 : clock === 'steady' ? 1_000 : 300;
-      const memory: number[] = [];
+      const memory = memoryMedians.get(clock) ?? [];
+      memoryMedians.set(clock, memory);
       const shared: number[] = [];
       for (let round = 0; round < ctx.rounds; round += 1) {
-        const prefix = `bench:${randomBytes(6).toString('hex')}`;
         memory.push(await acquireMedian(createMemoryWindowStore(), count, clock));
-        shared.push(await acquireMedian(redisStore(prefix), count, clock));
+        shared.push(await acquireMedian(redisStore(freshPrefix()), count, clock));
       }
       const added = median(shared) - median(memory);
-      ctx.log(
-        `  governor-redis (${clock}): memory ${median(memory)} ms, Redis ${median(shared)} ms`,
-      );
+      ctx.log(`  ${tag} (${clock}): memory ${median(memory)} ms, ${on} ${median(shared)} ms`);
       const label = clock === 'steady' ? 'steady clock' : 'every acquire in a new second';
       figures.push(
-        figure(s, `acquire p50, memory store, ${label}`, median(memory), 'ms'),
-        figure(s, `acquire p50, Redis store, ${label}`, median(shared), 'ms'),
-        figure(s, `added by Redis per acquire p50, ${label}`, added, 'ms'),
+        figure(s, `acquire p50, ${on} store, ${label}`, median(shared), 'ms'),
+        figure(s, `added by ${on} per acquire p50, ${label}`, added, 'ms'),
       );
     }
 
-    // Two replicas, one Redis, one 1,000-a-minute rule, 1,500 lookups at once.
-    const prefix = `bench:${randomBytes(6).toString('hex')}`;
+    // Two replicas, one Redis (or cluster), one 1,000-a-minute rule, 1,500 lookups at once.
+    const prefix = freshPrefix();
     const replicas = [0, 1].map(
       () =>
         new Governor({
@@ -129,22 +147,43 @@ export async function governorRedisScenario(ctx: BenchContext): Promise<Figure[]
       Array.from({ length: 1_500 }, (_, i) => replicas[i % 2]!.acquire(LOOKUP)),
     );
     const admitted = results.filter((refusal) => refusal === undefined).length;
-    ctx.log(`  governor-redis: ${admitted} of 1,500 concurrent lookups admitted`);
+    ctx.log(`  ${tag}: ${admitted} of 1,500 concurrent lookups admitted`);
     figures.push(
       figure(
         s,
-        'two replicas, 1,500 concurrent lookups, 1,000/min rule: admitted',
+        `two replicas on ${on}, 1,500 concurrent lookups, 1,000/min rule: admitted`,
         admitted,
         'lookups',
-        {
-          op: '==',
-          value: 1_000,
-        },
+        { op: '==', value: 1_000 },
       ),
     );
     return figures;
   } finally {
     for (const windows of opened) windows.close();
-    await closeRedis(redis);
   }
+}
+
+export async function governorRedisScenario(ctx: BenchContext): Promise<Figure[]> {
+  const logger = createLogger('silent');
+  const figures: Figure[] = [];
+  // The memory store's medians, measured beside each engine's, one figure for both.
+  const memoryMedians = new Map<string, number[]>();
+  for (const { name, url } of engines()) {
+    if (!url) {
+      ctx.log(`  ${name}: skipped (no server; run it through npm run bench, which starts one)`);
+      continue;
+    }
+    const redis = await connectRedis({ url, logger, commandTimeoutMs: 20_000 });
+    try {
+      figures.push(...(await measure(ctx, name, redis, memoryMedians)));
+    } finally {
+      await closeRedis(redis);
+    }
+  }
+  const s = 'Governor on Redis and Redis Cluster (v4 lookup, three windows)';
+  for (const [clock, values] of [...memoryMedians].reverse()) {
+    const label = clock === 'steady' ? 'steady clock' : 'every acquire in a new second';
+    figures.unshift(figure(s, `acquire p50, memory store, ${label}`, median(values), 'ms'));
+  }
+  return figures;
 }

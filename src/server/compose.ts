@@ -1,7 +1,7 @@
 // Wires the BFF's parts from its configuration: transport, token manager, upstream client,
 // event-types source and the Hono app. Tests and benchmarks use it as the process entry does.
 import { randomBytes } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './redis/redis-connection';
 import type { DataSubjectOperation } from '../shared/data-subject-operations';
 import { EVENT_TYPES_OPERATION } from '../shared/event-types';
 import { endpointKey } from '../shared/rate-limits';
@@ -39,7 +39,8 @@ import {
   observedTransport,
   observeUpstream,
 } from './observability/upstream-metrics';
-import { accountName, createScaleOut, redisNamespace } from './scale-out/scale-out';
+import { redisKeys, redisNamespace } from './redis/redis-keys';
+import { accountName, createScaleOut } from './scale-out/scale-out';
 import { createIntegrations } from './integrations/integrations';
 import { DemoIntegrations, type DemoTrafficPort } from './integrations/demo-integrations';
 import { logTokenRequest } from './upstream/token-log';
@@ -71,7 +72,7 @@ export interface ComposeOptions {
    */
   auditKey?: string;
   /** The open Redis connection (REDIS_URL): replicas share limits, blocks and sessions. */
-  redis?: Redis;
+  redis?: RedisClient;
   /** Report the process's CPU, memory and event-loop metrics too (the process entry does). */
   processMetrics?: boolean;
   /** Demo mode: the mock's simulated other clients, shown as reporting integrations. */
@@ -107,21 +108,24 @@ export function composeBff({
   const base = { config, logger, now: now ?? Date.now };
   // Prometheus metrics (GET /metrics), and what several replicas share (scale-out.ts).
   const metrics = createConsoleMetrics({ processMetrics: processMetrics ?? false });
+  // Redis keys of this upstream account: replicas for the same account share them, all under one
+  // hash tag so they work on a Redis Cluster too.
+  const keys = redisKeys(
+    redisNamespace(accountName(config, upstreamBaseUrl), config.oauth.clientId),
+  );
   const scaleOut = createScaleOut({
     ...base,
-    upstreamBaseUrl,
+    keys,
     ...(redis ? { redis } : {}),
     onFallbackChange: (active) => metrics.governorFallback.set(active ? 1 : 0),
   });
-  // Redis keys of this upstream account: replicas for the same account share them.
-  const namespace = redisNamespace(accountName(config, upstreamBaseUrl), config.oauth.clientId);
   // The one database every store borrows: the one handed in, else in memory for this process.
   const consoleStore = openConsoleStore(database);
   // Sessions and failed sign-ins in Redis when replicas share it; else sessions in the database.
   const sessionBackends = createSessionBackends({
     ...base,
     store: consoleStore,
-    ...(redis ? { redis: { connection: redis, namespace } } : {}),
+    ...(redis ? { redis: { connection: redis, keys } } : {}),
   });
   // First, so a live mode without usable console users stops before anything else is built.
   const auth = createConsoleAuth({
@@ -236,7 +240,7 @@ export function composeBff({
     incidents: rateLimiting.store,
     logger,
     now: now ?? Date.now,
-    ...(redis ? { redis, namespace } : {}),
+    ...(redis ? { redis, keys } : {}),
   });
   const demoIntegrations = demoTraffic
     ? new DemoIntegrations({

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, parseConfig } from './config';
+import { parseRedisTarget as parseTarget } from './redis/redis-target';
 
 /** The least a live-mode configuration needs. */
 const LIVE_ENV = {
@@ -230,6 +231,7 @@ describe('parseConfig', () => {
       expect(config.scaleOut).toEqual({
         databaseUrl: undefined,
         redisUrl: undefined,
+        redisCluster: false,
         replicas: 1,
       });
       expect(config.metrics).toEqual({ token: undefined });
@@ -246,6 +248,7 @@ describe('parseConfig', () => {
       expect(config.scaleOut).toEqual({
         databaseUrl: 'postgres://console:pw@db.internal:5432/console',
         redisUrl: 'rediss://:pw@cache.internal:6380/2',
+        redisCluster: false,
         replicas: 3,
       });
       expect(config.metrics.token).toBe('m'.repeat(40));
@@ -260,7 +263,31 @@ describe('parseConfig', () => {
         'DATABASE_URL must be a postgres:// or postgresql:// URL',
       ],
       [{ DATABASE_URL: 'not a url' }, 'DATABASE_URL must be a postgres:// or postgresql:// URL'],
-      [{ REDIS_URL: 'http://u:hunter2@h:6379' }, 'REDIS_URL must be a redis:// or rediss:// URL'],
+      [
+        { REDIS_URL: 'http://u:hunter2@h:6379' },
+        'REDIS_URL must be a redis:// or rediss:// URL, or redis+cluster://host1:6379,host2:6379 for a Redis Cluster',
+      ],
+      [
+        { REDIS_URL: 'redis://:hunter2@h1:6379,h2:6379', SESSION_SECRET: 's'.repeat(32) },
+        'REDIS_URL lists several hosts: for a Redis Cluster write redis+cluster://host1:6379,host2:6379 (or set REDIS_CLUSTER=true)',
+      ],
+      [
+        { REDIS_URL: 'redis+cluster://:hunter2@h1:6379,h2:99999', SESSION_SECRET: 's'.repeat(32) },
+        'REDIS_URL lists a node that is not host:port (node 2); write redis+cluster://host1:6379,host2:6379 and percent-encode the password',
+      ],
+      [
+        { REDIS_URL: 'redis+cluster://:hunt@er2@h1:6379', SESSION_SECRET: 's'.repeat(32) },
+        'REDIS_URL lists a node that is not host:port (node 1); write redis+cluster://host1:6379,host2:6379 and percent-encode the password',
+      ],
+      [
+        { REDIS_URL: 'redis+cluster://:hunter2@h1:6379/2', SESSION_SECRET: 's'.repeat(32) },
+        'REDIS_URL names a database, but a Redis Cluster has only database 0',
+      ],
+      [
+        { REDIS_CLUSTER: 'true', SESSION_SECRET: 's'.repeat(32) },
+        "REDIS_CLUSTER=true needs REDIS_URL naming the cluster's seed nodes",
+      ],
+      [{ REDIS_CLUSTER: 'yes' }, 'REDIS_CLUSTER must be "true" or "false" (got "yes")'],
       [{ REPLICAS: '0' }, 'REPLICAS must be a whole number from 1 to 1000 (got "0")'],
       [{ METRICS_TOKEN: 'hunter2' }, 'METRICS_TOKEN must be at least 32 characters'],
     ])('stops with one line, never repeating a URL or token, for %o', (env, message) => {
@@ -272,6 +299,31 @@ describe('parseConfig', () => {
       }
       expect(error).toBeInstanceOf(ConfigError);
       expect((error as Error).message).toBe(message);
+    });
+
+    it('reads a Redis Cluster from redis+cluster:// seeds, or from REDIS_CLUSTER=true', () => {
+      const secret = { SESSION_SECRET: 's'.repeat(32) };
+      expect(
+        parseConfig({ ...secret, REDIS_URL: 'redis+cluster://:pw@10.0.0.1:7000,10.0.0.2' })
+          .scaleOut,
+      ).toMatchObject({
+        redisUrl: 'redis+cluster://:pw@10.0.0.1:7000,10.0.0.2',
+        redisCluster: true,
+      });
+      expect(
+        parseConfig({ ...secret, REDIS_URL: 'rediss://:pw@cache:6380', REDIS_CLUSTER: 'true' })
+          .scaleOut.redisCluster,
+      ).toBe(true);
+      expect(parseTarget('rediss+cluster://user:p%40ss@[::1]:7000,cache.internal')).toEqual({
+        kind: 'cluster',
+        nodes: [
+          { host: '::1', port: 7000 },
+          { host: 'cache.internal', port: 6379 },
+        ],
+        username: 'user',
+        password: 'p@ss',
+        tls: true,
+      });
     });
 
     it('requires SESSION_SECRET with REDIS_URL: every replica must verify the same cookies', () => {

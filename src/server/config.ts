@@ -3,6 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { z } from 'zod';
+import { parseRedisTarget, RedisUrlError } from './redis/redis-target';
 
 /** Client id and secret of the built-in mock; they exist in demo mode only. */
 export const DEMO_CLIENT_CREDENTIALS = { clientId: 'demo-client', clientSecret: 'demo-secret' };
@@ -152,10 +153,13 @@ const EnvSchema = z.object({
       .url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// or postgresql:// URL' })
       .optional(),
   ),
-  REDIS_URL: z.preprocess(
-    (v) => (v === '' ? undefined : v),
-    z.url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' }).optional(),
-  ),
+  // One server (redis://, rediss://) or a Redis Cluster's seed nodes
+  // (redis+cluster://host1:6379,host2:6379, or a redis:// URL with REDIS_CLUSTER=true); checked
+  // by redis/redis-target.ts below, the same reader the connection uses.
+  REDIS_URL: z.preprocess((v) => (v === '' ? undefined : v), z.string().optional()),
+  REDIS_CLUSTER: z
+    .enum(['true', 'false', '1', '0'], { error: 'must be "true" or "false"' })
+    .default('false'),
   REPLICAS: intIn(1, 1_000).default(1),
   // Bearer token a Prometheus scraper sends for GET /metrics; without it only loopback may read.
   METRICS_TOKEN: z.preprocess(
@@ -258,8 +262,10 @@ export interface Config {
   scaleOut: {
     /** PostgreSQL instead of the embedded store (DATABASE_URL). */
     databaseUrl: string | undefined;
-    /** Shared governor windows, blocks and sessions (REDIS_URL). */
+    /** Shared governor windows, blocks and sessions (REDIS_URL): a server or a cluster's seeds. */
     redisUrl: string | undefined;
+    /** REDIS_URL names a Redis Cluster (REDIS_CLUSTER, or a redis+cluster:// URL). */
+    redisCluster: boolean;
     /** Replicas sharing the account: without Redis each keeps limit ÷ replicas (REPLICAS). */
     replicas: number;
   };
@@ -346,6 +352,18 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
   if (e.RATE_LIMIT_POLICY !== 'per-endpoint' && e.ENDPOINT_MINUTE_LIMIT !== undefined) {
     throw new ConfigError('ENDPOINT_MINUTE_LIMIT applies only with RATE_LIMIT_POLICY=per-endpoint');
   }
+  const redisClusterFlag = e.REDIS_CLUSTER === 'true' || e.REDIS_CLUSTER === '1';
+  let redisCluster = false;
+  if (e.REDIS_URL) {
+    try {
+      redisCluster = parseRedisTarget(e.REDIS_URL, redisClusterFlag).kind === 'cluster';
+    } catch (error) {
+      if (error instanceof RedisUrlError) throw new ConfigError(`REDIS_URL ${error.message}`);
+      throw error;
+    }
+  } else if (redisClusterFlag) {
+    throw new ConfigError("REDIS_CLUSTER=true needs REDIS_URL naming the cluster's seed nodes");
+  }
   if (e.REDIS_URL && !e.SESSION_SECRET) {
     throw new ConfigError(
       'SESSION_SECRET is required when REDIS_URL is set (every replica must sign session cookies with the same secret)',
@@ -399,7 +417,12 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
       publicOrigin: e.PUBLIC_URL ? new URL(e.PUBLIC_URL).origin : undefined,
       trustProxy: e.TRUST_PROXY === 'true' || e.TRUST_PROXY === '1',
     },
-    scaleOut: { databaseUrl: e.DATABASE_URL, redisUrl: e.REDIS_URL, replicas: e.REPLICAS },
+    scaleOut: {
+      databaseUrl: e.DATABASE_URL,
+      redisUrl: e.REDIS_URL,
+      redisCluster,
+      replicas: e.REPLICAS,
+    },
     dataSubjects: {
       auditKey: e.AUDIT_KEY,
       operationsFile: e.DATA_SUBJECT_OPERATIONS_FILE,

@@ -2,7 +2,7 @@
 // listener, and a graceful shutdown on SIGINT/SIGTERM.
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './redis/redis-connection';
 import type { DataSubjectOperation } from '../shared/data-subject-operations';
 import { AUDIT_KEY_FILE, AuditKeyError, loadOrCreateAuditKey } from './audit/audit-key';
 import { CHECKPOINT_FILE } from './audit/checkpoint-file';
@@ -162,10 +162,14 @@ async function main(): Promise<void> {
   }
   // Redis (REDIS_URL), through which replicas share limits, blocks and sessions. Unreachable at
   // start stops the process; lost later, the governor falls back to its per-replica share.
-  let redis: Redis | undefined;
+  let redis: RedisClient | undefined;
   if (config.scaleOut.redisUrl) {
     try {
-      redis = await connectRedis({ url: config.scaleOut.redisUrl, logger });
+      redis = await connectRedis({
+        url: config.scaleOut.redisUrl,
+        cluster: config.scaleOut.redisCluster,
+        logger,
+      });
     } catch (error) {
       console.error(`Redis error: ${(error as Error).message.replace(/\s+/g, ' ')}`);
       await database.close();

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockUpstreamServer, type MockUpstreamServer } from '../mocks/server';
 import { writeHarnessUsersFile } from './test-support/bff-harness';
 import { freePort, runBff, spawnBff } from './test-support/bff-process';
+import { TEST_REDIS_CLUSTER_URL } from './test-support/store-engines';
 
 let upstream: MockUpstreamServer;
 let users: Awaited<ReturnType<typeof writeHarnessUsersFile>>;
@@ -132,6 +133,33 @@ describe('a wrong DATABASE_URL or REDIS_URL stops start with one line', () => {
     ]);
     expect(lines.join('\n')).not.toContain(password);
   }, 30_000);
+
+  it('a Redis Cluster none of whose seed nodes answers', async () => {
+    const ports = [await freePort(), await freePort()];
+    const password = randomBytes(8).toString('hex');
+    const { exit, lines } = await startFails({
+      REDIS_URL: `redis+cluster://:${password}@127.0.0.1:${ports[0]},127.0.0.1:${ports[1]}`,
+    });
+    expect(exit.code).toBe(1);
+    expect(lines).toEqual([
+      `Redis error: could not connect to the Redis Cluster in REDIS_URL (tried 127.0.0.1:${ports[0]}, 127.0.0.1:${ports[1]}): no seed node accepted a connection`,
+    ]);
+    expect(lines.join('\n')).not.toContain(password);
+  }, 30_000);
+
+  // Before: "Startup error: CROSSSLOT Keys in request don't hash to the same slot".
+  it.skipIf(!TEST_REDIS_CLUSTER_URL)(
+    'a plain redis:// URL naming a node of a Redis Cluster',
+    async () => {
+      const node = TEST_REDIS_CLUSTER_URL!.replace(/^redis\+cluster:\/\//, '').split(',')[0]!;
+      const { exit, lines } = await startFails({ REDIS_URL: `redis://${node}` });
+      expect(exit.code).toBe(1);
+      expect(lines).toEqual([
+        `Redis error: Redis at ${node}/0 is a node of a Redis Cluster: name its nodes as redis+cluster://host1:port,host2:port in REDIS_URL, or set REDIS_CLUSTER=true`,
+      ]);
+    },
+    30_000,
+  );
 
   it('a URL of the wrong kind', async () => {
     const { exit, lines } = await startFails({ DATABASE_URL: 'mysql://root:hunter2@db/console' });

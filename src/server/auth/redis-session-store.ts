@@ -6,9 +6,10 @@
 // While Redis is away, a replica keeps serving the sessions it has seen (a bounded copy of each,
 // with the same idle and age limits), so an outage does not sign everybody out; a sign-out is
 // applied here at once and in Redis as soon as it answers. New sign-ins wait for Redis.
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/redis-connection';
 import * as z from 'zod';
 import type { RequestUser } from '../app-env';
+import type { RedisKeys } from '../redis/redis-keys';
 import {
   MemorySessionStore,
   newSessionRecord,
@@ -20,9 +21,9 @@ import {
 import { sessionStoreUnavailable } from './session-unavailable';
 
 export interface RedisSessionStoreOptions {
-  readonly redis: Redis;
-  /** Prefix of the keys (one per console deployment). */
-  readonly namespace: string;
+  readonly redis: RedisClient;
+  /** The deployment's key names. */
+  readonly keys: RedisKeys;
   /** A session unused for this long ends (SESSION_IDLE_MINUTES). */
   readonly idleMs: number;
   /** A session ends this long after sign-in however active it is (SESSION_MAX_HOURS). */
@@ -132,7 +133,7 @@ export class RedisSessionStore implements SessionStore {
   }
 
   #key(id: string): string {
-    return `${this.#options.namespace}:session:${sessionIdHash(id)}`;
+    return this.#options.keys.session(sessionIdHash(id));
   }
 
   #value(record: SessionRecord): string {

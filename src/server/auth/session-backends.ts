@@ -5,7 +5,8 @@
 // they are then shared by the replicas too), so a restart signs nobody out; the sign-in throttle
 // stays in this process's memory (console-auth.ts builds it). A database that lasts only as long
 // as the process (tests, benchmarks) gains nothing over memory, which console-auth.ts then uses.
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/redis-connection';
+import type { RedisKeys } from '../redis/redis-keys';
 import type { Config } from '../config';
 import type { ConsoleStore } from '../store/open-store';
 import { RedisSessionStore } from './redis-session-store';
@@ -18,8 +19,8 @@ export interface SessionBackendsOptions {
   readonly now: () => number;
   /** The console's database (open-store.ts). */
   readonly store: ConsoleStore;
-  /** The open Redis connection and the account's key prefix (scale-out.ts: redisNamespace). */
-  readonly redis?: { readonly connection: Redis; readonly namespace: string };
+  /** The open Redis connection and the deployment's key names (redis/redis-keys.ts). */
+  readonly redis?: { readonly connection: RedisClient; readonly keys: RedisKeys };
 }
 
 /** Sessions (and, with Redis, the sign-in throttle) kept beyond this process; none without it. */
@@ -45,9 +46,9 @@ export function createSessionBackends({
       ? { sessions: new SqlSessionStore({ database: store.database, ...limits }) }
       : {};
   }
-  const { connection, namespace } = redis;
+  const { connection, keys } = redis;
   return {
-    sessions: new RedisSessionStore({ redis: connection, namespace, ...limits }),
-    throttle: new SignInThrottle(DEFAULT_SIGN_IN_THROTTLE, { redis: connection, namespace }),
+    sessions: new RedisSessionStore({ redis: connection, keys, ...limits }),
+    throttle: new SignInThrottle(DEFAULT_SIGN_IN_THROTTLE, { redis: connection, keys }),
   };
 }

@@ -3,7 +3,8 @@
 // an attacker spread over several replicas gets no more attempts than against one; while Redis is
 // away each replica counts on its own). Unknown usernames are counted exactly like real ones, so a
 // lockout never tells an attacker which names exist.
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/redis-connection';
+import type { RedisKeys } from '../redis/redis-keys';
 import {
   RateLimiterMemory,
   RateLimiterRedis,
@@ -43,9 +44,9 @@ export interface SignInAttempt {
 
 /** Where the counts live when replicas share them. */
 export interface SharedThrottleStore {
-  readonly redis: Redis;
-  /** Prefix of the keys (one per console deployment). */
-  readonly namespace: string;
+  readonly redis: RedisClient;
+  /** The deployment's key names. */
+  readonly keys: RedisKeys;
 }
 
 /** A limiter in memory, or in Redis with a memory one standing in while Redis is away. */
@@ -53,7 +54,7 @@ function limiter(options: IRateLimiterOptions, shared: SharedThrottleStore | und
   if (!shared) return new RateLimiterMemory(options);
   return new RateLimiterRedis({
     ...options,
-    keyPrefix: `${shared.namespace}:${options.keyPrefix}`,
+    keyPrefix: shared.keys.limiter(options.keyPrefix ?? 'sign-in'),
     storeClient: shared.redis,
     rejectIfRedisNotReady: true,
     insuranceLimiter: new RateLimiterMemory(options),

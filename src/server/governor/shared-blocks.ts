@@ -2,9 +2,10 @@
 // the 429 publishes the block at once (before its incident is even stored), and keeps it under a
 // key until it ends, so a replica that starts or reconnects later finds it. The incident feed
 // (incident-feed.ts) carries the same blocks through the database, for when Redis is away.
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/redis-connection';
 import * as z from 'zod';
 import type { Logger } from '../logger';
+import type { RedisKeys } from '../redis/redis-keys';
 import type { Governor, GovernorBlock } from './governor';
 
 const BlockSchema = z.object({
@@ -28,12 +29,12 @@ redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[3])
 return 1`;
 
 export interface SharedBlocksOptions {
-  readonly redis: Redis;
+  readonly redis: RedisClient;
   /** A connection of its own for SUBSCRIBE. */
-  readonly subscriber: Redis;
+  readonly subscriber: RedisClient;
   readonly governor: Governor;
-  /** Prefix of the keys and channel (one per upstream account). */
-  readonly namespace: string;
+  /** The deployment's key and channel names. */
+  readonly keys: RedisKeys;
   readonly now: () => number;
   readonly logger: Logger;
 }
@@ -43,10 +44,10 @@ export interface SharedBlocksOptions {
  * already stored are applied; the result stops sharing.
  */
 export async function shareBlocks(options: SharedBlocksOptions): Promise<() => void> {
-  const { redis, subscriber, governor, namespace, now, logger } = options;
-  const channel = `${namespace}:blocks`;
+  const { redis, subscriber, governor, keys, now, logger } = options;
+  const channel = keys.blocksChannel;
   const keyOf = (block: Pick<GovernorBlock, 'scope' | 'ruleId'>) =>
-    `${namespace}:block:${block.scope === 'account' ? 'account' : `rule:${block.ruleId}`}`;
+    keys.block(block.scope, block.ruleId);
 
   const apply = (text: string | null) => {
     if (!text) return;

@@ -1,13 +1,13 @@
 // The window stores keep one contract: a take over several windows counts in all of them or in
 // none, and crowds of concurrent callers never share the last slot. Checked on the memory store
-// always, and on Redis (TEST_REDIS_URL) where two replicas' governors share one limit.
-import { randomBytes } from 'node:crypto';
-import type { Redis } from 'ioredis';
+// always, and on one Redis (TEST_REDIS_URL) and a Redis Cluster (TEST_REDIS_CLUSTER_URL), where two
+// replicas' governors share one limit.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RateLimitRule } from '../../shared/rate-limits';
 import { createLogger } from '../logger';
-import { closeRedis, connectRedis } from '../redis/redis-connection';
-import { NEEDS_SERVICES, TEST_REDIS_URL } from '../test-support/store-engines';
+import { closeRedis, connectRedis, type RedisClient } from '../redis/redis-connection';
+import { redisKeys } from '../redis/redis-keys';
+import { REDIS_ENGINES, testNamespace } from '../test-support/store-engines';
 import { FailoverWindows } from './failover-windows';
 import { Governor } from './governor';
 import {
@@ -38,21 +38,27 @@ const LOOKUP_RULE: RateLimitRule = {
 };
 
 const logger = createLogger('silent');
-let redis: Redis | undefined;
+/** One connection per Redis engine that is configured, opened before the suites run. */
+const connections = new Map<string, RedisClient>();
 beforeAll(async () => {
-  if (TEST_REDIS_URL) redis = await connectRedis({ url: TEST_REDIS_URL, logger });
+  for (const { name, url } of REDIS_ENGINES) {
+    if (url) connections.set(name, await connectRedis({ url, logger }));
+  }
 });
 afterAll(async () => {
-  if (redis) await closeRedis(redis);
+  for (const connection of connections.values()) await closeRedis(connection);
 });
+
+/** A store under a namespace of its own, named as the console names its governor's keys. */
+const redisStore = (name: string) => () =>
+  createRedisWindowStore(connections.get(name)!, redisKeys(testNamespace()).governor);
 
 const engines: Array<[string, () => WindowCounterStore]> = [
   ['memory', () => createMemoryWindowStore()],
-  ...(TEST_REDIS_URL
-    ? ([
-        ['Redis', () => createRedisWindowStore(redis!, `test:${randomBytes(6).toString('hex')}`)],
-      ] as Array<[string, () => WindowCounterStore]>)
-    : []),
+  ...REDIS_ENGINES.filter(({ url }) => url).map(({ name }): [string, () => WindowCounterStore] => [
+    name,
+    redisStore(name),
+  ]),
 ];
 
 describe.each(engines)('%s window store', (_, makeStore) => {
@@ -86,20 +92,17 @@ describe.each(engines)('%s window store', (_, makeStore) => {
   });
 });
 
-describe.skipIf(!TEST_REDIS_URL)(
-  TEST_REDIS_URL
-    ? 'two replicas on one Redis'
-    : `two replicas on one Redis (skipped: TEST_REDIS_URL is not set; ${NEEDS_SERVICES})`,
-  () => {
+describe.each(REDIS_ENGINES)('two replicas on $title', ({ url }) => {
+  describe.skipIf(!url)('sharing one limit', () => {
     it('hold a 1,000-a-minute rule exactly under 1,500 concurrent lookups', async () => {
-      const prefix = `test:${randomBytes(6).toString('hex')}`;
+      const prefix = redisKeys(testNamespace()).governor;
       const clock = { now: T0 };
       const opened: FailoverWindows[] = [];
       const replica = async () => {
         // Each replica has its own connection, as separate processes do. The test machine may be
         // busy: a slow answer must not count as Redis being away here.
         const connection = await connectRedis({
-          url: TEST_REDIS_URL!,
+          url: url!,
           logger,
           commandTimeoutMs: 20_000,
         });
@@ -148,5 +151,5 @@ describe.skipIf(!TEST_REDIS_URL)(
         }
       }
     }, 30_000);
-  },
-);
+  });
+});

@@ -2,7 +2,7 @@
 // several replicas share them in Redis (REDIS_URL), where one acquire is one Lua script: it reads
 // every bucket of every window the call counts against and raises them all, or none, in a single
 // round trip that no other replica can interleave with.
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/redis-connection';
 
 /** One window of an atomic take: its bucket counters and its limit. */
 export interface WindowTake {
@@ -147,12 +147,12 @@ interface WindowScripts {
   governorAdd(...args: Array<string | number>): Promise<number>;
 }
 
-function withScripts(redis: Redis): Redis & WindowScripts {
-  const scripted = redis as Redis & Partial<WindowScripts>;
+function withScripts(redis: RedisClient): RedisClient & WindowScripts {
+  const scripted = redis as RedisClient & Partial<WindowScripts>;
   if (!scripted.governorTake) redis.defineCommand('governorTake', { lua: TAKE_SCRIPT });
   if (!scripted.governorAdd)
     redis.defineCommand('governorAdd', { lua: ADD_SCRIPT, numberOfKeys: 1 });
-  return redis as Redis & WindowScripts;
+  return redis as RedisClient & WindowScripts;
 }
 
 /**
@@ -160,7 +160,7 @@ function withScripts(redis: Redis): Redis & WindowScripts {
  * integers. Rejects at once while the connection is not ready (instead of queueing), so the
  * governor can fall back to its per-replica share without waiting (failover-windows.ts).
  */
-export function createRedisWindowStore(redis: Redis, keyPrefix: string): WindowCounterStore {
+export function createRedisWindowStore(redis: RedisClient, keyPrefix: string): WindowCounterStore {
   const scripts = withScripts(redis);
   const named = (key: string) => `${keyPrefix}:${key}`;
   const ready = () => {

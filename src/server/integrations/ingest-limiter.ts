@@ -1,7 +1,8 @@
 // How many reports one key may send: a fixed count per minute per integration, in this process's
 // memory, or in Redis when replicas share one (REDIS_URL), so spreading a flood over replicas gains
 // nothing. While Redis is away each replica counts on its own (rate-limiter-flexible's insurance).
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/redis-connection';
+import type { RedisKeys } from '../redis/redis-keys';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 
 /** The verdict for one report. */
@@ -15,14 +16,14 @@ export interface IngestLimiter {
 /** A limiter of `perMinute` reports per integration; shared through `redis` when given. */
 export function createIngestLimiter(options: {
   perMinute: number;
-  redis?: Redis;
-  namespace?: string;
+  redis?: RedisClient;
+  keys?: RedisKeys;
 }): IngestLimiter {
   const base = { points: options.perMinute, duration: 60, keyPrefix: 'integration-ingest' };
   const limiter = options.redis
     ? new RateLimiterRedis({
         ...base,
-        keyPrefix: `${options.namespace ?? 'console'}:${base.keyPrefix}`,
+        keyPrefix: options.keys?.limiter(base.keyPrefix) ?? base.keyPrefix,
         storeClient: options.redis,
         rejectIfRedisNotReady: true,
         insuranceLimiter: new RateLimiterMemory(base),

@@ -1,7 +1,8 @@
 // Builds the account-wide view's parts from the configuration: the integration store, the
 // per-key ingest limiter (in Redis when replicas share one), the account usage, and the timer
 // that deletes aggregates older than the retention.
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/redis-connection';
+import type { RedisKeys } from '../redis/redis-keys';
 import type { Logger } from '../logger';
 import type { IncidentStore } from '../store/incident-store';
 import type { SqlDatabase } from '../store/database';
@@ -24,8 +25,8 @@ export interface IntegrationsOptions {
   readonly incidents: Pick<IncidentStore, 'list'>;
   readonly logger: Logger;
   readonly now: () => number;
-  readonly redis?: Redis;
-  readonly namespace?: string;
+  readonly redis?: RedisClient;
+  readonly keys?: RedisKeys;
 }
 
 const PRUNE_EVERY_MS = 10 * 60_000;
@@ -46,7 +47,7 @@ export function createIntegrations(options: IntegrationsOptions) {
   });
   const limiter = createIngestLimiter({
     perMinute: settings.ingestPerMinute,
-    ...(options.redis ? { redis: options.redis, namespace: options.namespace } : {}),
+    ...(options.redis ? { redis: options.redis, keys: options.keys } : {}),
   });
   let timer: NodeJS.Timeout | undefined;
   const prune = async () => {

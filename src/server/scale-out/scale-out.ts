@@ -4,11 +4,10 @@
 // that brings every replica's incidents to this replica's live streams and governor. With REPLICAS
 // above 1 and no Redis: each replica keeps its share of every limit for good. With none of these
 // it wires nothing and the console is one process, as in demo mode. Sessions and the sign-in
-// throttle share the same Redis namespace but are built in auth/session-backends.ts.
+// throttle share the same Redis keys (redis/redis-keys.ts) but are built in auth/session-backends.ts.
 //
 // Access tokens are deliberately not shared: see the comment at the TokenManager in compose.ts.
-import { createHash } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/redis-connection';
 import type { Incident } from '../../shared/incident';
 import type { Config } from '../config';
 import { FailoverWindows } from '../governor/failover-windows';
@@ -21,6 +20,7 @@ import { IncidentFeed } from '../incidents/incident-feed';
 import type { IncidentHub } from '../incidents/incident-hub';
 import type { Logger } from '../logger';
 import { closeRedis, connectSubscriber } from '../redis/redis-connection';
+import type { RedisKeys } from '../redis/redis-keys';
 import type { SqlDatabase } from '../store/database';
 import { INCIDENT_CHANNEL, type IncidentStore } from '../store/incident-store';
 import { withinDeadline } from '../within-deadline';
@@ -30,9 +30,9 @@ export interface ScaleOutOptions {
   readonly logger: Logger;
   readonly now: () => number;
   /** The open Redis connection (REDIS_URL); index.ts opens it so a bad URL stops start. */
-  readonly redis?: Redis;
-  /** The upstream's address: with the client id it names the account the limits belong to. */
-  readonly upstreamBaseUrl: string;
+  readonly redis?: RedisClient;
+  /** The deployment's Redis key names (redisKeys of the account's namespace). */
+  readonly keys: RedisKeys;
   /** Told when the governor starts or stops keeping its per-replica share (metrics). */
   readonly onFallbackChange?: (active: boolean) => void;
 }
@@ -51,15 +51,6 @@ export interface ScaleOut {
   /** Redis and the governor's mode, for /readyz. */
   readiness(): Promise<Pick<Readiness['checks'], 'redis' | 'governor'>>;
   close(): Promise<void>;
-}
-
-/**
- * Prefix of every Redis key: one namespace per upstream account (base URL and client id), so two
- * consoles on one Redis for different accounts never share a limit.
- */
-export function redisNamespace(upstreamBaseUrl: string, clientId: string): string {
-  const account = createHash('sha256').update(`${upstreamBaseUrl}\n${clientId}`).digest('hex');
-  return `console:${account.slice(0, 16)}`;
 }
 
 /**
@@ -86,10 +77,21 @@ function blockOf(incident: Incident) {
 
 const REDIS_PING_TIMEOUT_MS = 1_000;
 
-/** Whether Redis answers a PING in time. */
-async function pingRedis(redis: Redis): Promise<NonNullable<Readiness['checks']['redis']>> {
+/**
+ * Asks the node that holds the deployment's keys: on a cluster a PING goes to any node and would
+ * answer while the one master that matters is gone. On one server it is a PING by another name.
+ */
+function probeRedis(redis: RedisClient, keys: RedisKeys): Promise<unknown> {
+  return redis.exists(keys.probe);
+}
+
+/** Whether Redis answers for the deployment's keys in time. */
+async function pingRedis(
+  redis: RedisClient,
+  keys: RedisKeys,
+): Promise<NonNullable<Readiness['checks']['redis']>> {
   try {
-    await withinDeadline(redis.ping(), REDIS_PING_TIMEOUT_MS, () => {
+    await withinDeadline(probeRedis(redis, keys), REDIS_PING_TIMEOUT_MS, () => {
       throw new Error('Redis did not answer in time');
     });
     return { ok: true };
@@ -127,18 +129,15 @@ function governorCheck(
 export function createScaleOut(options: ScaleOutOptions): ScaleOut {
   const { config, logger, redis, now } = options;
   const replicas = config.scaleOut.replicas;
-  const namespace = redisNamespace(
-    accountName(config, options.upstreamBaseUrl),
-    config.oauth.clientId,
-  );
+  const { keys } = options;
   const stops: Array<() => unknown> = [];
 
   let failover: FailoverWindows | undefined;
   let governor: ScaleOut['governor'] = {};
   if (redis) {
     const windows = new FailoverWindows({
-      primary: createRedisWindowStore(redis, `${namespace}:governor`),
-      probe: () => redis.ping(),
+      primary: createRedisWindowStore(redis, keys.governor),
+      probe: () => probeRedis(redis, keys),
       logger,
       replicas,
       now,
@@ -173,7 +172,7 @@ export function createScaleOut(options: ScaleOutOptions): ScaleOut {
             redis,
             subscriber,
             governor: parts.governor,
-            namespace,
+            keys,
             now,
             logger,
           }),
@@ -203,7 +202,7 @@ export function createScaleOut(options: ScaleOutOptions): ScaleOut {
     },
 
     async readiness() {
-      const redisCheck = redis ? await pingRedis(redis) : undefined;
+      const redisCheck = redis ? await pingRedis(redis, keys) : undefined;
       return {
         ...(redisCheck ? { redis: redisCheck } : {}),
         governor: governorCheck(failover, replicas),

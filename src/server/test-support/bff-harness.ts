@@ -2,7 +2,7 @@
 // itself is exercised through app.request (no port). The upstream client uses undici's request
 // API, which MSW cannot intercept in-process, so the same MSW handlers answer over HTTP instead.
 import { randomBytes } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/redis-connection';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -49,7 +49,7 @@ export interface HarnessOptions {
   /** Give the BFF the mock's demo controls, as demo mode does (needs `mockRateLimits`). */
   demoControls?: boolean;
   /** An open Redis connection: the BFF shares limits, blocks and sessions through it. */
-  redis?: Redis;
+  redis?: RedisClient;
   /** Another harness's mock upstream to use instead of starting one (replicas of one console). */
   upstream?: MockUpstreamServer;
   /** Where the last good event-types list is kept across BFFs (default: in memory only). */

@@ -1,9 +1,12 @@
 // The database engines the store suites run against: SQLite always, PostgreSQL when
 // TEST_DATABASE_URL names a server (scripts/start-test-services.sh starts one; .ci/run always
-// does). Each PostgreSQL database a test opens lives in its own fresh schema, so test files
+// does). Likewise the Redis engines the scale-out suites run against: one server
+// (TEST_REDIS_URL) and a three-master Redis Cluster (TEST_REDIS_CLUSTER_URL). Each PostgreSQL database a test opens lives in its own fresh schema, so test files
 // running in parallel never see each other's rows.
 import { randomBytes } from 'node:crypto';
+import { Cluster } from 'ioredis';
 import pg from 'pg';
+import type { RedisClient } from '../redis/redis-connection';
 import { openDatabase, type SqlDatabase } from '../store/database';
 import type { Migration } from '../store/migrations';
 import { openPostgresDatabase } from '../store/postgres-database';
@@ -13,6 +16,9 @@ export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL || undefined;
 
 /** The Redis server for tests, if any. */
 export const TEST_REDIS_URL = process.env.TEST_REDIS_URL || undefined;
+
+/** The seeds of a Redis Cluster for tests (redis+cluster://host1:port1,…), if any. */
+export const TEST_REDIS_CLUSTER_URL = process.env.TEST_REDIS_CLUSTER_URL || undefined;
 
 /** What a skipped suite says about how to run it. */
 export const NEEDS_SERVICES =
@@ -112,3 +118,37 @@ const postgres: StoreEngine = {
 
 /** Every engine, available or not: run a suite with `describe.each` and skip the unavailable. */
 export const STORE_ENGINES: readonly StoreEngine[] = [sqlite, postgres];
+
+/** One Redis deployment the scale-out suites run on. */
+export interface RedisEngine {
+  readonly name: 'Redis' | 'Redis Cluster';
+  /** Its REDIS_URL, when its server is configured; the suite is skipped otherwise. */
+  readonly url: string | undefined;
+  /** The suite's title, with how to enable it when it is skipped. */
+  readonly title: string;
+}
+
+function redisEngine(name: RedisEngine['name'], variable: string, url: string | undefined) {
+  return {
+    name,
+    url,
+    title: url ? name : `${name} (skipped: ${variable} is not set; ${NEEDS_SERVICES})`,
+  };
+}
+
+/** One Redis and a Redis Cluster: run a suite with `describe.each`, skipping the unavailable. */
+export const REDIS_ENGINES: readonly RedisEngine[] = [
+  redisEngine('Redis', 'TEST_REDIS_URL', TEST_REDIS_URL),
+  redisEngine('Redis Cluster', 'TEST_REDIS_CLUSTER_URL', TEST_REDIS_CLUSTER_URL),
+];
+
+/** A namespace of a test's own, so test files running in parallel never share a key. */
+export function testNamespace(): string {
+  return `test:${randomBytes(6).toString('hex')}`;
+}
+
+/** Every key matching `pattern`, on a cluster from every master (KEYS asks one node only). */
+export async function listRedisKeys(redis: RedisClient, pattern: string): Promise<string[]> {
+  const nodes = redis instanceof Cluster ? redis.nodes('master') : [redis];
+  return (await Promise.all(nodes.map((node) => node.keys(pattern)))).flat();
+}
