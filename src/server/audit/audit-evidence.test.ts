@@ -3,6 +3,7 @@
 // signed checkpoints kept outside the database; a checkpoint signed with another key is refused;
 // an incomplete record (an intent whose outcome never came, e.g. after kill -9) cannot be edited
 // unnoticed; and the console's files are owner-only.
+import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -260,4 +261,63 @@ describe('the operator’s verify command', () => {
       `cannot read the checkpoint file ${join(outside, 'nope.jsonl')}: it does not exist`,
     );
   });
+});
+
+describe('kill -9 while checkpoints are being taken', () => {
+  it('loses no checkpoint that was reported written', async () => {
+    const dataDir = tempDir();
+    const outside = tempDir();
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', 'src/server/audit/fixtures/checkpoint-writer.ts', dataDir, outside, KEY],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    const reported: number[] = [];
+    await new Promise<void>((resolve, reject) => {
+      let buffered = '';
+      child.stdout.on('data', (chunk: Buffer) => {
+        buffered += chunk.toString('utf8');
+        const lines = buffered.split('\n');
+        buffered = lines.pop() ?? '';
+        for (const line of lines) reported.push(Number(line.replace('written ', '')));
+        // Killed in the middle of its work, without warning.
+        if (reported.length >= 25) {
+          child.kill('SIGKILL');
+          resolve();
+        }
+      });
+      child.on('exit', (code, signal) => {
+        if (signal !== 'SIGKILL') reject(new Error(`the writer stopped by itself (${code})`));
+      });
+    });
+    await new Promise((resolve) => child.once('close', resolve));
+    const kept = readFileSync(join(outside, CHECKPOINT_FILE), 'utf8')
+      .split('\n')
+      .filter((line) => line.trim() !== '')
+      .map((line) => JSON.parse(line) as { seq: number });
+    const keptSeqs = new Set(kept.map((checkpoint) => checkpoint.seq));
+    expect(reported.filter((seq) => !keptSeqs.has(seq))).toEqual([]);
+    // And the trail written so far verifies against every checkpoint that survived.
+    const db = await openDatabase({ dataDir });
+    try {
+      const store = new SqlAuditStore(db, { chainKey: CHAIN_KEY });
+      const verification = await verifyAuditChain(store, CHAIN_KEY, {
+        now: Date.now,
+        source: 'test',
+        checkpoints: {
+          publicKeyPem: signer.publicKeyPem,
+          sources: [
+            { name: 'the database', lines: await store.checkpoints() },
+            {
+              name: 'the file',
+              lines: readFileSync(join(outside, CHECKPOINT_FILE), 'utf8').split('\n'),
+            },
+          ],
+        },
+      });
+      expect(verification.ok, verification.detail).toBe(true);
+    } finally {
+      await db.close();
+    }
+  }, 60_000);
 });
