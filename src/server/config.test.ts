@@ -342,6 +342,8 @@ describe('parseConfig', () => {
         operationsFile: undefined,
         auditRetentionDays: 730,
         auditExportMaxRecords: 100_000,
+        auditCheckpointMinutes: 5,
+        auditCheckpointDir: undefined,
       });
     });
 

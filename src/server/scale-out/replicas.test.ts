@@ -163,9 +163,10 @@ describe.each(REDIS_ENGINES)('two replicas on $name and one PostgreSQL', (engine
       const sentByB = b.sent.length;
       a.mock.injectFault({ operation: 'event-types', status: 429, retryAfterSeconds: 30 });
       const { incidentId } = await (await a.request(freshEventTypes())).json();
-      await expect
-        .poll(async () => (await (await b.request(freshEventTypes())).json()).incidentId)
-        .toBe(incidentId);
+      // Only Redis can have told B (no shared database): on a cluster the announcement may cross
+      // the cluster bus first, so wait for B to hold the block, then ask it.
+      await expect.poll(() => b.rateLimiting.governor.activeBlocks().length).toBeGreaterThan(0);
+      expect((await (await b.request(freshEventTypes())).json()).incidentId).toBe(incidentId);
       expect(b.sent.length).toBe(sentByB);
     });
 
