@@ -56,7 +56,7 @@ test.describe('in demo mode', () => {
 
     const row = incidentsTable(page).getByRole('row').filter({ hasText: eventId! });
     await expect(row).toBeVisible();
-    await expect(row).toContainText('Account · Default minute');
+    await expect(row).toContainText('Account minute limit');
     // The hit count and a countdown towards the end of the one-minute block.
     await expect(row.getByRole('cell').nth(2)).toHaveText('1');
     await expect(row.getByRole('cell').nth(4)).toContainText(/0:[0-5]\d|1:00/);

@@ -90,7 +90,7 @@ describe('AlertsPage', () => {
     expect(within(row).getByRole('button', { name: 'Resend' })).toBeInTheDocument();
     expect(within(card).getByRole('button', { name: 'Send test' })).toBeInTheDocument();
     expect(
-      await screen.findByLabelText('Warning threshold of account-minute (per minute), percent'),
+      await screen.findByLabelText('Warning threshold of Account minute limit, percent'),
     ).toHaveValue('80');
     expect(screen.getByRole('heading', { name: 'Add a destination' })).toBeInTheDocument();
   });
@@ -100,7 +100,7 @@ describe('AlertsPage', () => {
     renderPage();
     const card = await screen.findByRole('article', { name: 'On-call' });
     await within(card).findByRole('row', { name: /Dead-lettered/ });
-    await screen.findByRole('row', { name: /account-minute/ });
+    await screen.findByRole('row', { name: /Account minute limit/ });
     expect(screen.queryAllByRole('button')).toHaveLength(0);
     expect(screen.queryAllByRole('textbox')).toHaveLength(0);
     expect(screen.queryByRole('heading', { name: 'Add a destination' })).toBeNull();

@@ -11,13 +11,10 @@ import {
   useSendTest,
   useUpdateDestination,
 } from '../api/alerts-api';
+import { formatDateTime } from '../../../lib/format';
 import { STATUS_LABELS } from '../format';
 
-const time = (iso: string) =>
-  new Date(iso).toLocaleString(undefined, {
-    dateStyle: 'medium',
-    timeStyle: 'medium',
-  });
+const time = (iso: string) => formatDateTime(iso);
 
 function outcome(delivery: Delivery): string {
   if (delivery.status === 'delivered') {

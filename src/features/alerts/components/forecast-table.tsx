@@ -2,6 +2,7 @@
 // rate, and the warning threshold (admins change it in place).
 import { useState, type FormEvent } from 'react';
 import { ApiError } from '../../../lib/api-client';
+import { formatCount } from '../../../lib/format';
 import { ALERT_LIMITS, type LimitForecast } from '../../../shared/alerts';
 import { useSetThreshold } from '../api/alerts-api';
 import { formatDuration, LEVEL_LABELS, limitName } from '../format';
@@ -80,10 +81,10 @@ export function ForecastTable({
             <tr key={limit.key} data-level={limit.level}>
               <th scope="row">{limitName(limit)}</th>
               <td>
-                {limit.used.toLocaleString()} of {limit.limit.toLocaleString()}{' '}
+                {formatCount(limit.used)} of {formatCount(limit.limit)}{' '}
                 <span className="muted">({limit.percentUsed}%)</span>
               </td>
-              <td>{limit.ratePerMinute.toLocaleString()} / min</td>
+              <td>{formatCount(limit.ratePerMinute)} / min</td>
               <td>
                 {limit.secondsToExhaustion === null
                   ? 'Not at this rate'

@@ -5,6 +5,7 @@ import { useState, type FormEvent } from 'react';
 import { ConfirmButton } from '../../../components/ui/confirm-button';
 import { LoadErrorPanel } from '../../../components/ui/load-error-panel';
 import { PageHeader } from '../../../components/ui/page-header';
+import { formatDateTime } from '../../../lib/format';
 import type { IssuedKey } from '../../../shared/integrations';
 import {
   integrationsQueryOptions,
@@ -14,7 +15,7 @@ import {
 } from '../api/integrations-api';
 import './integrations-page.css';
 
-const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString('en-GB') : '—');
+const when = (iso: string | null) => (iso ? formatDateTime(iso) : '—');
 
 function IssuedKeyPanel({ issued, onDone }: { issued: IssuedKey; onDone: () => void }) {
   const [copied, setCopied] = useState(false);

@@ -4,6 +4,7 @@ import { useMemo } from 'react';
 import { createColumnHelper, tableFeatures, useTable } from '@tanstack/react-table';
 import { CardTableHead } from '../../../components/ui/card-table-head';
 import type { Incident, Rule } from '../../../shared/incident';
+import { endedEarly, type ActiveBlocks } from '../ended-early';
 import { useCountdown } from '../../../components/ui/use-countdown';
 import { formatCount } from '../../../lib/format';
 import {
@@ -32,7 +33,7 @@ export interface IncidentsTableProps {
    * The incidents whose blocks the console still honours, as of `at` (server time): a block not
    * among them ended early (an operator ended it), whatever its Retry-After said.
    */
-  activeBlocks?: { at: number; keys: ReadonlySet<string> } | undefined;
+  activeBlocks?: ActiveBlocks | undefined;
 }
 
 /** A table with the accessible name "429 incidents". */
@@ -106,12 +107,7 @@ export function IncidentsTable({
           cell: (info) => {
             const incident = info.row.original;
             const untilServer = Date.parse(info.getValue());
-            const endedEarly =
-              activeBlocks !== undefined &&
-              untilServer > activeBlocks.at &&
-              activeBlocks.at > Date.parse(incident.lastSeen) &&
-              !activeBlocks.keys.has(incident.key);
-            if (endedEarly) {
+            if (endedEarly(incident, activeBlocks)) {
               return (
                 <span className="block-countdown">
                   Ended early <span className="cell-sub muted">blocks were ended</span>
