@@ -12,8 +12,11 @@ import { E2E_DEMO_BFF_PORT } from './ports';
 import { expect, expectNoSeriousA11yViolations, SIGNED_OUT_STATE, test } from './fixtures';
 
 const incidentsTable = (page: Page) => page.getByRole('table', { name: '429 incidents' });
+// The notice of a running account block: the platform's own block, or the console's precaution.
 const banner = (page: Page) =>
-  page.getByRole('status').filter({ hasText: 'The privacy platform has blocked this account' });
+  page
+    .getByRole('status')
+    .filter({ hasText: /The privacy platform (has blocked this account|refused one call)/ });
 
 async function waitForLive(page: Page) {
   await expect(page.getByRole('status').filter({ hasText: /^Live$/ })).toBeVisible();
@@ -76,6 +79,18 @@ test.describe('in demo mode', () => {
     await expect(page).toHaveURL(/event-types/);
     await expect(banner(page)).toBeVisible();
     await expect(banner(page)).toContainText(/ends in 0:[0-5]\d|ends in 1:00/);
+    await expect(banner(page)).toContainText(
+      'The privacy platform has blocked this account: the Account minute limit was used up.',
+    );
+
+    // "See the incident" scrolls to its row and marks it.
+    await page.getByRole('link', { name: 'See the incident' }).click();
+    await expect(page).toHaveURL(/rate-limits\?incident=/);
+    const linked = incidentsTable(page).getByRole('row').filter({ hasText: eventId! });
+    await expect(linked).toBeFocused();
+    await expect(linked).toBeInViewport();
+    await expect(linked).toHaveAttribute('aria-current', 'true');
+    await page.screenshot({ path: '.test-results/e2e/see-the-incident.png' });
 
     // Stored, not just shown: the row is there after a reload.
     await page.goto('/rate-limits');
@@ -118,6 +133,11 @@ test.describe('in demo mode', () => {
     const other = await context.newPage();
     await other.goto('/event-types');
     await expect(banner(other)).toBeVisible();
+    // Who refused what: one call, refused by the platform; the pause is the console's own.
+    await expect(banner(other)).toContainText(
+      'The privacy platform refused one call (GET /api/audit/v4/audits/event-types) with a 429 under a limit this console does not know (it stated 1,000 a minute).',
+    );
+    await expect(banner(other)).toContainText('The platform has not blocked the account');
     await page.getByRole('button', { name: 'End all blocks' }).click();
     await expect(banner(other)).toBeHidden();
     await expect(row).toContainText('Ended early');

@@ -42,7 +42,7 @@ stubApiPerTest((url) => {
       mode: 'demo',
       accountTier: 'production',
       demoControls: true,
-      operations: { 'event-types': 'GET /api/integrationmanager/v1/eventtypes' },
+      operations: { 'event-types': 'GET /api/audit/v4/audits/event-types' },
     });
   }
   return undefined;
@@ -60,7 +60,7 @@ describe('AccountBlockBanner', () => {
     const banner = await screen.findByRole('status');
     expect(
       await screen.findByText(
-        'The privacy platform refused one call (GET /api/integrationmanager/v1/eventtypes) with a 429 under a limit this console does not know (it stated 1,000 a minute).',
+        'The privacy platform refused one call (GET /api/audit/v4/audits/event-types) with a 429 under a limit this console does not know (it stated 1,000 a minute).',
       ),
     ).toBeInTheDocument();
     expect(banner).toHaveTextContent('The platform has not blocked the account');

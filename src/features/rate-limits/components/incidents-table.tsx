@@ -1,6 +1,6 @@
 // The live incident table: one row per rate-limiting occurrence (ot-ratelimit-event-id), with its
 // hit count, the rule it matched, a countdown to the end of its block, and "Copy for support".
-import { useMemo } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import { createColumnHelper, tableFeatures, useTable } from '@tanstack/react-table';
 import { CardTableHead } from '../../../components/ui/card-table-head';
 import type { Incident, Rule } from '../../../shared/incident';
@@ -149,6 +149,8 @@ export function IncidentsTable({
     getRowId: (row) => row.key,
   });
 
+  useScrollToHighlight(highlightKey, incidents);
+
   return (
     <div
       className="incidents-scroll"
@@ -167,6 +169,10 @@ export function IncidentsTable({
               role="row"
               data-key={row.id}
               data-highlight={row.id === highlightKey || undefined}
+              // The linked incident ("See the incident") takes focus; the others stay out of the
+              // tab order.
+              tabIndex={row.id === highlightKey ? -1 : undefined}
+              aria-current={row.id === highlightKey ? 'true' : undefined}
               data-flagged={row.original.flags.length > 0 || undefined}
             >
               {row.getAllCells().map((cell) => (
@@ -185,6 +191,25 @@ export function IncidentsTable({
       </table>
     </div>
   );
+}
+
+/**
+ * "See the incident" links here with ?incident=KEY: once its row is on the page, it is scrolled
+ * to the middle of the view and focused, once per key (a refresh of the list does not pull the
+ * reader back). The row may arrive later than the page: the effect runs again as rows come.
+ */
+function useScrollToHighlight(highlightKey: string | undefined, incidents: readonly Incident[]) {
+  const shown = useRef<string | undefined>(undefined);
+  useEffect(() => {
+    if (!highlightKey || shown.current === highlightKey) return;
+    const row = document.querySelector<HTMLElement>(
+      `.incidents-table tr[data-key="${CSS.escape(highlightKey)}"]`,
+    );
+    if (!row) return;
+    shown.current = highlightKey;
+    row.scrollIntoView?.({ block: 'center' });
+    row.focus({ preventScroll: true });
+  }, [highlightKey, incidents]);
 }
 
 function IncidentIdCell({ incident }: { incident: Incident }) {
