@@ -364,6 +364,25 @@ describe('DataSubjectsPage', () => {
     expect(screen.queryByRole('button', { name: /Load more from/ })).not.toBeInTheDocument();
   });
 
+  it('says which pages a comparison covers, loads all of both, and writes "only in legacy"', async () => {
+    const { user } = renderPage('/data-subjects?operation=v4-data-subjects');
+    await user.click(await screen.findByRole('button', { name: 'Look up' }));
+    await user.click(await screen.findByRole('button', { name: 'Compare with legacy' }));
+    expect(
+      await screen.findByText(
+        'Compared the pages loaded so far: v4 1 page (all), legacy 1 page (it has more). Counts and fields on pages not loaded are not compared.',
+      ),
+    ).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Load all and compare' }));
+    expect(
+      await screen.findByText('Compared whole answers: v4 1 page, legacy 2 pages.'),
+    ).toBeInTheDocument();
+    const summary = screen.getByRole('region', { name: 'What differs' });
+    expect(within(summary).getByText(/only in legacy: c@example\.com/)).toBeInTheDocument();
+    expect(within(summary).queryByText(/v4 —/)).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Load all and compare' })).toBeNull();
+  });
+
   it('offers the demo data’s examples in demo mode only', async () => {
     mode = 'demo';
     const { user } = renderPage();
