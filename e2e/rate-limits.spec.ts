@@ -114,7 +114,12 @@ test.describe('in demo mode', () => {
     await page.goto('/rate-limits');
     await expect(page).toHaveTitle('Rate limits · Privacy API Console');
     await waitForLive(page);
-    // Support engineers investigate throttling: the demo controls are theirs too.
+    // Support engineers investigate throttling: the demo controls are theirs too. The bursts
+    // register as an integration's traffic, an admin's action: not offered (they answered 403).
+    await expect(
+      page.getByRole('heading', { name: 'Account-wide: every reporting client' }),
+    ).toBeVisible();
+    await expect(page.getByRole('button', { name: /^Burst from/ })).toHaveCount(0);
     await page.getByRole('button', { name: 'End all blocks' }).click();
     await page.getByRole('button', { name: '1,000-a-minute 429' }).click();
     const outcome = page.getByText(/^1,000-a-minute 429: the platform answered 429/);

@@ -114,7 +114,7 @@ export function IntegrationsPage() {
         ) : null}
       </form>
 
-      <section className="card" aria-labelledby="registered-title">
+      <section className="card integrations-list" aria-labelledby="registered-title">
         <h2 id="registered-title">Registered</h2>
         {list.isError && !list.data ? (
           <LoadErrorPanel headingLevel={3} title="The list could not be loaded" query={list} />
@@ -139,13 +139,13 @@ export function IntegrationsPage() {
               {list.data.items.map((item) => (
                 <tr key={item.id}>
                   <th scope="row">{item.name}</th>
-                  <td>{item.owner ?? '—'}</td>
-                  <td>
+                  <td data-label="Owner">{item.owner ?? '—'}</td>
+                  <td data-label="Key">
                     {item.status === 'revoked'
                       ? 'revoked'
                       : `…${item.keyHint ?? ''} issued ${when(item.keyIssuedAt)}`}
                   </td>
-                  <td>{when(item.lastReportAt)}</td>
+                  <td data-label="Last report">{when(item.lastReportAt)}</td>
                   <td className="integrations-actions">
                     <ConfirmButton
                       className="button"

@@ -36,8 +36,14 @@ function LimitBar({ limit, overview }: { limit: AccountLimit; overview: AccountO
     <li className="account-limit">
       <div className="account-limit-head">
         <span className="account-limit-name">{limitName(limit.ruleId, limit.period)}</span>
-        <span className="muted">
-          {number(limit.reported)} reported of {number(limit.limit)}
+        {/* Both figures side by side: what clients reported, and what the platform counted (the
+            gauge under Headroom shows the latter). */}
+        <span className="muted account-limit-figures">
+          {number(limit.reported)} reported
+          {limit.unreported === null
+            ? ''
+            : ` · ${number(limit.reported + limit.unreported)} counted by the platform`}{' '}
+          of {number(limit.limit)}
         </span>
       </div>
       <div className="account-limit-bar" role="img" aria-label={label}>
@@ -63,6 +69,35 @@ function LimitBar({ limit, overview }: { limit: AccountLimit; overview: AccountO
         </span>
       </div>
     </li>
+  );
+}
+
+/**
+ * What the bars' fills mean: each reporting source's colour, the hatched "counted by the platform,
+ * reported by nobody", and the pale stripes of what is not known at all.
+ */
+function LimitsKey({ overview }: { overview: AccountOverview }) {
+  return (
+    <p className="account-chart-key muted" aria-label="Key to the limit bars">
+      <span className="account-key" data-slot={0}>
+        This console
+      </span>
+      {overview.integrations.map((integration) => (
+        <span
+          key={integration.id}
+          className="account-key"
+          data-slot={slotOf(overview, integration.id)}
+        >
+          {integration.name}
+        </span>
+      ))}
+      <span className="account-key" data-slot="unreported">
+        Counted by the platform (from its last 429), reported by nobody
+      </span>
+      <span className="account-key" data-slot="unknown">
+        Not reported: unknown
+      </span>
+    </p>
   );
 }
 
@@ -119,7 +154,13 @@ function IntegrationsTable({ overview }: { overview: AccountOverview }) {
     );
   }
   return (
-    <div className="table-scroll">
+    // Scrolls sideways on a phone: focusable and named, so a keyboard can scroll it too.
+    <div
+      className="table-scroll"
+      role="region"
+      aria-label="Requests of each reporting integration, scrollable"
+      tabIndex={0}
+    >
       <table className="account-integrations">
         <caption className="visually-hidden">Requests of each reporting integration</caption>
         <thead>
@@ -286,6 +327,7 @@ export function AccountWideView({ canBurst }: { canBurst: boolean }) {
                   <LimitBar key={`${limit.ruleId}-${limit.period}`} limit={limit} overview={data} />
                 ))}
               </ul>
+              <LimitsKey overview={data} />
             </div>
             <div>
               <h3>Requests per minute, last hour</h3>
