@@ -4,6 +4,7 @@
 // the support role saying what the page holds.
 import type { Page } from '@playwright/test';
 import { a11yViolations, E2E_USERS, expect, SIGNED_OUT_STATE, test } from './fixtures';
+import { E2E_DEMO_BFF_PORT } from './ports';
 
 const WIDTHS = [
   { name: 'desktop', width: 1280, height: 800 },
@@ -96,6 +97,44 @@ for (const size of WIDTHS) {
       if (size.name === 'phone') {
         await page.screenshot({ path: '.test-results/e2e/phone-alerts.png' });
       }
+    });
+
+    test.describe('in demo mode', () => {
+      // The demo console: simulated integrations report (the account-wide table), and the demo
+      // controls provoke a block (the banner, an incident row, its countdown).
+      test.use({
+        baseURL: `http://127.0.0.1:${E2E_DEMO_BFF_PORT}`,
+        storageState: SIGNED_OUT_STATE,
+      });
+
+      test('the rate limits with reporting integrations and during a block have no axe violation', async ({
+        page,
+      }) => {
+        await page.goto('/sign-in');
+        await page.getByLabel('Username').fill('admin');
+        await page.getByLabel('Password').fill('demo');
+        await page.getByRole('button', { name: 'Sign in' }).click();
+        await expect(page).toHaveURL(/event-types/);
+        await page.goto('/rate-limits');
+        await expect(page.getByRole('table', { name: /reporting integration/ })).toBeVisible();
+        await expectNoViolations(page, 'demo rate limits');
+        await expectNoSidewaysScroll(page, 'demo rate limits');
+        await page.getByRole('button', { name: 'End all blocks' }).click();
+        await page.getByRole('button', { name: '1,000-a-minute 429' }).click();
+        const banner = page.getByRole('status').filter({ hasText: /refused one call/ });
+        await expect(banner).toBeVisible();
+        await expect(
+          page.getByRole('table', { name: '429 incidents' }).getByRole('row'),
+        ).not.toHaveCount(1);
+        await expectNoViolations(page, 'demo rate limits during a block');
+        await expectNoSidewaysScroll(page, 'demo rate limits during a block');
+        await page.goto('/alerts');
+        await expect(banner).toBeVisible();
+        await expectNoViolations(page, 'demo alerts during a block');
+        await page.goto('/rate-limits');
+        await page.getByRole('button', { name: 'End all blocks' }).click();
+        await expect(banner).toBeHidden();
+      });
     });
 
     test.describe('signed out, and as support', () => {
