@@ -20,13 +20,25 @@ export interface MockUpstreamControls {
   reset(): Promise<void>;
 }
 
-/** Fails the test when axe finds serious or critical violations on the page as it is now. */
-export async function expectNoSeriousA11yViolations(page: Page): Promise<void> {
+/** The axe impacts the console allows none of: everything but "minor". */
+const BLOCKING_IMPACTS = new Set(['moderate', 'serious', 'critical']);
+
+/** Violations of axe on the page as it is now, at moderate impact or above, one line each. */
+export async function a11yViolations(page: Page): Promise<string[]> {
   const results = await new AxeBuilder({ page }).analyze();
-  const serious = results.violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map((violation) => `${violation.id}: ${violation.help} (${violation.nodes.length} nodes)`);
-  expect(serious).toEqual([]);
+  return results.violations
+    .filter((violation) => BLOCKING_IMPACTS.has(violation.impact ?? ''))
+    .map(
+      (violation) =>
+        `${violation.impact} ${violation.id}: ${violation.help} (${violation.nodes
+          .map((node) => node.target.join(' '))
+          .join(', ')})`,
+    );
+}
+
+/** Fails the test when axe finds moderate, serious or critical violations on the page now. */
+export async function expectNoSeriousA11yViolations(page: Page): Promise<void> {
+  expect(await a11yViolations(page)).toEqual([]);
 }
 
 export const test = base.extend<{ mockUpstream: MockUpstreamControls }>({

@@ -12,8 +12,11 @@ import { E2E_DEMO_BFF_PORT } from './ports';
 import { expect, expectNoSeriousA11yViolations, SIGNED_OUT_STATE, test } from './fixtures';
 
 const incidentsTable = (page: Page) => page.getByRole('table', { name: '429 incidents' });
+// The notice of a running account block: the platform's own block, or the console's precaution.
 const banner = (page: Page) =>
-  page.getByRole('status').filter({ hasText: 'The privacy platform has blocked this account' });
+  page
+    .getByRole('status')
+    .filter({ hasText: /The privacy platform (has blocked this account|refused one call)/ });
 
 async function waitForLive(page: Page) {
   await expect(page.getByRole('status').filter({ hasText: /^Live$/ })).toBeVisible();
@@ -56,7 +59,7 @@ test.describe('in demo mode', () => {
 
     const row = incidentsTable(page).getByRole('row').filter({ hasText: eventId! });
     await expect(row).toBeVisible();
-    await expect(row).toContainText('Account · Default minute');
+    await expect(row).toContainText('Account minute limit');
     // The hit count and a countdown towards the end of the one-minute block.
     await expect(row.getByRole('cell').nth(2)).toHaveText('1');
     await expect(row.getByRole('cell').nth(4)).toContainText(/0:[0-5]\d|1:00/);
@@ -76,6 +79,18 @@ test.describe('in demo mode', () => {
     await expect(page).toHaveURL(/event-types/);
     await expect(banner(page)).toBeVisible();
     await expect(banner(page)).toContainText(/ends in 0:[0-5]\d|ends in 1:00/);
+    await expect(banner(page)).toContainText(
+      'The privacy platform has blocked this account: the Account minute limit was used up.',
+    );
+
+    // "See the incident" scrolls to its row and marks it.
+    await page.getByRole('link', { name: 'See the incident' }).click();
+    await expect(page).toHaveURL(/rate-limits\?incident=/);
+    const linked = incidentsTable(page).getByRole('row').filter({ hasText: eventId! });
+    await expect(linked).toBeFocused();
+    await expect(linked).toBeInViewport();
+    await expect(linked).toHaveAttribute('aria-current', 'true');
+    await page.screenshot({ path: '.test-results/e2e/see-the-incident.png' });
 
     // Stored, not just shown: the row is there after a reload.
     await page.goto('/rate-limits');
@@ -99,7 +114,12 @@ test.describe('in demo mode', () => {
     await page.goto('/rate-limits');
     await expect(page).toHaveTitle('Rate limits · Privacy API Console');
     await waitForLive(page);
-    // Support engineers investigate throttling: the demo controls are theirs too.
+    // Support engineers investigate throttling: the demo controls are theirs too. The bursts
+    // register as an integration's traffic, an admin's action: not offered (they answered 403).
+    await expect(
+      page.getByRole('heading', { name: 'Account-wide: every reporting client' }),
+    ).toBeVisible();
+    await expect(page.getByRole('button', { name: /^Burst from/ })).toHaveCount(0);
     await page.getByRole('button', { name: 'End all blocks' }).click();
     await page.getByRole('button', { name: '1,000-a-minute 429' }).click();
     const outcome = page.getByText(/^1,000-a-minute 429: the platform answered 429/);
@@ -118,6 +138,11 @@ test.describe('in demo mode', () => {
     const other = await context.newPage();
     await other.goto('/event-types');
     await expect(banner(other)).toBeVisible();
+    // Who refused what: one call, refused by the platform; the pause is the console's own.
+    await expect(banner(other)).toContainText(
+      'The privacy platform refused one call (GET /api/audit/v4/audits/event-types) with a 429 under a limit this console does not know (it stated 1,000 a minute).',
+    );
+    await expect(banner(other)).toContainText('The platform has not blocked the account');
     await page.getByRole('button', { name: 'End all blocks' }).click();
     await expect(banner(other)).toBeHidden();
     await expect(row).toContainText('Ended early');

@@ -47,6 +47,22 @@ test('a signed-out visitor signs in and comes back to the page they asked for', 
   await expect(header.getByRole('button', { name: 'Sign out' })).toBeVisible();
 });
 
+test('a first visit gets a plain sign-in page: no "session ended", no live stream before signing in', async ({
+  page,
+}) => {
+  const streams: string[] = [];
+  page.on('request', (request) => {
+    if (request.url().includes('/api/rate-limits/stream')) streams.push(request.url());
+  });
+  await page.goto('/');
+  await expect(page.getByRole('heading', { name: 'Sign in' })).toBeVisible();
+  await expect(page.getByText(/session has ended/)).toHaveCount(0);
+  await signIn(page, 'admin', 'not-the-password');
+  await expect(page.getByRole('alert')).toContainText('Wrong username or password');
+  await expect(page.getByText(/session has ended/)).toHaveCount(0);
+  expect(streams).toEqual([]);
+});
+
 test('the root address the start banner prints opens the console, signed out and in', async ({
   page,
 }) => {

@@ -24,7 +24,6 @@ export function AppLayout() {
   const session = useSession();
   useSignedOutHandler();
   useDocumentTitle(location.pathname === '/' ? '/event-types' : location.pathname);
-  useRetryWhenBlocksEnd();
 
   if (session.isPending) return <p className="app-loading">Loading the console…</p>;
   if (session.isError) {
@@ -60,6 +59,8 @@ export function AppLayout() {
         <UserBadge session={session.data} />
       </header>
       <IdleSignOut idleSeconds={session.data.idleSeconds} />
+      {/* Signed in only: the live stream answers 401 before, and a first visit must not see it. */}
+      <RetryWhenBlocksEnd />
       {/* While the platform blocks the whole account, every page says so. */}
       <AccountBlockBanner />
       {/* And while the console itself is degraded (its store away, limits not shared). */}
@@ -86,7 +87,7 @@ export function useDocumentTitle(pathname: string): void {
  * When blocks end early (pushed on the live stream), whatever a block held up is asked for again
  * at once: failed queries, and the event-types list that may be showing its last good copy.
  */
-function useRetryWhenBlocksEnd(): void {
+function RetryWhenBlocksEnd(): null {
   const queryClient = useQueryClient();
   useIncidentSignals((signal) => {
     if (signal.type !== 'blocks-ended') return;
@@ -96,4 +97,5 @@ function useRetryWhenBlocksEnd(): void {
     });
     void queryClient.invalidateQueries({ queryKey: eventTypesQueryKeys.all });
   });
+  return null;
 }

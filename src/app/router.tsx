@@ -6,11 +6,11 @@ import { RequireRole } from '../features/session/components/require-role';
 import { AppLayout, useDocumentTitle } from './layout';
 import { NotFoundPage } from './not-found-page';
 
-/** `Page` for admins; other roles see why they cannot use it. */
-function adminOnly(Page: ComponentType): ComponentType {
+/** `Page` for admins; other roles read `reason` (what the page holds) instead. */
+function adminOnly(Page: ComponentType, reason: string): ComponentType {
   return function AdminOnlyPage() {
     return (
-      <RequireRole roles={['admin']}>
+      <RequireRole roles={['admin']} reason={reason}>
         <Page />
       </RequireRole>
     );
@@ -70,6 +70,7 @@ const router = createBrowserRouter([
           Component: adminOnly(
             (await import('../features/data-subjects/components/data-subjects-page'))
               .DataSubjectsPage,
+            'This page looks up data subjects: it shows personal data.',
           ),
         }),
       },
@@ -78,6 +79,7 @@ const router = createBrowserRouter([
         lazy: async () => ({
           Component: adminOnly(
             (await import('../features/audit-trail/components/audit-trail-page')).AuditTrailPage,
+            'This page lists who looked up which data subject: it shows personal data.',
           ),
         }),
       },
@@ -87,6 +89,7 @@ const router = createBrowserRouter([
           Component: adminOnly(
             (await import('../features/integrations/components/integrations-page'))
               .IntegrationsPage,
+            'This page registers the account’s integrations and issues their reporting keys, which only administrators manage.',
           ),
         }),
       },

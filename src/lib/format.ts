@@ -1,5 +1,8 @@
-// Numbers and times as the console writes them, fixed to English like the rest of the UI text:
-// one counter and one way to build a time format, so features only choose which parts to show.
+// Numbers and times as the console writes them, fixed to English like the rest of the UI text.
+// Every page writes instants in one format: ISO-like date, 24-hour clock, in the user's time zone,
+// with the zone's short name where a reader may compare the time with another system (support
+// texts, audit records, tooltips). "25/11/2026" or "4:02:48 PM" next to "15:45" made people
+// wonder whether two pages meant different times.
 const COUNT = new Intl.NumberFormat('en');
 
 /** "20,000". */
@@ -7,16 +10,62 @@ export function formatCount(count: number): string {
   return COUNT.format(count);
 }
 
-/**
- * A formatter of instants (ISO text or epoch milliseconds) in the user's time zone, showing the
- * parts `options` name. Built once per format: `Intl.DateTimeFormat` is costly to create.
- */
-export function timeFormatter(
-  options: Intl.DateTimeFormatOptions,
-): (instant: string | number) => string {
-  const format = new Intl.DateTimeFormat('en', options);
-  return (instant) => format.format(new Date(instant));
+// Built once: Intl.DateTimeFormat is costly to create. `en` with numeric parts and h23 gives the
+// same digits in every browser; the parts are assembled below so the order never depends on locale.
+const PARTS = new Intl.DateTimeFormat('en', {
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
+  hourCycle: 'h23',
+  timeZoneName: 'short',
+});
+
+interface InstantParts {
+  date: string;
+  clock: string;
+  seconds: string;
+  zone: string;
 }
 
-/** "09:01" in the user's time zone, on a 24-hour clock. */
-export const formatClock = timeFormatter({ hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+function partsOf(instant: string | number | Date): InstantParts {
+  const byType: Partial<Record<Intl.DateTimeFormatPartTypes, string>> = {};
+  for (const part of PARTS.formatToParts(new Date(instant))) byType[part.type] = part.value;
+  return {
+    date: `${byType.year}-${byType.month}-${byType.day}`,
+    clock: `${byType.hour}:${byType.minute}`,
+    seconds: byType.second ?? '00',
+    zone: byType.timeZoneName ?? '',
+  };
+}
+
+/** "2026-11-25". */
+export function formatDate(instant: string | number | Date): string {
+  return partsOf(instant).date;
+}
+
+/** "15:49" on a 24-hour clock: chart axes and "as of" notes. */
+export function formatClock(instant: string | number | Date): string {
+  return partsOf(instant).clock;
+}
+
+/** "15:49:02" on a 24-hour clock: times of today (countdowns' ends, incident rows). */
+export function formatTime(instant: string | number | Date): string {
+  const parts = partsOf(instant);
+  return `${parts.clock}:${parts.seconds}`;
+}
+
+/**
+ * "2026-11-25 15:49:02", or with `zone` "2026-11-25 15:49:02 GMT+1": the one date-and-time
+ * format of the console.
+ */
+export function formatDateTime(
+  instant: string | number | Date,
+  { zone = false }: { zone?: boolean } = {},
+): string {
+  const parts = partsOf(instant);
+  const text = `${parts.date} ${parts.clock}:${parts.seconds}`;
+  return zone && parts.zone ? `${text} ${parts.zone}` : text;
+}

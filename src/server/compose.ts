@@ -261,6 +261,7 @@ export function composeBff({
     now: now ?? Date.now,
     http: { ...alertPolicy, timeoutMs: config.alerts.timeoutMs, maxResponseBytes: 64 * 1024 },
     maxAttempts: config.alerts.maxAttempts,
+    repeatMs: config.alerts.repeatMs,
     ...(config.web.publicOrigin ? { publicOrigin: config.web.publicOrigin } : {}),
     // The forecast reads the whole account: the console's own requests plus every integration's.
     usage: accountUsageSource(consoleUsageSource(rateLimiting.governor), integrations.usage),

@@ -181,6 +181,8 @@ const EnvSchema = z.object({
     .default('false'),
   ALERT_TIMEOUT_MS: intIn(500, 60_000).default(5_000),
   ALERT_MAX_ATTEMPTS: intIn(1, 20).default(6),
+  // Hours after which a limit that stays past its threshold is alerted again; 0: once per episode.
+  ALERT_REPEAT_HOURS: intIn(0, 168).default(0),
   // The audit trail: how long its records are kept (a daily job deletes older ones), and the
   // largest export in records.
   AUDIT_RETENTION_DAYS: intIn(1, 36_500).default(730),
@@ -300,6 +302,8 @@ export interface Config {
     timeoutMs: number;
     /** Attempts per alert before it is dead-lettered. */
     maxAttempts: number;
+    /** A limit condition that keeps firing is alerted again after this long; null: never. */
+    repeatMs: number | null;
   };
 }
 
@@ -441,6 +445,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
       allowPrivate: e.ALERT_ALLOW_PRIVATE === 'true' || e.ALERT_ALLOW_PRIVATE === '1',
       timeoutMs: e.ALERT_TIMEOUT_MS,
       maxAttempts: e.ALERT_MAX_ATTEMPTS,
+      repeatMs: e.ALERT_REPEAT_HOURS === 0 ? null : e.ALERT_REPEAT_HOURS * 3_600_000,
     },
   };
 }

@@ -123,6 +123,12 @@ export const DeliverySchema = z.object({
   destinationId: z.string(),
   event: z.enum(DELIVERY_EVENT_TYPES),
   summary: z.string(),
+  /** When the event happened (a block's end is queued when the block starts): the log's order. */
+  occurredAt: IsoTime,
+  /** The limit the alert is about (rule id and period), null for alerts about no one limit. */
+  ruleId: z.nullable(z.string()),
+  period: z.nullable(z.enum(RATE_LIMIT_PERIODS)),
+  /** When the alert was queued. */
   createdAt: IsoTime,
   status: z.enum(DELIVERY_STATUSES),
   attempts: z.int(),

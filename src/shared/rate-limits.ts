@@ -435,3 +435,34 @@ export function describeLimits(rule: Pick<RateLimitRule, 'limits'>): string {
     .map(({ limit, period }) => `${limit.toLocaleString('en-US')} per ${period.toLowerCase()}`)
     .join(' and ');
 }
+
+/**
+ * The one name of each limit, on every page and in every alert: "Account minute limit",
+ * "v2 data-subjects quota per hour". Before, one limit had three names (its id, "area · rule
+ * name", a chart legend's wording). Rules of a catalog override file fall back to their id.
+ */
+const LIMIT_NAMES: Readonly<Record<string, string>> = {
+  'account-minute': 'Account minute limit',
+  'account-hour': 'Account hour limit',
+  'endpoint-minute': 'Per-endpoint minute limit',
+  'webhook-minute': 'Webhook minute limit',
+  'consent-receipts-minute': 'Consent receipts minute limit',
+  'preferences-minute': 'Preferences minute limit',
+  'v4-basic-details-minute': 'v4 basic-details minute limit',
+  'v4-details-minute': 'v4 details minute limit',
+  'v4-ds-profiles-minute': 'v4 ds-profiles minute limit',
+  'v4-purpose-profile-minute': 'v4 purpose-profile minute limit',
+  'consent-ingestion-minute': 'Consent ingestion minute limit',
+  // The quotas count per minute and per hour under one rule: the period completes the name.
+  'v1-datasubject-profiles-quota': 'v1 profiles quota',
+  'v2-datasubjects-quota': 'v2 data-subjects quota',
+  'v3-datasubjects-quota': 'v3 profile quota',
+  'scim-quota': 'User provisioning quota',
+};
+
+/** The name of a rule's limit in `period`, or of the rule itself when `period` is omitted. */
+export function limitName(ruleId: string, period?: RateLimitPeriod): string {
+  const base = LIMIT_NAMES[ruleId] ?? ruleId;
+  if (period === undefined || base.endsWith(' limit')) return base;
+  return `${base} per ${period === 'MINUTE' ? 'minute' : 'hour'}`;
+}

@@ -12,8 +12,8 @@ export interface StatusPanelProps {
    * out for a state that is simply what the page shows.
    */
   role?: 'alert' | 'status';
-  /** Heading level of the title, so the panel fits the page outline. */
-  headingLevel?: 2 | 3;
+  /** Heading level of the title, so the panel fits the page outline (1: the panel is the page). */
+  headingLevel?: 1 | 2 | 3;
   busy?: boolean;
 }
 
@@ -27,7 +27,7 @@ export function StatusPanel({
   headingLevel = 2,
   busy,
 }: StatusPanelProps) {
-  const Heading = headingLevel === 2 ? 'h2' : 'h3';
+  const Heading = (['h1', 'h2', 'h3'] as const)[headingLevel - 1] ?? 'h2';
   return (
     <div className="status-panel" data-tone={tone} role={role} aria-busy={busy || undefined}>
       <Heading>{title}</Heading>

@@ -1,5 +1,7 @@
 // Plain-language wording of the alerts page: durations, forecast levels and delivery states.
 import type { DeliveryStatus, ForecastLevel, LimitForecast } from '../../shared/alerts';
+import { limitName as sharedLimitName } from '../../shared/rate-limits';
+import { formatCount } from '../../lib/format';
 
 /** "45 s", "12 min", "1 h 5 min". */
 export function formatDuration(seconds: number): string {
@@ -26,17 +28,23 @@ export const STATUS_LABELS: Record<DeliveryStatus, string> = {
   dead: 'Dead-lettered',
 };
 
-/** The limit's name as people read it: "account-minute (per minute)". */
+/** The limit's one name (shared/rate-limits.ts): "Account minute limit". */
 export function limitName(forecast: Pick<LimitForecast, 'ruleId' | 'period'>): string {
-  return `${forecast.ruleId} (per ${forecast.period === 'MINUTE' ? 'minute' : 'hour'})`;
+  return sharedLimitName(forecast.ruleId, forecast.period);
 }
 
 /** One sentence for a limit that warns, or null for one that does not. */
 export function warningText(forecast: LimitForecast): string | null {
   const name = limitName(forecast);
-  if (forecast.level === 'exhausted') return `${name} is exhausted: requests are being held back.`;
+  if (forecast.level === 'exhausted') {
+    const figures = `${formatCount(forecast.used)} of ${formatCount(forecast.limit)}`;
+    // Reported use counts integrations too: the console held nothing back; the platform decides.
+    return forecast.source === 'account'
+      ? `${name}: reported use is over the limit (${figures}, this console and the reporting integrations together); the platform may refuse calls.`
+      : `${name}: this console has used all of it (${figures}); it holds further calls back until the window frees up.`;
+  }
   if (forecast.level === 'forecast' && forecast.secondsToExhaustion !== null) {
-    return `${name} runs out in about ${formatDuration(forecast.secondsToExhaustion)} at the current rate (${forecast.ratePerMinute} a minute).`;
+    return `${name} runs out in about ${formatDuration(forecast.secondsToExhaustion)} at the current rate (${formatCount(forecast.ratePerMinute)} a minute).`;
   }
   if (forecast.level === 'near' || forecast.percentUsed >= forecast.thresholdPercent) {
     return `${name} is at ${forecast.percentUsed}% of its limit, past the ${forecast.thresholdPercent}% warning.`;

@@ -1,6 +1,6 @@
 // Words of the audit page, fixed to English like the rest of the UI.
 import type { AuditOutcome, AuditParam, AuditRecord } from '../../shared/audit-trail';
-import { timeFormatter } from '../../lib/format';
+import { formatDateTime as formatInstant } from '../../lib/format';
 import { BUILT_IN_OPERATIONS, operationLabel } from '../../shared/data-subject-operations';
 
 /** How each outcome reads, and its tone. */
@@ -20,12 +20,9 @@ export function operationTitle(id: string): string {
   return operation ? operationLabel(operation) : 'Unknown operation';
 }
 
-/** "Mar 12, 2026, 09:14:05" in the user's time zone. */
-export const formatDateTime = timeFormatter({
-  dateStyle: 'medium',
-  timeStyle: 'medium',
-  hourCycle: 'h23',
-});
+/** "2026-03-12 09:14:05 GMT+1": audit records are compared with other systems' logs. */
+export const formatDateTime = (instant: string | number): string =>
+  formatInstant(instant, { zone: true });
 
 /** How a search result relates to the identifier searched for. */
 export const MATCH_TEXT: Readonly<Record<NonNullable<AuditRecord['matchedBy']>, string>> = {

@@ -1,15 +1,6 @@
 // Words and times of the data-subjects and migration views, fixed to English like the rest of the UI.
-import { timeFormatter } from '../../lib/format';
-
-/** "Mar 12, 2026, 09:14" in the user's time zone. */
-export const formatDateTime = timeFormatter({
-  dateStyle: 'medium',
-  timeStyle: 'short',
-  hourCycle: 'h23',
-});
-
-/** "Mar 12, 2026" in the user's time zone: tables keep their columns narrow. */
-export const formatDate = timeFormatter({ dateStyle: 'medium' });
+// The console's one date format (lib/format.ts); dates alone keep table columns narrow.
+export { formatDate, formatDateTime } from '../../lib/format';
 
 /** How a purpose status reads at a glance. */
 export function statusTone(status: string): 'good' | 'bad' | 'wait' | 'none' {

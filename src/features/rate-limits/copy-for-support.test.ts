@@ -19,7 +19,7 @@ describe('supportText', () => {
       throttled,
     });
     expect(text).toContain(`ot-ratelimit-event-id: ${EVENT_ID}`);
-    expect(text).toContain('Rule: Account · Default minute (20,000 per minute)');
+    expect(text).toContain('Rule: Account minute limit (20,000 per minute)');
     expect(text).toContain('429s received: 3');
     expect(text).toContain('  ot-requests-allowed: 20000');
     expect(text).toContain('  retry-after: 60');

@@ -3,20 +3,16 @@
 // console's request rate around it, in plain text that survives any ticket system.
 import type { ConsoleMeta } from '../../shared/console-meta';
 import type { Incident, Rule, Timeline } from '../../shared/incident';
+import { formatDateTime } from '../../lib/format';
 import { flagText, formatTime, incidentRuleText } from './format';
 
 /** What the console knows about its connection, for the support desk's first questions. */
 export type SupportContext = Pick<ConsoleMeta, 'serviceHost' | 'oauthClientId' | 'operations'>;
 
-const LOCAL = new Intl.DateTimeFormat('en', {
-  dateStyle: 'medium',
-  timeStyle: 'long',
-});
-
-/** "2025-01-06 09:01:05 UTC (local: Jan 6, 2025, 10:01:05 GMT+1)": both, with their zones. */
+/** "2025-01-06 09:01:05 UTC (local: 2025-01-06 10:01:05 GMT+1)": both, with their zones. */
 function supportTime(iso: string): string {
   const utc = `${iso.slice(0, 10)} ${iso.slice(11, 19)} UTC`;
-  return `${utc} (local: ${LOCAL.format(new Date(iso))})`;
+  return `${utc} (local: ${formatDateTime(iso, { zone: true })})`;
 }
 
 /** Minutes of the timeline included before the incident began. */

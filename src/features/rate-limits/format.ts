@@ -1,28 +1,28 @@
 // Words and numbers of the rate-limit panel, fixed to English like the rest of the UI text.
 import { INCIDENT_FLAGS, type Incident, type Rule } from '../../shared/incident';
-import { describeLimits } from '../../shared/rate-limits';
+import { describeLimits, limitName } from '../../shared/rate-limits';
 import { formatCountdown } from '../../components/ui/format-countdown';
-import { formatCount, timeFormatter } from '../../lib/format';
+import { formatCount, formatDateTime as formatInstant } from '../../lib/format';
 
-/** "09:01:05" in the user's time zone. */
-export const formatTime = timeFormatter({
-  hour: '2-digit',
-  minute: '2-digit',
-  second: '2-digit',
-  hourCycle: 'h23',
-});
+// The console's one time format (lib/format.ts): "09:01:05" for today's times.
+export { formatTime } from '../../lib/format';
 
-/** "Jan 6, 2025, 9:01:05 AM", for tooltips and the support text. */
-export const formatDateTime = timeFormatter({ dateStyle: 'medium', timeStyle: 'medium' });
+/** "2025-01-06 09:01:05 GMT+1", for tooltips: the full instant with its zone. */
+export const formatDateTime = (instant: string | number): string =>
+  formatInstant(instant, { zone: true });
 
 /** The console's one countdown format ("59:24"); see components/ui/format-countdown.ts. */
 export const formatDuration = formatCountdown;
 
-/** "Account · Default minute" or "Consent API quota · GET /v3/datasubjects". */
-export function ruleTitle(rule: Rule): string {
-  if (rule.scope === 'account') return `${rule.area} · ${rule.name}`;
-  const method = rule.method === '*' ? 'any method' : rule.method;
-  return `${rule.area} · ${method} ${rule.path}`;
+/** The rule's one name (shared/rate-limits.ts): "Account minute limit", "v2 data-subjects quota". */
+export function ruleTitle(rule: Pick<Rule, 'id'>): string {
+  return limitName(rule.id);
+}
+
+/** What a module rule counts: "GET /api/consentmanager/v2/datasubjects". */
+export function ruleRequests(rule: Rule): string | null {
+  if (rule.path === null) return null;
+  return `${rule.method === '*' ? 'any method' : rule.method} ${rule.path}`;
 }
 
 /** The rule an incident matched, in words. */
@@ -38,7 +38,8 @@ export function incidentRuleText(incident: Incident, rules: readonly Rule[] | un
     return `Unknown rule (${figures}, as the platform stated)`;
   }
   const rule = rules?.find((candidate) => candidate.id === incident.ruleId);
-  return rule ? `${ruleTitle(rule)} (${describeLimits(rule)})` : incident.ruleId;
+  const name = limitName(incident.ruleId, incident.period ?? undefined);
+  return rule ? `${name} (${describeLimits(rule)})` : name;
 }
 
 /** What a flag means, for people. */

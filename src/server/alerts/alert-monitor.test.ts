@@ -1,6 +1,7 @@
 // Which alerts the console raises from what it sees: a new incident once however often it is
 // updated, a block's start and its end (due when the block ends), one near-limit and one forecast
-// alert per crossing per window, and "held back" once per episode after a destination's N seconds.
+// alert per crossing (quiet while the limit stays high, "resolved" when it recovers, repeated only
+// after the repeat interval), and "held back" once per episode after a destination's N seconds.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Incident } from '../../shared/incident';
 import { sampleIncident } from '../../shared/test-support/incidents';
@@ -8,7 +9,8 @@ import { createLogger } from '../logger';
 import { openDatabase, type SqlDatabase } from '../store/database';
 import { sortableId } from '../store/sortable-id';
 import { alertPipeline, MANUAL_SCHEDULER } from '../test-support/alert-pipeline';
-import { AlertMonitor, holdingSince } from './alert-monitor';
+import { AlertConditions } from './alert-conditions';
+import { AlertMonitor, holdingSince, type AlertMonitorOptions } from './alert-monitor';
 import type { AlertStore, StoredDestination } from './alert-store';
 import type { LimitSample } from './forecast';
 
@@ -18,6 +20,7 @@ const logger = createLogger('silent');
 let db: SqlDatabase;
 let store: AlertStore;
 let monitor: AlertMonitor;
+let options: AlertMonitorOptions;
 const clock = { now: T0 };
 let samples: LimitSample[];
 let refused: number[];
@@ -33,9 +36,10 @@ beforeEach(async () => {
   });
   store = pipeline.store;
   const service = pipeline.service;
-  monitor = new AlertMonitor({
+  options = {
     service,
     store,
+    conditions: new AlertConditions(() => Promise.resolve(db)),
     usage: { sample: async () => samples },
     timeline: {
       snapshot: () => {
@@ -53,7 +57,8 @@ beforeEach(async () => {
     logger,
     now: () => clock.now,
     scheduler: MANUAL_SCHEDULER,
-  });
+  };
+  monitor = new AlertMonitor(options);
 });
 afterEach(() => db.close());
 
@@ -117,20 +122,73 @@ describe('alerts from the forecast', () => {
     source: 'console',
   });
 
-  it('warns near the limit once per window, at the configured threshold', async () => {
+  const summaries = async (id: string) =>
+    (await store.listDeliveries(id, 100)).map((delivery) => delivery.summary).reverse();
+
+  /** Evaluates every 5 s for `ms`, as the running monitor does. */
+  async function runFor(ms: number) {
+    for (const end = clock.now + ms; clock.now < end; clock.now += 5_000) {
+      await monitor.evaluate();
+    }
+  }
+
+  it('warns once when a limit crosses its threshold, stays quiet while it stays past, and resolves', async () => {
     const ops = await destination(['limit.near']);
     samples = [sample(700, 700)];
     await monitor.evaluate();
     expect(await log(ops.id)).toEqual([]);
     await store.setThreshold('account-minute:MINUTE', 70, clock.now);
+    // Twelve minutes above the threshold, across twelve window edges: one alert.
+    await runFor(12 * 60_000);
+    expect(await summaries(ops.id)).toEqual([
+      'Account minute limit is at 70% (700 of 1000), past its 70% warning.',
+    ]);
+    // It recovers: one "resolved".
+    samples = [sample(100, 100)];
+    await runFor(60_000);
+    expect(await summaries(ops.id)).toEqual([
+      'Account minute limit is at 70% (700 of 1000), past its 70% warning.',
+      'Resolved: Account minute limit is back under its 70% warning (10%, 100 of 1000).',
+    ]);
+    const [resolved] = await store.listDeliveries(ops.id, 1);
+    expect(resolved?.event).toBe('limit.near');
+    // A new crossing after the recovery is a new alert.
+    samples = [sample(900, 900)];
+    await runFor(10_000);
+    expect(await log(ops.id)).toEqual(['limit.near', 'limit.near', 'limit.near']);
+  });
+
+  it('does not alert twice when the crossing straddles the edge of a minute', async () => {
+    const ops = await destination(['limit.near', 'limit.forecast']);
+    samples = [sample(900, 1_500)];
+    clock.now = Date.UTC(2025, 0, 6, 9, 0, 55);
     await monitor.evaluate();
-    clock.now += 5_000;
+    clock.now += 10_000;
+    await monitor.evaluate();
+    expect(await log(ops.id)).toEqual(['limit.forecast', 'limit.near']);
+  });
+
+  it('repeats a condition that keeps firing only after the repeat interval', async () => {
+    monitor = new AlertMonitor({ ...options, repeatMs: 3_600_000 });
+    const ops = await destination(['limit.near']);
+    samples = [sample(900, 900)];
+    await monitor.evaluate();
+    clock.now += 59 * 60_000;
     await monitor.evaluate();
     expect(await log(ops.id)).toEqual(['limit.near']);
-    // The next window is a new crossing.
     clock.now += 60_000;
     await monitor.evaluate();
     expect(await log(ops.id)).toEqual(['limit.near', 'limit.near']);
+  });
+
+  it('agrees across replicas: two monitors on one database alert once', async () => {
+    const other = new AlertMonitor(options);
+    const ops = await destination(['limit.near']);
+    samples = [sample(900, 900)];
+    await Promise.all([monitor.evaluate(), other.evaluate()]);
+    clock.now += 5_000;
+    await Promise.all([monitor.evaluate(), other.evaluate()]);
+    expect(await log(ops.id)).toEqual(['limit.near']);
   });
 
   it('forecasts exhaustion when the current rate fills the window', async () => {
@@ -139,7 +197,7 @@ describe('alerts from the forecast', () => {
     await monitor.evaluate();
     expect(await log(ops.id)).toEqual(['limit.forecast']);
     const [alert] = await store.listDeliveries(ops.id, 1);
-    expect(alert?.summary).toMatch(/At 1500 requests a minute, account-minute \(minute\) runs out/);
+    expect(alert?.summary).toMatch(/At 1500 requests a minute, Account minute limit runs out/);
   });
 });
 

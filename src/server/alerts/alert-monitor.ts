@@ -1,20 +1,30 @@
 // Watches what the console already knows and raises alert events from it: incident changes from
 // the incident hub (new incident, block started, block ended), and every few seconds the usage
-// forecast (near-limit, forecast exhaustion) and the governor's request timeline (requests held
-// back for longer than a destination allows). It changes nothing it watches.
+// forecast (near-limit, forecast exhaustion: once per episode, then "resolved", see
+// alert-conditions.ts) and the governor's request timeline (requests held back for longer than a
+// destination allows). It changes nothing it watches.
 import type { Incident } from '../../shared/incident';
 import type { LimitForecast } from '../../shared/alerts';
-import { ALERT_LIMITS } from '../../shared/alerts';
+import { ALERT_LIMITS, type AlertEventType } from '../../shared/alerts';
+import { limitName } from '../../shared/rate-limits';
 import type { RequestTimeline } from '../governor/request-timeline';
 import type { Logger } from '../logger';
 import type { AlertScheduler } from './alert-dispatcher';
 import type { AlertService } from './alert-service';
+import type { AlertConditions } from './alert-conditions';
 import type { AlertStore } from './alert-store';
 import { forecastLimit, limitKey, pastThreshold, type UsageSource } from './forecast';
 
 export interface AlertMonitorOptions {
   readonly service: AlertService;
   readonly store: AlertStore;
+  /** Which limit conditions are firing (shared by replicas through the database). */
+  readonly conditions: AlertConditions;
+  /**
+   * A limit that stays past its threshold (or keeps running out) is alerted again after this
+   * long (ALERT_REPEAT_HOURS); null: once per episode, then "resolved".
+   */
+  readonly repeatMs?: number | null;
   readonly usage: UsageSource;
   readonly timeline: Pick<RequestTimeline, 'snapshot'>;
   readonly logger: Logger;
@@ -99,7 +109,10 @@ export class AlertMonitor {
   /** An incident change from the hub (every replica's, in order). */
   async onIncident(incident: Incident): Promise<void> {
     const { service, now } = this.#options;
-    const rule = incident.ruleId ?? 'an unmatched limit';
+    const rule =
+      incident.ruleId === null
+        ? 'a limit the console does not know'
+        : `the ${limitName(incident.ruleId, incident.period ?? undefined)}`;
     const data = {
       rule: incident.ruleId,
       period: incident.period,
@@ -111,7 +124,7 @@ export class AlertMonitor {
       blockedUntil: incident.blockedUntil,
     };
     const link = service.link('/rate-limits');
-    const what = incident.scope === 'account' ? 'the whole account' : `requests of ${rule}`;
+    const what = incident.scope === 'account' ? 'the whole account' : `the requests under ${rule}`;
     await service.emit(
       {
         type: 'incident.new',
@@ -148,16 +161,49 @@ export class AlertMonitor {
     );
   }
 
+  /**
+   * One limit condition at `at`: alerted when it begins (and again after the repeat interval),
+   * "resolved" when it ends; nothing while it stays as it was.
+   */
+  async #condition(
+    type: Extract<AlertEventType, 'limit.near' | 'limit.forecast'>,
+    limitKey: string,
+    holds: boolean,
+    at: number,
+    text: { firing: string; resolved: string; data: Record<string, unknown>; link: string | null },
+  ): Promise<void> {
+    const { conditions, service, repeatMs = null } = this.#options;
+    const key = `${type}:${limitKey}`;
+    const change = holds ? await conditions.firing(key, at, repeatMs) : await conditions.calm(key);
+    if (change.kind === 'none') return;
+    const resolved = change.kind === 'resolved';
+    await service.emit(
+      {
+        type,
+        occurredAt: iso(at),
+        summary: resolved ? text.resolved : text.firing,
+        data: { ...text.data, status: resolved ? 'resolved' : 'firing', since: iso(change.since) },
+        link: text.link,
+      },
+      {
+        // One alert per episode and kind; a reminder is its own alert.
+        dedupKey: `${key}:${change.since}:${
+          resolved ? 'resolved' : change.repeat ? `repeat:${at}` : 'firing'
+        }`,
+      },
+    );
+  }
+
   /** Looks at the forecast and the governor once. */
   async evaluate(): Promise<void> {
-    const { service, store, usage, timeline, now } = this.#options;
+    const { store, usage, timeline, now, service } = this.#options;
     const at = now();
     const link = service.link('/alerts');
     for (const forecast of await currentForecast(usage, store, at)) {
-      // One per crossing per window: the window's index in time is part of the key.
-      const window = Math.floor(at / (forecast.windowSeconds * 1_000));
+      const name = limitName(forecast.ruleId, forecast.period);
       const data = {
         rule: forecast.ruleId,
+        limitName: name,
         period: forecast.period,
         limit: forecast.limit,
         used: forecast.used,
@@ -167,30 +213,18 @@ export class AlertMonitor {
         exhaustsAt: forecast.exhaustsAt,
         source: forecast.source,
       };
-      if (pastThreshold(forecast)) {
-        await service.emit(
-          {
-            type: 'limit.near',
-            occurredAt: iso(at),
-            summary: `${forecast.ruleId} (${forecast.period.toLowerCase()}) is at ${forecast.percentUsed}% of ${forecast.limit}, past its ${forecast.thresholdPercent}% warning.`,
-            data,
-            link,
-          },
-          { dedupKey: `near:${forecast.key}:${window}` },
-        );
-      }
-      if (forecast.exhaustsAt !== null) {
-        await service.emit(
-          {
-            type: 'limit.forecast',
-            occurredAt: iso(at),
-            summary: `At ${forecast.ratePerMinute} requests a minute, ${forecast.ruleId} (${forecast.period.toLowerCase()}) runs out at ${forecast.exhaustsAt}.`,
-            data,
-            link,
-          },
-          { dedupKey: `forecast:${forecast.key}:${window}` },
-        );
-      }
+      await this.#condition('limit.near', forecast.key, pastThreshold(forecast), at, {
+        firing: `${name} is at ${forecast.percentUsed}% (${forecast.used} of ${forecast.limit}), past its ${forecast.thresholdPercent}% warning.`,
+        resolved: `Resolved: ${name} is back under its ${forecast.thresholdPercent}% warning (${forecast.percentUsed}%, ${forecast.used} of ${forecast.limit}).`,
+        data,
+        link,
+      });
+      await this.#condition('limit.forecast', forecast.key, forecast.exhaustsAt !== null, at, {
+        firing: `At ${forecast.ratePerMinute} requests a minute, ${name} runs out at ${forecast.exhaustsAt}.`,
+        resolved: `Resolved: at ${forecast.ratePerMinute} requests a minute, ${name} no longer runs out within its window.`,
+        data,
+        link,
+      });
     }
     const since = holdingSince(timeline);
     if (since !== null) {

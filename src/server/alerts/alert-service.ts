@@ -1,5 +1,5 @@
 // Turns events into outbox rows: one per destination that subscribed to the event, deduplicated
-// by a key per destination (one per incident, one per threshold crossing per window). Also the
+// by a key per destination (one per incident, one per threshold crossing, see alert-conditions.ts). Also the
 // one-click test and the entry point other parts of the console call to raise an event (the
 // account-wide reporters will raise `reporter.silent` through reporterSilent()).
 import { randomUUID } from 'node:crypto';

@@ -107,6 +107,27 @@ function toDestination(row: DestinationRow): StoredDestination {
   };
 }
 
+/** What the log shows of the alert itself: when it happened and which limit it is about. */
+function aboutAlert(row: DeliveryRow): Pick<Delivery, 'occurredAt' | 'ruleId' | 'period'> {
+  const createdAt = new Date(row.created_at).toISOString();
+  try {
+    const alert = JSON.parse(row.payload) as {
+      occurredAt?: unknown;
+      data?: { rule?: unknown; period?: unknown };
+    };
+    const occurred =
+      typeof alert.occurredAt === 'string' ? Date.parse(alert.occurredAt) : Number.NaN;
+    const period = alert.data?.period;
+    return {
+      occurredAt: Number.isNaN(occurred) ? createdAt : new Date(occurred).toISOString(),
+      ruleId: typeof alert.data?.rule === 'string' ? alert.data.rule : null,
+      period: period === 'MINUTE' || period === 'HOUR' ? period : null,
+    };
+  } catch {
+    return { occurredAt: createdAt, ruleId: null, period: null };
+  }
+}
+
 function toDelivery(row: DeliveryRow): Delivery {
   const due = row.status === 'pending' || row.status === 'retrying';
   return {
@@ -114,6 +135,7 @@ function toDelivery(row: DeliveryRow): Delivery {
     destinationId: row.destination_id,
     event: row.event,
     summary: row.summary,
+    ...aboutAlert(row),
     createdAt: new Date(row.created_at).toISOString(),
     status: row.status,
     attempts: Number(row.attempts),

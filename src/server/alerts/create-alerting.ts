@@ -8,6 +8,7 @@ import type { SqlDatabase } from '../store/database';
 import { AlertDispatcher, realScheduler, type AlertScheduler } from './alert-dispatcher';
 import type { AlertHttpOptions } from './alert-http';
 import { AlertMonitor, currentForecast, type AlertMonitorOptions } from './alert-monitor';
+import { AlertConditions } from './alert-conditions';
 import { AlertService } from './alert-service';
 import { AlertStore } from './alert-store';
 import { consoleUsageSource } from './console-usage-source';
@@ -21,6 +22,8 @@ export interface AlertingOptions {
   readonly now: () => number;
   readonly http: AlertHttpOptions;
   readonly maxAttempts: number;
+  /** See AlertMonitorOptions.repeatMs (ALERT_REPEAT_HOURS). */
+  readonly repeatMs?: number | null;
   readonly publicOrigin?: string;
   /** Where the forecast's numbers come from (default: the console's own governor). */
   readonly usage?: UsageSource;
@@ -56,6 +59,8 @@ export function createAlerting(options: AlertingOptions) {
   const monitor = new AlertMonitor({
     service,
     store,
+    conditions: new AlertConditions(options.database),
+    repeatMs: options.repeatMs ?? null,
     usage,
     timeline: options.governor.timeline,
     ...(options.silentReporters ? { silentReporters: options.silentReporters } : {}),

@@ -174,6 +174,7 @@ export class AccountUsage {
           now,
           windowMs,
           reported,
+          limit.incidentKey,
         ),
       };
     });
@@ -245,11 +246,16 @@ function platformCount(
   now: number,
   windowMs: number,
   reported: number,
+  /** The incident whose block the governor honours for this limit now, if any. */
+  blockingIncident: string | null,
 ): number | null {
   let made: number | null = null;
   for (const incident of consoleIncidents) {
     if (incident.ruleId !== ruleId || incident.period !== period) continue;
     if (Date.parse(incident.lastSeen) < now - windowMs || incident.requestsMade === null) continue;
+    // A block that would still run but that the governor no longer honours was ended early (an
+    // operator ended every block, in demo mode): the count it carried was reset with it.
+    if (Date.parse(incident.blockedUntil) > now && incident.key !== blockingIncident) continue;
     made = Math.max(made ?? 0, incident.requestsMade);
   }
   for (const throttle of throttles) {

@@ -310,4 +310,18 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX console_sessions_expires ON console_sessions (expires_at);
     `,
   },
+  {
+    version: 9,
+    name: 'alerts: limit conditions that are firing',
+    sql: `
+      -- A limit condition (past its threshold, running out) that is firing: alerted once when it
+      -- began, quiet until it recovers (the row is then deleted and "resolved" sent), repeated
+      -- only after ALERT_REPEAT_HOURS. One row per condition, so replicas agree on one episode.
+      CREATE TABLE alert_conditions (
+        condition_key text PRIMARY KEY,
+        firing_since bigint NOT NULL,
+        notified_at bigint NOT NULL
+      );
+    `,
+  },
 ];

@@ -24,6 +24,9 @@ const delivery: Delivery = {
   destinationId: destination.id,
   event: 'incident.new',
   summary: 'The platform refused a request',
+  occurredAt: '2025-01-06T09:00:00.000Z',
+  ruleId: 'account-minute',
+  period: 'MINUTE',
   createdAt: '2025-01-06T09:00:00.000Z',
   status: 'dead',
   attempts: 6,
@@ -55,6 +58,8 @@ const forecast: ForecastResponse = {
   ],
 };
 
+let deliveries: Delivery[] = [delivery];
+
 function serve(role: Role) {
   vi.stubGlobal(
     'fetch',
@@ -62,7 +67,7 @@ function serve(role: Role) {
       if (input === '/api/session') return Response.json({ username: role, role });
       if (input === '/api/alerts/forecast') return Response.json(forecast);
       if (input === '/api/alerts/destinations') return Response.json({ items: [destination] });
-      if (input.endsWith('/deliveries')) return Response.json({ items: [delivery] });
+      if (input.endsWith('/deliveries')) return Response.json({ items: deliveries });
       return new Response(null, { status: 404 });
     }),
   );
@@ -77,7 +82,10 @@ function renderPage() {
   );
 }
 
-afterEach(() => vi.unstubAllGlobals());
+afterEach(() => {
+  vi.unstubAllGlobals();
+  deliveries = [delivery];
+});
 
 describe('AlertsPage', () => {
   it('gives an admin the test, resend and threshold controls and the add form', async () => {
@@ -92,7 +100,7 @@ describe('AlertsPage', () => {
     expect(within(row).getByRole('button', { name: 'Resend' })).toBeInTheDocument();
     expect(within(card).getByRole('button', { name: 'Send test' })).toBeInTheDocument();
     expect(
-      await screen.findByLabelText('Warning threshold of account-minute (per minute), percent'),
+      await screen.findByLabelText('Warning threshold of Account minute limit, percent'),
     ).toHaveValue('80');
     expect(screen.getByRole('heading', { name: 'Add a destination' })).toBeInTheDocument();
   });
@@ -141,10 +149,44 @@ describe('AlertsPage', () => {
     renderPage();
     const card = await screen.findByRole('article', { name: 'On-call' });
     await within(card).findByRole('row', { name: /Dead-lettered/ });
-    await screen.findByRole('row', { name: /account-minute/ });
+    await screen.findByRole('row', { name: /Account minute limit .*OK/ });
     expect(screen.queryAllByRole('button')).toHaveLength(0);
     expect(screen.queryAllByRole('textbox')).toHaveLength(0);
     expect(screen.queryByRole('heading', { name: 'Add a destination' })).toBeNull();
     expect(screen.getByText(/Only administrators can change/)).toBeInTheDocument();
+  });
+
+  it('names the limit of each alert and orders the log by when things happened', async () => {
+    // Queued newest first: the block's end was queued with its start but happened a minute later.
+    deliveries = [
+      {
+        ...delivery,
+        id: '0194b6c2-8000-7000-8000-000000000004',
+        event: 'limit.near',
+        summary: 'v2 data-subjects quota per hour is at 85%',
+        occurredAt: '2025-01-06T09:00:20.000Z',
+        createdAt: '2025-01-06T09:00:20.000Z',
+        ruleId: 'v2-datasubjects-quota',
+        period: 'HOUR',
+      },
+      {
+        ...delivery,
+        id: '0194b6c2-8000-7000-8000-000000000003',
+        event: 'block.ended',
+        summary: 'The block ended',
+        occurredAt: '2025-01-06T09:01:00.000Z',
+        createdAt: '2025-01-06T09:00:00.000Z',
+      },
+    ];
+    serve('support');
+    renderPage();
+    const card = await screen.findByRole('article', { name: 'On-call' });
+    await within(card).findByRole('row', { name: /A block ended/ });
+    const rows = within(card).getAllByRole('row').slice(1);
+    expect(rows.map((row) => within(row).getAllByRole('cell')[2]?.textContent)).toEqual([
+      'Account minute limit',
+      'v2 data-subjects quota per hour',
+    ]);
+    expect(rows[0]).toHaveTextContent('A block ended');
   });
 });

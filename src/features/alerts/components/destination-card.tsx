@@ -10,6 +10,7 @@ import {
   type Delivery,
   type Destination,
 } from '../../../shared/alerts';
+import { limitName } from '../../../shared/rate-limits';
 import {
   deliveriesQueryOptions,
   useDeleteDestination,
@@ -17,13 +18,22 @@ import {
   useSendTest,
   useUpdateDestination,
 } from '../api/alerts-api';
+import { formatDateTime } from '../../../lib/format';
 import { STATUS_LABELS } from '../format';
 
-const time = (iso: string) =>
-  new Date(iso).toLocaleString(undefined, {
-    dateStyle: 'medium',
-    timeStyle: 'medium',
-  });
+const time = (iso: string) => formatDateTime(iso);
+
+/**
+ * Newest event first. The server lists by queue time, but a block's end is queued when the block
+ * starts and happens later: people read the log as a timeline of what happened.
+ */
+function byEventTime(items: readonly Delivery[]): Delivery[] {
+  return [...items].sort(
+    (a, b) =>
+      Date.parse(b.occurredAt) - Date.parse(a.occurredAt) ||
+      Date.parse(b.createdAt) - Date.parse(a.createdAt),
+  );
+}
 
 function outcome(delivery: Delivery): string {
   if (delivery.status === 'delivered') {
@@ -57,8 +67,9 @@ function DeliveryLog({ destination, canEdit }: { destination: Destination; canEd
         <caption className="visually-hidden">Delivery log of {destination.name}</caption>
         <thead>
           <tr>
-            <th scope="col">Time</th>
+            <th scope="col">Happened</th>
             <th scope="col">Event</th>
+            <th scope="col">Limit</th>
             <th scope="col">Status</th>
             <th scope="col">Attempts</th>
             <th scope="col">Latency</th>
@@ -71,11 +82,16 @@ function DeliveryLog({ destination, canEdit }: { destination: Destination; canEd
           </tr>
         </thead>
         <tbody>
-          {log.data.items.map((delivery) => (
+          {byEventTime(log.data.items).map((delivery) => (
             <tr key={delivery.id}>
-              <td>{time(delivery.lastAttemptAt ?? delivery.createdAt)}</td>
+              <td>{time(delivery.occurredAt)}</td>
               <td title={delivery.summary}>
                 {delivery.event === 'test' ? 'Test' : ALERT_EVENTS[delivery.event]}
+              </td>
+              <td>
+                {delivery.ruleId === null
+                  ? '—'
+                  : limitName(delivery.ruleId, delivery.period ?? undefined)}
               </td>
               <td>
                 <DeliveryStatus status={delivery.status} />

@@ -73,14 +73,35 @@ describe('EarlyWarningBanner', () => {
     renderBanner();
     const banner = await screen.findByRole('status');
     expect(banner).toHaveTextContent(
-      'account-minute (per minute) runs out in about 42 s at the current rate (30000 a minute).',
+      'Account minute limit runs out in about 42 s at the current rate (30,000 a minute).',
     );
     expect(banner).toHaveTextContent(
-      'v4-details-minute (per minute) is at 85% of its limit, past the 80% warning.',
+      'v4 details minute limit is at 85% of its limit, past the 80% warning.',
     );
     expect(screen.getByRole('link', { name: /forecast and alert settings/ })).toHaveAttribute(
       'href',
       '/alerts',
     );
+  });
+
+  it('states the cause when reported use is over a limit, without claiming requests are held back', async () => {
+    // 200 lookups, all answered: the console's own 27 plus an integration's reported 173.
+    serve([
+      limit({
+        key: 'v4-details-minute:MINUTE',
+        ruleId: 'v4-details-minute',
+        limit: 200,
+        used: 200,
+        percentUsed: 100,
+        level: 'exhausted',
+        source: 'account',
+      }),
+    ]);
+    renderBanner();
+    const banner = await screen.findByRole('status');
+    expect(banner).toHaveTextContent(
+      'v4 details minute limit: reported use is over the limit (200 of 200, this console and the reporting integrations together); the platform may refuse calls.',
+    );
+    expect(banner).not.toHaveTextContent('held back');
   });
 });

@@ -2,6 +2,7 @@
 // rate, and the warning threshold (admins change it in place).
 import { useState, type FormEvent } from 'react';
 import { ApiError } from '../../../lib/api-client';
+import { formatCount } from '../../../lib/format';
 import { ALERT_LIMITS, type LimitForecast } from '../../../shared/alerts';
 import { useSetThreshold } from '../api/alerts-api';
 import { formatDuration, LEVEL_LABELS, limitName } from '../format';
@@ -64,7 +65,7 @@ export function ForecastTable({
 }) {
   return (
     <div className="alerts-table-wrap">
-      <table className="alerts-table">
+      <table className="alerts-table forecast-table">
         <thead>
           <tr>
             <th scope="col">Limit</th>
@@ -79,22 +80,22 @@ export function ForecastTable({
           {limits.map((limit) => (
             <tr key={limit.key} data-level={limit.level}>
               <th scope="row">{limitName(limit)}</th>
-              <td>
-                {limit.used.toLocaleString()} of {limit.limit.toLocaleString()}{' '}
+              <td data-label="Used in window">
+                {formatCount(limit.used)} of {formatCount(limit.limit)}{' '}
                 <span className="muted">({limit.percentUsed}%)</span>
               </td>
-              <td>{limit.ratePerMinute.toLocaleString()} / min</td>
-              <td>
+              <td data-label="Rate">{formatCount(limit.ratePerMinute)} / min</td>
+              <td data-label="Runs out">
                 {limit.secondsToExhaustion === null
                   ? 'Not at this rate'
                   : limit.secondsToExhaustion === 0
                     ? 'Now'
                     : `in ${formatDuration(limit.secondsToExhaustion)}`}
               </td>
-              <td>
+              <td data-label="Warn at">
                 <ThresholdCell key={limit.thresholdPercent} forecast={limit} canEdit={canEdit} />
               </td>
-              <td>
+              <td data-label="State">
                 <span className="level-badge" data-level={limit.level}>
                   {LEVEL_LABELS[limit.level]}
                 </span>

@@ -39,7 +39,22 @@ export interface ComparePanelProps {
   answer: Pick<LookupResponse, 'data'> | undefined;
   /** How far a paged legacy listing is loaded, and how to load its next page. */
   legacyPaging?: LegacyPaging | undefined;
+  /** How much of each answer is loaded: a comparison of partial pages says so. */
+  coverage?: CompareCoverage | undefined;
+  /** Loads every remaining page of both sides; absent when both are whole. */
+  onLoadAll?: (() => void) | undefined;
+  loadingAll?: boolean;
   onClose: () => void;
+}
+
+/** The pages each side of the comparison holds. */
+export interface CompareCoverage {
+  readonly v4: { readonly pages: number; readonly complete: boolean };
+  readonly legacy: {
+    readonly pages: number;
+    readonly complete: boolean;
+    readonly total: number | undefined;
+  };
 }
 
 /** The paging state of a legacy listing in the comparison. */
@@ -66,6 +81,9 @@ export function ComparePanel({
   error,
   answer,
   legacyPaging,
+  coverage,
+  onLoadAll,
+  loadingAll = false,
   onClose,
 }: ComparePanelProps) {
   const { legacy, call, extra } = state;
@@ -159,19 +177,23 @@ export function ComparePanel({
         <LookupProblem error={error} headingLevel={3} />
       ) : answer && comparison ? (
         <>
+          {coverage ? (
+            <Coverage coverage={coverage} onLoadAll={onLoadAll} loadingAll={loadingAll} />
+          ) : null}
           <DiffSummary comparison={comparison} />
           <div className="compare-columns">
-            <section className="compare-side" aria-labelledby="compare-v4-title">
+            {/* Plain groups, not landmarks: two regions of one page need names of their own. */}
+            <div className="compare-side" role="group" aria-labelledby="compare-v4-title">
               <h3 id="compare-v4-title">{operationLabel(v4)}</h3>
               <AnswerView data={v4Data} listTitle={listTitleOf(v4)} label="v4" />
-            </section>
-            <section className="compare-side" aria-labelledby="compare-legacy-title">
+            </div>
+            <div className="compare-side" role="group" aria-labelledby="compare-legacy-title">
               <h3 id="compare-legacy-title">{operationLabel(legacy)}</h3>
               <AnswerView data={answer.data} listTitle={listTitleOf(legacy)} label="Legacy" />
               {legacyPaging ? (
                 <LegacyMore paging={legacyPaging} data={answer.data} title={legacy.title} />
               ) : null}
-            </section>
+            </div>
           </div>
         </>
       ) : null}
@@ -211,6 +233,53 @@ function LegacyMore({
         {paging.more ? '; the legacy call has more.' : '; that is all.'}
       </p>
       {paging.error ? <LookupProblem error={paging.error} headingLevel={3} /> : null}
+    </div>
+  );
+}
+
+/** "v4 a; legacy b", or "only in legacy: b" when one side has no value ("v4 —" read as a value). */
+function valuesText(v4: readonly string[], legacy: readonly string[]): string {
+  if (v4.length === 0) return `only in legacy: ${legacy.join(', ')}`;
+  if (legacy.length === 0) return `only in v4: ${v4.join(', ')}`;
+  return `v4 ${v4.join(', ')}; legacy ${legacy.join(', ')}`;
+}
+
+const pagesText = (count: number) => `${count} ${count === 1 ? 'page' : 'pages'}`;
+
+/**
+ * Which pages were compared. Partial pages differ in counts and fields that whole answers share,
+ * so a partial comparison says so and offers to load the rest of both.
+ */
+function Coverage({
+  coverage,
+  onLoadAll,
+  loadingAll,
+}: {
+  coverage: CompareCoverage;
+  onLoadAll: (() => void) | undefined;
+  loadingAll: boolean;
+}) {
+  const { v4, legacy } = coverage;
+  const whole = v4.complete && legacy.complete;
+  const side = (name: string, pages: number, complete: boolean) =>
+    `${name} ${pagesText(pages)}${complete ? ' (all)' : ' (it has more)'}`;
+  return (
+    <div className="compare-coverage cluster" data-whole={whole || undefined}>
+      <p role="status">
+        {whole
+          ? `Compared whole answers: v4 ${pagesText(v4.pages)}, legacy ${pagesText(legacy.pages)}.`
+          : `Compared the pages loaded so far: ${side('v4', v4.pages, v4.complete)}, ${side('legacy', legacy.pages, legacy.complete)}. Counts and fields on pages not loaded are not compared.`}
+      </p>
+      {!whole && onLoadAll ? (
+        <button
+          type="button"
+          className="button button-small"
+          onClick={onLoadAll}
+          disabled={loadingAll}
+        >
+          {loadingAll ? 'Loading every page…' : 'Load all and compare'}
+        </button>
+      ) : null}
     </div>
   );
 }
@@ -294,8 +363,8 @@ function DiffSummary({ comparison }: { comparison: AnswerComparison }) {
             <ul className="diff-list">
               {comparison.values.map((difference) => (
                 <li key={difference.path}>
-                  <span className="diff-path">{pathLabel(difference.path)}</span>: v4{' '}
-                  {difference.v4.join(', ') || '—'}; legacy {difference.legacy.join(', ') || '—'}
+                  <span className="diff-path">{pathLabel(difference.path)}</span>:{' '}
+                  {valuesText(difference.v4, difference.legacy)}
                 </li>
               ))}
             </ul>

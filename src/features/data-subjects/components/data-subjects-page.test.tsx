@@ -167,18 +167,46 @@ describe('DataSubjectsPage', () => {
     }
   });
 
-  it('keeps each operation’s own form: a value typed for one never turns up in another', async () => {
-    const { user } = renderPage('/data-subjects?operation=v4-purpose-profile');
+  it('carries the identifier to the next identifier operation, and nothing else', async () => {
+    const { user, router } = renderPage('/data-subjects?operation=v4-purpose-profile');
     await user.type(await screen.findByLabelText('Identifier'), ADA);
     await user.type(screen.getByLabelText('Purpose GUID'), '6f1c2d3e-4a5b-4c6d-8e7f-9a0b1c2d3e4f');
     const select = screen.getByLabelText('Operation');
     await user.selectOptions(select, 'v4-purposes-by-date');
     expect(screen.getByLabelText(/^Purpose GUID/)).toHaveValue('');
+    // The same person, asked about through another of the five identifier operations.
     await user.selectOptions(select, 'v4-details');
-    expect(screen.getByLabelText('Identifier')).toHaveValue('');
+    expect(screen.getByLabelText('Identifier')).toHaveValue(ADA);
+    await user.selectOptions(select, 'v4-purposes');
+    expect(screen.getByLabelText('Identifier')).toHaveValue(ADA);
+    // In memory only: never in the URL or the browser's storage.
+    expect(router.state.location.search).not.toContain('ada');
+    expect(JSON.stringify({ ...sessionStorage, ...localStorage })).not.toContain('ada');
     // Coming back, the operation's own values are still there.
     await user.selectOptions(select, 'v4-purpose-profile');
-    expect(screen.getByLabelText('Identifier')).toHaveValue(ADA);
+    expect(screen.getByLabelText('Purpose GUID')).toHaveValue(
+      '6f1c2d3e-4a5b-4c6d-8e7f-9a0b1c2d3e4f',
+    );
+  });
+
+  it('clears the previous answer when another operation is chosen', async () => {
+    const { user } = renderPage();
+    await user.type(await screen.findByLabelText('Identifier'), ADA);
+    await user.click(screen.getByRole('button', { name: 'Look up' }));
+    expect(await screen.findByRole('table', { name: 'Profiles' })).toBeInTheDocument();
+    await user.selectOptions(screen.getByLabelText('Operation'), 'v4-basic-details');
+    expect(screen.queryByRole('table', { name: 'Profiles' })).toBeNull();
+  });
+
+  it('explains the v4 numbers and marks a legacy call as replaced by its v4 operation', async () => {
+    const { user } = renderPage();
+    expect(
+      await screen.findByText(/row 2 of the platform’s v4 migration guide/),
+    ).toBeInTheDocument();
+    await user.selectOptions(screen.getByLabelText('Operation'), 'v3-datasubject-profile');
+    expect(screen.getByRole('note')).toHaveTextContent(
+      /^Legacy v3 call, replaced by v4 #\d+ \(.+\)/,
+    );
   });
 
   it('shows problems inline and sends nothing until the parameters are right', async () => {
@@ -334,6 +362,25 @@ describe('DataSubjectsPage', () => {
       within(screen.getByRole('table', { name: 'Legacy: Data subjects' })).getAllByRole('row'),
     ).toHaveLength(4);
     expect(screen.queryByRole('button', { name: /Load more from/ })).not.toBeInTheDocument();
+  });
+
+  it('says which pages a comparison covers, loads all of both, and writes "only in legacy"', async () => {
+    const { user } = renderPage('/data-subjects?operation=v4-data-subjects');
+    await user.click(await screen.findByRole('button', { name: 'Look up' }));
+    await user.click(await screen.findByRole('button', { name: 'Compare with legacy' }));
+    expect(
+      await screen.findByText(
+        'Compared the pages loaded so far: v4 1 page (all), legacy 1 page (it has more). Counts and fields on pages not loaded are not compared.',
+      ),
+    ).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Load all and compare' }));
+    expect(
+      await screen.findByText('Compared whole answers: v4 1 page, legacy 2 pages.'),
+    ).toBeInTheDocument();
+    const summary = screen.getByRole('region', { name: 'What differs' });
+    expect(within(summary).getByText(/only in legacy: c@example\.com/)).toBeInTheDocument();
+    expect(within(summary).queryByText(/v4 —/)).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Load all and compare' })).toBeNull();
   });
 
   it('offers the demo data’s examples in demo mode only', async () => {

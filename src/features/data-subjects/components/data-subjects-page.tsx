@@ -47,12 +47,19 @@ function Lookups({ operations }: { operations: LookupResultState['operation'][] 
   const operation = operationFromParams(searchParams, operations)!;
   const mode = useConsoleMode();
   // Each operation keeps its own form: a value typed for one (a purpose GUID, a date) never turns
-  // up unseen in another's, where it may mean something else or travel elsewhere.
+  // up unseen in another's, where it may mean something else or travel elsewhere. The one
+  // exception is the data subject's identifier: the five identifier operations ask about the same
+  // person, so the last identifier typed fills an identifier field the new form has not set yet,
+  // visibly. It lives in this state only (never the URL or storage), like every value here.
   const [forms, setForms] = useState<Record<string, Record<string, string>>>({});
-  const values = useMemo(
-    () => forms[operation.id] ?? defaultValues(operation, Date.now()),
-    [forms, operation],
-  );
+  const [identifier, setIdentifier] = useState('');
+  const values = useMemo(() => {
+    const own = forms[operation.id] ?? defaultValues(operation, Date.now());
+    const carried = operation.params
+      .filter((param) => param.format === 'identifier' && !(param.name in own) && identifier)
+      .map((param) => [param.name, identifier] as const);
+    return carried.length > 0 ? { ...own, ...Object.fromEntries(carried) } : own;
+  }, [forms, operation, identifier]);
   const [touched, setTouched] = useState<ReadonlySet<string>>(new Set());
   const [submitted, setSubmitted] = useState(false);
   const [result, setResult] = useState<LookupResultState | null>(null);
@@ -84,15 +91,18 @@ function Lookups({ operations }: { operations: LookupResultState['operation'][] 
     setSubmitted(false);
     setTouched(new Set());
     lookup.reset();
+    // The previous operation's answer does not belong under the new, empty form.
+    setResult(null);
   };
-  const set = (name: string, value: string) =>
+  const set = (name: string, value: string) => {
+    if (operation.params.some((param) => param.name === name && param.format === 'identifier')) {
+      setIdentifier(value);
+    }
     setForms((old) => ({
       ...old,
-      [operation.id]: {
-        ...(old[operation.id] ?? defaultValues(operation, Date.now())),
-        [name]: value,
-      },
+      [operation.id]: { ...values, ...old[operation.id], [name]: value },
     }));
+  };
 
   const submit = (event: FormEvent) => {
     event.preventDefault();

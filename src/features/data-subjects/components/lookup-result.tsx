@@ -39,6 +39,9 @@ function legacyTotal(page: LookupResponse | undefined): number | undefined {
   return typeof total === 'number' ? total : undefined;
 }
 
+/** The most pages "Load all and compare" loads of each side. */
+const LOAD_ALL_MAX_PAGES = 50;
+
 /** One lookup and the pages loaded so far. */
 export interface LookupResultState {
   readonly operation: DataSubjectOperation;
@@ -111,6 +114,42 @@ export function LookupResult({ result, operations, onMore }: LookupResultProps) 
   };
 
   const legacyNext = compare ? nextLegacyPage(compare.legacy, legacyPages.at(-1)) : undefined;
+
+  // "Load all and compare": every page of both answers, one after another (each is a lookup of
+  // its own, in the audit trail), so the comparison is of whole answers, not of what happened to
+  // be loaded. Bounded: a runaway listing stops at LOAD_ALL_MAX_PAGES a side.
+  const [loadingAll, setLoadingAll] = useState(false);
+  const loadAll = async () => {
+    if (!compare) return;
+    setLoadingAll(true);
+    try {
+      let token = continuation;
+      for (let count = pages.length; token && count < LOAD_ALL_MAX_PAGES; count += 1) {
+        const page = await more.mutateAsync({
+          operation: operation.id,
+          params: result.params,
+          continuation: token,
+        });
+        onMore(page);
+        token = page.continuation;
+      }
+      let loaded = [...legacyPages];
+      let next = nextLegacyPage(compare.legacy, loaded.at(-1));
+      while (next !== undefined && loaded.length < LOAD_ALL_MAX_PAGES) {
+        const page = await legacyMore.mutateAsync({
+          operation: compare.legacy.id,
+          params: { ...compare.call.values, ...compare.extra, page: String(next) },
+        });
+        loaded = [...loaded, page];
+        setLegacyPages(loaded);
+        next = nextLegacyPage(compare.legacy, page);
+      }
+    } catch {
+      // Shown by the failed mutation's own problem panel.
+    } finally {
+      setLoadingAll(false);
+    }
+  };
   const loadMoreLegacy = () => {
     if (!compare || legacyNext === undefined) return;
     legacyMore.mutate(
@@ -199,6 +238,16 @@ export function LookupResult({ result, operations, onMore }: LookupResultProps) 
           pending={legacyLookup.isPending}
           error={legacyLookup.error}
           answer={legacyData === undefined ? undefined : { data: legacyData }}
+          coverage={{
+            v4: { pages: pages.length, complete: !continuation },
+            legacy: {
+              pages: legacyPages.length,
+              complete: legacyNext === undefined,
+              total: legacyTotal(legacyPages.at(-1)),
+            },
+          }}
+          onLoadAll={continuation || legacyNext !== undefined ? () => void loadAll() : undefined}
+          loadingAll={loadingAll}
           legacyPaging={
             legacyPages.length > 0
               ? {

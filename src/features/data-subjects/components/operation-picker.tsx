@@ -139,6 +139,32 @@ export function OperationTechnicalDetails({ operation }: { operation: DataSubjec
   );
 }
 
+/** On a legacy call's own form: that it is legacy, and which v4 operation replaces it. */
+function LegacyNote({
+  operation,
+  operations,
+}: {
+  operation: DataSubjectOperation;
+  operations: readonly DataSubjectOperation[];
+}) {
+  const replacements = operations.filter(
+    (candidate) =>
+      candidate.version === 'v4' &&
+      candidate.legacy.some((equivalent) => equivalent.operation === operation.id),
+  );
+  return (
+    <p className="operation-legacy-note" role="note">
+      <strong>Legacy {operation.version} call</strong>
+      {replacements.length > 0
+        ? `, replaced by ${replacements
+            .map((v4) => `v4 #${v4.row ?? '?'} (${v4.title})`)
+            .join(' and ')}.`
+        : '.'}{' '}
+      Use it to compare with the v4 answer while migrating.
+    </p>
+  );
+}
+
 function OperationDetails({
   operation,
   operations,
@@ -153,6 +179,15 @@ function OperationDetails({
         <p className="muted operation-note">
           Your administrator changed where the console sends this operation.
         </p>
+      ) : null}
+      {operation.version === 'v4' && operation.row !== null ? (
+        <p className="muted operation-note">
+          v4 #{operation.row}: row {operation.row} of the platform’s v4 migration guide, which
+          numbers the ten v4 operations 1–10.
+        </p>
+      ) : null}
+      {operation.version !== 'v4' ? (
+        <LegacyNote operation={operation} operations={operations} />
       ) : null}
       {operation.version === 'v4' ? (
         <p className="muted operation-note">

@@ -1,8 +1,9 @@
 // Time formats of the event-types page, fixed to English like the rest of the UI text.
-import { timeFormatter } from '../../../lib/format';
+import { formatDateTime as formatInstant } from '../../../lib/format';
 
 /** The full local date and time with its zone, for a tooltip. */
-export const formatDateTime = timeFormatter({ dateStyle: 'medium', timeStyle: 'long' });
+export const formatDateTime = (instant: string | number): string =>
+  formatInstant(instant, { zone: true });
 
 const RELATIVE = new Intl.RelativeTimeFormat('en', { numeric: 'auto' });
 

@@ -5,6 +5,7 @@ import { useState, type FormEvent } from 'react';
 import { ConfirmButton } from '../../../components/ui/confirm-button';
 import { LoadErrorPanel } from '../../../components/ui/load-error-panel';
 import { PageHeader } from '../../../components/ui/page-header';
+import { formatDateTime } from '../../../lib/format';
 import type { IssuedKey } from '../../../shared/integrations';
 import {
   integrationsQueryOptions,
@@ -14,7 +15,7 @@ import {
 } from '../api/integrations-api';
 import './integrations-page.css';
 
-const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString('en-GB') : '—');
+const when = (iso: string | null) => (iso ? formatDateTime(iso) : '—');
 
 function IssuedKeyPanel({ issued, onDone }: { issued: IssuedKey; onDone: () => void }) {
   const [copied, setCopied] = useState(false);
@@ -113,7 +114,7 @@ export function IntegrationsPage() {
         ) : null}
       </form>
 
-      <section className="card" aria-labelledby="registered-title">
+      <section className="card integrations-list" aria-labelledby="registered-title">
         <h2 id="registered-title">Registered</h2>
         {list.isError && !list.data ? (
           <LoadErrorPanel headingLevel={3} title="The list could not be loaded" query={list} />
@@ -138,13 +139,13 @@ export function IntegrationsPage() {
               {list.data.items.map((item) => (
                 <tr key={item.id}>
                   <th scope="row">{item.name}</th>
-                  <td>{item.owner ?? '—'}</td>
-                  <td>
+                  <td data-label="Owner">{item.owner ?? '—'}</td>
+                  <td data-label="Key">
                     {item.status === 'revoked'
                       ? 'revoked'
                       : `…${item.keyHint ?? ''} issued ${when(item.keyIssuedAt)}`}
                   </td>
-                  <td>{when(item.lastReportAt)}</td>
+                  <td data-label="Last report">{when(item.lastReportAt)}</td>
                   <td className="integrations-actions">
                     <ConfirmButton
                       className="button"

@@ -1,9 +1,18 @@
-// The console-wide notice while the privacy platform blocks the whole account: shown above every
-// page, with a countdown to the block's end and a link to the incident.
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+// The console-wide notice while requests of the whole account are stopped: above every page, with
+// who refused what (the platform's block, or the console's own precaution after a 429 it could not
+// place), a countdown to the end and a link to the incident.
+import { useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { useCountdown } from '../../../components/ui/use-countdown';
-import { rateLimitKeys, usageQueryOptions } from '../api/rate-limits-api';
+import { useConsoleMeta } from '../../../lib/console-meta-query';
+import type { ActiveBlock } from '../../../shared/incident';
+import {
+  incidentsQueryOptions,
+  rateLimitKeys,
+  rulesQueryOptions,
+  usageQueryOptions,
+} from '../api/rate-limits-api';
+import { blockCause } from '../block-cause';
 import { formatDuration, formatTime } from '../format';
 import { useIncidentSignals } from '../incident-stream';
 import { serverClockOffset } from '../server-clock';
@@ -26,14 +35,26 @@ export function AccountBlockBanner() {
   if (!block) return null;
   const until = Date.parse(block.until) + offset;
   // Keyed by the server's time: the local one moves a little with every refresh of the offset.
-  return <AccountBlockNotice key={block.until} until={until} incidentKey={block.incidentKey} />;
+  return <AccountBlockNotice key={block.until} until={until} block={block} />;
 }
 
-function AccountBlockNotice({ until, incidentKey }: { until: number; incidentKey: string | null }) {
+/** The unfiltered incident list: the same cache entry the rate-limits page shows. */
+const ALL_INCIDENTS = {};
+
+function AccountBlockNotice({ until, block }: { until: number; block: ActiveBlock }) {
   const remaining = useCountdown(until);
+  // Shared with the pages (same keys): usually answered from the cache, else one cheap read.
+  const rules = useQuery(rulesQueryOptions());
+  const incidents = useInfiniteQuery(incidentsQueryOptions(ALL_INCIDENTS));
+  const meta = useConsoleMeta();
   if (remaining === 0) return null;
-  const incidentLink = incidentKey
-    ? `/rate-limits?incident=${encodeURIComponent(incidentKey)}`
+  const incident = incidents.data?.pages
+    .flatMap((page) => page.items)
+    .find((candidate) => candidate.key === block.incidentKey);
+  const rule = rules.data?.rules.find((candidate) => candidate.id === block.ruleId);
+  const cause = blockCause(block, rule, incident, meta.data?.operations);
+  const incidentLink = block.incidentKey
+    ? `/rate-limits?incident=${encodeURIComponent(block.incidentKey)}`
     : '/rate-limits';
   return (
     <div className="page-banner account-block-banner" data-tone="danger" role="status">
@@ -42,8 +63,7 @@ function AccountBlockNotice({ until, incidentKey }: { until: number; incidentKey
         <rect x="5" y="8.75" width="10" height="2.5" rx="1" fill="#fff" />
       </svg>
       <p>
-        <strong>The privacy platform has blocked this account.</strong> The console sends no
-        requests until the block ends in{' '}
+        <strong>{cause.headline}</strong> {cause.action}{' '}
         {/* Changes every second; announcing each change would drown everything else. */}
         <span aria-live="off" className="account-block-countdown">
           {formatDuration(remaining)}

@@ -66,4 +66,37 @@ describe('DemoControlsPanel', () => {
     );
     expect(control).not.toHaveAttribute('aria-disabled');
   });
+
+  it('says when ending the blocks failed, instead of keeping the previous action’s text', async () => {
+    const queryClient = new QueryClient();
+    render(
+      <QueryClientProvider client={queryClient}>
+        <DemoControlsPanel />
+      </QueryClientProvider>,
+    );
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: 'Account minute block' }));
+    answer(
+      new Response(
+        JSON.stringify({
+          scenario: 'account-minute',
+          probe: { outcome: 'answered', status: 429, durationMs: 12, incidentKey: 'rl-1' },
+        }),
+        { headers: { 'Content-Type': 'application/json' } },
+      ),
+    );
+    await waitFor(() => expect(screen.getByRole('status')).toHaveTextContent(/answered 429/));
+    await user.click(screen.getByRole('button', { name: 'End all blocks' }));
+    expect(screen.getByRole('status')).toHaveTextContent('Ending every block…');
+    answer(
+      new Response(
+        JSON.stringify({ type: '/problems/forbidden', title: 'Not allowed', status: 403 }),
+        { status: 403, headers: { 'Content-Type': 'application/problem+json' } },
+      ),
+    );
+    await waitFor(() =>
+      expect(screen.getByRole('status')).toHaveTextContent(/^Ending the blocks failed: /),
+    );
+    expect(screen.getByRole('status')).not.toHaveTextContent(/answered 429/);
+  });
 });

@@ -71,9 +71,13 @@ export function DemoControlsPanel() {
             ? outcomeText(provoke.data)
             : provoke.isError
               ? `The control failed: ${provoke.error.message}`
-              : reset.isSuccess
-                ? 'Every block in the mock and the console has ended.'
-                : ''}
+              : reset.isPending
+                ? 'Ending every block…'
+                : reset.isSuccess
+                  ? 'Every block in the mock and the console has ended.'
+                  : reset.isError
+                    ? `Ending the blocks failed: ${reset.error.message}`
+                    : ''}
       </p>
     </section>
   );

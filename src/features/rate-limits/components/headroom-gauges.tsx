@@ -3,7 +3,8 @@
 import type { Incident, Rule, RuleUsage, Usage } from '../../../shared/incident';
 import { useCountdown } from '../../../components/ui/use-countdown';
 import { formatCount } from '../../../lib/format';
-import { formatDuration, formatTime, ruleTitle } from '../format';
+import { limitName } from '../../../shared/rate-limits';
+import { formatDuration, formatTime, ruleRequests, ruleTitle } from '../format';
 
 export interface HeadroomGaugesProps {
   usage: Usage;
@@ -83,12 +84,12 @@ export function HeadroomGauges({ usage, rules, offsetMs, incidents = [] }: Headr
         return (
           <details key={rule.id} className="headroom-modules" open>
             <summary>
-              {rule.name}{' '}
+              {ruleTitle(rule)}{' '}
               <span className="muted">
                 ({windows.length} endpoint{windows.length === 1 ? '' : 's'} called so far)
               </span>
             </summary>
-            <ul aria-label={rule.name}>
+            <ul aria-label={ruleTitle(rule)}>
               {windows.map((limit) => (
                 <li key={limit.endpoint}>
                   <div className="headroom-rule-head">
@@ -112,7 +113,7 @@ export function HeadroomGauges({ usage, rules, offsetMs, incidents = [] }: Headr
               <li key={rule.id}>
                 <div className="headroom-rule-head">
                   <span className="headroom-rule-title" title={rule.violation}>
-                    {ruleTitle(rule)}
+                    {ruleTitle(rule)} <span className="muted">{ruleRequests(rule)}</span>
                   </span>
                   <span className="badge" data-kind={rule.kind}>
                     {rule.kind === 'hard'
@@ -151,7 +152,7 @@ function Gauge({
   const share = limit.limit > 0 ? level / limit.limit : 0;
   const tone = share >= 0.9 ? 'high' : share >= 0.7 ? 'medium' : 'low';
   const period = limit.period === 'MINUTE' ? 'minute' : 'hour';
-  const label = `${prominent ? ruleTitle(rule) : `${rule.area} ${period}`}: ${formatCount(level)} of ${formatCount(limit.limit)} per ${period}${platform ? ', as the platform counted' : ''}`;
+  const label = `${limitName(rule.id, limit.period)}: ${formatCount(level)} of ${formatCount(limit.limit)} per ${period}${platform ? ', as the platform counted' : ''}`;
   // An account block is on the banner and the account gauges; a module gauge shows its own.
   const ownBlock = prominent || limit.blockedBy === 'rule';
   const blockedUntil =
@@ -159,7 +160,7 @@ function Gauge({
   return (
     <div className="gauge" data-prominent={prominent || undefined}>
       <div className="gauge-head">
-        {prominent ? <span className="gauge-title">{ruleTitle(rule)}</span> : null}
+        {prominent ? <span className="gauge-title">{limitName(rule.id, limit.period)}</span> : null}
         <span className="gauge-numbers">
           <strong>{formatCount(level)}</strong> of {formatCount(limit.limit)} per {period}
           {rule.limits.find((window) => window.period === limit.period)?.overridden
@@ -193,8 +194,11 @@ function Gauge({
           <BlockedFor key={limit.blockedUntil} until={blockedUntil} />
         ) : !prominent && limit.used === 0 ? null : limit.resetsAt ? (
           <span>
-            {formatCount(limit.remaining)} left · more from{' '}
-            {formatTime(Date.parse(limit.resetsAt) + offsetMs)}
+            {/* With the platform's count, what is left is what it would still allow. */}
+            {formatCount(
+              platform ? Math.max(0, limit.limit - platform.made) : limit.remaining,
+            )}{' '}
+            left · more from {formatTime(Date.parse(limit.resetsAt) + offsetMs)}
           </span>
         ) : (
           <span>No requests in the last {period}</span>

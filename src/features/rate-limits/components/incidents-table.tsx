@@ -1,9 +1,10 @@
 // The live incident table: one row per rate-limiting occurrence (ot-ratelimit-event-id), with its
 // hit count, the rule it matched, a countdown to the end of its block, and "Copy for support".
-import { useMemo } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import { createColumnHelper, tableFeatures, useTable } from '@tanstack/react-table';
 import { CardTableHead } from '../../../components/ui/card-table-head';
 import type { Incident, Rule } from '../../../shared/incident';
+import { endedEarly, type ActiveBlocks } from '../ended-early';
 import { useCountdown } from '../../../components/ui/use-countdown';
 import { formatCount } from '../../../lib/format';
 import {
@@ -32,7 +33,7 @@ export interface IncidentsTableProps {
    * The incidents whose blocks the console still honours, as of `at` (server time): a block not
    * among them ended early (an operator ended it), whatever its Retry-After said.
    */
-  activeBlocks?: { at: number; keys: ReadonlySet<string> } | undefined;
+  activeBlocks?: ActiveBlocks | undefined;
 }
 
 /** A table with the accessible name "429 incidents". */
@@ -106,12 +107,7 @@ export function IncidentsTable({
           cell: (info) => {
             const incident = info.row.original;
             const untilServer = Date.parse(info.getValue());
-            const endedEarly =
-              activeBlocks !== undefined &&
-              untilServer > activeBlocks.at &&
-              activeBlocks.at > Date.parse(incident.lastSeen) &&
-              !activeBlocks.keys.has(incident.key);
-            if (endedEarly) {
+            if (endedEarly(incident, activeBlocks)) {
               return (
                 <span className="block-countdown">
                   Ended early <span className="cell-sub muted">blocks were ended</span>
@@ -153,6 +149,8 @@ export function IncidentsTable({
     getRowId: (row) => row.key,
   });
 
+  useScrollToHighlight(highlightKey, incidents);
+
   return (
     <div
       className="incidents-scroll"
@@ -171,6 +169,10 @@ export function IncidentsTable({
               role="row"
               data-key={row.id}
               data-highlight={row.id === highlightKey || undefined}
+              // The linked incident ("See the incident") takes focus; the others stay out of the
+              // tab order.
+              tabIndex={row.id === highlightKey ? -1 : undefined}
+              aria-current={row.id === highlightKey ? 'true' : undefined}
               data-flagged={row.original.flags.length > 0 || undefined}
             >
               {row.getAllCells().map((cell) => (
@@ -189,6 +191,25 @@ export function IncidentsTable({
       </table>
     </div>
   );
+}
+
+/**
+ * "See the incident" links here with ?incident=KEY: once its row is on the page, it is scrolled
+ * to the middle of the view and focused, once per key (a refresh of the list does not pull the
+ * reader back). The row may arrive later than the page: the effect runs again as rows come.
+ */
+function useScrollToHighlight(highlightKey: string | undefined, incidents: readonly Incident[]) {
+  const shown = useRef<string | undefined>(undefined);
+  useEffect(() => {
+    if (!highlightKey || shown.current === highlightKey) return;
+    const row = document.querySelector<HTMLElement>(
+      `.incidents-table tr[data-key="${CSS.escape(highlightKey)}"]`,
+    );
+    if (!row) return;
+    shown.current = highlightKey;
+    row.scrollIntoView?.({ block: 'center' });
+    row.focus({ preventScroll: true });
+  }, [highlightKey, incidents]);
 }
 
 function IncidentIdCell({ incident }: { incident: Incident }) {

@@ -3,14 +3,16 @@
 // requests per source, the per-integration table, and the incidents of every reporter merged.
 import { useQuery } from '@tanstack/react-query';
 import { LoadErrorPanel } from '../../../components/ui/load-error-panel';
+import { formatCount, formatTime } from '../../../lib/format';
 import type { AccountLimit, AccountOverview } from '../../../shared/integrations';
+import { limitName } from '../../../shared/rate-limits';
 import { accountUsageQueryOptions, useDemoBurst } from '../api/account-usage-api';
 import './integrations-account-view.css';
 
-const number = (value: number) => value.toLocaleString('en-US');
+const number = formatCount;
 const percent = (value: number) =>
   value >= 0.1 ? `${Math.round(value * 100)}%` : `${(value * 100).toFixed(1)}%`;
-const time = (iso: string) => new Date(iso).toLocaleTimeString('en-GB', { hour12: false });
+const time = formatTime;
 
 /** Colour slot of a source: the console first, then each integration in order. */
 function slotOf(overview: AccountOverview, id: string): number {
@@ -25,7 +27,7 @@ function LimitBar({ limit, overview }: { limit: AccountLimit; overview: AccountO
     ...limit.integrations,
   ].filter((part) => part.used > 0);
   const width = (used: number) => `${Math.min(100, (used / limit.limit) * 100)}%`;
-  const label = `${limit.ruleId} per ${limit.period.toLowerCase()}: ${
+  const label = `${limitName(limit.ruleId, limit.period)}: ${
     parts.map((part) => `${part.name} ${number(part.used)}`).join(', ') || 'nothing reported'
   } of ${number(limit.limit)}; ${
     limit.unreported === null ? 'the rest is unknown' : `${number(limit.unreported)} unreported`
@@ -33,11 +35,15 @@ function LimitBar({ limit, overview }: { limit: AccountLimit; overview: AccountO
   return (
     <li className="account-limit">
       <div className="account-limit-head">
-        <span className="account-limit-name">
-          {limit.ruleId} <span className="muted">/ {limit.period.toLowerCase()}</span>
-        </span>
-        <span className="muted">
-          {number(limit.reported)} reported of {number(limit.limit)}
+        <span className="account-limit-name">{limitName(limit.ruleId, limit.period)}</span>
+        {/* Both figures side by side: what clients reported, and what the platform counted (the
+            gauge under Headroom shows the latter). */}
+        <span className="muted account-limit-figures">
+          {number(limit.reported)} reported
+          {limit.unreported === null
+            ? ''
+            : ` · ${number(limit.reported + limit.unreported)} counted by the platform`}{' '}
+          of {number(limit.limit)}
         </span>
       </div>
       <div className="account-limit-bar" role="img" aria-label={label}>
@@ -63,6 +69,35 @@ function LimitBar({ limit, overview }: { limit: AccountLimit; overview: AccountO
         </span>
       </div>
     </li>
+  );
+}
+
+/**
+ * What the bars' fills mean: each reporting source's colour, the hatched "counted by the platform,
+ * reported by nobody", and the pale stripes of what is not known at all.
+ */
+function LimitsKey({ overview }: { overview: AccountOverview }) {
+  return (
+    <p className="account-chart-key muted" aria-label="Key to the limit bars">
+      <span className="account-key" data-slot={0}>
+        This console
+      </span>
+      {overview.integrations.map((integration) => (
+        <span
+          key={integration.id}
+          className="account-key"
+          data-slot={slotOf(overview, integration.id)}
+        >
+          {integration.name}
+        </span>
+      ))}
+      <span className="account-key" data-slot="unreported">
+        Counted by the platform (from its last 429), reported by nobody
+      </span>
+      <span className="account-key" data-slot="unknown">
+        Not reported: unknown
+      </span>
+    </p>
   );
 }
 
@@ -119,7 +154,13 @@ function IntegrationsTable({ overview }: { overview: AccountOverview }) {
     );
   }
   return (
-    <div className="table-scroll">
+    // Scrolls sideways on a phone: focusable and named, so a keyboard can scroll it too.
+    <div
+      className="table-scroll"
+      role="region"
+      aria-label="Requests of each reporting integration, scrollable"
+      tabIndex={0}
+    >
       <table className="account-integrations">
         <caption className="visually-hidden">Requests of each reporting integration</caption>
         <thead>
@@ -149,7 +190,7 @@ function IntegrationsTable({ overview }: { overview: AccountOverview }) {
                   : row.shares
                       .map(
                         (share) =>
-                          `${share.ruleId}/${share.period.toLowerCase()} ${percent(share.share)}`,
+                          `${limitName(share.ruleId, share.period)} ${percent(share.share)}`,
                       )
                       .join(', ')}
               </td>
@@ -188,7 +229,11 @@ function Incidents({ overview }: { overview: AccountOverview }) {
       {overview.incidents.slice(0, 10).map((incident) => (
         <li key={incident.key}>
           <div>
-            <strong>{incident.ruleId ?? 'unmatched limit'}</strong>{' '}
+            <strong>
+              {incident.ruleId === null
+                ? 'Unknown limit'
+                : limitName(incident.ruleId, incident.period ?? undefined)}
+            </strong>{' '}
             <span className="muted">
               {time(incident.firstSeen)}
               {incident.requestsMade !== null && incident.requestsAllowed !== null
@@ -218,6 +263,8 @@ function Incidents({ overview }: { overview: AccountOverview }) {
 function DemoBursts({ overview }: { overview: AccountOverview }) {
   const burst = useDemoBurst();
   if (overview.demoBursts.length === 0) return null;
+  const sourceName = (id: string | undefined) =>
+    overview.demoBursts.find((source) => source.id === id)?.name ?? 'the integration';
   return (
     <div className="account-demo">
       <span className="muted">Demo: make one integration use up the account minute —</span>
@@ -234,12 +281,14 @@ function DemoBursts({ overview }: { overview: AccountOverview }) {
       ))}
       <span role="status" className="muted">
         {burst.isPending
-          ? 'Sending…'
+          ? `Burst from ${sourceName(burst.variables)}: sending…`
           : burst.data
             ? burst.data.status === 429
-              ? 'It drew a 429: see the incident below.'
-              : `It was answered ${burst.data.status ?? 'with nothing'}.`
-            : ''}
+              ? `Burst from ${sourceName(burst.variables)}: it drew a 429; see the incident below.`
+              : `Burst from ${sourceName(burst.variables)}: it was answered ${burst.data.status ?? 'with nothing'}.`
+            : burst.isError
+              ? `Burst from ${sourceName(burst.variables)} failed: ${burst.error.message}`
+              : ''}
       </span>
     </div>
   );
@@ -278,6 +327,7 @@ export function AccountWideView({ canBurst }: { canBurst: boolean }) {
                   <LimitBar key={`${limit.ruleId}-${limit.period}`} limit={limit} overview={data} />
                 ))}
               </ul>
+              <LimitsKey overview={data} />
             </div>
             <div>
               <h3>Requests per minute, last hour</h3>

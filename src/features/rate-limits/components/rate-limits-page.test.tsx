@@ -114,7 +114,7 @@ describe('RateLimitsPage', () => {
     const cells = within(row.closest('tr')!).getAllByRole('cell');
     expect(cells[2]).toHaveTextContent('1');
     expect(cells[4]).toHaveTextContent(/0:4[12]/);
-    expect(cells[1]).toHaveTextContent('Account · Default minute (20,000 per minute)');
+    expect(cells[1]).toHaveTextContent('Account minute limit (20,000 per minute)');
 
     const again = { ...first, seq: 2, hits: 3 };
     incidents = [again];

@@ -25,6 +25,7 @@ import {
   serialiseIncidentFilters,
   type IncidentFilters,
 } from '../incident-url-state';
+import { withEndedBlocks } from '../ended-early';
 import { mergeIncident } from '../merge-incident';
 import { serverClockOffset } from '../server-clock';
 import { DemoControlsPanel } from './demo-controls-panel';
@@ -112,6 +113,11 @@ export function RateLimitsPage() {
         : undefined,
     [usageData],
   );
+  // The chart and the gauges read blocks ended early as over, and forget the count they carried.
+  const measuredRows = useMemo(
+    () => withEndedBlocks(rows, activeBlockKeys),
+    [rows, activeBlockKeys],
+  );
 
   return (
     <section className="page page-stack rate-limits-page" aria-labelledby="rate-limits-title">
@@ -132,7 +138,8 @@ export function RateLimitsPage() {
       </PageHeader>
 
       {showDemo ? <DemoControlsPanel /> : null}
-      <AccountWideView canBurst={showDemo} />
+      {/* Bursts register as an integration's traffic: an admin's action, like the Integrations page. */}
+      <AccountWideView canBurst={showDemo && role.data === 'admin'} />
 
       <section className="card rate-limits-section" aria-labelledby="incidents-title">
         <div className="section-head">
@@ -212,7 +219,7 @@ export function RateLimitsPage() {
               usage={usage.data}
               rules={rules.data.rules}
               offsetMs={offsetMs}
-              incidents={rows}
+              incidents={measuredRows}
             />
           ) : (
             <p className="muted">Loading…</p>
@@ -229,7 +236,7 @@ export function RateLimitsPage() {
                 <RequestTimelineChart
                   timeline={usage.data.timeline}
                   minuteLimit={minuteLimit(usage.data)}
-                  incidents={rows}
+                  incidents={measuredRows}
                   offsetMs={offsetMs}
                 />
               </Suspense>

@@ -4,17 +4,29 @@ import { StatusPanel } from '../../../components/ui/status-panel';
 import { roleAllows, type Role } from '../../../shared/session';
 import { useSession } from '../../../lib/session-query';
 
-/** Renders `children` only for a signed-in user with one of `roles`. */
-export function RequireRole({ roles, children }: { roles: readonly Role[]; children: ReactNode }) {
+/**
+ * Renders `children` only for a signed-in user with one of `roles`; others read `reason`, which
+ * says what the page holds ("shows personal data" is true of some admin pages, not of all).
+ */
+export function RequireRole({
+  roles,
+  reason,
+  children,
+}: {
+  roles: readonly Role[];
+  reason: string;
+  children: ReactNode;
+}) {
   const { data: session } = useSession();
   if (!session) return null;
   if (!roleAllows(session.role, roles)) {
     return (
       <section className="page">
-        <StatusPanel title="Not available for your role" tone="warning">
+        {/* The page's one heading: the panel is all there is to read. */}
+        <StatusPanel title="Not available for your role" tone="warning" headingLevel={1}>
           <p>
-            This page shows personal data, which the {session.role} role cannot see. Ask a console
-            administrator if you need it.
+            {reason} The {session.role} role cannot use it. Ask a console administrator if you need
+            it.
           </p>
         </StatusPanel>
       </section>

@@ -161,4 +161,20 @@ describe('SignInPage', () => {
       await waitFor(() => expect(screen.getByTestId('where')).toHaveTextContent(/^\/$/));
     },
   );
+
+  it('drops why the last session ended once a sign-in attempt fails', async () => {
+    stubBff(() =>
+      problem({
+        type: '/problems/sign-in-failed',
+        title: 'Wrong username or password',
+        status: 401,
+      }),
+    );
+    recordSessionEnd('ended');
+    renderSignIn();
+    expect(screen.getByRole('status')).toHaveTextContent(/Your session has ended/);
+    await signIn('admin', 'nope');
+    expect(await screen.findByRole('alert')).toHaveTextContent('Wrong username or password');
+    expect(screen.queryByText(/Your session has ended/)).toBeNull();
+  });
 });

@@ -96,7 +96,8 @@ export function SignInPage() {
       <div className="sign-in-card card">
         <BrandMark className="sign-in-brand" size={32} />
         <h1>Sign in</h1>
-        {ended ? (
+        {/* Said until the next attempt: next to "Wrong username or password" it only confuses. */}
+        {ended && !failure && !signIn.isPending ? (
           <p className="sign-in-ended" role="status">
             {SESSION_END_MESSAGES[ended]}
           </p>

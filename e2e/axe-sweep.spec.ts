@@ -1,0 +1,175 @@
+// Every page and the states people meet, at desktop and phone width (390 px), through axe: no
+// moderate, serious or critical violation anywhere. Also what a phone shows without a sideways
+// swipe: no page wider than the screen, the forecast's state in view, and the forbidden page of
+// the support role saying what the page holds.
+import type { Page } from '@playwright/test';
+import { a11yViolations, E2E_USERS, expect, SIGNED_OUT_STATE, test } from './fixtures';
+import { E2E_DEMO_BFF_PORT } from './ports';
+
+const WIDTHS = [
+  { name: 'desktop', width: 1280, height: 800 },
+  { name: 'phone', width: 390, height: 844 },
+] as const;
+
+/** Where each page is ready to be read: its heading, and what loads under it. */
+const ADMIN_PAGES: ReadonlyArray<{ path: string; ready: (page: Page) => Promise<void> }> = [
+  {
+    path: '/event-types',
+    ready: (page) => expect(page.getByRole('table', { name: 'Event types' })).toBeVisible(),
+  },
+  {
+    path: '/rate-limits',
+    ready: (page) => expect(page.getByRole('heading', { name: 'Headroom' })).toBeVisible(),
+  },
+  {
+    path: '/alerts',
+    ready: (page) =>
+      expect(page.getByRole('cell', { name: /OK|Past threshold/ }).first()).toBeVisible(),
+  },
+  {
+    path: '/data-subjects',
+    ready: (page) => expect(page.getByLabel('Operation')).toBeVisible(),
+  },
+  {
+    path: '/audit',
+    ready: (page) =>
+      expect(page.getByRole('heading', { level: 1, name: 'Audit trail' })).toBeVisible(),
+  },
+  {
+    path: '/integrations',
+    ready: (page) => expect(page.getByRole('heading', { name: 'Registered' })).toBeVisible(),
+  },
+  {
+    path: '/no-such-page',
+    ready: (page) => expect(page.getByRole('heading', { level: 1 })).toBeVisible(),
+  },
+];
+
+async function expectNoViolations(page: Page, where: string) {
+  // Soft: one run lists every page and state with a violation, not only the first.
+  expect.soft(await a11yViolations(page), where).toEqual([]);
+}
+
+async function expectNoSidewaysScroll(page: Page, where: string) {
+  const width = await page.evaluate(() => document.documentElement.scrollWidth);
+  expect(width, `${where}: page width`).toBeLessThanOrEqual(page.viewportSize()!.width);
+}
+
+for (const size of WIDTHS) {
+  test.describe(`at ${size.name} width`, () => {
+    test.use({ viewport: { width: size.width, height: size.height } });
+
+    test('every admin page has no axe violation and fits the screen', async ({ page }) => {
+      for (const { path, ready } of ADMIN_PAGES) {
+        await page.goto(path);
+        await ready(page);
+        await expectNoViolations(page, path);
+        await expectNoSidewaysScroll(page, path);
+      }
+    });
+
+    test('a lookup, its comparison with legacy and its raw JSON have no axe violation', async ({
+      page,
+    }) => {
+      await page.goto('/data-subjects?operation=v4-data-subjects');
+      await page.getByRole('button', { name: 'Look up' }).click();
+      const result = page.getByRole('region', { name: /v4 · / });
+      await expect(result.getByRole('table').first()).toBeVisible();
+      await expectNoViolations(page, 'lookup result');
+      await result.getByRole('button', { name: 'Compare with legacy' }).click();
+      await expect(page.getByRole('region', { name: 'What differs' })).toBeVisible();
+      await expectNoViolations(page, 'comparison');
+      await result.getByRole('button', { name: 'Raw JSON' }).click();
+      await expectNoViolations(page, 'raw JSON');
+      await expectNoSidewaysScroll(page, 'data subjects with a comparison');
+    });
+
+    test('the alerts forecast shows each limit’s state without a sideways swipe', async ({
+      page,
+    }) => {
+      await page.goto('/alerts');
+      const state = page
+        .getByRole('cell', { name: /OK|Past threshold|Runs out|Exhausted/ })
+        .first();
+      await expect(state).toBeVisible();
+      const box = await state.boundingBox();
+      expect(box!.x + box!.width).toBeLessThanOrEqual(size.width);
+      if (size.name === 'phone') {
+        await page.screenshot({ path: '.test-results/e2e/phone-alerts.png' });
+      }
+    });
+
+    test.describe('in demo mode', () => {
+      // The demo console: simulated integrations report (the account-wide table), and the demo
+      // controls provoke a block (the banner, an incident row, its countdown).
+      test.use({
+        baseURL: `http://127.0.0.1:${E2E_DEMO_BFF_PORT}`,
+        storageState: SIGNED_OUT_STATE,
+      });
+
+      test('the rate limits with reporting integrations and during a block have no axe violation', async ({
+        page,
+      }) => {
+        await page.goto('/sign-in');
+        await page.getByLabel('Username').fill('admin');
+        await page.getByLabel('Password').fill('demo');
+        await page.getByRole('button', { name: 'Sign in' }).click();
+        await expect(page).toHaveURL(/event-types/);
+        await page.goto('/rate-limits');
+        await expect(page.getByRole('table', { name: /reporting integration/ })).toBeVisible();
+        await expectNoViolations(page, 'demo rate limits');
+        await expectNoSidewaysScroll(page, 'demo rate limits');
+        await page.getByRole('button', { name: 'End all blocks' }).click();
+        await page.getByRole('button', { name: '1,000-a-minute 429' }).click();
+        const banner = page.getByRole('status').filter({ hasText: /refused one call/ });
+        await expect(banner).toBeVisible();
+        await expect(
+          page.getByRole('table', { name: '429 incidents' }).getByRole('row'),
+        ).not.toHaveCount(1);
+        await expectNoViolations(page, 'demo rate limits during a block');
+        await expectNoSidewaysScroll(page, 'demo rate limits during a block');
+        await page.goto('/alerts');
+        await expect(banner).toBeVisible();
+        await expectNoViolations(page, 'demo alerts during a block');
+        await page.goto('/rate-limits');
+        await page.getByRole('button', { name: 'End all blocks' }).click();
+        await expect(banner).toBeHidden();
+      });
+    });
+
+    test.describe('signed out, and as support', () => {
+      test.use({ storageState: SIGNED_OUT_STATE });
+
+      test('the sign-in page and the support role’s forbidden pages have no axe violation', async ({
+        page,
+      }) => {
+        await page.goto('/sign-in');
+        await expect(page.getByRole('heading', { name: 'Sign in' })).toBeVisible();
+        await expectNoViolations(page, 'sign-in');
+        await page.getByLabel('Username').fill(E2E_USERS.support.username);
+        await page.getByLabel('Password').fill(E2E_USERS.support.password);
+        await page.getByRole('button', { name: 'Sign in' }).click();
+        await expect(page.getByRole('heading', { level: 1, name: 'Event types' })).toBeVisible();
+
+        await page.goto('/integrations');
+        const forbidden = page.getByRole('heading', {
+          level: 1,
+          name: 'Not available for your role',
+        });
+        await expect(forbidden).toBeVisible();
+        // The integrations page holds keys, not personal data: it says so.
+        await expect(page.getByText(/reporting keys/)).toBeVisible();
+        await expect(page.getByText(/personal data/)).toHaveCount(0);
+        await expectNoViolations(page, 'forbidden integrations');
+        await page.goto('/data-subjects');
+        await expect(forbidden).toBeVisible();
+        await expect(page.getByText(/shows personal data/)).toBeVisible();
+        await expectNoViolations(page, 'forbidden data subjects');
+        await page.goto('/rate-limits');
+        await expect(page.getByRole('heading', { name: 'Headroom' })).toBeVisible();
+        await expectNoViolations(page, 'rate limits as support');
+        await expectNoSidewaysScroll(page, 'rate limits as support');
+      });
+    });
+  });
+}

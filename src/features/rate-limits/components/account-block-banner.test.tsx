@@ -1,0 +1,96 @@
+// The console-wide block notice says who refused what: the platform's own account block after an
+// account limit, or the console's precaution after a 429 under a limit it does not know, which
+// support engineers had escalated as "the vendor blocked our account".
+import { screen } from '@testing-library/react';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Incident } from '../../../shared/incident';
+import {
+  jsonAnswer,
+  renderRoute,
+  stubApiPerTest,
+} from '../../../lib/test-support/render-with-queries';
+import { FakeEventSource, incident, RULES, usage } from '../test-support/fixtures';
+import { AccountBlockBanner } from './account-block-banner';
+
+let current: Incident;
+
+// The banner listens to the live stream; jsdom has no EventSource.
+beforeEach(() => vi.stubGlobal('EventSource', FakeEventSource));
+
+stubApiPerTest((url) => {
+  const now = Date.now();
+  if (url.startsWith('/api/rate-limits/rules')) return jsonAnswer(RULES);
+  if (url.startsWith('/api/rate-limits/usage')) {
+    return jsonAnswer(
+      usage(now, {
+        blocks: [
+          {
+            scope: 'account',
+            ruleId: current.ruleId,
+            until: new Date(now + 45_000).toISOString(),
+            incidentKey: current.key,
+          },
+        ],
+      }),
+    );
+  }
+  if (url.startsWith('/api/rate-limits/incidents')) {
+    return jsonAnswer({ items: [current], nextCursor: null });
+  }
+  if (url.startsWith('/api/meta')) {
+    return jsonAnswer({
+      mode: 'demo',
+      accountTier: 'production',
+      demoControls: true,
+      operations: { 'event-types': 'GET /api/audit/v4/audits/event-types' },
+    });
+  }
+  return undefined;
+});
+
+describe('AccountBlockBanner', () => {
+  it('says the console paused the account itself after a 429 under a limit it does not know', async () => {
+    current = incident({
+      ruleId: null,
+      requestsAllowed: 1_000,
+      requestsMade: 1_001,
+      flags: ['unmatched-rule'],
+    });
+    renderRoute('/', <AccountBlockBanner />, '/');
+    const banner = await screen.findByRole('status');
+    expect(
+      await screen.findByText(
+        'The privacy platform refused one call (GET /api/audit/v4/audits/event-types) with a 429 under a limit this console does not know (it stated 1,000 a minute).',
+      ),
+    ).toBeInTheDocument();
+    expect(banner).toHaveTextContent('The platform has not blocked the account');
+    expect(banner).toHaveTextContent('this console has paused every request of the account');
+    expect(banner).not.toHaveTextContent('has blocked this account');
+  });
+
+  it('says a 429 came without headers when it did', async () => {
+    current = incident({
+      ruleId: null,
+      period: null,
+      requestsAllowed: null,
+      requestsMade: null,
+      headers: {},
+    });
+    renderRoute('/', <AccountBlockBanner />, '/');
+    expect(
+      await screen.findByText(
+        /under a limit this console does not know \(without rate-limit headers\)/,
+      ),
+    ).toBeInTheDocument();
+  });
+
+  it('names the platform and the limit when an account limit blocked the account', async () => {
+    current = incident();
+    renderRoute('/', <AccountBlockBanner />, '/');
+    expect(
+      await screen.findByText(
+        'The privacy platform has blocked this account: the Account minute limit was used up.',
+      ),
+    ).toBeInTheDocument();
+  });
+});

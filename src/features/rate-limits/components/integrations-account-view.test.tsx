@@ -1,0 +1,66 @@
+// The account-wide view names each limit as every page does, puts what clients reported beside
+// what the platform counted, explains its fills in a key, and gives support no burst buttons
+// (they answered 403 and the page said nothing).
+import { screen } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import {
+  jsonAnswer,
+  renderWithQueries,
+  stubApiPerTest,
+} from '../../../lib/test-support/render-with-queries';
+import type { AccountOverview } from '../../../shared/integrations';
+import { AccountWideView } from './integrations-account-view';
+
+const now = '2026-11-25T15:49:00.000Z';
+const overview: AccountOverview = {
+  now,
+  staleAfterSeconds: 120,
+  limits: [
+    {
+      ruleId: 'account-minute',
+      period: 'MINUTE',
+      limit: 20_000,
+      console: 409,
+      integrations: [{ id: 'crm', name: 'CRM connector', used: 173 }],
+      reported: 582,
+      unreported: 19_420,
+    },
+  ],
+  integrations: [
+    {
+      id: 'crm',
+      name: 'CRM connector',
+      owner: null,
+      status: 'active',
+      requestsLastMinute: 173,
+      requestsLastHour: 900,
+      throttledLastHour: 0,
+      lastReportAt: now,
+      stale: false,
+      shares: [{ ruleId: 'account-minute', period: 'MINUTE', share: 0.00865 }],
+    },
+  ],
+  timeline: { bucketSeconds: 60, start: now, series: [] },
+  incidents: [],
+  demoBursts: [{ id: 'crm', name: 'CRM connector' }],
+};
+
+stubApiPerTest((url) => (url === '/api/account-usage' ? jsonAnswer(overview) : undefined));
+
+describe('AccountWideView', () => {
+  it('names the limit once, relates reported and counted, and keys the fills', async () => {
+    renderWithQueries(<AccountWideView canBurst={false} />);
+    expect(await screen.findByText('Account minute limit')).toBeInTheDocument();
+    expect(
+      screen.getByText('582 reported · 20,002 counted by the platform of 20,000'),
+    ).toBeInTheDocument();
+    const key = screen.getByLabelText('Key to the limit bars');
+    expect(key).toHaveTextContent(
+      'Counted by the platform (from its last 429), reported by nobody',
+    );
+    expect(key).toHaveTextContent('This console');
+    expect(screen.getByText(/Account minute limit 0\.9%/)).toBeInTheDocument();
+    expect(screen.queryByText(/account-minute/)).toBeNull();
+    expect(screen.queryByRole('button', { name: /Burst from/ })).toBeNull();
+  });
+});
