@@ -15,6 +15,7 @@ import { checkpointSignatureFault, findCheckpoint } from './checkpoints';
 import {
   intentPayload,
   outcomePayload,
+  personCount,
   type AuditStore,
   type AuditVerification,
   type ChainRow,
@@ -97,7 +98,11 @@ function recordFault(
     },
     version,
   );
-  if (!record.completed || record.subjectCount !== row.subjects.length || now !== row.payload) {
+  if (
+    !record.completed ||
+    record.subjectCount !== personCount(row.subjects) ||
+    now !== row.payload
+  ) {
     return `record ${record.id} was changed after its outcome was written`;
   }
   return undefined;

@@ -147,6 +147,8 @@ describe('a search by identifier', () => {
     expect(details).toMatchObject({
       matchedBy: 'both',
       recordCount: 1,
+      // One person, though shown under several keys (identifier, data-subject id, link token).
+      subjectCount: 1,
       params: [{ name: 'identifier', hashed: true }],
     });
     // The data-subject listing asked for nobody in particular and showed Ada among others.

@@ -364,6 +364,14 @@ function shownKeys(outcome: AuditOutcomeEntry): StoredShownKey[] {
   return [...keys.values()].sort(byHash);
 }
 
+/**
+ * How many data subjects an answer showed: its distinct persons (keys shown as one person count
+ * once); a key kept without a person (records made before persons were) counts as one.
+ */
+export function personCount(keys: readonly StoredShownKey[]): number {
+  return new Set(keys.map((key) => (key.person === null ? `key:${key.hash}` : key.person))).size;
+}
+
 /** What the readiness probe writes: about the size of an intent's row. */
 const PROBE_PAYLOAD = 'readiness probe '.repeat(24);
 
@@ -538,7 +546,7 @@ export class SqlAuditStore implements AuditStore {
       outcome.status,
       outcome.detail,
       recordCount,
-      subjects.length,
+      personCount(subjects),
     ]);
     const row = rows[0];
     if (!row) {

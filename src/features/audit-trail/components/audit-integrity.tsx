@@ -63,8 +63,7 @@ export function AuditIntegrityPanel() {
                     {last.ok ? 'Intact' : 'Broken'}
                   </span>{' '}
                   <span className="muted">
-                    {last.ok ? last.detail : `first broken point: ${last.detail}`} (by {last.source}
-                    )
+                    {last.ok ? `${last.detail} ` : ''}(by {last.source})
                   </span>
                   {since ? (
                     <span className="cell-sub" data-testid="entries-since">

@@ -110,10 +110,11 @@ export function AuditTrailPage() {
       <section className="card audit-section" aria-labelledby="audit-search-title">
         <h2 id="audit-search-title">Who saw this person’s data?</h2>
         <p className="muted audit-search-help" id="audit-search-help">
-          Finds every lookup that asked for the identifier and every listing page (“load more” pages
-          included) whose answer showed it. E-mail addresses match regardless of upper and lower
-          case; other identifiers (customer ids, phone numbers) match exactly as typed. Spaces
-          around the identifier never matter.
+          Type any key of the person: the identifier (e-mail or other), the platform’s data-subject
+          id or a link token. Finds every lookup that asked for it and every listing page (“load
+          more” pages included) whose answer showed the person, also under another key shown with
+          it. E-mail addresses and ids match regardless of upper and lower case; other identifiers
+          (customer ids, phone numbers) match exactly as typed. Spaces around them never matter.
         </p>
         <form
           className="audit-search"
