@@ -71,14 +71,19 @@ const List = <T extends z.ZodMiniType>(item: T) => opt(z.array(item));
  */
 export type PersonKeyKind = (typeof PERSON_KEY_KINDS)[number];
 const personKeyKinds = new WeakMap<object, PersonKeyKind>();
-/** A text field that holds a person key of `kind` (a fresh schema, so only this field is marked). */
-const PersonKey = (kind: PersonKeyKind) => {
-  const schema = opt(z.string());
+/**
+ * A text field that holds a person key of `kind` (a fresh schema, so only this field is marked),
+ * with the format its document gives it.
+ */
+const PersonKey = (kind: PersonKeyKind, format?: DocumentedFormat) => {
+  const schema = opt(format ? documented(z.string(), format) : z.string());
   personKeyKinds.set(schema, kind);
   return schema;
 };
 const IdentifierField = () => PersonKey('identifier');
-const SubjectIdField = () => PersonKey('subject-id');
+/** A data-subject id: `format: uuid` in every document but the v1 link tokens'. */
+const SubjectIdField = (uuid = true) =>
+  PersonKey('subject-id', uuid ? { format: 'uuid' } : undefined);
 const LinkTokenField = () => PersonKey('link-token');
 /** The person key a field's schema is marked with, if any. */
 export function personKeyKindOf(schema: unknown): PersonKeyKind | undefined {
@@ -324,7 +329,7 @@ const V3Profile = record({
 
 /** link-tokens-v1: LinkTokenDto (capitalised fields). */
 const V1LinkToken = record({
-  DataSubjectId: SubjectIdField(),
+  DataSubjectId: SubjectIdField(false),
   LinkToken: LinkTokenField(),
   UrlEncodedLinkToken: LinkTokenField(),
   ExpiryDate: DateTime,
