@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { Redis } from 'ioredis';
 import type { DataSubjectOperation } from '../shared/data-subject-operations';
 import { AuditKeyError, loadOrCreateAuditKey } from './audit/audit-key';
-import { ConfigError, loadConfig, type Config } from './config';
+import { ConfigError, loadConfig, redactedValue, type Config } from './config';
 import { startRetentionJob } from './audit/retention-job';
 import { composeBff } from './compose';
 import {
@@ -242,4 +242,10 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => shutdown('SIGTERM'));
 }
 
-void main();
+// Whatever stops the start (a value no check foresaw included) is one line, never a stack trace
+// that could hold a configured value; URL passwords in the message are replaced.
+main().catch((error: unknown) => {
+  const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  console.error(`Start failed: ${message.split('\n')[0]?.replace(/\S+:\/\/\S*@/g, redactedValue)}`);
+  process.exit(1);
+});
