@@ -3,6 +3,7 @@
 // nothing. While Redis is away each replica counts on its own (rate-limiter-flexible's insurance).
 import type { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import type { QuotaPolicy } from '../rate-limit-fields';
 
 /** The verdict for one report. */
 export type IngestVerdict = { allowed: true } | { allowed: false; retryAfterSeconds: number };
@@ -10,6 +11,8 @@ export type IngestVerdict = { allowed: true } | { allowed: false; retryAfterSeco
 /** Counts reports per integration. */
 export interface IngestLimiter {
   take(integrationId: string): Promise<IngestVerdict>;
+  /** The per-key limit, as named in the RateLimit-Policy field of a refusal. */
+  readonly policy: QuotaPolicy;
 }
 
 /** A limiter of `perMinute` reports per integration; shared through `redis` when given. */
@@ -29,6 +32,7 @@ export function createIngestLimiter(options: {
       })
     : new RateLimiterMemory(base);
   return {
+    policy: { id: 'integration-reports', quota: options.perMinute, windowSeconds: 60 },
     async take(integrationId) {
       try {
         await limiter.consume(integrationId);

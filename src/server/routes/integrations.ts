@@ -23,6 +23,7 @@ import {
 import { readReport, ReportRejectedError } from '../integrations/report-intake';
 import type { Logger } from '../logger';
 import { HttpProblem } from '../problem';
+import { quotaRefusalHeaders } from '../rate-limit-fields';
 import { SECURITY_PROBLEM_TYPES } from '../security/security-problems';
 
 /** Demo mode: make one simulated integration burst until it draws a 429. */
@@ -98,7 +99,7 @@ export function integrationReportRoutes(deps: IntegrationsRoutesDeps) {
           detail: `Send at most one report every few seconds; retry in ${verdict.retryAfterSeconds} s.`,
           retryAfterSeconds: verdict.retryAfterSeconds,
         },
-        { 'Retry-After': String(verdict.retryAfterSeconds) },
+        quotaRefusalHeaders([deps.limiter.policy], deps.limiter.policy, verdict.retryAfterSeconds),
       );
     }
     if (!(c.req.header('content-type') ?? '').toLowerCase().startsWith('application/json')) {

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { SessionSchema } from '../../shared/session';
 import { HARNESS_USERS, type BffHarness } from '../test-support/bff-harness';
 import { harnessPerTest } from '../test-support/harness-per-test';
+import { expectRateLimitFields } from '../test-support/rate-limit-fields';
 
 const start = harnessPerTest();
 
@@ -157,6 +158,14 @@ describe('POST /api/session', () => {
     const locked = await signInRequest(h, HARNESS_USERS.admin, from('203.0.113.9'));
     expect(locked.status).toBe(429);
     expect(Number(locked.headers.get('retry-after'))).toBeGreaterThan(800);
+    // The same RateLimit fields as every other 429 of the console, naming the address's count.
+    expect(expectRateLimitFields(locked)).toEqual({
+      policies: [
+        { id: 'sign-in-user', quota: 10, windowSeconds: 900 },
+        { id: 'sign-in-address', quota: 30, windowSeconds: 900 },
+      ],
+      spent: 'sign-in-address',
+    });
     // Another address still signs in.
     expect((await signInRequest(h, HARNESS_USERS.admin, from('198.51.100.7'))).status).toBe(200);
   });

@@ -83,10 +83,16 @@ export function sessionRoutes(auth: ConsoleAuth) {
       const { username, password } = await readSignIn(c.req.raw);
       const attempt = { username, address: clientAddress(c, auth.web) };
       // Counted before the password is hashed, so parallel guesses cannot outrun the throttle.
-      const { reserved, waitSeconds } = await auth.throttle.reserve(attempt);
+      const reservation = await auth.throttle.reserve(attempt);
+      const { reserved, waitSeconds } = reservation;
       if (!reserved) {
         auth.logger.warn({ reqId: c.get('requestId'), waitSeconds }, 'sign-in refused: throttled');
-        throw signInThrottledProblem(waitSeconds);
+        const policies = auth.throttle.policies();
+        throw signInThrottledProblem(
+          waitSeconds,
+          [policies.user, policies.address],
+          policies[reservation.refusedBy],
+        );
       }
       const user = await auth.users.authenticate(username, password);
       if (!user) {
