@@ -113,12 +113,13 @@ export function integrationReportRoutes(deps: IntegrationsRoutesDeps) {
       if (error instanceof ReportRejectedError) throw invalidBody(error.message, error.status);
       throw error;
     }
-    await deps.store.storeReport(integration.id, intake.minutes, intake.throttles);
+    const stored = await deps.store.storeReport(integration.id, intake.minutes, intake.throttles);
     const reasons = Object.fromEntries(
       Object.entries(intake.dropped).filter(([, count]) => (count ?? 0) > 0),
     ) as Record<string, number>;
     const answer: IngestAnswer = {
       accepted: { minutes: intake.minutes.length, throttles: intake.throttles.length },
+      aggregated: { throttles: stored.aggregated },
       dropped: {
         total: Object.values(reasons).reduce((sum, count) => sum + count, 0),
         reasons,
