@@ -144,6 +144,30 @@ describe('POST /api/session', () => {
     expect((await signInRequest(h, HARNESS_USERS.support)).status).toBe(200);
   });
 
+  it('tells a locked-out user whom to ask, and an admin can unlock them at once', async () => {
+    const h = await start();
+    // Only admins may unlock.
+    const asSupport = await h.request(
+      '/api/sign-in-locks/support',
+      { method: 'DELETE' },
+      { as: 'support' },
+    );
+    expect(asSupport.status).toBe(403);
+    // The tenth failure in the window locks the name (the slow-down before it is tested above).
+    await h.auth.throttle.recordFailure({
+      attempt: { username: 'support', address: '203.0.113.9' },
+      userCount: 10,
+      addressCount: 1,
+    });
+    const locked = await signInRequest(h, HARNESS_USERS.support);
+    expect(locked.status).toBe(429);
+    expect((await problemOf(locked)).detail).toMatch(/minutes, or ask an administrator/);
+
+    expect((await h.request('/api/sign-in-locks/nobody', { method: 'DELETE' })).status).toBe(404);
+    expect((await h.request('/api/sign-in-locks/support', { method: 'DELETE' })).status).toBe(204);
+    expect((await signInRequest(h, HARNESS_USERS.support)).status).toBe(200);
+  });
+
   it('locks out an address that fails across many usernames', async () => {
     const h = await start({ env: { TRUST_PROXY: 'true' } });
     const from = (address: string) => ({ 'X-Forwarded-For': address });

@@ -82,6 +82,9 @@ export function sessionRoutes(auth: ConsoleAuth) {
     .post('/', async (c) => {
       const { username, password } = await readSignIn(c.req.raw);
       const attempt = { username, address: clientAddress(c, auth.web) };
+      // Looking the name up first picks up a changed users file, and with it an unlock from the
+      // command line, before the throttle is asked.
+      auth.users.find(username);
       // Counted before the password is hashed, so parallel guesses cannot outrun the throttle.
       const reservation = await auth.throttle.reserve(attempt);
       const { reserved, waitSeconds } = reservation;

@@ -1,0 +1,29 @@
+// `DELETE /api/sign-in-locks/:username` (admins): lifts a user's sign-in lockout at once. Ten
+// wrong passwords lock a name for 15 minutes even for the right one (a documented trade-off of
+// the throttle, docs/security-model.md); the locked-out user is told to ask an admin, and this is
+// what the admin does. The address counts stay: they guard against guessing many names.
+import { Hono } from 'hono';
+import { PROBLEM_TYPES } from '../../shared/problem';
+import { USERNAME_PATTERN } from '../../shared/session';
+import type { AppEnv } from '../app-env';
+import type { ConsoleAuth } from '../auth/console-auth';
+import { normalizeUsername } from '../auth/users-file';
+import { HttpProblem } from '../problem';
+
+/** The routes, mounted at /api/sign-in-locks behind requireRole('admin'). */
+export function signInLockRoutes(auth: Pick<ConsoleAuth, 'throttle' | 'users' | 'logger'>) {
+  return new Hono<AppEnv>().delete('/:username', async (c) => {
+    const username = normalizeUsername(decodeURIComponent(c.req.param('username')));
+    if (!USERNAME_PATTERN.test(username) || !auth.users.find(username)) {
+      throw new HttpProblem({
+        type: PROBLEM_TYPES.notFound,
+        title: 'No such console user',
+        status: 404,
+        detail: 'Check the name; users are listed with: npm run users -- list',
+      });
+    }
+    await auth.throttle.unlock(username);
+    auth.logger.info({ user: username, by: c.get('user')?.username }, 'sign-in unlocked');
+    return c.body(null, 204);
+  });
+}
