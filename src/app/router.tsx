@@ -83,12 +83,20 @@ const router = createBrowserRouter([
       },
       {
         path: 'integrations',
-        lazy: async () => ({
-          Component: adminOnly(
-            (await import('../features/integrations/components/integrations-page'))
-              .IntegrationsPage,
-          ),
-        }),
+        lazy: async () => {
+          const { IntegrationsPage } =
+            await import('../features/integrations/components/integrations-page');
+          const { UnlockSignIn } = await import('../features/session/components/unlock-sign-in');
+          // Admins manage who may use the console here, so a sign-in unlock sits below.
+          return {
+            Component: adminOnly(() => (
+              <>
+                <IntegrationsPage />
+                <UnlockSignIn />
+              </>
+            )),
+          };
+        },
       },
       { path: '*', element: <NotFoundPage /> },
     ],

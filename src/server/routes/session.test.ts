@@ -164,7 +164,7 @@ describe('POST /api/session', () => {
     expect((await problemOf(locked)).detail).toMatch(/minutes, or ask an administrator/);
 
     expect((await h.request('/api/sign-in-locks/nobody', { method: 'DELETE' })).status).toBe(404);
-    expect((await h.request('/api/sign-in-locks/support', { method: 'DELETE' })).status).toBe(204);
+    expect((await h.request('/api/sign-in-locks/support', { method: 'DELETE' })).status).toBe(200);
     expect((await signInRequest(h, HARNESS_USERS.support)).status).toBe(200);
   });
 

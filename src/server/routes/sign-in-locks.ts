@@ -4,7 +4,7 @@
 // what the admin does. The address counts stay: they guard against guessing many names.
 import { Hono } from 'hono';
 import { PROBLEM_TYPES } from '../../shared/problem';
-import { USERNAME_PATTERN } from '../../shared/session';
+import { USERNAME_PATTERN, type SignInUnlock } from '../../shared/session';
 import type { AppEnv } from '../app-env';
 import type { ConsoleAuth } from '../auth/console-auth';
 import { normalizeUsername } from '../auth/users-file';
@@ -24,6 +24,6 @@ export function signInLockRoutes(auth: Pick<ConsoleAuth, 'throttle' | 'users' | 
     }
     await auth.throttle.unlock(username);
     auth.logger.info({ user: username, by: c.get('user')?.username }, 'sign-in unlocked');
-    return c.body(null, 204);
+    return c.json<SignInUnlock>({ username, unlocked: true }, 200, { 'Cache-Control': 'no-store' });
   });
 }
