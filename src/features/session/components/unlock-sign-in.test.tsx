@@ -40,12 +40,12 @@ describe('UnlockSignIn', () => {
       </QueryClientProvider>,
     );
     const user = userEvent.setup();
-    await user.type(screen.getByLabelText('Username'), 'alice');
+    await user.type(screen.getByLabelText('Console user'), 'alice');
     await user.click(screen.getByRole('button', { name: 'Unlock sign-in' }));
     expect(await screen.findByText('alice can sign in again now.')).toBeInTheDocument();
     expect(calls).toEqual([{ url: '/api/sign-in-locks/alice', method: 'DELETE' }]);
-    await user.clear(screen.getByLabelText('Username'));
-    await user.type(screen.getByLabelText('Username'), 'nobody');
+    await user.clear(screen.getByLabelText('Console user'));
+    await user.type(screen.getByLabelText('Console user'), 'nobody');
     await user.click(screen.getByRole('button', { name: 'Unlock sign-in' }));
     expect(await screen.findByText(/Check the name/)).toBeInTheDocument();
   });

@@ -29,7 +29,7 @@ export function UnlockSignIn() {
         password. Unlock it here when the user cannot wait.
       </p>
       <form onSubmit={submit}>
-        <FormField id="unlock-username" label="Username">
+        <FormField id="unlock-username" label="Console user">
           <input
             id="unlock-username"
             value={username}
