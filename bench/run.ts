@@ -6,6 +6,9 @@ import { bundleScenario } from './scenarios/bundle';
 import { governorScenario } from './scenarios/governor';
 import { governorRedisScenario } from './scenarios/governor-redis';
 import { integrationIngestScenario } from './scenarios/integration-ingest';
+import { largeAnswersScenario } from './scenarios/large-answers';
+import { reportFloodScenario } from './scenarios/report-flood';
+import { wrongKeyFloodScenario } from './scenarios/wrong-key-flood';
 import { liveIncidentScenario } from './scenarios/live-incident';
 import { storeScaleScenario } from './scenarios/store-scale';
 import type { BenchContext, Scenario } from './scenarios/context';
@@ -42,6 +45,9 @@ const scenarios: Array<[string, Scenario]> = [
   ['ingest', integrationIngestScenario],
   ['robustness', robustnessScenario],
   ['incident-flood', incidentFloodScenario],
+  ['large-answers', largeAnswersScenario],
+  ['report-flood', reportFloodScenario],
+  ['wrong-key-flood', wrongKeyFloodScenario],
 ];
 
 // The scenarios that measure Redis and the Redis Cluster need their servers running.

@@ -76,7 +76,8 @@ export async function startNodeProcess(
     },
     stop() {
       return new Promise((resolve) => {
-        if (child.exitCode !== null) return resolve();
+        // Ended already, by an exit or by a signal (an out-of-memory abort ends it with SIGABRT).
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
         child.once('exit', () => resolve());
         child.kill('SIGTERM');
         setTimeout(() => child.kill('SIGKILL'), 5_000).unref();

@@ -85,13 +85,23 @@ const router = createBrowserRouter([
       },
       {
         path: 'integrations',
-        lazy: async () => ({
-          Component: adminOnly(
-            (await import('../features/integrations/components/integrations-page'))
-              .IntegrationsPage,
-            'This page registers the account’s integrations and issues their reporting keys, which only administrators manage.',
-          ),
-        }),
+        lazy: async () => {
+          const { IntegrationsPage } =
+            await import('../features/integrations/components/integrations-page');
+          const { UnlockSignIn } = await import('../features/session/components/unlock-sign-in');
+          // Admins manage who may use the console here, so a sign-in unlock sits below.
+          return {
+            Component: adminOnly(
+              () => (
+                <>
+                  <IntegrationsPage />
+                  <UnlockSignIn />
+                </>
+              ),
+              'This page registers the account’s integrations and issues their reporting keys, which only administrators manage.',
+            ),
+          };
+        },
       },
       { path: '*', element: <NotFoundPage /> },
     ],

@@ -31,6 +31,18 @@ describe('formatCsvCell', () => {
     ['@SUM(A1)', "'@SUM(A1)"],
   ]);
 
+  itMapsEach('neutralises a formula behind leading whitespace or a line break: %j', formatCsvCell, [
+    ['  =1+1', "'  =1+1"],
+    ['\n=cmd', `"'\n=cmd"`],
+    ['\r\n+1', `"'\r\n+1"`],
+    [' \u00a0@SUM(A1)', "' \u00a0@SUM(A1)"],
+    ['\uff1d1+1', "'\uff1d1+1"],
+  ]);
+
+  it('leaves text that merely starts with a space alone', () => {
+    expect(formatCsvCell('  plain')).toBe('  plain');
+  });
+
   it('neutralises a leading tab', () => {
     expect(formatCsvCell('\t=cmd')).toBe("'\t=cmd");
   });

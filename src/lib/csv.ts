@@ -1,12 +1,10 @@
 // CSV export for any table of the console: RFC 4180 text that spreadsheets open safely, and the
 // browser download of it.
+import { neutraliseFormula } from '../shared/csv-formula';
 
 /** One cell; `null` and `undefined` export as an empty cell. */
 export type CsvCell = string | number | boolean | null | undefined;
 
-// Spreadsheets treat a cell starting with one of these as a formula (or, for tab and CR, strip
-// them and look again); exported upstream data must never run as one (CSV injection).
-const FORMULA_PREFIXES = ['=', '+', '-', '@', '\t', '\r'];
 const NEEDS_QUOTES = /[",\r\n]/;
 
 /**
@@ -18,8 +16,8 @@ export function formatCsvCell(cell: CsvCell): string {
   // A finite number is written as digits, a sign and a point only: it can never be a formula, and
   // a spreadsheet must read -5 as the number -5, not as the text "'-5". Text is neutralised.
   if (typeof cell === 'number' && Number.isFinite(cell)) return String(cell);
-  let text = String(cell);
-  if (FORMULA_PREFIXES.some((prefix) => text.startsWith(prefix))) text = `'${text}`;
+  // Exported upstream data must never run as a formula (CSV injection).
+  const text = neutraliseFormula(String(cell));
   return NEEDS_QUOTES.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 

@@ -9,6 +9,7 @@ import { PROBLEM_TYPES } from '../shared/problem';
 import type { AppEnv } from './app-env';
 import type { ConsoleAuth } from './auth/console-auth';
 import { requireRole } from './auth/require-role';
+import { signInLockRoutes } from './routes/sign-in-locks';
 import { requireSession } from './auth/require-session';
 import type { Logger } from './logger';
 import { HttpProblem, problemResponse } from './problem';
@@ -80,7 +81,11 @@ export interface AppDeps {
  * API prefixes that reach personal data: admins only (docs/product.md §4). Routes mounted under them
  * later are protected by construction; an unknown path below them is still a 404 for an admin.
  */
-const ADMIN_ONLY_PREFIXES = ['/api/data-subjects', '/api/audit-trail'] as const;
+const ADMIN_ONLY_PREFIXES = [
+  '/api/data-subjects',
+  '/api/audit-trail',
+  '/api/sign-in-locks',
+] as const;
 
 export function createApp(deps: AppDeps) {
   const app = new Hono<AppEnv>();
@@ -138,6 +143,7 @@ export function createApp(deps: AppDeps) {
   // `${prefix}*` matches the prefix itself, anything below it, and siblings such as
   // `/api/audit-trail.csv`: wider than needed, never narrower.
   for (const prefix of ADMIN_ONLY_PREFIXES) app.use(`${prefix}*`, requireRole('admin'));
+  app.route('/api/sign-in-locks', signInLockRoutes(deps.auth));
   app.route('/api/event-types', eventTypesRoutes(deps.eventTypes, deps.arrayQueryStyle));
   // Rate limits and 429 incidents (docs/product.md §7): every signed-in role.
   if (deps.meta) app.route('/api/meta', metaRoutes(deps.meta));

@@ -28,6 +28,7 @@ import { SqlAuditStore } from './store/audit-store';
 import type { SqlDatabase } from './store/database';
 import { openConsoleStore } from './store/open-store';
 import { filterUpstreamAnswers } from './security/upstream-answer-filter';
+import { AnswerParser } from './upstream/answer-parser';
 import { EventTypesSource } from './upstream/event-types-source';
 import { createHttpTransport, type Transport } from './upstream/http-transport';
 import { startAlertingCountersAtZero } from './observability/alerting-baseline';
@@ -202,8 +203,13 @@ export function composeBff({
     extraChecks: readinessChecks,
     ...(now ? { now } : {}),
   });
+  // Large event-types answers are read on a worker thread, so /healthz and every other request
+  // stay answered while they are (docs/architecture.md, "Large answers").
+  const answerParser = new AnswerParser();
   const eventTypes = new EventTypesSource({
     upstream,
+    parser: answerParser,
+    timeoutMs: config.upstream.timeoutMs,
     arrayQueryStyle: config.upstream.arrayQueryStyle,
     cacheTtlMs: config.eventTypesCacheSeconds * 1000,
     ...(now ? { now } : {}),
@@ -464,6 +470,7 @@ export function composeBff({
         logger.warn({ err: error }, 'no audit checkpoint could be taken at shutdown');
       });
       integrations.stop();
+      await answerParser.close();
       await demoIntegrations?.stop();
       await alerting.stop();
       clearInterval(retentionTimer);

@@ -24,16 +24,36 @@ const intIn = (min: number, max: number) =>
     .min(min, `must be a whole number from ${min} to ${max}`)
     .max(max, `must be a whole number from ${min} to ${max}`);
 
+/** `value` as a URL, or undefined: a refinement runs even after the format check failed. */
+const urlOf = (value: string): URL | undefined =>
+  URL.canParse(value) ? new URL(value) : undefined;
+
 const httpUrl = z
   .url({ protocol: /^https?$/, error: 'must be an absolute http(s) URL' })
   .refine(
-    (value) => !new URL(value).search && !new URL(value).hash,
+    (value) => !urlOf(value)?.search && !urlOf(value)?.hash,
     'must not carry a query or fragment',
   )
   .refine(
-    (value) => !new URL(value).username && !new URL(value).password,
+    (value) => !urlOf(value)?.username && !urlOf(value)?.password,
     'must not carry credentials (use OAUTH_CLIENT_ID / OAUTH_CLIENT_SECRET)',
   );
+
+/**
+ * A value as it may be shown in an error: a URL's password (and a user name alone, which some
+ * services use as the secret) replaced, so a configuration error never repeats a credential.
+ * Values that are not URLs are shown as they are; the caller never shows a secret's variable.
+ */
+export function redactedValue(value: string): string {
+  // Also values the URL parser refuses: anything between "//" and "@" is user info.
+  return value.replace(
+    /^([a-z][a-z0-9+.-]*:\/\/)([^@/?#]*)@/i,
+    (_whole, scheme: string, userInfo: string) => {
+      const colon = userInfo.indexOf(':');
+      return colon === -1 ? `${scheme}***@` : `${scheme}${userInfo.slice(0, colon)}:***@`;
+    },
+  );
+}
 
 const optionalNonEmpty = z.preprocess(
   (value) => (value === '' ? undefined : value),
@@ -140,7 +160,7 @@ const EnvSchema = z.object({
   PUBLIC_URL: z.preprocess(
     (v) => (v === '' ? undefined : v),
     httpUrl
-      .refine((value) => new URL(value).pathname === '/', 'must be an origin without a path')
+      .refine((value) => urlOf(value)?.pathname === '/', 'must be an origin without a path')
       .optional(),
   ),
   TRUST_PROXY: z
@@ -323,7 +343,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     const shown =
       value === undefined || /SECRET|PASSWORD|TOKEN|KEY|DATABASE_URL|REDIS_URL/.test(variable)
         ? ''
-        : ` (got "${value}")`;
+        : ` (got "${redactedValue(value)}")`;
     throw new ConfigError(`${variable} ${issue?.message ?? 'is invalid'}${shown}`);
   }
   const e = parsed.data;

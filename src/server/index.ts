@@ -8,7 +8,7 @@ import { AUDIT_KEY_FILE, AuditKeyError, loadOrCreateAuditKey } from './audit/aud
 import { CHECKPOINT_FILE } from './audit/checkpoint-file';
 import { SESSION_SECRET_FILE } from './auth/session-cookie';
 import { tightenPrivatePaths } from './store/private-files';
-import { ConfigError, loadConfig, type Config } from './config';
+import { ConfigError, loadConfig, redactedValue, type Config } from './config';
 import { startRetentionJob } from './audit/retention-job';
 import { composeBff } from './compose';
 import {
@@ -289,4 +289,10 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => shutdown('SIGTERM'));
 }
 
-void main();
+// Whatever stops the start (a value no check foresaw included) is one line, never a stack trace
+// that could hold a configured value; URL passwords in the message are replaced.
+main().catch((error: unknown) => {
+  const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  console.error(`Start failed: ${message.split('\n')[0]?.replace(/\S+:\/\/\S*@/g, redactedValue)}`);
+  process.exit(1);
+});

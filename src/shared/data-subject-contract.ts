@@ -759,16 +759,27 @@ export function contractOperationAt(method: string, path: string): ContractOpera
 }
 
 /**
+ * What the platform's not-found answers name: the documents describe them as "Data Subject Not
+ * Found" and "Unable to find a datasubject with given identifier", and the console's lookups ask
+ * only for data subjects, their purposes and profiles, link tokens and linked identity groups.
+ */
+const NAMES_WHAT_IS_MISSING = /data ?subject|purpose|profile|token|group|identifier/i;
+
+/**
  * True when a 404's body is the documented not-found answer: JSON whose value is a string (the
- * documents give `application/json` with `type: string`, e.g. "Data Subject Not Found"). An empty
- * body, an HTML page or a JSON object (a gateway's "no such path") is not.
+ * documents give `application/json` with `type: string`, e.g. "Data Subject Not Found") that names
+ * what was not found. An empty body, an HTML page, a JSON object, or a bare reason phrase such as
+ * "Not Found" is not: every gateway and proxy sends those for a path it does not know, so they
+ * cannot say the platform looked. Calling a wrong address "no such data subject" would be the
+ * worse mistake (an admin would believe a person's data is absent), so such a 404 is reported as a
+ * configuration problem (docs/platform-contract.md, "Errors").
  */
 export function isDocumentedNotFound(contentType: string | undefined, body: string): boolean {
   if (!contentType || !/^application\/(?:[\w.+-]+\+)?json\b/i.test(contentType.trim()))
     return false;
   try {
     const value: unknown = JSON.parse(body);
-    return typeof value === 'string' && value.trim().length > 0;
+    return typeof value === 'string' && NAMES_WHAT_IS_MISSING.test(value);
   } catch {
     return false;
   }

@@ -12,6 +12,18 @@ export const REPORT_LIMITS = {
   maxThrottleEntries: 200,
   /** A timestamp further ahead than this is dropped (clock skew allowance). */
   maxFutureSkewMs: 5 * 60_000,
+  /**
+   * A timestamp older than this is dropped: the reporter resends a counter for 10 minutes at most,
+   * and a key that could write into every minute of the retention at once could grow the store by
+   * that much in one burst (docs/account-wide-view.md, "Storage and retention").
+   */
+  maxLateMs: 60 * 60_000,
+  /**
+   * Distinct 429 occurrences kept per integration and minute; more in that minute are aggregated
+   * into one row that counts them. The platform has a handful of limits, and one blocking
+   * occurrence repeats its event id, so a real integration meets far fewer in a minute.
+   */
+  maxThrottlesPerMinute: 10,
 } as const;
 
 /** An integration's name: what people call it, shown on the rate-limits page. */
@@ -101,12 +113,14 @@ export type DropReason =
   | 'token'
   /** the time is more than 5 minutes ahead of the console */
   | 'future-timestamp'
-  /** the time is older than the retention */
+  /** the time is older than an hour (or the retention, when that is shorter) */
   | 'too-old';
 
 /** `202` answer of `POST /api/integrations/reports`. */
 export const IngestAnswerSchema = z.object({
   accepted: z.object({ minutes: z.int(), throttles: z.int() }),
+  /** Accepted 429 entries beyond the per-minute number of distinct ones, kept only as a count. */
+  aggregated: z.optional(z.object({ throttles: z.int() })),
   dropped: z.object({
     total: z.int(),
     reasons: z.record(z.string(), z.int()),
@@ -189,5 +203,22 @@ export const AccountOverviewSchema = z.object({
   incidents: z.array(AccountIncidentSchema),
   /** Demo mode: the simulated integrations that can be made to burst. */
   demoBursts: z.array(SourceSchema),
+  /**
+   * Minutes of the last hour in which an integration reported more answered requests than the
+   * account's limits allow in a minute: shown apart, counted in no limit, timeline or forecast.
+   */
+  implausible: z.optional(
+    z.array(
+      z.object({
+        id: z.string(),
+        name: z.string(),
+        minute: IsoTime,
+        /** Requests minus 429s, as reported. */
+        reported: z.int(),
+        /** The most the account's limits allow in a minute: what the figure is clamped to. */
+        clampedTo: z.int(),
+      }),
+    ),
+  ),
 });
 export type AccountOverview = z.infer<typeof AccountOverviewSchema>;

@@ -48,3 +48,7 @@ export const SESSION_PROBLEM_TYPES = {
 export function roleAllows(role: Role, roles: readonly Role[] | undefined): boolean {
   return roles === undefined || roles.includes(role);
 }
+
+/** `DELETE /api/sign-in-locks/:username` (admins): whose sign-in lockout was lifted. */
+export const SignInUnlockSchema = z.object({ username: z.string(), unlocked: z.literal(true) });
+export type SignInUnlock = z.infer<typeof SignInUnlockSchema>;

@@ -25,10 +25,14 @@ export type MockAnswer =
   | { readonly status: 404; readonly body: string }
   | { readonly status: 400; readonly message: string };
 
-/** The documented not-found answers (the documents' 404 descriptions). */
+/**
+ * The not-found answers: the documents' 404 description for data subjects; for groups, whose
+ * documented description is only the reason phrase, a string naming the group, as the console
+ * takes a bare "Not Found" for a gateway's (docs/platform-contract.md, "Errors").
+ */
 const NOT_FOUND_TEXT = {
   subject: 'Data Subject Not Found',
-  other: 'Not Found',
+  group: 'Linked Identity Group Not Found',
 } as const;
 
 const notFound = (text: string = NOT_FOUND_TEXT.subject): MockAnswer => ({
@@ -540,7 +544,7 @@ export function answerLookup(
             values,
             continuation,
           )
-        : notFound(NOT_FOUND_TEXT.other);
+        : notFound(NOT_FOUND_TEXT.group);
     }
     case 'v1-datasubject-profiles': {
       // The v1 listing filters; an unknown identifier is an empty page, not a 404.

@@ -16,10 +16,12 @@ import {
 import { metaApi } from '../routes/meta';
 import { rateLimitsApi } from '../routes/rate-limits';
 import { sessionApi } from '../routes/session';
+import { signInLocksApi } from '../routes/sign-in-locks';
 
 /** The console's API, module by module. */
 export const API_MODULES: readonly ApiModule[] = [
   sessionApi,
+  signInLocksApi,
   metaApi,
   healthApi,
   apiDescriptionApi,

@@ -16,7 +16,8 @@ function record(i: number): AuditRecord {
     operation: 'v4-link-tokens',
     outcome: 'ok',
     status: 200,
-    detail: null,
+    // A formula behind a space and a line break: spreadsheets skip both before they look.
+    detail: i === 0 ? ' \n=2+3' : null,
     identifierHashed: false,
     continued: i > 0,
     completed: true,
@@ -108,6 +109,7 @@ describe('streamAuditExport', () => {
       'id,at,user,operation,outcome,status,detail,identifier_hashed,continued,completed,parameters,record_count,subject_count,matched_by',
     );
     expect(lines[1]).toContain(`"'=HYPERLINK(""x"")"`);
+    expect(lines[1]).toContain(`"' \n=2+3"`);
     expect(lines[1]).toContain('fromDate=2026-01-01T00:00:00Z');
   });
 });

@@ -10,6 +10,7 @@ import type {
 } from '../../shared/audit-trail';
 import type { AuditRecordPage } from '../store/audit-store';
 import type { ExportSigner } from './export-signing';
+import { neutraliseFormula } from '../../shared/csv-formula';
 
 /** Records per page read from the store. */
 export const EXPORT_PAGE_SIZE = 500;
@@ -46,13 +47,9 @@ const CSV_HEADER = [
   'matched_by',
 ];
 
-// Spreadsheets run a cell starting with one of these as a formula (CSV injection).
-const FORMULA_PREFIXES = ['=', '+', '-', '@', '\t', '\r'];
-
 function csvCell(value: string | number | boolean | null | undefined): string {
   if (value === null || value === undefined) return '';
-  let text = String(value);
-  if (FORMULA_PREFIXES.some((prefix) => text.startsWith(prefix))) text = `'${text}`;
+  const text = neutraliseFormula(String(value));
   return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 

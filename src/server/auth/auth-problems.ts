@@ -2,6 +2,7 @@
 // never saying more than they need: a failed sign-in does not say whether the name exists.
 import { SESSION_PROBLEM_TYPES, type Role } from '../../shared/session';
 import { HttpProblem } from '../problem';
+import { quotaRefusalHeaders, type QuotaPolicy } from '../rate-limit-fields';
 
 /**
  * The challenge of a session 401 (RFC 9110 §11.6.1 requires one). The console authenticates with
@@ -37,8 +38,15 @@ export function signInFailedProblem(): HttpProblem {
   );
 }
 
-/** 429 with Retry-After: too many failed sign-ins for this user or address. */
-export function signInThrottledProblem(retryAfterSeconds: number): HttpProblem {
+/**
+ * 429 with Retry-After and the RateLimit fields every 429 of the console carries: too many failed
+ * sign-ins for this user or address. The detail says how long, and that an admin can lift it.
+ */
+export function signInThrottledProblem(
+  retryAfterSeconds: number,
+  policies: readonly QuotaPolicy[],
+  spent: QuotaPolicy,
+): HttpProblem {
   const wait =
     retryAfterSeconds >= 120
       ? `${Math.ceil(retryAfterSeconds / 60)} minutes`
@@ -48,10 +56,10 @@ export function signInThrottledProblem(retryAfterSeconds: number): HttpProblem {
       type: SESSION_PROBLEM_TYPES.signInThrottled,
       title: 'Too many failed sign-in attempts',
       status: 429,
-      detail: `For your account's safety, signing in is paused. Try again in ${wait}.`,
+      detail: `For your account's safety, signing in is paused. Try again in ${wait}, or ask an administrator of this console to unlock your sign-in.`,
       retryAfterSeconds,
     },
-    { 'Retry-After': String(retryAfterSeconds) },
+    quotaRefusalHeaders(policies, spent, retryAfterSeconds),
   );
 }
 

@@ -51,6 +51,7 @@ export function createConsoleAuth({
     publicOrigin: config.web.publicOrigin,
     trustProxy: config.web.trustProxy,
   };
+  const signInThrottle = throttle ?? new SignInThrottle();
   let users: UserDirectory;
   if (config.mode === 'demo') {
     users = demoUserDirectory(config.auth.demoPassword);
@@ -59,7 +60,16 @@ export function createConsoleAuth({
     if (!file)
       throw new ConfigError('CONSOLE_USERS_FILE is required when UPSTREAM_BASE_URL is set');
     try {
-      users = fileUserDirectory(file, { logger, ...(now ? { now } : {}) });
+      users = fileUserDirectory(file, {
+        logger,
+        ...(now ? { now } : {}),
+        onUnlock: (username) => {
+          signInThrottle.unlock(username).then(
+            () => logger.info({ user: username }, 'sign-in unlocked from the command line'),
+            (error: unknown) => logger.warn({ err: error, user: username }, 'could not unlock'),
+          );
+        },
+      });
     } catch (error) {
       if (!(error instanceof UsersFileError)) throw error;
       const hint = error.missing ? '; create it with: npm run users -- add NAME --role admin' : '';
@@ -81,7 +91,7 @@ export function createConsoleAuth({
         ...(now ? { now } : {}),
       }),
     cookie: { secret: config.auth.sessionSecret, web },
-    throttle: throttle ?? new SignInThrottle(),
+    throttle: signInThrottle,
     web,
     logger,
     sessionEnds: new Set(),

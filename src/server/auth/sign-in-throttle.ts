@@ -12,6 +12,7 @@ import {
   type IRateLimiterOptions,
   type RateLimiterAbstract,
 } from 'rate-limiter-flexible';
+import type { QuotaPolicy } from '../rate-limit-fields';
 
 /** Thresholds; the defaults follow OWASP's authentication guidance for an internal console. */
 export interface SignInThrottlePolicy {
@@ -70,10 +71,17 @@ export interface SignInReservation {
   readonly addressCount: number;
 }
 
+/** Which count refused an attempt: the username's (its slow-down included) or the address's. */
+export type SignInLimit = 'user' | 'address';
+
 /** The outcome of a reservation: go ahead and check the password, or wait this many seconds. */
 export type SignInReservationResult =
   | { readonly reserved: SignInReservation; readonly waitSeconds: 0 }
-  | { readonly reserved?: undefined; readonly waitSeconds: number };
+  | {
+      readonly reserved?: undefined;
+      readonly waitSeconds: number;
+      readonly refusedBy: SignInLimit;
+    };
 
 const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
 
@@ -119,24 +127,48 @@ export class SignInThrottle {
     this.#cooldown = limiter({ keyPrefix: 'sign-in-wait', points: 1, duration: 1 }, shared);
   }
 
+  /** The two counts as quota policies (named in the RateLimit-Policy field of a refusal). */
+  policies(): Record<SignInLimit, QuotaPolicy> {
+    const { userLockAfter, addressLockAfter, windowSeconds } = this.#policy;
+    return {
+      user: { id: 'sign-in-user', quota: userLockAfter, windowSeconds },
+      address: { id: 'sign-in-address', quota: addressLockAfter, windowSeconds },
+    };
+  }
+
   /**
    * Seconds the attempt must wait before it may even be checked, or 0. A waiting attempt is
    * refused without looking at the password, so guessing during a lockout is pointless.
    */
-  async secondsToWait({ username, address }: SignInAttempt): Promise<number> {
+  async secondsToWait(attempt: SignInAttempt): Promise<number> {
+    return (await this.#wait(attempt)).seconds;
+  }
+
+  async #wait({ username, address }: SignInAttempt): Promise<{ seconds: number; by: SignInLimit }> {
     const states = await Promise.all([
       this.#byUser.get(username),
       this.#byAddress.get(address),
       this.#cooldown.get(`user:${username}`),
     ]);
     const limits = [this.#byUser.points, this.#byAddress.points, this.#cooldown.points];
+    const owners: SignInLimit[] = ['user', 'address', 'user'];
     let waitMs = 0;
+    let by: SignInLimit = 'user';
     states.forEach((state, index) => {
-      if (state && state.consumedPoints > (limits[index] ?? 0)) {
-        waitMs = Math.max(waitMs, state.msBeforeNext);
+      if (state && state.consumedPoints > (limits[index] ?? 0) && state.msBeforeNext > waitMs) {
+        waitMs = state.msBeforeNext;
+        by = owners[index] ?? 'user';
       }
     });
-    return waitMs > 0 ? seconds(waitMs) : 0;
+    return { seconds: waitMs > 0 ? seconds(waitMs) : 0, by };
+  }
+
+  /**
+   * Lifts a username's lockout and slow-down at once (an admin's unlock): the next attempt is
+   * checked as the first. The address count stays: it guards against guessing many names.
+   */
+  async unlock(username: string): Promise<void> {
+    await Promise.all([this.#byUser.delete(username), this.#cooldown.delete(`user:${username}`)]);
   }
 
   /**
@@ -146,13 +178,13 @@ export class SignInThrottle {
    * than the address policy says.
    */
   async reserve(attempt: SignInAttempt): Promise<SignInReservationResult> {
-    const wait = await this.secondsToWait(attempt);
-    if (wait > 0) return { waitSeconds: wait };
+    const wait = await this.#wait(attempt);
+    if (wait.seconds > 0) return { waitSeconds: wait.seconds, refusedBy: wait.by };
     let user: RateLimiterRes;
     try {
       user = await this.#byUser.consume(attempt.username);
     } catch (error) {
-      return { waitSeconds: seconds(refused(error).msBeforeNext) };
+      return { waitSeconds: seconds(refused(error).msBeforeNext), refusedBy: 'user' };
     }
     let address: RateLimiterRes;
     try {
@@ -160,7 +192,7 @@ export class SignInThrottle {
     } catch (error) {
       const refusal = refused(error);
       await this.#byUser.reward(attempt.username, 1);
-      return { waitSeconds: seconds(refusal.msBeforeNext) };
+      return { waitSeconds: seconds(refusal.msBeforeNext), refusedBy: 'address' };
     }
     return {
       waitSeconds: 0,

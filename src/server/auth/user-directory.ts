@@ -53,6 +53,8 @@ export interface FileUserDirectoryOptions {
   now?: () => number;
   /** How often, at most, the file's modification time is checked (default 1 s). */
   recheckMs?: number;
+  /** Told of each user whose unlock stamp changed in a reload (`npm run users -- unlock`). */
+  onUnlock?: (username: string) => void;
 }
 
 /**
@@ -89,7 +91,14 @@ export function fileUserDirectory(path: string, options: FileUserDirectoryOption
       return users;
     }
     try {
+      const previous = users;
       users = toMap(readUsersFile(path));
+      for (const user of users.values()) {
+        const stamp = user.signInUnlockedAt;
+        if (stamp && stamp !== previous.get(user.username)?.signInUnlockedAt) {
+          options.onUnlock?.(user.username);
+        }
+      }
       dummy = dummyHashFor([...users.values()]);
       options.logger.info({ users: users.size }, 'console users file reloaded');
     } catch (error) {

@@ -11,6 +11,8 @@ export interface StoredUser {
   username: string;
   role: Role;
   passwordHash: string;
+  /** When `npm run users -- unlock` last lifted the user's sign-in lockout (ISO time). */
+  signInUnlockedAt?: string;
 }
 
 const UsersFileSchema = z.object({
@@ -19,6 +21,7 @@ const UsersFileSchema = z.object({
       username: z.string().regex(USERNAME_PATTERN, 'is not a valid username'),
       role: RoleSchema,
       passwordHash: z.string().refine(isPasswordHash, 'is not an scrypt password hash'),
+      signInUnlockedAt: z.iso.datetime().optional(),
     }),
   ),
 });

@@ -4,7 +4,10 @@ import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { verifyPassword } from '../auth/password-hash';
+import { createConsoleAuth } from '../auth/console-auth';
 import { readUsersFile } from '../auth/users-file';
+import { parseConfig } from '../config';
+import { createLogger } from '../logger';
 import { runUsersCli } from './users';
 
 const dirs: string[] = [];
@@ -79,6 +82,36 @@ describe('npm run users', () => {
     expect(result.code).toBe(2);
     expect(result.err).toMatch(message);
     expect((await run(['list'])).out).toMatch(/^No users in /);
+  });
+
+  it('unlock lifts a locked-out user’s sign-in in a running console, through the users file', async () => {
+    const added = await run(['add', 'alice', '--role', 'admin'], 'a-long-password-1\n');
+    const clock = { now: 0 };
+    const auth = createConsoleAuth({
+      config: parseConfig({
+        UPSTREAM_BASE_URL: 'https://api.example.com',
+        OAUTH_CLIENT_ID: 'id',
+        OAUTH_CLIENT_SECRET: 'secret',
+        CONSOLE_USERS_FILE: added.file,
+        SESSION_SECRET: 'x'.repeat(32),
+        AUDIT_KEY: 'k'.repeat(32),
+      }),
+      logger: createLogger('silent'),
+      now: () => clock.now,
+    });
+    const attempt = { username: 'alice', address: '203.0.113.9' };
+    // The tenth failure in the window locks the name.
+    await auth.throttle.recordFailure({ attempt, userCount: 10, addressCount: 1 });
+    expect(await auth.throttle.secondsToWait(attempt)).toBeGreaterThan(800);
+
+    const unlocked = await run(['unlock', 'alice']);
+    expect(unlocked.code).toBe(0);
+    expect(unlocked.out).toContain('Unlocked alice');
+    // The console re-reads the file at the next look-up, at most once a second.
+    clock.now += 1_000;
+    auth.users.find('alice');
+    expect(await auth.throttle.secondsToWait(attempt)).toBe(0);
+    expect((await run(['unlock', 'nobody'])).code).toBe(2);
   });
 
   it('prints usage for --help', async () => {

@@ -1,4 +1,4 @@
-// `npm run users -- add NAME --role admin|support | list | remove NAME`: manages the console users
+// `npm run users -- add NAME --role admin|support | list | remove NAME | unlock NAME`: manages the console users
 // file. Passwords are prompted for without echo, or read from standard input when it is piped,
 // and only their scrypt hashes are written.
 import { createInterface } from 'node:readline';
@@ -26,6 +26,9 @@ const USAGE = `Manage the console's users (CONSOLE_USERS_FILE, default ./.data/u
       printf '%s\\n' "$PASSWORD" | npm run users -- add alice --role admin
   npm run users -- list
   npm run users -- remove NAME
+  npm run users -- unlock NAME
+      Lifts NAME's sign-in lockout after too many wrong passwords; a running console applies
+      it within a second (it re-reads this file).
 
 Options: --file PATH  use another users file.`;
 
@@ -169,6 +172,23 @@ export async function runUsersCli(argv: string[], io: CliIo): Promise<number> {
           users.filter((user) => user.username !== username),
         );
         print(`Removed ${username} from ${file}. Their open sessions end at their next request.`);
+        return 0;
+      }
+      case 'unlock': {
+        const username = usernameArgument(name);
+        const users = readExisting(file);
+        if (!users.some((user) => user.username === username)) {
+          throw new UsageError(`${username} is not in ${file}.`);
+        }
+        // The stamp is the message: each console re-reads the file and unlocks a changed one.
+        const at = new Date().toISOString();
+        writeUsersFile(
+          file,
+          users.map((user) =>
+            user.username === username ? { ...user, signInUnlockedAt: at } : user,
+          ),
+        );
+        print(`Unlocked ${username}'s sign-in; a running console applies it within a second.`);
         return 0;
       }
       default:

@@ -40,7 +40,11 @@ async function problemOf(lookups: DataSubjectLookups, operation = 'v4-basic-deta
 describe('a 404 from the platform', () => {
   it.each([
     ['the documented not-found string', 'application/json', '"Data Subject Not Found"'],
-    ['the not-found string with a charset', 'application/json;charset=UTF-8', '"Not Found"'],
+    [
+      'the not-found string with a charset',
+      'application/json;charset=UTF-8',
+      '"Unable to find a datasubject with given identifier"',
+    ],
   ])('is "not found" when it is %s', async (_, type, body) => {
     const problem = await problemOf(lookupsAnswering(404, type, body));
     expect(problem).toMatchObject({
@@ -55,6 +59,12 @@ describe('a 404 from the platform', () => {
     ['an empty body', undefined, ''],
     ['a gateway’s JSON object', 'application/json', '{"status":404,"error":"Not Found"}'],
     ['an empty JSON string', 'application/json', '""'],
+    ['a gateway’s bare JSON string', 'application/json', '"Not Found"'],
+    [
+      'a gateway’s reason phrase with a charset',
+      'application/json; charset=utf-8',
+      '"404 Not Found"',
+    ],
     ['a string sent as text', 'text/plain', '"Data Subject Not Found"'],
   ])(
     'is a configuration problem naming the operation and path when it is %s',

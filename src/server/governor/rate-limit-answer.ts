@@ -3,6 +3,7 @@
 // see which quota is spent and when it has room again.
 import { PROBLEM_TYPES, type Problem } from '../../shared/problem';
 import { HttpProblem } from '../problem';
+import { rateLimitField, rateLimitPolicyField } from '../rate-limit-fields';
 import type { GovernedLimit, Refusal } from './governor';
 
 /**
@@ -10,15 +11,17 @@ import type { GovernedLimit, Refusal } from './governor';
  * `"<policy>";q=<quota>;w=<window seconds>`.
  */
 export function rateLimitPolicyHeader(limits: readonly GovernedLimit[]): string {
-  return limits
-    .map(({ policyId, limit }) => `"${policyId}";q=${limit.limit};w=${windowSeconds(limit.period)}`)
-    .join(', ');
+  return rateLimitPolicyField(
+    limits.map(({ policyId, limit }) => ({
+      id: policyId,
+      quota: limit.limit,
+      windowSeconds: windowSeconds(limit.period),
+    })),
+  );
 }
 
 /** `RateLimit` for a spent policy: no requests remain, room again in `seconds`. */
-export function rateLimitHeader(policyId: string, seconds: number): string {
-  return `"${policyId}";r=0;t=${seconds}`;
-}
+export const rateLimitHeader = rateLimitField;
 
 function windowSeconds(period: 'MINUTE' | 'HOUR'): number {
   return period === 'MINUTE' ? 60 : 3_600;

@@ -48,6 +48,58 @@ const MINUTE_MS = 60_000;
 const HOUR_MS = 3_600_000;
 const INCIDENT_HORIZON_MS = 24 * HOUR_MS;
 const TIMELINE_MINUTES = 60;
+/** The incidents panel's length; the console's own incidents are never crowded out of it. */
+const INCIDENTS_SHOWN = 50;
+
+/** One integration's minute whose count no account limit allows. */
+interface ImplausibleMinute {
+  readonly integrationId: string;
+  readonly minute: number;
+  readonly reported: number;
+  readonly clampedTo: number;
+}
+
+/**
+ * The most requests the platform answers (other than with 429) for the account in one minute: the
+ * smallest account limit of any period, since every window at least a minute long holds the
+ * minute. Undefined when no account rule is kept.
+ */
+function accountMinuteCeiling(rules: readonly RateLimitRule[]): number | undefined {
+  const limits = rules
+    .filter((rule) => rule.scope === 'account')
+    .flatMap((rule) => rule.limits.map((window) => window.limit));
+  return limits.length > 0 ? Math.min(...limits) : undefined;
+}
+
+/**
+ * Splits reported rows into the plausible ones and the minutes in which one integration reported
+ * more answered requests (requests minus 429s) than the account's limits allow in a minute. Such
+ * a count cannot be real: a key holder's error or a made-up report. Its minute is clamped to the
+ * ceiling and listed apart, and counts in no limit, timeline or forecast, so one key cannot make
+ * the early warning name a limit as exhausted.
+ */
+function splitImplausible(
+  rows: readonly TemplateTotal[],
+  rules: readonly RateLimitRule[],
+): { plausible: TemplateTotal[]; implausible: ImplausibleMinute[] } {
+  const ceiling = accountMinuteCeiling(rules);
+  if (ceiling === undefined) return { plausible: [...rows], implausible: [] };
+  const answered = new Map<string, number>();
+  const slot = (row: TemplateTotal) => `${row.integrationId}|${row.minute}`;
+  for (const row of rows) {
+    answered.set(slot(row), (answered.get(slot(row)) ?? 0) + row.requests - row.throttled);
+  }
+  const implausible: ImplausibleMinute[] = [];
+  for (const [key, reported] of answered) {
+    if (reported <= ceiling) continue;
+    const [integrationId = '', minute = '0'] = key.split('|');
+    implausible.push({ integrationId, minute: Number(minute), reported, clampedTo: ceiling });
+  }
+  return {
+    plausible: rows.filter((row) => (answered.get(slot(row)) ?? 0) <= ceiling),
+    implausible: implausible.sort((a, b) => b.minute - a.minute),
+  };
+}
 
 /**
  * Requests of `rows` that fall in the `windowMs` before `now`, from per-minute buckets: the
@@ -123,14 +175,15 @@ export class AccountUsage {
   async #build(now: number): Promise<Computed> {
     const { store, governor, incidents } = this.#options;
     const staleAfterMs = this.#options.staleAfterMs ?? 2 * MINUTE_MS;
-    const [integrations, rows, throttles, usage, consoleIncidents] = await Promise.all([
+    const [integrations, reportedRows, throttles, usage, consoleIncidents] = await Promise.all([
       store.list(),
       store.minutesSince(now - HOUR_MS - MINUTE_MS),
       store.throttlesSince(now - INCIDENT_HORIZON_MS),
       governor.usage(),
-      incidents.list({ since: now - INCIDENT_HORIZON_MS, limit: 50 }),
+      incidents.list({ since: now - INCIDENT_HORIZON_MS, limit: INCIDENTS_SHOWN }),
     ]);
     const rules = governor.rules();
+    const { plausible: rows, implausible } = splitImplausible(reportedRows, rules);
     const ruleById = new Map(rules.map((rule) => [rule.id, rule]));
     const byIntegration = new Map<string, TemplateTotal[]>();
     for (const row of rows) {
@@ -199,6 +252,13 @@ export class AccountUsage {
           now,
         ),
         demoBursts: this.#options.demoBursts?.() ?? [],
+        implausible: implausible.map((minute) => ({
+          id: minute.integrationId,
+          name: nameOf.get(minute.integrationId) ?? 'A removed integration',
+          minute: new Date(minute.minute).toISOString(),
+          reported: minute.reported,
+          clampedTo: minute.clampedTo,
+        })),
       },
     };
   }
@@ -358,7 +418,7 @@ export type MergedIncident = Omit<AccountIncident, 'firstSeen' | 'lastSeen'> & {
 /**
  * One incident per blocking occurrence across all reporters: the console's incident and every
  * integration's 429 with the same event id become one, each reporter listed with its hits.
- * Newest first, at most 50.
+ * Newest first, at most 50, the console's own always among them.
  */
 function mergeIncidents(
   consoleIncidents: readonly Incident[],
@@ -412,7 +472,17 @@ function mergeIncidents(
     });
   }
   for (const incident of merged.values()) incident.reporters.sort((a, b) => b.hits - a.hits);
-  return [...merged.values()].sort((a, b) => b.first - a.first).slice(0, 50);
+  // The console's own incidents (at most INCIDENTS_SHOWN, as read) always stay; the
+  // integrations' own 429s fill the panel's remaining places, so no key holder can push the
+  // console's incidents out of it by reporting many.
+  const newestFirst = [...merged.values()].sort((a, b) => b.first - a.first);
+  const seenByConsole = (incident: MergedIncident) =>
+    incident.reporters.some((reporter) => reporter.id === 'console');
+  const own = newestFirst.filter(seenByConsole);
+  const others = newestFirst
+    .filter((incident) => !seenByConsole(incident))
+    .slice(0, Math.max(0, INCIDENTS_SHOWN - own.length));
+  return [...own, ...others].sort((a, b) => b.first - a.first);
 }
 
 /** The integrations that sent most of the rule's requests in the minute before `first`. */

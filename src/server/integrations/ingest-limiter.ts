@@ -4,6 +4,7 @@
 import type { RedisClient } from '../redis/redis-connection';
 import type { RedisKeys } from '../redis/redis-keys';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import type { QuotaPolicy } from '../rate-limit-fields';
 
 /** The verdict for one report. */
 export type IngestVerdict = { allowed: true } | { allowed: false; retryAfterSeconds: number };
@@ -11,6 +12,8 @@ export type IngestVerdict = { allowed: true } | { allowed: false; retryAfterSeco
 /** Counts reports per integration. */
 export interface IngestLimiter {
   take(integrationId: string): Promise<IngestVerdict>;
+  /** The per-key limit, as named in the RateLimit-Policy field of a refusal. */
+  readonly policy: QuotaPolicy;
 }
 
 /** A limiter of `perMinute` reports per integration; shared through `redis` when given. */
@@ -30,6 +33,7 @@ export function createIngestLimiter(options: {
       })
     : new RateLimiterMemory(base);
   return {
+    policy: { id: 'integration-reports', quota: options.perMinute, windowSeconds: 60 },
     async take(integrationId) {
       try {
         await limiter.consume(integrationId);

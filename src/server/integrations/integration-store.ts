@@ -1,7 +1,9 @@
 // Integrations and their reports in the database (SQLite or PostgreSQL, portable SQL): the
 // registry with hashed keys, per-minute aggregates by operation template, the 429s each
 // integration received, and the retention that keeps all of it bounded.
-import type { Integration } from '../../shared/integrations';
+import { timingSafeEqual } from 'node:crypto';
+import { REPORT_LIMITS, type Integration } from '../../shared/integrations';
+import { OTHER_TEMPLATE } from '../../shared/operation-templates';
 import type { SqlDatabase } from '../store/database';
 import { sortableId } from '../store/sortable-id';
 import { generateReportingKey, hashReportingKey, keyHint } from './integration-keys';
@@ -92,9 +94,9 @@ const UPSERT_MINUTE = `INSERT INTO integration_minutes
 const UPSERT_THROTTLE = `INSERT INTO integration_throttles
     (integration_id, incident_key, event_id, first_seen, last_seen, hits, method, template, period,
      requests_allowed, requests_made, retry_after_seconds)
-  VALUES ($1, $2, $3, $4, $4, 1, $5, $6, $7, $8, $9, $10)
+  VALUES ($1, $2, $3, $4, $4, $11, $5, $6, $7, $8, $9, $10)
   ON CONFLICT (integration_id, incident_key) DO UPDATE SET
-    hits = integration_throttles.hits + 1,
+    hits = integration_throttles.hits + excluded.hits,
     first_seen = CASE WHEN excluded.first_seen < integration_throttles.first_seen
       THEN excluded.first_seen ELSE integration_throttles.first_seen END,
     last_seen = CASE WHEN excluded.last_seen > integration_throttles.last_seen
@@ -110,11 +112,33 @@ const UPSERT_THROTTLE = `INSERT INTO integration_throttles
  */
 const WRITE_WINDOW_MS = 250;
 
+/**
+ * How often, at most, the reporting keys are re-read when a request presents one this process
+ * does not know (a key issued by the CLI or another replica since): a flood of wrong keys costs
+ * one read a second, not one per request.
+ */
+const KEY_REFRESH_MS = 1_000;
+
+/** The incident key of the row that counts one integration's 429s beyond the cap in a minute. */
+const aggregatedKey = (minute: number) => `aggregated-${minute / 60_000}`;
+
+/** True when `digest` is one of `known`, comparing each in constant time and all of them. */
+function holds(known: readonly Buffer[], digest: Buffer): boolean {
+  let found = false;
+  for (const candidate of known) {
+    // No early exit: the time does not depend on where (or whether) the key is found.
+    if (timingSafeEqual(candidate, digest)) found = true;
+  }
+  return found;
+}
+
 interface PendingReport {
   readonly integrationId: string;
   readonly minutes: readonly MinuteAggregate[];
   readonly throttles: readonly ThrottleRecord[];
   readonly at: number;
+  /** 429 entries kept only as a count (beyond the distinct ones allowed in their minute). */
+  aggregated: number;
 }
 
 interface Batch {
@@ -203,6 +227,7 @@ export class IntegrationStore {
       }
       throw error;
     }
+    this.#keysChanged();
     const integration = await this.findById(id);
     if (!integration) throw new Error('the registered integration was not found');
     return { integration, key };
@@ -218,6 +243,7 @@ export class IntegrationStore {
        WHERE id = $1`,
       [id, hashReportingKey(key), keyHint(key), iso(this.#now())],
     );
+    this.#keysChanged();
     const integration = await this.findById(id);
     return integration ? { integration, key } : undefined;
   }
@@ -231,11 +257,57 @@ export class IntegrationStore {
          revoked_at = COALESCE(revoked_at, $2) WHERE id = $1`,
       [id, iso(this.#now())],
     );
+    this.#keysChanged();
     return this.findById(id);
   }
 
-  /** The active integration holding `key`, if any. */
+  /** The hashes of every active key, as last read; undefined until read or after a change. */
+  #keys: { hashes: Buffer[]; at: number } | undefined;
+  #keysLoading: Promise<Buffer[]> | undefined;
+
+  #loadKeys(): Promise<Buffer[]> {
+    this.#keysLoading ??= (async () => {
+      try {
+        const at = this.#now();
+        const { rows } = await (
+          await this.#db()
+        ).query<{ key_hash: string }>(
+          'SELECT key_hash FROM integrations WHERE key_hash IS NOT NULL AND revoked_at IS NULL',
+        );
+        const hashes = rows.map((row) => Buffer.from(row.key_hash, 'hex'));
+        this.#keys = { hashes, at };
+        return hashes;
+      } finally {
+        this.#keysLoading = undefined;
+      }
+    })();
+    return this.#keysLoading;
+  }
+
+  /**
+   * Whether `hash` may be an active key, without a database read for a key this process knows is
+   * wrong: the active hashes are held in memory and compared in constant time; an unknown one
+   * re-reads them at most once a second (it may have been issued elsewhere since).
+   */
+  async #mayBeActive(hash: string): Promise<boolean> {
+    const digest = Buffer.from(hash, 'hex');
+    const keys = this.#keys;
+    if (keys && holds(keys.hashes, digest)) return true;
+    if (keys && this.#now() - keys.at < KEY_REFRESH_MS && this.#now() >= keys.at) return false;
+    return holds(await this.#loadKeys(), digest);
+  }
+
+  /** Forget the held key hashes (after a registration, rotation or revocation here). */
+  #keysChanged(): void {
+    this.#keys = undefined;
+  }
+
+  /**
+   * The active integration holding `key`, if any. A key held in memory is still confirmed by the
+   * database, so a revocation anywhere takes effect at once; a wrong key costs no read.
+   */
   async authenticate(key: string): Promise<Integration | undefined> {
+    if (!(await this.#mayBeActive(hashReportingKey(key)))) return undefined;
     const { rows } = await (
       await this.#db()
     ).query<IntegrationRow>(
@@ -255,14 +327,21 @@ export class IntegrationStore {
     integrationId: string,
     minutes: readonly MinuteAggregate[],
     throttles: readonly ThrottleRecord[],
-  ): Promise<void> {
+  ): Promise<{ aggregated: number }> {
     const batch = this.#pending;
-    batch.reports.push({ integrationId, minutes, throttles, at: this.#now() });
+    const report: PendingReport = {
+      integrationId,
+      minutes,
+      throttles,
+      at: this.#now(),
+      aggregated: 0,
+    };
+    batch.reports.push(report);
     if (!this.#writing) {
       this.#writing = true;
       setTimeout(() => void this.#writeBatches(), WRITE_WINDOW_MS);
     }
-    return batch.done;
+    return batch.done.then(() => ({ aggregated: report.aggregated }));
   }
 
   #pending = newBatch();
@@ -321,8 +400,46 @@ export class IntegrationStore {
           entry.throttled,
         ]);
       }
+      // Distinct occurrences per integration and minute, those stored already included.
+      const distinct = new Map<string, Set<string>>();
+      const known = async (integrationId: string, minute: number) => {
+        const slot = `${integrationId}|${minute}`;
+        let keys = distinct.get(slot);
+        if (!keys) {
+          const { rows } = await tx.query<{ incident_key: string }>(
+            `SELECT incident_key FROM integration_throttles
+             WHERE integration_id = $1 AND first_seen >= $2 AND first_seen < $3
+               AND incident_key <> $4`,
+            [integrationId, iso(minute), iso(minute + 60_000), aggregatedKey(minute)],
+          );
+          keys = new Set(rows.map((row) => row.incident_key));
+          distinct.set(slot, keys);
+        }
+        return keys;
+      };
       for (const report of reports) {
         for (const entry of report.throttles) {
+          const minute = minuteOf(entry.at);
+          const keys = await known(report.integrationId, minute);
+          if (!keys.has(entry.incidentKey) && keys.size >= REPORT_LIMITS.maxThrottlesPerMinute) {
+            // Beyond the cap: one row per integration and minute counts them, nothing else kept.
+            report.aggregated += 1;
+            await tx.query(UPSERT_THROTTLE, [
+              report.integrationId,
+              aggregatedKey(minute),
+              null,
+              iso(minute),
+              entry.method,
+              OTHER_TEMPLATE,
+              null,
+              null,
+              null,
+              null,
+              1,
+            ]);
+            continue;
+          }
+          keys.add(entry.incidentKey);
           await tx.query(UPSERT_THROTTLE, [
             report.integrationId,
             entry.incidentKey,
@@ -334,6 +451,7 @@ export class IntegrationStore {
             entry.requestsAllowed,
             entry.requestsMade,
             entry.retryAfterSeconds,
+            1,
           ]);
         }
       }

@@ -1,7 +1,7 @@
 // Turns one integration report (untrusted JSON) into what may be stored: each entry validated on
 // its own with zod, its path reduced to an operation template, unknown fields dropped, and every
 // entry that carries an identifier-like value, a query string, a body, a token, or a time outside
-// [now - retention, now + 5 min] dropped and counted by reason. Nothing of a dropped entry is
+// [now - 1 h, now + 5 min] dropped and counted by reason. Nothing of a dropped entry is
 // kept, not even in the answer.
 import {
   MinuteEntrySchema,
@@ -9,7 +9,12 @@ import {
   ThrottleEntrySchema,
   type DropReason,
 } from '../../shared/integrations';
-import { pathHasIdentifier, templateOfPath } from '../../shared/operation-templates';
+import {
+  OPERATION_TEMPLATES,
+  OTHER_TEMPLATE,
+  pathHasIdentifier,
+  templateOfPath,
+} from '../../shared/operation-templates';
 import { MAX_BLOCK_SECONDS } from '../../shared/rate-limits';
 import type { MinuteAggregate, ThrottleRecord } from './integration-store';
 
@@ -36,6 +41,21 @@ const BODY_KEYS = /^(body|requestbody|responsebody|payload|data|content)$/i;
 const TOKEN_KEYS =
   /^(token|accesstoken|access_token|authorization|bearer|apikey|api_key|secret|cookie|password)$/i;
 const QUERY_KEYS = /^(query|querystring|search|params|url)$/i;
+
+/** Every documented method and template pair: another method on a known path is `(other)`. */
+const KNOWN_PAIRS = new Set(
+  OPERATION_TEMPLATES.map((entry) => `${entry.method} ${entry.template}`),
+);
+
+/**
+ * The template an entry is counted under: its path's, when its method is the documented one;
+ * otherwise `(other)`. This keeps the rows one key can create per minute to the documented pairs
+ * plus one per method, which the storage bound counts on.
+ */
+function templateOf(method: string, path: string): string {
+  const template = templateOfPath(path);
+  return KNOWN_PAIRS.has(`${method} ${template}`) ? template : OTHER_TEMPLATE;
+}
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -114,8 +134,8 @@ export function readReport(raw: unknown, { now, retentionMs }: IntakeOptions): I
     if (!parsed.success) return drop('invalid');
     const time = Date.parse('minute' in parsed.data ? parsed.data.minute : parsed.data.at);
     if (time > now + REPORT_LIMITS.maxFutureSkewMs) return drop('future-timestamp');
-    if (time < now - retentionMs) return drop('too-old');
-    return { data: parsed.data, time, template: templateOfPath(parsed.data.path) };
+    if (time < now - Math.min(retentionMs, REPORT_LIMITS.maxLateMs)) return drop('too-old');
+    return { data: parsed.data, time, template: templateOf(parsed.data.method, parsed.data.path) };
   };
 
   // Entries of the same minute and operation are summed: one row per key in the store.

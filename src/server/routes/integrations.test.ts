@@ -9,6 +9,7 @@ import {
   AccountOverviewSchema,
 } from '../../shared/integrations';
 import { startBffHarness } from '../test-support/bff-harness';
+import { expectRateLimitFields } from '../test-support/rate-limit-fields';
 
 type Harness = Awaited<ReturnType<typeof startBffHarness>>;
 
@@ -185,7 +186,11 @@ describe('integration reports', () => {
     for (let index = 0; index < 40; index += 1) {
       const response = await report(key, { minutes: [entry({ requests: 1 })] });
       statuses.push(response.status);
-      if (response.status === 429) retryAfter ??= response.headers.get('retry-after');
+      if (response.status === 429 && retryAfter === null) {
+        retryAfter = response.headers.get('retry-after');
+        // The same RateLimit fields as every other 429 of the console.
+        expect(expectRateLimitFields(response).spent).toBe('integration-reports');
+      }
     }
     expect(statuses.filter((status) => status === 202)).toHaveLength(5);
     expect(statuses.filter((status) => status === 429)).toHaveLength(35);

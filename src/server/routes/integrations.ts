@@ -32,6 +32,7 @@ import {
 import { readReport, ReportRejectedError } from '../integrations/report-intake';
 import type { Logger } from '../logger';
 import { HttpProblem } from '../problem';
+import { quotaRefusalHeaders } from '../rate-limit-fields';
 import { SECURITY_PROBLEM_TYPES } from '../security/security-problems';
 
 /** Demo mode: make one simulated integration burst until it draws a 429. */
@@ -107,7 +108,7 @@ export function integrationReportRoutes(deps: IntegrationsRoutesDeps) {
           detail: `Send at most one report every few seconds; retry in ${verdict.retryAfterSeconds} s.`,
           retryAfterSeconds: verdict.retryAfterSeconds,
         },
-        { 'Retry-After': String(verdict.retryAfterSeconds) },
+        quotaRefusalHeaders([deps.limiter.policy], deps.limiter.policy, verdict.retryAfterSeconds),
       );
     }
     if (!(c.req.header('content-type') ?? '').toLowerCase().startsWith('application/json')) {
@@ -126,12 +127,13 @@ export function integrationReportRoutes(deps: IntegrationsRoutesDeps) {
       if (error instanceof ReportRejectedError) throw invalidBody(error.message, error.status);
       throw error;
     }
-    await deps.store.storeReport(integration.id, intake.minutes, intake.throttles);
+    const stored = await deps.store.storeReport(integration.id, intake.minutes, intake.throttles);
     const reasons = Object.fromEntries(
       Object.entries(intake.dropped).filter(([, count]) => (count ?? 0) > 0),
     ) as Record<string, number>;
     const answer: IngestAnswer = {
       accepted: { minutes: intake.minutes.length, throttles: intake.throttles.length },
+      aggregated: { throttles: stored.aggregated },
       dropped: {
         total: Object.values(reasons).reduce((sum, count) => sum + count, 0),
         reasons,

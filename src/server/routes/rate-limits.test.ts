@@ -18,6 +18,7 @@ import { startBffHarness, type BffHarness } from '../test-support/bff-harness';
 import { sharedIncidentDatabase } from '../test-support/incident-database';
 import { expectProblem } from '../test-support/expect-problem';
 import { readEvents } from '../test-support/read-sse-events';
+import { expectRateLimitFields } from '../test-support/rate-limit-fields';
 import { rateLimitsRoutes } from './rate-limits';
 
 const T0 = Date.UTC(2025, 0, 6, 9, 0, 0);
@@ -65,6 +66,7 @@ describe('an upstream 429', () => {
     expect(response.headers.get('ratelimit-policy')).toBe(
       '"account-minute";q=20000;w=60, "account-hour";q=200000;w=3600',
     );
+    expect(expectRateLimitFields(response).spent).toBe('account-minute');
     const problem = await response.json();
     const eventId = h.mockRateLimits!.snapshot().blocks[0]?.eventId;
     expect(eventId).toMatch(UUID);

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { SessionSchema } from '../../shared/session';
 import { HARNESS_USERS, type BffHarness } from '../test-support/bff-harness';
 import { harnessPerTest } from '../test-support/harness-per-test';
+import { expectRateLimitFields } from '../test-support/rate-limit-fields';
 
 const start = harnessPerTest();
 
@@ -143,6 +144,30 @@ describe('POST /api/session', () => {
     expect((await signInRequest(h, HARNESS_USERS.support)).status).toBe(200);
   });
 
+  it('tells a locked-out user whom to ask, and an admin can unlock them at once', async () => {
+    const h = await start();
+    // Only admins may unlock.
+    const asSupport = await h.request(
+      '/api/sign-in-locks/support',
+      { method: 'DELETE' },
+      { as: 'support' },
+    );
+    expect(asSupport.status).toBe(403);
+    // The tenth failure in the window locks the name (the slow-down before it is tested above).
+    await h.auth.throttle.recordFailure({
+      attempt: { username: 'support', address: '203.0.113.9' },
+      userCount: 10,
+      addressCount: 1,
+    });
+    const locked = await signInRequest(h, HARNESS_USERS.support);
+    expect(locked.status).toBe(429);
+    expect((await problemOf(locked)).detail).toMatch(/minutes, or ask an administrator/);
+
+    expect((await h.request('/api/sign-in-locks/nobody', { method: 'DELETE' })).status).toBe(404);
+    expect((await h.request('/api/sign-in-locks/support', { method: 'DELETE' })).status).toBe(200);
+    expect((await signInRequest(h, HARNESS_USERS.support)).status).toBe(200);
+  });
+
   it('locks out an address that fails across many usernames', async () => {
     const h = await start({ env: { TRUST_PROXY: 'true' } });
     const from = (address: string) => ({ 'X-Forwarded-For': address });
@@ -157,6 +182,14 @@ describe('POST /api/session', () => {
     const locked = await signInRequest(h, HARNESS_USERS.admin, from('203.0.113.9'));
     expect(locked.status).toBe(429);
     expect(Number(locked.headers.get('retry-after'))).toBeGreaterThan(800);
+    // The same RateLimit fields as every other 429 of the console, naming the address's count.
+    expect(expectRateLimitFields(locked)).toEqual({
+      policies: [
+        { id: 'sign-in-user', quota: 10, windowSeconds: 900 },
+        { id: 'sign-in-address', quota: 30, windowSeconds: 900 },
+      ],
+      spent: 'sign-in-address',
+    });
     // Another address still signs in.
     expect((await signInRequest(h, HARNESS_USERS.admin, from('198.51.100.7'))).status).toBe(200);
   });

@@ -88,11 +88,20 @@ export function sessionRoutes(auth: ConsoleAuth) {
     .post('/', async (c) => {
       const { username, password } = await readSignIn(c.req.raw);
       const attempt = { username, address: clientAddress(c, auth.web) };
+      // Looking the name up first picks up a changed users file, and with it an unlock from the
+      // command line, before the throttle is asked.
+      auth.users.find(username);
       // Counted before the password is hashed, so parallel guesses cannot outrun the throttle.
-      const { reserved, waitSeconds } = await auth.throttle.reserve(attempt);
+      const reservation = await auth.throttle.reserve(attempt);
+      const { reserved, waitSeconds } = reservation;
       if (!reserved) {
         auth.logger.warn({ reqId: c.get('requestId'), waitSeconds }, 'sign-in refused: throttled');
-        throw signInThrottledProblem(waitSeconds);
+        const policies = auth.throttle.policies();
+        throw signInThrottledProblem(
+          waitSeconds,
+          [policies.user, policies.address],
+          policies[reservation.refusedBy],
+        );
       }
       const user = await auth.users.authenticate(username, password);
       if (!user) {

@@ -324,4 +324,13 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 10,
+    name: 'integration 429s by minute',
+    sql: `
+      -- The per-minute cap on one integration's distinct 429 occurrences counts them by this.
+      CREATE INDEX integration_throttles_by_minute
+        ON integration_throttles (integration_id, first_seen);
+    `,
+  },
 ];

@@ -8,7 +8,9 @@ import {
   EventTypesResponseSchema,
   type StaleEventTypes,
 } from '../../shared/event-types';
+import { PROBLEM_TYPES } from '../../shared/problem';
 import { HttpProblem } from '../problem';
+import { AnswerDeadlineExceeded, type AnswerParser } from './answer-parser';
 import { eventTypesResponseJson } from './event-types-json';
 import { CoalescingCache } from './coalescing-cache';
 import type { UpstreamClient } from './upstream-client';
@@ -36,6 +38,13 @@ export interface EventTypesSourceOptions {
   lastGoodFile?: string;
   /** Told when the last good list cannot be written (logged by the caller). */
   onPersistError?: (error: unknown) => void;
+  /**
+   * Reads large answers off the main thread (answer-parser.ts), within `timeoutMs` of the call's
+   * start; without it every answer is read on the main thread.
+   */
+  parser?: AnswerParser;
+  /** The call's whole deadline, reading the answer included (UPSTREAM_TIMEOUT_MS). */
+  timeoutMs?: number;
 }
 
 /** Filtered lists whose last good answer is remembered; the unfiltered one always is. */
@@ -144,14 +153,42 @@ export class EventTypesSource {
   }
 
   async #load(key: string, filters: EventTypeFilters): Promise<string> {
+    const startedAt = this.#now();
     const response = await this.#options.upstream.send(EVENT_TYPES_OPERATION, {
       query: filterQuery(filters, this.#options.arrayQueryStyle),
     });
     if (response.status !== 200) throw problemForUpstreamAnswer(response, this.#now());
-    const json = eventTypesResponseJson(response.body, new Date(this.#now()).toISOString());
+    const json = await this.#read(response.body, startedAt);
     if (json === undefined) throw invalidUpstreamAnswerProblem();
     this.#remember(key, json);
     return json;
+  }
+
+  #read(text: string, startedAt: number): Promise<string | undefined> {
+    const { parser, timeoutMs = 10_000 } = this.#options;
+    return readAnswer(parser, text, new Date(this.#now()).toISOString(), startedAt + timeoutMs);
+  }
+}
+
+/** The answer read off the main thread when a parser is given, within the call's deadline. */
+async function readAnswer(
+  parser: AnswerParser | undefined,
+  text: string,
+  fetchedAt: string,
+  deadlineAt: number,
+): Promise<string | undefined> {
+  if (!parser) return eventTypesResponseJson(text, fetchedAt);
+  try {
+    return await parser.read(text, fetchedAt, deadlineAt);
+  } catch (error) {
+    if (!(error instanceof AnswerDeadlineExceeded)) throw error;
+    throw new HttpProblem({
+      type: PROBLEM_TYPES.upstreamTimeout,
+      title: 'The privacy platform’s answer could not be read in time',
+      status: 504,
+      detail:
+        'Several large answers arrived at once and this one was not read within the configured timeout (UPSTREAM_TIMEOUT_MS); it was dropped. Try again in a moment.',
+    });
   }
 }
 

@@ -137,6 +137,8 @@ describe('SignInPage', () => {
     const alert = await screen.findByRole('alert');
     expect(alert).toHaveTextContent('Too many failed attempts');
     expect(alert).toHaveTextContent(/Try again in 8 seconds\./);
+    // And whom to ask when it cannot wait.
+    expect(alert).toHaveTextContent('ask an administrator of this console to unlock');
   });
 
   it('goes back to where the user was after signing in', async () => {

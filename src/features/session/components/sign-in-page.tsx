@@ -29,7 +29,8 @@ function failureOf(error: unknown): Failure {
   }
   if (problem.type === SESSION_PROBLEM_TYPES.signInThrottled) {
     return {
-      message: 'Too many failed attempts, so signing in is paused for a while.',
+      message:
+        'Too many failed attempts, so signing in is paused for a while. If you cannot wait, ask an administrator of this console to unlock your sign-in.',
       retryAt: Date.now() + (problem.retryAfterSeconds ?? 60) * 1000,
     };
   }

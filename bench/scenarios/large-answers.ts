@@ -1,0 +1,75 @@
+// Large answers at once: 16 event-types answers of the largest size the console accepts by
+// default (UPSTREAM_MAX_ANSWER_BYTES, 16 MiB; small objects) are fetched in parallel, each with
+// other filters so none is shared (the same 16 in each round: each filtered list is kept as its last
+// good answer), while /healthz is probed every 20 ms. Bars: the probes' p95
+// at most 100 ms and none over 1 s (the image's health check gives up at 3 s).
+import { startConsole } from '../lib/console';
+import { percentile } from '../lib/load';
+import { figure, type Figure } from '../lib/report';
+import { eventTypesOfSize, startStubUpstream } from '../lib/stub-upstream';
+import type { BenchContext } from './context';
+
+const PORT = 8781;
+const LARGEST_ACCEPTED = 16 * 1024 * 1024;
+const PARALLEL = 16;
+
+export async function largeAnswersScenario(ctx: BenchContext): Promise<Figure[]> {
+  const stub = await startStubUpstream(eventTypesOfSize(LARGEST_ACCEPTED - 1_024));
+  const app = await startConsole(PORT, stub.url, {
+    EVENT_TYPES_CACHE_SECONDS: '0',
+    UPSTREAM_TIMEOUT_MS: '30000',
+  });
+  try {
+    const probes: number[] = [];
+    const statuses: number[] = [];
+    for (let round = 0; round < 1; round += 1) {
+      let done = false;
+      const prober = (async () => {
+        while (!done) {
+          const at = performance.now();
+          try {
+            await (
+              await fetch(`${app.url}/healthz`, { signal: AbortSignal.timeout(10_000) })
+            ).arrayBuffer();
+          } catch {
+            // A probe that timed out counts with its full wait.
+          }
+          probes.push(performance.now() - at);
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+      })();
+      await Promise.all(
+        Array.from({ length: PARALLEL }, async (_, index) => {
+          try {
+            const response = await fetch(`${app.url}/api/event-types?modules=Module${index}`, {
+              headers: app.apiHeaders,
+            });
+            await response.arrayBuffer();
+            statuses.push(response.status);
+          } catch (error) {
+            statuses.push(0);
+            ctx.log(`  a list failed: ${String((error as Error).cause ?? error)}`);
+          }
+        }),
+      );
+      done = true;
+      await prober;
+    }
+    if (app.child.exitCode !== null) ctx.log(`  the console exited with ${app.child.exitCode}`);
+    const p95 = Math.round(percentile(probes, 95) * 10) / 10;
+    const over1s = probes.filter((ms) => ms > 1_000).length;
+    const ok = statuses.filter((status) => status === 200).length;
+    ctx.log(
+      `  /healthz p95 ${p95} ms, max ${Math.round(Math.max(...probes))} ms, ${over1s} of ${probes.length} over 1 s; ${ok} of ${statuses.length} lists answered 200`,
+    );
+    const s = `Large answers (${PARALLEL} event-types answers of 16 MiB at once)`;
+    return [
+      figure(s, 'p95 of GET /healthz meanwhile', p95, 'ms', { op: '<=', value: 100 }),
+      figure(s, 'probes of /healthz over 1 s', over1s, 'probes', { op: '<=', value: 0 }),
+      figure(s, 'lists answered 200', ok, `of ${statuses.length}`),
+    ];
+  } finally {
+    await app.stop();
+    await stub.close();
+  }
+}

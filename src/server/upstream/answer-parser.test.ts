@@ -1,0 +1,100 @@
+// Large event-types answers arriving together: the event loop keeps turning while they are read
+// (so /healthz and every other request are answered), and an answer that cannot be read by its
+// request's deadline is dropped, queued or running, so nothing is worked on for a request that
+// has already been answered.
+import { afterEach, describe, expect, it } from 'vitest';
+import { AnswerDeadlineExceeded, AnswerParser, OFF_THREAD_FROM_CHARS } from './answer-parser';
+import { EventTypesSource } from './event-types-source';
+import type { UpstreamClient } from './upstream-client';
+
+/** An event-types answer of about `bytes`, small objects as the platform sends them. */
+function largeAnswer(bytes: number): string {
+  const item = (code: number) => ({
+    code,
+    value: `consent.receipt.event.${code}`,
+    objectTypeName: 'Consent receipt',
+    moduleName: 'Consent',
+  });
+  const count = Math.ceil(bytes / JSON.stringify(item(100_000)).length);
+  return JSON.stringify(Array.from({ length: count }, (_, index) => item(index)));
+}
+
+const ANSWER = largeAnswer(8 * 1024 * 1024);
+
+function sourceAnswering(text: string, parser?: AnswerParser) {
+  const upstream = {
+    send: async () => ({
+      status: 200,
+      headers: { 'content-type': 'application/json' },
+      body: text,
+    }),
+  } as unknown as UpstreamClient;
+  return new EventTypesSource({
+    upstream,
+    arrayQueryStyle: 'repeat',
+    cacheTtlMs: 0,
+    timeoutMs: 30_000,
+    ...(parser ? { parser } : {}),
+  });
+}
+
+/**
+ * Watches the event loop: a timer due every 5 ms, and the longest it had to wait. `stop()` waits
+ * for one more turn first, so a loop blocked until the very end is measured too.
+ */
+function watchEventLoop() {
+  let last = performance.now();
+  let longest = 0;
+  const timer = setInterval(() => {
+    const now = performance.now();
+    longest = Math.max(longest, now - last);
+    last = now;
+  }, 5);
+  return {
+    async stop(): Promise<number> {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      clearInterval(timer);
+      return Math.max(longest, performance.now() - last);
+    },
+  };
+}
+
+let parser: AnswerParser | undefined;
+afterEach(() => parser?.close());
+
+describe('reading large answers', () => {
+  it('keeps the event loop turning while several are read at once', async () => {
+    parser = new AnswerParser({ workers: 1 });
+    const source = sourceAnswering(ANSWER, parser);
+    // The worker's start is not what is measured.
+    await source.getJson({ modules: ['warm-up'], objectTypes: [] });
+    const loop = watchEventLoop();
+    const lists = await Promise.all(
+      ['A', 'B', 'C', 'D'].map((module) => source.getJson({ modules: [module], objectTypes: [] })),
+    );
+    const longestWaitMs = await loop.stop();
+    for (const json of lists) expect(JSON.parse(json).items.length).toBeGreaterThan(50_000);
+    // Read on the main thread, each answer blocks it for hundreds of milliseconds.
+    expect(longestWaitMs).toBeLessThan(150);
+  }, 60_000);
+
+  it('drops answers that cannot be read by their deadline, queued or running', async () => {
+    // A clock that stands still: every read has 50 ms from now, however loaded the machine.
+    parser = new AnswerParser({ workers: 1, now: () => 0 });
+    expect(ANSWER.length).toBeGreaterThan(OFF_THREAD_FROM_CHARS);
+    const deadline = 50;
+    const reads = Array.from({ length: 4 }, () =>
+      parser!.read(ANSWER, new Date(0).toISOString(), deadline).then(
+        () => 'read',
+        (error: unknown) => (error instanceof AnswerDeadlineExceeded ? 'dropped' : 'failed'),
+      ),
+    );
+    expect(parser.load()).toEqual({ running: 1, queued: 3 });
+    expect(await Promise.all(reads)).toEqual(['dropped', 'dropped', 'dropped', 'dropped']);
+    // Nothing is still being worked on for them.
+    expect(parser.load()).toEqual({ running: 0, queued: 0 });
+    // And the parser still reads the next answer.
+    const next = await parser.read(ANSWER, new Date(0).toISOString(), 30_000);
+    expect(JSON.parse(next!).items.length).toBeGreaterThan(50_000);
+  }, 30_000);
+});

@@ -1,0 +1,185 @@
+// Reads event-types answers without blocking the event loop. A small answer is read at once on
+// the main thread (a worker round trip would cost more than it saves); a large one goes to a
+// worker thread, one at a time per worker, in arrival order, each with the deadline of its
+// request: a job still queued at its deadline is dropped unstarted, and a job still running at it
+// is stopped (its worker is ended and a fresh one takes the next job), so nothing is worked on for
+// a request that has already been answered with a timeout. Measured in bench/ (scenario
+// large-answers) against the alternatives: see docs/architecture.md, "Large answers".
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { availableParallelism } from 'node:os';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { AnswerJob, AnswerResult } from './answer-worker';
+import { eventTypesResponseJson } from './event-types-json';
+
+/** Answers at least this large (in UTF-16 code units, about bytes) are read off the main thread. */
+export const OFF_THREAD_FROM_CHARS = 256 * 1024;
+
+/** The deadline passed before the answer was read. */
+export class AnswerDeadlineExceeded extends Error {
+  override name = 'AnswerDeadlineExceeded';
+}
+
+/**
+ * The worker's script: the TypeScript source when running from a checkout (loaded through tsx),
+ * the bundled file next to the server's chunks after `npm run build`.
+ */
+function workerScript(): { url: URL; typescript: boolean } {
+  const source = new URL('./answer-worker.ts', import.meta.url);
+  if (existsSync(fileURLToPath(source))) return { url: source, typescript: true };
+  return { url: new URL('./upstream/answer-worker.js', import.meta.url), typescript: false };
+}
+
+function startWorker(): Worker {
+  const { url, typescript } = workerScript();
+  if (!typescript) return new Worker(url);
+  // tsx's register() makes the worker load TypeScript, whatever loader its parent used.
+  // Its ESM entry, found next to the CommonJS one `require.resolve` gives.
+  const tsx = pathToFileURL(
+    createRequire(import.meta.url)
+      .resolve('tsx/esm/api')
+      .replace(/\.cjs$/, '.mjs'),
+  ).href;
+  const boot = `import(${JSON.stringify(tsx)}).then((api) => { api.register(); return import(${JSON.stringify(url.href)}); });`;
+  return new Worker(boot, { eval: true });
+}
+
+interface Job {
+  readonly id: number;
+  readonly text: string;
+  readonly fetchedAt: string;
+  readonly deadlineAt: number;
+  readonly resolve: (json: string | undefined) => void;
+  readonly reject: (error: Error) => void;
+  timer?: NodeJS.Timeout;
+}
+
+/** One worker slot: its thread (started on first use) and the job it runs. */
+interface Slot {
+  worker: Worker | undefined;
+  job: Job | undefined;
+}
+
+/** What the parser has in hand, for tests and metrics. */
+export interface ParserLoad {
+  readonly running: number;
+  readonly queued: number;
+}
+
+export interface AnswerParserOptions {
+  /** Worker threads (default: one fewer than the cores, at least 1, at most 2). */
+  readonly workers?: number;
+  readonly now?: () => number;
+}
+
+/** The event-types answer reader; `close()` ends its threads. */
+export class AnswerParser {
+  readonly #slots: Slot[];
+  readonly #queue: Job[] = [];
+  readonly #now: () => number;
+  #nextId = 1;
+
+  constructor(options: AnswerParserOptions = {}) {
+    const workers = options.workers ?? Math.min(2, Math.max(1, availableParallelism() - 1));
+    this.#slots = Array.from({ length: workers }, () => ({ worker: undefined, job: undefined }));
+    this.#now = options.now ?? Date.now;
+  }
+
+  /** Jobs running and waiting now. */
+  load(): ParserLoad {
+    return {
+      running: this.#slots.filter((slot) => slot.job).length,
+      queued: this.#queue.length,
+    };
+  }
+
+  /**
+   * `{ items, fetchedAt }` as JSON text for the answer `text`, or undefined when it is not a list
+   * of event types. Rejects with AnswerDeadlineExceeded when it cannot be read by `deadlineAt`.
+   */
+  read(text: string, fetchedAt: string, deadlineAt: number): Promise<string | undefined> {
+    if (text.length < OFF_THREAD_FROM_CHARS) {
+      return Promise.resolve(eventTypesResponseJson(text, fetchedAt));
+    }
+    return new Promise((resolve, reject) => {
+      const job: Job = { id: this.#nextId++, text, fetchedAt, deadlineAt, resolve, reject };
+      const wait = deadlineAt - this.#now();
+      if (wait <= 0) {
+        reject(new AnswerDeadlineExceeded());
+        return;
+      }
+      job.timer = setTimeout(() => this.#expire(job), wait);
+      this.#queue.push(job);
+      this.#dispatch();
+    });
+  }
+
+  /** Ends the threads; jobs in hand are refused. */
+  async close(): Promise<void> {
+    for (const job of this.#queue.splice(0)) this.#settle(job, new AnswerDeadlineExceeded());
+    await Promise.all(
+      this.#slots.map(async (slot) => {
+        if (slot.job) this.#settle(slot.job, new AnswerDeadlineExceeded());
+        slot.job = undefined;
+        const worker = slot.worker;
+        slot.worker = undefined;
+        await worker?.terminate();
+      }),
+    );
+  }
+
+  #dispatch(): void {
+    for (const slot of this.#slots) {
+      if (slot.job) continue;
+      const job = this.#queue.shift();
+      if (!job) return;
+      slot.job = job;
+      const worker = (slot.worker ??= this.#spawn(slot));
+      const message: AnswerJob = { id: job.id, text: job.text, fetchedAt: job.fetchedAt };
+      worker.postMessage(message);
+    }
+  }
+
+  #spawn(slot: Slot): Worker {
+    const worker = startWorker();
+    worker.unref();
+    worker.on('message', (result: AnswerResult) => {
+      const job = slot.job;
+      if (!job || job.id !== result.id) return;
+      slot.job = undefined;
+      this.#settle(job, result.json ?? undefined);
+      this.#dispatch();
+    });
+    worker.on('error', (error) => {
+      if (slot.worker !== worker) return;
+      slot.worker = undefined;
+      const job = slot.job;
+      slot.job = undefined;
+      if (job) this.#settle(job, error);
+      this.#dispatch();
+    });
+    return worker;
+  }
+
+  /** The job's deadline passed: drop it from the queue, or stop the worker running it. */
+  #expire(job: Job): void {
+    const queued = this.#queue.indexOf(job);
+    if (queued !== -1) this.#queue.splice(queued, 1);
+    const slot = this.#slots.find((candidate) => candidate.job === job);
+    if (slot) {
+      const worker = slot.worker;
+      slot.worker = undefined;
+      slot.job = undefined;
+      void worker?.terminate();
+    }
+    this.#settle(job, new AnswerDeadlineExceeded());
+    this.#dispatch();
+  }
+
+  #settle(job: Job, outcome: string | undefined | Error): void {
+    clearTimeout(job.timer);
+    if (outcome instanceof Error) job.reject(outcome);
+    else job.resolve(outcome);
+  }
+}
