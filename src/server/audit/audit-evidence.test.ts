@@ -12,7 +12,7 @@ import { runAuditCli } from '../cli/audit';
 import { createLogger } from '../logger';
 import { SqlAuditStore } from '../store/audit-store';
 import { DATABASE_FILE, openDatabase } from '../store/database';
-import { sampleAuditEntry } from '../test-support/audit-entry';
+import { RESET_AUDIT_TRAIL_SQL, sampleAuditEntry } from '../test-support/audit-entry';
 import { STORE_ENGINES, type TestDatabase } from '../test-support/store-engines';
 import { tempDirsPerTest } from '../test-support/temp-dirs';
 import { deriveAuditKey } from './audit-chain';
@@ -43,10 +43,7 @@ for (const engine of STORE_ENGINES) {
     });
     afterAll(() => db?.close());
     beforeEach(async () => {
-      await db.exec(`DELETE FROM lookup_audit; DELETE FROM lookup_audit_subjects;
-        DELETE FROM audit_chain; DELETE FROM audit_verifications; DELETE FROM audit_checkpoints;
-        UPDATE audit_chain_state SET seq = 0, hash = '${ZERO}', checkpoint = NULL,
-          last_retention = NULL, legacy_records = 0`);
+      await db.exec(RESET_AUDIT_TRAIL_SQL);
       dir = tempDir();
       clock = T0;
       checkpointer = createCheckpointer({

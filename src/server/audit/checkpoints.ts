@@ -50,28 +50,21 @@ export function signCheckpoint(
   };
 }
 
+/** The fields of a checkpoint's line, in the order it is written. */
+const LINE_FIELDS = [
+  'type',
+  'version',
+  'seq',
+  'hash',
+  'at',
+  'reason',
+  'keyFingerprint',
+  'signature',
+] as const satisfies ReadonlyArray<keyof AuditCheckpoint>;
+
 /** The checkpoint as one line of JSON (no line break inside; the caller adds one). */
 export function checkpointLine(checkpoint: AuditCheckpoint): string {
-  const {
-    type,
-    version,
-    seq,
-    hash,
-    at,
-    reason,
-    keyFingerprint: fingerprint,
-    signature,
-  } = checkpoint;
-  return JSON.stringify({
-    type,
-    version,
-    seq,
-    hash,
-    at,
-    reason,
-    keyFingerprint: fingerprint,
-    signature,
-  });
+  return JSON.stringify(Object.fromEntries(LINE_FIELDS.map((field) => [field, checkpoint[field]])));
 }
 
 const HEX64 = /^[0-9a-f]{64}$/;

@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { deriveAuditKey } from '../audit/audit-chain';
 import { verifyAuditChain } from '../audit/verify-chain';
+import { RESET_AUDIT_TRAIL_SQL } from '../test-support/audit-entry';
 import { STORE_ENGINES, type TestDatabase } from '../test-support/store-engines';
 import { SqlAuditStore, type AuditEntry } from './audit-store';
 import { openPostgresDatabase } from './postgres-database';
@@ -44,10 +45,7 @@ for (const engine of STORE_ENGINES) {
     });
     afterAll(() => db?.close());
     beforeEach(async () => {
-      await db.exec(`DELETE FROM lookup_audit; DELETE FROM lookup_audit_subjects;
-        DELETE FROM audit_chain; DELETE FROM audit_verifications;
-        UPDATE audit_chain_state SET seq = 0, hash = '${'0'.repeat(64)}', checkpoint = NULL,
-          last_retention = NULL, legacy_records = 0`);
+      await db.exec(RESET_AUDIT_TRAIL_SQL);
     });
     const verify = (over = store) =>
       verifyAuditChain(over, CHAIN_KEY, { now: () => T0 + 400 * DAY, source: 'test' });
