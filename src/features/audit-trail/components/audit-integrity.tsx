@@ -5,6 +5,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { LoadErrorPanel } from '../../../components/ui/load-error-panel';
 import { StatusLine } from '../../../components/ui/status-line';
 import { auditIntegrityQueryOptions, auditKeys, useVerifyChain } from '../api/audit-trail-api';
+import { formatCount } from '../../../lib/format';
 import { formatDateTime } from '../format';
 
 /** The integrity card of the audit page. */
@@ -67,8 +68,8 @@ export function AuditIntegrityPanel() {
                   </span>
                   {since ? (
                     <span className="cell-sub" data-testid="entries-since">
-                      {since.toLocaleString('en')} {since === 1 ? 'entry' : 'entries'} written
-                      since: not verified yet. Press “Verify now” to cover them.
+                      {formatCount(since)} {since === 1 ? 'entry' : 'entries'} written since: not
+                      verified yet. Press “Verify now” to cover them.
                     </span>
                   ) : null}
                 </>
@@ -82,7 +83,7 @@ export function AuditIntegrityPanel() {
             <dd data-testid="checkpoints">
               {checkpoints?.latest ? (
                 <>
-                  Latest: entry {checkpoints.latest.seq.toLocaleString('en')},{' '}
+                  Latest: entry {formatCount(checkpoints.latest.seq)},{' '}
                   <time dateTime={checkpoints.latest.at}>
                     {formatDateTime(checkpoints.latest.at)}
                   </time>{' '}
