@@ -39,6 +39,31 @@ describe('import zones', { timeout: 30_000 }, () => {
       'src/mocks/zone-check.ts',
       "import { parseConfig } from '../server/config';\nexport const x = parseConfig;\n",
     ],
+    [
+      'a server store importing an area (the incident store reading the incidents area)',
+      'src/server/store/zone-check.ts',
+      "import { readRateLimitHeaders } from '../incidents/read-rate-limit-headers';\nexport const x = readRateLimitHeaders;\n",
+    ],
+    [
+      'the upstream client importing the governor',
+      'src/server/upstream/zone-check.ts',
+      "import { createUpstreamGuard } from '../governor/upstream-guard';\nexport const x = createUpstreamGuard;\n",
+    ],
+    [
+      'a server base file importing an area',
+      'src/server/within-deadline.ts',
+      "import { Governor } from './governor/governor';\nexport const x = Governor;\n",
+    ],
+    [
+      'an area importing a route file',
+      'src/server/integrations/zone-check.ts',
+      "import { integrationReportRoutes } from '../routes/integrations';\nexport const x = integrationReportRoutes;\n",
+    ],
+    [
+      'an area importing an area it has no named arrow to',
+      'src/server/incidents/zone-check.ts',
+      "import { Governor } from '../governor/governor';\nexport const x = Governor;\n",
+    ],
   ])('refuses %s', async (_, filePath, code) => {
     expect(await boundaryErrors(filePath, code)).toBe(1);
   });
@@ -53,6 +78,21 @@ describe('import zones', { timeout: 30_000 }, () => {
       'the server importing shared',
       'src/server/zone-check.ts',
       "import { PROBLEM_TYPES } from '../shared/problem';\nexport const x = PROBLEM_TYPES;\n",
+    ],
+    [
+      'an area importing itself, infrastructure and an area it has a named arrow to',
+      'src/server/governor/zone-check.ts',
+      "import { IncidentHub } from '../incidents/incident-hub';\nimport { createLogger } from '../logger';\nimport { SqlIncidentStore } from '../store/incident-store';\nimport { Governor } from './governor';\nexport const x = [IncidentHub, createLogger, SqlIncidentStore, Governor];\n",
+    ],
+    [
+      'a route importing an area',
+      'src/server/routes/zone-check.ts',
+      "import { Governor } from '../governor/governor';\nexport const x = Governor;\n",
+    ],
+    [
+      'the composition root importing a route',
+      'src/server/zone-check.ts',
+      "import { rateLimitsRoutes } from './routes/rate-limits';\nexport const x = rateLimitsRoutes;\n",
     ],
     [
       'the server loading the mock dynamically (demo mode)',

@@ -2,7 +2,7 @@
 // embedded store, and the time of the incident panel's query (newest page, and a filtered page)
 // and of an audit search by identifier (hashing included, as the route does it) — median of
 // repeated runs.
-import { deriveAuditKey } from '../../src/server/audit/audit-chain';
+import { deriveAuditKey } from '../../src/server/store/audit-chain';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -27,8 +27,8 @@ import {
   accountUsageRoutes,
   integrationAdminRoutes,
   integrationReportRoutes,
-  type IntegrationsRoutesDeps,
 } from './routes/integrations';
+import type { IntegrationsRoutesDeps } from './integrations/integrations-port';
 import { sessionRoutes } from './routes/session';
 import { apiFallback } from './security/api-fallback';
 import { metaRoutes } from './routes/meta';

@@ -14,7 +14,7 @@ import { createAlerting } from './alerts/create-alerting';
 import { createSessionBackends } from './auth/session-backends';
 import { createConsoleAuth } from './auth/console-auth';
 import { createIdentifierHasher } from './audit/identifier-hash';
-import { deriveAuditKey } from './audit/audit-chain';
+import { deriveAuditKey } from './store/audit-chain';
 import { createCheckpointer } from './audit/checkpoint-job';
 import { createExportSigner } from './audit/export-signing';
 import { LookupAudit } from './audit/lookup-audit';

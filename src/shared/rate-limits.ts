@@ -26,6 +26,18 @@ export type AccountTier = (typeof ACCOUNT_TIERS)[number];
 export const MAX_BLOCK_SECONDS = 3_600;
 
 /**
+ * The headers of a 429 (docs/rate-limit-model.md §5) that describe a rate-limit event,
+ * in the order support reads them (the incident store keeps them in this order too).
+ */
+export const RATE_LIMIT_HEADERS = [
+  'retry-after',
+  'ot-ratelimit-event-id',
+  'ot-requests-allowed',
+  'ot-period',
+  'ot-request-made',
+] as const;
+
+/**
  * The published versions of the platform's rate-limit page (`RATE_LIMIT_POLICY`):
  * - `account-and-module` (default): account 20,000 per minute and 200,000 per hour, plus the
  *   module rules below;

@@ -15,7 +15,7 @@ import { DATABASE_FILE, openDatabase } from '../store/database';
 import { RESET_AUDIT_TRAIL_SQL, sampleAuditEntry } from '../test-support/audit-entry';
 import { STORE_ENGINES, type TestDatabase } from '../test-support/store-engines';
 import { tempDirsPerTest } from '../test-support/temp-dirs';
-import { deriveAuditKey } from './audit-chain';
+import { deriveAuditKey } from '../store/audit-chain';
 import { CHECKPOINT_FILE } from './checkpoint-file';
 import { createCheckpointer, type Checkpointer } from './checkpoint-job';
 import { checkpointLine, signCheckpoint } from './checkpoints';

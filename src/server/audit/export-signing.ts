@@ -12,7 +12,7 @@ import {
   type KeyObject,
 } from 'node:crypto';
 import type { AuditExportSignature } from '../../shared/audit-trail';
-import { deriveAuditKey } from './audit-chain';
+import { deriveAuditKey } from '../store/audit-chain';
 
 // The DER prefix of a PKCS#8 Ed25519 private key (RFC 8410) before its 32-byte seed.
 const PKCS8_ED25519_PREFIX = Buffer.from('302e020100300506032b657004220420', 'hex');

@@ -6,7 +6,7 @@ import { createLogger } from '../logger';
 import { SqlAuditStore } from '../store/audit-store';
 import { openDatabase } from '../store/database';
 import { sampleAuditEntry } from '../test-support/audit-entry';
-import { deriveAuditKey } from './audit-chain';
+import { deriveAuditKey } from '../store/audit-chain';
 import { runAuditMaintenance } from './retention-job';
 
 const DAY = 24 * 60 * 60 * 1000;

@@ -10,7 +10,7 @@ import {
   GENESIS_HASH,
   readSignedCheckpoint,
   type ChainCheckpoint,
-} from './audit-chain';
+} from '../store/audit-chain';
 import { checkpointSignatureFault, findCheckpoint } from './checkpoints';
 import {
   intentPayload,

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import type { AuditExportSignature } from '../../shared/audit-trail';
-import { deriveAuditKey } from '../audit/audit-chain';
+import { deriveAuditKey } from '../store/audit-chain';
 import { streamAuditExport } from '../audit/audit-export';
 import { createExportSigner } from '../audit/export-signing';
 import { SqlAuditStore } from '../store/audit-store';

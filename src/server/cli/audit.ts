@@ -10,7 +10,7 @@ import type { Writable } from 'node:stream';
 import { parseArgs } from 'node:util';
 import { AuditExportSignatureSchema } from '../../shared/audit-trail';
 import { AUDIT_KEY_FILE } from '../audit/audit-key';
-import { deriveAuditKey } from '../audit/audit-chain';
+import { deriveAuditKey } from '../store/audit-chain';
 import { checkExport, createExportSigner, keyFingerprint } from '../audit/export-signing';
 import { CheckpointFileError, readCheckpointLines } from '../audit/checkpoint-file';
 import { createCheckpointer } from '../audit/checkpoint-job';

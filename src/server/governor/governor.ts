@@ -16,17 +16,13 @@ import {
   type RateLimitRule,
   type RateLimitWindow,
 } from '../../shared/rate-limits';
+import type { GuardedOperation } from '../upstream/send-guard';
 import { RequestTimeline } from './request-timeline';
 import { SlidingWindow } from './sliding-window';
 import { createMemoryWindowStore, type WindowCounterStore } from './window-store';
 
 /** What the governor needs to know about a call: which operation, which method and path. */
-export interface GovernedOperation {
-  readonly id: string;
-  readonly method: string;
-  /** Path below the base URL (a `{name}` placeholder is fine: rules match it as one segment). */
-  readonly path: string;
-}
+export type GovernedOperation = GuardedOperation;
 
 /** One limit of one rule, with its window. */
 export interface GovernedLimit {

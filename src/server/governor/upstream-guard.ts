@@ -7,25 +7,10 @@ import type { IncidentRecorder } from '../incidents/incident-recorder';
 import { readRateLimitHeaders } from '../incidents/read-rate-limit-headers';
 import { HttpProblem } from '../problem';
 import type { Transport, TransportResponse } from '../upstream/http-transport';
+import type { GovernorGuard } from '../upstream/send-guard';
 import { TokenError } from '../upstream/token-manager';
 import type { GovernedOperation, Governor } from './governor';
 import { rateLimitHeader, rateLimitPolicyHeader, refusalProblem } from './rate-limit-answer';
-
-/** What the upstream client calls around each request it sends. */
-export interface UpstreamGuard {
-  /** Takes from the operation's limits; throws a 429 HttpProblem when the call must not be sent. */
-  beforeSend(operation: GovernedOperation): Promise<void>;
-  /**
-   * Looks at the answer. A 429 is recorded (before this resolves) and thrown as a 429
-   * HttpProblem naming the incident; any other answer passes.
-   */
-  afterAnswer(operation: GovernedOperation, response: TransportResponse): Promise<void>;
-  /**
-   * The real reason behind a failure to get a token: when the token request was held back (or
-   * blocked by a 429), the browser should see that rate limit, not "sign-in unavailable".
-   */
-  explainFailure(error: unknown): Promise<HttpProblem | undefined>;
-}
 
 export interface UpstreamGuardOptions {
   readonly governor: Governor;
@@ -34,12 +19,6 @@ export interface UpstreamGuardOptions {
   /** The token endpoint as an operation: it counts toward the account limits too. */
   readonly tokenOperation: GovernedOperation;
   readonly moduleRules?: readonly RateLimitRule[];
-}
-
-/** The guard plus the 429 handling the token transport needs without throwing. */
-export interface GovernorGuard extends UpstreamGuard {
-  /** Honours and records a 429; resolves to the problem the browser should see. */
-  handle429(operation: GovernedOperation, response: TransportResponse): Promise<HttpProblem>;
 }
 
 /** Creates the guard over a governor and an incident recorder. */

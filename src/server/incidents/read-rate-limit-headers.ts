@@ -8,20 +8,12 @@ import {
   ACCOUNT_RULES,
   MAX_BLOCK_SECONDS,
   MODULE_RULES,
+  RATE_LIMIT_HEADERS,
   rulesApplyingTo,
   type AccountTier,
   type RateLimitPeriod,
   type RateLimitRule,
 } from '../../shared/rate-limits';
-
-/** The headers of a 429 (docs/rate-limit-model.md §5) that describe a rate-limit event, in the order support reads them. */
-export const RATE_LIMIT_HEADERS = [
-  'retry-after',
-  'ot-ratelimit-event-id',
-  'ot-requests-allowed',
-  'ot-period',
-  'ot-request-made',
-] as const;
 
 /** Block assumed when neither Retry-After nor a matched rule says how long. */
 const DEFAULT_BLOCK_SECONDS = 60;

@@ -6,10 +6,10 @@ import type { RedisKeys } from '../redis/redis-keys';
 import type { Logger } from '../logger';
 import type { IncidentStore } from '../store/incident-store';
 import type { SqlDatabase } from '../store/database';
-import type { IntegrationsRoutesDeps, DemoBurstPort } from '../routes/integrations';
 import { AccountUsage, type GovernorView } from './account-usage';
 import { createIngestLimiter } from './ingest-limiter';
 import { IntegrationStore } from './integration-store';
+import type { DemoBurstPort, IntegrationsRoutesDeps } from './integrations-port';
 
 /** The account-wide view's settings (INTEGRATION_* variables). */
 export interface IntegrationSettings {

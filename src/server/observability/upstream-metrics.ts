@@ -1,8 +1,8 @@
 // Hooks that feed the upstream side of the metrics: every request sent (by operation and answer),
 // token requests, and every call the governor held back (by the rule that refused).
-import type { GovernorGuard } from '../governor/upstream-guard';
 import { HttpProblem } from '../problem';
 import { TransportError, type Transport, type TransportFailure } from '../upstream/http-transport';
+import type { GovernorGuard } from '../upstream/send-guard';
 import type { ConsoleMetrics } from './console-metrics';
 
 type Outcome = number | TransportFailure | 'invalid';

@@ -22,34 +22,13 @@ import {
 import { PROBLEM_TYPES } from '../../shared/problem';
 import type { AppEnv } from '../app-env';
 import { ADMIN_ONLY, ANY_ROLE, type ApiModule } from '../api-description/api-operation';
-import type { AccountUsage } from '../integrations/account-usage';
-import type { IngestLimiter } from '../integrations/ingest-limiter';
 import { looksLikeReportingKey } from '../integrations/integration-keys';
-import {
-  IntegrationNameTakenError,
-  type IntegrationStore,
-} from '../integrations/integration-store';
+import { IntegrationNameTakenError } from '../integrations/integration-store';
+import type { IntegrationsRoutesDeps } from '../integrations/integrations-port';
 import { readReport, ReportRejectedError } from '../integrations/report-intake';
-import type { Logger } from '../logger';
 import { HttpProblem } from '../problem';
 import { quotaRefusalHeaders } from '../rate-limit-fields';
 import { SECURITY_PROBLEM_TYPES } from '../security/security-problems';
-
-/** Demo mode: make one simulated integration burst until it draws a 429. */
-export interface DemoBurstPort {
-  burst(integrationId: string): Promise<{ status: number | null }>;
-}
-
-export interface IntegrationsRoutesDeps {
-  readonly store: IntegrationStore;
-  readonly usage: AccountUsage;
-  readonly limiter: IngestLimiter;
-  readonly logger: Logger;
-  readonly now: () => number;
-  /** How far back a report entry may be (the retention). */
-  readonly retentionMs: number;
-  readonly demo?: DemoBurstPort;
-}
 
 const noStore = { 'Cache-Control': 'private, no-store' };
 

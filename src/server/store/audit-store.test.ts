@@ -4,7 +4,7 @@
 // directly in the database is found by the walk, parallel writers (one process, or two replicas
 // on one PostgreSQL) keep one chain, and retention continues it from a signed checkpoint.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { deriveAuditKey } from '../audit/audit-chain';
+import { deriveAuditKey } from './audit-chain';
 import { verifyAuditChain } from '../audit/verify-chain';
 import { RESET_AUDIT_TRAIL_SQL } from '../test-support/audit-entry';
 import { STORE_ENGINES, type TestDatabase } from '../test-support/store-engines';

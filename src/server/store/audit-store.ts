@@ -5,7 +5,7 @@
 // SqlDatabase interface (SQLite or PostgreSQL).
 import type { AuditOutcome, AuditParam, AuditRecord } from '../../shared/audit-trail';
 import type { PersonKeyKind } from '../../shared/data-subject-contract';
-import { chainEntryHash, signCheckpoint, type ChainCheckpoint } from '../audit/audit-chain';
+import { chainEntryHash, signCheckpoint, type ChainCheckpoint } from './audit-chain';
 import type { SqlDatabase, SqlExecutor } from './database';
 import { decodeKeysetCursor, encodeKeysetCursor } from './keyset-cursor';
 import { sortableId } from './sortable-id';

@@ -3,8 +3,7 @@
 // after a restart. Portable SQL over the SqlDatabase interface (SQLite or PostgreSQL); merging
 // a further hit into an incident happens in code, inside one transaction.
 import type { Incident } from '../../shared/incident';
-import type { RateLimitPeriod } from '../../shared/rate-limits';
-import { RATE_LIMIT_HEADERS } from '../incidents/read-rate-limit-headers';
+import { RATE_LIMIT_HEADERS, type RateLimitPeriod } from '../../shared/rate-limits';
 import type { SqlDatabase } from './database';
 import { decodeKeysetCursor, encodeKeysetCursor } from './keyset-cursor';
 

@@ -1,7 +1,7 @@
 // Sends the BFF's catalog operations to the upstream: builds each URL from validated parts,
 // checks it stays on the configured origin and path, attaches the bearer token, and renews the
 // token once (and retries once) when the upstream answers 401.
-import type { UpstreamGuard } from '../governor/upstream-guard';
+import type { UpstreamGuard } from './send-guard';
 import type { TokenManager } from './token-manager';
 import {
   TransportError,
