@@ -39,8 +39,8 @@ export async function measureInteractions(
 ): Promise<number[]> {
   return page.evaluate(
     async ({ kind, count }) => {
-      // Done when no deferred render is pending (the table marks itself data-stale while it lags
-      // behind the input) and the browser has had a frame to paint the result.
+      // Done when no deferred render is pending (a page that lets its rows lag behind the input
+      // marks them data-stale meanwhile) and the browser has had a frame to paint the result.
       const settled = () =>
         new Promise<void>((resolve) => {
           const check = () => {
