@@ -181,6 +181,30 @@ test('every change of search, sort or filters starts the table at its first row'
   await expect.poll(() => scroller.evaluate((element) => element.scrollTop)).toBe(0);
 });
 
+test('a keystroke shows its matches in the same frame as the typed character', async ({
+  page,
+  mockUpstream: _,
+}) => {
+  await page.goto('/event-types');
+  await expect(table(page).getByRole('row').nth(1)).toBeVisible();
+  // Types one character the way the browser delivers it and reads the page before the next frame:
+  // the summary and the rows must already be those of the new text, not the previous ones.
+  const seen = await page.evaluate(() => {
+    const input = document.querySelector<HTMLInputElement>('input[type="search"]');
+    const setValue = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')?.set;
+    if (!input || !setValue) return { summary: '', names: [] as string[] };
+    setValue.call(input, 'zz-no-such-name');
+    input.dispatchEvent(new Event('input', { bubbles: true }));
+    const cells = document.querySelectorAll('table[aria-label="Event types"] tbody td.cell-name');
+    return {
+      summary: document.querySelector('.event-types-summary')?.textContent ?? '',
+      names: [...cells].map((cell) => cell.textContent ?? ''),
+    };
+  });
+  expect(seen.summary).toMatch(/^Showing 0 of/);
+  expect(seen.names).toEqual([]);
+});
+
 test.describe('at phone width', () => {
   test.use({ viewport: { width: 390, height: 844 } });
 

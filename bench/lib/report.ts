@@ -1,6 +1,6 @@
 // Figures of a benchmark run, their bars, and the two result files: bench/results.json for
 // machines and bench/RESULTS.md for people.
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 
 export interface Bar {
@@ -61,7 +61,17 @@ function formatValue(f: Figure): string {
   return `${value} ${f.unit}`.trim();
 }
 
-/** Writes results.json and RESULTS.md into `dir`. */
+/** Written findings (bench/findings/*.md, e.g. where a scenario's time goes), in name order. */
+function findings(): string[] {
+  const dir = 'bench/findings';
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((name) => name.endsWith('.md'))
+    .sort()
+    .map((name) => readFileSync(`${dir}/${name}`, 'utf8').trim());
+}
+
+/** Writes results.json and RESULTS.md into `dir`; RESULTS.md ends with the written findings. */
 export function writeReport(
   dir: string,
   figures: Figure[],
@@ -93,6 +103,7 @@ export function writeReport(
     '|---|---|---|---|---|---|',
     ...rows,
     '',
+    ...findings().flatMap((text) => [text, '']),
   ].join('\n');
   writeFileSync(`${dir}/RESULTS.md`, md);
   return { passed, total: withBars.length };

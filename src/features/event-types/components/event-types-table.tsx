@@ -111,8 +111,6 @@ export interface EventTypesTableProps {
   rows: readonly EventTypeRow[];
   sort: SortState | null;
   onSortChange: (sort: SortState | null) => void;
-  /** True while the rows shown lag behind the search text being typed. */
-  stale?: boolean;
   /** Changes whenever search, sort or filters change: the table then scrolls to its first row. */
   viewKey?: string;
   /** The search text, marked in the name and code cells. */
@@ -124,7 +122,6 @@ export const EventTypesTable = memo(function EventTypesTable({
   rows,
   sort,
   onSortChange,
-  stale = false,
   viewKey = '',
   highlight = '',
 }: EventTypesTableProps) {
@@ -174,6 +171,10 @@ export const EventTypesTable = memo(function EventTypesTable({
   useEffect(() => {
     if (shownView.current === viewKey) return;
     shownView.current = viewKey;
+    // Only when scrolled: scrolling, even to where it already is, makes the browser lay the page
+    // out synchronously, which was the largest single cost of every keystroke and facet click.
+    // The virtualizer tracks the offset from scroll events, so asking costs no layout.
+    if (!virtualizer.scrollOffset) return;
     virtualizer.scrollToOffset(0);
     if (scrollRef.current) scrollRef.current.scrollTop = 0;
   }, [viewKey, virtualizer]);
@@ -183,7 +184,6 @@ export const EventTypesTable = memo(function EventTypesTable({
       <div
         ref={scrollRef}
         className="event-types-scroll"
-        data-stale={stale || undefined}
         // Focusable so keyboard users can scroll it; named so the focus stop makes sense.
         tabIndex={0}
         role="region"
@@ -194,7 +194,6 @@ export const EventTypesTable = memo(function EventTypesTable({
           aria-label="Event types"
           // Only a window of rows exists in the DOM; these tell assistive technology the real size.
           aria-rowcount={tableRows.length + 1}
-          aria-busy={stale || undefined}
         >
           <colgroup>
             {table.getAllLeafColumns().map((column) => (

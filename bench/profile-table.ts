@@ -1,0 +1,101 @@
+// `npx tsx bench/profile-table.ts [search|facet]`: records a CPU profile of the table scenario's
+// interactions in Chromium (CDP Profiler) on the built console and prints where the time goes, by
+// self time per function and source file. Used to find the causes behind the table's figures.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium } from '@playwright/test';
+import { signIn } from './lib/console';
+import { startNodeProcess } from './lib/processes';
+import { measureInteractions } from './scenarios/table-browser';
+
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  hitCount?: number;
+}
+interface Profile {
+  nodes: ProfileNode[];
+  samples: number[];
+  timeDeltas: number[];
+}
+
+const kind = process.argv[2] === 'facet' ? 'facet' : 'search';
+const PORT = 8781;
+const app = await startNodeProcess('dist/server/index.js', {
+  name: 'demo console with 10,000 event types',
+  port: PORT,
+  readyPath: '/healthz',
+  env: {
+    PORT: String(PORT),
+    MOCK_EVENT_TYPES: '10000',
+    LOG_LEVEL: 'warn',
+    DATA_DIR: mkdtempSync(join(tmpdir(), 'profile-table-')),
+  },
+});
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  args: ['--disable-gpu', '--no-first-run'],
+});
+try {
+  const cookie = await signIn(app.url, 'admin', 'demo');
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  await context.addCookies(
+    cookie.split('; ').map((pair) => {
+      const [name, ...value] = pair.split('=');
+      return { name: name ?? '', value: value.join('='), url: app.url };
+    }),
+  );
+  await context.addInitScript({ content: 'globalThis.__name = (fn) => fn;' });
+  const page = await context.newPage();
+  await page.goto(`${app.url}/event-types`);
+  await page.getByRole('table', { name: 'Event types' }).locator('tbody td').first().waitFor();
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Profiler.enable');
+  await cdp.send('Profiler.setSamplingInterval', { interval: 100 });
+  await cdp.send('Profiler.start');
+  await browser.startTracing(page, { categories: ['devtools.timeline'] });
+  const durations = await measureInteractions(page, kind, 30);
+  const trace = JSON.parse((await browser.stopTracing()).toString('utf8')) as {
+    traceEvents: Array<{ name: string; ph: string; dur?: number }>;
+  };
+  const { profile } = (await cdp.send('Profiler.stop')) as unknown as { profile: Profile };
+  // The browser's own work per phase (style, layout, paint, script), from the performance trace.
+  const phases = new Map<string, number>();
+  for (const event of trace.traceEvents) {
+    if (event.ph === 'X' && event.dur) {
+      phases.set(event.name, (phases.get(event.name) ?? 0) + event.dur / 1000);
+    }
+  }
+  const out = join(tmpdir(), `table-${kind}.cpuprofile`);
+  writeFileSync(out, JSON.stringify(profile));
+
+  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+  const self = new Map<string, number>();
+  const byFile = new Map<string, number>();
+  let total = 0;
+  profile.samples.forEach((id, index) => {
+    const node = byId.get(id);
+    const delta = (profile.timeDeltas[index] ?? 0) / 1000;
+    if (!node) return;
+    total += delta;
+    const file = node.callFrame.url.split('/').pop() || '(native)';
+    const name = `${node.callFrame.functionName || '(anonymous)'} ${file}:${node.callFrame.lineNumber}`;
+    self.set(name, (self.get(name) ?? 0) + delta);
+    byFile.set(file, (byFile.get(file) ?? 0) + delta);
+  });
+  const sorted = [...durations].sort((a, b) => a - b);
+  console.log(
+    `${kind}: ${durations.length} interactions, p50 ${sorted[Math.floor(sorted.length / 2)]?.toFixed(1)} ms, profile ${total.toFixed(0)} ms → ${out}`,
+  );
+  const top = (map: Map<string, number>) => [...map].sort((a, b) => b[1] - a[1]).slice(0, 15);
+  for (const [name, ms] of top(phases))
+    console.log(`  phase ${ms.toFixed(1).padStart(7)} ms  ${name}`);
+  for (const [name, ms] of top(byFile))
+    console.log(`  file ${ms.toFixed(1).padStart(8)} ms  ${name}`);
+  for (const [name, ms] of top(self))
+    console.log(`  self ${ms.toFixed(1).padStart(8)} ms  ${name}`);
+} finally {
+  await browser.close();
+  await app.stop();
+}
