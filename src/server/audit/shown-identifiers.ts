@@ -4,6 +4,7 @@
 // bounded, so a huge or hostile answer costs a fixed amount of work at most.
 import { canonicalIdentifier } from '../../shared/audit-trail';
 import { personKeyKindOf, type PersonKeyKind } from '../../shared/data-subject-contract';
+import { fieldSchema } from '../../shared/schema-fields';
 
 /** Bounds of the walk. */
 export const SHOWN_LIMITS = {
@@ -59,37 +60,6 @@ export function countRecords(answer: unknown): number {
     return 1;
   }
   return 0;
-}
-
-interface SchemaDef {
-  type?: string;
-  innerType?: unknown;
-  shape?: Record<string, unknown>;
-  element?: unknown;
-}
-
-/** A zod schema's definition, or undefined for anything else. */
-function defOf(schema: unknown): SchemaDef | undefined {
-  const zod = (schema as { _zod?: { def?: SchemaDef } } | undefined)?._zod;
-  return zod?.def;
-}
-
-/** The schema under optional/nullable wrappers. */
-function unwrap(schema: unknown): unknown {
-  let current = schema;
-  for (let depth = 0; depth < 8; depth += 1) {
-    const def = defOf(current);
-    if (def?.type !== 'optional' && def?.type !== 'nullable') return current;
-    current = def.innerType;
-  }
-  return current;
-}
-
-function childSchema(schema: unknown, key: string | number): unknown {
-  const def = defOf(unwrap(schema));
-  if (!def) return undefined;
-  if (typeof key === 'number') return def.type === 'array' ? def.element : undefined;
-  return def.type === 'object' ? def.shape?.[key] : undefined;
 }
 
 /** Groups of keys that are one person: union-find over the values' canonical forms. */
@@ -174,7 +144,7 @@ export function shownSubjects(answer: unknown, schema?: unknown): ShownSubjects 
       // Never more queued than the walk may still visit.
       const room = Math.max(0, SHOWN_LIMITS.maxNodes - nodes - stack.length);
       if (value.length > room) truncated = true;
-      const element = childSchema(at, 0);
+      const element = fieldSchema(at, 0);
       for (let index = Math.min(value.length, room) - 1; index >= 0; index -= 1) {
         stack.push([value[index], element, depth + 1]);
       }
@@ -182,10 +152,10 @@ export function shownSubjects(answer: unknown, schema?: unknown): ShownSubjects 
     }
     const record: string[] = [];
     for (const [key, child] of Object.entries(value)) {
-      const fieldSchema = childSchema(at, key);
-      const kind = personKeyKindOf(fieldSchema) ?? (isIdentifierField(key) ? 'identifier' : null);
+      const declared = fieldSchema(at, key);
+      const kind = personKeyKindOf(declared) ?? (isIdentifierField(key) ? 'identifier' : null);
       if (kind) take(child, kind, record);
-      if (typeof child === 'object' && child !== null) stack.push([child, fieldSchema, depth + 1]);
+      if (typeof child === 'object' && child !== null) stack.push([child, declared, depth + 1]);
     }
     if (record.length > 0) people.add(record);
   }
