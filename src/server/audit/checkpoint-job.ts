@@ -38,6 +38,24 @@ export interface Checkpointer {
   sources(): Promise<CheckpointSource[]>;
 }
 
+/**
+ * Where checkpoints are kept, read for a walk of the chain: the database's, and the file in `dir`
+ * (AUDIT_CHECKPOINT_DIR) once one has been written there.
+ */
+export async function checkpointSources(
+  store: Pick<AuditStore, 'checkpoints'>,
+  dir: string | undefined,
+): Promise<CheckpointSource[]> {
+  const sources: CheckpointSource[] = [{ name: 'the database', lines: await store.checkpoints() }];
+  if (dir !== undefined && existsSync(join(dir, CHECKPOINT_FILE))) {
+    sources.push({
+      name: `AUDIT_CHECKPOINT_DIR/${CHECKPOINT_FILE}`,
+      lines: readCheckpointLines(dir, true),
+    });
+  }
+  return sources;
+}
+
 export function createCheckpointer(options: CheckpointerOptions): Checkpointer {
   let last: { seq: number; hash: string } | undefined;
   // One at a time: a file's lines stay whole, and the "unchanged head" test sees the last one.
@@ -91,19 +109,7 @@ export function createCheckpointer(options: CheckpointerOptions): Checkpointer {
       timer.unref();
       return () => clearInterval(timer);
     },
-    async sources() {
-      const sources: CheckpointSource[] = [
-        { name: 'the database', lines: await options.store.checkpoints() },
-      ];
-      // No file yet: no checkpoint has been taken with the directory set.
-      if (options.dir !== undefined && existsSync(join(options.dir, CHECKPOINT_FILE))) {
-        sources.push({
-          name: `AUDIT_CHECKPOINT_DIR/${CHECKPOINT_FILE}`,
-          lines: readCheckpointLines(options.dir, true),
-        });
-      }
-      return sources;
-    },
+    sources: () => checkpointSources(options.store, options.dir),
   };
   return checkpointer;
 }

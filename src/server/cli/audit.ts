@@ -13,7 +13,7 @@ import { AUDIT_KEY_FILE } from '../audit/audit-key';
 import { deriveAuditKey } from '../store/audit-chain';
 import { checkExport, createExportSigner, keyFingerprint } from '../audit/export-signing';
 import { CheckpointFileError, readCheckpointLines } from '../audit/checkpoint-file';
-import { createCheckpointer } from '../audit/checkpoint-job';
+import { checkpointSources } from '../audit/checkpoint-job';
 import { runAuditMaintenance } from '../audit/retention-job';
 import { verifyAuditChain, type CheckpointSource } from '../audit/verify-chain';
 import { createLogger } from '../logger';
@@ -155,14 +155,10 @@ export async function runAuditCli(argv: string[], io: AuditCliIo): Promise<numbe
           lines: readCheckpointLines(path),
         }));
         const signer = createExportSigner(key);
-        const checkpointer = createCheckpointer({
-          store,
-          signer,
-          dir: io.env.AUDIT_CHECKPOINT_DIR || undefined,
-          intervalMs: 60_000,
-          logger: createLogger('silent'),
-          now,
-        });
+        const sources = async () => [
+          ...(await checkpointSources(store, io.env.AUDIT_CHECKPOINT_DIR || undefined)),
+          ...outside,
+        ];
         if (command === 'retention') {
           const days = Number(io.env.AUDIT_RETENTION_DAYS || 730);
           if (!Number.isInteger(days) || days < 1) {
@@ -176,7 +172,7 @@ export async function runAuditCli(argv: string[], io: AuditCliIo): Promise<numbe
             now,
             checkpoints: {
               publicKeyPem: signer.publicKeyPem,
-              sources: async () => [...(await checkpointer.sources()), ...outside],
+              sources,
             },
           });
           out(
@@ -189,7 +185,7 @@ export async function runAuditCli(argv: string[], io: AuditCliIo): Promise<numbe
           source: 'npm run audit -- verify',
           checkpoints: {
             publicKeyPem: signer.publicKeyPem,
-            sources: [...(await checkpointer.sources()), ...outside],
+            sources: await sources(),
           },
         });
         await store.saveVerification(verification);
