@@ -1,13 +1,15 @@
 // `npx tsx bench/profile-table.ts [search|facet]`: records a CPU profile of the table scenario's
 // interactions in Chromium (CDP Profiler) on the built console and prints where the time goes, by
 // self time per function and source file. Used to find the causes behind the table's figures.
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium } from '@playwright/test';
 import { signIn } from './lib/console';
-import { startNodeProcess } from './lib/processes';
-import { measureInteractions } from './scenarios/table-browser';
+import {
+  launchTableBrowser,
+  measureInteractions,
+  startTableConsole,
+} from './scenarios/table-browser';
 
 interface ProfileNode {
   id: number;
@@ -22,21 +24,8 @@ interface Profile {
 
 const kind = process.argv[2] === 'facet' ? 'facet' : 'search';
 const PORT = 8781;
-const app = await startNodeProcess('dist/server/index.js', {
-  name: 'demo console with 10,000 event types',
-  port: PORT,
-  readyPath: '/healthz',
-  env: {
-    PORT: String(PORT),
-    MOCK_EVENT_TYPES: '10000',
-    LOG_LEVEL: 'warn',
-    DATA_DIR: mkdtempSync(join(tmpdir(), 'profile-table-')),
-  },
-});
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: ['--disable-gpu', '--no-first-run'],
-});
+const app = await startTableConsole(PORT, 'profile-table-');
+const browser = await launchTableBrowser();
 try {
   const cookie = await signIn(app.url, 'admin', 'demo');
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });

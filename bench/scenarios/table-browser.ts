@@ -132,19 +132,24 @@ async function measurePage(
   return figures;
 }
 
-export async function tableBrowserScenario(ctx: BenchContext): Promise<Figure[]> {
-  const app = await startNodeProcess('dist/server/index.js', {
+/** The demo console with 10,000 event types, as the table scenario and its profiler use it. */
+export function startTableConsole(port: number, dataDirPrefix: string) {
+  return startNodeProcess('dist/server/index.js', {
     name: 'demo console with 10,000 event types',
-    port: PORT,
+    port,
     readyPath: '/healthz',
     env: {
-      PORT: String(PORT),
+      PORT: String(port),
       MOCK_EVENT_TYPES: '10000',
       LOG_LEVEL: 'warn',
-      DATA_DIR: mkdtempSync(join(tmpdir(), 'bench-table-')),
+      DATA_DIR: mkdtempSync(join(tmpdir(), dataDirPrefix)),
     },
   });
-  const browser = await chromium.launch({
+}
+
+/** Headless Chromium as the table measurements run it. */
+export function launchTableBrowser() {
+  return chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     args: [
       '--disable-gpu',
@@ -153,6 +158,11 @@ export async function tableBrowserScenario(ctx: BenchContext): Promise<Figure[]>
       '--no-first-run',
     ],
   });
+}
+
+export async function tableBrowserScenario(ctx: BenchContext): Promise<Figure[]> {
+  const app = await startTableConsole(PORT, 'bench-table-');
+  const browser = await launchTableBrowser();
   let reference: Awaited<ReturnType<typeof serveReferencePage>> | undefined;
   try {
     const cookie = await signIn(app.url, 'admin', 'demo');
