@@ -14,6 +14,7 @@ const area = (name) => ({ element: { type: 'server-area', captured: { area: name
 const SERVER_INFRASTRUCTURE_FOLDERS = ['store', 'redis', 'upstream', 'security', 'observability'];
 const SERVER_INFRASTRUCTURE_FILES = [
   'app-env',
+  'area-module',
   'config',
   'html-no-store',
   'logger',
