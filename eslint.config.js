@@ -11,7 +11,15 @@ const zones = (...types) => ({ element: { types: { anyOf: types } } });
 const area = (name) => ({ element: { type: 'server-area', captured: { area: name } } });
 
 // Inside src/server (docs/architecture.md §2). Infrastructure: what any area may stand on.
-const SERVER_INFRASTRUCTURE_FOLDERS = ['store', 'redis', 'upstream', 'security', 'observability'];
+const SERVER_INFRASTRUCTURE_FOLDERS = [
+  'store',
+  'redis',
+  'upstream',
+  'governor',
+  'http',
+  'security',
+  'observability',
+];
 const SERVER_INFRASTRUCTURE_FILES = [
   'app-env',
   'area-module',
@@ -23,15 +31,11 @@ const SERVER_INFRASTRUCTURE_FILES = [
   'within-deadline',
 ];
 // Every other folder of src/server is an area: it may import itself and infrastructure.
-// The arrows between areas that exist today, each named so a new one is a decision: the lookup's
-// audit calls the data-subject lookups; the governor records 429s as incidents; alerts, the
-// account-wide view and the replicas read the governor's state and the incident feed.
+// The arrows between areas that exist today, each named so a new one is a decision: alerts and the
+// account-wide view read the incident feed and store of the rate-limits area.
 const SERVER_AREA_ARROWS = {
-  alerts: ['governor', 'incidents'],
-  audit: ['data-subjects'],
-  governor: ['incidents'],
-  integrations: ['governor'],
-  'scale-out': ['governor', 'incidents'],
+  alerts: ['rate-limits'],
+  integrations: ['rate-limits'],
 };
 // The HTTP edge: route handlers and the API description and problem pages built from them.
 const SERVER_EDGE_FOLDERS = ['routes', 'api-description', 'problem-pages'];
@@ -209,7 +213,7 @@ export default tseslint.config(
   {
     // Tests may reach across zones to set up their world (a route test starts the mock upstream);
     // so may the processes a test starts (fixtures).
-    files: ['**/*.test.{ts,tsx}', 'src/server/test-support/**', 'src/server/*/fixtures/**'],
+    files: ['**/*.test.{ts,tsx}', 'src/server/test-support/**', 'src/server/**/fixtures/**'],
     rules: { 'boundaries/dependencies': 'off' },
   },
   {

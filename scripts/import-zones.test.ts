@@ -40,29 +40,34 @@ describe('import zones', { timeout: 30_000 }, () => {
       "import { parseConfig } from '../server/config';\nexport const x = parseConfig;\n",
     ],
     [
-      'a server store importing an area (the incident store reading the incidents area)',
+      'a server store importing an area (the database reading the rate-limits area)',
       'src/server/store/zone-check.ts',
-      "import { readRateLimitHeaders } from '../incidents/read-rate-limit-headers';\nexport const x = readRateLimitHeaders;\n",
+      "import { readRateLimitHeaders } from '../rate-limits/read-rate-limit-headers';\nexport const x = readRateLimitHeaders;\n",
     ],
     [
-      'the upstream client importing the governor',
+      'the upstream client importing the 429 handling of the rate-limits area',
       'src/server/upstream/zone-check.ts',
-      "import { createUpstreamGuard } from '../governor/upstream-guard';\nexport const x = createUpstreamGuard;\n",
+      "import { createUpstreamGuard } from '../rate-limits/upstream-guard';\nexport const x = createUpstreamGuard;\n",
+    ],
+    [
+      'the governor importing the incidents it no longer records itself',
+      'src/server/governor/zone-check.ts',
+      "import { IncidentHub } from '../rate-limits/incident-hub';\nexport const x = IncidentHub;\n",
     ],
     [
       'a server base file importing an area',
       'src/server/within-deadline.ts',
-      "import { Governor } from './governor/governor';\nexport const x = Governor;\n",
+      "import { AlertStore } from './alerts/alert-store';\nexport const x = AlertStore;\n",
     ],
     [
-      'an area importing a route file',
+      'an area importing the HTTP edge',
       'src/server/integrations/zone-check.ts',
-      "import { integrationReportRoutes } from '../routes/integrations';\nexport const x = integrationReportRoutes;\n",
+      "import { metaRoutes } from '../routes/meta';\nexport const x = metaRoutes;\n",
     ],
     [
       'an area importing an area it has no named arrow to',
-      'src/server/incidents/zone-check.ts',
-      "import { Governor } from '../governor/governor';\nexport const x = Governor;\n",
+      'src/server/rate-limits/zone-check.ts',
+      "import { AlertStore } from '../alerts/alert-store';\nexport const x = AlertStore;\n",
     ],
   ])('refuses %s', async (_, filePath, code) => {
     expect(await boundaryErrors(filePath, code)).toBe(1);
@@ -81,18 +86,18 @@ describe('import zones', { timeout: 30_000 }, () => {
     ],
     [
       'an area importing itself, infrastructure and an area it has a named arrow to',
-      'src/server/governor/zone-check.ts',
-      "import { IncidentHub } from '../incidents/incident-hub';\nimport { createLogger } from '../logger';\nimport { SqlIncidentStore } from '../store/incident-store';\nimport { Governor } from './governor';\nexport const x = [IncidentHub, createLogger, SqlIncidentStore, Governor];\n",
+      'src/server/alerts/zone-check.ts',
+      "import { IncidentHub } from '../rate-limits/incident-hub';\nimport { createLogger } from '../logger';\nimport { Governor } from '../governor/governor';\nimport { AlertStore } from './alert-store';\nexport const x = [IncidentHub, createLogger, Governor, AlertStore];\n",
     ],
     [
-      'a route importing an area',
+      'the HTTP edge importing an area',
       'src/server/routes/zone-check.ts',
-      "import { Governor } from '../governor/governor';\nexport const x = Governor;\n",
+      "import { createRateLimiting } from '../rate-limits/rate-limiting';\nexport const x = createRateLimiting;\n",
     ],
     [
-      'the composition root importing a route',
+      'the composition root importing an area',
       'src/server/zone-check.ts',
-      "import { rateLimitsRoutes } from './routes/rate-limits';\nexport const x = rateLimitsRoutes;\n",
+      "import { rateLimitsRoutes } from './rate-limits/rate-limits-routes';\nexport const x = rateLimitsRoutes;\n",
     ],
     [
       'the server loading the mock dynamically (demo mode)',

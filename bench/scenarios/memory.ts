@@ -6,7 +6,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDatabase } from '../../src/server/store/database';
-import { SqlIncidentStore } from '../../src/server/store/incident-store';
+import { SqlIncidentStore } from '../../src/server/rate-limits/incident-store';
 import { startConsole, startMockUpstream } from '../lib/console';
 import { runLoad } from '../lib/load';
 import { figure, type Figure } from '../lib/report';

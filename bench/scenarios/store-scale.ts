@@ -2,14 +2,17 @@
 // embedded store, and the time of the incident panel's query (newest page, and a filtered page)
 // and of an audit search by identifier (hashing included, as the route does it) — median of
 // repeated runs.
-import { deriveAuditKey } from '../../src/server/store/audit-chain';
+import { deriveAuditKey } from '../../src/server/data-subjects/audit/audit-chain';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createIdentifierHasher } from '../../src/server/audit/identifier-hash';
-import { SqlAuditStore, type AuditEntry } from '../../src/server/store/audit-store';
+import { createIdentifierHasher } from '../../src/server/data-subjects/audit/identifier-hash';
+import { SqlAuditStore, type AuditEntry } from '../../src/server/data-subjects/audit/audit-store';
 import { openDatabase, type SqlDatabase } from '../../src/server/store/database';
-import { SqlIncidentStore, type IncidentObservation } from '../../src/server/store/incident-store';
+import {
+  SqlIncidentStore,
+  type IncidentObservation,
+} from '../../src/server/rate-limits/incident-store';
 import { median } from '../lib/load';
 import { figure, type Figure } from '../lib/report';
 import type { BenchContext } from './context';

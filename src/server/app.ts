@@ -8,28 +8,37 @@ import type { ConsoleMeta } from '../shared/console-meta';
 import { PROBLEM_TYPES } from '../shared/problem';
 import type { AppEnv } from './app-env';
 import type { ConsoleAuth } from './auth/console-auth';
-import { requireRole } from './auth/require-role';
-import { signInLockRoutes } from './routes/sign-in-locks';
+import { requireRole } from './http/require-role';
+import { signInLockRoutes } from './auth/sign-in-lock-routes';
 import { requireSession } from './auth/require-session';
 import type { Logger } from './logger';
 import { HttpProblem, problemResponse } from './problem';
 import type { Readiness } from './observability/readiness';
-import { alertsRoutes, type AlertsRoutesDeps } from './routes/alerts';
-import { auditTrailRoutes, type AuditTrailRoutesDeps } from './routes/audit-trail';
-import { dataSubjectsRoutes, type DataSubjectsRoutesDeps } from './routes/data-subjects';
-import { demoControlsRoutes, type DemoControlsRoutesDeps } from './routes/demo-controls';
-import { eventTypesRoutes } from './routes/event-types';
+import { alertsRoutes, type AlertsRoutesDeps } from './alerts/alerts-routes';
+import {
+  auditTrailRoutes,
+  type AuditTrailRoutesDeps,
+} from './data-subjects/audit/audit-trail-routes';
+import {
+  dataSubjectsRoutes,
+  type DataSubjectsRoutesDeps,
+} from './data-subjects/data-subjects-routes';
+import {
+  demoControlsRoutes,
+  type DemoControlsRoutesDeps,
+} from './rate-limits/demo-controls-routes';
+import { eventTypesRoutes } from './event-types/event-types-routes';
 import { healthRoutes } from './routes/health';
 import { metricsRoutes, type MetricsRoutesDeps } from './routes/metrics';
 import { httpMetrics } from './observability/http-metrics';
-import { rateLimitsRoutes, type RateLimitsRoutesDeps } from './routes/rate-limits';
+import { rateLimitsRoutes, type RateLimitsRoutesDeps } from './rate-limits/rate-limits-routes';
 import {
   accountUsageRoutes,
   integrationAdminRoutes,
   integrationReportRoutes,
-} from './routes/integrations';
+} from './integrations/integrations-routes';
 import type { IntegrationsRoutesDeps } from './integrations/integrations-port';
-import { sessionRoutes } from './routes/session';
+import { sessionRoutes } from './auth/session-routes';
 import { apiFallback } from './security/api-fallback';
 import { metaRoutes } from './routes/meta';
 import { apiDescriptionRoutes } from './routes/api-description';
@@ -43,7 +52,7 @@ import { htmlNoStore } from './html-no-store';
 import { bodySizeLimit, queryLimits, requestTargetGuard } from './security/request-limits';
 import { requestLogging } from './observability/request-logging';
 import { staticSiteRoutes } from './static-site';
-import type { EventTypesSource } from './upstream/event-types-source';
+import type { EventTypesSource } from './event-types/event-types-source';
 import { problemForUpstreamFailure } from './upstream/upstream-problems';
 import { StoreUnavailableError } from './store/database';
 

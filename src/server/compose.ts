@@ -13,27 +13,27 @@ import { consoleUsageSource } from './alerts/console-usage-source';
 import { createAlerting } from './alerts/create-alerting';
 import { createSessionBackends } from './auth/session-backends';
 import { createConsoleAuth } from './auth/console-auth';
-import { createIdentifierHasher } from './audit/identifier-hash';
-import { deriveAuditKey } from './store/audit-chain';
-import { createCheckpointer } from './audit/checkpoint-job';
-import { createExportSigner } from './audit/export-signing';
-import { LookupAudit } from './audit/lookup-audit';
+import { createIdentifierHasher } from './data-subjects/audit/identifier-hash';
+import { deriveAuditKey } from './data-subjects/audit/audit-chain';
+import { createCheckpointer } from './data-subjects/audit/checkpoint-job';
+import { createExportSigner } from './data-subjects/audit/export-signing';
+import { LookupAudit } from './data-subjects/audit/lookup-audit';
 import { DataSubjectLookups } from './data-subjects/data-subject-lookups';
 import { loadOperationsCatalog } from './data-subjects/operations-file';
-import { createRateLimiting } from './governor/rate-limiting';
-import { guardTokenTransport } from './governor/upstream-guard';
+import { createRateLimiting } from './rate-limits/rate-limiting';
+import { guardTokenTransport } from './rate-limits/upstream-guard';
 import type { Logger } from './logger';
-import type { DemoControlsPort } from './routes/demo-controls';
-import { SqlAuditStore } from './store/audit-store';
+import type { DemoControlsPort } from './rate-limits/demo-controls-routes';
+import { SqlAuditStore } from './data-subjects/audit/audit-store';
 import type { SqlDatabase } from './store/database';
 import { openConsoleStore } from './store/open-store';
 import { filterUpstreamAnswers } from './security/upstream-answer-filter';
 import { AnswerParser } from './upstream/answer-parser';
-import { EventTypesSource } from './upstream/event-types-source';
+import { EventTypesSource } from './event-types/event-types-source';
 import { createHttpTransport, type Transport } from './upstream/http-transport';
 import { startAlertingCountersAtZero } from './observability/alerting-baseline';
 import { createConsoleMetrics } from './observability/console-metrics';
-import { StreamRegistry } from './incidents/stream-registry';
+import { StreamRegistry } from './rate-limits/stream-registry';
 import { createReadiness, runExtraChecks, type ExtraCheck } from './observability/readiness';
 import {
   countRejections,
@@ -41,7 +41,7 @@ import {
   observeUpstream,
 } from './observability/upstream-metrics';
 import { redisKeys, redisNamespace } from './redis/redis-keys';
-import { accountName, createScaleOut } from './scale-out/scale-out';
+import { accountName, createScaleOut } from './rate-limits/scale-out';
 import { createIntegrations } from './integrations/integrations';
 import { DemoIntegrations, type DemoTrafficPort } from './integrations/demo-integrations';
 import { logTokenRequest } from './upstream/token-log';

@@ -4,19 +4,23 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import type { RedisClient } from './redis/redis-connection';
 import type { DataSubjectOperation } from '../shared/data-subject-operations';
-import { AUDIT_KEY_FILE, AuditKeyError, loadOrCreateAuditKey } from './audit/audit-key';
-import { CHECKPOINT_FILE } from './audit/checkpoint-file';
+import {
+  AUDIT_KEY_FILE,
+  AuditKeyError,
+  loadOrCreateAuditKey,
+} from './data-subjects/audit/audit-key';
+import { CHECKPOINT_FILE } from './data-subjects/audit/checkpoint-file';
 import { SESSION_SECRET_FILE } from './auth/session-cookie';
 import { tightenPrivatePaths } from './store/private-files';
 import { ConfigError, loadConfig, redactedValue, type Config } from './config';
-import { startRetentionJob } from './audit/retention-job';
+import { startRetentionJob } from './data-subjects/audit/retention-job';
 import { composeBff } from './compose';
 import {
   identifierPlacementWarnings,
   loadOperationsCatalog,
 } from './data-subjects/operations-file';
 import { createLogger } from './logger';
-import type { DemoControlsPort } from './routes/demo-controls';
+import type { DemoControlsPort } from './rate-limits/demo-controls-routes';
 import type { DemoTrafficPort } from './integrations/demo-integrations';
 import {
   DATABASE_FILE,

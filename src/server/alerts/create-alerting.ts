@@ -1,7 +1,7 @@
 // Wires early warning and alerting for compose.ts: the store, the outbox worker, the service that
 // raises alerts, the monitor that watches incidents, usage and the governor, and the forecast the
 // routes answer with. The usage source is the one seam for account-wide numbers.
-import type { IncidentHub } from '../incidents/incident-hub';
+import type { IncidentHub } from '../rate-limits/incident-hub';
 import type { Governor } from '../governor/governor';
 import type { Logger } from '../logger';
 import type { SqlDatabase } from '../store/database';

@@ -1,22 +1,22 @@
 // Every route module's operations, in the order the document lists them. A new route module adds
 // its `…Api` declaration here (one line); api-description.test.ts fails until it does.
-import type { ApiModule } from './api-operation';
-import { alertsApi } from '../routes/alerts';
+import type { ApiModule } from '../http/api-operation';
+import { alertsApi } from '../alerts/alerts-routes';
 import { apiDescriptionApi } from '../routes/api-description';
-import { auditTrailApi } from '../routes/audit-trail';
-import { dataSubjectsApi } from '../routes/data-subjects';
-import { demoControlsApi } from '../routes/demo-controls';
-import { eventTypesApi } from '../routes/event-types';
+import { auditTrailApi } from '../data-subjects/audit/audit-trail-routes';
+import { dataSubjectsApi } from '../data-subjects/data-subjects-routes';
+import { demoControlsApi } from '../rate-limits/demo-controls-routes';
+import { eventTypesApi } from '../event-types/event-types-routes';
 import { healthApi } from '../routes/health';
 import {
   accountUsageApi,
   integrationAdminApi,
   integrationReportsApi,
-} from '../routes/integrations';
+} from '../integrations/integrations-routes';
 import { metaApi } from '../routes/meta';
-import { rateLimitsApi } from '../routes/rate-limits';
-import { sessionApi } from '../routes/session';
-import { signInLocksApi } from '../routes/sign-in-locks';
+import { rateLimitsApi } from '../rate-limits/rate-limits-routes';
+import { sessionApi } from '../auth/session-routes';
+import { signInLocksApi } from '../auth/sign-in-lock-routes';
 
 /** The console's API, module by module. */
 export const API_MODULES: readonly ApiModule[] = [

@@ -4,7 +4,7 @@
 import * as z from 'zod';
 import type * as zc from 'zod/v4/core';
 import { PROBLEM_CONTENT_TYPE, PROBLEM_TYPES, ProblemSchema } from '../../shared/problem';
-import type { ApiAnswer, ApiModule, ApiOperation } from './api-operation';
+import type { ApiAnswer, ApiModule, ApiOperation } from '../http/api-operation';
 
 /** A JSON Schema object, as the document holds it. */
 export type JsonSchema = Record<string, unknown>;

@@ -2,7 +2,7 @@
 // that user on the context. Everything under /api except signing in goes through it.
 import type { Context, MiddlewareHandler } from 'hono';
 import type { AppEnv, RequestUser } from '../app-env';
-import { signedOutProblem } from './auth-problems';
+import { signedOutProblem } from '../http/auth-problems';
 import type { ConsoleAuth } from './console-auth';
 import { clearSessionCookie, readSessionCookie } from './session-cookie';
 

@@ -9,15 +9,19 @@ import { join } from 'node:path';
 import type { Writable } from 'node:stream';
 import { parseArgs } from 'node:util';
 import { AuditExportSignatureSchema } from '../../shared/audit-trail';
-import { AUDIT_KEY_FILE } from '../audit/audit-key';
-import { deriveAuditKey } from '../store/audit-chain';
-import { checkExport, createExportSigner, keyFingerprint } from '../audit/export-signing';
-import { CheckpointFileError, readCheckpointLines } from '../audit/checkpoint-file';
-import { checkpointSources } from '../audit/checkpoint-job';
-import { runAuditMaintenance } from '../audit/retention-job';
-import { verifyAuditChain, type CheckpointSource } from '../audit/verify-chain';
+import { AUDIT_KEY_FILE } from '../data-subjects/audit/audit-key';
+import { deriveAuditKey } from '../data-subjects/audit/audit-chain';
+import {
+  checkExport,
+  createExportSigner,
+  keyFingerprint,
+} from '../data-subjects/audit/export-signing';
+import { CheckpointFileError, readCheckpointLines } from '../data-subjects/audit/checkpoint-file';
+import { checkpointSources } from '../data-subjects/audit/checkpoint-job';
+import { runAuditMaintenance } from '../data-subjects/audit/retention-job';
+import { verifyAuditChain, type CheckpointSource } from '../data-subjects/audit/verify-chain';
 import { createLogger } from '../logger';
-import { SqlAuditStore } from '../store/audit-store';
+import { SqlAuditStore } from '../data-subjects/audit/audit-store';
 import { DATABASE_FILE, openDatabase, type SqlDatabase } from '../store/database';
 import { openPostgresDatabase } from '../store/postgres-database';
 import { isProcessEntry } from './process-entry';

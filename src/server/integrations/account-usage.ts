@@ -19,7 +19,7 @@ import {
   type RateLimitRule,
 } from '../../shared/rate-limits';
 import type { LimitUsage } from '../governor/governor';
-import type { IncidentStore } from '../store/incident-store';
+import type { IncidentStore } from '../rate-limits/incident-store';
 import type { IntegrationStore, StoredThrottle, TemplateTotal } from './integration-store';
 
 /** What the account view reads from the governor. */

@@ -4,7 +4,7 @@
 import type { RedisClient } from '../redis/redis-connection';
 import type { RedisKeys } from '../redis/redis-keys';
 import type { Logger } from '../logger';
-import type { IncidentStore } from '../store/incident-store';
+import type { IncidentStore } from '../rate-limits/incident-store';
 import type { SqlDatabase } from '../store/database';
 import { AccountUsage, type GovernorView } from './account-usage';
 import { createIngestLimiter } from './ingest-limiter';

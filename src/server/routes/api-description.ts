@@ -3,7 +3,7 @@
 import { Hono } from 'hono';
 import * as z from 'zod/mini';
 import type { AppEnv } from '../app-env';
-import { ANY_ROLE, type ApiModule } from '../api-description/api-operation';
+import { ANY_ROLE, type ApiModule } from '../http/api-operation';
 import type { OpenApiDocument } from '../api-description/openapi-document';
 
 /** The description route, mounted at /api/openapi.json; the document is built on first use. */

@@ -2,7 +2,7 @@
 // Load balancers use /readyz instead; this answer carries no internal detail.
 import { Hono } from 'hono';
 import { ConsoleHealthSchema, type ConsoleHealth } from '../../shared/console-health';
-import { ANY_ROLE, type ApiModule } from '../api-description/api-operation';
+import { ANY_ROLE, type ApiModule } from '../http/api-operation';
 import type { AppEnv } from '../app-env';
 
 /** The health route, mounted at /api/health. */

@@ -3,7 +3,7 @@
 import { Hono } from 'hono';
 import { ConsoleMetaSchema, type ConsoleMeta } from '../../shared/console-meta';
 import type { AppEnv } from '../app-env';
-import { ANY_ROLE, type ApiModule } from '../api-description/api-operation';
+import { ANY_ROLE, type ApiModule } from '../http/api-operation';
 
 /** The meta route, mounted at /api/meta. */
 export function metaRoutes(meta: ConsoleMeta) {

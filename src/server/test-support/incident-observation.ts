@@ -1,6 +1,6 @@
 // A 429 as the recorder hands it to the incident store, for the store's and the stream's tests.
 import { INCIDENT_EVENT_ID, INCIDENT_T0 } from '../../shared/test-support/incidents';
-import type { IncidentObservation } from '../store/incident-store';
+import type { IncidentObservation } from '../rate-limits/incident-store';
 
 /**
  * The account-minute 429 of the event-types list seen at `at` (20,001 of 20,000 requests, blocked

@@ -4,7 +4,7 @@
 // has already been answered.
 import { afterEach, describe, expect, it } from 'vitest';
 import { AnswerDeadlineExceeded, AnswerParser, OFF_THREAD_FROM_CHARS } from './answer-parser';
-import { EventTypesSource } from './event-types-source';
+import { EventTypesSource } from '../event-types/event-types-source';
 import type { UpstreamClient } from './upstream-client';
 
 /** An event-types answer of about `bytes`, small objects as the platform sends them. */

@@ -1,0 +1,51 @@
+// `DELETE /api/sign-in-locks/:username` (admins): lifts a user's sign-in lockout at once. Ten
+// wrong passwords lock a name for 15 minutes even for the right one (a documented trade-off of
+// the throttle, docs/security-model.md); the locked-out user is told to ask an admin, and this is
+// what the admin does. The address counts stay: they guard against guessing many names.
+import { Hono } from 'hono';
+import * as z from 'zod';
+import { PROBLEM_TYPES } from '../../shared/problem';
+import { SignInUnlockSchema, USERNAME_PATTERN, type SignInUnlock } from '../../shared/session';
+import type { AppEnv } from '../app-env';
+import { ADMIN_ONLY, type ApiModule } from '../http/api-operation';
+import type { ConsoleAuth } from './console-auth';
+import { normalizeUsername } from './users-file';
+import { HttpProblem } from '../problem';
+
+/** The routes, mounted at /api/sign-in-locks behind requireRole('admin'). */
+export function signInLockRoutes(auth: Pick<ConsoleAuth, 'throttle' | 'users' | 'logger'>) {
+  return new Hono<AppEnv>().delete('/:username', async (c) => {
+    const username = normalizeUsername(decodeURIComponent(c.req.param('username')));
+    if (!USERNAME_PATTERN.test(username) || !auth.users.find(username)) {
+      throw new HttpProblem({
+        type: PROBLEM_TYPES.notFound,
+        title: 'No such console user',
+        status: 404,
+        detail: 'Check the name; users are listed with: npm run users -- list',
+      });
+    }
+    await auth.throttle.unlock(username);
+    auth.logger.info({ user: username, by: c.get('user')?.username }, 'sign-in unlocked');
+    return c.json<SignInUnlock>({ username, unlocked: true }, 200, { 'Cache-Control': 'no-store' });
+  });
+}
+
+/** The API description of these routes (api-description/). */
+export const signInLocksApi: ApiModule = {
+  base: '/api/sign-in-locks',
+  tag: { name: 'Sign-in locks', description: 'Lifting a console user’s sign-in lockout.' },
+  operations: [
+    {
+      method: 'delete',
+      path: '/{username}',
+      operationId: 'unlockSignIn',
+      summary: 'Lift a user’s sign-in lockout',
+      description:
+        'Ten wrong passwords lock a name for 15 minutes; this lifts the lock at once. The address counts stay.',
+      access: { session: ADMIN_ONLY },
+      params: z.object({ username: z.string() }),
+      responses: { 200: { description: 'Unlocked.', schema: SignInUnlockSchema } },
+      problems: { 404: 'No console user of this name (`/problems/not-found`).' },
+    },
+  ],
+};

@@ -1,0 +1,996 @@
+// The lookup audit trail in the database: one row per data-subject lookup, written as an intent
+// before anything is sent upstream and completed with its outcome after; the data subjects each
+// answer showed, by keyed hash; and the hash chain that makes the trail tamper-evident. Read back
+// newest first with filters, or by an identifier's keyed hashes. Portable SQL over the
+// SqlDatabase interface (SQLite or PostgreSQL).
+import type { AuditOutcome, AuditParam, AuditRecord } from '../../../shared/audit-trail';
+import type { PersonKeyKind } from '../../../shared/data-subject-contract';
+import { chainEntryHash, signCheckpoint, type ChainCheckpoint } from './audit-chain';
+import type { SqlDatabase, SqlExecutor } from '../../store/database';
+import { decodeKeysetCursor, encodeKeysetCursor } from '../../store/keyset-cursor';
+import { sortableId } from '../../store/sortable-id';
+
+/** What a lookup is about to do, written before anything is sent (time in epoch ms). */
+export interface AuditIntentEntry {
+  readonly at: number;
+  readonly user: string;
+  readonly operation: string;
+  /** HMAC of the identifier asked for (identifier-hash.ts); null when it named none. */
+  readonly identifierHash: string | null;
+  /** Fingerprint of the key the hashes were made with. */
+  readonly keyId: string;
+  readonly continued: boolean;
+  readonly requestId: string | null;
+  /** The parameters asked, identifiers hashed. */
+  readonly params?: readonly AuditParam[];
+}
+
+/** What came of a lookup. */
+export interface AuditOutcomeEntry {
+  readonly outcome: AuditOutcome;
+  readonly status: number;
+  readonly detail: string | null;
+  /** Records the answer held; null when there was no answer. */
+  readonly recordCount?: number | null;
+  /** Keyed hashes of every identifier the answer showed (kind unknown, no links). */
+  readonly shownHashes?: readonly string[];
+  /** Every person key the answer showed: its keyed hash, kind and person (shown-identifiers.ts). */
+  readonly shown?: readonly ShownHash[];
+}
+
+/** One person key an answer showed, as the trail keeps it. */
+export interface ShownHash {
+  readonly hash: string;
+  readonly kind: PersonKeyKind;
+  /** Keys with the same number were shown as one person in this answer. */
+  readonly person: number;
+}
+
+/** A shown key as stored; kind and person are null on records made before they were kept. */
+export interface StoredShownKey {
+  hash: string;
+  kind: string | null;
+  person: number | null;
+}
+
+/** One lookup as the route hands it over in one go (nothing was sent, or tests). */
+export type AuditEntry = AuditIntentEntry & AuditOutcomeEntry;
+
+/** The trail's filters; times in epoch ms. */
+export interface AuditQuery {
+  readonly since?: number;
+  readonly until?: number;
+  readonly user?: string;
+  readonly operation?: string;
+  readonly outcome?: AuditOutcome;
+  readonly limit: number;
+  /** From a previous page's `nextCursor`. */
+  readonly cursor?: string;
+}
+
+/** One page, newest first. */
+export interface AuditRecordPage {
+  items: AuditRecord[];
+  nextCursor: string | null;
+}
+
+/** One entry of the hash chain with the record it concerns, as the verifier reads it. */
+export interface ChainRow {
+  seq: number;
+  entryAt: string;
+  kind: 'intent' | 'outcome' | 'retention';
+  recordId: string | null;
+  payload: string;
+  prevHash: string;
+  hash: string;
+  /** The record as stored now; null when it is gone. */
+  record: StoredAuditRow | null;
+  /** The record's shown keys as stored now, sorted by hash. */
+  subjects: StoredShownKey[];
+}
+
+/** A record's columns as stored. */
+export interface StoredAuditRow {
+  id: string;
+  at: string;
+  username: string;
+  operation: string;
+  outcome: string;
+  status: number;
+  detail: string | null;
+  identifierHash: string | null;
+  keyId: string;
+  continued: boolean;
+  requestId: string | null;
+  params: string | null;
+  recordCount: number | null;
+  subjectCount: number;
+  completed: boolean;
+}
+
+/** The chain's head and checkpoint. */
+export interface ChainState {
+  seq: number;
+  hash: string;
+  /** The signed checkpoint text (audit-chain.ts), when retention has cut the chain. */
+  checkpoint: string | null;
+  lastRetention: { at: string; deleted: number; cutoff: string } | null;
+  legacyRecords: number;
+}
+
+/** What a walk of the chain found. */
+export interface AuditVerification {
+  at: string;
+  ok: boolean;
+  entries: number;
+  brokenAt: number | null;
+  detail: string;
+  source: string;
+}
+
+/** Where the audit trail is kept. */
+export interface AuditStore {
+  /** Writes a lookup's intent before anything is sent; resolves once it is stored. */
+  begin(intent: AuditIntentEntry): Promise<AuditRecord>;
+  /** Completes the intent `id` with its outcome and the subjects the answer showed. */
+  complete(id: string, outcome: AuditOutcomeEntry): Promise<AuditRecord>;
+  /** Writes a whole lookup (intent and outcome) at once. */
+  record(entry: AuditEntry): Promise<AuditRecord>;
+  /** One page of the trail, newest first. */
+  list(query: AuditQuery): Promise<AuditRecordPage>;
+  /** How many records match the filters (for the export's limit). */
+  count(query: Omit<AuditQuery, 'limit' | 'cursor'>): Promise<number>;
+  /**
+   * One page of the lookups that asked for, or showed, an identifier whose hash is one of
+   * `identifierHashes`, newest first.
+   */
+  findByIdentifierHashes(
+    identifierHashes: readonly string[],
+    page: { limit: number; cursor?: string },
+  ): Promise<AuditRecordPage>;
+  /** How many records a search by these hashes finds. */
+  countByIdentifierHashes(identifierHashes: readonly string[]): Promise<number>;
+  /** The chain entries after `afterSeq`, oldest first, with their records. */
+  readChain(afterSeq: number, limit: number): Promise<ChainRow[]>;
+  /** The chain's head and checkpoint. */
+  chainState(): Promise<ChainState>;
+  /** Records the chain must cover but does not, and records that predate it. */
+  coverage(): Promise<{ unchained: number; legacy: number; completedWithoutOutcome: number }>;
+  /**
+   * Deletes the records made before `cutoff` (epoch ms), cuts the chain's oldest entries off
+   * under a checkpoint signed with `chainKey`, and appends a retention entry saying so.
+   */
+  applyRetention(cutoff: number, now: number): Promise<{ deleted: number; checkpointSeq: number }>;
+  /** Keeps the result of a walk of the chain. */
+  saveVerification(verification: AuditVerification): Promise<void>;
+  /** The latest walk of the chain, if any. */
+  lastVerification(): Promise<AuditVerification | null>;
+  /**
+   * A small committed write, then its removal, that proves the store takes writes (readiness): a
+   * rolled-back one would never touch a full disk.
+   */
+  probeWrite(now: number): Promise<void>;
+  /** Keeps a signed checkpoint of the chain's head (checkpoints.ts), as its exact line. */
+  saveCheckpoint(checkpoint: { seq: number; at: string; line: string }): Promise<void>;
+  /** The checkpoints kept in the database, oldest first. */
+  checkpoints(): Promise<string[]>;
+  /** The newest checkpoint kept in the database, as its line. */
+  latestCheckpoint(): Promise<string | null>;
+  /**
+   * The hashes shown as one person together with any of `hashes`, in any lookup, followed
+   * `rounds` steps from one lookup's person to the next (bounded by `max`); includes `hashes`.
+   */
+  linkedHashes(hashes: readonly string[], rounds: number, max: number): Promise<string[]>;
+  /**
+   * For each of the records `ids`: the hash it asked for, and which of `hashes` it showed, with
+   * their kinds.
+   */
+  matchedKeys(
+    ids: readonly string[],
+    hashes: readonly string[],
+  ): Promise<Map<string, { asked: string | null; shown: StoredShownKey[] }>>;
+  /** Keeps an export's detached signature. */
+  saveExport(id: string, at: number, user: string, signature: string | null): Promise<void>;
+  /** The signature of the export `id`, made by `user`. */
+  exportSignature(id: string, user: string): Promise<string | null | undefined>;
+}
+
+interface AuditRow {
+  id: string;
+  at: string;
+  username: string;
+  operation: string;
+  outcome: AuditOutcome;
+  status: number | string;
+  detail: string | null;
+  identifier_hash: string | null;
+  key_id: string;
+  continued: number | string | boolean;
+  request_id: string | null;
+  params: string | null;
+  record_count: number | string | null;
+  subject_count: number | string;
+  completed: number | string | boolean;
+  matched_by?: string | null;
+}
+
+const truthy = (value: number | string | boolean) => value === true || value === 1 || value === '1';
+
+function parseParams(text: string | null): AuditParam[] | undefined {
+  if (text === null) return undefined;
+  try {
+    const value: unknown = JSON.parse(text);
+    return Array.isArray(value) ? (value as AuditParam[]) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** What a row says happened, read the same way for the trail and for the chain walk. */
+function outcomeOf(row: AuditRow) {
+  return {
+    operation: row.operation,
+    outcome: row.outcome,
+    status: Number(row.status),
+    detail: row.detail,
+  };
+}
+
+function toRecord(row: AuditRow): AuditRecord {
+  const params = parseParams(row.params);
+  return {
+    id: row.id,
+    at: new Date(row.at).toISOString(),
+    user: row.username,
+    ...outcomeOf(row),
+    identifierHashed: row.identifier_hash !== null,
+    continued: truthy(row.continued),
+    completed: truthy(row.completed),
+    ...(params ? { params } : {}),
+    recordCount: row.record_count === null ? null : Number(row.record_count),
+    subjectCount: Number(row.subject_count),
+    ...(row.matched_by === 'asked' || row.matched_by === 'shown' || row.matched_by === 'both'
+      ? { matchedBy: row.matched_by }
+      : {}),
+  };
+}
+
+function toStored(row: AuditRow): StoredAuditRow {
+  return {
+    id: row.id,
+    at: new Date(row.at).toISOString(),
+    username: row.username,
+    ...outcomeOf(row),
+    identifierHash: row.identifier_hash,
+    keyId: row.key_id,
+    continued: truthy(row.continued),
+    requestId: row.request_id,
+    params: row.params,
+    recordCount: row.record_count === null ? null : Number(row.record_count),
+    subjectCount: Number(row.subject_count),
+    completed: truthy(row.completed),
+  };
+}
+
+function encodeCursor(record: AuditRecord): string {
+  return encodeKeysetCursor(record.at, record.id);
+}
+
+const decodeCursor = (cursor: string) => decodeKeysetCursor(cursor, 64);
+
+const COLUMNS = `id, at, username, operation, outcome, status, detail, identifier_hash, key_id,
+  continued, request_id, params, record_count, subject_count, completed`;
+
+const FILTERS = `(CAST($1 AS text) IS NULL OR at >= CAST($1 AS text))
+    AND (CAST($2 AS text) IS NULL OR at <= CAST($2 AS text))
+    AND (CAST($3 AS text) IS NULL OR LOWER(username) LIKE CAST($3 AS text) ESCAPE '!')
+    AND (CAST($4 AS text) IS NULL OR operation = CAST($4 AS text))
+    AND (CAST($5 AS text) IS NULL OR outcome = CAST($5 AS text))`;
+
+// Keyset paging on (at, id): stable while new lookups arrive at the top.
+const LIST = `SELECT ${COLUMNS} FROM lookup_audit
+  WHERE ${FILTERS}
+    AND (CAST($6 AS text) IS NULL
+      OR at < CAST($6 AS text) OR (at = CAST($6 AS text) AND id < CAST($7 AS text)))
+  ORDER BY at DESC, id DESC
+  LIMIT $8`;
+
+const COUNT = `SELECT COUNT(*) AS n FROM lookup_audit WHERE ${FILTERS}`;
+
+/** `$first, $first+1, …` for a list of `count` parameters. */
+const placeholders = (first: number, count: number) =>
+  Array.from({ length: count }, (_, index) => `$${first + index}`).join(', ');
+
+/**
+ * The records that asked for one of the hashes, or showed one. Hashes come first as parameters
+ * ($1…$n), then the cursor and the limit.
+ */
+function byIdentifierSql(hashes: number): string {
+  const list = placeholders(1, hashes);
+  const after = hashes + 1;
+  return `SELECT ${COLUMNS},
+      CASE
+        WHEN identifier_hash IN (${list}) AND EXISTS (SELECT 1 FROM lookup_audit_subjects s
+          WHERE s.audit_id = lookup_audit.id AND s.identifier_hash IN (${list})) THEN 'both'
+        WHEN identifier_hash IN (${list}) THEN 'asked'
+        ELSE 'shown'
+      END AS matched_by
+    FROM lookup_audit
+    WHERE (identifier_hash IN (${list})
+        OR id IN (SELECT audit_id FROM lookup_audit_subjects WHERE identifier_hash IN (${list})))
+      AND (CAST($${after} AS text) IS NULL
+        OR at < CAST($${after} AS text)
+        OR (at = CAST($${after} AS text) AND id < CAST($${after + 1} AS text)))
+    ORDER BY at DESC, id DESC
+    LIMIT $${after + 2}`;
+}
+
+function countByIdentifierSql(hashes: number): string {
+  const list = placeholders(1, hashes);
+  return `SELECT COUNT(*) AS n FROM lookup_audit
+    WHERE identifier_hash IN (${list})
+      OR id IN (SELECT audit_id FROM lookup_audit_subjects WHERE identifier_hash IN (${list}))`;
+}
+
+interface ShownKeyRow {
+  audit_id: string;
+  identifier_hash: string;
+  kind: string | null;
+  person: number | string | null;
+}
+
+const storedKey = (row: ShownKeyRow): StoredShownKey => ({
+  hash: row.identifier_hash,
+  kind: row.kind,
+  person: row.person === null ? null : Number(row.person),
+});
+
+const byHash = (a: StoredShownKey, b: StoredShownKey) =>
+  a.hash < b.hash ? -1 : a.hash > b.hash ? 1 : 0;
+
+/**
+ * The keys an outcome keeps, one per hash: kinds and persons as the answer showed them, or, for
+ * callers that give bare hashes, each an identifier of its own.
+ */
+function shownKeys(outcome: AuditOutcomeEntry): StoredShownKey[] {
+  const keys = new Map<string, StoredShownKey>();
+  for (const key of outcome.shown ?? []) {
+    if (!keys.has(key.hash)) keys.set(key.hash, { ...key });
+  }
+  let person = Math.max(-1, ...[...keys.values()].map((key) => key.person ?? -1)) + 1;
+  for (const hash of outcome.shownHashes ?? []) {
+    if (!keys.has(hash)) keys.set(hash, { hash, kind: 'identifier', person: person++ });
+  }
+  return [...keys.values()].sort(byHash);
+}
+
+/**
+ * How many data subjects an answer showed: its distinct persons (keys shown as one person count
+ * once); a key kept without a person (records made before persons were) counts as one.
+ */
+export function personCount(keys: readonly StoredShownKey[]): number {
+  return new Set(keys.map((key) => (key.person === null ? `key:${key.hash}` : key.person))).size;
+}
+
+/** What the readiness probe writes: about the size of an intent's row. */
+const PROBE_PAYLOAD = 'readiness probe '.repeat(24);
+
+const INSERT = `INSERT INTO lookup_audit (
+    id, at, username, operation, outcome, status, detail, identifier_hash, key_id, continued,
+    request_id, params, record_count, subject_count, completed, chained
+  ) VALUES ($1, $2, $3, $4, 'error', 0, NULL, $5, $6, $7, $8, $9, NULL, 0, 0, 1)`;
+
+const COMPLETE = `UPDATE lookup_audit
+  SET outcome = $2, status = $3, detail = $4, record_count = $5, subject_count = $6, completed = 1
+  WHERE id = $1 AND completed = 0`;
+
+function page(rows: AuditRow[], limit: number): AuditRecordPage {
+  const items = rows.slice(0, limit).map(toRecord);
+  const last = items.at(-1);
+  return { items, nextCursor: rows.length > limit && last ? encodeCursor(last) : null };
+}
+
+/** The payload of a lookup's intent entry: exactly the columns it wrote. */
+export function intentPayload(row: {
+  id: string;
+  at: string;
+  username: string;
+  operation: string;
+  identifierHash: string | null;
+  keyId: string;
+  continued: boolean;
+  requestId: string | null;
+  params: string | null;
+}): string {
+  return JSON.stringify({
+    kind: 'intent',
+    id: row.id,
+    at: row.at,
+    user: row.username,
+    operation: row.operation,
+    identifierHash: row.identifierHash,
+    keyId: row.keyId,
+    continued: row.continued,
+    requestId: row.requestId,
+    params: row.params,
+  });
+}
+
+/**
+ * The payload of a lookup's outcome entry: the columns it wrote and the keys it showed, sorted by
+ * hash. Version 2 covers each key's kind and person (the links a search follows); version 1,
+ * written before, covers the hashes alone.
+ */
+export function outcomePayload(
+  row: {
+    id: string;
+    at: string;
+    outcome: string;
+    status: number;
+    detail: string | null;
+    recordCount: number | null;
+    subjects: readonly StoredShownKey[];
+  },
+  version: 1 | 2 = 2,
+): string {
+  const sorted = [...row.subjects].sort(byHash);
+  const fields = {
+    kind: 'outcome',
+    id: row.id,
+    recordAt: row.at,
+    outcome: row.outcome,
+    status: row.status,
+    detail: row.detail,
+    recordCount: row.recordCount,
+  };
+  if (version === 1) {
+    return JSON.stringify({ ...fields, subjects: sorted.map((key) => key.hash) });
+  }
+  return JSON.stringify({
+    ...fields,
+    v: 2,
+    keys: sorted.map((key) => [key.hash, key.kind, key.person]),
+  });
+}
+
+export interface SqlAuditStoreOptions {
+  /** The chain's key (deriveAuditKey(AUDIT_KEY, 'chain')). */
+  readonly chainKey: Buffer;
+}
+
+/** The audit store over a SQL database (SQLite embedded, or PostgreSQL). */
+export class SqlAuditStore implements AuditStore {
+  readonly #db: () => Promise<SqlDatabase>;
+  readonly #chainKey: Buffer;
+
+  /** `db` may still be opening, or be opened on first use: the first query waits for it. */
+  constructor(
+    db: SqlDatabase | Promise<SqlDatabase> | (() => Promise<SqlDatabase>),
+    options: SqlAuditStoreOptions,
+  ) {
+    this.#db = typeof db === 'function' ? db : () => Promise.resolve(db);
+    this.#chainKey = options.chainKey;
+  }
+
+  /**
+   * Appends one entry to the chain inside `tx`. The UPDATE comes first: it takes the head row's
+   * lock (PostgreSQL) so a concurrent append waits for this transaction to commit, then reads the
+   * head it left; SQLite's transactions hold the database's write lock from their start.
+   */
+  async #append(
+    tx: SqlExecutor,
+    entry: { at: string; kind: ChainRow['kind']; recordId: string | null; payload: string },
+  ): Promise<void> {
+    // Last in its transaction, so the head's lock is held for three statements and the commit.
+    const { rows } = await tx.query<{ seq: number | string; hash: string }>(
+      `UPDATE audit_chain_state SET seq = seq + 1 WHERE name = 'head' RETURNING seq, hash`,
+    );
+    const head = rows[0];
+    if (!head) throw new Error('the audit chain has no head row');
+    const seq = Number(head.seq);
+    const hash = chainEntryHash(this.#chainKey, seq, head.hash, entry.payload);
+    await tx.query(
+      `INSERT INTO audit_chain (seq, at, kind, record_id, payload, prev_hash, hash)
+        VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+      [seq, entry.at, entry.kind, entry.recordId, entry.payload, head.hash, hash],
+    );
+    await tx.query(`UPDATE audit_chain_state SET hash = $1 WHERE name = 'head'`, [hash]);
+  }
+
+  async #insertIntent(tx: SqlExecutor, intent: AuditIntentEntry): Promise<string> {
+    const id = sortableId(intent.at);
+    const at = new Date(intent.at).toISOString();
+    const params = intent.params ? JSON.stringify(intent.params) : null;
+    await tx.query(INSERT, [
+      id,
+      at,
+      intent.user,
+      intent.operation,
+      intent.identifierHash,
+      intent.keyId,
+      intent.continued ? 1 : 0,
+      intent.requestId,
+      params,
+    ]);
+    await this.#append(tx, {
+      at,
+      kind: 'intent',
+      recordId: id,
+      payload: intentPayload({
+        id,
+        at,
+        username: intent.user,
+        operation: intent.operation,
+        identifierHash: intent.identifierHash,
+        keyId: intent.keyId,
+        continued: intent.continued,
+        requestId: intent.requestId,
+        params,
+      }),
+    });
+    return id;
+  }
+
+  async #complete(
+    tx: SqlExecutor,
+    id: string,
+    outcome: AuditOutcomeEntry,
+    now: number,
+  ): Promise<AuditRow> {
+    const subjects = shownKeys(outcome);
+    const recordCount = outcome.recordCount ?? null;
+    // Only an intent still open is completed: RETURNING tells whether there was one.
+    const { rows } = await tx.query<AuditRow>(`${COMPLETE} RETURNING ${COLUMNS}`, [
+      id,
+      outcome.outcome,
+      outcome.status,
+      outcome.detail,
+      recordCount,
+      personCount(subjects),
+    ]);
+    const row = rows[0];
+    if (!row) {
+      const exists = (
+        await tx.query<{ id: string }>('SELECT id FROM lookup_audit WHERE id = $1', [id])
+      ).rows.length;
+      throw new Error(
+        exists ? `audit record ${id} is already complete` : `audit record ${id} does not exist`,
+      );
+    }
+    const at = new Date(row.at).toISOString();
+    // One statement per 200 hashes rather than one per hash: a listing page shows up to 50.
+    for (let start = 0; start < subjects.length; start += 200) {
+      const batch = subjects.slice(start, start + 200);
+      await tx.query(
+        `INSERT INTO lookup_audit_subjects (audit_id, identifier_hash, at, kind, person) VALUES ${batch
+          .map((_, index) => `($1, $${index * 3 + 3}, $2, $${index * 3 + 4}, $${index * 3 + 5})`)
+          .join(', ')}`,
+        [id, at, ...batch.flatMap((key) => [key.hash, key.kind, key.person])],
+      );
+    }
+    await this.#append(tx, {
+      at: new Date(Math.max(now, Date.parse(at))).toISOString(),
+      kind: 'outcome',
+      recordId: id,
+      payload: outcomePayload({
+        id,
+        at,
+        outcome: outcome.outcome,
+        status: outcome.status,
+        detail: outcome.detail,
+        recordCount,
+        subjects,
+      }),
+    });
+    return row;
+  }
+
+  async begin(intent: AuditIntentEntry): Promise<AuditRecord> {
+    const db = await this.#db();
+    const id = await db.transaction((tx) => this.#insertIntent(tx, intent));
+    // What was just written, without reading it back.
+    return toRecord({
+      id,
+      at: new Date(intent.at).toISOString(),
+      username: intent.user,
+      operation: intent.operation,
+      outcome: 'error',
+      status: 0,
+      detail: null,
+      identifier_hash: intent.identifierHash,
+      key_id: intent.keyId,
+      continued: intent.continued ? 1 : 0,
+      request_id: intent.requestId,
+      params: intent.params ? JSON.stringify(intent.params) : null,
+      record_count: null,
+      subject_count: 0,
+      completed: 0,
+    });
+  }
+
+  async complete(id: string, outcome: AuditOutcomeEntry, now = Date.now()): Promise<AuditRecord> {
+    const db = await this.#db();
+    return toRecord(await db.transaction((tx) => this.#complete(tx, id, outcome, now)));
+  }
+
+  async record(entry: AuditEntry): Promise<AuditRecord> {
+    const db = await this.#db();
+    const row = await db.transaction(async (tx) => {
+      const id = await this.#insertIntent(tx, entry);
+      return this.#complete(tx, id, entry, entry.at);
+    });
+    return toRecord(row);
+  }
+
+  async list(query: AuditQuery): Promise<AuditRecordPage> {
+    const db = await this.#db();
+    const cursor = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
+    const { rows } = await db.query<AuditRow>(LIST, [
+      ...filterParams(query),
+      cursor ? cursor[0] : null,
+      cursor ? cursor[1] : null,
+      query.limit + 1,
+    ]);
+    return page(rows, query.limit);
+  }
+
+  async count(query: Omit<AuditQuery, 'limit' | 'cursor'>): Promise<number> {
+    const db = await this.#db();
+    const { rows } = await db.query<{ n: number | string }>(COUNT, filterParams(query));
+    return Number(rows[0]?.n ?? 0);
+  }
+
+  async findByIdentifierHashes(
+    identifierHashes: readonly string[],
+    { limit, cursor }: { limit: number; cursor?: string },
+  ): Promise<AuditRecordPage> {
+    const db = await this.#db();
+    const after = cursor === undefined ? undefined : decodeCursor(cursor);
+    const { rows } = await db.query<AuditRow>(byIdentifierSql(identifierHashes.length), [
+      ...identifierHashes,
+      after ? after[0] : null,
+      after ? after[1] : null,
+      limit + 1,
+    ]);
+    return page(rows, limit);
+  }
+
+  async countByIdentifierHashes(identifierHashes: readonly string[]): Promise<number> {
+    const db = await this.#db();
+    const { rows } = await db.query<{ n: number | string }>(
+      countByIdentifierSql(identifierHashes.length),
+      [...identifierHashes],
+    );
+    return Number(rows[0]?.n ?? 0);
+  }
+
+  async readChain(afterSeq: number, limit: number): Promise<ChainRow[]> {
+    const db = await this.#db();
+    const { rows } = await db.query<
+      {
+        seq: number | string;
+        entry_at: string;
+        kind: ChainRow['kind'];
+        record_id: string | null;
+        payload: string;
+        prev_hash: string;
+        hash: string;
+      } & { [K in keyof AuditRow]: AuditRow[K] | null }
+    >(
+      `SELECT c.seq, c.at AS entry_at, c.kind, c.record_id, c.payload, c.prev_hash, c.hash,
+          a.id, a.at, a.username, a.operation, a.outcome, a.status, a.detail, a.identifier_hash,
+          a.key_id, a.continued, a.request_id, a.params, a.record_count, a.subject_count,
+          a.completed
+        FROM audit_chain c LEFT JOIN lookup_audit a ON a.id = c.record_id
+        WHERE c.seq > $1
+        ORDER BY c.seq
+        LIMIT $2`,
+      [afterSeq, limit],
+    );
+    const ids = [...new Set(rows.map((row) => row.id).filter((id): id is string => id !== null))];
+    const subjects = new Map<string, StoredShownKey[]>();
+    if (ids.length > 0) {
+      const found = await db.query<ShownKeyRow>(
+        `SELECT audit_id, identifier_hash, kind, person FROM lookup_audit_subjects
+          WHERE audit_id IN (${placeholders(1, ids.length)})`,
+        ids,
+      );
+      for (const row of found.rows) {
+        const list = subjects.get(row.audit_id) ?? [];
+        list.push(storedKey(row));
+        subjects.set(row.audit_id, list);
+      }
+    }
+    return rows.map((row) => ({
+      seq: Number(row.seq),
+      entryAt: row.entry_at,
+      kind: row.kind,
+      recordId: row.record_id,
+      payload: row.payload,
+      prevHash: row.prev_hash,
+      hash: row.hash,
+      record: row.id === null ? null : toStored(row as AuditRow),
+      subjects: row.id === null ? [] : (subjects.get(row.id) ?? []).sort(byHash),
+    }));
+  }
+
+  async chainState(): Promise<ChainState> {
+    const db = await this.#db();
+    const { rows } = await db.query<{
+      seq: number | string;
+      hash: string;
+      checkpoint: string | null;
+      last_retention: string | null;
+      legacy_records: number | string;
+    }>(
+      `SELECT seq, hash, checkpoint, last_retention, legacy_records
+        FROM audit_chain_state WHERE name = 'head'`,
+    );
+    const row = rows[0];
+    if (!row) throw new Error('the audit chain has no head row');
+    return {
+      seq: Number(row.seq),
+      hash: row.hash,
+      checkpoint: row.checkpoint,
+      lastRetention: row.last_retention ? JSON.parse(row.last_retention) : null,
+      legacyRecords: Number(row.legacy_records),
+    };
+  }
+
+  async coverage() {
+    const db = await this.#db();
+    const count = async (sql: string) =>
+      Number((await db.query<{ n: number | string }>(sql)).rows[0]?.n ?? 0);
+    const [unchained, legacy, completed, outcomes] = await Promise.all([
+      count(`SELECT COUNT(*) AS n FROM lookup_audit a WHERE a.chained = 1 AND NOT EXISTS
+        (SELECT 1 FROM audit_chain c WHERE c.record_id = a.id AND c.kind = 'intent')`),
+      count('SELECT COUNT(*) AS n FROM lookup_audit WHERE chained = 0'),
+      count('SELECT COUNT(*) AS n FROM lookup_audit WHERE chained = 1 AND completed = 1'),
+      count(`SELECT COUNT(*) AS n FROM audit_chain c JOIN lookup_audit a ON a.id = c.record_id
+        WHERE c.kind = 'outcome'`),
+    ]);
+    return { unchained, legacy, completedWithoutOutcome: Math.max(0, completed - outcomes) };
+  }
+
+  async applyRetention(cutoff: number, now: number) {
+    const db = await this.#db();
+    const cutoffText = new Date(cutoff).toISOString();
+    const nowText = new Date(now).toISOString();
+    return db.transaction(async (tx) => {
+      // The head's lock first: no append runs while the chain is cut.
+      await tx.query(`UPDATE audit_chain_state SET seq = seq WHERE name = 'head'`);
+      const state = (
+        await tx.query<{ seq: number | string; checkpoint: string | null }>(
+          `SELECT seq, checkpoint FROM audit_chain_state WHERE name = 'head'`,
+        )
+      ).rows[0]!;
+      const count = async (sql: string, params: unknown[]) =>
+        Number((await tx.query<{ n: number | string | null }>(sql, params)).rows[0]?.n ?? 0);
+      const deleted = await count('SELECT COUNT(*) AS n FROM lookup_audit WHERE at < $1', [
+        cutoffText,
+      ]);
+      // The longest prefix of the chain made before the cutoff: everything up to the entry
+      // before the first one made at or after it.
+      const firstKept = await count('SELECT MIN(seq) AS n FROM audit_chain WHERE at >= $1', [
+        cutoffText,
+      ]);
+      const cutSeq = firstKept > 0 ? firstKept - 1 : Number(state.seq);
+      const previous = state.checkpoint ? (JSON.parse(state.checkpoint) as ChainCheckpoint) : null;
+      const cutsChain = cutSeq > (previous?.seq ?? 0);
+      if (deleted === 0 && !cutsChain) {
+        await tx.query(`UPDATE audit_chain_state SET last_retention = $1 WHERE name = 'head'`, [
+          JSON.stringify({ at: nowText, deleted: 0, cutoff: cutoffText }),
+        ]);
+        return { deleted: 0, checkpointSeq: previous?.seq ?? 0 };
+      }
+      await tx.query(
+        `DELETE FROM lookup_audit_subjects WHERE audit_id IN
+          (SELECT id FROM lookup_audit WHERE at < $1)`,
+        [cutoffText],
+      );
+      await tx.query('DELETE FROM lookup_audit WHERE at < $1', [cutoffText]);
+      let checkpointSeq = previous?.seq ?? 0;
+      if (cutsChain) {
+        const hash = (
+          await tx.query<{ hash: string }>('SELECT hash FROM audit_chain WHERE seq = $1', [cutSeq])
+        ).rows[0]?.hash;
+        if (!hash) throw new Error(`the audit chain has no entry ${cutSeq} to cut at`);
+        const checkpoint: ChainCheckpoint = {
+          seq: cutSeq,
+          hash,
+          // The latest cutoff: records made before it may be missing from the kept entries.
+          cutoff: cutoffText,
+          at: nowText,
+          deleted,
+        };
+        await tx.query('DELETE FROM audit_chain WHERE seq <= $1', [cutSeq]);
+        await tx.query(`UPDATE audit_chain_state SET checkpoint = $1 WHERE name = 'head'`, [
+          signCheckpoint(this.#chainKey, checkpoint),
+        ]);
+        checkpointSeq = cutSeq;
+      }
+      await tx.query(`UPDATE audit_chain_state SET last_retention = $1 WHERE name = 'head'`, [
+        JSON.stringify({ at: nowText, deleted, cutoff: cutoffText }),
+      ]);
+      await this.#append(tx, {
+        at: nowText,
+        kind: 'retention',
+        recordId: null,
+        payload: JSON.stringify({
+          kind: 'retention',
+          at: nowText,
+          cutoff: cutoffText,
+          deleted,
+          checkpointSeq,
+        }),
+      });
+      return { deleted, checkpointSeq };
+    });
+  }
+
+  async saveVerification(verification: AuditVerification): Promise<void> {
+    const db = await this.#db();
+    await db.query(
+      `INSERT INTO audit_verifications (id, at, ok, entries, broken_at, detail, source)
+        VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+      [
+        sortableId(Date.parse(verification.at)),
+        verification.at,
+        verification.ok ? 1 : 0,
+        verification.entries,
+        verification.brokenAt,
+        verification.detail,
+        verification.source,
+      ],
+    );
+  }
+
+  async lastVerification(): Promise<AuditVerification | null> {
+    const db = await this.#db();
+    const { rows } = await db.query<{
+      at: string;
+      ok: number | string | boolean;
+      entries: number | string;
+      broken_at: number | string | null;
+      detail: string;
+      source: string;
+    }>(
+      `SELECT at, ok, entries, broken_at, detail, source FROM audit_verifications
+        ORDER BY at DESC, id DESC LIMIT 1`,
+    );
+    const row = rows[0];
+    if (!row) return null;
+    return {
+      at: new Date(row.at).toISOString(),
+      ok: truthy(row.ok),
+      entries: Number(row.entries),
+      brokenAt: row.broken_at === null ? null : Number(row.broken_at),
+      detail: row.detail,
+      source: row.source,
+    };
+  }
+
+  async probeWrite(now: number): Promise<void> {
+    const db = await this.#db();
+    // Committed, as an intent is: a rolled-back write never reaches the disk, so it passes on a
+    // full one. About an intent's size, in a table of its own so that the chain never sees it;
+    // removed again at once (a probe left by a crash between the two is removed by the next).
+    const id = sortableId(now);
+    await db.query('INSERT INTO audit_write_probes (id, at, payload) VALUES ($1, $2, $3)', [
+      id,
+      new Date(now).toISOString(),
+      PROBE_PAYLOAD,
+    ]);
+    await db.query('DELETE FROM audit_write_probes WHERE id <= $1', [id]);
+  }
+
+  async saveCheckpoint(checkpoint: { seq: number; at: string; line: string }): Promise<void> {
+    const db = await this.#db();
+    await db.query('INSERT INTO audit_checkpoints (id, seq, at, line) VALUES ($1, $2, $3, $4)', [
+      sortableId(Date.parse(checkpoint.at)),
+      checkpoint.seq,
+      checkpoint.at,
+      checkpoint.line,
+    ]);
+  }
+
+  async checkpoints(): Promise<string[]> {
+    const db = await this.#db();
+    const { rows } = await db.query<{ line: string }>(
+      'SELECT line FROM audit_checkpoints ORDER BY seq, id',
+    );
+    return rows.map((row) => row.line);
+  }
+
+  async latestCheckpoint(): Promise<string | null> {
+    const db = await this.#db();
+    const { rows } = await db.query<{ line: string }>(
+      'SELECT line FROM audit_checkpoints ORDER BY seq DESC, id DESC LIMIT 1',
+    );
+    return rows[0]?.line ?? null;
+  }
+
+  async linkedHashes(hashes: readonly string[], rounds: number, max: number): Promise<string[]> {
+    const db = await this.#db();
+    const found = new Set(hashes);
+    let frontier = [...found];
+    for (let round = 0; round < rounds && frontier.length > 0 && found.size < max; round += 1) {
+      const { rows } = await db.query<{ identifier_hash: string }>(
+        `SELECT DISTINCT b.identifier_hash FROM lookup_audit_subjects a
+          JOIN lookup_audit_subjects b ON b.audit_id = a.audit_id AND b.person = a.person
+          WHERE a.person IS NOT NULL AND a.identifier_hash IN (${placeholders(1, frontier.length)})`,
+        frontier,
+      );
+      frontier = [];
+      for (const { identifier_hash: hash } of rows) {
+        if (found.size >= max) break;
+        if (!found.has(hash)) {
+          found.add(hash);
+          frontier.push(hash);
+        }
+      }
+    }
+    return [...found];
+  }
+
+  async matchedKeys(ids: readonly string[], hashes: readonly string[]) {
+    const matched = new Map<string, { asked: string | null; shown: StoredShownKey[] }>();
+    if (ids.length === 0) return matched;
+    const db = await this.#db();
+    const asked = await db.query<{ id: string; identifier_hash: string | null }>(
+      `SELECT id, identifier_hash FROM lookup_audit WHERE id IN (${placeholders(1, ids.length)})`,
+      [...ids],
+    );
+    for (const row of asked.rows) matched.set(row.id, { asked: row.identifier_hash, shown: [] });
+    if (hashes.length === 0) return matched;
+    const { rows } = await db.query<ShownKeyRow>(
+      `SELECT audit_id, identifier_hash, kind, person FROM lookup_audit_subjects
+        WHERE audit_id IN (${placeholders(1, ids.length)})
+          AND identifier_hash IN (${placeholders(ids.length + 1, hashes.length)})`,
+      [...ids, ...hashes],
+    );
+    for (const row of rows) matched.get(row.audit_id)?.shown.push(storedKey(row));
+    return matched;
+  }
+
+  async saveExport(id: string, at: number, user: string, signature: string | null) {
+    const db = await this.#db();
+    if (signature === null) {
+      await db.query(
+        'INSERT INTO audit_exports (id, at, username, signature) VALUES ($1, $2, $3, NULL)',
+        [id, new Date(at).toISOString(), user],
+      );
+    } else {
+      await db.query('UPDATE audit_exports SET signature = $2 WHERE id = $1', [id, signature]);
+    }
+  }
+
+  async exportSignature(id: string, user: string) {
+    const db = await this.#db();
+    const { rows } = await db.query<{ signature: string | null }>(
+      'SELECT signature FROM audit_exports WHERE id = $1 AND username = $2',
+      [id, user],
+    );
+    return rows.length === 0 ? undefined : rows[0]!.signature;
+  }
+}
+
+/**
+ * The user filter matches a prefix ("al" finds alice and alan), without regard to case on both
+ * engines (SQLite's LIKE ignores ASCII case, PostgreSQL's does not, so both sides are lowered).
+ * The typed `%` and `_` are literals: `!` escapes them, a character both engines accept as ESCAPE
+ * without the backslash quoting rules that differ between them.
+ */
+function userPrefixPattern(user: string): string {
+  return `${user.toLowerCase().replace(/[!%_]/g, '!$&')}%`;
+}
+
+function filterParams(query: Omit<AuditQuery, 'limit' | 'cursor'>): unknown[] {
+  return [
+    query.since === undefined ? null : new Date(query.since).toISOString(),
+    query.until === undefined ? null : new Date(query.until).toISOString(),
+    query.user ? userPrefixPattern(query.user) : null,
+    query.operation ?? null,
+    query.outcome ?? null,
+  ];
+}

@@ -1,0 +1,450 @@
+// The lookup audit trail's routes, admins only (app.ts): the trail newest first with filters; the
+// lookups that asked for or showed one identifier, which travels in the request body (never in a
+// URL) and is compared only as its keyed hashes; signed exports of either, streamed; and the
+// trail's integrity (the hash chain's last walk, retention).
+import { Hono } from 'hono';
+import * as z from 'zod';
+import { randomUUID } from 'node:crypto';
+import {
+  AUDIT_OUTCOMES,
+  AUDIT_QUERY_LIMITS,
+  AUDIT_SEARCH_MAX_LENGTH,
+  AuditExportRequestSchema,
+  AuditExportSignatureSchema,
+  AuditIntegritySchema,
+  AuditPageSchema,
+  AuditRecordSchema,
+  AuditSearchPageSchema,
+  AuditSearchRequestSchema,
+  AuditVerificationSchema,
+  isEmailIdentifier,
+  type AuditIntegrity,
+  type AuditMatch,
+} from '../../../shared/audit-trail';
+import type { AppEnv } from '../../app-env';
+import { ADMIN_ONLY, type ApiModule } from '../../http/api-operation';
+import { streamAuditExport, type ExportPages } from './audit-export';
+import { personSearch } from './person-search';
+import type { ExportSigner } from './export-signing';
+import type { Checkpointer } from './checkpoint-job';
+import { findCheckpoint } from './checkpoints';
+import { verifyAuditChain, type CheckpointSource } from './verify-chain';
+import { USERNAME_PATTERN } from '../../../shared/session';
+import type { IdentifierHasher } from './identifier-hash';
+import { PROBLEM_TYPES } from '../../../shared/problem';
+import { HttpProblem, invalidParameter } from '../../problem';
+import type { AuditQuery, AuditStore, AuditVerification } from './audit-store';
+import type { Context } from 'hono';
+import { InvalidCursorError } from '../../store/keyset-cursor';
+import { listFilter, listQuerySchema, parseListQuery, validListQuery } from '../../http/list-query';
+
+export interface AuditTrailRoutesDeps {
+  readonly store: AuditStore;
+  readonly hasher: IdentifierHasher;
+  /** Operation ids the trail can hold (the catalog's, and `unknown`). */
+  readonly operations: readonly string[];
+  /** The hash chain's key (deriveAuditKey(AUDIT_KEY, 'chain')), for "verify now". */
+  readonly chainKey: Buffer;
+  readonly signer: ExportSigner;
+  /** Takes a signed checkpoint of the chain's head after every export. */
+  readonly checkpointer: Pick<Checkpointer, 'take'>;
+  /** The checkpoints "verify now" holds the chain against, and the key they are signed with. */
+  readonly checkpoints: {
+    readonly publicKeyPem: string;
+    readonly sources: () => Promise<CheckpointSource[]>;
+    /** AUDIT_CHECKPOINT_MINUTES, and whether AUDIT_CHECKPOINT_DIR is set (the page says so). */
+    readonly everyMinutes: number;
+    readonly outsideDirectory: boolean;
+  };
+  /** Largest export, in records (AUDIT_EXPORT_MAX_RECORDS). */
+  readonly exportMaxRecords: number;
+  /** Audit records are kept this many days (AUDIT_RETENTION_DAYS). */
+  readonly retentionDays: number;
+  readonly now: () => number;
+}
+
+const NO_STORE = { 'Cache-Control': 'private, no-store' };
+/** An export id as the signature route checks it. */
+const EXPORT_ID = /^[0-9a-f-]{36}$/;
+
+/** The 400 for a search body; never repeats the identifier. */
+function invalidSearch(parameter: string, detail: string): HttpProblem {
+  return invalidParameter(parameter, detail, { title: 'The search is not valid' });
+}
+
+function cursorOf(cursor: string | null | undefined): string | undefined {
+  if (cursor === null || cursor === undefined) return undefined;
+  if (cursor.length === 0 || cursor.length > 600) {
+    throw invalidParameter('cursor', 'is not one this server issued');
+  }
+  return cursor;
+}
+
+/** The trail's query: time range and paging, filtered by user, operation and outcome. */
+function auditQuerySchema(operations: ReadonlySet<string>) {
+  return listQuerySchema(
+    {
+      user: listFilter(
+        z
+          .string()
+          .transform((user) => user.toLowerCase())
+          .refine((user) => USERNAME_PATTERN.test(user), 'must be a console username'),
+      ).describe('A console username.'),
+      operation: listFilter(
+        z
+          .string()
+          .refine(
+            (operation) => operations.has(operation),
+            'must be an operation id of the catalog, or "unknown"',
+          ),
+      ).describe('An operation id of GET /api/data-subjects/operations, or `unknown`.'),
+      outcome: listFilter(
+        z.enum(AUDIT_OUTCOMES, { error: `must be one of ${AUDIT_OUTCOMES.join(', ')}` }),
+      ).describe(`One of ${AUDIT_OUTCOMES.join(', ')}.`),
+    },
+    AUDIT_QUERY_LIMITS,
+  );
+}
+
+/** The identifier of a search or export body, checked: 400 with a clear message otherwise. */
+function searchedIdentifier(given: unknown): string {
+  if (typeof given !== 'string' || given.trim() === '') {
+    throw invalidSearch('identifier', 'type the identifier to search for; it must not be empty');
+  }
+  if (given.length > AUDIT_SEARCH_MAX_LENGTH) {
+    throw invalidSearch(
+      'identifier',
+      `is longer than ${AUDIT_SEARCH_MAX_LENGTH} characters: no identifier the console looks up is that long`,
+    );
+  }
+  return given.trim();
+}
+
+async function jsonBody(c: Context, what: string): Promise<unknown> {
+  try {
+    return JSON.parse(await c.req.text());
+  } catch {
+    throw invalidSearch('body', `must be a JSON object ${what}`);
+  }
+}
+
+/** How a searched identifier is matched: the page says it in words. */
+function matchOf(identifier: string, hashes: readonly string[]): AuditMatch {
+  return { rule: isEmailIdentifier(identifier) ? 'email' : 'exact', forms: hashes.length };
+}
+
+/** The filters of an export, in words, for its manifest. */
+function scopeOf(query: Omit<AuditQuery, 'limit'>): string {
+  const parts = [
+    query.since === undefined ? null : `since ${new Date(query.since).toISOString()}`,
+    query.until === undefined ? null : `until ${new Date(query.until).toISOString()}`,
+    query.user === undefined ? null : `user ${query.user}`,
+    query.operation === undefined ? null : `operation ${query.operation}`,
+    query.outcome === undefined ? null : `outcome ${query.outcome}`,
+  ].filter((part): part is string => part !== null);
+  return parts.length === 0 ? 'the whole trail' : `filters: ${parts.join(', ')}`;
+}
+
+/** The audit-trail routes, mounted at /api/audit-trail. */
+export function auditTrailRoutes(deps: AuditTrailRoutesDeps) {
+  const { store, hasher, operations } = deps;
+  const auditQuery = auditQuerySchema(new Set([...operations, 'unknown']));
+  const badCursor = (error: unknown): never => {
+    if (error instanceof InvalidCursorError) {
+      throw invalidParameter('cursor', 'is not one this server issued');
+    }
+    throw error;
+  };
+  // One walk of the chain at a time, however many admins press "verify now".
+  let verifying: Promise<AuditVerification> | undefined;
+
+  return new Hono<AppEnv>()
+    .get('/', validListQuery(auditQuery), async (c) => {
+      const query: AuditQuery = c.req.valid('query');
+      const page = await store.list(query).catch(badCursor);
+      return c.json(page, 200, NO_STORE);
+    })
+    .post('/search', async (c) => {
+      const body = await jsonBody(c, 'with an identifier');
+      const given = (body as { identifier?: unknown } | null)?.identifier;
+      const identifier = searchedIdentifier(given);
+      const parsed = AuditSearchRequestSchema.safeParse(body);
+      if (!parsed.success) {
+        throw invalidSearch(
+          'body',
+          'send { "identifier": "…" } and optionally the cursor of the previous page',
+        );
+      }
+      const cursor = cursorOf(parsed.data.cursor);
+      const hashes = hasher.searchHashes(identifier);
+      const search = await personSearch(store, hashes);
+      const page = await store
+        .findByIdentifierHashes(search.hashes, {
+          limit: AUDIT_QUERY_LIMITS.defaultPageSize,
+          ...(cursor === undefined ? {} : { cursor }),
+        })
+        .catch(badCursor);
+      return c.json(
+        { ...(await search.annotate(page)), match: matchOf(identifier, hashes) },
+        200,
+        NO_STORE,
+      );
+    })
+    .post('/export', async (c) => {
+      const user = c.get('user');
+      if (!user) throw new Error('export without a signed-in user');
+      const body = await jsonBody(c, 'with a format, and an identifier or filters');
+      const parsed = AuditExportRequestSchema.safeParse(body);
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0];
+        const where = issue?.path.map(String).join('.') || 'body';
+        if (where === 'identifier')
+          searchedIdentifier((body as { identifier?: unknown }).identifier);
+        throw invalidSearch(
+          where,
+          'send { "format": "csv" | "json" } with an "identifier" or "filters" (since, until, user, operation, outcome)',
+        );
+      }
+      const request = parsed.data;
+      let pages: ExportPages;
+      let total: number;
+      let scope: string;
+      if (request.identifier !== undefined) {
+        const search = await personSearch(
+          store,
+          hasher.searchHashes(searchedIdentifier(request.identifier)),
+        );
+        total = await store.countByIdentifierHashes(search.hashes);
+        pages = async (cursor, limit) =>
+          search.annotate(
+            await store.findByIdentifierHashes(search.hashes, {
+              limit,
+              ...(cursor ? { cursor } : {}),
+            }),
+          );
+        scope =
+          'lookups that asked for or showed one person (searched by the keyed hash of one key and the keys shown with it)';
+      } else {
+        const { limit: _limit, ...query }: AuditQuery = parseListQuery(
+          auditQuery,
+          request.filters ?? {},
+        );
+        total = await store.count(query);
+        pages = (cursor, limit) => store.list({ ...query, limit, ...(cursor ? { cursor } : {}) });
+        scope = scopeOf(query);
+      }
+      if (total > deps.exportMaxRecords) {
+        throw new HttpProblem({
+          type: PROBLEM_TYPES.exportTooLarge,
+          title: 'The export is too large',
+          status: 413,
+          detail: `${total} records match; an export holds at most ${deps.exportMaxRecords} (AUDIT_EXPORT_MAX_RECORDS). Narrow the time range or filters and export in parts.`,
+          parameter: 'filters',
+        });
+      }
+      const id = randomUUID();
+      await store.saveExport(id, deps.now(), user.username, null);
+      const stream = streamAuditExport({
+        id,
+        format: request.format,
+        scope,
+        pages,
+        signer: deps.signer,
+        now: deps.now,
+        signed: async (signature) => {
+          await store.saveExport(id, deps.now(), user.username, JSON.stringify(signature));
+          // The head as the auditor received it: a later cut below it is caught.
+          // A failed checkpoint is logged by the checkpointer; the export itself is whole.
+          await deps.checkpointer.take('export').catch(() => undefined);
+        },
+      });
+      const stamp = new Date(deps.now()).toISOString().slice(0, 19).replace(/[:T]/g, '-');
+      return new Response(stream, {
+        status: 200,
+        headers: {
+          'Content-Type':
+            request.format === 'csv'
+              ? 'text/csv; charset=utf-8'
+              : 'application/json; charset=utf-8',
+          'Content-Disposition': `attachment; filename="audit-trail-${stamp}.${request.format}"`,
+          'X-Export-Id': id,
+          'X-Export-Records': String(total),
+          ...NO_STORE,
+        },
+      });
+    })
+    .get('/exports/:id/signature', async (c) => {
+      const user = c.get('user');
+      const id = c.req.param('id');
+      if (!user || !EXPORT_ID.test(id)) throw invalidParameter('id', 'is not an export id');
+      const signature = await store.exportSignature(id, user.username);
+      if (signature === undefined) {
+        throw new HttpProblem({
+          type: PROBLEM_TYPES.notFound,
+          title: 'No such export',
+          status: 404,
+          detail: 'No export with this id was made by you.',
+        });
+      }
+      if (signature === null) {
+        throw new HttpProblem({
+          type: PROBLEM_TYPES.conflict,
+          title: 'The export has not finished',
+          status: 409,
+          detail:
+            'Its signature is written once the last byte has been sent; read the export to its end first.',
+        });
+      }
+      return c.body(signature, 200, {
+        'Content-Type': 'application/json; charset=utf-8',
+        ...NO_STORE,
+      });
+    })
+    .get('/integrity', async (c) => {
+      const [lastVerification, state, latestLine] = await Promise.all([
+        store.lastVerification(),
+        store.chainState(),
+        store.latestCheckpoint(),
+      ]);
+      const latest = latestLine === null ? undefined : findCheckpoint(JSON.parse(latestLine));
+      // An intact walk covered every entry from the retention checkpoint to the head of then.
+      const cutAt = state.checkpoint ? (JSON.parse(state.checkpoint) as { seq: number }).seq : 0;
+      const integrity: AuditIntegrity = {
+        lastVerification,
+        retention: { days: deps.retentionDays, lastRun: state.lastRetention },
+        exportMaxRecords: deps.exportMaxRecords,
+        entriesSinceVerification:
+          lastVerification?.ok === true
+            ? Math.max(0, state.seq - cutAt - lastVerification.entries)
+            : null,
+        checkpoints: {
+          everyMinutes: deps.checkpoints.everyMinutes,
+          outsideDirectory: deps.checkpoints.outsideDirectory,
+          latest: latest
+            ? { seq: latest.seq, at: latest.at, keyFingerprint: latest.keyFingerprint }
+            : null,
+        },
+      };
+      return c.json(integrity, 200, NO_STORE);
+    })
+    .post('/verify', async (c) => {
+      const user = c.get('user');
+      verifying ??= deps.checkpoints
+        .sources()
+        .then((sources) =>
+          verifyAuditChain(store, deps.chainKey, {
+            now: deps.now,
+            source: `the audit page (${user?.username ?? 'unknown'})`,
+            checkpoints: { publicKeyPem: deps.checkpoints.publicKeyPem, sources },
+          }),
+        )
+        .then(async (verification) => {
+          await store.saveVerification(verification);
+          return verification;
+        })
+        .finally(() => {
+          verifying = undefined;
+        });
+      return c.json(await verifying, 200, NO_STORE);
+    });
+}
+
+/** A JSON export as audit/audit-export.ts streams it. */
+const ExportFileSchema = z.object({
+  exportId: z.string(),
+  createdAt: z.iso.datetime(),
+  scope: z.string(),
+  records: z.array(AuditRecordSchema),
+  count: z.int(),
+});
+const exportId = z.object({ id: z.string().regex(EXPORT_ID) });
+
+/** These routes in the console's API description (api-description/). */
+export const auditTrailApi: ApiModule = {
+  base: '/api/audit-trail',
+  tag: {
+    name: 'Audit trail',
+    description: 'Every lookup of personal data, searchable and exportable (admins only).',
+  },
+  operations: [
+    {
+      method: 'get',
+      path: '/',
+      operationId: 'listAuditRecords',
+      summary: 'The audit trail, newest first',
+      access: { session: ADMIN_ONLY },
+      query: auditQuerySchema(new Set()),
+      responses: { 200: { description: 'One page of records.', schema: AuditPageSchema } },
+      problems: { 400: 'An unknown or invalid query parameter (`/problems/invalid-parameter`).' },
+    },
+    {
+      method: 'post',
+      path: '/search',
+      operationId: 'searchAuditByIdentifier',
+      summary: 'The lookups that asked for or showed one identifier',
+      description:
+        'The identifier travels in the body and is compared only as its keyed hashes; it is never stored or logged.',
+      access: { session: ADMIN_ONLY },
+      body: AuditSearchRequestSchema,
+      responses: { 200: { description: 'One page of matches.', schema: AuditSearchPageSchema } },
+      problems: { 400: 'No identifier, or an invalid cursor (`/problems/invalid-parameter`).' },
+    },
+    {
+      method: 'post',
+      path: '/export',
+      operationId: 'exportAuditRecords',
+      summary: 'Export a search or filtered records as CSV or JSON, streamed and signed',
+      description:
+        'Fetch the detached signature by the `X-Export-Id` once the last byte has arrived.',
+      access: { session: ADMIN_ONLY },
+      body: AuditExportRequestSchema,
+      responses: {
+        200: {
+          description: 'The export file.',
+          mediaType: 'text/csv',
+          alsoAs: [{ mediaType: 'application/json', schema: ExportFileSchema }],
+          headers: {
+            'X-Export-Id': 'The export’s id, for its signature.',
+            'X-Export-Records': 'How many records it holds.',
+          },
+        },
+      },
+      problems: {
+        400: 'An invalid format, identifier or filter (`/problems/invalid-parameter`).',
+        413: 'More records match than one export may hold (`/problems/export-too-large`).',
+      },
+    },
+    {
+      method: 'get',
+      path: '/exports/:id/signature',
+      operationId: 'getAuditExportSignature',
+      summary: 'The detached signature of one of your exports',
+      access: { session: ADMIN_ONLY },
+      params: exportId,
+      responses: {
+        200: { description: 'The signed manifest.', schema: AuditExportSignatureSchema },
+      },
+      problems: {
+        400: 'Not an export id (`/problems/invalid-parameter`).',
+        404: 'No export with this id was made by you (`/problems/not-found`).',
+        409: 'The export has not been read to its end yet (`/problems/conflict`).',
+      },
+    },
+    {
+      method: 'get',
+      path: '/integrity',
+      operationId: 'getAuditIntegrity',
+      summary: 'The hash chain’s last walk and the retention',
+      access: { session: ADMIN_ONLY },
+      responses: { 200: { description: 'The integrity.', schema: AuditIntegritySchema } },
+    },
+    {
+      method: 'post',
+      path: '/verify',
+      operationId: 'verifyAuditChain',
+      summary: 'Walk the hash chain now',
+      access: { session: ADMIN_ONLY },
+      responses: { 200: { description: 'The walk’s result.', schema: AuditVerificationSchema } },
+    },
+  ],
+};

@@ -1,0 +1,115 @@
+// Takes the signed checkpoints of the audit chain's head (checkpoints.ts): every
+// AUDIT_CHECKPOINT_MINUTES while the chain grows, after every export, and as the console stops.
+// Each goes first to AUDIT_CHECKPOINT_DIR (flushed to disk), then to the database, and only then
+// is it reported: one structured log line (logs are usually shipped elsewhere) and, for alert
+// destinations that subscribe to it, an `audit.checkpoint` event. Replicas each take their own;
+// duplicates of one head are harmless.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Logger } from '../../logger';
+import type { AuditStore } from './audit-store';
+import { appendCheckpointLine, CHECKPOINT_FILE, readCheckpointLines } from './checkpoint-file';
+import { checkpointLine, signCheckpoint, type AuditCheckpoint } from './checkpoints';
+import type { ExportSigner } from './export-signing';
+import type { CheckpointSource } from './verify-chain';
+
+export interface CheckpointerOptions {
+  readonly store: AuditStore;
+  readonly signer: ExportSigner;
+  /** AUDIT_CHECKPOINT_DIR, when set. */
+  readonly dir: string | undefined;
+  readonly intervalMs: number;
+  readonly logger: Logger;
+  readonly now: () => number;
+  /** Hands a checkpoint to alert destinations (their outbox); failures are logged. */
+  readonly publish?: (checkpoint: AuditCheckpoint) => Promise<unknown>;
+}
+
+/** Takes checkpoints, one at a time. */
+export interface Checkpointer {
+  /**
+   * Takes a checkpoint of the head now, unless `reason` is the interval and the head has not
+   * moved since the last one. Resolves once it is kept everywhere it goes (undefined: skipped).
+   */
+  take(reason: AuditCheckpoint['reason']): Promise<AuditCheckpoint | undefined>;
+  /** Starts the interval; returns a function that stops it. */
+  start(): () => void;
+  /** Where the checkpoints are kept, read for a walk of the chain. */
+  sources(): Promise<CheckpointSource[]>;
+}
+
+/**
+ * Where checkpoints are kept, read for a walk of the chain: the database's, and the file in `dir`
+ * (AUDIT_CHECKPOINT_DIR) once one has been written there.
+ */
+export async function checkpointSources(
+  store: Pick<AuditStore, 'checkpoints'>,
+  dir: string | undefined,
+): Promise<CheckpointSource[]> {
+  const sources: CheckpointSource[] = [{ name: 'the database', lines: await store.checkpoints() }];
+  if (dir !== undefined && existsSync(join(dir, CHECKPOINT_FILE))) {
+    sources.push({
+      name: `AUDIT_CHECKPOINT_DIR/${CHECKPOINT_FILE}`,
+      lines: readCheckpointLines(dir, true),
+    });
+  }
+  return sources;
+}
+
+export function createCheckpointer(options: CheckpointerOptions): Checkpointer {
+  let last: { seq: number; hash: string } | undefined;
+  // One at a time: a file's lines stay whole, and the "unchanged head" test sees the last one.
+  let queue: Promise<unknown> = Promise.resolve();
+
+  async function takeNow(reason: AuditCheckpoint['reason']) {
+    const head = await options.store.chainState();
+    if (reason === 'interval' && last?.seq === head.seq && last.hash === head.hash) {
+      return undefined;
+    }
+    const checkpoint = signCheckpoint(options.signer, head, options.now(), reason);
+    const line = checkpointLine(checkpoint);
+    if (options.dir !== undefined) {
+      try {
+        appendCheckpointLine(options.dir, line);
+      } catch (error) {
+        // The database and the log still get it; the operator must see the outside copy fail.
+        options.logger.error(
+          { err: error, dir: options.dir },
+          'audit checkpoint could not be appended to AUDIT_CHECKPOINT_DIR',
+        );
+      }
+    }
+    await options.store.saveCheckpoint({ seq: checkpoint.seq, at: checkpoint.at, line });
+    last = head;
+    options.logger.info({ checkpoint }, 'audit checkpoint');
+    options.publish?.(checkpoint).catch((error: unknown) => {
+      options.logger.warn({ err: error }, 'audit checkpoint could not be queued for alerts');
+    });
+    return checkpoint;
+  }
+
+  const checkpointer: Checkpointer = {
+    take(reason) {
+      const next = queue.then(() => takeNow(reason));
+      queue = next.catch((error: unknown) => {
+        options.logger.error({ err: error, reason }, 'audit checkpoint failed');
+      });
+      return next;
+    },
+    start() {
+      const run = () => {
+        checkpointer.take('interval').catch((error: unknown) => {
+          options.logger.error(
+            { err: error },
+            'audit checkpoint failed; tried again next interval',
+          );
+        });
+      };
+      const timer = setInterval(run, options.intervalMs);
+      timer.unref();
+      return () => clearInterval(timer);
+    },
+    sources: () => checkpointSources(options.store, options.dir),
+  };
+  return checkpointer;
+}

@@ -1,0 +1,313 @@
+// Walks the audit trail's hash chain from its start (or retention's signed checkpoint) to its
+// head and reports the first broken link: an entry whose hash does not match its content, a gap,
+// a record changed, removed or added behind the chain's back, an incomplete record showing more
+// than its intent. Held against signed head checkpoints (checkpoints.ts), it also catches the
+// newest entries cut off with the head rewound, or a wiped trail. Reads in pages, so a trail of
+// millions of records is walked in constant memory (the checkpoints are held in memory: a few
+// hundred a day).
+import {
+  chainEntryHash,
+  GENESIS_HASH,
+  readSignedCheckpoint,
+  type ChainCheckpoint,
+} from './audit-chain';
+import { checkpointSignatureFault, findCheckpoint } from './checkpoints';
+import {
+  intentPayload,
+  outcomePayload,
+  personCount,
+  type AuditStore,
+  type AuditVerification,
+  type ChainRow,
+} from './audit-store';
+
+const PAGE = 500;
+
+/**
+ * Why a record whose outcome the chain has not (yet) recorded shows one: nothing but its intent
+ * may be there, so an edited outcome, status, detail, count or a planted shown key is caught.
+ */
+function pendingFault(record: NonNullable<ChainRow['record']>, row: ChainRow): string | undefined {
+  const pristine =
+    record.outcome === 'error' &&
+    record.status === 0 &&
+    record.detail === null &&
+    record.recordCount === null &&
+    record.subjectCount === 0 &&
+    row.subjects.length === 0;
+  return pristine
+    ? undefined
+    : `record ${record.id} has no outcome in the chain, but shows one (changed after its intent was written)`;
+}
+
+/** Why one entry does not hold, or undefined when it does. */
+function recordFault(
+  row: ChainRow,
+  checkpoint: ChainCheckpoint | undefined,
+  awaitingOutcome: Set<string>,
+): string | undefined {
+  if (row.kind === 'retention') return undefined;
+  let payload: { id?: string; at?: string; recordAt?: string };
+  try {
+    payload = JSON.parse(row.payload) as typeof payload;
+  } catch {
+    return 'its content is not readable';
+  }
+  const record = row.record;
+  if (!record) {
+    // Retention deletes records made before its cutoff; their later entries stay in the chain.
+    const madeAt = payload.at ?? payload.recordAt;
+    if (checkpoint && madeAt !== undefined && madeAt < checkpoint.cutoff) return undefined;
+    return `record ${row.recordId} it covers was deleted`;
+  }
+  if (row.kind === 'intent') {
+    const now = intentPayload({
+      id: record.id,
+      at: record.at,
+      username: record.username,
+      operation: record.operation,
+      identifierHash: record.identifierHash,
+      keyId: record.keyId,
+      continued: record.continued,
+      requestId: record.requestId,
+      params: record.params,
+    });
+    if (now !== row.payload) return `record ${record.id} was changed after it was written`;
+    // Completed: its outcome entry must follow. Not: the record must still be a bare intent.
+    if (record.completed) {
+      awaitingOutcome.add(record.id);
+      return undefined;
+    }
+    return pendingFault(record, row);
+  }
+  awaitingOutcome.delete(record.id);
+  const version = (payload as { v?: unknown }).v === 2 ? 2 : 1;
+  // Keys kept before their kinds were: none of them may have gained a kind or a link since.
+  if (version === 1 && row.subjects.some((key) => key.kind !== null || key.person !== null)) {
+    return `record ${record.id} was given links between shown keys after its outcome was written`;
+  }
+  const now = outcomePayload(
+    {
+      id: record.id,
+      at: record.at,
+      outcome: record.outcome,
+      status: record.status,
+      detail: record.detail,
+      recordCount: record.recordCount,
+      subjects: row.subjects,
+    },
+    version,
+  );
+  if (
+    !record.completed ||
+    record.subjectCount !== personCount(row.subjects) ||
+    now !== row.payload
+  ) {
+    return `record ${record.id} was changed after its outcome was written`;
+  }
+  return undefined;
+}
+
+/** Checkpoint lines from one place they are kept, named for the report. */
+export interface CheckpointSource {
+  /** "the database", "AUDIT_CHECKPOINT_DIR/audit-checkpoints.jsonl", a file given… */
+  readonly name: string;
+  /** Its lines; lines that hold no checkpoint (other log lines) are passed over. */
+  readonly lines: readonly string[];
+}
+
+interface KnownCheckpoint {
+  readonly seq: number;
+  readonly hash: string;
+  readonly at: string;
+  readonly source: string;
+}
+
+/** The checkpoints of `sources` whose signatures hold, or why one is refused. */
+function readCheckpoints(
+  sources: readonly CheckpointSource[],
+  publicKeyPem: string,
+): { checkpoints: KnownCheckpoint[]; refused?: string } {
+  const checkpoints: KnownCheckpoint[] = [];
+  for (const source of sources) {
+    for (const [index, line] of source.lines.entries()) {
+      if (line.trim() === '') continue;
+      let value: unknown;
+      try {
+        value = JSON.parse(line);
+      } catch {
+        continue;
+      }
+      const checkpoint = findCheckpoint(value);
+      if (!checkpoint) continue;
+      const fault = checkpointSignatureFault(checkpoint, publicKeyPem);
+      if (fault) {
+        return {
+          checkpoints,
+          refused: `the checkpoint of entry ${checkpoint.seq} taken ${checkpoint.at} (${source.name}, line ${index + 1}) is refused: ${fault}`,
+        };
+      }
+      checkpoints.push({ ...checkpoint, source: source.name });
+    }
+  }
+  return { checkpoints };
+}
+
+export interface VerifyOptions {
+  readonly now: () => number;
+  /** Who asked for the walk (kept with its result). */
+  readonly source: string;
+  /**
+   * Signed head checkpoints to hold the chain against, with the public key they must be signed
+   * with: the chain must still hold each checkpointed entry, unchanged.
+   */
+  readonly checkpoints?: {
+    readonly publicKeyPem: string;
+    readonly sources: readonly CheckpointSource[];
+  };
+}
+
+/** Walks the chain of `store` with `chainKey`; `at` is the time the walk is reported at. */
+export async function verifyAuditChain(
+  store: AuditStore,
+  chainKey: Buffer,
+  options: VerifyOptions,
+): Promise<AuditVerification> {
+  const state = await store.chainState();
+  const result = (ok: boolean, entries: number, brokenAt: number | null, detail: string) => ({
+    at: new Date(options.now()).toISOString(),
+    ok,
+    entries,
+    brokenAt,
+    detail,
+    source: options.source,
+  });
+  let checkpoint: ChainCheckpoint | undefined;
+  if (state.checkpoint !== null) {
+    checkpoint = readSignedCheckpoint(chainKey, state.checkpoint);
+    if (!checkpoint) {
+      return result(
+        false,
+        0,
+        0,
+        'the retention checkpoint’s signature does not hold (changed, or made with another AUDIT_KEY)',
+      );
+    }
+  }
+  const signed = options.checkpoints
+    ? readCheckpoints(options.checkpoints.sources, options.checkpoints.publicKeyPem)
+    : { checkpoints: [] };
+  if (signed.refused) return result(false, 0, null, signed.refused);
+  // Entries retention has cut off can no longer be compared: their checkpoints are passed over.
+  const held = signed.checkpoints.filter((known) => known.seq > (checkpoint?.seq ?? 0));
+  const bySeq = new Map<number, KnownCheckpoint[]>();
+  for (const known of held) bySeq.set(known.seq, [...(bySeq.get(known.seq) ?? []), known]);
+  const latest = held.reduce<KnownCheckpoint | undefined>(
+    (best, known) => (best === undefined || known.seq > best.seq ? known : best),
+    undefined,
+  );
+
+  let expectedSeq = (checkpoint?.seq ?? 0) + 1;
+  let prevHash = checkpoint?.hash ?? GENESIS_HASH;
+  let entries = 0;
+  const awaitingOutcome = new Set<string>();
+  for (;;) {
+    const rows = await store.readChain(expectedSeq - 1, PAGE);
+    for (const row of rows) {
+      if (row.seq !== expectedSeq) {
+        return result(false, entries, expectedSeq, `entry ${expectedSeq} is missing`);
+      }
+      if (row.prevHash !== prevHash) {
+        return result(
+          false,
+          entries,
+          row.seq,
+          `entry ${row.seq} does not follow entry ${row.seq - 1}`,
+        );
+      }
+      if (chainEntryHash(chainKey, row.seq, row.prevHash, row.payload) !== row.hash) {
+        return result(
+          false,
+          entries,
+          row.seq,
+          `entry ${row.seq}: its hash does not match its content (changed, or made with another AUDIT_KEY)`,
+        );
+      }
+      const rewritten = bySeq.get(row.seq)?.find((known) => known.hash !== row.hash);
+      if (rewritten) {
+        return result(
+          false,
+          entries,
+          row.seq,
+          `entry ${row.seq} is not the one the checkpoint taken ${rewritten.at} (${rewritten.source}) signed: the chain was rewritten from there`,
+        );
+      }
+      const fault = recordFault(row, checkpoint, awaitingOutcome);
+      if (fault) return result(false, entries, row.seq, `entry ${row.seq}: ${fault}`);
+      entries += 1;
+      prevHash = row.hash;
+      expectedSeq += 1;
+    }
+    if (rows.length < PAGE) break;
+  }
+  const lastSeq = expectedSeq - 1;
+  if (lastSeq !== state.seq || prevHash !== state.hash) {
+    return result(
+      false,
+      entries,
+      expectedSeq,
+      `the chain ends at entry ${lastSeq} but its head says ${state.seq}: entries were removed`,
+    );
+  }
+  if (latest && latest.seq > lastSeq) {
+    return result(
+      false,
+      entries,
+      lastSeq + 1,
+      `the chain ends at entry ${lastSeq}, but the checkpoint taken ${latest.at} (${latest.source}) signed entry ${latest.seq}: ${latest.seq - lastSeq} entries are missing (the newest entries were cut off, or the trail was wiped)`,
+    );
+  }
+  if (awaitingOutcome.size > 0) {
+    const [first] = awaitingOutcome;
+    return result(
+      false,
+      entries,
+      null,
+      `${awaitingOutcome.size} record(s) show an outcome the chain never recorded (first: ${first})`,
+    );
+  }
+  const coverage = await store.coverage();
+  if (coverage.unchained > 0) {
+    return result(
+      false,
+      entries,
+      null,
+      `${coverage.unchained} record(s) are not in the chain: added behind its back`,
+    );
+  }
+  if (coverage.completedWithoutOutcome > 0) {
+    return result(
+      false,
+      entries,
+      null,
+      `${coverage.completedWithoutOutcome} record(s) show an outcome the chain never recorded`,
+    );
+  }
+  if (coverage.legacy > state.legacyRecords) {
+    return result(
+      false,
+      entries,
+      null,
+      `${coverage.legacy - state.legacyRecords} record(s) claim to predate the chain but were added later`,
+    );
+  }
+  const legacy =
+    coverage.legacy > 0 ? `; ${coverage.legacy} older record(s) predate the chain` : '';
+  const from = checkpoint ? ` from the retention checkpoint after entry ${checkpoint.seq}` : '';
+  const against = latest
+    ? `; matches ${held.length} signed checkpoint(s), the latest of entry ${latest.seq} taken ${latest.at}`
+    : options.checkpoints
+      ? '; no signed checkpoint to compare with yet'
+      : '';
+  return result(true, entries, null, `${entries} entries intact${from}${legacy}${against}`);
+}

@@ -1,0 +1,211 @@
+// Event types from the upstream, validated, serialised once, cached briefly and coalesced; the last
+// good list is kept (and written to DATA_DIR) so it can still be served, marked stale, while the
+// account is blocked or the platform fails: reference data must stay usable.
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import {
+  EVENT_TYPES_OPERATION,
+  EventTypesResponseSchema,
+  type StaleEventTypes,
+} from '../../shared/event-types';
+import { PROBLEM_TYPES } from '../../shared/problem';
+import { HttpProblem } from '../problem';
+import { AnswerDeadlineExceeded, type AnswerParser } from '../upstream/answer-parser';
+import { eventTypesResponseJson } from '../upstream/event-types-json';
+import { CoalescingCache } from '../upstream/coalescing-cache';
+import type { UpstreamClient } from '../upstream/upstream-client';
+import {
+  invalidUpstreamAnswerProblem,
+  problemForUpstreamAnswer,
+  problemForUpstreamFailure,
+} from '../upstream/upstream-problems';
+
+/** The two documented filters, values already validated, deduplicated and sorted. */
+export interface EventTypeFilters {
+  modules: string[];
+  objectTypes: string[];
+}
+
+export interface EventTypesSourceOptions {
+  upstream: UpstreamClient;
+  arrayQueryStyle: 'repeat' | 'comma';
+  cacheTtlMs: number;
+  now?: () => number;
+  /**
+   * Where the last good unfiltered list is kept across restarts (a file under DATA_DIR); unset
+   * keeps it in memory only.
+   */
+  lastGoodFile?: string;
+  /** Told when the last good list cannot be written (logged by the caller). */
+  onPersistError?: (error: unknown) => void;
+  /**
+   * Reads large answers off the main thread (answer-parser.ts), within `timeoutMs` of the call's
+   * start; without it every answer is read on the main thread.
+   */
+  parser?: AnswerParser;
+  /** The call's whole deadline, reading the answer included (UPSTREAM_TIMEOUT_MS). */
+  timeoutMs?: number;
+}
+
+/** Filtered lists whose last good answer is remembered; the unfiltered one always is. */
+const MAX_LAST_GOOD = 50;
+const UNFILTERED_KEY = JSON.stringify([[], []]);
+
+/** Query pairs for the filters in the configured wire style (the platform's documentation, docs/platform-contract.md, does not say). */
+function filterQuery(
+  filters: EventTypeFilters,
+  style: 'repeat' | 'comma',
+): Array<[string, string]> {
+  const pairs: Array<[string, string]> = [];
+  for (const name of ['modules', 'objectTypes'] as const) {
+    const values = filters[name];
+    if (values.length === 0) continue;
+    if (style === 'comma') pairs.push([name, values.join(',')]);
+    else for (const value of values) pairs.push([name, value]);
+  }
+  return pairs;
+}
+
+/**
+ * Loads event types. The answer is kept as the finished JSON text of `{ items, fetchedAt }` so a
+ * cache hit costs no parsing or serialising.
+ */
+export class EventTypesSource {
+  readonly #options: EventTypesSourceOptions;
+  readonly #now: () => number;
+  readonly #cache: CoalescingCache<string>;
+  /** The last good JSON text per filter key, newest last. */
+  readonly #lastGood = new Map<string, string>();
+  #persisted: Promise<string | undefined> | undefined;
+  #writing: Promise<void> = Promise.resolve();
+
+  constructor(options: EventTypesSourceOptions) {
+    this.#options = options;
+    this.#now = options.now ?? Date.now;
+    this.#cache = new CoalescingCache<string>({
+      ttlMs: options.cacheTtlMs,
+      maxEntries: 200,
+      now: this.#now,
+    });
+  }
+
+  /**
+   * The JSON body of `GET /api/event-types` for `filters`. When the platform cannot be asked
+   * (a rate-limit block, an upstream failure) and a good list for the same filters was fetched
+   * before, that list is answered with a `stale` member saying why; otherwise throws HttpProblem.
+   */
+  async getJson(filters: EventTypeFilters): Promise<string> {
+    const key = JSON.stringify([filters.modules, filters.objectTypes]);
+    try {
+      return await this.#cache.get(key, () => this.#load(key, filters));
+    } catch (error) {
+      const problem = error instanceof HttpProblem ? error : problemForUpstreamFailure(error);
+      if (!problem || !servesStale(problem)) throw error;
+      const lastGood =
+        this.#lastGood.get(key) ??
+        (key === UNFILTERED_KEY ? await this.#readPersisted() : undefined);
+      if (lastGood === undefined) throw error;
+      return withStale(lastGood, problem);
+    }
+  }
+
+  /** Waits for the last good list to be on disk (tests, shutdown). */
+  flush(): Promise<void> {
+    return this.#writing;
+  }
+
+  #remember(key: string, json: string): void {
+    this.#lastGood.delete(key);
+    this.#lastGood.set(key, json);
+    if (this.#lastGood.size > MAX_LAST_GOOD) {
+      const oldest = [...this.#lastGood.keys()].find((candidate) => candidate !== UNFILTERED_KEY);
+      if (oldest !== undefined) this.#lastGood.delete(oldest);
+    }
+    const file = this.#options.lastGoodFile;
+    if (key !== UNFILTERED_KEY || !file) return;
+    this.#persisted = Promise.resolve(json);
+    // One write at a time, through a temporary file: a crash mid-write leaves the old list.
+    this.#writing = this.#writing
+      .then(async () => {
+        await mkdir(dirname(file), { recursive: true });
+        await writeFile(`${file}.tmp`, json, { mode: 0o600 });
+        await rename(`${file}.tmp`, file);
+      })
+      .catch((error: unknown) => this.#options.onPersistError?.(error));
+  }
+
+  /** The list a previous process kept, checked like an upstream answer; undefined if unusable. */
+  #readPersisted(): Promise<string | undefined> {
+    const file = this.#options.lastGoodFile;
+    if (!file) return Promise.resolve(undefined);
+    this.#persisted ??= readFile(file, 'utf8').then(
+      (text) => {
+        try {
+          const parsed = EventTypesResponseSchema.safeParse(JSON.parse(text));
+          return parsed.success && parsed.data.stale === undefined ? text : undefined;
+        } catch {
+          return undefined;
+        }
+      },
+      () => undefined,
+    );
+    return this.#persisted;
+  }
+
+  async #load(key: string, filters: EventTypeFilters): Promise<string> {
+    const startedAt = this.#now();
+    const response = await this.#options.upstream.send(EVENT_TYPES_OPERATION, {
+      query: filterQuery(filters, this.#options.arrayQueryStyle),
+    });
+    if (response.status !== 200) throw problemForUpstreamAnswer(response, this.#now());
+    const json = await this.#read(response.body, startedAt);
+    if (json === undefined) throw invalidUpstreamAnswerProblem();
+    this.#remember(key, json);
+    return json;
+  }
+
+  #read(text: string, startedAt: number): Promise<string | undefined> {
+    const { parser, timeoutMs = 10_000 } = this.#options;
+    return readAnswer(parser, text, new Date(this.#now()).toISOString(), startedAt + timeoutMs);
+  }
+}
+
+/** The answer read off the main thread when a parser is given, within the call's deadline. */
+async function readAnswer(
+  parser: AnswerParser | undefined,
+  text: string,
+  fetchedAt: string,
+  deadlineAt: number,
+): Promise<string | undefined> {
+  if (!parser) return eventTypesResponseJson(text, fetchedAt);
+  try {
+    return await parser.read(text, fetchedAt, deadlineAt);
+  } catch (error) {
+    if (!(error instanceof AnswerDeadlineExceeded)) throw error;
+    throw new HttpProblem({
+      type: PROBLEM_TYPES.upstreamTimeout,
+      title: 'The privacy platform’s answer could not be read in time',
+      status: 504,
+      detail:
+        'Several large answers arrived at once and this one was not read within the configured timeout (UPSTREAM_TIMEOUT_MS); it was dropped. Try again in a moment.',
+    });
+  }
+}
+
+/** Whether the last good list may stand in: the platform blocked or failed, not a bad request. */
+function servesStale(problem: HttpProblem): boolean {
+  const { status, upstreamStatus } = problem.problem;
+  return status === 429 || status >= 500 || (upstreamStatus !== undefined && upstreamStatus >= 500);
+}
+
+/** `json` (an `{ items, fetchedAt }` object text) with a `stale` member describing `problem`. */
+function withStale(json: string, problem: HttpProblem): string {
+  const { title, status, retryAfterSeconds, incidentId } = problem.problem;
+  const stale: StaleEventTypes = {
+    reason: title,
+    status,
+    ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }),
+    ...(incidentId === undefined ? {} : { incidentId }),
+  };
+  return `{"stale":${JSON.stringify(stale)},${json.slice(1)}`;
+}

@@ -1,0 +1,323 @@
+// The account-wide view's routes (docs/account-wide-view.md):
+// - `POST /api/integrations/reports`: an integration's report, authenticated by its reporting key
+//   as a bearer token (no session, no cookie), validated entry by entry, rate limited per key;
+// - `/api/integrations` (admins): register, list, rotate, revoke;
+// - `GET /api/account-usage`: the account-wide view of the rate-limits page (every role).
+import { Hono } from 'hono';
+import type { Context } from 'hono';
+import * as z from 'zod/mini';
+import {
+  AccountOverviewSchema,
+  IngestAnswerSchema,
+  IntegrationListSchema,
+  IntegrationSchema,
+  IssuedKeySchema,
+  MinuteEntrySchema,
+  REPORT_LIMITS,
+  RegisterIntegrationSchema,
+  ThrottleEntrySchema,
+  type IngestAnswer,
+  type Integration,
+} from '../../shared/integrations';
+import { PROBLEM_TYPES } from '../../shared/problem';
+import type { AppEnv } from '../app-env';
+import { ADMIN_ONLY, ANY_ROLE, type ApiModule } from '../http/api-operation';
+import { looksLikeReportingKey } from './integration-keys';
+import { IntegrationNameTakenError } from './integration-store';
+import type { IntegrationsRoutesDeps } from './integrations-port';
+import { readReport, ReportRejectedError } from './report-intake';
+import { HttpProblem } from '../problem';
+import { quotaRefusalHeaders } from '../rate-limit-fields';
+import { SECURITY_PROBLEM_TYPES } from '../security/security-problems';
+
+const noStore = { 'Cache-Control': 'private, no-store' };
+
+function unauthorized(): HttpProblem {
+  return new HttpProblem(
+    {
+      type: PROBLEM_TYPES.integrationUnauthorized,
+      title: 'Missing, unknown or revoked reporting key',
+      status: 401,
+      detail:
+        'Send the integration\u2019s reporting key as "Authorization: Bearer <key>". An admin issues keys on the Integrations page.',
+    },
+    { 'WWW-Authenticate': 'Bearer realm="integration reports"' },
+  );
+}
+
+function invalidBody(detail: string, status: 400 | 413 = 400): HttpProblem {
+  return new HttpProblem({
+    type: status === 413 ? SECURITY_PROBLEM_TYPES.payloadTooLarge : PROBLEM_TYPES.invalidParameter,
+    title: status === 413 ? 'The report is too large' : 'The report is not valid',
+    status,
+    detail,
+  });
+}
+
+function notFound(): HttpProblem {
+  return new HttpProblem({
+    type: PROBLEM_TYPES.notFound,
+    title: 'No such integration',
+    status: 404,
+    detail: 'It may have been registered on another console; reload the list.',
+  });
+}
+
+/** The bearer key of the request, or undefined. */
+function bearerKey(c: Context): string | undefined {
+  const header = c.req.header('authorization');
+  const match = header ? /^Bearer ([^\s]+)$/i.exec(header.trim()) : null;
+  const key = match?.[1];
+  return key && looksLikeReportingKey(key) ? key : undefined;
+}
+
+/** `POST /` of the ingest route, mounted at /api/integrations/reports before any session check. */
+export function integrationReportRoutes(deps: IntegrationsRoutesDeps) {
+  return new Hono<AppEnv>().post('/', async (c) => {
+    const key = bearerKey(c);
+    const integration = key ? await deps.store.authenticate(key) : undefined;
+    if (!integration) throw unauthorized();
+    const verdict = await deps.limiter.take(integration.id);
+    if (!verdict.allowed) {
+      throw new HttpProblem(
+        {
+          type: PROBLEM_TYPES.rateLimited,
+          title: 'Too many reports from this integration',
+          status: 429,
+          detail: `Send at most one report every few seconds; retry in ${verdict.retryAfterSeconds} s.`,
+          retryAfterSeconds: verdict.retryAfterSeconds,
+        },
+        quotaRefusalHeaders([deps.limiter.policy], deps.limiter.policy, verdict.retryAfterSeconds),
+      );
+    }
+    if (!(c.req.header('content-type') ?? '').toLowerCase().startsWith('application/json')) {
+      throw new HttpProblem({
+        type: SECURITY_PROBLEM_TYPES.unsupportedMediaType,
+        title: 'A report is JSON',
+        status: 415,
+        detail: 'Send the report with Content-Type: application/json.',
+      });
+    }
+    const raw: unknown = await c.req.json().catch(() => undefined);
+    let intake;
+    try {
+      intake = readReport(raw, { now: deps.now(), retentionMs: deps.retentionMs });
+    } catch (error) {
+      if (error instanceof ReportRejectedError) throw invalidBody(error.message, error.status);
+      throw error;
+    }
+    const stored = await deps.store.storeReport(integration.id, intake.minutes, intake.throttles);
+    const reasons = Object.fromEntries(
+      Object.entries(intake.dropped).filter(([, count]) => (count ?? 0) > 0),
+    ) as Record<string, number>;
+    const answer: IngestAnswer = {
+      accepted: { minutes: intake.minutes.length, throttles: intake.throttles.length },
+      aggregated: { throttles: stored.aggregated },
+      dropped: {
+        total: Object.values(reasons).reduce((sum, count) => sum + count, 0),
+        reasons,
+      },
+    };
+    return c.json(answer, 202, noStore);
+  });
+}
+
+const IdParam = z.string().check(z.regex(/^[0-9a-f-]{36}$/));
+
+/** The admin routes, mounted at /api/integrations behind requireRole('admin'). */
+export function integrationAdminRoutes(deps: IntegrationsRoutesDeps) {
+  const idOf = (c: Context) => {
+    const parsed = IdParam.safeParse(c.req.param('id'));
+    if (!parsed.success) throw notFound();
+    return parsed.data;
+  };
+  const actor = (c: Context<AppEnv>) => c.get('user')?.username;
+  const changed = (c: Context<AppEnv>, action: string, integration: Integration) => {
+    deps.usage.invalidate();
+    deps.logger.info(
+      { action, integration: integration.id, by: actor(c) },
+      `integration ${action}`,
+    );
+  };
+  return new Hono<AppEnv>()
+    .get('/', async (c) => c.json({ items: await deps.store.list() }, 200, noStore))
+    .post('/', async (c) => {
+      const parsed = RegisterIntegrationSchema.safeParse(await c.req.json().catch(() => undefined));
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0];
+        const field = String(issue?.path[0] ?? 'name');
+        throw new HttpProblem({
+          type: PROBLEM_TYPES.invalidParameter,
+          title: 'Invalid integration',
+          status: 400,
+          detail: `${field}: ${issue?.message ?? 'invalid'}`,
+          parameter: field,
+        });
+      }
+      try {
+        const issued = await deps.store.register(parsed.data.name, parsed.data.owner || null);
+        changed(c, 'registered', issued.integration);
+        return c.json(issued, 201, noStore);
+      } catch (error) {
+        if (error instanceof IntegrationNameTakenError) {
+          throw new HttpProblem({
+            type: PROBLEM_TYPES.conflict,
+            title: 'That name is taken',
+            status: 409,
+            detail: `name: ${error.message}; choose another name, or rotate its key`,
+            parameter: 'name',
+          });
+        }
+        throw error;
+      }
+    })
+    .post('/:id/rotate', async (c) => {
+      const issued = await deps.store.rotate(idOf(c));
+      if (!issued) throw notFound();
+      changed(c, 'key rotated', issued.integration);
+      return c.json(issued, 200, noStore);
+    })
+    .post('/:id/revoke', async (c) => {
+      const integration = await deps.store.revoke(idOf(c));
+      if (!integration) throw notFound();
+      changed(c, 'revoked', integration);
+      return c.json(integration, 200, noStore);
+    })
+    .post('/:id/demo-burst', async (c) => {
+      if (!deps.demo) throw notFound();
+      const outcome = await deps.demo.burst(idOf(c));
+      deps.usage.invalidate();
+      return c.json(outcome, 200, noStore);
+    });
+}
+
+/** `GET /` of the account-wide view, mounted at /api/account-usage (every signed-in role). */
+export function accountUsageRoutes(deps: Pick<IntegrationsRoutesDeps, 'usage'>) {
+  return new Hono<AppEnv>().get('/', async (c) =>
+    c.json(await deps.usage.overview(), 200, noStore),
+  );
+}
+
+/**
+ * A report as the API description shows it. The intake (integrations/report-intake.ts) reads
+ * entry by entry with the same entry schemas, dropping bad ones instead of refusing the report.
+ */
+const ReportSchema = z.object({
+  minutes: z.optional(
+    z.array(MinuteEntrySchema).check(z.maxLength(REPORT_LIMITS.maxMinuteEntries)),
+  ),
+  throttles: z.optional(
+    z.array(ThrottleEntrySchema).check(z.maxLength(REPORT_LIMITS.maxThrottleEntries)),
+  ),
+});
+const DemoBurstSchema = z.object({ status: z.nullable(z.int()) });
+const byId = z.object({ id: IdParam });
+const noSuchIntegration = 'No such integration (`/problems/not-found`).';
+
+/** `POST /api/integrations/reports` in the console's API description (api-description/). */
+export const integrationReportsApi: ApiModule = {
+  base: '/api/integrations/reports',
+  tag: {
+    name: 'Integrations',
+    description: 'Other software on the account reporting its traffic; the account-wide view.',
+  },
+  operations: [
+    {
+      method: 'post',
+      path: '/',
+      operationId: 'sendIntegrationReport',
+      summary: 'An integration reports its traffic and its 429s',
+      description:
+        'From a server, with the integration’s reporting key; no session, cookie or X-CSRF header. Bad entries are dropped and counted, not refused.',
+      access: { integrationKey: true },
+      body: ReportSchema,
+      responses: { 202: { description: 'Stored.', schema: IngestAnswerSchema } },
+      problems: {
+        400: 'Not a report: not a JSON object of `minutes` and `throttles` (`/problems/invalid-parameter`).',
+        401: 'A missing, unknown or revoked key (`/problems/integration-unauthorized`), with `WWW-Authenticate: Bearer`.',
+        413: 'More entries than one report may hold (`/problems/payload-too-large`).',
+        415: 'Not `application/json` (`/problems/unsupported-media-type`).',
+        429: 'Too many reports from this integration (`/problems/rate-limited`), with `Retry-After`.',
+      },
+    },
+  ],
+};
+
+/** The admin routes in the console's API description (api-description/). */
+export const integrationAdminApi: ApiModule = {
+  base: '/api/integrations',
+  tag: integrationReportsApi.tag,
+  operations: [
+    {
+      method: 'get',
+      path: '/',
+      operationId: 'listIntegrations',
+      summary: 'The registered integrations (never their keys)',
+      access: { session: ADMIN_ONLY },
+      responses: { 200: { description: 'The integrations.', schema: IntegrationListSchema } },
+    },
+    {
+      method: 'post',
+      path: '/',
+      operationId: 'registerIntegration',
+      summary: 'Register an integration and issue its reporting key',
+      description: 'The key is in this answer, and never again.',
+      access: { session: ADMIN_ONLY },
+      body: RegisterIntegrationSchema,
+      responses: { 201: { description: 'Registered, with its key.', schema: IssuedKeySchema } },
+      problems: {
+        400: 'An invalid name or owner (`/problems/invalid-parameter`).',
+        409: 'The name is taken (`/problems/conflict`).',
+      },
+    },
+    {
+      method: 'post',
+      path: '/:id/rotate',
+      operationId: 'rotateIntegrationKey',
+      summary: 'Issue a new key; the old one stops working',
+      access: { session: ADMIN_ONLY },
+      params: byId,
+      responses: { 200: { description: 'The new key.', schema: IssuedKeySchema } },
+      problems: { 404: noSuchIntegration },
+    },
+    {
+      method: 'post',
+      path: '/:id/revoke',
+      operationId: 'revokeIntegration',
+      summary: 'Revoke an integration’s key',
+      access: { session: ADMIN_ONLY },
+      params: byId,
+      responses: { 200: { description: 'Revoked.', schema: IntegrationSchema } },
+      problems: { 404: noSuchIntegration },
+    },
+    {
+      method: 'post',
+      path: '/:id/demo-burst',
+      operationId: 'burstDemoIntegration',
+      summary: 'Make a simulated integration burst until it draws a 429',
+      access: { session: ADMIN_ONLY },
+      demoOnly: true,
+      params: byId,
+      responses: {
+        200: { description: 'The status the burst ended on.', schema: DemoBurstSchema },
+      },
+      problems: { 404: noSuchIntegration },
+    },
+  ],
+};
+
+/** The account-wide view in the console's API description (api-description/). */
+export const accountUsageApi: ApiModule = {
+  base: '/api/account-usage',
+  tag: integrationReportsApi.tag,
+  operations: [
+    {
+      method: 'get',
+      path: '/',
+      operationId: 'getAccountUsage',
+      summary: 'The account-wide view: every integration’s traffic against the account’s limits',
+      access: { session: ANY_ROLE },
+      responses: { 200: { description: 'The overview.', schema: AccountOverviewSchema } },
+    },
+  ],
+};
