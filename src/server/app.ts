@@ -7,38 +7,16 @@ import type { ConsoleHealth } from '../shared/console-health';
 import type { ConsoleMeta } from '../shared/console-meta';
 import { PROBLEM_TYPES } from '../shared/problem';
 import type { AppEnv } from './app-env';
+import type { AreaModule, AreaRoutes } from './area-module';
 import type { ConsoleAuth } from './auth/console-auth';
 import { requireRole } from './http/require-role';
-import { signInLockRoutes } from './auth/sign-in-lock-routes';
 import { requireSession } from './auth/require-session';
 import type { Logger } from './logger';
 import { HttpProblem, problemResponse } from './problem';
 import type { Readiness } from './observability/readiness';
-import { alertsRoutes, type AlertsRoutesDeps } from './alerts/alerts-routes';
-import {
-  auditTrailRoutes,
-  type AuditTrailRoutesDeps,
-} from './data-subjects/audit/audit-trail-routes';
-import {
-  dataSubjectsRoutes,
-  type DataSubjectsRoutesDeps,
-} from './data-subjects/data-subjects-routes';
-import {
-  demoControlsRoutes,
-  type DemoControlsRoutesDeps,
-} from './rate-limits/demo-controls-routes';
-import { eventTypesRoutes } from './event-types/event-types-routes';
 import { healthRoutes } from './routes/health';
 import { metricsRoutes, type MetricsRoutesDeps } from './routes/metrics';
 import { httpMetrics } from './observability/http-metrics';
-import { rateLimitsRoutes, type RateLimitsRoutesDeps } from './rate-limits/rate-limits-routes';
-import {
-  accountUsageRoutes,
-  integrationAdminRoutes,
-  integrationReportRoutes,
-} from './integrations/integrations-routes';
-import type { IntegrationsRoutesDeps } from './integrations/integrations-port';
-import { sessionRoutes } from './auth/session-routes';
 import { apiFallback } from './security/api-fallback';
 import { metaRoutes } from './routes/meta';
 import { apiDescriptionRoutes } from './routes/api-description';
@@ -52,49 +30,34 @@ import { htmlNoStore } from './html-no-store';
 import { bodySizeLimit, queryLimits, requestTargetGuard } from './security/request-limits';
 import { requestLogging } from './observability/request-logging';
 import { staticSiteRoutes } from './static-site';
-import type { EventTypesSource } from './event-types/event-types-source';
 import { problemForUpstreamFailure } from './upstream/upstream-problems';
 import { StoreUnavailableError } from './store/database';
 
 export interface AppDeps {
   logger: Logger;
-  eventTypes: EventTypesSource;
-  arrayQueryStyle: 'repeat' | 'comma';
   /** Where the built SPA lives; omit to serve the API only (development with Vite). */
   staticDir?: string;
-  /** Console users, sessions and sign-in throttling (src/server/auth). */
+  /** Console users, sessions and sign-in throttling (the auth area): the edge's checks use it. */
   auth: ConsoleAuth;
+  /** The areas whose routes are mounted (area-module.ts), each with the access it declares. */
+  areas: readonly AreaModule[];
   /** What `GET /api/meta` tells the SPA (mode, account tier, demo controls). */
   meta?: ConsoleMeta;
   /** What `GET /readyz` reports (composed: observability/readiness.ts). */
   readiness?: () => Promise<Readiness>;
-  /** The rate-limit panel's API (governor, incidents, live stream). */
-  rateLimits?: RateLimitsRoutesDeps;
-  /** Demo mode only: the built-in mock's controls. */
-  demoControls?: DemoControlsRoutesDeps;
   /** GET /metrics for a Prometheus scraper, and the request-duration histogram. */
   metrics?: MetricsRoutesDeps;
   /** What GET /api/health tells the browsers (the store, the governor's mode). */
   health?: () => Promise<ConsoleHealth>;
-  /** Data-subject lookups (docs/product.md §6), admins only. */
-  dataSubjects?: DataSubjectsRoutesDeps;
-  /** The lookup audit trail (docs/product.md §6), admins only. */
-  auditTrail?: AuditTrailRoutesDeps;
-  /** Integrations' reports and the account-wide view (docs/account-wide-view.md). */
-  integrations?: IntegrationsRoutesDeps;
-  /** Early warning and alert destinations (docs/alerts.md): every role reads, admins change. */
-  alerts?: AlertsRoutesDeps;
 }
 
-/**
- * API prefixes that reach personal data: admins only (docs/product.md §4). Routes mounted under them
- * later are protected by construction; an unknown path below them is still a 404 for an admin.
- */
-const ADMIN_ONLY_PREFIXES = [
-  '/api/data-subjects',
-  '/api/audit-trail',
-  '/api/sign-in-locks',
-] as const;
+/** The areas' route groups with the given access. */
+function routesWith(
+  areas: readonly AreaModule[],
+  wanted: (access: AreaRoutes['access']) => boolean,
+): AreaRoutes[] {
+  return areas.flatMap((area) => area.routes).filter((routes) => wanted(routes.access));
+}
 
 export function createApp(deps: AppDeps) {
   const app = new Hono<AppEnv>();
@@ -126,8 +89,8 @@ export function createApp(deps: AppDeps) {
   app.use('*', htmlNoStore(), requestTargetGuard(), bodySizeLimit());
   // Integrations report with their key, from servers: no session, cookie, Origin or CSRF header.
   // Registered before the /api/* checks, so they never see these requests.
-  if (deps.integrations) {
-    app.route('/api/integrations/reports', integrationReportRoutes(deps.integrations));
+  for (const routes of routesWith(deps.areas, (access) => access === 'integration-key')) {
+    app.route(routes.path, routes.app);
   }
   app.use('/api/*', queryLimits(), originCheck(deps.auth.web), requireCsrfHeader());
 
@@ -147,40 +110,30 @@ export function createApp(deps: AppDeps) {
   // Prometheus scrapes: loopback only, or with METRICS_TOKEN (routes/metrics.ts).
   if (deps.metrics) app.route('/metrics', metricsRoutes(deps.metrics));
   // Signing in needs no session; everything after requireSession does.
-  app.route('/api/session', sessionRoutes(deps.auth));
+  for (const routes of routesWith(deps.areas, (access) => access === 'no-session')) {
+    app.route(routes.path, routes.app);
+  }
   app.use('/api/*', requireSession(deps.auth));
-  // `${prefix}*` matches the prefix itself, anything below it, and siblings such as
-  // `/api/audit-trail.csv`: wider than needed, never narrower.
-  for (const prefix of ADMIN_ONLY_PREFIXES) app.use(`${prefix}*`, requireRole('admin'));
-  app.route('/api/sign-in-locks', signInLockRoutes(deps.auth));
-  app.route('/api/event-types', eventTypesRoutes(deps.eventTypes, deps.arrayQueryStyle));
-  // Rate limits and 429 incidents (docs/product.md §7): every signed-in role.
+  const signedIn = routesWith(
+    deps.areas,
+    (access) => access === undefined || Array.isArray(access),
+  );
+  // Role guards on the whole prefix before any route is mounted: `${path}*` matches the path
+  // itself, anything below it, and siblings such as `/api/audit-trail.csv`: wider than needed,
+  // never narrower, so a route added later below a personal-data prefix is protected by
+  // construction, and an unknown path below it is still a 404 for an admin.
+  for (const { path, access } of signedIn) {
+    if (Array.isArray(access)) app.use(`${path}*`, requireRole(...access));
+  }
+  for (const routes of signedIn) app.route(routes.path, routes.app);
   if (deps.meta) app.route('/api/meta', metaRoutes(deps.meta));
   // The console's own API description (api-description/), for every signed-in role.
   app.route(
     '/api/openapi.json',
     apiDescriptionRoutes(() => buildOpenApiDocument(API_MODULES)),
   );
-  // Forgetting the limits the platform reported changes what the governor keeps: admins only.
-  app.delete('/api/rate-limits/reported-limits', requireRole('admin'));
-  if (deps.rateLimits) app.route('/api/rate-limits', rateLimitsRoutes(deps.rateLimits));
   // The console's own health, for the banner on every page.
   if (deps.health) app.route('/api/health', healthRoutes(deps.health));
-  // Personal data: admins only, by the ADMIN_ONLY_PREFIXES guard above.
-  if (deps.dataSubjects) app.route('/api/data-subjects', dataSubjectsRoutes(deps.dataSubjects));
-  if (deps.auditTrail) app.route('/api/audit-trail', auditTrailRoutes(deps.auditTrail));
-  if (deps.alerts) app.route('/api/alerts', alertsRoutes(deps.alerts));
-  // Demo mode only: the controls that provoke limits in the built-in mock. Support engineers
-  // investigate throttling, so they may use them too; nothing here reaches personal data.
-  if (deps.demoControls) {
-    app.use('/api/demo-controls*', requireRole('admin', 'support'));
-    app.route('/api/demo-controls', demoControlsRoutes(deps.demoControls));
-  }
-  if (deps.integrations) {
-    app.use('/api/integrations*', requireRole('admin'));
-    app.route('/api/integrations', integrationAdminRoutes(deps.integrations));
-    app.route('/api/account-usage', accountUsageRoutes(deps.integrations));
-  }
   app.all('/api/*', apiFallback(app));
   // Where a problem's `type` URI leads, for everyone (no session); and the usual description
   // addresses answer a 404 problem rather than the app's page.

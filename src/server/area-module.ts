@@ -5,17 +5,21 @@
 // jobs through start/stop, and /readyz asks each for its readiness.
 import type { Hono } from 'hono';
 import type { Role } from '../shared/session';
-import type { AppEnv } from './app-env';
 
 /** One group of an area's routes, mounted under `path` (for example `/api/alerts`). */
 export interface AreaRoutes {
   readonly path: string;
-  readonly app: Hono<AppEnv>;
+  // Route groups are built with the environment their handlers read (most with AppEnv, some with
+  // none); Hono's `route` takes any of them.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  readonly app: Hono<any, any, any>;
   /**
-   * Who may call them: absent means every signed-in role. `'public'` routes are mounted before
-   * the session, Origin and CSRF checks (integrations report with their own key, from servers).
+   * Who may call them. Absent: every signed-in role; a list: those roles (403 for the others).
+   * `'no-session'`: browsers without a session (signing in), after the Origin and CSRF checks.
+   * `'integration-key'`: servers reporting with an integration's key, before the browser checks
+   * (no session, cookie, Origin or CSRF header).
    */
-  readonly access?: readonly Role[] | 'public';
+  readonly access?: readonly Role[] | 'no-session' | 'integration-key';
 }
 
 /** What an area tells /readyz and /api/health about itself. */

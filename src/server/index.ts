@@ -13,14 +13,13 @@ import { CHECKPOINT_FILE } from './data-subjects/audit/checkpoint-file';
 import { SESSION_SECRET_FILE } from './auth/session-cookie';
 import { tightenPrivatePaths } from './store/private-files';
 import { ConfigError, loadConfig, redactedValue, type Config } from './config';
-import { startRetentionJob } from './data-subjects/audit/retention-job';
 import { composeBff } from './compose';
 import {
   identifierPlacementWarnings,
   loadOperationsCatalog,
 } from './data-subjects/operations-file';
 import { createLogger } from './logger';
-import type { DemoControlsPort } from './rate-limits/demo-controls-routes';
+import type { DemoControlsPort } from './demo/demo-controls-routes';
 import type { DemoTrafficPort } from './integrations/demo-integrations';
 import {
   DATABASE_FILE,
@@ -196,6 +195,8 @@ async function main(): Promise<void> {
       ...(demoTraffic ? { demoTraffic } : {}),
       ...(redis ? { redis } : {}),
       processMetrics: true,
+      // The audit trail's daily retention and chain walk (retention-job.ts), stopped on close.
+      auditMaintenance: true,
     });
   } catch (error) {
     if (error instanceof ConfigError) {
@@ -215,8 +216,6 @@ async function main(): Promise<void> {
     console.error(`Startup error: ${(error as Error).message.replace(/\s+/g, ' ')}`);
     process.exit(1);
   }
-  // The audit trail's daily retention and chain walk (retention-job.ts).
-  const stopRetention = startRetentionJob(bff.auditMaintenance);
   // Node's HTTP server with a 16 KB header cap and problem+json for requests it cannot parse.
   const server = createConsoleServer({ fetch: bff.app.fetch, hostname: config.host });
   server.on('error', (error: NodeJS.ErrnoException) => {
@@ -264,7 +263,6 @@ async function main(): Promise<void> {
     stopping = true;
     logger.info({ signal }, 'shutting down: finishing requests in flight');
     bff.drain();
-    stopRetention();
     setTimeout(() => {
       logger.warn('shutdown took 10 s; leaving with requests still open');
       process.exit(1);

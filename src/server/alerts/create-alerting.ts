@@ -1,7 +1,7 @@
 // Wires early warning and alerting for compose.ts: the store, the outbox worker, the service that
 // raises alerts, the monitor that watches incidents, usage and the governor, and the forecast the
 // routes answer with. The usage source is the one seam for account-wide numbers.
-import type { IncidentHub } from '../rate-limits/incident-hub';
+import type { Incident } from '../../shared/incident';
 import type { Governor } from '../governor/governor';
 import type { Logger } from '../logger';
 import type { SqlDatabase } from '../store/database';
@@ -14,10 +14,16 @@ import { AlertStore } from './alert-store';
 import { consoleUsageSource } from './console-usage-source';
 import type { UsageSource } from './forecast';
 
+/** What alerting needs of the incident feed: to be told of every incident change. */
+export interface IncidentObserver {
+  observe(observer: (incident: Incident) => void): () => void;
+}
+
 export interface AlertingOptions {
   readonly database: () => Promise<SqlDatabase>;
   readonly governor: Governor;
-  readonly hub: IncidentHub;
+  /** Every replica's incident changes, in order (the rate-limits area's hub). */
+  readonly hub: IncidentObserver;
   readonly logger: Logger;
   readonly now: () => number;
   readonly http: AlertHttpOptions;

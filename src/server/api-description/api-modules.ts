@@ -5,7 +5,7 @@ import { alertsApi } from '../alerts/alerts-routes';
 import { apiDescriptionApi } from '../routes/api-description';
 import { auditTrailApi } from '../data-subjects/audit/audit-trail-routes';
 import { dataSubjectsApi } from '../data-subjects/data-subjects-routes';
-import { demoControlsApi } from '../rate-limits/demo-controls-routes';
+import { demoControlsApi } from '../demo/demo-controls-routes';
 import { eventTypesApi } from '../event-types/event-types-routes';
 import { healthApi } from '../routes/health';
 import {

@@ -19,8 +19,15 @@ import {
   type RateLimitRule,
 } from '../../shared/rate-limits';
 import type { LimitUsage } from '../governor/governor';
-import type { IncidentStore } from '../rate-limits/incident-store';
 import type { IntegrationStore, StoredThrottle, TemplateTotal } from './integration-store';
+
+/** What the account view reads of the incidents (the rate-limits area's store): the newest ones. */
+export interface IncidentList {
+  list(query: {
+    readonly since: number;
+    readonly limit: number;
+  }): Promise<{ readonly items: readonly Incident[] }>;
+}
 
 /** What the account view reads from the governor. */
 export interface GovernorView {
@@ -34,7 +41,7 @@ export interface GovernorView {
 export interface AccountUsageOptions {
   readonly store: IntegrationStore;
   readonly governor: GovernorView;
-  readonly incidents: Pick<IncidentStore, 'list'>;
+  readonly incidents: IncidentList;
   readonly now: () => number;
   /** An active integration silent for longer than this is flagged stale (default 2 minutes). */
   readonly staleAfterMs?: number;

@@ -4,9 +4,8 @@
 import type { RedisClient } from '../redis/redis-connection';
 import type { RedisKeys } from '../redis/redis-keys';
 import type { Logger } from '../logger';
-import type { IncidentStore } from '../rate-limits/incident-store';
 import type { SqlDatabase } from '../store/database';
-import { AccountUsage, type GovernorView } from './account-usage';
+import { AccountUsage, type GovernorView, type IncidentList } from './account-usage';
 import { createIngestLimiter } from './ingest-limiter';
 import { IntegrationStore } from './integration-store';
 import type { DemoBurstPort, IntegrationsRoutesDeps } from './integrations-port';
@@ -22,7 +21,7 @@ export interface IntegrationsOptions {
   readonly settings: IntegrationSettings;
   readonly database: () => Promise<SqlDatabase>;
   readonly governor: GovernorView;
-  readonly incidents: Pick<IncidentStore, 'list'>;
+  readonly incidents: IncidentList;
   readonly logger: Logger;
   readonly now: () => number;
   readonly redis?: RedisClient;

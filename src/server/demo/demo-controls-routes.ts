@@ -12,10 +12,10 @@ import {
   type DemoOutcome,
   type DemoScenario,
 } from '../../shared/demo-scenarios';
+import type { BlocksEnded } from '../../shared/incident';
 import { PROBLEM_TYPES } from '../../shared/problem';
 import { ANY_ROLE, type ApiModule } from '../http/api-operation';
 import type { Governor } from '../governor/governor';
-import type { IncidentHub } from './incident-hub';
 import { HttpProblem } from '../problem';
 import type { UpstreamClient } from '../upstream/upstream-client';
 
@@ -32,7 +32,7 @@ export interface DemoControlsRoutesDeps {
   readonly upstream: UpstreamClient;
   readonly governor: Governor;
   /** Where the end of the blocks is announced to open pages (the live stream). */
-  readonly hub?: IncidentHub;
+  readonly hub?: { publishBlocksEnded(notice: BlocksEnded): void };
   /** The clock (epoch ms). */
   readonly now?: () => number;
   /**

@@ -1,0 +1,46 @@
+// The auth area: console users, sessions (in Redis when replicas share one, else in the
+// database), the failed sign-in throttle, and their routes. Built first, so a live mode without
+// usable console users stops before anything else is built.
+import type { AreaModule } from '../area-module';
+import type { Config } from '../config';
+import type { Logger } from '../logger';
+import type { RedisClient } from '../redis/redis-connection';
+import type { RedisKeys } from '../redis/redis-keys';
+import type { ConsoleStore } from '../store/open-store';
+import { createConsoleAuth, type ConsoleAuth } from './console-auth';
+import { createSessionBackends } from './session-backends';
+import { sessionRoutes } from './session-routes';
+import { signInLockRoutes } from './sign-in-lock-routes';
+
+export interface AuthAreaDeps {
+  readonly config: Config;
+  readonly logger: Logger;
+  readonly now: () => number;
+  readonly store: ConsoleStore;
+  readonly redis?: { readonly connection: RedisClient; readonly keys: RedisKeys } | undefined;
+}
+
+export interface AuthArea extends AreaModule {
+  readonly auth: ConsoleAuth;
+}
+
+export function createAuthArea(deps: AuthAreaDeps): AuthArea {
+  const { config, logger, now } = deps;
+  const backends = createSessionBackends({
+    config,
+    now,
+    store: deps.store,
+    ...(deps.redis ? { redis: deps.redis } : {}),
+  });
+  const auth = createConsoleAuth({ config, logger, now, ...backends });
+  return {
+    auth,
+    routes: [
+      // Signing in needs no session (the Origin and CSRF checks still apply).
+      { path: '/api/session', app: sessionRoutes(auth), access: 'no-session' },
+      { path: '/api/sign-in-locks', app: signInLockRoutes(auth), access: ['admin'] },
+    ],
+    start() {},
+    stop() {},
+  };
+}

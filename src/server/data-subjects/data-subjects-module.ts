@@ -1,0 +1,134 @@
+// The data-subjects area (docs/product.md §6): lookups of personal data through the v4 operations
+// and their legacy equivalents, each audited; the audit trail with its hash chain, signed
+// checkpoints, exports and daily retention. Admins only.
+import { randomBytes } from 'node:crypto';
+import type { DataSubjectOperation } from '../../shared/data-subject-operations';
+import type { AreaModule } from '../area-module';
+import type { Logger } from '../logger';
+import type { SqlDatabase } from '../store/database';
+import type { UpstreamClient } from '../upstream/upstream-client';
+import { deriveAuditKey } from './audit/audit-chain';
+import { SqlAuditStore } from './audit/audit-store';
+import { auditTrailRoutes } from './audit/audit-trail-routes';
+import type { AuditCheckpoint } from './audit/checkpoints';
+import { createCheckpointer } from './audit/checkpoint-job';
+import { createExportSigner } from './audit/export-signing';
+import { createIdentifierHasher } from './audit/identifier-hash';
+import { LookupAudit } from './audit/lookup-audit';
+import { startRetentionJob, type RetentionJobOptions } from './audit/retention-job';
+import { DataSubjectLookups } from './data-subject-lookups';
+import { dataSubjectsRoutes } from './data-subjects-routes';
+
+/** The audit trail's settings (AUDIT_* variables). */
+export interface AuditSettings {
+  readonly auditCheckpointDir?: string | undefined;
+  readonly auditCheckpointMinutes: number;
+  readonly auditExportMaxRecords: number;
+  readonly auditRetentionDays: number;
+}
+
+export interface DataSubjectsAreaDeps {
+  readonly database: () => Promise<SqlDatabase>;
+  readonly upstream: UpstreamClient;
+  /** The catalog, overrides applied (operations-file.ts). */
+  readonly operations: readonly DataSubjectOperation[];
+  /** AUDIT_KEY; without one, a random key for this process (tests). */
+  readonly auditKey?: string | undefined;
+  readonly settings: AuditSettings;
+  readonly logger: Logger;
+  readonly now: () => number;
+  /** Where each new checkpoint is announced (the alerts area's `audit.checkpoint` event). */
+  readonly publishCheckpoint: (checkpoint: AuditCheckpoint) => Promise<unknown>;
+  /** Runs the daily retention and chain walk (the process does; tests drive it themselves). */
+  readonly dailyMaintenance?: boolean;
+}
+
+export interface DataSubjectsArea extends AreaModule {
+  readonly auditStore: SqlAuditStore;
+  readonly lookupAudit: LookupAudit;
+  /** What the daily job and `npm run audit` work with (retention-job.ts). */
+  readonly maintenance: RetentionJobOptions;
+}
+
+export function createDataSubjectsArea(deps: DataSubjectsAreaDeps): DataSubjectsArea {
+  const { settings, logger, now } = deps;
+  const auditSecret = deps.auditKey ?? randomBytes(32).toString('base64url');
+  const hasher = createIdentifierHasher(auditSecret);
+  // The trail's hash chain and export signatures use keys derived from the same audit key.
+  const chainKey = deriveAuditKey(auditSecret, 'chain');
+  const auditStore = new SqlAuditStore(deps.database, { chainKey });
+  const lookupAudit = new LookupAudit(auditStore, hasher, now);
+  const lookups = new DataSubjectLookups({
+    operations: deps.operations,
+    upstream: deps.upstream,
+    now,
+  });
+  // Signed checkpoints of the chain's head, kept where a database attacker cannot reach them too
+  // (docs/audit-trail.md, "Checkpoints").
+  const signer = createExportSigner(auditSecret);
+  const checkpointer = createCheckpointer({
+    store: auditStore,
+    signer,
+    dir: settings.auditCheckpointDir,
+    intervalMs: settings.auditCheckpointMinutes * 60_000,
+    logger,
+    now,
+    publish: deps.publishCheckpoint,
+  });
+  const checkpoints = { publicKeyPem: signer.publicKeyPem, sources: () => checkpointer.sources() };
+  const maintenance: RetentionJobOptions = {
+    store: auditStore,
+    chainKey,
+    checkpoints,
+    retentionDays: settings.auditRetentionDays,
+    logger,
+    now,
+  };
+  const stops: Array<() => void> = [];
+
+  return {
+    auditStore,
+    lookupAudit,
+    maintenance,
+    routes: [
+      {
+        path: '/api/data-subjects',
+        app: dataSubjectsRoutes({ lookups, audit: lookupAudit, logger }),
+        access: ['admin'],
+      },
+      {
+        path: '/api/audit-trail',
+        app: auditTrailRoutes({
+          store: auditStore,
+          hasher,
+          operations: deps.operations.map((operation) => operation.id),
+          chainKey,
+          signer,
+          checkpointer,
+          checkpoints: {
+            ...checkpoints,
+            everyMinutes: settings.auditCheckpointMinutes,
+            outsideDirectory: settings.auditCheckpointDir !== undefined,
+          },
+          exportMaxRecords: settings.auditExportMaxRecords,
+          retentionDays: settings.auditRetentionDays,
+          now,
+        }),
+        access: ['admin'],
+      },
+    ],
+    start() {
+      stops.push(checkpointer.start());
+      if (deps.dailyMaintenance) stops.push(startRetentionJob(maintenance));
+    },
+    async stop() {
+      for (const stop of stops.splice(0)) stop();
+      // The head as the console leaves it, so a cut made while it is down is caught.
+      await checkpointer.take('shutdown').catch((error: unknown) => {
+        logger.warn({ err: error }, 'no audit checkpoint could be taken at shutdown');
+      });
+    },
+    /** Audit writes work; lookups are refused otherwise (lookup-audit.ts). */
+    readiness: () => lookupAudit.health(),
+  };
+}
