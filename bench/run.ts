@@ -1,6 +1,7 @@
 // `npm run bench`: measures every quality bar of the product side by side in one run and writes
 // bench/results.json and bench/RESULTS.md. `--smoke` runs one short round of each scenario so CI
-// keeps the harness from rotting; its figures mean nothing.
+// keeps the harness from rotting; its figures mean nothing. `--baseline=REF` also measures the
+// build of an earlier commit with the scenarios that start the built console (lib/under-test.ts).
 import { mkdirSync } from 'node:fs';
 import { bundleScenario } from './scenarios/bundle';
 import { governorScenario } from './scenarios/governor';
@@ -20,12 +21,19 @@ import { tableBrowserScenario } from './scenarios/table-browser';
 import { upstreamEconomyScenario } from './scenarios/upstream-economy';
 import { writeReport, type Figure } from './lib/report';
 import { startTestServices } from './lib/test-services';
+import { buildBaseline, measuringBuildIn } from './lib/under-test';
 
 const smoke = process.argv.includes('--smoke');
 const only = process.argv
   .find((arg) => arg.startsWith('--only='))
   ?.slice('--only='.length)
   .split(',');
+/** `--baseline=REF`: also measure the build of an earlier commit, for before and after. */
+const baselineRef = process.argv
+  .find((arg) => arg.startsWith('--baseline='))
+  ?.slice('--baseline='.length);
+// The scenarios that start the built console, so they can measure another build the same way.
+const BEFORE_AND_AFTER = new Set(['overhead', 'lookup', 'memory', 'table']);
 const ctx: BenchContext = {
   smoke,
   rounds: smoke ? 1 : 3,
@@ -54,12 +62,24 @@ const scenarios: Array<[string, Scenario]> = [
 const stopServices =
   !only || only.includes('governor-redis') ? startTestServices(ctx.log) : () => undefined;
 
+const baseline = baselineRef ? buildBaseline(baselineRef, ctx.log) : undefined;
 const started = performance.now();
 const figures: Figure[] = [];
 let crashed = 0;
 for (const [name, scenario] of scenarios) {
   if (only && !only.includes(name)) continue;
   console.log(`[${new Date().toISOString().slice(11, 19)}] ${name}…`);
+  if (baseline && BEFORE_AND_AFTER.has(name)) {
+    try {
+      ctx.log(`  first on the build of ${baseline.commit}`);
+      const before = await measuringBuildIn(baseline.dir, () => scenario(ctx));
+      figures.push(
+        ...before.map(({ bar: _bar, pass: _pass, ...rest }) => ({ ...rest, before: true })),
+      );
+    } catch (error) {
+      console.error(`  ${name} failed to run on ${baseline.commit}: ${(error as Error).message}`);
+    }
+  }
   try {
     const result = await scenario(ctx);
     figures.push(...result);
@@ -74,12 +94,14 @@ for (const [name, scenario] of scenarios) {
   }
 }
 stopServices();
+baseline?.remove();
 const outDir = smoke ? '.test-results' : 'bench';
 mkdirSync(outDir, { recursive: true });
 const { passed, total } = writeReport(outDir, figures, {
   smoke,
   rounds: ctx.rounds,
   seconds: (performance.now() - started) / 1000,
+  ...(baseline ? { baseline: baseline.commit } : {}),
 });
 console.log(
   `Wrote ${outDir}/results.json and ${outDir}/RESULTS.md: ${passed} of ${total} bars met, ${crashed} scenario(s) failed to run.`,

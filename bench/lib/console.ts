@@ -5,6 +5,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startNodeProcess, type RunningProcess } from './processes';
+import { consoleRoot } from './under-test';
 
 const BENCH_USER = 'bench-admin';
 const BENCH_PASSWORD = 'bench-password-not-secret';
@@ -62,6 +63,7 @@ export async function startConsole(
   env: Record<string, string> = {},
 ): Promise<RunningConsole> {
   const running = await startNodeProcess('dist/server/index.js', {
+    cwd: consoleRoot(),
     name: `console on ${port}`,
     port,
     readyPath: '/healthz',

@@ -44,12 +44,21 @@ export async function startNodeProcess(
     env,
     readyPath,
     name,
-  }: { port: number; env: Record<string, string>; readyPath: string; name: string },
+    cwd,
+  }: {
+    port: number;
+    env: Record<string, string>;
+    readyPath: string;
+    name: string;
+    /** The checkout to run it in (`entry` is relative to it); default this one. */
+    cwd?: string;
+  },
 ): Promise<RunningProcess> {
   // Built JavaScript runs on plain Node with the flags `npm start` gives it (its heap sizes among
   // them), so the figures are those of the console as users run it; TypeScript goes through tsx.
   const args = entry.endsWith('.js') ? [...START_FLAGS, entry] : ['--import', 'tsx', entry];
   const child = spawn(process.execPath, args, {
+    ...(cwd ? { cwd } : {}),
     env: { ...process.env, NO_COLOR: '1', ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
   });

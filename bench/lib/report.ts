@@ -16,6 +16,8 @@ export interface Figure {
   bar?: Bar;
   pass?: boolean;
   note?: string;
+  /** Measured on the baseline build (`--baseline=REF`): shown beside this build's figure. */
+  before?: boolean;
 }
 
 /** A figure, judged against its bar when it has one. */
@@ -72,17 +74,38 @@ function findings(): string[] {
 }
 
 /** Writes results.json and RESULTS.md into `dir`; RESULTS.md ends with the written findings. */
+/** The baseline build's figures beside this build's, scenario by scenario (`--baseline=REF`). */
+function beforeAndAfter(before: Figure[], after: Figure[], baseline: string | undefined): string[] {
+  if (before.length === 0) return [];
+  const now = new Map(after.map((f) => [`${f.scenario}\u0000${f.name}`, f]));
+  return [
+    `## Before and after, in this run`,
+    '',
+    `The same scenarios measured the build of commit ${baseline ?? 'the baseline'} and this build, one after the other on this machine in this run.`,
+    '',
+    '| scenario | figure | before | after |',
+    '|---|---|---|---|',
+    ...before.map((f) => {
+      const matching = now.get(`${f.scenario}\u0000${f.name}`);
+      return `| ${f.scenario} | ${f.name} | ${formatValue(f)} | ${matching ? formatValue(matching) : 'not measured'} |`;
+    }),
+    '',
+  ];
+}
+
 export function writeReport(
   dir: string,
   figures: Figure[],
-  meta: { smoke: boolean; rounds: number; seconds: number },
+  meta: { smoke: boolean; rounds: number; seconds: number; baseline?: string },
 ) {
   const info = machine();
+  const before = figures.filter((f) => f.before);
+  figures = figures.filter((f) => !f.before);
   const withBars = figures.filter((f) => f.bar);
   const passed = withBars.filter((f) => f.pass).length;
   writeFileSync(
     `${dir}/results.json`,
-    `${JSON.stringify({ generatedAt: new Date().toISOString(), machine: info, ...meta, figures }, null, 2)}\n`,
+    `${JSON.stringify({ generatedAt: new Date().toISOString(), machine: info, ...meta, figures, before }, null, 2)}\n`,
   );
   const rows = figures.map(
     (f) =>
@@ -103,6 +126,7 @@ export function writeReport(
     '|---|---|---|---|---|---|',
     ...rows,
     '',
+    ...beforeAndAfter(before, figures, meta.baseline),
     ...findings().flatMap((text) => [text, '']),
   ].join('\n');
   writeFileSync(`${dir}/RESULTS.md`, md);

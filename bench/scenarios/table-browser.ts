@@ -10,6 +10,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from '@playwri
 import { signIn } from '../lib/console';
 import { median, percentile } from '../lib/load';
 import { startNodeProcess } from '../lib/processes';
+import { consoleRoot } from '../lib/under-test';
 import { figure, type Figure } from '../lib/report';
 import { serveReferencePage } from '../reference/serve-reference';
 import type { BenchContext } from './context';
@@ -135,6 +136,7 @@ async function measurePage(
 /** The demo console with 10,000 event types, as the table scenario and its profiler use it. */
 export function startTableConsole(port: number, dataDirPrefix: string) {
   return startNodeProcess('dist/server/index.js', {
+    cwd: consoleRoot(),
     name: 'demo console with 10,000 event types',
     port,
     readyPath: '/healthz',
