@@ -1,6 +1,9 @@
 // The frame around every page: product name, navigation, the signed-in user, and the page itself.
 // It is also the route guard: a signed-out visitor is sent to sign in and brought back afterwards.
-import { Suspense, useEffect } from 'react';
+// The frame itself reads no location: only the small parts that depend on it (the tab's title,
+// the busy mark on the page, the links' current marks) do, so a change of the URL's query (a
+// ticked filter on the event types) re-renders the page, not the header and banners around it.
+import { Suspense, useEffect, type ReactNode } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Navigate, NavLink, Outlet, useLocation, useNavigation } from 'react-router';
 import { BrandMark } from '../components/ui/brand-mark';
@@ -19,11 +22,8 @@ import { useIncidentSignals } from '../features/rate-limits/incident-stream';
 import { documentTitleFor, navigationFor } from './navigation';
 
 export function AppLayout() {
-  const navigation = useNavigation();
-  const location = useLocation();
   const session = useSession();
   useSignedOutHandler();
-  useDocumentTitle(location.pathname === '/' ? '/event-types' : location.pathname);
 
   if (session.isPending) return <p className="app-loading">Loading the console…</p>;
   if (session.isError) {
@@ -37,13 +37,11 @@ export function AppLayout() {
       </main>
     );
   }
-  // After a sign-out the return address is dropped: the next person must not land on this page.
-  if (!session.data) {
-    return <Navigate to={endedBySigningOut() ? '/sign-in' : signInPath(location)} replace />;
-  }
+  if (!session.data) return <SignInRedirect />;
 
   return (
     <div className="app-shell">
+      <DocumentTitle />
       <a className="skip-link" href="#main">
         Skip to content
       </a>
@@ -67,13 +65,37 @@ export function AppLayout() {
       <ConsoleHealthBanner />
       {/* And while a limit is near its end, or will run out at the current rate. */}
       <EarlyWarningBanner />
-      <main id="main" className="app-main" aria-busy={navigation.state === 'loading'}>
+      <MainArea>
         <Suspense fallback={<p className="muted">Loading…</p>}>
           <Outlet />
         </Suspense>
-      </main>
+      </MainArea>
     </div>
   );
+}
+
+/** The page, marked busy while the router loads the next one. */
+function MainArea({ children }: { children: ReactNode }) {
+  const navigation = useNavigation();
+  return (
+    <main id="main" className="app-main" aria-busy={navigation.state === 'loading'}>
+      {children}
+    </main>
+  );
+}
+
+/** Keeps the tab's title on the current page's. */
+function DocumentTitle(): null {
+  const { pathname } = useLocation();
+  useDocumentTitle(pathname === '/' ? '/event-types' : pathname);
+  return null;
+}
+
+/** Sends a signed-out visitor to sign in, to come back here afterwards. */
+function SignInRedirect() {
+  const location = useLocation();
+  // After a sign-out the return address is dropped: the next person must not land on this page.
+  return <Navigate to={endedBySigningOut() ? '/sign-in' : signInPath(location)} replace />;
 }
 
 /** Sets the tab's title for the page at `pathname` (see documentTitleFor). */
