@@ -3,21 +3,16 @@
 // Every role reads; admins change.
 import type { AreaModule } from '../area-module';
 import type { Config } from '../config';
-import type { Governor } from '../governor/governor';
-import type { Logger } from '../logger';
-import type { SqlDatabase } from '../store/database';
 import { alertsRoutes } from './alerts-routes';
 import type { AlertMonitorOptions } from './alert-monitor';
-import { createAlerting, type Alerting, type IncidentObserver } from './create-alerting';
+import { createAlerting, type Alerting, type AlertingOptions } from './create-alerting';
 import type { UsageSource } from './forecast';
 
-export interface AlertsAreaDeps {
+export interface AlertsAreaDeps extends Pick<
+  AlertingOptions,
+  'database' | 'governor' | 'hub' | 'logger' | 'now'
+> {
   readonly config: Config;
-  readonly database: () => Promise<SqlDatabase>;
-  readonly governor: Governor;
-  readonly hub: IncidentObserver;
-  readonly logger: Logger;
-  readonly now: () => number;
   /** The account-wide numbers the forecast reads: the console's own plus every integration's. */
   readonly usage: UsageSource;
   /** Integrations that stopped reporting. */

@@ -2,26 +2,17 @@
 // their traffic with their own key; admins manage the keys; everyone reads the account-wide usage.
 // In demo mode, simulated integrations report through the same route.
 import type { AreaModule } from '../area-module';
-import type { Logger } from '../logger';
 import type { RedisClient } from '../redis/redis-connection';
 import type { RedisKeys } from '../redis/redis-keys';
-import type { SqlDatabase } from '../store/database';
-import type { GovernorView, IncidentList } from './account-usage';
 import { DemoIntegrations, type DemoTrafficPort } from './demo-integrations';
-import { createIntegrations, type IntegrationSettings } from './integrations';
+import { createIntegrations, type IntegrationsOptions } from './integrations';
 import {
   accountUsageRoutes,
   integrationAdminRoutes,
   integrationReportRoutes,
 } from './integrations-routes';
 
-export interface IntegrationsAreaDeps {
-  readonly settings: IntegrationSettings;
-  readonly database: () => Promise<SqlDatabase>;
-  readonly governor: GovernorView;
-  readonly incidents: IncidentList;
-  readonly logger: Logger;
-  readonly now: () => number;
+export interface IntegrationsAreaDeps extends Omit<IntegrationsOptions, 'redis' | 'keys'> {
   readonly redis?: { readonly connection: RedisClient; readonly keys: RedisKeys } | undefined;
   /** Demo mode: the mock's simulated other clients, shown as reporting integrations. */
   readonly demo?:
@@ -41,14 +32,10 @@ export interface IntegrationsArea extends AreaModule {
 }
 
 export function createIntegrationsArea(deps: IntegrationsAreaDeps): IntegrationsArea {
+  const { redis, demo: _demo, ...options } = deps;
   const integrations = createIntegrations({
-    settings: deps.settings,
-    database: deps.database,
-    governor: deps.governor,
-    incidents: deps.incidents,
-    logger: deps.logger,
-    now: deps.now,
-    ...(deps.redis ? { redis: deps.redis.connection, keys: deps.redis.keys } : {}),
+    ...options,
+    ...(redis ? { redis: redis.connection, keys: redis.keys } : {}),
   });
   const demo = deps.demo
     ? new DemoIntegrations({
