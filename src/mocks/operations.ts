@@ -1,6 +1,8 @@
 // The upstream operations the mock serves, named once so counters, fault injection and the
 // rate-limit rules all speak of the same things.
 import { BUILT_IN_OPERATIONS, DATA_SUBJECT_OPERATION_IDS } from '../shared/data-subject-operations';
+import { EVENT_TYPES_OPERATION } from '../shared/event-types';
+import { TOKEN_OPERATION } from '../shared/platform-operations';
 
 /** Operations of the mock upstream, as named in counters and fault injection. */
 export const MOCK_OPERATIONS = ['token', 'event-types', ...DATA_SUBJECT_OPERATION_IDS] as const;
@@ -16,8 +18,8 @@ export type MockOperation = (typeof MOCK_OPERATIONS)[number];
 export const MOCK_OPERATION_ROUTES: Readonly<
   Record<MockOperation, { readonly method: 'GET' | 'POST'; readonly path: string }>
 > = {
-  token: { method: 'POST', path: '/api/access/v1/oauth/token' },
-  'event-types': { method: 'GET', path: '/api/audit/v4/audits/event-types' },
+  token: TOKEN_OPERATION,
+  'event-types': EVENT_TYPES_OPERATION,
   // The data-subject operations, v4 and legacy, at the built-in catalog's paths.
   ...(Object.fromEntries(
     BUILT_IN_OPERATIONS.map((operation) => [

@@ -6,6 +6,7 @@
 import type { RedisClient } from './redis/redis-connection';
 import type { DataSubjectOperation } from '../shared/data-subject-operations';
 import { EVENT_TYPES_OPERATION } from '../shared/event-types';
+import { TOKEN_OPERATION } from '../shared/platform-operations';
 import { endpointKey } from '../shared/rate-limits';
 import type { RateLimitRule } from '../shared/rate-limits';
 import type { Config } from './config';
@@ -116,7 +117,7 @@ export function composeBff({
 
   const authArea = createAuthArea({ config, logger, now, store: consoleStore, redis: shared });
   const { auth } = authArea;
-  const tokenUrl = new URL(config.oauth.tokenUrl ?? `${upstreamBaseUrl}/api/access/v1/oauth/token`);
+  const tokenUrl = new URL(config.oauth.tokenUrl ?? `${upstreamBaseUrl}${TOKEN_OPERATION.path}`);
   const rateLimits = createRateLimitsArea({
     config,
     logger,

@@ -5,6 +5,7 @@
 // out from its field lists. docs/platform-contract.md explains it in words.
 import * as z from 'zod/mini';
 import type { PERSON_KEY_KINDS } from './audit-trail';
+import { PLATFORM_OPERATIONS } from './platform-operations';
 
 /**
  * The vendor documents the console's operations are written from, by the key the console cites
@@ -491,8 +492,7 @@ export const PLATFORM_CONTRACT: readonly ContractOperation[] = [
   {
     operationId: 'getDataSubjectBasicDetailsV4',
     document: 'data-subjects-v4',
-    method: 'GET',
-    path: '/rest/api/consent/v4/datasubjects/basic-details',
+    ...PLATFORM_OPERATIONS.getDataSubjectBasicDetailsV4,
     params: [identifierHeader(), flag('isDNCInclude', 'false')],
     answerName: 'ConsentAPI_DataSubjectResponseDto',
     answer: V4DataSubject,
@@ -502,8 +502,7 @@ export const PLATFORM_CONTRACT: readonly ContractOperation[] = [
   {
     operationId: 'getDataSubjectDetailsV4',
     document: 'data-subjects-v4',
-    method: 'GET',
-    path: '/rest/api/consent/v4/datasubjects/details',
+    ...PLATFORM_OPERATIONS.getDataSubjectDetailsV4,
     params: [
       identifierHeader(),
       flag('includeConsentGroups'),
@@ -520,8 +519,7 @@ export const PLATFORM_CONTRACT: readonly ContractOperation[] = [
   {
     operationId: 'getDataSubjectsV4',
     document: 'data-subjects-v4',
-    method: 'GET',
-    path: '/rest/api/consent/v4/datasubjects',
+    ...PLATFORM_OPERATIONS.getDataSubjectsV4,
     params: [
       date('fromDate', true),
       date('toDate', true),
@@ -536,8 +534,7 @@ export const PLATFORM_CONTRACT: readonly ContractOperation[] = [
   {
     operationId: 'getDataSubjectProfileV4',
     document: 'data-subjects-v4',
-    method: 'GET',
-    path: '/rest/api/consent/v4/datasubjects/profiles/{purposeGuid}',
+    ...PLATFORM_OPERATIONS.getDataSubjectProfileV4,
     params: [identifierHeader(), uuid('purposeGuid', 'path', true)],
     answerName: 'ConsentAPI_DataSubjectProfileResponseDto',
     answer: V4Profile,
@@ -547,8 +544,7 @@ export const PLATFORM_CONTRACT: readonly ContractOperation[] = [
   {
     operationId: 'getAllProfilesByDataSubjectV4',
     document: 'data-subjects-v4',
-    method: 'GET',
-    path: '/rest/api/consent/v4/datasubjects/ds-profiles',
+    ...PLATFORM_OPERATIONS.getAllProfilesByDataSubjectV4,
     params: [
       identifierHeader(),
       ...v4Paging(['lastUpdatedDate,asc', 'lastUpdatedDate,desc'], 'lastUpdatedDate,desc'),
@@ -561,8 +557,7 @@ export const PLATFORM_CONTRACT: readonly ContractOperation[] = [
   {
     operationId: 'getDataSubjectProfilesV4',
     document: 'data-subjects-v4',
-    method: 'GET',
-    path: '/rest/api/consent/v4/datasubjects/profiles',
+    ...PLATFORM_OPERATIONS.getDataSubjectProfilesV4,
     params: [
       uuid('collectionPointId', 'query', false),
       uuid('purposeId', 'query', false),
@@ -579,8 +574,7 @@ export const PLATFORM_CONTRACT: readonly ContractOperation[] = [
   {
     operationId: 'getEmailLinkTokenByDataSubjectV4',
     document: 'magic-link-tokens-v4',
-    method: 'GET',
-    path: '/rest/api/consent/v4/datasubjects/linktokens',
+    ...PLATFORM_OPERATIONS.getEmailLinkTokenByDataSubjectV4,
     params: [identifierHeader()],
     answerName: 'ConsentAPI_EmailLinkTokenResponseDto',
     answer: V4LinkToken,
@@ -590,8 +584,7 @@ export const PLATFORM_CONTRACT: readonly ContractOperation[] = [
   {
     operationId: 'getEmailLinkTokensListV4',
     document: 'magic-link-tokens-v4',
-    method: 'GET',
-    path: '/rest/api/consent/v4/linktokens',
+    ...PLATFORM_OPERATIONS.getEmailLinkTokensListV4,
     params: [
       date('fromDate', true),
       date('toDate', true),
@@ -605,8 +598,7 @@ export const PLATFORM_CONTRACT: readonly ContractOperation[] = [
   {
     operationId: 'getLinkedIdentityGroupsByDataSubjectV4',
     document: 'data-subject-groups-v4',
-    method: 'GET',
-    path: '/rest/api/consent/v4/linkedidentitygroups',
+    ...PLATFORM_OPERATIONS.getLinkedIdentityGroupsByDataSubjectV4,
     params: [identifierHeader(), uuid('linkedIdentityGroupId', 'query', false)],
     answerName: 'array of ConsentAPI_LinkedIdentityGroupDto',
     answer: z.array(V4GroupMembership),
@@ -616,8 +608,7 @@ export const PLATFORM_CONTRACT: readonly ContractOperation[] = [
   {
     operationId: 'getLinkedIdentityGroupMembersV4',
     document: 'data-subject-groups-v4',
-    method: 'GET',
-    path: '/rest/api/consent/v4/linkedidentitygroups/{dataSubjectGroupId}/members',
+    ...PLATFORM_OPERATIONS.getLinkedIdentityGroupMembersV4,
     params: [
       uuid('dataSubjectGroupId', 'path', true),
       ...v4Paging(['addedDate,asc', 'addedDate,desc']),
@@ -631,8 +622,7 @@ export const PLATFORM_CONTRACT: readonly ContractOperation[] = [
   {
     operationId: 'getDataSubjectProfileUsingGET',
     document: 'data-subjects-v1',
-    method: 'GET',
-    path: '/api/consentmanager/v1/datasubjects/profiles',
+    ...PLATFORM_OPERATIONS.getDataSubjectProfileUsingGET,
     params: [
       identifierHeader(false),
       uuid('purposeGuid', 'query', false),
@@ -652,8 +642,7 @@ export const PLATFORM_CONTRACT: readonly ContractOperation[] = [
   {
     operationId: 'getDataSubjectsUsingGET',
     document: 'data-subjects-v2',
-    method: 'GET',
-    path: '/api/consentmanager/v2/datasubjects',
+    ...PLATFORM_OPERATIONS.getDataSubjectsUsingGET,
     params: [
       identifierHeader(false),
       date('updatedSince', false),
@@ -670,8 +659,7 @@ export const PLATFORM_CONTRACT: readonly ContractOperation[] = [
   {
     operationId: 'getV3DatasubjectsProfileUsingGet',
     document: 'data-subjects-v3',
-    method: 'GET',
-    path: '/rest/api/preferences/v3/datasubjects/profile',
+    ...PLATFORM_OPERATIONS.getV3DatasubjectsProfileUsingGet,
     params: [identifierHeader(), flag('includeInstantLinkToken'), flag('isDNCInclude')],
     answerName: 'DSPreferneceCache_DataSubjectProfileDto',
     answer: V3Profile,
@@ -681,8 +669,7 @@ export const PLATFORM_CONTRACT: readonly ContractOperation[] = [
   {
     operationId: 'getV3DatasubjectProfilesUsingPOST',
     document: 'data-subjects-v3',
-    method: 'GET',
-    path: '/rest/api/preferences/v3/datasubject-profiles',
+    ...PLATFORM_OPERATIONS.getV3DatasubjectProfilesUsingPOST,
     params: [
       date('updatedSince', false),
       date('updatedUntil', false),
@@ -700,8 +687,7 @@ export const PLATFORM_CONTRACT: readonly ContractOperation[] = [
   {
     operationId: 'getLinkTokensUsingGET',
     document: 'link-tokens-v1',
-    method: 'GET',
-    path: '/api/consentmanager/v1/linktokens',
+    ...PLATFORM_OPERATIONS.getLinkTokensUsingGET,
     params: [
       date('since', false),
       date('until', false),
@@ -717,8 +703,7 @@ export const PLATFORM_CONTRACT: readonly ContractOperation[] = [
   {
     operationId: 'getLinkedIdentityGroupsUsingGET',
     document: 'linked-identity-groups-v2',
-    method: 'GET',
-    path: '/api/consentmanager/v2/linkedidentitygroups',
+    ...PLATFORM_OPERATIONS.getLinkedIdentityGroupsUsingGET,
     params: [
       { name: 'primaryDataSubjectIdentifier', in: 'header', required: false, type: 'string' },
       continuationHeader,
@@ -733,8 +718,7 @@ export const PLATFORM_CONTRACT: readonly ContractOperation[] = [
   {
     operationId: 'getLinkedIdentityGroupUsingGET',
     document: 'linked-identity-groups-v2',
-    method: 'GET',
-    path: '/api/consentmanager/v2/linkedidentitygroups/{linkedIdentityGroupId}',
+    ...PLATFORM_OPERATIONS.getLinkedIdentityGroupUsingGET,
     params: [uuid('linkedIdentityGroupId', 'path', true), flag('displayOrganizations')],
     answerName: 'LinkedIdentityGroupDto_Detailed',
     answer: V2GroupDetailed,

@@ -5,6 +5,7 @@
 import * as z from 'zod/mini';
 import { PROBLEM_TYPES } from './problem';
 import {
+  contractOperation,
   LIST_RANGE_DAYS,
   PURPOSE_UPDATES_RANGE_DAYS,
   V4_MAX_PAGE_SIZE,
@@ -289,7 +290,20 @@ export const PURPOSE_STATUSES = [
   'NO_CONSENT',
 ] as const;
 
-type BuiltIn = Omit<DataSubjectOperation, 'overridden' | 'id'> & { id: DataSubjectOperationId };
+// Method and path are the documented operation's (data-subject-contract.ts, by operationId): the
+// catalog adds what the page needs to it, and never writes a platform path a second time.
+type BuiltIn = Omit<DataSubjectOperation, 'overridden' | 'id' | 'method' | 'path'> & {
+  id: DataSubjectOperationId;
+};
+
+/** A built-in operation with the method and path of the documented operation it runs. */
+function documented(operation: BuiltIn): DataSubjectOperation {
+  const contract = contractOperation(operation.operationId);
+  if (!contract || contract.method !== 'GET') {
+    throw new Error(`${operation.id}: no documented GET operation ${operation.operationId}`);
+  }
+  return { ...operation, method: contract.method, path: contract.path, overridden: false };
+}
 
 /** The ten v4 operations of the migration guide, in its order. */
 const V4_OPERATIONS: readonly BuiltIn[] = [
@@ -301,8 +315,6 @@ const V4_OPERATIONS: readonly BuiltIn[] = [
     title: 'Basic details',
     returns:
       'The data subject at identity level: identifier, dates, data elements, notices. No purposes.',
-    method: 'GET',
-    path: '/rest/api/consent/v4/datasubjects/basic-details',
     documented: true,
     operationId: 'getDataSubjectBasicDetailsV4',
     source: V4_DOC.subjects,
@@ -328,8 +340,6 @@ const V4_OPERATIONS: readonly BuiltIn[] = [
     title: 'Details with purposes',
     returns:
       'Everything in basic details, plus the data subject’s purposes (profiles) and link tokens.',
-    method: 'GET',
-    path: '/rest/api/consent/v4/datasubjects/details',
     documented: true,
     operationId: 'getDataSubjectDetailsV4',
     source: V4_DOC.subjects,
@@ -379,8 +389,6 @@ const V4_OPERATIONS: readonly BuiltIn[] = [
     group: 'Data subject',
     title: 'Data subjects changed in a date range',
     returns: `Every data subject last changed in a date range of at most ${LIST_RANGE_DAYS} days, one page at a time.`,
-    method: 'GET',
-    path: '/rest/api/consent/v4/datasubjects',
     documented: true,
     operationId: 'getDataSubjectsV4',
     source: V4_DOC.subjects,
@@ -417,8 +425,6 @@ const V4_OPERATIONS: readonly BuiltIn[] = [
     group: 'Purposes',
     title: 'One purpose of a data subject',
     returns: 'The data subject’s record of one purpose: status, dates, topics and preferences.',
-    method: 'GET',
-    path: '/rest/api/consent/v4/datasubjects/profiles/{purposeGuid}',
     documented: true,
     operationId: 'getDataSubjectProfileV4',
     source: V4_DOC.subjects,
@@ -447,8 +453,6 @@ const V4_OPERATIONS: readonly BuiltIn[] = [
     group: 'Purposes',
     title: 'All purposes of a data subject',
     returns: 'Every purpose record of one data subject, one page at a time.',
-    method: 'GET',
-    path: '/rest/api/consent/v4/datasubjects/ds-profiles',
     documented: true,
     operationId: 'getAllProfilesByDataSubjectV4',
     source: V4_DOC.subjects,
@@ -485,8 +489,6 @@ const V4_OPERATIONS: readonly BuiltIn[] = [
     group: 'Purposes',
     title: 'Purposes updated in a date range',
     returns: `Purpose records of all data subjects updated in a range of at most ${PURPOSE_UPDATES_RANGE_DAYS} days, optionally for one collection point, purpose or status.`,
-    method: 'GET',
-    path: '/rest/api/consent/v4/datasubjects/profiles',
     documented: true,
     operationId: 'getDataSubjectProfilesV4',
     source: V4_DOC.subjects,
@@ -535,8 +537,6 @@ const V4_OPERATIONS: readonly BuiltIn[] = [
     group: 'Link tokens',
     title: 'Link token of a data subject',
     returns: 'The e-mail link token of one data subject, with its dates.',
-    method: 'GET',
-    path: '/rest/api/consent/v4/datasubjects/linktokens',
     documented: true,
     operationId: 'getEmailLinkTokenByDataSubjectV4',
     source: V4_DOC.tokens,
@@ -562,8 +562,6 @@ const V4_OPERATIONS: readonly BuiltIn[] = [
     group: 'Link tokens',
     title: 'All link tokens in a date range',
     returns: `All link tokens in a date range of at most ${LIST_RANGE_DAYS} days, one page at a time.`,
-    method: 'GET',
-    path: '/rest/api/consent/v4/linktokens',
     documented: true,
     operationId: 'getEmailLinkTokensListV4',
     source: V4_DOC.tokens,
@@ -596,8 +594,6 @@ const V4_OPERATIONS: readonly BuiltIn[] = [
     group: 'Linked identity groups',
     title: 'Linked identity groups of a data subject',
     returns: 'The data subject’s memberships of linked identity groups, and whether it is primary.',
-    method: 'GET',
-    path: '/rest/api/consent/v4/linkedidentitygroups',
     documented: true,
     operationId: 'getLinkedIdentityGroupsByDataSubjectV4',
     source: V4_DOC.groups,
@@ -635,8 +631,6 @@ const V4_OPERATIONS: readonly BuiltIn[] = [
     group: 'Linked identity groups',
     title: 'Members of a linked identity group',
     returns: 'The members of one linked identity group, primary ones marked, one page at a time.',
-    method: 'GET',
-    path: '/rest/api/consent/v4/linkedidentitygroups/{dataSubjectGroupId}/members',
     documented: true,
     operationId: 'getLinkedIdentityGroupMembersV4',
     source: V4_DOC.groups,
@@ -687,8 +681,6 @@ const LEGACY_OPERATIONS: readonly BuiltIn[] = [
     group: 'Legacy',
     title: 'v1 data-subject profiles',
     returns: 'The data subject’s profile with all its purposes (or one purpose), page by page.',
-    method: 'GET',
-    path: '/api/consentmanager/v1/datasubjects/profiles',
     documented: true,
     operationId: 'getDataSubjectProfileUsingGET',
     source: LEGACY.v1,
@@ -710,8 +702,6 @@ const LEGACY_OPERATIONS: readonly BuiltIn[] = [
     group: 'Legacy',
     title: 'v2 data subjects',
     returns: 'Data subjects, by identifier or updated in a date range, page by page.',
-    method: 'GET',
-    path: '/api/consentmanager/v2/datasubjects',
     documented: true,
     operationId: 'getDataSubjectsUsingGET',
     source: LEGACY.v2,
@@ -736,8 +726,6 @@ const LEGACY_OPERATIONS: readonly BuiltIn[] = [
     group: 'Legacy',
     title: 'v3 data-subject profile',
     returns: 'The data subject’s profile with its purposes.',
-    method: 'GET',
-    path: '/rest/api/preferences/v3/datasubjects/profile',
     documented: true,
     operationId: 'getV3DatasubjectsProfileUsingGet',
     source: LEGACY.v3,
@@ -754,8 +742,6 @@ const LEGACY_OPERATIONS: readonly BuiltIn[] = [
     group: 'Legacy',
     title: 'v3 data-subject profiles',
     returns: 'Data-subject profiles updated in a date range, with their purposes, page by page.',
-    method: 'GET',
-    path: '/rest/api/preferences/v3/datasubject-profiles',
     documented: true,
     operationId: 'getV3DatasubjectProfilesUsingPOST',
     source: LEGACY.v3,
@@ -777,8 +763,6 @@ const LEGACY_OPERATIONS: readonly BuiltIn[] = [
     group: 'Legacy',
     title: 'v1 link tokens',
     returns: 'Link tokens of a data subject or created in a date range, page by page.',
-    method: 'GET',
-    path: '/api/consentmanager/v1/linktokens',
     documented: true,
     operationId: 'getLinkTokensUsingGET',
     source: LEGACY.tokens,
@@ -801,8 +785,6 @@ const LEGACY_OPERATIONS: readonly BuiltIn[] = [
     group: 'Legacy',
     title: 'v2 linked identity groups',
     returns: 'The linked identity groups of a primary data subject, page by page.',
-    method: 'GET',
-    path: '/api/consentmanager/v2/linkedidentitygroups',
     documented: true,
     operationId: 'getLinkedIdentityGroupsUsingGET',
     source: LEGACY.groups,
@@ -828,8 +810,6 @@ const LEGACY_OPERATIONS: readonly BuiltIn[] = [
     group: 'Legacy',
     title: 'v2 linked identity group',
     returns: 'One linked identity group with its data subjects.',
-    method: 'GET',
-    path: '/api/consentmanager/v2/linkedidentitygroups/{linkedIdentityGroupId}',
     documented: true,
     operationId: 'getLinkedIdentityGroupUsingGET',
     source: LEGACY.groups,
@@ -853,7 +833,7 @@ const LEGACY_OPERATIONS: readonly BuiltIn[] = [
 export const BUILT_IN_OPERATIONS: readonly DataSubjectOperation[] = [
   ...V4_OPERATIONS,
   ...LEGACY_OPERATIONS,
-].map((operation) => ({ ...operation, overridden: false }));
+].map(documented);
 
 /** Every operation id of the built-in catalog; an override file cannot add ids. */
 export const DATA_SUBJECT_OPERATION_IDS = [

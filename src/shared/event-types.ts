@@ -1,6 +1,7 @@
 // The activity-log event type and the BFF's answer for it: one schema for the upstream's answer
 // (validated in the BFF) and for the BFF's answer (validated in the SPA).
 import * as z from 'zod/mini';
+import { PLATFORM_OPERATIONS } from './platform-operations';
 
 /**
  * One event type. Every field is optional upstream, so every field is optional here; a field of
@@ -56,6 +57,5 @@ export type EventTypeColumnKey = (typeof EVENT_TYPE_COLUMNS)[number]['key'];
 export const EVENT_TYPES_OPERATION = {
   id: 'event-types',
   operationId: 'getEventTypeFilterOptionsGET',
-  method: 'GET',
-  path: '/api/audit/v4/audits/event-types',
+  ...PLATFORM_OPERATIONS.getEventTypeFilterOptionsGET,
 } as const;

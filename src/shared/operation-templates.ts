@@ -1,10 +1,10 @@
-// The upstream operations the console recognises in an integration's report, as data: each
-// documented path as a template (`{name}` for a path parameter). A reported path is reduced to
-// one of these before anything is stored, so no concrete value (a purpose GUID, an identifier)
-// ever reaches the store. Sources: the vendor's published OpenAPI documents (audit, OAuth token,
-// data-subjects v1/v2/v3/v4, magic-link tokens v1/v4, linked identity groups v2/v4) and the
-// module-rule paths of the rate-limit table in src/shared/rate-limits.ts ("limit paths").
-// packages/reporter/src/templates.ts carries the same list (a test keeps them equal).
+// The upstream operations the console recognises in an integration's report: every platform
+// operation of platform-operations.ts as a template (`{name}` for a path parameter), then the
+// rate-limit table's paths for operations with no document ("limit paths"). A reported path is
+// reduced to one of these before anything is stored, so no concrete value (a purpose GUID, an
+// identifier) ever reaches the store. The reporter package's copy is generated from this list at
+// its build (scripts/write-reporter-templates.ts).
+import { LIMIT_PATHS, PLATFORM_OPERATIONS } from './platform-operations';
 
 /** One recognised operation: method and path template. */
 export interface OperationTemplate {
@@ -17,34 +17,16 @@ export interface OperationTemplate {
 
 /** Every template the console recognises, documented operations first. */
 export const OPERATION_TEMPLATES: readonly OperationTemplate[] = [
-  { method: 'POST', template: '/api/access/v1/oauth/token', kind: 'operation' },
-  { method: 'GET', template: '/api/audit/v4/audits/event-types', kind: 'operation' },
-  { method: 'GET', template: '/rest/api/consent/v4/datasubjects', kind: 'operation' },
-  { method: 'GET', template: '/rest/api/consent/v4/datasubjects/basic-details', kind: 'operation' },
-  { method: 'GET', template: '/rest/api/consent/v4/datasubjects/details', kind: 'operation' },
-  { method: 'GET', template: '/rest/api/consent/v4/datasubjects/ds-profiles', kind: 'operation' },
-  { method: 'GET', template: '/rest/api/consent/v4/datasubjects/profiles', kind: 'operation' },
-  {
-    method: 'GET',
-    template: '/rest/api/consent/v4/datasubjects/profiles/{purposeGuid}',
-    kind: 'operation',
-  },
-  { method: 'GET', template: '/rest/api/consent/v4/datasubjects/linktokens', kind: 'operation' },
-  { method: 'GET', template: '/rest/api/consent/v4/linktokens', kind: 'operation' },
-  { method: 'GET', template: '/rest/api/consent/v4/linkedidentitygroups', kind: 'operation' },
-  { method: 'POST', template: '/rest/api/consent/v4/linkedidentitygroups', kind: 'operation' },
-  { method: 'GET', template: '/api/consentmanager/v1/datasubjects/profiles', kind: 'operation' },
-  { method: 'GET', template: '/api/consentmanager/v2/datasubjects', kind: 'operation' },
-  { method: 'GET', template: '/rest/api/preferences/v3/datasubjects/profile', kind: 'operation' },
-  { method: 'GET', template: '/api/consentmanager/v1/linktokens', kind: 'operation' },
-  { method: 'GET', template: '/api/consentmanager/v2/linkedidentitygroups', kind: 'operation' },
-  { method: 'POST', template: '/api/consentmanager/v2/linkedidentitygroups', kind: 'operation' },
-  // The rate-limit table's module paths, for operations the console has no document of.
-  { method: 'POST', template: '/request/v1/consentreceipts', kind: 'limit-path' },
-  { method: 'POST', template: '/v1/consentreceipts/bulk', kind: 'limit-path' },
-  { method: 'GET', template: '/v1/preferences', kind: 'limit-path' },
-  { method: 'POST', template: '/integrationmanager/api/v1/webhook/*', kind: 'limit-path' },
-  { method: 'GET', template: '/api/scim/*', kind: 'limit-path' },
+  ...Object.values(PLATFORM_OPERATIONS).map(({ method, path }) => ({
+    method,
+    template: path,
+    kind: 'operation' as const,
+  })),
+  ...Object.values(LIMIT_PATHS).map(({ method, path }) => ({
+    method,
+    template: path,
+    kind: 'limit-path' as const,
+  })),
 ];
 
 /** The template of requests that match no recognised operation: counted, path discarded. */

@@ -13,11 +13,12 @@ import {
   type ContractParam,
 } from './data-subject-contract';
 import { EVENT_TYPES_OPERATION, UpstreamEventTypesSchema } from './event-types';
+import { TOKEN_OPERATION } from './platform-operations';
 
 type Json = Record<string, unknown>;
 
 /** The path of the token endpoint on the service host (the oauth-token document). */
-export const PLATFORM_TOKEN_PATH = '/api/access/v1/oauth/token';
+export const PLATFORM_TOKEN_PATH = TOKEN_OPERATION.path;
 
 const SECURITY_SCHEME = 'platformOAuth';
 const TOKEN_DOCUMENT = 'the vendor’s OAuth token OpenAPI document';

@@ -3,6 +3,7 @@
 // shows it). Module rules are matched by path, so operations added later are covered by the table
 // without code changes. The platform's rate-limit page has been published in two versions; both
 // are here as selectable policies (RATE_LIMIT_POLICY, docs/rate-limits.md).
+import { LIMIT_PATHS, PLATFORM_OPERATIONS } from './platform-operations';
 
 /** The two periods the upstream counts in (`ot-period`). */
 export const RATE_LIMIT_PERIODS = ['MINUTE', 'HOUR'] as const;
@@ -219,7 +220,7 @@ export const MODULE_RULES: readonly RateLimitRule[] = [
     area: 'Integration',
     scope: 'module',
     method: '*',
-    path: '/integrationmanager/api/v1/webhook/*',
+    path: LIMIT_PATHS.webhook.path,
     kind: 'hard',
     limits: [minute(3_000, 60)],
     // As published: violating this module rule blocks the whole account.
@@ -230,50 +231,50 @@ export const MODULE_RULES: readonly RateLimitRule[] = [
     'consent-receipts-minute',
     '2k per minute',
     'POST',
-    '/request/v1/consentreceipts',
+    LIMIT_PATHS.consentReceipts.path,
     2_000,
   ),
-  softMinute('preferences-minute', '3k per minute', 'GET', '/v1/preferences', 3_000),
+  softMinute('preferences-minute', '3k per minute', 'GET', LIMIT_PATHS.preferences.path, 3_000),
   softMinute(
     'v4-basic-details-minute',
     '1k per minute',
     'GET',
-    '/rest/api/consent/v4/datasubjects/basic-details',
+    PLATFORM_OPERATIONS.getDataSubjectBasicDetailsV4.path,
     1_000,
   ),
   softMinute(
     'v4-details-minute',
     '1k per minute',
     'GET',
-    '/rest/api/consent/v4/datasubjects/details',
+    PLATFORM_OPERATIONS.getDataSubjectDetailsV4.path,
     1_000,
   ),
   softMinute(
     'v4-ds-profiles-minute',
     '1k per minute',
     'GET',
-    '/rest/api/consent/v4/datasubjects/ds-profiles',
+    PLATFORM_OPERATIONS.getAllProfilesByDataSubjectV4.path,
     1_000,
   ),
   softMinute(
     'v4-purpose-profile-minute',
     '1k per minute',
     'GET',
-    '/rest/api/consent/v4/datasubjects/profiles/{purposeGuid}',
+    PLATFORM_OPERATIONS.getDataSubjectProfileV4.path,
     1_000,
   ),
   softMinute(
     'consent-ingestion-minute',
     'Default consent ingestion',
     'POST',
-    '/v1/consentreceipts/bulk',
+    LIMIT_PATHS.consentReceiptsBulk.path,
     3_000,
   ),
   quota(
     'v1-datasubject-profiles-quota',
     'Consent API quota',
     'GET',
-    '/api/consentmanager/v1/datasubjects/profiles',
+    PLATFORM_OPERATIONS.getDataSubjectProfileUsingGET.path,
     300,
     18_000,
   ),
@@ -281,7 +282,7 @@ export const MODULE_RULES: readonly RateLimitRule[] = [
     'v2-datasubjects-quota',
     'Consent API quota',
     'GET',
-    '/api/consentmanager/v2/datasubjects',
+    PLATFORM_OPERATIONS.getDataSubjectsUsingGET.path,
     300,
     18_000,
   ),
@@ -289,11 +290,11 @@ export const MODULE_RULES: readonly RateLimitRule[] = [
     'v3-datasubjects-quota',
     'Consent API quota',
     'GET',
-    '/rest/api/preferences/v3/datasubjects/profile',
+    PLATFORM_OPERATIONS.getV3DatasubjectsProfileUsingGet.path,
     1_000,
     60_000,
   ),
-  quota('scim-quota', 'User provisioning', '*', '/api/scim/*', 2_000, 20_000),
+  quota('scim-quota', 'User provisioning', '*', LIMIT_PATHS.scim.path, 2_000, 20_000),
 ];
 
 /**

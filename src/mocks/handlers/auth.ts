@@ -2,12 +2,12 @@
 // flow the platform documents (docs/platform-contract.md). The request is the vendor token
 // document's multipart form (or RFC 6749's urlencoded one); errors follow the RFC.
 import { http, HttpResponse, type HttpHandler } from 'msw';
-import { ACTIVITY_LOG_SCOPE } from '../operations';
+import { ACTIVITY_LOG_SCOPE, MOCK_OPERATION_ROUTES } from '../operations';
 import type { MockState } from '../state';
 import { admitRequest } from './admission';
 
 /** Path of the token endpoint below the upstream's base URL (docs/platform-contract.md). */
-export const TOKEN_PATH = '/api/access/v1/oauth/token';
+export const TOKEN_PATH = MOCK_OPERATION_ROUTES.token.path;
 
 /** The two form encodings a token request may use. */
 const FORM_CONTENT_TYPE =

@@ -2,14 +2,14 @@
 // answered from the pre-serialised data set.
 import { http, type HttpHandler } from 'msw';
 import { hasControlCharacters } from '../../shared/filter-values';
-import { ACTIVITY_LOG_SCOPE } from '../operations';
+import { ACTIVITY_LOG_SCOPE, MOCK_OPERATION_ROUTES } from '../operations';
 import type { MockState } from '../state';
 import { admitRequest } from './admission';
 import { refuseUnauthorized } from './bearer-auth';
 import { errorResponse, jsonBytesResponse } from './responses';
 
 /** Path of the event-types operation below the upstream's base URL. */
-export const EVENT_TYPES_PATH = '/api/audit/v4/audits/event-types';
+export const EVENT_TYPES_PATH = MOCK_OPERATION_ROUTES['event-types'].path;
 
 /**
  * Reads an array filter in either wire style, repeated (`modules=a&modules=b`) or comma-separated

@@ -4,6 +4,11 @@
 // to burst until the mock's account-minute limit refuses it, so the incident it causes shows up
 // attributed to it.
 import { createReporter, type Reporter } from '../../../packages/reporter/src/index';
+import {
+  LIMIT_PATHS,
+  PLATFORM_OPERATIONS,
+  type PlatformOperation,
+} from '../../shared/platform-operations';
 import type { Logger } from '../logger';
 import type { IntegrationStore } from './integration-store';
 
@@ -19,6 +24,9 @@ export interface DemoTrafficPort {
   accountMinuteCount(): number;
 }
 
+/** An operation as a simulated integration calls it: method and path. */
+const op = ({ method, path }: PlatformOperation) => [method, path] as const;
+
 /** The simulated integrations and their share of the background traffic. */
 const DEMO_INTEGRATIONS = [
   {
@@ -26,8 +34,8 @@ const DEMO_INTEGRATIONS = [
     owner: 'data-platform team',
     share: 0.6,
     operations: [
-      ['GET', '/rest/api/consent/v4/datasubjects/profiles'],
-      ['GET', '/api/consentmanager/v2/datasubjects'],
+      op(PLATFORM_OPERATIONS.getDataSubjectProfilesV4),
+      op(PLATFORM_OPERATIONS.getDataSubjectsUsingGET),
     ],
   },
   {
@@ -35,15 +43,15 @@ const DEMO_INTEGRATIONS = [
     owner: 'web team',
     share: 0.3,
     operations: [
-      ['GET', '/rest/api/preferences/v3/datasubjects/profile'],
-      ['POST', '/request/v1/consentreceipts'],
+      op(PLATFORM_OPERATIONS.getV3DatasubjectsProfileUsingGet),
+      op(LIMIT_PATHS.consentReceipts),
     ],
   },
   {
     name: 'CRM connector',
     owner: 'sales operations',
     share: 0.1,
-    operations: [['GET', '/rest/api/consent/v4/datasubjects/basic-details']],
+    operations: [op(PLATFORM_OPERATIONS.getDataSubjectBasicDetailsV4)],
   },
 ] as const;
 

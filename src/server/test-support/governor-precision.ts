@@ -1,6 +1,7 @@
 // The governor's precision bar (docs/product.md §9) as a reusable run: many requests at one hard
 // 1,000-per-minute rule, through the whole BFF against the mock enforcing the same rule, on one
 // injected clock. Used by the precision test and by `npm run bench`.
+import { EVENT_TYPES_OPERATION } from '../../shared/event-types';
 import type { RateLimitRule } from '../../shared/rate-limits';
 import { startBffHarness } from './bff-harness';
 
@@ -11,7 +12,7 @@ const PRECISION_RULE: RateLimitRule = {
   area: 'Test',
   scope: 'module',
   method: 'GET',
-  path: '/api/audit/v4/audits/event-types',
+  path: EVENT_TYPES_OPERATION.path,
   kind: 'hard',
   limits: [{ period: 'MINUTE', limit: 1_000, blockSeconds: 60, blockDocumented: true }],
   blocks: 'rule',

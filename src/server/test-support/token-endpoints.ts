@@ -2,6 +2,7 @@
 // OAuth token document (multipart/form-data only, read by Node's own WHATWG form parser), a
 // certified OAuth server (oidc-provider) that takes RFC 6749's urlencoded form only, and raw
 // sockets that answer byte for byte what a test scripts, broken HTTP included.
+import { TOKEN_OPERATION } from '../../shared/platform-operations';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import {
   createServer as createTcpServer,
@@ -85,7 +86,7 @@ export async function strictMultipartEndpoint(): Promise<{ url: URL } & StrictEn
     });
   });
   const port = await listen(server);
-  return { url: new URL(`http://127.0.0.1:${port}/api/access/v1/oauth/token`), contentTypes };
+  return { url: new URL(`http://127.0.0.1:${port}${TOKEN_OPERATION.path}`), contentTypes };
 }
 
 /**
@@ -128,7 +129,7 @@ export async function rawEndpoint(
     });
   });
   const port = await listen(server);
-  return new URL(`http://127.0.0.1:${port}/api/access/v1/oauth/token`);
+  return new URL(`http://127.0.0.1:${port}${TOKEN_OPERATION.path}`);
 }
 
 /** A loopback port nothing listens on. */

@@ -3,6 +3,7 @@
 // proxy never read alike. The same text reaches the problem the browser gets, the log line,
 // /readyz and the health banner (docs/operations.md, "Token failures"). Nothing here ever holds
 // the client secret or a token.
+import { TOKEN_OPERATION } from '../../shared/platform-operations';
 import type { TransportError } from './http-transport';
 import { TOKEN_ENCODING_MEDIA_TYPE, type TokenEncoding } from './token-request';
 
@@ -73,7 +74,7 @@ export class TokenError extends Error {
 const ENDPOINT = 'The platform’s token endpoint';
 
 /** Where to look when the endpoint's address may be wrong. */
-const CHECK_URL = 'Check OAUTH_TOKEN_URL (default {UPSTREAM_BASE_URL}/api/access/v1/oauth/token)';
+const CHECK_URL = `Check OAUTH_TOKEN_URL (default {UPSTREAM_BASE_URL}${TOKEN_OPERATION.path})`;
 
 function quoted(facts: TokenFailureFacts): string {
   const code = facts.oauthError ? ` ${facts.oauthError}` : '';
