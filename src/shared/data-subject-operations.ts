@@ -280,15 +280,11 @@ const V4_CONTINUATION = {
   responseField: 'requestContinuation',
 } as const;
 
-/** Purpose statuses the mock's data uses (a subset of the documented ones). */
-export const PURPOSE_STATUSES = [
-  'ACTIVE',
-  'PENDING',
-  'WITHDRAWN',
-  'OPT_OUT',
-  'EXPIRED',
-  'NO_CONSENT',
-] as const;
+/** Purpose statuses the mock's data uses: the first six of the documented ones. */
+export const PURPOSE_STATUSES = V4_PURPOSE_STATUSES.slice(
+  0,
+  6,
+) as readonly (typeof V4_PURPOSE_STATUSES)[number][];
 
 // Method and path are the documented operation's (data-subject-contract.ts, by operationId): the
 // catalog adds what the page needs to it, and never writes a platform path a second time.
