@@ -1,25 +1,23 @@
 // The data-subject routes (docs/product.md §6), admins only (app.ts): the operations catalog, and
-// lookups that run one operation. Every lookup, refused and failed ones included, is written to
-// the audit trail before the answer leaves; if it cannot be written, the answer is withheld.
+// lookups that run one operation. A lookup's route reads the request and renders the answer or
+// the problem; the audited lookup (audited-lookup.ts) writes every lookup, refused and failed ones
+// included, to the audit trail before the answer leaves, and withholds it if it cannot.
 import { Hono } from 'hono';
-import type { AuditRecord } from '../../shared/audit-trail';
 import {
   LookupRequestSchema,
   LookupResponseSchema,
   type LookupRequest,
-  type LookupResponse,
 } from '../../shared/data-subject-lookups';
 import { DataSubjectCatalogSchema } from '../../shared/data-subject-operations';
 import { ADMIN_ONLY, type ApiModule } from '../http/api-operation';
-import { PROBLEM_TYPES } from '../../shared/problem';
 import type { AppEnv } from '../app-env';
-import { outcomeOfProblem, type LookupAccount, type LookupAudit } from './audit/lookup-audit';
-import { auditWithheld, lookupIntent } from './audit/lookup-intent';
+import type { LookupAudit } from './audit/lookup-audit';
+import { auditWithheldProblem } from './audit/lookup-intent';
+import { AuditedLookups, AuditUnavailableError, type AskedLookup } from './audited-lookup';
 import type { DataSubjectLookups } from './data-subject-lookups';
 import { invalidLookupProblem } from './data-subject-lookups';
 import type { Logger } from '../logger';
 import { HttpProblem, problemResponse } from '../problem';
-import { problemForUpstreamFailure } from '../upstream/upstream-problems';
 
 export interface DataSubjectsRoutesDeps {
   readonly lookups: DataSubjectLookups;
@@ -48,9 +46,47 @@ function identifierOf(lookups: DataSubjectLookups, body: unknown): string | unde
   return undefined;
 }
 
+/** The lookup request in `text`, or the 400 that says why it is not one. */
+function readLookup(
+  lookups: DataSubjectLookups,
+  text: string | undefined,
+): Pick<AskedLookup, 'identifier'> & ({ request: LookupRequest } | { invalid: HttpProblem }) {
+  let body: unknown;
+  try {
+    body = JSON.parse(text ?? '');
+  } catch {
+    return {
+      identifier: undefined,
+      invalid: invalidLookupProblem({ body: 'must be a JSON object' }),
+    };
+  }
+  const identifier = identifierOf(lookups, body);
+  const parsed = LookupRequestSchema.safeParse(body);
+  if (parsed.success) return { identifier, request: parsed.data };
+  const issue = parsed.error.issues[0];
+  const [field, param] = issue?.path ?? [];
+  // A parameter's own fault names the parameter, as the catalog checks do.
+  const where =
+    field === 'params' && typeof param === 'string'
+      ? param
+      : issue?.path.map(String).join('.') || 'body';
+  return {
+    identifier,
+    invalid: invalidLookupProblem({
+      [where]:
+        issue?.code === 'unrecognized_keys'
+          ? `has unknown fields; send operation, params and continuation only`
+          : issue?.code === 'too_big'
+            ? 'is too long'
+            : 'is not valid (operation: an id, params: text values, continuation: a token)',
+    }),
+  };
+}
+
 /** The data-subject routes, mounted at /api/data-subjects. */
 export function dataSubjectsRoutes({ lookups, audit, logger }: DataSubjectsRoutesDeps) {
   const catalog = JSON.stringify({ operations: lookups.operations });
+  const audited = new AuditedLookups({ lookups, audit, logger });
 
   return new Hono<AppEnv>()
     .get('/operations', (c) =>
@@ -59,80 +95,24 @@ export function dataSubjectsRoutes({ lookups, audit, logger }: DataSubjectsRoute
     .post('/lookups', async (c) => {
       const user = c.get('user');
       if (!user) throw new Error('lookup without a signed-in user');
-      let body: unknown;
-      let request: LookupRequest | undefined;
-      let intent: AuditRecord | undefined;
-      let result: { status: number; json?: unknown; problem?: HttpProblem; unexpected?: unknown };
+      const read = readLookup(lookups, await c.req.text().catch(() => undefined));
       try {
-        try {
-          body = JSON.parse(await c.req.text());
-        } catch {
-          throw invalidLookupProblem({ body: 'must be a JSON object' });
-        }
-        const parsed = LookupRequestSchema.safeParse(body);
-        if (!parsed.success) {
-          const issue = parsed.error.issues[0];
-          const [field, param] = issue?.path ?? [];
-          // A parameter's own fault names the parameter, as the catalog checks do.
-          const where =
-            field === 'params' && typeof param === 'string'
-              ? param
-              : issue?.path.map(String).join('.') || 'body';
-          throw invalidLookupProblem({
-            [where]:
-              issue?.code === 'unrecognized_keys'
-                ? `has unknown fields; send operation, params and continuation only`
-                : issue?.code === 'too_big'
-                  ? 'is too long'
-                  : 'is not valid (operation: an id, params: text values, continuation: a token)',
-          });
-        }
-        request = parsed.data;
-        const prepared = lookups.prepare(request);
-        // The intent first: when it cannot be written, nothing personal is fetched.
-        try {
-          intent = await audit.begin(
-            lookupIntent(lookups, user.username, request, identifierOf(lookups, body), c),
-          );
-        } catch (error) {
-          return auditWithheld(c, logger, error, prepared.operation.id, 'intent');
-        }
-        result = { status: 200, json: await lookups.send(prepared) };
+        const answer = await audited.lookUp({
+          ...read,
+          user: user.username,
+          requestId: c.get('requestId') ?? null,
+        });
+        return c.json(answer, 200, NO_STORE);
       } catch (error) {
-        const problem = error instanceof HttpProblem ? error : problemForUpstreamFailure(error);
-        // A bug is accounted for too, then handled (and logged) by the app's error handler.
-        result = problem
-          ? { status: problem.problem.status, problem }
-          : { status: 500, unexpected: error };
+        if (error instanceof AuditUnavailableError) {
+          return problemResponse(c, auditWithheldProblem(error.stage).problem);
+        }
+        if (error instanceof HttpProblem) {
+          return problemResponse(c, error.problem, error.headers);
+        }
+        // A bug, accounted for: the app's error handler answers and logs it.
+        throw error;
       }
-
-      const operationId =
-        request && lookups.find(request.operation) ? request.operation : 'unknown';
-      const { outcome, detail } = result.problem
-        ? outcomeOfProblem(result.problem)
-        : result.unexpected
-          ? { outcome: 'error' as const, detail: PROBLEM_TYPES.internal }
-          : { outcome: 'ok' as const, detail: null };
-      const account: LookupAccount = {
-        ...lookupIntent(lookups, user.username, request, identifierOf(lookups, body), c),
-        operation: operationId,
-        outcome,
-        status: result.status,
-        detail,
-        intent,
-        answer: (result.json as LookupResponse | undefined)?.data,
-        answerSchema: request ? lookups.answerSchema(request.operation) : undefined,
-      };
-      try {
-        await audit.record(account);
-      } catch (error) {
-        return auditWithheld(c, logger, error, operationId, outcome);
-      }
-      if (result.unexpected) throw result.unexpected;
-      if (result.problem) {
-        return problemResponse(c, result.problem.problem, result.problem.headers);
-      }
-      return c.json(result.json, 200, NO_STORE);
     });
 }
 

@@ -1,22 +1,28 @@
-// The lookup route's side of the audit: what a lookup is about to ask (its intent, written
-// before anything is sent), and the 503 that withholds an answer, or sends nothing, when the
-// trail cannot take the record.
-import type { Context } from 'hono';
+// The lookup's side of the audit: what a lookup is about to ask (its intent, written before
+// anything is sent), and the 503 that withholds an answer, or sends nothing, when the trail cannot
+// take the record. Plain values only, so the audited lookup runs the same with or without HTTP.
+import type { AuditOutcome } from '../../../shared/audit-trail';
 import type { LookupRequest } from '../../../shared/data-subject-lookups';
 import { DATA_SUBJECT_PROBLEM_TYPES } from '../../../shared/data-subject-operations';
-import type { AppEnv } from '../../app-env';
 import type { DataSubjectLookups } from '../data-subject-lookups';
-import type { Logger } from '../../logger';
-import { problemResponse } from '../../problem';
+import { HttpProblem } from '../../problem';
 import type { LookupIntent } from './lookup-audit';
+
+/** Who asks for what, as the lookup's caller knows it. */
+export interface LookupAsker {
+  readonly user: string;
+  /** The id of the request that asked, to find its log lines; null outside a request. */
+  readonly requestId: string | null;
+  /** The request, when it could be read; absent when it was not a lookup request at all. */
+  readonly request: LookupRequest | undefined;
+  /** The identifier the request names, as given: what the audit hashes. */
+  readonly identifier: string | undefined;
+}
 
 /** Who asks for what: the audit's account of a lookup before its outcome is known. */
 export function lookupIntent(
   lookups: DataSubjectLookups,
-  user: string,
-  request: LookupRequest | undefined,
-  identifier: string | undefined,
-  c: Context<AppEnv>,
+  { user, requestId, request, identifier }: LookupAsker,
 ): LookupIntent {
   const operation = request ? lookups.find(request.operation) : undefined;
   return {
@@ -24,7 +30,7 @@ export function lookupIntent(
     operation: operation?.id ?? 'unknown',
     identifier,
     continued: request?.continuation !== undefined,
-    requestId: c.get('requestId') ?? null,
+    requestId,
     params: request?.params,
     identifierParams: operation?.params
       .filter((param) => param.format === 'identifier')
@@ -32,25 +38,22 @@ export function lookupIntent(
   };
 }
 
+/** Where a lookup's record was refused: its intent (nothing sent), or its outcome (answer withheld). */
+export type AuditStage = 'intent' | AuditOutcome;
+
+/** The message logged when the trail refuses a lookup's record at `stage`. */
+export function auditWithheldMessage(stage: AuditStage): string {
+  return stage === 'intent'
+    ? 'lookup intent could not be written to the audit trail; nothing sent'
+    : 'lookup could not be written to the audit trail; answer withheld';
+}
+
 /**
  * The 503 when the trail cannot take a lookup's record. `stage` `intent`: nothing was sent;
  * otherwise the answer is withheld.
  */
-export function auditWithheld(
-  c: Context<AppEnv>,
-  logger: Logger,
-  error: unknown,
-  operation: string,
-  stage: string,
-) {
-  // Never the identifier: the operation and the stage are enough to find the cause.
-  logger.error(
-    { err: error, operation, outcome: stage },
-    stage === 'intent'
-      ? 'lookup intent could not be written to the audit trail; nothing sent'
-      : 'lookup could not be written to the audit trail; answer withheld',
-  );
-  return problemResponse(c, {
+export function auditWithheldProblem(stage: AuditStage): HttpProblem {
+  return new HttpProblem({
     type: DATA_SUBJECT_PROBLEM_TYPES.auditUnavailable,
     title: 'The lookup could not be recorded in the audit trail',
     status: 503,
