@@ -36,7 +36,13 @@ export function createUpstreamGuard(options: UpstreamGuardOptions): GovernorGuar
       operation,
       rules: governor.rules(),
     });
-    governor.noteThrottled();
+    governor.noteThrottled({
+      operation,
+      scope: reading.scope,
+      ruleId: reading.rule?.id ?? null,
+      period: reading.period,
+      retryAfterSeconds: reading.blockSeconds,
+    });
     const placement = recorder.place(reading);
     // Honour the block before the store answers: calls already waiting must not go out.
     governor.block({
