@@ -148,7 +148,9 @@ export function composeBff({
       timeoutMs: config.upstream.timeoutMs,
       maxAnswerBytes: config.upstream.maxAnswerBytes,
     });
-  const guard = countRejections(rateLimiting.guard, metrics);
+  // Refusals are counted from the governor's events, not read back out of the 429 problems.
+  countRejections(rateLimiting.governor.events, metrics);
+  const guard = rateLimiting.guard;
   // One token per replica, deliberately not shared through Redis: a replica fetches one token per
   // token lifetime (each request counted against the account's limits like any other), which is
   // nothing beside the limits; a shared cache would put a live bearer credential at rest in Redis

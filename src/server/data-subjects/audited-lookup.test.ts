@@ -1,119 +1,197 @@
-// The audited lookup as a use case, without HTTP: the intent is in the trail before anything is
-// sent, the outcome after, and a trail that cannot take the intent means nothing is sent at all.
-// The trail is the real store on an in-memory SQLite database; only the platform is stood in for.
-import { afterEach, describe, expect, it } from 'vitest';
+// The audited lookup on its own, without HTTP, over the real audit store (SQLite in memory): a
+// lookup that is answered leaves its intent in the trail before anything is sent and its outcome
+// after; an upstream failure is accounted for as a failed lookup and handed back as its problem;
+// a trail that refuses the intent refuses the lookup before anything is sent.
+import { Writable } from 'node:stream';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { answerLookup } from '../../mocks/data/data-subject-answers';
+import { anchorDay, generateDataSubjects } from '../../mocks/data/data-subjects';
+import type { AuditRecord } from '../../shared/audit-trail';
+import { DEMO_IDENTIFIERS } from '../../shared/data-subject-demo';
 import {
   BUILT_IN_OPERATIONS,
   DATA_SUBJECT_PROBLEM_TYPES,
 } from '../../shared/data-subject-operations';
+import { PROBLEM_TYPES } from '../../shared/problem';
 import { createLogger } from '../logger';
-import { openDatabase, type SqlDatabase } from '../store/database';
-import { failingDatabase } from '../test-support/failing-database';
+import { HttpProblem } from '../problem';
+import { STORE_ENGINES, type TestDatabase } from '../test-support/store-engines';
+import { TransportError, type TransportResponse } from '../upstream/http-transport';
 import type { UpstreamClient } from '../upstream/upstream-client';
 import { deriveAuditKey } from './audit/audit-chain';
 import { SqlAuditStore } from './audit/audit-store';
 import { createIdentifierHasher } from './audit/identifier-hash';
 import { LookupAudit } from './audit/lookup-audit';
-import { AuditedLookup, type LookupResult } from './audited-lookup';
+import { AuditedLookups, AuditUnavailableError } from './audited-lookup';
 import { DataSubjectLookups } from './data-subject-lookups';
+import { invalidLookupProblem } from './data-subject-lookups';
 
-const KEY = 'audited-lookup-test-key-0123456789abcdef';
-const ADA = 'ada.lovelace@example.com';
-const BASIC_DETAILS = JSON.stringify({
-  content: [{ dataSubjectId: '8d3c2f0e-2b1a-4c5d-9e8f-7a6b5c4d3e2f', identifier: ADA }],
-});
-const silent = createLogger('silent');
+const NOW = Date.parse('2026-03-15T12:00:00Z');
+const ADA = DEMO_IDENTIFIERS[0];
+const AUDIT_KEY = 'an-audit-key-of-at-least-32-characters!!';
+const SQLITE = STORE_ENGINES.find((engine) => engine.name === 'SQLite')!;
+const ASKER = { user: 'admin', requestId: 'req-1', identifier: ADA };
+const DETAILS = { operation: 'v4-details', params: { identifier: ADA } };
 
-const opened: SqlDatabase[] = [];
-afterEach(async () => {
-  for (const database of opened.splice(0)) await database.close();
-});
+describe('the audited lookup, without HTTP', () => {
+  let db: TestDatabase;
+  let store: SqlAuditStore;
+  let sent: number;
+  /** What the trail held each time the upstream was called. */
+  let trailWhenSent: AuditRecord[][];
+  let upstream: (() => Promise<TransportResponse>) | undefined;
+  let logged: string[];
 
-/** A lookup service on `database`, whose platform answers `status` with `body`. */
-function setUp(database: SqlDatabase, status = 200, body = BASIC_DETAILS) {
-  const store = new SqlAuditStore(database, { chainKey: deriveAuditKey(KEY, 'chain') });
-  const sent: Array<{ recordsBefore: number }> = [];
-  const upstream = {
-    send: async () => {
-      // What the trail held when the request went out.
-      sent.push({ recordsBefore: (await store.list({ limit: 10 })).items.length });
-      return { status, headers: { 'content-type': 'application/json' }, body };
-    },
-  } as unknown as UpstreamClient;
-  const lookups = new DataSubjectLookups({
-    operations: BUILT_IN_OPERATIONS,
-    upstream,
-    now: Date.now,
+  const trail = async () => (await store.list({ limit: 50 })).items;
+
+  function service() {
+    const client = {
+      send: async () => {
+        sent += 1;
+        trailWhenSent.push(await trail());
+        return upstream!();
+      },
+    } as unknown as UpstreamClient;
+    const lookups = new DataSubjectLookups({
+      operations: BUILT_IN_OPERATIONS,
+      upstream: client,
+      now: () => NOW,
+    });
+    const audit = new LookupAudit(store, createIdentifierHasher(AUDIT_KEY), () => NOW);
+    const destination = new Writable({
+      write(chunk, _encoding, done) {
+        logged.push(String(chunk));
+        done();
+      },
+    });
+    return new AuditedLookups({ lookups, audit, logger: createLogger('info', destination) });
+  }
+
+  beforeEach(async () => {
+    db = await SQLITE.open();
+    store = new SqlAuditStore(db, { chainKey: deriveAuditKey(AUDIT_KEY, 'chain') });
+    sent = 0;
+    trailWhenSent = [];
+    upstream = undefined;
+    logged = [];
   });
-  const audit = new LookupAudit(store, createIdentifierHasher(KEY), Date.now);
-  return { store, sent, service: new AuditedLookup({ lookups, audit, logger: silent }) };
-}
+  afterEach(() => db.close());
 
-async function memoryDatabase() {
-  const database = await openDatabase();
-  opened.push(database);
-  return database;
-}
+  it('writes the intent before sending, then completes it with the outcome and the answer', async () => {
+    const answer = answerLookup('v4-details', generateDataSubjects(anchorDay(NOW)), {
+      identifier: ADA,
+    });
+    upstream = async () => ({
+      status: 200,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify((answer as { body: unknown }).body),
+    });
 
-const basicDetails = (identifier = ADA) =>
-  JSON.stringify({ operation: 'v4-basic-details', params: { identifier } });
+    const shown = await service().lookUp({ ...ASKER, request: DETAILS });
 
-function statusOf(result: LookupResult): number {
-  if (result.kind === 'answer') return 200;
-  if (result.kind === 'problem') return result.problem.problem.status;
-  throw result.error;
-}
-
-describe('an audited lookup', () => {
-  it('writes its intent before the platform is asked, and its outcome before the answer leaves', async () => {
-    const { store, sent, service } = setUp(await memoryDatabase());
-    const result = await service.run({ user: 'alice', requestId: 'req-1', body: basicDetails() });
-
-    expect(statusOf(result)).toBe(200);
-    expect(sent).toEqual([{ recordsBefore: 1 }]);
-    const [record] = (await store.list({ limit: 10 })).items;
+    expect(shown).toMatchObject({ operation: 'v4-details', data: { identifier: ADA } });
+    expect(sent).toBe(1);
+    expect(trailWhenSent[0]).toEqual([
+      expect.objectContaining({
+        user: 'admin',
+        operation: 'v4-details',
+        status: 0,
+        completed: false,
+        identifierHashed: true,
+      }),
+    ]);
+    const [record] = await trail();
+    expect(await trail()).toHaveLength(1);
     expect(record).toMatchObject({
-      user: 'alice',
-      operation: 'v4-basic-details',
+      id: trailWhenSent[0]![0]!.id,
       outcome: 'ok',
       status: 200,
-      identifierHashed: true,
+      detail: null,
       completed: true,
       recordCount: 1,
+      params: [{ name: 'identifier', hashed: true }],
     });
-    // The identifier is kept only as its keyed hash.
-    expect(JSON.stringify(record)).not.toContain(ADA);
+    expect(record!.subjectCount).toBeGreaterThan(0);
+    expect(JSON.stringify(await trail())).not.toContain(ADA);
   });
 
-  it('accounts for a lookup the platform answers with "not found"', async () => {
-    const { store, service } = setUp(await memoryDatabase(), 404, '"Data Subject Not Found"');
-    const result = await service.run({ user: 'alice', requestId: null, body: basicDetails() });
+  it('accounts for an upstream that cannot be reached as a failed lookup, and throws its problem', async () => {
+    upstream = () => Promise.reject(new TransportError('timeout', new Error('timed out')));
 
-    expect(statusOf(result)).toBe(404);
-    expect((await store.list({ limit: 10 })).items).toMatchObject([
-      { outcome: 'not-found', status: 404, detail: DATA_SUBJECT_PROBLEM_TYPES.notFound },
+    const failure = await service()
+      .lookUp({ ...ASKER, request: DETAILS })
+      .catch((error: unknown) => error);
+
+    expect(failure).toBeInstanceOf(HttpProblem);
+    expect((failure as HttpProblem).problem).toMatchObject({
+      type: PROBLEM_TYPES.upstreamTimeout,
+      status: 504,
+    });
+    expect(trailWhenSent[0]).toHaveLength(1);
+    expect(await trail()).toEqual([
+      expect.objectContaining({
+        id: trailWhenSent[0]![0]!.id,
+        operation: 'v4-details',
+        outcome: 'error',
+        status: 504,
+        detail: PROBLEM_TYPES.upstreamTimeout,
+        completed: true,
+      }),
     ]);
   });
 
-  it('accounts for a refused request without asking the platform', async () => {
-    const { store, sent, service } = setUp(await memoryDatabase());
-    const result = await service.run({ user: 'bob', requestId: null, body: '{"operation":' });
+  it('accounts for a platform that knows no such subject as not found', async () => {
+    upstream = async () => ({
+      status: 404,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify('Data Subject Not Found'),
+    });
 
-    expect(statusOf(result)).toBe(400);
-    expect(sent).toEqual([]);
-    expect((await store.list({ limit: 10 })).items).toMatchObject([
-      { user: 'bob', operation: 'unknown', outcome: 'invalid', status: 400 },
+    const failure = await service()
+      .lookUp({ ...ASKER, request: DETAILS })
+      .catch((error: unknown) => error);
+
+    expect((failure as HttpProblem).problem.type).toBe(DATA_SUBJECT_PROBLEM_TYPES.notFound);
+    expect(await trail()).toEqual([
+      expect.objectContaining({ outcome: 'not-found', status: 404, completed: true }),
     ]);
   });
 
-  it('sends nothing when the trail cannot take the intent', async () => {
-    const { sent, service } = setUp(failingDatabase('database or disk is full'));
-    const result = await service.run({ user: 'alice', requestId: null, body: basicDetails() });
+  it('refuses the lookup before sending anything when the trail cannot take its intent', async () => {
+    // The store's own table refuses the write, as a full or read-only disk would.
+    await db.exec(`CREATE TRIGGER refuse_audit BEFORE INSERT ON lookup_audit
+      BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END`);
+    upstream = () => Promise.reject(new Error('must not be sent'));
 
-    expect(result).toMatchObject({
-      kind: 'problem',
-      problem: { problem: { status: 503, type: DATA_SUBJECT_PROBLEM_TYPES.auditUnavailable } },
-    });
-    expect(sent).toEqual([]);
+    const failure = await service()
+      .lookUp({ ...ASKER, request: DETAILS })
+      .catch((error: unknown) => error);
+
+    expect(failure).toBeInstanceOf(AuditUnavailableError);
+    expect(failure).toMatchObject({ stage: 'intent', operation: 'v4-details' });
+    expect(sent).toBe(0);
+    expect(await trail()).toEqual([]);
+    expect(logged.join('')).toContain('nothing sent');
+    expect(logged.join('')).not.toContain(ADA);
+  });
+
+  it('accounts for an invalid request without sending, and throws its 400', async () => {
+    const invalid = invalidLookupProblem({ body: 'must be a JSON object' });
+
+    const failure = await service()
+      .lookUp({ ...ASKER, identifier: undefined, invalid })
+      .catch((error: unknown) => error);
+
+    expect(failure).toBe(invalid);
+    expect(sent).toBe(0);
+    expect(await trail()).toEqual([
+      expect.objectContaining({
+        operation: 'unknown',
+        outcome: 'invalid',
+        status: 400,
+        identifierHashed: false,
+        completed: true,
+      }),
+    ]);
   });
 });

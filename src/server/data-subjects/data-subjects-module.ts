@@ -16,7 +16,6 @@ import { createExportSigner } from './audit/export-signing';
 import { createIdentifierHasher } from './audit/identifier-hash';
 import { LookupAudit } from './audit/lookup-audit';
 import { startRetentionJob, type RetentionJobOptions } from './audit/retention-job';
-import { AuditedLookup } from './audited-lookup';
 import { DataSubjectLookups } from './data-subject-lookups';
 import { dataSubjectsRoutes } from './data-subjects-routes';
 
@@ -94,10 +93,7 @@ export function createDataSubjectsArea(deps: DataSubjectsAreaDeps): DataSubjects
     routes: [
       {
         path: '/api/data-subjects',
-        app: dataSubjectsRoutes({
-          lookups,
-          auditedLookup: new AuditedLookup({ lookups, audit: lookupAudit, logger }),
-        }),
+        app: dataSubjectsRoutes({ lookups, audit: lookupAudit, logger }),
         access: ['admin'],
       },
       {

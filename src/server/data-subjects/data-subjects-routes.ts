@@ -1,27 +1,92 @@
-// The data-subject routes (docs/product.md §6), admins only: the operations catalog, and lookups
-// that run one operation through the audited lookup (audited-lookup.ts): the route reads the body
-// and renders the result, nothing more.
+// The data-subject routes (docs/product.md §6), admins only (app.ts): the operations catalog, and
+// lookups that run one operation. A lookup's route reads the request and renders the answer or
+// the problem; the audited lookup (audited-lookup.ts) writes every lookup, refused and failed ones
+// included, to the audit trail before the answer leaves, and withholds it if it cannot.
 import { Hono } from 'hono';
-import { LookupRequestSchema, LookupResponseSchema } from '../../shared/data-subject-lookups';
+import {
+  LookupRequestSchema,
+  LookupResponseSchema,
+  type LookupRequest,
+} from '../../shared/data-subject-lookups';
 import { DataSubjectCatalogSchema } from '../../shared/data-subject-operations';
 import { ADMIN_ONLY, type ApiModule } from '../http/api-operation';
 import type { AppEnv } from '../app-env';
-import { problemResponse } from '../problem';
-import type { AuditedLookup } from './audited-lookup';
+import type { LookupAudit } from './audit/lookup-audit';
+import { auditWithheldProblem } from './audit/lookup-intent';
+import { AuditedLookups, AuditUnavailableError, type AskedLookup } from './audited-lookup';
 import type { DataSubjectLookups } from './data-subject-lookups';
+import { invalidLookupProblem } from './data-subject-lookups';
+import type { Logger } from '../logger';
+import { HttpProblem, problemResponse } from '../problem';
 
 export interface DataSubjectsRoutesDeps {
   readonly lookups: DataSubjectLookups;
-  /** Runs one lookup with its audit (audited-lookup.ts). */
-  readonly auditedLookup: AuditedLookup;
+  readonly audit: LookupAudit;
+  readonly logger: Logger;
 }
 
 /** Personal data is never kept by a browser or proxy cache. */
 const NO_STORE = { 'Cache-Control': 'no-store' };
 
+/** The identifier a request names, as given: what the audit hashes. */
+function identifierOf(lookups: DataSubjectLookups, body: unknown): string | undefined {
+  if (typeof body !== 'object' || body === null) return undefined;
+  const { operation, params } = body as { operation?: unknown; params?: unknown };
+  if (typeof params !== 'object' || params === null) return undefined;
+  const given = params as Record<string, unknown>;
+  const known = typeof operation === 'string' ? lookups.find(operation) : undefined;
+  const names = known
+    ? known.params.filter((param) => param.format === 'identifier').map((param) => param.name)
+    : ['identifier'];
+  for (const name of names) {
+    const value = given[name];
+    // Bounded: a 64 KB body must not become a 64 KB HMAC input per request, however cheap.
+    if (typeof value === 'string' && value.trim() !== '') return value.slice(0, 1_024);
+  }
+  return undefined;
+}
+
+/** The lookup request in `text`, or the 400 that says why it is not one. */
+function readLookup(
+  lookups: DataSubjectLookups,
+  text: string | undefined,
+): Pick<AskedLookup, 'identifier'> & ({ request: LookupRequest } | { invalid: HttpProblem }) {
+  let body: unknown;
+  try {
+    body = JSON.parse(text ?? '');
+  } catch {
+    return {
+      identifier: undefined,
+      invalid: invalidLookupProblem({ body: 'must be a JSON object' }),
+    };
+  }
+  const identifier = identifierOf(lookups, body);
+  const parsed = LookupRequestSchema.safeParse(body);
+  if (parsed.success) return { identifier, request: parsed.data };
+  const issue = parsed.error.issues[0];
+  const [field, param] = issue?.path ?? [];
+  // A parameter's own fault names the parameter, as the catalog checks do.
+  const where =
+    field === 'params' && typeof param === 'string'
+      ? param
+      : issue?.path.map(String).join('.') || 'body';
+  return {
+    identifier,
+    invalid: invalidLookupProblem({
+      [where]:
+        issue?.code === 'unrecognized_keys'
+          ? `has unknown fields; send operation, params and continuation only`
+          : issue?.code === 'too_big'
+            ? 'is too long'
+            : 'is not valid (operation: an id, params: text values, continuation: a token)',
+    }),
+  };
+}
+
 /** The data-subject routes, mounted at /api/data-subjects. */
-export function dataSubjectsRoutes({ lookups, auditedLookup }: DataSubjectsRoutesDeps) {
+export function dataSubjectsRoutes({ lookups, audit, logger }: DataSubjectsRoutesDeps) {
   const catalog = JSON.stringify({ operations: lookups.operations });
+  const audited = new AuditedLookups({ lookups, audit, logger });
 
   return new Hono<AppEnv>()
     .get('/operations', (c) =>
@@ -30,17 +95,24 @@ export function dataSubjectsRoutes({ lookups, auditedLookup }: DataSubjectsRoute
     .post('/lookups', async (c) => {
       const user = c.get('user');
       if (!user) throw new Error('lookup without a signed-in user');
-      const result = await auditedLookup.run({
-        user: user.username,
-        requestId: c.get('requestId') ?? null,
-        body: await c.req.text(),
-      });
-      // A bug was accounted for in the trail; the app's error handler logs it and answers 500.
-      if (result.kind === 'error') throw result.error;
-      if (result.kind === 'problem') {
-        return problemResponse(c, result.problem.problem, result.problem.headers);
+      const read = readLookup(lookups, await c.req.text().catch(() => undefined));
+      try {
+        const answer = await audited.lookUp({
+          ...read,
+          user: user.username,
+          requestId: c.get('requestId') ?? null,
+        });
+        return c.json(answer, 200, NO_STORE);
+      } catch (error) {
+        if (error instanceof AuditUnavailableError) {
+          return problemResponse(c, auditWithheldProblem(error.stage).problem);
+        }
+        if (error instanceof HttpProblem) {
+          return problemResponse(c, error.problem, error.headers);
+        }
+        // A bug, accounted for: the app's error handler answers and logs it.
+        throw error;
       }
-      return c.json(result.answer, 200, NO_STORE);
     });
 }
 

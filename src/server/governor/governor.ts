@@ -1,8 +1,9 @@
-// The BFF's governor: before every upstream call it takes one request from every limit of the
-// published policy that applies (the account limits of ACCOUNT_TIER, the operation's module rule
-// or its per-endpoint window, and any stricter limit the platform itself stated in a 429), and it
-// honours every block an upstream 429 announced. A call it refuses is never sent, so the console
-// itself never draws a 429.
+// The BFF's governor, admission control: before every upstream call it takes one request from
+// every limit of the published policy that applies (the account limits of ACCOUNT_TIER, the
+// operation's module rule or its per-endpoint window, and any stricter limit the platform itself
+// stated in a 429, reported-limits.ts), and it honours every block an upstream 429 announced
+// (governor-blocks.ts). A call it refuses is never sent, so the console itself never draws a 429.
+// It says what it decided through its events (governor-events.ts) and never calls an area.
 import {
   MODULE_RULES,
   PERIOD_SECONDS,
@@ -17,6 +18,10 @@ import {
   type RateLimitWindow,
 } from '../../shared/rate-limits';
 import type { GuardedOperation } from '../upstream/send-guard';
+import { toSeconds, type GovernedLimit, type MakeLimit } from './governed-limit';
+import { GovernorBlocks, type BlockOrigin, type GovernorBlock } from './governor-blocks';
+import { GovernorEvents, type GovernorEventMap } from './governor-events';
+import { ReportedLimits, type ReportedLimitState } from './reported-limits';
 import { RequestTimeline } from './request-timeline';
 import { SlidingWindow } from './sliding-window';
 import { createMemoryWindowStore, type WindowCounterStore } from './window-store';
@@ -24,54 +29,7 @@ import { createMemoryWindowStore, type WindowCounterStore } from './window-store
 /** What the governor needs to know about a call: which operation, which method and path. */
 export type GovernedOperation = GuardedOperation;
 
-/** One limit of one rule, with its window. */
-export interface GovernedLimit {
-  readonly rule: RateLimitRule;
-  readonly limit: RateLimitWindow;
-  /** The policy's name in the RateLimit-Policy header. */
-  readonly policyId: string;
-  /** False for a soft limit the operator chose not to keep: it is counted but never refuses. */
-  readonly enforced: boolean;
-  readonly window: SlidingWindow;
-  /** The same limit's per-replica share (limit ÷ replicas), when the governor has a fallback. */
-  readonly fallbackWindow?: SlidingWindow;
-  /** For a per-endpoint or reported limit: the endpoint it counts ("GET /path"). */
-  readonly endpoint?: string;
-}
-
-/** A block announced by an upstream 429: nothing of its scope is sent before `until`. */
-export interface GovernorBlock {
-  /** `account`: every operation; `rule`: the operations of `ruleId`. */
-  readonly scope: 'account' | 'rule';
-  readonly ruleId: string | null;
-  readonly period: RateLimitPeriod | null;
-  /** Epoch ms. */
-  readonly until: number;
-  readonly incidentKey: string | null;
-  /**
-   * For a per-endpoint rule: the one endpoint blocked. Without it a block of such a rule stops
-   * every endpoint (a block restored from the store, or learnt from another replica).
-   */
-  readonly endpoint?: string;
-}
-
-/**
- * A limit the platform stated in a 429 that no configured limit of the call agrees with; see
- * {@link Governor.noteReportedLimit}. Times in epoch ms.
- */
-export interface ReportedLimitState {
-  readonly endpoint: string;
-  readonly operation: string;
-  readonly period: RateLimitPeriod;
-  readonly reported: number;
-  readonly configured: number | null;
-  readonly kept: number;
-  readonly firstReportedAt: number;
-  readonly lastReportedAt: number;
-  readonly incidentKey: string;
-  /** The window that keeps `reported`, when it is stricter than the configured limit. */
-  readonly governed: GovernedLimit | undefined;
-}
+export type { BlockOrigin, GovernedLimit, GovernorBlock, ReportedLimitState };
 
 /** Why a call was not sent. */
 export interface Refusal {
@@ -135,13 +93,6 @@ export interface GovernorFallback {
   readonly active: () => boolean;
 }
 
-/** A block learnt from another replica, or from this one. */
-export type BlockOrigin = 'local' | 'shared';
-
-type BlockListener = (block: GovernorBlock) => void;
-
-const ACCOUNT_BLOCK = 'account';
-
 /** Keeps the limits of one account. */
 export class Governor {
   readonly tier: AccountTier;
@@ -151,20 +102,17 @@ export class Governor {
   readonly #rules: readonly RateLimitRule[];
   readonly #endpointRules: readonly RateLimitRule[];
   readonly #endpointLimits = new Map<string, GovernedLimit[]>();
-  readonly #reported = new Map<string, ReportedLimitState>();
-  readonly #makeLimit: (
-    rule: RateLimitRule,
-    limit: RateLimitWindow,
-    endpoint?: string,
-  ) => GovernedLimit;
+  readonly #reported: ReportedLimits;
+  readonly #makeLimit: MakeLimit;
   readonly #moduleRules: readonly RateLimitRule[];
   readonly #ruleByOperation = new Map<string, RateLimitRule | undefined>();
   readonly #override: AccountOverride;
   readonly #keepSoft: boolean;
   readonly #limits: GovernedLimit[];
-  readonly #blocks = new Map<string, GovernorBlock>();
+  readonly #blocks: GovernorBlocks;
   readonly #fallback: GovernorFallback | undefined;
-  readonly #blockListeners = new Set<BlockListener>();
+  /** What the governor decided, for metrics and the replicas' shared blocks. */
+  readonly events = new GovernorEvents();
 
   constructor(options: GovernorOptions) {
     this.tier = options.tier;
@@ -173,6 +121,7 @@ export class Governor {
     this.#override = options.accountOverride ?? {};
     this.#keepSoft = options.keepSoftLimits ?? true;
     this.timeline = new RequestTimeline({ now: this.#now });
+    this.#blocks = new GovernorBlocks(this.#now);
     const store = options.store ?? createMemoryWindowStore();
     this.#fallback = options.fallback;
     const fallback = options.fallback;
@@ -228,6 +177,7 @@ export class Governor {
     this.#limits = this.#rules
       .filter((rule) => rule.scope !== 'endpoint')
       .flatMap((rule) => rule.limits.map((limit) => this.#makeLimit(rule, limit)));
+    this.#reported = new ReportedLimits(this.#makeLimit, this.#now);
   }
 
   /** Whether the per-replica share decides now (see GovernorOptions.fallback). */
@@ -239,9 +189,10 @@ export class Governor {
    * Calls `listener` for every block this replica starts or lengthens after an upstream 429 (not
    * for blocks learnt from other replicas), so it can tell them. Returns a function that stops.
    */
-  onBlock(listener: BlockListener): () => void {
-    this.#blockListeners.add(listener);
-    return () => this.#blockListeners.delete(listener);
+  onBlock(listener: (block: GovernorBlock) => void): () => void {
+    return this.events.on('block-started', ({ block, origin }) => {
+      if (origin === 'local') listener(block);
+    });
   }
 
   /**
@@ -309,8 +260,22 @@ export class Governor {
     const limits = this.#limitsFor(operation);
     const enforced = limits.filter((limit) => limit.enforced);
     const blocked = this.#blockFor(operation);
-    if (blocked) return this.#refuse(this.#blocked(blocked, enforced));
-    return this.#withWindows((windowOf) => this.#take(operation, limits, enforced, windowOf));
+    const refusal = blocked
+      ? this.#refuse(this.#blocked(blocked, enforced))
+      : await this.#withWindows((windowOf) => this.#take(operation, limits, enforced, windowOf));
+    if (refusal) {
+      this.events.emit('refused', {
+        operation,
+        reason: refusal.reason,
+        ruleId:
+          (refusal.reason === 'blocked' ? refusal.block?.ruleId : refusal.refusing?.rule.id) ||
+          null,
+        retryAfterSeconds: refusal.retryAfterSeconds,
+      });
+    } else {
+      this.events.emit('admitted', { operation });
+    }
+    return refusal;
   }
 
   async #take(
@@ -373,30 +338,20 @@ export class Governor {
    * ends earlier than one already running for the same scope does not shorten it.
    */
   block(block: GovernorBlock, origin: BlockOrigin = 'local'): void {
-    const key = blockKey(block);
-    const existing = this.#blocks.get(key);
-    if (existing && existing.until >= block.until) return;
-    this.#blocks.set(key, block);
-    if (origin === 'local') {
-      for (const listener of this.#blockListeners) {
-        try {
-          listener(block);
-        } catch {
-          // Telling other replicas is best effort; the block holds here regardless.
-        }
-      }
-    }
+    // Telling other replicas is best effort (the emitter swallows a listener's failure); the
+    // block holds here regardless.
+    if (this.#blocks.add(block)) this.events.emit('block-started', { block, origin });
   }
 
-  /** Counts an upstream 429 on the timeline. */
-  noteThrottled(): void {
+  /** Counts an upstream 429 on the timeline, and tells the listeners what the platform said. */
+  noteThrottled(answer?: GovernorEventMap['upstream-429']): void {
     this.timeline.count('throttled');
+    if (answer) this.events.emit('upstream-429', answer);
   }
 
   /** The blocks running now. */
   activeBlocks(): GovernorBlock[] {
-    const now = this.#now();
-    return [...this.#blocks.values()].filter((block) => block.until > now);
+    return this.#blocks.active();
   }
 
   /**
@@ -404,11 +359,7 @@ export class Governor {
    * incident keys of the blocks that were still running, so open pages can be told.
    */
   clearBlocks(): string[] {
-    const running = this.activeBlocks().flatMap((block) =>
-      block.incidentKey === null ? [] : [block.incidentKey],
-    );
-    this.#blocks.clear();
-    return [...new Set(running)];
+    return this.#blocks.clear();
   }
 
   /**
@@ -423,8 +374,6 @@ export class Governor {
     allowed: number,
     incidentKey: string,
   ): ReportedLimitState {
-    const endpoint = endpointKey(operation.method, operation.path);
-    const key = `${endpoint} ${period}`;
     const configured = this.#configuredLimitsFor(operation)
       .filter((limit) => limit.enforced && limit.limit.period === period)
       .reduce<number | null>(
@@ -432,53 +381,24 @@ export class Governor {
           strictest === null ? limit.limit.limit : Math.min(strictest, limit.limit.limit),
         null,
       );
-    const now = this.#now();
-    const previous = this.#reported.get(key);
-    const kept = configured === null ? allowed : Math.min(allowed, configured);
-    const stricter = configured === null || allowed < configured;
-    // The same figure again keeps its window (and its count); a new figure starts a new one.
-    const governed = !stricter
-      ? undefined
-      : previous?.governed && previous.reported === allowed
-        ? previous.governed
-        : this.#makeLimit(
-            reportedRule(endpoint, period, allowed),
-            reportedWindow(period, allowed),
-            endpoint,
-          );
-    const state: ReportedLimitState = {
-      endpoint,
-      operation: operation.id,
-      period,
-      reported: allowed,
-      configured,
-      kept,
-      firstReportedAt: previous?.firstReportedAt ?? now,
-      lastReportedAt: now,
-      incidentKey,
-      governed,
-    };
-    this.#reported.set(key, state);
-    return state;
+    return this.#reported.note(operation, period, allowed, incidentKey, configured);
   }
 
   /** The limits the platform reported that disagree with the configured ones. */
   reportedLimits(): ReportedLimitState[] {
-    return [...this.#reported.values()];
+    return this.#reported.list();
   }
 
   /** Forgets the reported limits (an admin's reset): the configured limits alone apply again. */
   forgetReportedLimits(): number {
-    const count = this.#reported.size;
-    this.#reported.clear();
-    return count;
+    return this.#reported.forget();
   }
 
   /** Requests counted against each reported limit kept, keyed like {@link reportedLimits}. */
   async reportedUsage(): Promise<Map<ReportedLimitState, number>> {
     const result = new Map<ReportedLimitState, number>();
     await this.#withWindows(async (windowOf) => {
-      for (const state of this.#reported.values()) {
+      for (const state of this.#reported.list()) {
         result.set(state, state.governed ? (await windowOf(state.governed).usage()).used : 0);
       }
     });
@@ -545,11 +465,7 @@ export class Governor {
   #limitsFor(operation: GovernedOperation): GovernedLimit[] {
     const configured = this.#configuredLimitsFor(operation);
     if (this.#reported.size === 0) return configured;
-    const endpoint = endpointKey(operation.method, operation.path);
-    const reported = [...this.#reported.values()].flatMap((state) =>
-      state.endpoint === endpoint && state.governed ? [state.governed] : [],
-    );
-    return [...configured, ...reported];
+    return [...configured, ...this.#reported.limitsOf(operation)];
   }
 
   /** The per-endpoint windows of `operation`, created on its first call (the catalog is finite). */
@@ -567,18 +483,7 @@ export class Governor {
   }
 
   #blockFor(operation: GovernedOperation): GovernorBlock | undefined {
-    const now = this.#now();
-    const account = this.#blocks.get(ACCOUNT_BLOCK);
-    const moduleRule = this.moduleRuleFor(operation);
-    const own = moduleRule ? this.#blocks.get(`rule:${moduleRule.id}`) : undefined;
-    const endpoint = endpointKey(operation.method, operation.path);
-    const perEndpoint = this.#endpointRules.flatMap((rule) => [
-      this.#blocks.get(`rule:${rule.id}`),
-      this.#blocks.get(`rule:${rule.id}@${endpoint}`),
-    ]);
-    return [account, own, ...perEndpoint]
-      .filter((block): block is GovernorBlock => block !== undefined && block.until > now)
-      .sort((a, b) => b.until - a.until)[0];
+    return this.#blocks.blocking(operation, this.moduleRuleFor(operation), this.#endpointRules);
   }
 
   #blocked(block: GovernorBlock, limits: readonly GovernedLimit[]): Refusal {
@@ -595,37 +500,4 @@ export class Governor {
     this.timeline.count('refused');
     return refusal;
   }
-}
-
-/** Where a block is kept: the account, a rule, or one endpoint of a per-endpoint rule. */
-function blockKey(block: GovernorBlock): string {
-  if (block.scope === 'account') return ACCOUNT_BLOCK;
-  return block.endpoint === undefined
-    ? `rule:${block.ruleId}`
-    : `rule:${block.ruleId}@${block.endpoint}`;
-}
-
-/** The rule a reported limit is kept under (its id names it in RateLimit-Policy). */
-function reportedRule(endpoint: string, period: RateLimitPeriod, allowed: number): RateLimitRule {
-  return {
-    id: `reported-${period.toLowerCase()}`,
-    name: 'Limit stated by the platform',
-    area: 'Reported in a 429',
-    scope: 'endpoint',
-    method: '*',
-    path: endpoint,
-    kind: 'hard',
-    limits: [reportedWindow(period, allowed)],
-    blocks: 'rule',
-    violation: '429',
-  };
-}
-
-function reportedWindow(period: RateLimitPeriod, allowed: number): RateLimitWindow {
-  return { period, limit: allowed, blockSeconds: PERIOD_SECONDS[period], blockDocumented: false };
-}
-
-/** Whole seconds, rounded up, at least 1: a client that waits this long is not refused again. */
-function toSeconds(ms: number): number {
-  return Math.max(1, Math.ceil(ms / 1_000));
 }

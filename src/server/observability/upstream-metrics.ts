@@ -1,8 +1,8 @@
 // Hooks that feed the upstream side of the metrics: every request sent (by operation and answer),
-// token requests, and every call the governor held back (by the rule that refused).
-import { HttpProblem } from '../problem';
+// token requests, and every call the governor held back (by the rule that refused, from the
+// governor's own events).
+import type { GovernorEvents } from '../governor/governor-events';
 import { TransportError, type Transport, type TransportFailure } from '../upstream/http-transport';
-import type { GovernorGuard } from '../upstream/send-guard';
 import type { ConsoleMetrics } from './console-metrics';
 
 type Outcome = number | TransportFailure | 'invalid';
@@ -42,23 +42,12 @@ export function observedTransport(
   };
 }
 
-/** `guard` with every refusal counted by the rule that refused and why. */
-export function countRejections(guard: GovernorGuard, metrics: ConsoleMetrics): GovernorGuard {
-  return {
-    ...guard,
-    async beforeSend(operation) {
-      try {
-        await guard.beforeSend(operation);
-      } catch (error) {
-        if (error instanceof HttpProblem && error.problem.status === 429) {
-          const problem = error.problem as { ruleId?: unknown; limitedBy?: unknown };
-          metrics.governorRejections.inc({
-            rule: typeof problem.ruleId === 'string' ? problem.ruleId : ACCOUNT_RULE_LABEL,
-            reason: problem.limitedBy === 'upstream-block' ? 'blocked' : 'limit',
-          });
-        }
-        throw error;
-      }
-    },
-  };
+/**
+ * Counts every call the governor holds back, by the rule that refused (the account when none did)
+ * and why. Returns a function that stops counting.
+ */
+export function countRejections(events: GovernorEvents, metrics: ConsoleMetrics): () => void {
+  return events.on('refused', ({ ruleId, reason }) => {
+    metrics.governorRejections.inc({ rule: ruleId ?? ACCOUNT_RULE_LABEL, reason });
+  });
 }

@@ -1,9 +1,8 @@
 // The rate-limit panel's API (docs/product.md §7): the limits table, how much of each limit this
-// console uses right now, the 429 incident history, and a live Server-Sent Events stream of
-// incident changes with replay of whatever a reconnecting browser missed.
+// console uses right now, the 429 incident history, and the live Server-Sent Events stream of
+// incident changes, mounted here and run by incident-stream.ts.
 import { Hono } from 'hono';
 import * as z from 'zod';
-import { streamSSE, type SSEStreamingApi } from 'hono/streaming';
 import {
   BLOCKS_ENDED_EVENT,
   INCIDENT_EVENT,
@@ -11,52 +10,20 @@ import {
   IncidentPageSchema,
   RulesResponseSchema,
   UsageSchema,
-  type BlocksEnded,
-  type Incident,
   type Usage,
 } from '../../shared/incident';
 import { ADMIN_ONLY, ANY_ROLE, type ApiModule } from '../http/api-operation';
-import { PROBLEM_TYPES } from '../../shared/problem';
 import { RATE_LIMIT_PERIODS } from '../../shared/rate-limits';
 import type { Governor } from '../governor/governor';
 import type { AppEnv } from '../app-env';
-import type { IncidentHub } from './incident-hub';
-import { StreamRegistry } from './stream-registry';
-import type { Logger } from '../logger';
+import { createIncidentStream, type IncidentStreamDeps } from './incident-stream';
 import { listFilter, listQuerySchema, validListQuery } from '../http/list-query';
-import { HttpProblem, invalidParameter } from '../problem';
-import { InvalidCursorError, type IncidentQuery, type IncidentStore } from './incident-store';
+import { invalidParameter } from '../problem';
+import { InvalidCursorError, type IncidentQuery } from './incident-store';
 
-export interface RateLimitsRoutesDeps {
+export interface RateLimitsRoutesDeps extends IncidentStreamDeps {
   readonly governor: Governor;
-  readonly store: IncidentStore;
-  readonly hub: IncidentHub;
-  readonly logger: Logger;
-  readonly now: () => number;
-  /** Interval of the stream's heartbeat event (default 15 s). */
-  readonly heartbeatMs?: number;
-  /** Most streams open at once in this process (default 200); more get a 503. */
-  readonly maxStreams?: number;
-  /** Open streams by session and user, with their caps; one is made when not given. */
-  readonly streams?: StreamRegistry;
-  /**
-   * Whether the session is still live, asked at every heartbeat without extending it: a stream
-   * of a session that expired or signed out on another replica ends within one heartbeat.
-   */
-  readonly sessionAlive?: (sessionId: string) => Promise<boolean>;
 }
-
-/** Replay is read and written this many changes at a time, each page awaited (backpressure). */
-const REPLAY_PAGE = 100;
-/**
- * Most changes replayed to one stream; a browser further behind (or whose Last-Event-ID is ahead
- * of the store, after a wipe or a restore) is told to start over: it reloads the history.
- */
-const REPLAY_MAX = 500;
-/** Changes a slow stream may fall behind by before it is closed (it reconnects and replays). */
-const MAX_QUEUED = 1_000;
-/** Reconnection delay the browser is told to use. */
-const RECONNECT_MS = 2_000;
 
 /** The history's query: time range and paging, filtered by period and by rule. */
 function incidentQuerySchema(knownRules: ReadonlySet<string>) {
@@ -78,51 +45,13 @@ function incidentQuerySchema(knownRules: ReadonlySet<string>) {
   );
 }
 
-/** The stream id to replay after: `Last-Event-ID` (EventSource's reconnect) or `?lastEventId=`. */
-function replayFrom(header: string | undefined, query: string | undefined): number | undefined {
-  const value = header ?? query;
-  if (value === undefined || value === '') return undefined;
-  if (!/^\d{1,15}$/.test(value)) throw invalidParameter('Last-Event-ID', 'must be a stream id');
-  return Number(value);
-}
-
-/**
- * One serialisation per change, however many streams carry it: the whole SSE event, encoded once
- * (an incident flood reaches every open stream, so per-stream work is what the loop pays for),
- * in the field order of Hono's writeSSE.
- */
-const encodedEvents = new WeakMap<Incident, Uint8Array>();
-const encoder = new TextEncoder();
-function incidentEvent(incident: Incident): Uint8Array {
-  let bytes = encodedEvents.get(incident);
-  if (bytes === undefined) {
-    bytes = encoder.encode(
-      `event: ${INCIDENT_EVENT}\ndata: ${JSON.stringify(incident)}\nid: ${incident.seq}\n\n`,
-    );
-    encodedEvents.set(incident, bytes);
-  }
-  return bytes;
-}
-
-const STREAM_REFUSALS = {
-  total: 'Too many live streams are open on this server',
-  user: 'Too many live streams are open for your user',
-  session: 'Too many live streams are open in this browser',
-} as const;
-
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
 /** The rate-limit routes, mounted at /api/rate-limits. */
 export function rateLimitsRoutes(deps: RateLimitsRoutesDeps) {
   const incidentQuery = incidentQuerySchema(new Set(deps.governor.rules().map((rule) => rule.id)));
-  const heartbeatMs = deps.heartbeatMs ?? 15_000;
-  const maxStreams = deps.maxStreams ?? 200;
   const noStore = { 'Cache-Control': 'private, no-store' };
-
-  async function writeIncident(stream: SSEStreamingApi, incident: Incident) {
-    await stream.write(incidentEvent(incident));
-  }
-  const streams = deps.streams ?? new StreamRegistry({ total: maxStreams });
+  const incidentStream = createIncidentStream(deps);
 
   return (
     new Hono<AppEnv>()
@@ -187,132 +116,8 @@ export function rateLimitsRoutes(deps: RateLimitsRoutesDeps) {
           throw error;
         }
       })
-      .get('/stream', (c) => {
-        const after = replayFrom(c.req.header('last-event-id'), c.req.query('lastEventId'));
-        const owner = {
-          sessionId: c.get('sessionId') ?? '',
-          username: c.get('user')?.username ?? '',
-        };
-        // Ended by sign-out (or expiry seen at a heartbeat) through the registry.
-        let endStream: () => void = () => {};
-        const admitted = streams.open(owner, () => endStream());
-        if ('refused' in admitted) {
-          throw new HttpProblem(
-            {
-              type: PROBLEM_TYPES.tooManyStreams,
-              title: STREAM_REFUSALS[admitted.refused],
-              status: 503,
-              detail: 'Close some console tabs, or wait; the page retries by itself.',
-              retryAfterSeconds: 10,
-            },
-            { 'Retry-After': '10' },
-          );
-        }
-        c.header('X-Accel-Buffering', 'no');
-        return streamSSE(c, async (stream) => {
-          // Subscribe before reading the store, so nothing published in between is lost; what was
-          // both replayed and queued is sent once (ids only grow).
-          const queue: Incident[] = [];
-          // Notices carry no stream id: they are about now, a reconnect has nothing to replay.
-          const notices: BlocksEnded[] = [];
-          let wake: (() => void) | undefined;
-          let done = false;
-          let sessionEnded = false;
-          const stop = () => {
-            done = true;
-            wake?.();
-          };
-          endStream = () => {
-            sessionEnded = true;
-            stop();
-          };
-          const unsubscribe = deps.hub.subscribe((incident) => {
-            if (queue.length >= MAX_QUEUED) done = true;
-            else queue.push(incident);
-            wake?.();
-          }, stop);
-          const stopNotices = deps.hub.onBlocksEnded((notice) => {
-            if (notices.length < MAX_QUEUED) notices.push(notice);
-            wake?.();
-          });
-          stream.onAbort(stop);
-          const heartbeat = setInterval(() => {
-            void (async () => {
-              if (deps.sessionAlive && owner.sessionId) {
-                const alive = await deps.sessionAlive(owner.sessionId).catch(() => true);
-                if (!alive) {
-                  endStream();
-                  return;
-                }
-              }
-              await stream.writeSSE({
-                event: 'heartbeat',
-                data: JSON.stringify({ at: new Date(deps.now()).toISOString() }),
-              });
-            })();
-          }, heartbeatMs);
-          try {
-            const latest = await deps.store.latestSeq();
-            let lastSent = after ?? latest;
-            // Ahead of the store (wiped or restored), or too far behind: start over from now.
-            let startOver = after !== undefined && (after > latest || latest - after > REPLAY_MAX);
-            if (startOver) lastSent = latest;
-            else if (after !== undefined) {
-              // Replay what the browser missed, in order, one awaited page at a time.
-              let replayed = 0;
-              while (!done && replayed < REPLAY_MAX) {
-                const page = await deps.store.changesSince(lastSent, REPLAY_PAGE);
-                for (const incident of page) await writeIncident(stream, incident);
-                lastSent = page.at(-1)?.seq ?? lastSent;
-                replayed += page.length;
-                if (page.length < REPLAY_PAGE) break;
-              }
-              if (replayed >= REPLAY_MAX && lastSent < (await deps.store.latestSeq())) {
-                startOver = true;
-                lastSent = await deps.store.latestSeq();
-              }
-            }
-            // `ready` carries the newest id, so a later automatic reconnect replays from here;
-            // `startOver` tells the page to reload the history instead of trusting its copy.
-            await stream.writeSSE({
-              event: 'ready',
-              id: String(lastSent),
-              data: JSON.stringify({ seq: lastSent, ...(startOver ? { startOver: true } : {}) }),
-              retry: RECONNECT_MS,
-            });
-            while (!done && !stream.aborted) {
-              const notice = notices.shift();
-              if (notice) {
-                await stream.writeSSE({ event: BLOCKS_ENDED_EVENT, data: JSON.stringify(notice) });
-                continue;
-              }
-              const next = queue.shift();
-              if (next) {
-                if (next.seq > lastSent) {
-                  await writeIncident(stream, next);
-                  lastSent = next.seq;
-                }
-                continue;
-              }
-              await new Promise<void>((resolve) => {
-                wake = resolve;
-              });
-              wake = undefined;
-            }
-            if (sessionEnded && !stream.aborted) {
-              // The page stops reconnecting and shows the sign-in page.
-              await stream.writeSSE({ event: 'session-ended', data: '{}' });
-            }
-          } catch (error) {
-            deps.logger.warn({ err: error }, 'incident stream ended by an error');
-          } finally {
-            clearInterval(heartbeat);
-            unsubscribe();
-            stopNotices();
-            admitted.remove();
-          }
-        });
-      })
+      // The live stream: replay by Last-Event-ID, heartbeats, session end (incident-stream.ts).
+      .get('/stream', incidentStream)
   );
 }
 

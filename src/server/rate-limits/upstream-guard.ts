@@ -1,6 +1,24 @@
 // The governor's hooks around every upstream call, API operations and token requests alike:
 // before sending, take from the limits (or refuse with a 429 of our own); after a 429, honour its
-// block at once, record the incident, and answer the browser with the incident's id.
+// block at once, record the incident, and answer the browser with the incident's id. The 429
+// handling is this area's; the governor (infrastructure) only admits, refuses and keeps blocks,
+// and never calls back into the incidents.
+//
+// The path of one upstream 429:
+// 1. The transport returns the platform's answer; the upstream client hands it to this guard
+//    (afterAnswer; a token request's answer comes through guardTokenTransport).
+// 2. The guard reads the rate-limit headers (read-rate-limit-headers.ts): scope, rule, period,
+//    how long to wait, any limit the platform stated.
+// 3. It tells the governor the 429 (noteThrottled): the timeline counts it, and the governor's
+//    `upstream-429` event carries what was read.
+// 4. It places the incident (IncidentRecorder.place): the incident's key and when its block ends.
+// 5. It tells the governor the block (Governor.block): calls already waiting are refused from now
+//    on; the governor's `block-started` event tells the other replicas (governor/shared-blocks.ts).
+// 6. A limit the platform stated that no configured rule has is kept (noteReportedLimit).
+// 7. It records the incident (IncidentRecorder.record): the store writes it, and the hub hands it
+//    to this replica's live streams (incident-stream.ts), through the incident feed when
+//    PostgreSQL orders every replica's changes (incident-feed.ts).
+// 8. It throws the 429 problem naming the incident; the route answers the browser with it.
 import { PROBLEM_TYPES } from '../../shared/problem';
 import { endpointKey, type RateLimitRule } from '../../shared/rate-limits';
 import type { IncidentRecorder } from './incident-recorder';
@@ -36,7 +54,13 @@ export function createUpstreamGuard(options: UpstreamGuardOptions): GovernorGuar
       operation,
       rules: governor.rules(),
     });
-    governor.noteThrottled();
+    governor.noteThrottled({
+      operation,
+      scope: reading.scope,
+      ruleId: reading.rule?.id ?? null,
+      period: reading.period,
+      retryAfterSeconds: reading.blockSeconds,
+    });
     const placement = recorder.place(reading);
     // Honour the block before the store answers: calls already waiting must not go out.
     governor.block({
