@@ -23,11 +23,11 @@ export const ALERT_EVENTS = {
 export type AlertEventType = keyof typeof ALERT_EVENTS;
 export const ALERT_EVENT_TYPES = Object.keys(ALERT_EVENTS) as AlertEventType[];
 /** What a delivery carries: a subscribable event, or the one-click test. */
-const DELIVERY_EVENT_TYPES = [...ALERT_EVENT_TYPES, 'test'] as const;
+export const DELIVERY_EVENT_TYPES = [...ALERT_EVENT_TYPES, 'test'] as const;
 export type DeliveryEventType = (typeof DELIVERY_EVENT_TYPES)[number];
 
 /** The two payload formats. */
-const DESTINATION_KINDS = ['webhook', 'slack'] as const;
+export const DESTINATION_KINDS = ['webhook', 'slack'] as const;
 export type DestinationKind = (typeof DESTINATION_KINDS)[number];
 
 /**
@@ -41,7 +41,7 @@ export const SIGNING_SCHEMES = {
   'standard-webhooks': 'Standard Webhooks',
 } as const;
 export type SigningScheme = keyof typeof SIGNING_SCHEMES;
-const SIGNING_SCHEME_NAMES = Object.keys(SIGNING_SCHEMES) as [SigningScheme, ...SigningScheme[]];
+export const SIGNING_SCHEME_NAMES = Object.keys(SIGNING_SCHEMES) as [SigningScheme, ...SigningScheme[]];
 /** A generic webhook created without a choice keeps the scheme every earlier one has. */
 export const DEFAULT_SIGNING_SCHEME: SigningScheme = 'console-signature';
 
@@ -113,7 +113,7 @@ export const CreatedDestinationSchema = z.object({
 });
 export type CreatedDestination = z.infer<typeof CreatedDestinationSchema>;
 
-const DELIVERY_STATUSES = ['pending', 'delivering', 'retrying', 'delivered', 'dead'] as const;
+export const DELIVERY_STATUSES = ['pending', 'delivering', 'retrying', 'delivered', 'dead'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
 /** One alert to one destination, as the delivery log shows it. */

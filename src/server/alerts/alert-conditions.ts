@@ -4,6 +4,8 @@
 // Alertmanager and Grafana do. Deduplicating per window instead repeated the alert every minute for
 // as long as the limit stayed high, and twice when a crossing straddled a window's edge.
 import type { SqlDatabase } from '../store/database';
+import * as z from 'zod';
+import { integer, select } from '../store/typed-rows';
 
 /** What evaluating one condition asks the monitor to send. */
 export type ConditionChange =
@@ -27,7 +29,9 @@ export class AlertConditions {
    */
   async firing(key: string, at: number, repeatMs: number | null): Promise<ConditionChange> {
     const db = await this.#database();
-    const inserted = await db.query<{ firing_since: number | string }>(
+    const inserted = await select(
+      db,
+      z.object({ firing_since: integer }),
       `INSERT INTO alert_conditions (condition_key, firing_since, notified_at) VALUES ($1, $2, $2)
        ON CONFLICT (condition_key) DO NOTHING RETURNING firing_since`,
       [key, at],
@@ -35,23 +39,27 @@ export class AlertConditions {
     if (inserted.rows[0]) return { kind: 'firing', since: at, repeat: false };
     if (repeatMs === null) return NONE;
     // Only the replica whose update moves notified_at forward sends the reminder.
-    const repeated = await db.query<{ firing_since: number | string }>(
+    const repeated = await select(
+      db,
+      z.object({ firing_since: integer }),
       `UPDATE alert_conditions SET notified_at = $2
        WHERE condition_key = $1 AND notified_at <= $3 RETURNING firing_since`,
       [key, at, at - repeatMs],
     );
     const row = repeated.rows[0];
-    return row ? { kind: 'firing', since: Number(row.firing_since), repeat: true } : NONE;
+    return row ? { kind: 'firing', since: row.firing_since, repeat: true } : NONE;
   }
 
   /** `key` is not firing at `at`: ends its episode, once, if one was running. */
   async calm(key: string): Promise<ConditionChange> {
     const db = await this.#database();
-    const ended = await db.query<{ firing_since: number | string }>(
+    const ended = await select(
+      db,
+      z.object({ firing_since: integer }),
       'DELETE FROM alert_conditions WHERE condition_key = $1 RETURNING firing_since',
       [key],
     );
     const row = ended.rows[0];
-    return row ? { kind: 'resolved', since: Number(row.firing_since) } : NONE;
+    return row ? { kind: 'resolved', since: row.firing_since } : NONE;
   }
 }

@@ -1,16 +1,20 @@
 // Alert destinations, the delivery outbox and the warning thresholds in the console's database
 // (SQLite embedded, or PostgreSQL shared by replicas). Portable SQL over SqlDatabase; claiming a
 // due delivery is one conditional UPDATE, so two replicas never send the same attempt at once.
-import type {
-  AlertEventType,
-  Delivery,
-  DeliveryEventType,
-  DeliveryStatus,
-  Destination,
-  DestinationKind,
-  SigningScheme,
+import * as z from 'zod';
+import {
+  DELIVERY_EVENT_TYPES,
+  DELIVERY_STATUSES,
+  DESTINATION_KINDS,
+  SIGNING_SCHEME_NAMES,
+  type AlertEventType,
+  type Delivery,
+  type DeliveryEventType,
+  type DeliveryStatus,
+  type Destination,
 } from '../../shared/alerts';
 import type { SqlDatabase } from '../store/database';
+import { flag, integer, select } from '../store/typed-rows';
 
 /** A destination as the server uses it: with its URL and secret. */
 export interface StoredDestination extends Omit<Destination, 'urlHint'> {
@@ -53,38 +57,41 @@ export interface AttemptOutcome {
   readonly latencyMs: number;
 }
 
-interface DestinationRow {
-  id: string;
-  name: string;
-  kind: DestinationKind;
-  url: string;
-  secret: string | null;
-  signing: SigningScheme | null;
-  events: string;
-  enabled: number | string | boolean;
-  hold_back_seconds: number | string;
-  created_at: string;
-}
+/** A row of alert_destinations, as read. */
+const DestinationRowSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  kind: z.enum(DESTINATION_KINDS),
+  url: z.string(),
+  secret: z.string().nullable(),
+  signing: z.enum(SIGNING_SCHEME_NAMES).nullable(),
+  events: z.string(),
+  enabled: flag,
+  hold_back_seconds: integer,
+  created_at: z.string(),
+});
+type DestinationRow = z.infer<typeof DestinationRowSchema>;
 
-interface DeliveryRow {
-  id: string;
-  destination_id: string;
-  event: DeliveryEventType;
-  summary: string;
-  payload: string;
-  status: DeliveryStatus;
-  attempts: number | string;
-  next_attempt_at: string | null;
-  last_attempt_at: string | null;
-  delivered_at: string | null;
-  response_status: number | string | null;
-  error: string | null;
-  latency_ms: number | string | null;
-  created_at: string;
-}
+/** A row of alert_deliveries, as read. */
+const DeliveryRowSchema = z.object({
+  id: z.string(),
+  destination_id: z.string(),
+  event: z.enum(DELIVERY_EVENT_TYPES),
+  summary: z.string(),
+  payload: z.string(),
+  status: z.enum(DELIVERY_STATUSES),
+  attempts: integer,
+  next_attempt_at: z.string().nullable(),
+  last_attempt_at: z.string().nullable(),
+  delivered_at: z.string().nullable(),
+  response_status: integer.nullable(),
+  error: z.string().nullable(),
+  latency_ms: integer.nullable(),
+  created_at: z.string(),
+});
+type DeliveryRow = z.infer<typeof DeliveryRowSchema>;
 
 const iso = (ms: number) => new Date(ms).toISOString();
-const num = (value: number | string | null) => (value === null ? null : Number(value));
 
 function toDestination(row: DestinationRow): StoredDestination {
   let events: AlertEventType[] = [];
@@ -101,8 +108,8 @@ function toDestination(row: DestinationRow): StoredDestination {
     secret: row.secret,
     signing: row.signing,
     events,
-    enabled: Number(row.enabled) === 1 || row.enabled === true,
-    holdBackSeconds: Number(row.hold_back_seconds),
+    enabled: row.enabled,
+    holdBackSeconds: row.hold_back_seconds,
     createdAt: new Date(row.created_at).toISOString(),
   };
 }
@@ -138,13 +145,13 @@ function toDelivery(row: DeliveryRow): Delivery {
     ...aboutAlert(row),
     createdAt: new Date(row.created_at).toISOString(),
     status: row.status,
-    attempts: Number(row.attempts),
+    attempts: row.attempts,
     nextAttemptAt: due && row.next_attempt_at ? new Date(row.next_attempt_at).toISOString() : null,
     lastAttemptAt: row.last_attempt_at ? new Date(row.last_attempt_at).toISOString() : null,
     deliveredAt: row.delivered_at ? new Date(row.delivered_at).toISOString() : null,
-    responseStatus: num(row.response_status),
+    responseStatus: row.response_status,
     error: row.error,
-    latencyMs: num(row.latency_ms),
+    latencyMs: row.latency_ms,
   };
 }
 
@@ -166,15 +173,24 @@ export class AlertStore {
   }
 
   /** The rows a read answers. */
-  async #select<Row>(sql: string, params?: unknown[]): Promise<Row[]> {
-    const db = await this.#db();
-    return (await db.query<Row>(sql, params)).rows;
+  async #select<Row extends z.ZodType>(
+    row: Row,
+    sql: string,
+    params?: unknown[],
+  ): Promise<Array<z.output<Row>>> {
+    return (await select(await this.#db(), row, sql, params)).rows;
   }
 
   /** The row of `table` (a constant of this module) with `id`, mapped; undefined if none. */
-  async #byId<Row, T>(table: string, columns: string, id: string, map: (row: Row) => T) {
-    const [row] = await this.#select<Row>(`SELECT ${columns} FROM ${table} WHERE id = $1`, [id]);
-    return row ? map(row) : undefined;
+  async #byId<Row extends z.ZodType, T>(
+    row: Row,
+    table: string,
+    columns: string,
+    id: string,
+    map: (row: z.output<Row>) => T,
+  ) {
+    const [found] = await this.#select(row, `SELECT ${columns} FROM ${table} WHERE id = $1`, [id]);
+    return found ? map(found) : undefined;
   }
 
   async createDestination(destination: StoredDestination): Promise<void> {
@@ -199,14 +215,21 @@ export class AlertStore {
 
   /** Every destination, oldest first. */
   async listDestinations(): Promise<StoredDestination[]> {
-    const rows = await this.#select<DestinationRow>(
+    const rows = await this.#select(
+      DestinationRowSchema,
       `SELECT ${DESTINATION_COLUMNS} FROM alert_destinations ORDER BY created_at, id`,
     );
     return rows.map(toDestination);
   }
 
   async getDestination(id: string): Promise<StoredDestination | undefined> {
-    return this.#byId('alert_destinations', DESTINATION_COLUMNS, id, toDestination);
+    return this.#byId(
+      DestinationRowSchema,
+      'alert_destinations',
+      DESTINATION_COLUMNS,
+      id,
+      toDestination,
+    );
   }
 
   /** Changes the editable fields; resolves to the destination after, or undefined if unknown. */
@@ -245,7 +268,9 @@ export class AlertStore {
   async deleteDestination(id: string): Promise<boolean> {
     const db = await this.#db();
     return db.transaction(async (tx) => {
-      const { rows } = await tx.query<{ id: string }>(
+      const { rows } = await select(
+        tx,
+        z.object({ id: z.string() }),
         'DELETE FROM alert_destinations WHERE id = $1 RETURNING id',
         [id],
       );
@@ -260,7 +285,9 @@ export class AlertStore {
    */
   async enqueue(delivery: NewDelivery): Promise<boolean> {
     const db = await this.#db();
-    const { rows } = await db.query<{ id: string }>(
+    const { rows } = await select(
+      db,
+      z.object({ id: z.string() }),
       `INSERT INTO alert_deliveries (id, destination_id, event, dedup_key, summary, payload,
          status, attempts, next_attempt_at, created_at)
        VALUES ($1, $2, $3, $4, $5, $6, 'pending', 0, $7, $8)
@@ -292,7 +319,9 @@ export class AlertStore {
     payload: (id: string) => string,
   ): Promise<void> {
     const db = await this.#db();
-    const { rows } = await db.query<{ id: string; next_attempt_at: string }>(
+    const { rows } = await select(
+      db,
+      z.object({ id: z.string(), next_attempt_at: z.string() }),
       `SELECT id, next_attempt_at FROM alert_deliveries
        WHERE destination_id = $1 AND dedup_key = $2 AND status = 'pending' AND attempts = 0`,
       [destinationId, dedupKey],
@@ -312,13 +341,17 @@ export class AlertStore {
    */
   async claimDue(now: number, leaseUntil: number, limit: number): Promise<ClaimedDelivery[]> {
     const db = await this.#db();
-    const { rows } = await db.query<{ id: string }>(
+    const { rows } = await select(
+      db,
+      z.object({ id: z.string() }),
       `SELECT id FROM alert_deliveries WHERE ${DUE} ORDER BY next_attempt_at, id LIMIT $2`,
       [iso(now), limit],
     );
     const claimed: ClaimedDelivery[] = [];
     for (const { id } of rows) {
-      const taken = await db.query<DeliveryRow>(
+      const taken = await select(
+        db,
+        DeliveryRowSchema,
         `UPDATE alert_deliveries SET status = 'delivering', lease_until = $2
          WHERE id = $3 AND ${DUE}
          RETURNING ${DELIVERY_COLUMNS}`,
@@ -331,7 +364,7 @@ export class AlertStore {
           destinationId: row.destination_id,
           event: row.event,
           payload: row.payload,
-          attempts: Number(row.attempts),
+          attempts: row.attempts,
         });
       }
     }
@@ -361,7 +394,8 @@ export class AlertStore {
 
   /** The delivery log of one destination, newest first. */
   async listDeliveries(destinationId: string, limit: number): Promise<Delivery[]> {
-    const rows = await this.#select<DeliveryRow>(
+    const rows = await this.#select(
+      DeliveryRowSchema,
       `SELECT ${DELIVERY_COLUMNS} FROM alert_deliveries WHERE destination_id = $1
        ORDER BY created_at DESC, id DESC LIMIT $2`,
       [destinationId, limit],
@@ -370,7 +404,7 @@ export class AlertStore {
   }
 
   async getDelivery(id: string): Promise<Delivery | undefined> {
-    return this.#byId('alert_deliveries', DELIVERY_COLUMNS, id, toDelivery);
+    return this.#byId(DeliveryRowSchema, 'alert_deliveries', DELIVERY_COLUMNS, id, toDelivery);
   }
 
   /**
@@ -380,7 +414,9 @@ export class AlertStore {
    */
   async resend(id: string, now: number): Promise<Delivery | undefined> {
     const db = await this.#db();
-    const { rows } = await db.query<DeliveryRow>(
+    const { rows } = await select(
+      db,
+      DeliveryRowSchema,
       `UPDATE alert_deliveries SET status = 'pending', attempts = 0, next_attempt_at = $2,
          error = NULL, response_status = NULL, latency_ms = NULL, delivered_at = NULL
        WHERE id = $1 AND status IN ('dead', 'delivered')
@@ -393,10 +429,12 @@ export class AlertStore {
   /** The configured thresholds, by limit key. */
   async thresholds(): Promise<Map<string, number>> {
     const db = await this.#db();
-    const { rows } = await db.query<{ limit_key: string; percent: number | string }>(
+    const { rows } = await select(
+      db,
+      z.object({ limit_key: z.string(), percent: integer }),
       'SELECT limit_key, percent FROM alert_thresholds',
     );
-    return new Map(rows.map((row) => [row.limit_key, Number(row.percent)]));
+    return new Map(rows.map((row) => [row.limit_key, row.percent]));
   }
 
   async setThreshold(key: string, percent: number, now: number): Promise<void> {

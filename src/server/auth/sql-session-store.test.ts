@@ -14,6 +14,8 @@ import {
 import { STORE_ENGINES, type TestDatabase } from '../test-support/store-engines';
 import { tempDirsPerTest } from '../test-support/temp-dirs';
 import { SqlSessionStore } from './sql-session-store';
+import * as z from 'zod';
+import { integer, select } from '../store/typed-rows';
 
 const user = { username: 'admin', role: 'admin' as const };
 
@@ -53,7 +55,11 @@ for (const engine of STORE_ENGINES) {
       for (let i = 0; i < 3; i += 1) await sessions.create(user);
       clock.now += CONTRACT_IDLE_MS + 1;
       await sessions.create(user);
-      const { rows } = await db.query<{ n: number }>('SELECT COUNT(*) AS n FROM console_sessions');
+      const { rows } = await select(
+        db,
+        z.object({ n: integer }),
+        'SELECT COUNT(*) AS n FROM console_sessions',
+      );
       expect(Number(rows[0]?.n)).toBe(1);
     });
   });

@@ -22,6 +22,8 @@ import {
   type TouchOptions,
 } from './session-store';
 import { sessionStoreUnavailable } from './session-unavailable';
+import * as z from 'zod';
+import { select } from '../store/typed-rows';
 
 export interface SqlSessionStoreOptions {
   /** The console's database (open-store.ts). */
@@ -35,11 +37,12 @@ export interface SqlSessionStoreOptions {
   readonly maxCachedSessions?: number;
 }
 
-interface SessionRow {
-  username: string;
-  created_at: string;
-  last_seen_at: string;
-}
+const SessionRowSchema = z.object({
+  username: z.string(),
+  created_at: z.string(),
+  last_seen_at: z.string(),
+});
+type SessionRow = z.infer<typeof SessionRowSchema>;
 
 const iso = (at: number) => new Date(at).toISOString();
 
@@ -105,7 +108,9 @@ export class SqlSessionStore implements SessionStore {
       await this.#saveLate(db, id);
       ({
         rows: [row],
-      } = await db.query<SessionRow>(
+      } = await select(
+        db,
+        SessionRowSchema,
         'SELECT username, created_at, last_seen_at FROM console_sessions WHERE id_hash = $1',
         [hash],
       ));

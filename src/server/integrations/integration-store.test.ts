@@ -5,6 +5,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { STORE_ENGINES, type TestDatabase } from '../test-support/store-engines';
 import { hashReportingKey } from './integration-keys';
 import { IntegrationStore } from './integration-store';
+import * as z from 'zod';
+import { select } from '../store/typed-rows';
 
 const T0 = Date.UTC(2026, 2, 10, 9, 30, 0);
 
@@ -28,7 +30,11 @@ for (const engine of STORE_ENGINES) {
 
     it('keeps only the hash of a key; rotation and revocation take effect at once', async () => {
       const { integration, key } = await store.register('Nightly sync', 'data team');
-      const { rows } = await db.query<Record<string, unknown>>('SELECT * FROM integrations');
+      const { rows } = await select(
+        db,
+        z.record(z.string(), z.unknown()),
+        'SELECT * FROM integrations',
+      );
       expect(JSON.stringify(rows)).not.toContain(key);
       expect(rows[0]?.key_hash).toBe(hashReportingKey(key));
       expect((await store.authenticate(key))?.id).toBe(integration.id);

@@ -7,6 +7,8 @@ import { OTHER_TEMPLATE } from '../../shared/operation-templates';
 import type { SqlDatabase } from '../store/database';
 import { sortableId } from '../store/sortable-id';
 import { generateReportingKey, hashReportingKey, keyHint } from './integration-keys';
+import * as z from 'zod';
+import { integer, select } from '../store/typed-rows';
 
 /** A name is taken (names are unique, without regard to case). */
 export class IntegrationNameTakenError extends Error {
@@ -53,17 +55,38 @@ export interface StoredThrottle extends ThrottleRecord {
   readonly hits: number;
 }
 
-interface IntegrationRow {
-  id: string;
-  name: string;
-  owner: string | null;
-  key_hash: string | null;
-  key_hint: string | null;
-  created_at: string;
-  key_issued_at: string | null;
-  revoked_at: string | null;
-  last_report_at: string | null;
-}
+const IntegrationRowSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  owner: z.string().nullable(),
+  key_hash: z.string().nullable(),
+  key_hint: z.string().nullable(),
+  created_at: z.string(),
+  key_issued_at: z.string().nullable(),
+  revoked_at: z.string().nullable(),
+  last_report_at: z.string().nullable(),
+});
+type IntegrationRow = z.infer<typeof IntegrationRowSchema>;
+
+/** A row of integration_throttles, as read. */
+const ThrottleRowSchema = z.object({
+  integration_id: z.string(),
+  incident_key: z.string(),
+  event_id: z.string().nullable(),
+  first_seen: z.string(),
+  last_seen: z.string(),
+  hits: integer,
+  method: z.string(),
+  template: z.string(),
+  // As before typed rows: a period the reader does not know reads as none.
+  period: z
+    .string()
+    .nullable()
+    .transform((period) => (period === 'MINUTE' || period === 'HOUR' ? period : null)),
+  requests_allowed: integer.nullable(),
+  requests_made: integer.nullable(),
+  retry_after_seconds: integer.nullable(),
+});
 
 const iso = (ms: number) => new Date(ms).toISOString();
 const minuteOf = (ms: number) => Math.floor(ms / 60_000) * 60_000;
@@ -173,25 +196,31 @@ export class IntegrationStore {
 
   /** Every integration, by name. */
   async list(): Promise<Integration[]> {
-    const { rows } = await (
-      await this.#db()
-    ).query<IntegrationRow>(`SELECT ${COLUMNS} FROM integrations ORDER BY name_key`);
+    const { rows } = await select(
+      await this.#db(),
+      IntegrationRowSchema,
+      `SELECT ${COLUMNS} FROM integrations ORDER BY name_key`,
+    );
     return rows.map(toIntegration);
   }
 
   async findByName(name: string): Promise<Integration | undefined> {
-    const { rows } = await (
-      await this.#db()
-    ).query<IntegrationRow>(`SELECT ${COLUMNS} FROM integrations WHERE name_key = $1`, [
-      name.trim().toLowerCase(),
-    ]);
+    const { rows } = await select(
+      await this.#db(),
+      IntegrationRowSchema,
+      `SELECT ${COLUMNS} FROM integrations WHERE name_key = $1`,
+      [name.trim().toLowerCase()],
+    );
     return rows[0] ? toIntegration(rows[0]) : undefined;
   }
 
   async findById(id: string): Promise<Integration | undefined> {
-    const { rows } = await (
-      await this.#db()
-    ).query<IntegrationRow>(`SELECT ${COLUMNS} FROM integrations WHERE id = $1`, [id]);
+    const { rows } = await select(
+      await this.#db(),
+      IntegrationRowSchema,
+      `SELECT ${COLUMNS} FROM integrations WHERE id = $1`,
+      [id],
+    );
     return rows[0] ? toIntegration(rows[0]) : undefined;
   }
 
@@ -269,9 +298,9 @@ export class IntegrationStore {
     this.#keysLoading ??= (async () => {
       try {
         const at = this.#now();
-        const { rows } = await (
-          await this.#db()
-        ).query<{ key_hash: string }>(
+        const { rows } = await select(
+          await this.#db(),
+          z.object({ key_hash: z.string() }),
           'SELECT key_hash FROM integrations WHERE key_hash IS NOT NULL AND revoked_at IS NULL',
         );
         const hashes = rows.map((row) => Buffer.from(row.key_hash, 'hex'));
@@ -308,9 +337,9 @@ export class IntegrationStore {
    */
   async authenticate(key: string): Promise<Integration | undefined> {
     if (!(await this.#mayBeActive(hashReportingKey(key)))) return undefined;
-    const { rows } = await (
-      await this.#db()
-    ).query<IntegrationRow>(
+    const { rows } = await select(
+      await this.#db(),
+      IntegrationRowSchema,
       `SELECT ${COLUMNS} FROM integrations WHERE key_hash = $1 AND revoked_at IS NULL`,
       [hashReportingKey(key)],
     );
@@ -406,7 +435,9 @@ export class IntegrationStore {
         const slot = `${integrationId}|${minute}`;
         let keys = distinct.get(slot);
         if (!keys) {
-          const { rows } = await tx.query<{ incident_key: string }>(
+          const { rows } = await select(
+            tx,
+            z.object({ incident_key: z.string() }),
             `SELECT incident_key FROM integration_throttles
              WHERE integration_id = $1 AND first_seen >= $2 AND first_seen < $3
                AND incident_key <> $4`,
@@ -466,16 +497,16 @@ export class IntegrationStore {
 
   /** Per-minute rows of every integration from `since` on (epoch ms). */
   async minutesSince(since: number): Promise<TemplateTotal[]> {
-    const { rows } = await (
-      await this.#db()
-    ).query<{
-      integration_id: string;
-      minute: string;
-      method: string;
-      template: string;
-      requests: number | string;
-      throttled: number | string;
-    }>(
+    const { rows } = await select(
+      await this.#db(),
+      z.object({
+        integration_id: z.string(),
+        minute: z.string(),
+        method: z.string(),
+        template: z.string(),
+        requests: integer,
+        throttled: integer,
+      }),
       `SELECT integration_id, minute, method, template, requests, throttled
        FROM integration_minutes WHERE minute >= $1`,
       [iso(minuteOf(since))],
@@ -485,8 +516,8 @@ export class IntegrationStore {
       minute: Date.parse(row.minute),
       method: row.method,
       template: row.template,
-      requests: Number(row.requests),
-      throttled: Number(row.throttled),
+      requests: row.requests,
+      throttled: row.throttled,
     }));
   }
 
@@ -498,31 +529,29 @@ export class IntegrationStore {
 
   /** Every integration's 429 occurrences last seen from `since` on, newest first. */
   async throttlesSince(since: number, limit = 500): Promise<StoredThrottle[]> {
-    const { rows } = await (
-      await this.#db()
-    ).query<Record<string, string | number | null>>(
+    const { rows } = await select(
+      await this.#db(),
+      ThrottleRowSchema,
       `SELECT integration_id, incident_key, event_id, first_seen, last_seen, hits, method,
          template, period, requests_allowed, requests_made, retry_after_seconds
        FROM integration_throttles WHERE last_seen >= $1
        ORDER BY last_seen DESC LIMIT $2`,
       [iso(since), limit],
     );
-    const num = (value: string | number | null | undefined) =>
-      value === null || value === undefined ? null : Number(value);
     return rows.map((row) => ({
-      integrationId: String(row.integration_id),
-      incidentKey: String(row.incident_key),
-      eventId: row.event_id === null ? null : String(row.event_id),
-      at: Date.parse(String(row.first_seen)),
-      firstSeen: Date.parse(String(row.first_seen)),
-      lastSeen: Date.parse(String(row.last_seen)),
-      hits: Number(row.hits),
-      method: String(row.method),
-      template: String(row.template),
-      period: row.period === 'MINUTE' || row.period === 'HOUR' ? row.period : null,
-      requestsAllowed: num(row.requests_allowed),
-      requestsMade: num(row.requests_made),
-      retryAfterSeconds: num(row.retry_after_seconds),
+      integrationId: row.integration_id,
+      incidentKey: row.incident_key,
+      eventId: row.event_id,
+      at: Date.parse(row.first_seen),
+      firstSeen: Date.parse(row.first_seen),
+      lastSeen: Date.parse(row.last_seen),
+      hits: row.hits,
+      method: row.method,
+      template: row.template,
+      period: row.period,
+      requestsAllowed: row.requests_allowed,
+      requestsMade: row.requests_made,
+      retryAfterSeconds: row.retry_after_seconds,
     }));
   }
 
@@ -530,8 +559,8 @@ export class IntegrationStore {
   async prune(cutoff: number): Promise<number> {
     const before = iso(cutoff);
     const counted = async (sql: string) => {
-      const { rows } = await (await this.#db()).query<{ n: number | string }>(sql, [before]);
-      return Number(rows[0]?.n ?? 0);
+      const { rows } = await select(await this.#db(), z.object({ n: integer }), sql, [before]);
+      return rows[0]?.n ?? 0;
     };
     const total =
       (await counted('SELECT COUNT(*) AS n FROM integration_minutes WHERE minute < $1')) +

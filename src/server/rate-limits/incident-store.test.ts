@@ -10,6 +10,8 @@ import { migrate, openDatabase, SchemaTooNewError } from '../store/database';
 import { SqlIncidentStore, type IncidentObservation } from './incident-store';
 import { MIGRATIONS } from '../store/migrations';
 import { openPostgresDatabase } from '../store/postgres-database';
+import * as z from 'zod';
+import { integer, select } from '../store/typed-rows';
 
 const T0 = Date.UTC(2025, 0, 6, 9, 0, 0);
 const ID_A = '3f2b8c1e-9a4d-4e6b-8f7a-1c2d3e4f5a6b';
@@ -131,7 +133,9 @@ for (const engine of STORE_ENGINES) {
         ];
         await migrate(db, extra);
         await migrate(db, extra);
-        const { rows } = await db.query<{ version: number }>(
+        const { rows } = await select(
+          db,
+          z.object({ version: integer }),
           'SELECT version FROM schema_migrations ORDER BY version',
         );
         expect(rows.map((row) => row.version)).toEqual(extra.map((m) => m.version));
@@ -152,7 +156,9 @@ for (const engine of STORE_ENGINES) {
           },
         ];
         await expect(migrate(db, broken)).rejects.toThrow();
-        const { rows } = await db.query<{ version: number }>(
+        const { rows } = await select(
+          db,
+          z.object({ version: integer }),
           'SELECT MAX(version) AS version FROM schema_migrations',
         );
         expect(Number(rows[0]?.version)).toBe(next - 1);
@@ -198,7 +204,9 @@ describe.skipIf(!STORE_ENGINES[1]?.available)(
       try {
         const stores = [new SqlIncidentStore(db), new SqlIncidentStore(replicaB)];
         // The counter, not the newest row: earlier tests' rows were deleted, their ids are spent.
-        const { rows } = await db.query<{ value: number }>(
+        const { rows } = await select(
+          db,
+          z.object({ value: integer }),
           "SELECT value FROM store_counters WHERE name = 'incident_seq'",
         );
         const start = Number(rows[0]?.value);
@@ -233,7 +241,9 @@ describe.skipIf(!STORE_ENGINES[1]?.available)(
         openPostgresDatabase({ url: db.url! }),
       ]);
       try {
-        const { rows } = await a.query<{ version: number; n: number }>(
+        const { rows } = await select(
+          a,
+          z.object({ version: integer, n: integer }),
           'SELECT version, COUNT(*) AS n FROM schema_migrations GROUP BY version ORDER BY version',
         );
         expect(rows).toEqual(MIGRATIONS.map((m) => ({ version: m.version, n: 1 })));

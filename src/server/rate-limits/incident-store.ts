@@ -3,9 +3,15 @@
 // after a restart. Portable SQL over the SqlDatabase interface (SQLite or PostgreSQL); merging
 // a further hit into an incident happens in code, inside one transaction.
 import type { Incident } from '../../shared/incident';
-import { RATE_LIMIT_HEADERS, type RateLimitPeriod } from '../../shared/rate-limits';
+import * as z from 'zod';
+import {
+  RATE_LIMIT_HEADERS,
+  RATE_LIMIT_PERIODS,
+  type RateLimitPeriod,
+} from '../../shared/rate-limits';
 import type { SqlDatabase } from '../store/database';
 import { decodeKeysetCursor, encodeKeysetCursor } from '../store/keyset-cursor';
+import { integer, select } from '../store/typed-rows';
 
 /** One upstream 429 as the recorder hands it over (times in epoch ms). */
 export interface IncidentObservation {
@@ -67,26 +73,29 @@ export interface IncidentStore {
   deleteOlderThan(cutoff: number, now: number): Promise<number>;
 }
 
-interface IncidentRow {
-  key: string;
-  event_id: string | null;
-  seq: number | bigint | string;
-  first_seen: string;
-  last_seen: string;
-  hits: number;
-  period: RateLimitPeriod | null;
-  requests_allowed: number | null;
-  requests_made: number | null;
-  retry_after_seconds: number | null;
-  blocked_until: string;
-  rule_id: string | null;
-  scope: 'account' | 'rule';
-  operation: string;
+/** A row of rate_limit_incidents, as read. */
+const IncidentRowSchema = z.object({
+  key: z.string(),
+  event_id: z.string().nullable(),
+  seq: integer,
+  first_seen: z.string(),
+  last_seen: z.string(),
+  hits: integer,
+  period: z.enum(RATE_LIMIT_PERIODS).nullable(),
+  requests_allowed: integer.nullable(),
+  requests_made: integer.nullable(),
+  retry_after_seconds: integer.nullable(),
+  blocked_until: z.string(),
+  rule_id: z.string().nullable(),
+  scope: z.enum(['account', 'rule']),
+  operation: z.string(),
   /** JSON array text. */
-  flags: string | null;
+  flags: z.string().nullable(),
   /** JSON object text. */
-  headers: string | null;
-}
+  headers: z.string().nullable(),
+});
+type IncidentRow = z.infer<typeof IncidentRowSchema>;
+const CountSchema = z.object({ count: integer });
 
 const iso = (value: string) => new Date(value).toISOString();
 
@@ -103,7 +112,7 @@ function toIncident(row: IncidentRow): Incident {
   return {
     key: row.key,
     eventId: row.event_id,
-    seq: Number(row.seq),
+    seq: row.seq,
     firstSeen: iso(row.first_seen),
     lastSeen: iso(row.last_seen),
     hits: row.hits,
@@ -218,11 +227,21 @@ export class SqlIncidentStore implements IncidentStore {
   async record(o: IncidentObservation): Promise<Incident> {
     const db = await this.#db();
     const rows = await db.transaction(async (tx) => {
-      const seq = Number((await tx.query<{ value: number | string }>(NEXT_SEQ)).rows[0]?.value);
-      const existing = (
-        await tx.query<IncidentRow>('SELECT * FROM rate_limit_incidents WHERE key = $1', [o.key])
-      ).rows[0];
-      const upserted = (await tx.query<IncidentRow>(UPSERT, mergedRow(existing, o, seq))).rows;
+      const {
+        rows: [next],
+      } = await select(tx, z.object({ value: integer }), NEXT_SEQ);
+      const seq = next?.value ?? Number.NaN;
+      const {
+        rows: [existing],
+      } = await select(tx, IncidentRowSchema, 'SELECT * FROM rate_limit_incidents WHERE key = $1', [
+        o.key,
+      ]);
+      const { rows: upserted } = await select(
+        tx,
+        IncidentRowSchema,
+        UPSERT,
+        mergedRow(existing, o, seq),
+      );
       // PostgreSQL: other replicas hear of it at commit, in commit order (incident-feed.ts).
       await tx.notify?.(INCIDENT_CHANNEL, String(seq));
       return upserted;
@@ -235,7 +254,9 @@ export class SqlIncidentStore implements IncidentStore {
   async list(query: IncidentQuery) {
     const db = await this.#db();
     const cursor = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
-    const { rows } = await db.query<IncidentRow>(
+    const { rows: rows } = await select(
+      db,
+      IncidentRowSchema,
       `SELECT * FROM rate_limit_incidents
         WHERE (CAST($1 AS text) IS NULL OR last_seen >= CAST($1 AS text))
           AND (CAST($2 AS text) IS NULL OR first_seen <= CAST($2 AS text))
@@ -264,7 +285,9 @@ export class SqlIncidentStore implements IncidentStore {
 
   async changesSince(seq: number, limit: number): Promise<Incident[]> {
     const db = await this.#db();
-    const { rows } = await db.query<IncidentRow>(
+    const { rows: rows } = await select(
+      db,
+      IncidentRowSchema,
       'SELECT * FROM rate_limit_incidents WHERE seq > $1 ORDER BY seq ASC LIMIT $2',
       [seq, limit],
     );
@@ -273,15 +296,21 @@ export class SqlIncidentStore implements IncidentStore {
 
   async latestSeq(): Promise<number> {
     const db = await this.#db();
-    const { rows } = await db.query<{ seq: number | string | null }>(
+    const {
+      rows: [row],
+    } = await select(
+      db,
+      z.object({ seq: integer.nullable() }),
       'SELECT MAX(seq) AS seq FROM rate_limit_incidents',
     );
-    return Number(rows[0]?.seq ?? 0);
+    return row?.seq ?? 0;
   }
 
   async activeBlocks(now: number): Promise<Incident[]> {
     const db = await this.#db();
-    const { rows } = await db.query<IncidentRow>(
+    const { rows: rows } = await select(
+      db,
+      IncidentRowSchema,
       'SELECT * FROM rate_limit_incidents WHERE blocked_until > $1 ORDER BY blocked_until ASC',
       [new Date(now).toISOString()],
     );
@@ -297,12 +326,16 @@ export class SqlIncidentStore implements IncidentStore {
     const db = await this.#db();
     const params = [new Date(cutoff).toISOString(), new Date(now).toISOString()];
     const where = 'last_seen < $1 AND blocked_until < $2';
-    const { rows } = await db.query<{ count: number | string }>(
+    const {
+      rows: [row],
+    } = await select(
+      db,
+      CountSchema,
       `SELECT COUNT(*) AS count FROM rate_limit_incidents WHERE ${where}`,
       params,
     );
     await db.query(`DELETE FROM rate_limit_incidents WHERE ${where}`, params);
-    return Number(rows[0]?.count ?? 0);
+    return row?.count ?? 0;
   }
 
   async probeWrite(now: number): Promise<void> {

@@ -7,15 +7,21 @@
 // against the product's bar of 150 MB; SQLite costs a few MB.
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import * as z from 'zod';
 import { MIGRATIONS, type Migration } from './migrations';
 import { ensurePrivateDir, ensurePrivateFile } from './private-files';
+import { integer, select } from './typed-rows';
 
 /**
  * What the stores need from a database: queries with `$1, $2…` parameters. Write SQL both SQLite
  * and PostgreSQL accept (see migrations.ts for the rules).
  */
 export interface SqlExecutor {
-  query<T>(sql: string, params?: unknown[]): Promise<{ rows: T[] }>;
+  /**
+   * Runs one statement. Its rows are not typed: a store reads them through `select`
+   * (typed-rows.ts), which checks each against the schema of its columns.
+   */
+  query(sql: string, params?: unknown[]): Promise<{ rows: unknown[] }>;
   exec(sql: string): Promise<unknown>;
   /**
    * PostgreSQL only (absent on SQLite): NOTIFY `channel` when the transaction commits, so other
@@ -66,10 +72,14 @@ export async function migrate(db: SqlDatabase, migrations: readonly Migration[] 
     name text NOT NULL,
     applied_at text NOT NULL
   )`);
-  const { rows } = await db.query<{ version: number | null }>(
+  const {
+    rows: [row],
+  } = await select(
+    db,
+    z.object({ version: integer.nullable() }),
     'SELECT MAX(version) AS version FROM schema_migrations',
   );
-  const current = Number(rows[0]?.version ?? 0);
+  const current = row?.version ?? 0;
   const latest = migrations.at(-1)?.version ?? 0;
   if (current > latest) {
     throw new SchemaTooNewError(
@@ -119,10 +129,10 @@ function sqliteDatabase(connection: Database.Database): SqlDatabase {
     return statement;
   };
   const run: SqlExecutor = {
-    async query<T>(sql: string, params?: unknown[]) {
+    async query(sql: string, params?: unknown[]) {
       const statement = prepare(sql);
       const bound = toSqliteParams(params);
-      if (statement.reader) return { rows: statement.all(bound) as T[] };
+      if (statement.reader) return { rows: statement.all(bound) };
       statement.run(bound);
       return { rows: [] };
     },

@@ -79,9 +79,9 @@ function toParams(params: unknown[] = []): unknown[] {
 /** Statements on one checked-out connection (a transaction, or the migration run). */
 function clientExecutor(client: pg.ClientBase): SqlExecutor {
   return {
-    async query<T>(sql: string, params?: unknown[]) {
+    async query(sql: string, params?: unknown[]) {
       const result = await client.query(sql, toParams(params));
-      return { rows: result.rows as T[] };
+      return { rows: result.rows as unknown[] };
     },
     // Without parameters node-postgres uses the simple protocol, which runs several statements.
     exec: (sql) => client.query(sql),
@@ -170,9 +170,9 @@ export async function openPostgresDatabase(options: PostgresDatabaseOptions): Pr
   let closed = false;
 
   return {
-    async query<T>(sql: string, params?: unknown[]) {
+    async query(sql: string, params?: unknown[]) {
       const result = await pool.query(sql, toParams(params));
-      return { rows: result.rows as T[] };
+      return { rows: result.rows as unknown[] };
     },
     exec: (sql) => pool.query(sql),
     async transaction(work) {

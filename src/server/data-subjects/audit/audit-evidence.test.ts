@@ -21,6 +21,8 @@ import { createCheckpointer, type Checkpointer } from './checkpoint-job';
 import { checkpointLine, signCheckpoint } from './checkpoints';
 import { createExportSigner } from './export-signing';
 import { verifyAuditChain } from './verify-chain';
+import * as z from 'zod';
+import { select } from '../../store/typed-rows';
 
 const KEY = 'an-audit-key-for-the-evidence-tests-0123456789';
 const CHAIN_KEY = deriveAuditKey(KEY, 'chain');
@@ -75,7 +77,9 @@ for (const engine of STORE_ENGINES) {
       });
     /** The attacker's rewind: drops entries after `seq` and points the head back at `seq`. */
     const rewindTo = async (seq: number) => {
-      const { rows } = await db.query<{ hash: string; record_id: string | null }>(
+      const { rows } = await select(
+        db,
+        z.object({ hash: z.string(), record_id: z.string().nullable() }),
         'SELECT hash, record_id FROM audit_chain WHERE seq = $1',
         [seq],
       );

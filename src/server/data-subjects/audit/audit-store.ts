@@ -3,12 +3,19 @@
 // answer showed, by keyed hash; and the hash chain that makes the trail tamper-evident. Read back
 // newest first with filters, or by an identifier's keyed hashes. Portable SQL over the
 // SqlDatabase interface (SQLite or PostgreSQL).
-import type { AuditOutcome, AuditParam, AuditRecord } from '../../../shared/audit-trail';
+import {
+  AUDIT_OUTCOMES,
+  type AuditOutcome,
+  type AuditParam,
+  type AuditRecord,
+} from '../../../shared/audit-trail';
 import type { PersonKeyKind } from '../../../shared/data-subject-contract';
 import { chainEntryHash, signCheckpoint, type ChainCheckpoint } from './audit-chain';
 import type { SqlDatabase, SqlExecutor } from '../../store/database';
 import { decodeKeysetCursor, encodeKeysetCursor } from '../../store/keyset-cursor';
 import { sortableId } from '../../store/sortable-id';
+import * as z from 'zod';
+import { flag, integer, parseRow, select } from '../../store/typed-rows';
 
 /** What a lookup is about to do, written before anything is sent (time in epoch ms). */
 export interface AuditIntentEntry {
@@ -195,26 +202,25 @@ export interface AuditStore {
   exportSignature(id: string, user: string): Promise<string | null | undefined>;
 }
 
-interface AuditRow {
-  id: string;
-  at: string;
-  username: string;
-  operation: string;
-  outcome: AuditOutcome;
-  status: number | string;
-  detail: string | null;
-  identifier_hash: string | null;
-  key_id: string;
-  continued: number | string | boolean;
-  request_id: string | null;
-  params: string | null;
-  record_count: number | string | null;
-  subject_count: number | string;
-  completed: number | string | boolean;
-  matched_by?: string | null;
-}
-
-const truthy = (value: number | string | boolean) => value === true || value === 1 || value === '1';
+const AuditRowSchema = z.object({
+  id: z.string(),
+  at: z.string(),
+  username: z.string(),
+  operation: z.string(),
+  outcome: z.enum(AUDIT_OUTCOMES),
+  status: integer,
+  detail: z.string().nullable(),
+  identifier_hash: z.string().nullable(),
+  key_id: z.string(),
+  continued: flag,
+  request_id: z.string().nullable(),
+  params: z.string().nullable(),
+  record_count: integer.nullable(),
+  subject_count: integer,
+  completed: flag,
+  matched_by: z.string().nullable().optional(),
+});
+type AuditRow = z.infer<typeof AuditRowSchema>;
 
 function parseParams(text: string | null): AuditParam[] | undefined {
   if (text === null) return undefined;
@@ -231,7 +237,7 @@ function outcomeOf(row: AuditRow) {
   return {
     operation: row.operation,
     outcome: row.outcome,
-    status: Number(row.status),
+    status: row.status,
     detail: row.detail,
   };
 }
@@ -244,11 +250,11 @@ function toRecord(row: AuditRow): AuditRecord {
     user: row.username,
     ...outcomeOf(row),
     identifierHashed: row.identifier_hash !== null,
-    continued: truthy(row.continued),
-    completed: truthy(row.completed),
+    continued: row.continued,
+    completed: row.completed,
     ...(params ? { params } : {}),
-    recordCount: row.record_count === null ? null : Number(row.record_count),
-    subjectCount: Number(row.subject_count),
+    recordCount: row.record_count,
+    subjectCount: row.subject_count,
     ...(row.matched_by === 'asked' || row.matched_by === 'shown' || row.matched_by === 'both'
       ? { matchedBy: row.matched_by }
       : {}),
@@ -263,12 +269,12 @@ function toStored(row: AuditRow): StoredAuditRow {
     ...outcomeOf(row),
     identifierHash: row.identifier_hash,
     keyId: row.key_id,
-    continued: truthy(row.continued),
+    continued: row.continued,
     requestId: row.request_id,
     params: row.params,
-    recordCount: row.record_count === null ? null : Number(row.record_count),
-    subjectCount: Number(row.subject_count),
-    completed: truthy(row.completed),
+    recordCount: row.record_count,
+    subjectCount: row.subject_count,
+    completed: row.completed,
   };
 }
 
@@ -332,17 +338,30 @@ function countByIdentifierSql(hashes: number): string {
       OR id IN (SELECT audit_id FROM lookup_audit_subjects WHERE identifier_hash IN (${list}))`;
 }
 
-interface ShownKeyRow {
-  audit_id: string;
-  identifier_hash: string;
-  kind: string | null;
-  person: number | string | null;
-}
+/** An entry of audit_chain with its record's columns beside it (null when the record is gone). */
+const ChainEntryRowSchema = z.looseObject({
+  seq: integer,
+  entry_at: z.string(),
+  kind: z.enum(['intent', 'outcome', 'retention']),
+  record_id: z.string().nullable(),
+  payload: z.string(),
+  prev_hash: z.string(),
+  hash: z.string(),
+  id: z.string().nullable(),
+});
+
+const ShownKeyRowSchema = z.object({
+  audit_id: z.string(),
+  identifier_hash: z.string(),
+  kind: z.string().nullable(),
+  person: integer.nullable(),
+});
+type ShownKeyRow = z.infer<typeof ShownKeyRowSchema>;
 
 const storedKey = (row: ShownKeyRow): StoredShownKey => ({
   hash: row.identifier_hash,
   kind: row.kind,
-  person: row.person === null ? null : Number(row.person),
+  person: row.person,
 });
 
 const byHash = (a: StoredShownKey, b: StoredShownKey) =>
@@ -482,12 +501,14 @@ export class SqlAuditStore implements AuditStore {
     entry: { at: string; kind: ChainRow['kind']; recordId: string | null; payload: string },
   ): Promise<void> {
     // Last in its transaction, so the head's lock is held for three statements and the commit.
-    const { rows } = await tx.query<{ seq: number | string; hash: string }>(
+    const { rows } = await select(
+      tx,
+      z.object({ seq: integer, hash: z.string() }),
       `UPDATE audit_chain_state SET seq = seq + 1 WHERE name = 'head' RETURNING seq, hash`,
     );
     const head = rows[0];
     if (!head) throw new Error('the audit chain has no head row');
-    const seq = Number(head.seq);
+    const seq = head.seq;
     const hash = chainEntryHash(this.#chainKey, seq, head.hash, entry.payload);
     await tx.query(
       `INSERT INTO audit_chain (seq, at, kind, record_id, payload, prev_hash, hash)
@@ -540,7 +561,7 @@ export class SqlAuditStore implements AuditStore {
     const subjects = shownKeys(outcome);
     const recordCount = outcome.recordCount ?? null;
     // Only an intent still open is completed: RETURNING tells whether there was one.
-    const { rows } = await tx.query<AuditRow>(`${COMPLETE} RETURNING ${COLUMNS}`, [
+    const { rows } = await select(tx, AuditRowSchema, `${COMPLETE} RETURNING ${COLUMNS}`, [
       id,
       outcome.outcome,
       outcome.status,
@@ -551,7 +572,12 @@ export class SqlAuditStore implements AuditStore {
     const row = rows[0];
     if (!row) {
       const exists = (
-        await tx.query<{ id: string }>('SELECT id FROM lookup_audit WHERE id = $1', [id])
+        await select(
+          tx,
+          z.object({ id: z.string() }),
+          'SELECT id FROM lookup_audit WHERE id = $1',
+          [id],
+        )
       ).rows.length;
       throw new Error(
         exists ? `audit record ${id} is already complete` : `audit record ${id} does not exist`,
@@ -599,12 +625,12 @@ export class SqlAuditStore implements AuditStore {
       detail: null,
       identifier_hash: intent.identifierHash,
       key_id: intent.keyId,
-      continued: intent.continued ? 1 : 0,
+      continued: intent.continued,
       request_id: intent.requestId,
       params: intent.params ? JSON.stringify(intent.params) : null,
       record_count: null,
       subject_count: 0,
-      completed: 0,
+      completed: false,
     });
   }
 
@@ -625,7 +651,7 @@ export class SqlAuditStore implements AuditStore {
   async list(query: AuditQuery): Promise<AuditRecordPage> {
     const db = await this.#db();
     const cursor = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
-    const { rows } = await db.query<AuditRow>(LIST, [
+    const { rows } = await select(db, AuditRowSchema, LIST, [
       ...filterParams(query),
       cursor ? cursor[0] : null,
       cursor ? cursor[1] : null,
@@ -636,8 +662,8 @@ export class SqlAuditStore implements AuditStore {
 
   async count(query: Omit<AuditQuery, 'limit' | 'cursor'>): Promise<number> {
     const db = await this.#db();
-    const { rows } = await db.query<{ n: number | string }>(COUNT, filterParams(query));
-    return Number(rows[0]?.n ?? 0);
+    const { rows } = await select(db, z.object({ n: integer }), COUNT, filterParams(query));
+    return rows[0]?.n ?? 0;
   }
 
   async findByIdentifierHashes(
@@ -646,7 +672,7 @@ export class SqlAuditStore implements AuditStore {
   ): Promise<AuditRecordPage> {
     const db = await this.#db();
     const after = cursor === undefined ? undefined : decodeCursor(cursor);
-    const { rows } = await db.query<AuditRow>(byIdentifierSql(identifierHashes.length), [
+    const { rows } = await select(db, AuditRowSchema, byIdentifierSql(identifierHashes.length), [
       ...identifierHashes,
       after ? after[0] : null,
       after ? after[1] : null,
@@ -657,26 +683,20 @@ export class SqlAuditStore implements AuditStore {
 
   async countByIdentifierHashes(identifierHashes: readonly string[]): Promise<number> {
     const db = await this.#db();
-    const { rows } = await db.query<{ n: number | string }>(
+    const { rows } = await select(
+      db,
+      z.object({ n: integer }),
       countByIdentifierSql(identifierHashes.length),
       [...identifierHashes],
     );
-    return Number(rows[0]?.n ?? 0);
+    return rows[0]?.n ?? 0;
   }
 
   async readChain(afterSeq: number, limit: number): Promise<ChainRow[]> {
     const db = await this.#db();
-    const { rows } = await db.query<
-      {
-        seq: number | string;
-        entry_at: string;
-        kind: ChainRow['kind'];
-        record_id: string | null;
-        payload: string;
-        prev_hash: string;
-        hash: string;
-      } & { [K in keyof AuditRow]: AuditRow[K] | null }
-    >(
+    const { rows } = await select(
+      db,
+      ChainEntryRowSchema,
       `SELECT c.seq, c.at AS entry_at, c.kind, c.record_id, c.payload, c.prev_hash, c.hash,
           a.id, a.at, a.username, a.operation, a.outcome, a.status, a.detail, a.identifier_hash,
           a.key_id, a.continued, a.request_id, a.params, a.record_count, a.subject_count,
@@ -690,7 +710,9 @@ export class SqlAuditStore implements AuditStore {
     const ids = [...new Set(rows.map((row) => row.id).filter((id): id is string => id !== null))];
     const subjects = new Map<string, StoredShownKey[]>();
     if (ids.length > 0) {
-      const found = await db.query<ShownKeyRow>(
+      const found = await select(
+        db,
+        ShownKeyRowSchema,
         `SELECT audit_id, identifier_hash, kind, person FROM lookup_audit_subjects
           WHERE audit_id IN (${placeholders(1, ids.length)})`,
         ids,
@@ -702,45 +724,47 @@ export class SqlAuditStore implements AuditStore {
       }
     }
     return rows.map((row) => ({
-      seq: Number(row.seq),
+      seq: row.seq,
       entryAt: row.entry_at,
       kind: row.kind,
       recordId: row.record_id,
       payload: row.payload,
       prevHash: row.prev_hash,
       hash: row.hash,
-      record: row.id === null ? null : toStored(row as AuditRow),
+      record: row.id === null ? null : toStored(parseRow(AuditRowSchema, row, 'lookup_audit')),
       subjects: row.id === null ? [] : (subjects.get(row.id) ?? []).sort(byHash),
     }));
   }
 
   async chainState(): Promise<ChainState> {
     const db = await this.#db();
-    const { rows } = await db.query<{
-      seq: number | string;
-      hash: string;
-      checkpoint: string | null;
-      last_retention: string | null;
-      legacy_records: number | string;
-    }>(
+    const { rows } = await select(
+      db,
+      z.object({
+        seq: integer,
+        hash: z.string(),
+        checkpoint: z.string().nullable(),
+        last_retention: z.string().nullable(),
+        legacy_records: integer,
+      }),
       `SELECT seq, hash, checkpoint, last_retention, legacy_records
         FROM audit_chain_state WHERE name = 'head'`,
     );
     const row = rows[0];
     if (!row) throw new Error('the audit chain has no head row');
     return {
-      seq: Number(row.seq),
+      seq: row.seq,
       hash: row.hash,
       checkpoint: row.checkpoint,
       lastRetention: row.last_retention ? JSON.parse(row.last_retention) : null,
-      legacyRecords: Number(row.legacy_records),
+      legacyRecords: row.legacy_records,
     };
   }
 
   async coverage() {
     const db = await this.#db();
     const count = async (sql: string) =>
-      Number((await db.query<{ n: number | string }>(sql)).rows[0]?.n ?? 0);
+      Number((await select(db, z.object({ n: integer }), sql)).rows[0]?.n ?? 0);
     const [unchained, legacy, completed, outcomes] = await Promise.all([
       count(`SELECT COUNT(*) AS n FROM lookup_audit a WHERE a.chained = 1 AND NOT EXISTS
         (SELECT 1 FROM audit_chain c WHERE c.record_id = a.id AND c.kind = 'intent')`),
@@ -760,12 +784,16 @@ export class SqlAuditStore implements AuditStore {
       // The head's lock first: no append runs while the chain is cut.
       await tx.query(`UPDATE audit_chain_state SET seq = seq WHERE name = 'head'`);
       const state = (
-        await tx.query<{ seq: number | string; checkpoint: string | null }>(
+        await select(
+          tx,
+          z.object({ seq: integer, checkpoint: z.string().nullable() }),
           `SELECT seq, checkpoint FROM audit_chain_state WHERE name = 'head'`,
         )
       ).rows[0]!;
       const count = async (sql: string, params: unknown[]) =>
-        Number((await tx.query<{ n: number | string | null }>(sql, params)).rows[0]?.n ?? 0);
+        Number(
+          (await select(tx, z.object({ n: integer.nullable() }), sql, params)).rows[0]?.n ?? 0,
+        );
       const deleted = await count('SELECT COUNT(*) AS n FROM lookup_audit WHERE at < $1', [
         cutoffText,
       ]);
@@ -774,7 +802,7 @@ export class SqlAuditStore implements AuditStore {
       const firstKept = await count('SELECT MIN(seq) AS n FROM audit_chain WHERE at >= $1', [
         cutoffText,
       ]);
-      const cutSeq = firstKept > 0 ? firstKept - 1 : Number(state.seq);
+      const cutSeq = firstKept > 0 ? firstKept - 1 : state.seq;
       const previous = state.checkpoint ? (JSON.parse(state.checkpoint) as ChainCheckpoint) : null;
       const cutsChain = cutSeq > (previous?.seq ?? 0);
       if (deleted === 0 && !cutsChain) {
@@ -792,7 +820,12 @@ export class SqlAuditStore implements AuditStore {
       let checkpointSeq = previous?.seq ?? 0;
       if (cutsChain) {
         const hash = (
-          await tx.query<{ hash: string }>('SELECT hash FROM audit_chain WHERE seq = $1', [cutSeq])
+          await select(
+            tx,
+            z.object({ hash: z.string() }),
+            'SELECT hash FROM audit_chain WHERE seq = $1',
+            [cutSeq],
+          )
         ).rows[0]?.hash;
         if (!hash) throw new Error(`the audit chain has no entry ${cutSeq} to cut at`);
         const checkpoint: ChainCheckpoint = {
@@ -847,14 +880,16 @@ export class SqlAuditStore implements AuditStore {
 
   async lastVerification(): Promise<AuditVerification | null> {
     const db = await this.#db();
-    const { rows } = await db.query<{
-      at: string;
-      ok: number | string | boolean;
-      entries: number | string;
-      broken_at: number | string | null;
-      detail: string;
-      source: string;
-    }>(
+    const { rows } = await select(
+      db,
+      z.object({
+        at: z.string(),
+        ok: flag,
+        entries: integer,
+        broken_at: integer.nullable(),
+        detail: z.string(),
+        source: z.string(),
+      }),
       `SELECT at, ok, entries, broken_at, detail, source FROM audit_verifications
         ORDER BY at DESC, id DESC LIMIT 1`,
     );
@@ -862,9 +897,9 @@ export class SqlAuditStore implements AuditStore {
     if (!row) return null;
     return {
       at: new Date(row.at).toISOString(),
-      ok: truthy(row.ok),
-      entries: Number(row.entries),
-      brokenAt: row.broken_at === null ? null : Number(row.broken_at),
+      ok: row.ok,
+      entries: row.entries,
+      brokenAt: row.broken_at,
       detail: row.detail,
       source: row.source,
     };
@@ -896,7 +931,9 @@ export class SqlAuditStore implements AuditStore {
 
   async checkpoints(): Promise<string[]> {
     const db = await this.#db();
-    const { rows } = await db.query<{ line: string }>(
+    const { rows } = await select(
+      db,
+      z.object({ line: z.string() }),
       'SELECT line FROM audit_checkpoints ORDER BY seq, id',
     );
     return rows.map((row) => row.line);
@@ -904,7 +941,9 @@ export class SqlAuditStore implements AuditStore {
 
   async latestCheckpoint(): Promise<string | null> {
     const db = await this.#db();
-    const { rows } = await db.query<{ line: string }>(
+    const { rows } = await select(
+      db,
+      z.object({ line: z.string() }),
       'SELECT line FROM audit_checkpoints ORDER BY seq DESC, id DESC LIMIT 1',
     );
     return rows[0]?.line ?? null;
@@ -915,7 +954,9 @@ export class SqlAuditStore implements AuditStore {
     const found = new Set(hashes);
     let frontier = [...found];
     for (let round = 0; round < rounds && frontier.length > 0 && found.size < max; round += 1) {
-      const { rows } = await db.query<{ identifier_hash: string }>(
+      const { rows } = await select(
+        db,
+        z.object({ identifier_hash: z.string() }),
         `SELECT DISTINCT b.identifier_hash FROM lookup_audit_subjects a
           JOIN lookup_audit_subjects b ON b.audit_id = a.audit_id AND b.person = a.person
           WHERE a.person IS NOT NULL AND a.identifier_hash IN (${placeholders(1, frontier.length)})`,
@@ -937,13 +978,17 @@ export class SqlAuditStore implements AuditStore {
     const matched = new Map<string, { asked: string | null; shown: StoredShownKey[] }>();
     if (ids.length === 0) return matched;
     const db = await this.#db();
-    const asked = await db.query<{ id: string; identifier_hash: string | null }>(
+    const asked = await select(
+      db,
+      z.object({ id: z.string(), identifier_hash: z.string().nullable() }),
       `SELECT id, identifier_hash FROM lookup_audit WHERE id IN (${placeholders(1, ids.length)})`,
       [...ids],
     );
     for (const row of asked.rows) matched.set(row.id, { asked: row.identifier_hash, shown: [] });
     if (hashes.length === 0) return matched;
-    const { rows } = await db.query<ShownKeyRow>(
+    const { rows } = await select(
+      db,
+      ShownKeyRowSchema,
       `SELECT audit_id, identifier_hash, kind, person FROM lookup_audit_subjects
         WHERE audit_id IN (${placeholders(1, ids.length)})
           AND identifier_hash IN (${placeholders(ids.length + 1, hashes.length)})`,
@@ -967,7 +1012,9 @@ export class SqlAuditStore implements AuditStore {
 
   async exportSignature(id: string, user: string) {
     const db = await this.#db();
-    const { rows } = await db.query<{ signature: string | null }>(
+    const { rows } = await select(
+      db,
+      z.object({ signature: z.string().nullable() }),
       'SELECT signature FROM audit_exports WHERE id = $1 AND username = $2',
       [id, user],
     );

@@ -19,6 +19,8 @@ import { checkExport } from './export-signing';
 import { AUDIT_PROBE_INTERVAL_MS } from './lookup-audit';
 import { openDatabase, type SqlDatabase } from '../../store/database';
 import { startBffHarness, type BffHarness } from '../../test-support/bff-harness';
+import * as z from 'zod';
+import { integer, select } from '../../store/typed-rows';
 
 const [ADA] = DEMO_IDENTIFIERS;
 const KEY = 'a-test-audit-key-of-at-least-32-characters';
@@ -69,7 +71,7 @@ async function search(h: BffHarness, identifier: string) {
  * needs a page the store cannot have, and fails with SQLITE_FULL.
  */
 async function fillDatabase(db: SqlDatabase, h: BffHarness) {
-  const { rows } = await db.query<{ page_count: number }>('PRAGMA page_count');
+  const { rows } = await select(db, z.object({ page_count: integer }), 'PRAGMA page_count');
   await db.exec(`PRAGMA max_page_count = ${rows[0]!.page_count + 4}`);
   try {
     for (let i = 0; i < 5_000; i += 1) {
