@@ -41,7 +41,10 @@ export const SIGNING_SCHEMES = {
   'standard-webhooks': 'Standard Webhooks',
 } as const;
 export type SigningScheme = keyof typeof SIGNING_SCHEMES;
-export const SIGNING_SCHEME_NAMES = Object.keys(SIGNING_SCHEMES) as [SigningScheme, ...SigningScheme[]];
+export const SIGNING_SCHEME_NAMES = Object.keys(SIGNING_SCHEMES) as [
+  SigningScheme,
+  ...SigningScheme[],
+];
 /** A generic webhook created without a choice keeps the scheme every earlier one has. */
 export const DEFAULT_SIGNING_SCHEME: SigningScheme = 'console-signature';
 
@@ -113,7 +116,13 @@ export const CreatedDestinationSchema = z.object({
 });
 export type CreatedDestination = z.infer<typeof CreatedDestinationSchema>;
 
-export const DELIVERY_STATUSES = ['pending', 'delivering', 'retrying', 'delivered', 'dead'] as const;
+export const DELIVERY_STATUSES = [
+  'pending',
+  'delivering',
+  'retrying',
+  'delivered',
+  'dead',
+] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
 /** One alert to one destination, as the delivery log shows it. */
