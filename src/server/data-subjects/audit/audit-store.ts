@@ -16,6 +16,7 @@ import { decodeKeysetCursor, encodeKeysetCursor } from '../../store/keyset-curso
 import { sortableId } from '../../store/sortable-id';
 import * as z from 'zod';
 import { flag, integer, parseRow, select } from '../../store/typed-rows';
+import { AuditEvidenceStore } from './audit-evidence-store';
 
 /** What a lookup is about to do, written before anything is sent (time in epoch ms). */
 export interface AuditIntentEntry {
@@ -392,7 +393,6 @@ export function personCount(keys: readonly StoredShownKey[]): number {
 }
 
 /** What the readiness probe writes: about the size of an intent's row. */
-const PROBE_PAYLOAD = 'readiness probe '.repeat(24);
 
 const INSERT = `INSERT INTO lookup_audit (
     id, at, username, operation, outcome, status, detail, identifier_hash, key_id, continued,
@@ -481,6 +481,7 @@ export interface SqlAuditStoreOptions {
 export class SqlAuditStore implements AuditStore {
   readonly #db: () => Promise<SqlDatabase>;
   readonly #chainKey: Buffer;
+  readonly #evidence: AuditEvidenceStore;
 
   /** `db` may still be opening, or be opened on first use: the first query waits for it. */
   constructor(
@@ -489,6 +490,7 @@ export class SqlAuditStore implements AuditStore {
   ) {
     this.#db = typeof db === 'function' ? db : () => Promise.resolve(db);
     this.#chainKey = options.chainKey;
+    this.#evidence = new AuditEvidenceStore(this.#db);
   }
 
   /**
@@ -861,93 +863,19 @@ export class SqlAuditStore implements AuditStore {
     });
   }
 
-  async saveVerification(verification: AuditVerification): Promise<void> {
-    const db = await this.#db();
-    await db.query(
-      `INSERT INTO audit_verifications (id, at, ok, entries, broken_at, detail, source)
-        VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-      [
-        sortableId(Date.parse(verification.at)),
-        verification.at,
-        verification.ok ? 1 : 0,
-        verification.entries,
-        verification.brokenAt,
-        verification.detail,
-        verification.source,
-      ],
-    );
-  }
-
-  async lastVerification(): Promise<AuditVerification | null> {
-    const db = await this.#db();
-    const { rows } = await select(
-      db,
-      z.object({
-        at: z.string(),
-        ok: flag,
-        entries: integer,
-        broken_at: integer.nullable(),
-        detail: z.string(),
-        source: z.string(),
-      }),
-      `SELECT at, ok, entries, broken_at, detail, source FROM audit_verifications
-        ORDER BY at DESC, id DESC LIMIT 1`,
-    );
-    const row = rows[0];
-    if (!row) return null;
-    return {
-      at: new Date(row.at).toISOString(),
-      ok: row.ok,
-      entries: row.entries,
-      brokenAt: row.broken_at,
-      detail: row.detail,
-      source: row.source,
-    };
-  }
-
-  async probeWrite(now: number): Promise<void> {
-    const db = await this.#db();
-    // Committed, as an intent is: a rolled-back write never reaches the disk, so it passes on a
-    // full one. About an intent's size, in a table of its own so that the chain never sees it;
-    // removed again at once (a probe left by a crash between the two is removed by the next).
-    const id = sortableId(now);
-    await db.query('INSERT INTO audit_write_probes (id, at, payload) VALUES ($1, $2, $3)', [
-      id,
-      new Date(now).toISOString(),
-      PROBE_PAYLOAD,
-    ]);
-    await db.query('DELETE FROM audit_write_probes WHERE id <= $1', [id]);
-  }
-
-  async saveCheckpoint(checkpoint: { seq: number; at: string; line: string }): Promise<void> {
-    const db = await this.#db();
-    await db.query('INSERT INTO audit_checkpoints (id, seq, at, line) VALUES ($1, $2, $3, $4)', [
-      sortableId(Date.parse(checkpoint.at)),
-      checkpoint.seq,
-      checkpoint.at,
-      checkpoint.line,
-    ]);
-  }
-
-  async checkpoints(): Promise<string[]> {
-    const db = await this.#db();
-    const { rows } = await select(
-      db,
-      z.object({ line: z.string() }),
-      'SELECT line FROM audit_checkpoints ORDER BY seq, id',
-    );
-    return rows.map((row) => row.line);
-  }
-
-  async latestCheckpoint(): Promise<string | null> {
-    const db = await this.#db();
-    const { rows } = await select(
-      db,
-      z.object({ line: z.string() }),
-      'SELECT line FROM audit_checkpoints ORDER BY seq DESC, id DESC LIMIT 1',
-    );
-    return rows[0]?.line ?? null;
-  }
+  // What is kept beside the trail (audit-evidence-store.ts): verifications, checkpoints,
+  // exports and the write probe.
+  saveVerification = (verification: AuditVerification) =>
+    this.#evidence.saveVerification(verification);
+  lastVerification = () => this.#evidence.lastVerification();
+  probeWrite = (now: number) => this.#evidence.probeWrite(now);
+  saveCheckpoint = (checkpoint: { seq: number; at: string; line: string }) =>
+    this.#evidence.saveCheckpoint(checkpoint);
+  checkpoints = () => this.#evidence.checkpoints();
+  latestCheckpoint = () => this.#evidence.latestCheckpoint();
+  saveExport = (id: string, at: number, user: string, signature: string | null) =>
+    this.#evidence.saveExport(id, at, user, signature);
+  exportSignature = (id: string, user: string) => this.#evidence.exportSignature(id, user);
 
   async linkedHashes(hashes: readonly string[], rounds: number, max: number): Promise<string[]> {
     const db = await this.#db();
@@ -996,29 +924,6 @@ export class SqlAuditStore implements AuditStore {
     );
     for (const row of rows) matched.get(row.audit_id)?.shown.push(storedKey(row));
     return matched;
-  }
-
-  async saveExport(id: string, at: number, user: string, signature: string | null) {
-    const db = await this.#db();
-    if (signature === null) {
-      await db.query(
-        'INSERT INTO audit_exports (id, at, username, signature) VALUES ($1, $2, $3, NULL)',
-        [id, new Date(at).toISOString(), user],
-      );
-    } else {
-      await db.query('UPDATE audit_exports SET signature = $2 WHERE id = $1', [id, signature]);
-    }
-  }
-
-  async exportSignature(id: string, user: string) {
-    const db = await this.#db();
-    const { rows } = await select(
-      db,
-      z.object({ signature: z.string().nullable() }),
-      'SELECT signature FROM audit_exports WHERE id = $1 AND username = $2',
-      [id, user],
-    );
-    return rows.length === 0 ? undefined : rows[0]!.signature;
   }
 }
 
