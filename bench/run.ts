@@ -3,6 +3,7 @@
 // keeps the harness from rotting; its figures mean nothing. `--baseline=REF` also measures the
 // build of an earlier commit with the scenarios that start the built console (lib/under-test.ts).
 import { mkdirSync } from 'node:fs';
+import { auditedLookupScenario } from './scenarios/audited-lookup';
 import { bundleScenario } from './scenarios/bundle';
 import { governorScenario } from './scenarios/governor';
 import { governorRedisScenario } from './scenarios/governor-redis';
@@ -43,6 +44,7 @@ const ctx: BenchContext = {
 const scenarios: Array<[string, Scenario]> = [
   ['bundle', bundleScenario],
   ['overhead', overheadScenario],
+  ['lookup', auditedLookupScenario],
   ['economy', upstreamEconomyScenario],
   ['governor', governorScenario],
   ['governor-redis', governorRedisScenario],
@@ -60,7 +62,9 @@ const scenarios: Array<[string, Scenario]> = [
 
 // The scenarios that measure Redis and the Redis Cluster need their servers running.
 const stopServices =
-  !only || only.includes('governor-redis') ? startTestServices(ctx.log) : () => undefined;
+  !only || only.includes('governor-redis') || only.includes('lookup')
+    ? startTestServices(ctx.log)
+    : () => undefined;
 
 const baseline = baselineRef ? buildBaseline(baselineRef, ctx.log) : undefined;
 const started = performance.now();
