@@ -7,7 +7,7 @@ import type { RedisClient } from './redis/redis-connection';
 import type { DataSubjectOperation } from '../shared/data-subject-operations';
 import { EVENT_TYPES_OPERATION } from '../shared/event-types';
 import { TOKEN_OPERATION } from '../shared/platform-operations';
-import { endpointKey } from '../shared/rate-limits';
+import { endpointKey, MODULE_RULES } from '../shared/rate-limits';
 import type { RateLimitRule } from '../shared/rate-limits';
 import type { Config } from './config';
 import { createApp } from './app';
@@ -22,6 +22,8 @@ import { createDemoArea } from './demo/demo-module';
 import type { DemoControlsPort } from './demo/demo-controls-routes';
 import { createEventTypesArea } from './event-types/event-types-module';
 import { createIntegrationsArea } from './integrations/integrations-module';
+import { createPlanningArea } from './planning/planning-module';
+import { addToAccountMinutes } from './planning/traffic-store';
 import type { DemoTrafficPort } from './integrations/demo-integrations';
 import { createRateLimitsArea } from './rate-limits/rate-limits-module';
 import { accountName } from './rate-limits/scale-out';
@@ -215,6 +217,8 @@ export function composeBff({
     logger,
     now,
     redis: shared,
+    // Every stored report also adds to the account's per-minute totals the planning area replays.
+    alsoRecord: addToAccountMinutes,
     demo: demoTraffic && {
       traffic: demoTraffic,
       probe: () => upstream.send(EVENT_TYPES_OPERATION),
@@ -250,6 +254,29 @@ export function composeBff({
     publishCheckpoint: (checkpoint) => alerts.alerting.service.auditCheckpoint(checkpoint),
     dailyMaintenance: auditMaintenance,
   });
+  const planning = createPlanningArea({
+    database: consoleStore.database,
+    events: rateLimiting.governor.events,
+    inForce: {
+      policy: config.rateLimits.policy,
+      tier: config.upstream.accountTier,
+      overrides: {
+        account: config.rateLimits.accountOverride,
+        ...(config.rateLimits.endpointMinuteLimit === undefined
+          ? {}
+          : { endpointMinute: config.rateLimits.endpointMinuteLimit }),
+      },
+      moduleRules: moduleRules ?? MODULE_RULES,
+    },
+    retentionDays: config.integrations.retentionDays,
+    operations,
+    integrationNames: async () =>
+      new Map(
+        (await integrations.store.list()).map((integration) => [integration.id, integration.name]),
+      ),
+    logger,
+    now,
+  });
   const areas: AreaModule[] = [
     authArea,
     rateLimits,
@@ -257,6 +284,7 @@ export function composeBff({
     integrationsArea,
     alerts,
     dataSubjects,
+    planning,
     ...(demoControls
       ? [
           createDemoArea({
@@ -328,6 +356,8 @@ export function composeBff({
     rateLimiting,
     /** The account-wide view; `integrations.usage.perLimit()` is the per-limit seam. */
     integrations,
+    /** What-if and migration readiness: the recorded traffic (tests read and write it). */
+    planning,
     /** The lookup audit trail (tests read it). */
     auditStore: dataSubjects.auditStore,
     /** Early warning and alerts (tests drive its outbox and monitor). */

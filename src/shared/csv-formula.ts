@@ -11,3 +11,10 @@ const FORMULA_TRIGGER = /^\s*[=+\-@\uff1d\uff0b\uff0d\uff20]|^[\t\r]/u;
 export function neutraliseFormula(text: string): string {
   return FORMULA_TRIGGER.test(text) ? `'${text}` : text;
 }
+
+/** One CSV cell (RFC 4180): formula-safe, quoted when it holds a quote, comma or line break. */
+export function csvCell(value: string | number | boolean | null | undefined): string {
+  if (value === null || value === undefined) return '';
+  const text = neutraliseFormula(String(value));
+  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+}

@@ -43,6 +43,8 @@ export const PROBLEM_TYPES = {
   storeUnavailable: '/problems/store-unavailable',
   /** The request conflicts with the resource's state: a name taken, work not finished (409). */
   conflict: '/problems/conflict',
+  /** A what-if replay asked for a period in which no request was recorded (422). */
+  noRecordedTraffic: '/problems/no-recorded-traffic',
   /** More audit records match than one export may hold (413). */
   exportTooLarge: '/problems/export-too-large',
   /** The console holds as many live streams open as it allows; the platform is not involved (503). */

@@ -41,3 +41,57 @@ export function fieldSchema(schema: unknown, key: string | number): unknown {
   if (typeof key === 'number') return def.type === 'array' ? def.element : undefined;
   return def.type === 'object' ? def.shape?.[key] : undefined;
 }
+
+/**
+ * A value with every field `schema` declares, optional ones included, each list holding one item:
+ * what the documents say an answer can hold, in a shape the answer comparison reads (the
+ * migration report compares two operations' documented answers with it).
+ */
+export function sampleOf(schema: unknown, depth = 0): unknown {
+  const def = defOf(schema) as
+    | (SchemaDef & {
+        options?: unknown[];
+        entries?: Record<string, unknown>;
+        values?: unknown[];
+        in?: unknown;
+        getter?: () => unknown;
+      })
+    | undefined;
+  if (!def || depth > 12) return 'x';
+  switch (def.type) {
+    case 'optional':
+    case 'nullable':
+    case 'default':
+    case 'prefault':
+    case 'readonly':
+    case 'catch':
+    case 'nonoptional':
+      return sampleOf(def.innerType, depth + 1);
+    case 'pipe':
+      return sampleOf(def.in, depth + 1);
+    case 'lazy':
+      return def.getter ? sampleOf(def.getter(), depth + 1) : 'x';
+    case 'object':
+      return Object.fromEntries(
+        Object.entries(def.shape ?? {}).map(([key, field]) => [key, sampleOf(field, depth + 1)]),
+      );
+    case 'array':
+      return [sampleOf(def.element, depth + 1)];
+    case 'union':
+      return sampleOf(def.options?.[0], depth + 1);
+    case 'enum':
+      return Object.values(def.entries ?? {})[0] ?? 'x';
+    case 'literal':
+      return def.values?.[0] ?? 'x';
+    case 'number':
+    case 'int':
+    case 'bigint':
+      return 1;
+    case 'boolean':
+      return true;
+    case 'record':
+      return {};
+    default:
+      return 'x';
+  }
+}

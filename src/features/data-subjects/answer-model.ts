@@ -2,21 +2,9 @@
 // list of records (purposes, link tokens, groups, members). The documented fields come in a
 // sensible order; fields the platform adds that the documents do not name are shown like the
 // others, never dropped.
+import { isRecord, PAGING_FIELDS } from '../../shared/answer-shape';
 
-/** Fields of a paged listing that describe the paging, not the data. */
-export const PAGING_FIELDS: ReadonlySet<string> = new Set([
-  'number',
-  'size',
-  'totalElements',
-  'totalPages',
-  'numberOfElements',
-  'first',
-  'last',
-  'empty',
-  'requestContinuation',
-  'pageable',
-  'sort',
-]);
+export { isRecord, PAGING_FIELDS };
 
 /** One field of a record. */
 export interface FieldEntry {
@@ -62,9 +50,6 @@ export function pathLabel(path: string): string {
     .map((part) => fieldLabel(part.replace(/\[\]$/, '')))
     .join(' › ');
 }
-
-export const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 // Columns people look for first; anything else follows in the order the answer has it, and
 // GUIDs come last (long, and rarely what one reads).

@@ -34,7 +34,8 @@ import {
 } from './destination-guard';
 import { newSigningSecret } from './signature';
 import { newStandardWebhooksSecret } from './standard-webhooks';
-import { HttpProblem, invalidParameter } from '../problem';
+import { HttpProblem } from '../problem';
+import { firstIssue, invalidBody, readJson } from '../http/json-body';
 import { sortableId } from '../store/sortable-id';
 
 export interface AlertsRoutesDeps {
@@ -70,10 +71,6 @@ function publicDestination(destination: StoredDestination): Destination {
   };
 }
 
-function invalidBody(parameter: string, detail: string): HttpProblem {
-  return invalidParameter(parameter, detail, { title: 'The request is not valid' });
-}
-
 function notFound(what: string): HttpProblem {
   return new HttpProblem({
     type: PROBLEM_TYPES.notFound,
@@ -81,19 +78,6 @@ function notFound(what: string): HttpProblem {
     status: 404,
     detail: `The ${what} does not exist (any more). Reload the page.`,
   });
-}
-
-async function readJson(request: Request): Promise<unknown> {
-  try {
-    return JSON.parse(await request.text());
-  } catch {
-    throw invalidBody('body', 'must be a JSON object');
-  }
-}
-
-function firstIssue(error: { issues: ReadonlyArray<{ path: PropertyKey[]; message: string }> }) {
-  const issue = error.issues[0];
-  return invalidBody(issue?.path.map(String).join('.') || 'body', issue?.message ?? 'is not valid');
 }
 
 /** The alerts routes, mounted at /api/alerts. */

@@ -14,6 +14,7 @@ import {
   integrationReportsApi,
 } from '../integrations/integrations-routes';
 import { metaApi } from '../routes/meta';
+import { planningApi } from '../planning/planning-routes';
 import { rateLimitsApi } from '../rate-limits/rate-limits-routes';
 import { sessionApi } from '../auth/session-routes';
 import { signInLocksApi } from '../auth/sign-in-lock-routes';
@@ -33,5 +34,6 @@ export const API_MODULES: readonly ApiModule[] = [
   integrationReportsApi,
   integrationAdminApi,
   accountUsageApi,
+  planningApi,
   demoControlsApi,
 ];

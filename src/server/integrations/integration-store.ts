@@ -6,7 +6,7 @@ import type { Integration } from '../../shared/integrations';
 import type { SqlDatabase } from '../store/database';
 import { sortableId } from '../store/sortable-id';
 import { generateReportingKey, hashReportingKey, keyHint } from './integration-keys';
-import { ReportAggregates } from './report-aggregates';
+import { ReportAggregates, type AlsoRecordMinutes } from './report-aggregates';
 import * as z from 'zod';
 import { select } from '../store/typed-rows';
 
@@ -109,10 +109,14 @@ export class IntegrationStore {
   readonly #now: () => number;
 
   /** `db` may still be opening: the first query waits for it. */
-  constructor(db: SqlDatabase | (() => Promise<SqlDatabase>), now: () => number = Date.now) {
+  constructor(
+    db: SqlDatabase | (() => Promise<SqlDatabase>),
+    now: () => number = Date.now,
+    alsoRecord?: AlsoRecordMinutes,
+  ) {
     this.#db = typeof db === 'function' ? db : () => Promise.resolve(db);
     this.#now = now;
-    this.#reports = new ReportAggregates(this.#db, now);
+    this.#reports = new ReportAggregates(this.#db, now, alsoRecord);
   }
 
   /** Every integration, by name. */

@@ -8,6 +8,7 @@ import type { SqlDatabase } from '../store/database';
 import { AccountUsage, type GovernorView, type IncidentList } from './account-usage';
 import { createIngestLimiter } from './ingest-limiter';
 import { IntegrationStore } from './integration-store';
+import type { AlsoRecordMinutes } from './report-aggregates';
 import type { DemoBurstPort, IntegrationsRoutesDeps } from './integrations-port';
 
 /** The account-wide view's settings (INTEGRATION_* variables). */
@@ -26,6 +27,8 @@ export interface IntegrationsOptions {
   readonly now: () => number;
   readonly redis?: RedisClient;
   readonly keys?: RedisKeys;
+  /** Written with every stored report, in its transaction (the planning area's account totals). */
+  readonly alsoRecord?: AlsoRecordMinutes;
 }
 
 const PRUNE_EVERY_MS = 10 * 60_000;
@@ -33,7 +36,7 @@ const PRUNE_EVERY_MS = 10 * 60_000;
 /** The parts, and start/stop of the retention timer. */
 export function createIntegrations(options: IntegrationsOptions) {
   const { settings, now, logger } = options;
-  const store = new IntegrationStore(options.database, now);
+  const store = new IntegrationStore(options.database, now, options.alsoRecord);
   const retentionMs = settings.retentionDays * 86_400_000;
   let demo: (DemoBurstPort & { list(): Array<{ id: string; name: string }> }) | undefined;
   const usage = new AccountUsage({

@@ -5,7 +5,7 @@
 import * as z from 'zod';
 import { REPORT_LIMITS } from '../../shared/integrations';
 import { OTHER_TEMPLATE } from '../../shared/operation-templates';
-import type { SqlDatabase } from '../store/database';
+import type { SqlDatabase, SqlExecutor } from '../store/database';
 import { integer, select } from '../store/typed-rows';
 import type {
   MinuteAggregate,
@@ -96,14 +96,25 @@ function newBatch(): Batch {
   return { reports: [], done, resolve, reject };
 }
 
+/**
+ * What else must hold every stored minute, written in the same transaction (the planning area's
+ * account totals, which a replay reads): one row per minute and template, summed over the batch.
+ */
+export type AlsoRecordMinutes = (
+  tx: SqlExecutor,
+  rows: readonly MinuteAggregate[],
+) => Promise<void>;
+
 /** The report aggregates of every integration. */
 export class ReportAggregates {
   readonly #db: () => Promise<SqlDatabase>;
   readonly #now: () => number;
+  readonly #alsoRecord: AlsoRecordMinutes | undefined;
 
-  constructor(db: () => Promise<SqlDatabase>, now: () => number) {
+  constructor(db: () => Promise<SqlDatabase>, now: () => number, alsoRecord?: AlsoRecordMinutes) {
     this.#db = db;
     this.#now = now;
+    this.#alsoRecord = alsoRecord;
   }
 
   /**
@@ -188,6 +199,19 @@ export class ReportAggregates {
           entry.requests,
           entry.throttled,
         ]);
+      }
+      if (this.#alsoRecord) {
+        const account = new Map<string, MinuteAggregate>();
+        for (const [, entry] of sums.values()) {
+          const key = `${entry.minute}|${entry.method}|${entry.template}`;
+          const previous = account.get(key);
+          account.set(key, {
+            ...entry,
+            requests: (previous?.requests ?? 0) + entry.requests,
+            throttled: (previous?.throttled ?? 0) + entry.throttled,
+          });
+        }
+        await this.#alsoRecord(tx, [...account.values()]);
       }
       // Distinct occurrences per integration and minute, those stored already included.
       const distinct = new Map<string, Set<string>>();

@@ -118,6 +118,13 @@ export const PROBLEM_EXPLANATIONS: Record<keyof typeof PROBLEM_TYPES, ProblemExp
       'The request does not fit the resource’s present state: a name that is already taken, an alert still on its way, an export not yet read to its end.',
     todo: 'Read `detail`: choose another name, or wait until the work has finished, then try again.',
   },
+  noRecordedTraffic: {
+    title: 'No recorded traffic to replay',
+    status: '422',
+    happened:
+      'A what-if replay was asked for a period in which neither the console nor any reporting integration recorded a request. An empty replay would look like "no breaches", so the console answers this instead.',
+    todo: 'Choose a longer period, or wait until integrations have reported (the Integrations page shows when each last did).',
+  },
   exportTooLarge: {
     title: 'The export is too large',
     status: '413',

@@ -333,4 +333,35 @@ export const MIGRATIONS: readonly Migration[] = [
         ON integration_throttles (integration_id, first_seen);
     `,
   },
+  {
+    version: 11,
+    name: 'the account traffic the what-if replays',
+    sql: `
+      -- The console's own requests to the platform, per minute and operation template, as
+      -- integrations' reports are kept (same retention). Each replica adds its own requests, so
+      -- with PostgreSQL every replica's traffic counts once.
+      CREATE TABLE console_minutes (
+        minute text NOT NULL,
+        method text NOT NULL,
+        template text NOT NULL,
+        requests bigint NOT NULL,
+        throttled bigint NOT NULL,
+        PRIMARY KEY (minute, method, template)
+      );
+      -- The whole account per minute and template: the console's requests and every
+      -- integration's reports, added in the transaction that stores them. A replay reads this
+      -- (one row per endpoint and minute) instead of every integration's rows.
+      CREATE TABLE account_minutes (
+        minute text NOT NULL,
+        method text NOT NULL,
+        template text NOT NULL,
+        requests bigint NOT NULL,
+        throttled bigint NOT NULL,
+        PRIMARY KEY (minute, method, template)
+      );
+      INSERT INTO account_minutes (minute, method, template, requests, throttled)
+        SELECT minute, method, template, SUM(requests), SUM(throttled)
+        FROM integration_minutes GROUP BY minute, method, template;
+    `,
+  },
 ];

@@ -219,6 +219,8 @@ export async function startBffHarness({
     auditStore: bff.auditStore,
     /** The account-wide view's store and usage of this BFF. */
     integrations: bff.integrations,
+    /** The planning area: the recorded traffic a what-if replays. */
+    planning: bff.planning,
     /** The mock's rate-limit model, when `mockRateLimits` was given. */
     mockRateLimits: limits,
     async close() {

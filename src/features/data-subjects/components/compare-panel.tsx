@@ -9,7 +9,11 @@ import {
 import type { LookupResponse } from '../../../shared/data-subject-lookups';
 import { checkLookupParams } from '../../../shared/data-subject-validation';
 import { pathLabel } from '../answer-model';
-import { compareAnswers, RECORDS_PATH, type AnswerComparison } from '../compare-answers';
+import {
+  compareAnswers,
+  RECORDS_PATH,
+  type AnswerComparison,
+} from '../../../shared/compare-answers';
 import type { LegacyCall } from '../legacy-call';
 import { listTitleOf } from '../lookup-params';
 import { AnswerView } from './answer-view';

@@ -10,7 +10,7 @@ import type {
 } from '../../../shared/audit-trail';
 import type { AuditRecordPage } from './audit-store';
 import type { ExportSigner } from './export-signing';
-import { neutraliseFormula } from '../../../shared/csv-formula';
+import { csvCell } from '../../../shared/csv-formula';
 
 /** Records per page read from the store. */
 export const EXPORT_PAGE_SIZE = 500;
@@ -46,12 +46,6 @@ const CSV_HEADER = [
   'subject_count',
   'matched_by',
 ];
-
-function csvCell(value: string | number | boolean | null | undefined): string {
-  if (value === null || value === undefined) return '';
-  const text = neutraliseFormula(String(value));
-  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
-}
 
 /** The parameters asked, in words: `updatedSince=…; identifier=(hashed)`. */
 export function paramsText(record: AuditRecord): string {

@@ -3,7 +3,7 @@
 // path over all records, so a legacy answer wrapped in a page compares with a bare v4 record, v1's
 // capitalised names compare with v4's, and the catalog's field map lines up what the two documents
 // name differently (a group's `groupName` and `name`, v3's nested purposes and v4's profiles).
-import { isRecord, PAGING_FIELDS } from './answer-model';
+import { isRecord, PAGING_FIELDS } from './answer-shape';
 
 /** The differences between two answers. */
 export interface AnswerComparison {

@@ -1,0 +1,137 @@
+// The v4 migration readiness report on both engines: calls written through the real write paths
+// (an integration's report, the console's own counts), read back per operation, caller and day,
+// beside the catalog's replacement, the documented fields it differs in and the limits it moves
+// between.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { BUILT_IN_OPERATIONS } from '../../shared/data-subject-operations';
+import { PLATFORM_OPERATIONS } from '../../shared/platform-operations';
+import { MODULE_RULES } from '../../shared/rate-limits';
+import { IntegrationStore } from '../integrations/integration-store';
+import { STORE_ENGINES, type TestDatabase } from '../test-support/store-engines';
+import { migrationCsv, migrationMarkdown } from './planning-exports';
+import { migrationReadiness, type ReadinessDeps } from './migration-readiness';
+import { addToAccountMinutes, TrafficStore } from './traffic-store';
+
+const NOW = Date.UTC(2026, 10, 27, 12, 0, 30);
+const DAY = 86_400_000;
+const V2_LIST = PLATFORM_OPERATIONS.getDataSubjectsUsingGET;
+const V4_BASIC = PLATFORM_OPERATIONS.getDataSubjectBasicDetailsV4;
+const EVENT_TYPES = PLATFORM_OPERATIONS.getEventTypeFilterOptionsGET;
+
+for (const engine of STORE_ENGINES) {
+  describe.skipIf(!engine.available)(`the v4 readiness report on ${engine.title}`, () => {
+    let db: TestDatabase;
+    let integrations: IntegrationStore;
+    let deps: ReadinessDeps;
+
+    beforeAll(async () => {
+      db = await engine.open();
+      integrations = new IntegrationStore(db, () => NOW, addToAccountMinutes);
+      deps = {
+        store: new TrafficStore(() => Promise.resolve(db)),
+        inForce: {
+          policy: 'account-and-module',
+          tier: 'production',
+          overrides: {},
+          moduleRules: MODULE_RULES,
+        },
+        retentionDays: 7,
+        integrationNames: async () =>
+          new Map((await integrations.list()).map((entry) => [entry.id, entry.name])),
+        now: () => NOW,
+        operations: BUILT_IN_OPERATIONS,
+      };
+    });
+    afterAll(() => db?.close());
+    beforeEach(() =>
+      db.exec(
+        'DELETE FROM integration_minutes; DELETE FROM integrations; DELETE FROM account_minutes; DELETE FROM console_minutes',
+      ),
+    );
+
+    it('counts legacy and v4 calls per caller and day, with what replaces each legacy call', async () => {
+      const { integration: sync } = await integrations.register('Nightly sync', 'data team');
+      const call = (
+        minute: number,
+        operation: { method: string; path: string },
+        requests: number,
+      ) => ({
+        minute,
+        method: operation.method,
+        template: operation.path,
+        requests,
+        throttled: 0,
+      });
+      await integrations.storeReport(
+        sync.id,
+        [
+          call(NOW - 2 * DAY, V2_LIST, 30),
+          call(NOW - DAY, V2_LIST, 10),
+          call(NOW - DAY, V4_BASIC, 20),
+          // Not a data-subject call: not counted either way.
+          call(NOW - DAY, EVENT_TYPES, 500),
+        ],
+        [],
+      );
+      await deps.store.addConsoleMinutes([call(NOW - 60_000, V4_BASIC, 5)]);
+
+      const report = await migrationReadiness(deps, 'week');
+
+      expect(report.dataSubjectCalls).toBe(65);
+      expect(report.v4Calls).toBe(25);
+      expect(report.readiness).toBeCloseTo(25 / 65);
+      expect(report.bySource).toEqual([
+        { source: sync.id, name: 'Nightly sync', calls: 60, v4Calls: 20, readiness: 20 / 60 },
+        { source: 'console', name: 'This console', calls: 5, v4Calls: 5, readiness: 1 },
+      ]);
+      const day = (offset: number) => new Date(NOW - offset * DAY).toISOString().slice(0, 10);
+      expect(report.trend.map((point) => [point.day, point.calls, point.v4Calls])).toEqual(
+        expect.arrayContaining([
+          [day(2), 30, 0],
+          [day(1), 30, 20],
+          [day(0), 5, 5],
+        ]),
+      );
+      // Days without a data-subject call have no readiness figure, not 0 %.
+      expect(report.trend.find((point) => point.day === day(4))?.readiness).toBeNull();
+
+      const [v2] = report.legacy;
+      expect(report.legacy).toHaveLength(1);
+      expect(v2).toMatchObject({
+        operation: 'v2-datasubjects',
+        template: V2_LIST.path,
+        calls: 40,
+        callers: [{ name: 'Nightly sync', calls: 40 }],
+        noReplacement: null,
+      });
+      const basic = v2?.replacements.find((entry) => entry.operation === 'v4-basic-details');
+      // The documents: v2 pages its data subjects and keeps data elements as a name → value map;
+      // v4's basic details carry the notices v2 has no field for.
+      expect(basic?.v4Adds).toContain('notices[]');
+      expect(basic?.ruleBefore).toMatchObject({
+        id: 'v2-datasubjects-quota',
+        limits: '300 per minute and 18,000 per hour',
+      });
+      expect(basic?.ruleAfter).toMatchObject({
+        id: 'v4-basic-details-minute',
+        limits: '1,000 per minute',
+      });
+      expect(report.v4).toEqual([
+        expect.objectContaining({ operation: 'v4-basic-details', calls: 25 }),
+      ]);
+
+      const csv = migrationCsv(report);
+      expect(csv.split('\r\n')[1]).toContain('Nightly sync,40,');
+      const markdown = migrationMarkdown(report);
+      expect(markdown).toContain('**38 %** of 65 data-subject calls were already on v4');
+      expect(markdown).toContain('Counted today by v2 data-subjects quota');
+    });
+
+    it('says there were no data-subject calls instead of a readiness of 0 %', async () => {
+      const report = await migrationReadiness(deps, 'day');
+      expect(report.dataSubjectCalls).toBe(0);
+      expect(report.readiness).toBeNull();
+      expect(migrationMarkdown(report)).toContain('**no calls**');
+    });
+  });
+}

@@ -1,0 +1,81 @@
+// The planning area (docs/planning.md): what would happen under another rate-limit policy, and
+// how far the account has moved to v4. It records the console's own traffic per minute and
+// template (the integrations' reports are added to the account's totals by the integrations
+// area, through the port compose.ts hands it), prunes it with the reports' retention, and answers
+// the what-if and readiness routes.
+import type { DataSubjectOperation } from '../../shared/data-subject-operations';
+import type { AreaModule } from '../area-module';
+import type { GovernorEvents } from '../governor/governor-events';
+import type { Logger } from '../logger';
+import type { SqlDatabase } from '../store/database';
+import { ConsoleTraffic } from './console-traffic';
+import { planningRoutes } from './planning-routes';
+import type { PolicyInForce } from './policies';
+import { TrafficStore } from './traffic-store';
+
+const PRUNE_EVERY_MS = 60 * 60_000;
+
+export interface PlanningAreaDeps {
+  readonly database: () => Promise<SqlDatabase>;
+  /** The governor's events: every call it lets through, every 429 it is told of. */
+  readonly events: GovernorEvents;
+  readonly inForce: PolicyInForce;
+  /** Days traffic is kept: the integrations' reports' retention (INTEGRATION_RETENTION_DAYS). */
+  readonly retentionDays: number;
+  readonly operations: readonly DataSubjectOperation[];
+  /** Each registered integration's name by id. */
+  readonly integrationNames: () => Promise<ReadonlyMap<string, string>>;
+  readonly logger: Logger;
+  readonly now: () => number;
+}
+
+export interface PlanningArea extends AreaModule {
+  readonly traffic: TrafficStore;
+  readonly consoleTraffic: ConsoleTraffic;
+}
+
+export function createPlanningArea(deps: PlanningAreaDeps): PlanningArea {
+  const traffic = new TrafficStore(deps.database);
+  const consoleTraffic = new ConsoleTraffic({
+    store: traffic,
+    events: deps.events,
+    logger: deps.logger,
+    now: deps.now,
+  });
+  let timer: NodeJS.Timeout | undefined;
+  const prune = async () => {
+    try {
+      const removed = await traffic.prune(deps.now() - deps.retentionDays * 86_400_000);
+      if (removed > 0) deps.logger.info({ removed }, 'recorded traffic past the retention deleted');
+    } catch (error) {
+      deps.logger.warn({ err: error }, 'could not delete old recorded traffic');
+    }
+  };
+  return {
+    traffic,
+    consoleTraffic,
+    routes: [
+      {
+        path: '/api/planning',
+        app: planningRoutes({
+          store: traffic,
+          inForce: deps.inForce,
+          retentionDays: deps.retentionDays,
+          operations: deps.operations,
+          integrationNames: deps.integrationNames,
+          now: deps.now,
+        }),
+      },
+    ],
+    start() {
+      consoleTraffic.start();
+      void prune();
+      timer = setInterval(() => void prune(), PRUNE_EVERY_MS);
+      timer.unref();
+    },
+    async stop() {
+      clearInterval(timer);
+      await consoleTraffic.stop();
+    },
+  };
+}

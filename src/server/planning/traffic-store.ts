@@ -1,0 +1,267 @@
+// The account's recorded traffic as the planning area reads it: account_minutes (every request
+// of the account per minute and operation template: the console's and each integration's, added
+// in the transactions that store them) for the replay, and the per-source rows
+// (integration_minutes, console_minutes) for who would have drawn a refusal and for the migration
+// report. Reads aggregate in SQL, so a week of 50 integrations comes back as a few thousand rows.
+import * as z from 'zod';
+import type { SqlDatabase, SqlExecutor } from '../store/database';
+import { integer, select } from '../store/typed-rows';
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/** One minute's requests of one operation template. */
+export interface TrafficRow {
+  readonly minute: number;
+  readonly method: string;
+  readonly template: string;
+  readonly requests: number;
+  readonly throttled: number;
+}
+
+/** One source's requests of one template in one minute (`console` or an integration's id). */
+export interface SourceRow extends TrafficRow {
+  readonly source: string;
+}
+
+/** The source id of the console's own requests. */
+export const CONSOLE_SOURCE = 'console';
+
+const UPSERT_ACCOUNT = `INSERT INTO account_minutes (minute, method, template, requests, throttled)
+  VALUES ($1, $2, $3, $4, $5)
+  ON CONFLICT (minute, method, template) DO UPDATE SET
+    requests = account_minutes.requests + excluded.requests,
+    throttled = account_minutes.throttled + excluded.throttled`;
+
+const UPSERT_CONSOLE = `INSERT INTO console_minutes (minute, method, template, requests, throttled)
+  VALUES ($1, $2, $3, $4, $5)
+  ON CONFLICT (minute, method, template) DO UPDATE SET
+    requests = console_minutes.requests + excluded.requests,
+    throttled = console_minutes.throttled + excluded.throttled`;
+
+/** Adds `rows` to the account's totals, inside the caller's transaction. */
+export async function addToAccountMinutes(
+  tx: SqlExecutor,
+  rows: readonly TrafficRow[],
+): Promise<void> {
+  for (const row of rows) {
+    await tx.query(UPSERT_ACCOUNT, [
+      iso(row.minute),
+      row.method,
+      row.template,
+      row.requests,
+      row.throttled,
+    ]);
+  }
+}
+
+/** An endpoint of the account's traffic: its template, and its busiest minute's count. */
+export interface TrafficCell {
+  readonly method: string;
+  readonly template: string;
+  readonly peak: number;
+}
+
+/** One minute: every request, the busiest endpoint's, and each group's (in the order asked). */
+export interface MinuteTotals {
+  readonly minute: number;
+  readonly total: number;
+  readonly peak: number;
+  readonly groups: readonly number[];
+}
+
+const TrafficRowSchema = z.object({
+  minute: z.string(),
+  method: z.string(),
+  template: z.string(),
+  requests: integer,
+  throttled: integer,
+});
+const toRow = (row: z.output<typeof TrafficRowSchema>): TrafficRow => ({
+  ...row,
+  minute: Date.parse(row.minute),
+});
+
+/** An IN list of `count` parameters starting at `$first`. */
+const placeholders = (first: number, count: number) =>
+  Array.from({ length: count }, (_, offset) => `$${first + offset}`).join(', ');
+
+/** Minutes asked for at once by the per-source reads. */
+const MINUTES_PER_READ = 200;
+
+export class TrafficStore {
+  readonly #db: () => Promise<SqlDatabase>;
+
+  constructor(db: () => Promise<SqlDatabase>) {
+    this.#db = db;
+  }
+
+  /** Adds the console's own requests: its rows and the account's, in one transaction. */
+  async addConsoleMinutes(rows: readonly TrafficRow[]): Promise<void> {
+    if (rows.length === 0) return;
+    await (
+      await this.#db()
+    ).transaction(async (tx) => {
+      for (const row of rows) {
+        await tx.query(UPSERT_CONSOLE, [
+          iso(row.minute),
+          row.method,
+          row.template,
+          row.requests,
+          row.throttled,
+        ]);
+      }
+      await addToAccountMinutes(tx, rows);
+    });
+  }
+
+  /** Every endpoint with requests in [from, to] (epoch ms of minutes), with its busiest minute. */
+  async cells(from: number, to: number): Promise<TrafficCell[]> {
+    const { rows } = await select(
+      await this.#db(),
+      z.object({ method: z.string(), template: z.string(), peak: integer }),
+      `SELECT method, template, MAX(requests) AS peak FROM account_minutes
+       WHERE minute >= $1 AND minute <= $2 GROUP BY method, template`,
+      [iso(from), iso(to)],
+    );
+    return rows;
+  }
+
+  /**
+   * Per minute with any request: the total, the busiest endpoint's count, and for each group (a
+   * list of endpoints) the requests of its endpoints.
+   */
+  async minuteTotals(
+    from: number,
+    to: number,
+    groups: ReadonlyArray<ReadonlyArray<{ method: string; template: string }>>,
+  ): Promise<MinuteTotals[]> {
+    const params: unknown[] = [iso(from), iso(to)];
+    const columns = groups.map((cells, index) => {
+      if (cells.length === 0) return `0 AS g${index}`;
+      const tests = cells.map((cell) => {
+        params.push(cell.method, cell.template);
+        return `(method = $${params.length - 1} AND template = $${params.length})`;
+      });
+      return `SUM(CASE WHEN ${tests.join(' OR ')} THEN requests ELSE 0 END) AS g${index}`;
+    });
+    const { rows } = await select(
+      await this.#db(),
+      z.looseObject({ minute: z.string(), total: integer, peak: integer }),
+      `SELECT minute, SUM(requests) AS total, MAX(requests) AS peak
+         ${columns.map((column) => `, ${column}`).join('')}
+       FROM account_minutes WHERE minute >= $1 AND minute <= $2
+       GROUP BY minute ORDER BY minute`,
+      params,
+    );
+    return rows.map((row) => ({
+      minute: Date.parse(row.minute),
+      total: row.total,
+      peak: row.peak,
+      groups: groups.map((_, index) => integer.parse(row[`g${index}`] ?? 0)),
+    }));
+  }
+
+  /** Endpoint minutes in [from, to] with more than `threshold` requests. */
+  async busyCells(from: number, to: number, threshold: number): Promise<TrafficRow[]> {
+    const { rows } = await select(
+      await this.#db(),
+      TrafficRowSchema,
+      `SELECT minute, method, template, requests, throttled FROM account_minutes
+       WHERE minute >= $1 AND minute <= $2 AND requests > $3`,
+      [iso(from), iso(to), threshold],
+    );
+    return rows.map(toRow);
+  }
+
+  /** Every endpoint's requests in one minute. */
+  async minute(minute: number): Promise<TrafficRow[]> {
+    const { rows } = await select(
+      await this.#db(),
+      TrafficRowSchema,
+      `SELECT minute, method, template, requests, throttled FROM account_minutes
+       WHERE minute = $1`,
+      [iso(minute)],
+    );
+    return rows.map(toRow);
+  }
+
+  /** Each source's rows in the given minutes (integrations' reports and the console's own). */
+  async sourcesIn(minutes: readonly number[]): Promise<SourceRow[]> {
+    const found: SourceRow[] = [];
+    const db = await this.#db();
+    for (let start = 0; start < minutes.length; start += MINUTES_PER_READ) {
+      const chunk = minutes.slice(start, start + MINUTES_PER_READ).map(iso);
+      const list = placeholders(1, chunk.length);
+      const { rows } = await select(
+        db,
+        TrafficRowSchema.extend({ source: z.string() }),
+        `SELECT integration_id AS source, minute, method, template, requests, throttled
+         FROM integration_minutes WHERE minute IN (${list})
+         UNION ALL
+         SELECT '${CONSOLE_SOURCE}' AS source, minute, method, template, requests, throttled
+         FROM console_minutes WHERE minute IN (${list})`,
+        chunk,
+      );
+      for (const row of rows) found.push({ ...row, minute: Date.parse(row.minute) });
+    }
+    return found;
+  }
+
+  /**
+   * Each source's data-subject calls per day (UTC) in [from, to], for the templates given.
+   */
+  async dailyBySource(
+    from: number,
+    to: number,
+    templates: ReadonlyArray<{ method: string; template: string }>,
+  ): Promise<
+    Array<{ source: string; day: string; method: string; template: string; calls: number }>
+  > {
+    if (templates.length === 0) return [];
+    const params: unknown[] = [iso(from), iso(to)];
+    const tests = templates.map((cell) => {
+      params.push(cell.method, cell.template);
+      return `(method = $${params.length - 1} AND template = $${params.length})`;
+    });
+    const where = `minute >= $1 AND minute <= $2 AND (${tests.join(' OR ')})`;
+    const { rows } = await select(
+      await this.#db(),
+      z.object({
+        source: z.string(),
+        day: z.string(),
+        method: z.string(),
+        template: z.string(),
+        calls: integer,
+      }),
+      `SELECT integration_id AS source, SUBSTR(minute, 1, 10) AS day, method, template,
+         SUM(requests) AS calls
+       FROM integration_minutes WHERE ${where}
+       GROUP BY integration_id, SUBSTR(minute, 1, 10), method, template
+       UNION ALL
+       SELECT '${CONSOLE_SOURCE}' AS source, SUBSTR(minute, 1, 10) AS day, method, template,
+         SUM(requests) AS calls
+       FROM console_minutes WHERE ${where}
+       GROUP BY SUBSTR(minute, 1, 10), method, template`,
+      params,
+    );
+    return rows;
+  }
+
+  /** Deletes the console's and the account's rows older than `cutoff`; resolves to rows gone. */
+  async prune(cutoff: number): Promise<number> {
+    const before = iso(cutoff);
+    const db = await this.#db();
+    let gone = 0;
+    for (const table of ['console_minutes', 'account_minutes']) {
+      const { rows } = await select(
+        db,
+        z.object({ n: integer }),
+        `SELECT COUNT(*) AS n FROM ${table} WHERE minute < $1`,
+        [before],
+      );
+      gone += rows[0]?.n ?? 0;
+      await db.query(`DELETE FROM ${table} WHERE minute < $1`, [before]);
+    }
+    return gone;
+  }
+}
