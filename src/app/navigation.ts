@@ -26,6 +26,12 @@ const NAVIGATION: readonly NavigationEntry[] = [
     description: 'Forecast of each limit running out, and where alerts about it are sent',
   },
   {
+    to: '/planning',
+    label: 'Planning',
+    description:
+      'What would happen under another rate-limit policy, and how far the account is on v4',
+  },
+  {
     to: '/data-subjects',
     label: 'Data subjects',
     description: 'Look up a data subject through v4 and compare with the legacy call',

@@ -63,6 +63,13 @@ const router = createBrowserRouter([
           Component: (await import('../features/alerts/components/alerts-page')).AlertsPage,
         }),
       },
+      // What would happen: every role (the what-if and the readiness report hold no personal data).
+      {
+        path: 'planning',
+        lazy: async () => ({
+          Component: (await import('../features/planning/components/planning-page')).PlanningPage,
+        }),
+      },
       // Personal data: admins only (the BFF answers 403 to others; this says why).
       {
         path: 'data-subjects',

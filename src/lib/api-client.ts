@@ -134,6 +134,42 @@ async function readProblem(response: Response): Promise<Problem> {
   }
 }
 
+/** A file the BFF answered: its bytes, the name it suggests, and the answer's headers. */
+export interface FetchedFile {
+  readonly blob: Blob;
+  readonly fileName: string;
+  readonly headers: Headers;
+}
+
+/**
+ * Fetches a file (an export) from the BFF, a person's action: `fallbackName` when the answer names
+ * none. A failure is the problem the BFF sent, as ApiError.
+ */
+export async function fetchFile(
+  path: string,
+  fallbackName: string,
+  { method = 'GET', body }: Pick<RequestOptions, 'method' | 'body'> = {},
+): Promise<FetchedFile> {
+  const headers: Record<string, string> = { 'X-CSRF': '1' };
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  const response = await fetch(path, {
+    method,
+    credentials: 'same-origin',
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (!response.ok) {
+    if (response.status === 401) for (const listener of signedOutListeners) listener();
+    throw new ApiError(await readProblem(response));
+  }
+  const disposition = response.headers.get('Content-Disposition') ?? '';
+  return {
+    blob: await response.blob(),
+    fileName: /filename="([^"]+)"/.exec(disposition)?.[1] ?? fallbackName,
+    headers: response.headers,
+  };
+}
+
 /**
  * A query function that GETs `path` from the BFF and parses the answer with `schema`; the query's
  * signal cancels it when the query is no longer wanted.

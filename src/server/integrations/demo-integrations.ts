@@ -10,6 +10,7 @@ import {
   type PlatformOperation,
 } from '../../shared/platform-operations';
 import type { Logger } from '../logger';
+import { demoHistory, DEMO_HISTORY_NAMES } from './demo-history';
 import type { IntegrationStore } from './integration-store';
 
 /** What the demo needs from the built-in mock. */
@@ -30,7 +31,7 @@ const op = ({ method, path }: PlatformOperation) => [method, path] as const;
 /** The simulated integrations and their share of the background traffic. */
 const DEMO_INTEGRATIONS = [
   {
-    name: 'Nightly consent sync',
+    name: DEMO_HISTORY_NAMES.nightly,
     owner: 'data-platform team',
     share: 0.6,
     operations: [
@@ -39,7 +40,7 @@ const DEMO_INTEGRATIONS = [
     ],
   },
   {
-    name: 'Preference centre backend',
+    name: DEMO_HISTORY_NAMES.preferences,
     owner: 'web team',
     share: 0.3,
     operations: [
@@ -48,7 +49,7 @@ const DEMO_INTEGRATIONS = [
     ],
   },
   {
-    name: 'CRM connector',
+    name: DEMO_HISTORY_NAMES.crm,
     owner: 'sales operations',
     share: 0.1,
     operations: [op(PLATFORM_OPERATIONS.getDataSubjectBasicDetailsV4)],
@@ -91,12 +92,16 @@ export class DemoIntegrations {
   async start(send: (url: string, init: RequestInit) => Promise<Response>): Promise<void> {
     const { store } = this.#options;
     const now = this.#options.now ?? Date.now;
+    // A data directory's first start: the integrations come with the week they reported before.
+    const history = demoHistory(now());
     for (const spec of DEMO_INTEGRATIONS) {
       const existing = await store.findByName(spec.name);
       const issued = existing
         ? await store.rotate(existing.id)
         : await store.register(spec.name, spec.owner);
       if (!issued) continue;
+      if (!existing)
+        await store.storeReport(issued.integration.id, history.get(spec.name) ?? [], []);
       this.#clients.push({
         id: issued.integration.id,
         name: spec.name,

@@ -9,12 +9,14 @@ import type { SourceRow, TrafficStore } from './traffic-store';
 const MINUTE_MS = 60_000;
 
 /**
- * Minutes whose sources are read, at most: a week blocked minute after minute would otherwise
- * read every row of the week. Refusals beyond are counted as not attributed.
+ * Minutes whose refusals are shared minute by minute, at most: a week refused minute after minute
+ * would otherwise read every row of the week. Refusals in later minutes are shared by each
+ * source's part of all those minutes' requests together (one summing query), which is the same
+ * split whenever the sources' mix does not change from minute to minute.
  */
 export const MAX_ATTRIBUTED_MINUTES = 2_880;
 
-/** The source refusals beyond MAX_ATTRIBUTED_MINUTES are counted under. */
+/** Where refusals go that no recorded row explains (reports of that minute still arriving). */
 export const UNATTRIBUTED = '(not attributed)';
 
 export interface SourceShare {
@@ -71,6 +73,8 @@ export async function attribute(
     rowsOf.set(row.minute, list);
   }
   const readSet = new Set(read);
+  const rest = minutes.slice(MAX_ATTRIBUTED_MINUTES);
+  const restTotals = rest.length > 0 ? await store.sourceTotalsIn(rest) : new Map<string, number>();
   return runs.map((run) => {
     const shares = new Map<string, SourceShare>();
     const share = (source: string) => {
@@ -79,10 +83,11 @@ export async function attribute(
       return entry;
     };
     const counted = new Set<string>();
+    let refusedLater = 0;
     for (const refusal of run.refusals) {
       const minute = run.from + refusal.index * MINUTE_MS;
       if (!readSet.has(minute)) {
-        share(UNATTRIBUTED).refused += refusal.count;
+        refusedLater += refusal.count;
         continue;
       }
       const rows = (rowsOf.get(minute) ?? []).filter((row) => {
@@ -111,6 +116,19 @@ export async function attribute(
         counted.add(slot);
         share(row.source).requests += row.requests;
       }
+    }
+    if (refusedLater > 0) {
+      const sources = [...restTotals.keys()];
+      const parts = shareOut(
+        refusedLater,
+        sources.map((source) => restTotals.get(source) ?? 0),
+      );
+      sources.forEach((source, position) => {
+        share(source).refused += parts[position] ?? 0;
+        share(source).requests += restTotals.get(source) ?? 0;
+      });
+      const explained = parts.reduce((sum, part) => sum + part, 0);
+      if (explained < refusedLater) share(UNATTRIBUTED).refused += refusedLater - explained;
     }
     return shares;
   });

@@ -53,7 +53,17 @@ function documentedDifferences(v4: DataSubjectOperation, legacy: DataSubjectOper
   if (!v4Answer || !legacyAnswer) return { v4Adds: [], v4LeavesOut: [] };
   const fields = v4.legacy.find((entry) => entry.operation === legacy.id)?.fields;
   const comparison = compareAnswers(sampleOf(v4Answer), sampleOf(legacyAnswer), fields);
-  const named = (paths: readonly string[]) => paths.filter((path) => path !== RECORDS_PATH);
+  // A list or object only one side has is named once, not again with each of its fields.
+  const named = (paths: readonly string[]) =>
+    paths.filter(
+      (path) =>
+        path !== RECORDS_PATH &&
+        !paths.some(
+          (other) =>
+            other !== path &&
+            (path.startsWith(`${other}.`) || (other.endsWith('[]') && path.startsWith(other))),
+        ),
+    );
   return { v4Adds: named(comparison.onlyInV4), v4LeavesOut: named(comparison.onlyInLegacy) };
 }
 

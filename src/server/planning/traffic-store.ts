@@ -207,6 +207,28 @@ export class TrafficStore {
     return found;
   }
 
+  /** Each source's requests in all the given minutes together. */
+  async sourceTotalsIn(minutes: readonly number[]): Promise<Map<string, number>> {
+    const totals = new Map<string, number>();
+    const db = await this.#db();
+    for (let start = 0; start < minutes.length; start += MINUTES_PER_READ) {
+      const chunk = minutes.slice(start, start + MINUTES_PER_READ).map(iso);
+      const list = placeholders(1, chunk.length);
+      const { rows } = await select(
+        db,
+        z.object({ source: z.string(), requests: integer }),
+        `SELECT integration_id AS source, SUM(requests) AS requests
+         FROM integration_minutes WHERE minute IN (${list}) GROUP BY integration_id
+         UNION ALL
+         SELECT '${CONSOLE_SOURCE}' AS source, SUM(requests) AS requests
+         FROM console_minutes WHERE minute IN (${list}) HAVING COUNT(*) > 0`,
+        chunk,
+      );
+      for (const row of rows) totals.set(row.source, (totals.get(row.source) ?? 0) + row.requests);
+    }
+    return totals;
+  }
+
   /**
    * Each source's data-subject calls per day (UTC) in [from, to], for the templates given.
    */

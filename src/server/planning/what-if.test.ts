@@ -195,6 +195,34 @@ for (const engine of STORE_ENGINES) {
       ]);
     });
 
+    it('shares refusals among sources beyond the minutes read one by one, losing none', async () => {
+      const sync = await integration('Nightly sync');
+      const crm = await integration('CRM connector');
+      // 3,000 minutes (more than are attributed minute by minute), 30 + 10 requests each.
+      const minutes = Array.from({ length: 3_000 }, (_, n) => LAST - n * MINUTE);
+      const rows = (requests: number) =>
+        minutes.map((minute) => ({
+          minute,
+          method: 'GET',
+          template: V2_LIST,
+          requests,
+          throttled: 0,
+        }));
+      await Promise.all([
+        integrations.storeReport(sync.id, rows(30), []),
+        integrations.storeReport(crm.id, rows(10), []),
+      ]);
+
+      const result = await whatIf(deps, { period: 'week', policy: custom({ accountMinute: 20 }) });
+
+      // Every minute refuses 20 of its 40: 30 × 20/40 = 15 from the sync, 5 from the CRM.
+      expect(result.chosen.refused).toBe(60_000);
+      expect(result.chosen.bySource).toEqual([
+        { source: sync.id, name: 'Nightly sync', requests: 90_000, refused: 45_000 },
+        { source: crm.id, name: 'CRM connector', requests: 30_000, refused: 15_000 },
+      ]);
+    });
+
     it('a report no account limit allows is set aside, not replayed', async () => {
       const honest = await integration('CRM connector');
       const broken = await integration('Broken reporter');

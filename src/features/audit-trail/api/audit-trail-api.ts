@@ -2,9 +2,8 @@
 // Searching by identifier is a mutation: the identifier must not become a cache key. Exports are
 // downloaded as files with their detached signature beside them.
 import { infiniteQueryOptions, queryOptions, useMutation } from '@tanstack/react-query';
-import { ApiError, apiRequest, getJson } from '../../../lib/api-client';
+import { apiRequest, fetchFile, getJson } from '../../../lib/api-client';
 import { saveFile } from '../../../lib/csv';
-import { PROBLEM_TYPES, ProblemSchema } from '../../../shared/problem';
 import {
   AuditExportSignatureSchema,
   AuditIntegritySchema,
@@ -95,20 +94,6 @@ export interface AuditExportResult {
   readonly signature: AuditExportSignature;
 }
 
-async function problemOf(response: Response): Promise<ApiError> {
-  try {
-    const parsed = ProblemSchema.safeParse(await response.json());
-    if (parsed.success) return new ApiError(parsed.data);
-  } catch {
-    // fall through
-  }
-  return new ApiError({
-    type: PROBLEM_TYPES.internal,
-    title: 'The export failed',
-    status: response.status,
-  });
-}
-
 /**
  * Exports a search (`identifier`) or the filters as a file, then fetches its detached signature
  * and saves it beside it as `<file>.sig.json`.
@@ -118,17 +103,12 @@ async function exportAuditTrail(request: {
   identifier?: string;
   filters?: AuditExportFilters;
 }): Promise<AuditExportResult> {
-  const response = await fetch('/api/audit-trail/export', {
-    method: 'POST',
-    credentials: 'same-origin',
-    headers: { 'Content-Type': 'application/json', 'X-CSRF': '1' },
-    body: JSON.stringify(request),
-  });
-  if (!response.ok) throw await problemOf(response);
-  const id = response.headers.get('X-Export-Id') ?? '';
-  const disposition = response.headers.get('Content-Disposition') ?? '';
-  const fileName = /filename="([^"]+)"/.exec(disposition)?.[1] ?? `audit-trail.${request.format}`;
-  const blob = await response.blob();
+  const { blob, fileName, headers } = await fetchFile(
+    '/api/audit-trail/export',
+    `audit-trail.${request.format}`,
+    { method: 'POST', body: request },
+  );
+  const id = headers.get('X-Export-Id') ?? '';
   const signature = await apiRequest(
     `/api/audit-trail/exports/${encodeURIComponent(id)}/signature`,
     AuditExportSignatureSchema,

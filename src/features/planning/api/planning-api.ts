@@ -1,0 +1,56 @@
+// The Planning page's API: the policies a what-if starts from, a replay (a person's action, so a
+// mutation), the readiness report, and both as files.
+import { queryOptions, useMutation } from '@tanstack/react-query';
+import { apiRequest, fetchFile, getJson } from '../../../lib/api-client';
+import { saveFile } from '../../../lib/csv';
+import {
+  MigrationReportSchema,
+  PlanningPoliciesSchema,
+  WhatIfResultSchema,
+  type PlanningPeriod,
+  type WhatIfRequest,
+} from '../../../shared/planning';
+
+export function planningPoliciesQueryOptions() {
+  return queryOptions({
+    queryKey: ['planning', 'policies'],
+    queryFn: getJson('/api/planning/policies', PlanningPoliciesSchema),
+    staleTime: 60_000,
+  });
+}
+
+export function migrationQueryOptions(period: PlanningPeriod) {
+  return queryOptions({
+    queryKey: ['planning', 'migration', period],
+    queryFn: getJson(`/api/planning/migration?period=${period}`, MigrationReportSchema),
+    staleTime: 30_000,
+  });
+}
+
+export function useWhatIf() {
+  return useMutation({
+    mutationFn: (request: WhatIfRequest) =>
+      apiRequest('/api/planning/what-if', WhatIfResultSchema, { method: 'POST', body: request }),
+    retry: false,
+  });
+}
+
+export type ExportFormat = 'csv' | 'markdown';
+
+/** Downloads the replay of `request` as a file. */
+export async function downloadWhatIf(request: WhatIfRequest, format: ExportFormat) {
+  const file = await fetchFile(`/api/planning/what-if?format=${format}`, `what-if.${format}`, {
+    method: 'POST',
+    body: request,
+  });
+  saveFile(file.fileName, file.blob);
+}
+
+/** Downloads the readiness report of `period` as a file. */
+export async function downloadMigration(period: PlanningPeriod, format: ExportFormat) {
+  const file = await fetchFile(
+    `/api/planning/migration?period=${period}&format=${format}`,
+    `v4-readiness.${format}`,
+  );
+  saveFile(file.fileName, file.blob);
+}
