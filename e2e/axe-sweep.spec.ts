@@ -27,6 +27,14 @@ const ADMIN_PAGES: ReadonlyArray<{ path: string; ready: (page: Page) => Promise<
       expect(page.getByRole('cell', { name: /OK|Past threshold/ }).first()).toBeVisible(),
   },
   {
+    path: '/planning',
+    ready: (page) => expect(page.getByRole('button', { name: 'Replay' })).toBeVisible(),
+  },
+  {
+    path: '/planning?tab=migration&period=hour',
+    ready: (page) => expect(page.getByText(/data-subject call/).first()).toBeVisible(),
+  },
+  {
     path: '/data-subjects',
     ready: (page) => expect(page.getByLabel('Operation')).toBeVisible(),
   },

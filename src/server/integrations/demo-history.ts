@@ -48,13 +48,13 @@ const entry = (
 });
 
 /**
- * The week before `now` (up to an hour before it, where the live simulation takes over), per
- * integration name.
+ * The week before `now` (up to two hours before it: the live simulation fills the last hour the
+ * rate-limits page shows), per integration name.
  */
 export function demoHistory(now: number): Map<string, MinuteAggregate[]> {
   const random = sequence(20_261_128);
   const jitter = (value: number) => Math.max(0, Math.round(value * (0.9 + random() * 0.2)));
-  const end = Math.floor((now - 60 * MINUTE_MS) / MINUTE_MS) * MINUTE_MS;
+  const end = Math.floor((now - 120 * MINUTE_MS) / MINUTE_MS) * MINUTE_MS;
   const firstDay = Math.floor((now - DAYS * DAY_MS) / DAY_MS) * DAY_MS;
   const history = new Map<string, MinuteAggregate[]>(
     Object.values(DEMO_HISTORY_NAMES).map((name) => [name, []]),

@@ -214,7 +214,12 @@ export function MigrationPanel({ policies, period, onPeriod }: MigrationPanelPro
             {data.legacy.length === 0 ? (
               <p>Every data-subject call of this period was already on v4.</p>
             ) : (
-              <div className="table-scroll">
+              <div
+                className="table-scroll"
+                role="region"
+                aria-label="Legacy calls, scrollable"
+                tabIndex={0}
+              >
                 <table className="data-table migration-legacy">
                   <thead>
                     <tr>

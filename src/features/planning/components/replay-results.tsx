@@ -103,7 +103,12 @@ export function ReplayResults({ result }: { result: WhatIfResult }) {
         {chosen.breachesTotal === 0 ? (
           <p>No minute of this period would have gone over the policy chosen.</p>
         ) : (
-          <div className="table-scroll">
+          <div
+            className="table-scroll"
+            role="region"
+            aria-label="Breaches, scrollable"
+            tabIndex={0}
+          >
             <table className="data-table">
               <thead>
                 <tr>
