@@ -9,6 +9,7 @@ import { governorScenario } from './scenarios/governor';
 import { governorRedisScenario } from './scenarios/governor-redis';
 import { integrationIngestScenario } from './scenarios/integration-ingest';
 import { largeAnswersScenario } from './scenarios/large-answers';
+import { replayScenario } from './scenarios/replay';
 import { reportFloodScenario } from './scenarios/report-flood';
 import { wrongKeyFloodScenario } from './scenarios/wrong-key-flood';
 import { liveIncidentScenario } from './scenarios/live-incident';
@@ -52,6 +53,7 @@ const scenarios: Array<[string, Scenario]> = [
   ['live-incident', liveIncidentScenario],
   ['memory', memoryScenario],
   ['store', storeScaleScenario],
+  ['replay', replayScenario],
   ['ingest', integrationIngestScenario],
   ['robustness', robustnessScenario],
   ['incident-flood', incidentFloodScenario],

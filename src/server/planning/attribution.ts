@@ -1,26 +1,23 @@
 // Who would have drawn a replay's refusals: each refusal of a minute is shared among the sources
-// (the console, each integration) that sent the requests it refused, in proportion to what each
-// sent of them in that minute. The minute is the finest the records go: within it, requests are
-// taken as spread evenly, so nobody is assumed to have come first.
-import { endpointKey } from '../../shared/rate-limits';
-import type { Refusal } from './replay';
+// (the console, each integration) that sent the requests it was refused from, in proportion to
+// what each sent of them in that minute. The minute is the finest the records go: within it,
+// requests are taken as spread evenly, so nobody is assumed to have come first.
+//
+// How: a target's refusals in a minute, over the requests the target held in it, is that minute's
+// weight; the store sums each source's requests times the weight of its minute (one summing query
+// per target, however many minutes), and the sums are rounded to whole requests at the end, so the
+// shares add up to exactly what was refused. Minutes with a report set aside are shared from the
+// rows kept, which the loader already read.
+import type { Refusal, RefusalTarget } from './replay';
 import type { SourceRow, TrafficStore } from './traffic-store';
 
 const MINUTE_MS = 60_000;
-
-/**
- * Minutes whose refusals are shared minute by minute, at most: a week refused minute after minute
- * would otherwise read every row of the week. Refusals in later minutes are shared by each
- * source's part of all those minutes' requests together (one summing query), which is the same
- * split whenever the sources' mix does not change from minute to minute.
- */
-export const MAX_ATTRIBUTED_MINUTES = 2_880;
 
 /** Where refusals go that no recorded row explains (reports of that minute still arriving). */
 export const UNATTRIBUTED = '(not attributed)';
 
 export interface SourceShare {
-  /** The source's requests in the minutes it had refusals in. */
+  /** The source's requests, in the minutes and endpoints it had refusals from. */
   requests: number;
   refused: number;
 }
@@ -43,93 +40,110 @@ export function shareOut(count: number, weights: readonly number[]): number[] {
   return shares;
 }
 
+type Cell = { readonly method: string; readonly template: string };
+
 export interface AttributionInput {
   readonly from: number;
   readonly refusals: readonly Refusal[];
-  /** The policy's module rule of an endpoint key. */
-  readonly groupOf: (key: string) => string | undefined;
+  /** The endpoints the policy's module rule counts. */
+  readonly cellsOf: (ruleId: string) => readonly Cell[];
+  /** The requests a refusal's target held in its minute, set-aside reports left out. */
+  readonly heldBy: (index: number, target: RefusalTarget) => number;
 }
 
-/**
- * Attributes each run's refusals to sources. `setAside` holds "source|minute" of the reports left
- * out of the replay, whose rows must not draw a share.
- */
+export interface AttributionTraffic {
+  /** Each endpoint key's method and template. */
+  readonly cells: ReadonlyMap<string, Cell>;
+  /** Minutes with a report set aside: the rows kept of each. */
+  readonly keptRowsOf: ReadonlyMap<number, readonly SourceRow[]>;
+  readonly setAsideMinutes: ReadonlySet<number>;
+}
+
+const targetKey = (target: RefusalTarget) =>
+  target.kind === 'all'
+    ? 'all'
+    : target.kind === 'rule'
+      ? `rule:${target.ruleId}`
+      : `endpoint:${target.key}`;
+
+/** Attributes one run's refusals to sources. */
+async function attributeRun(
+  store: TrafficStore,
+  run: AttributionInput,
+  traffic: AttributionTraffic,
+): Promise<Map<string, SourceShare>> {
+  const fractional = new Map<string, { weighted: number; requests: number }>();
+  const add = (source: string, weighted: number, requests: number) => {
+    const entry = fractional.get(source) ?? { weighted: 0, requests: 0 };
+    entry.weighted += weighted;
+    entry.requests += requests;
+    fractional.set(source, entry);
+  };
+  // Per target: its refusals per minute (a minute may refuse it under two limits).
+  const byTarget = new Map<string, { target: RefusalTarget; minutes: Map<number, number> }>();
+  let total = 0;
+  for (const refusal of run.refusals) {
+    total += refusal.count;
+    const key = targetKey(refusal.target);
+    const entry = byTarget.get(key) ?? { target: refusal.target, minutes: new Map() };
+    entry.minutes.set(refusal.index, (entry.minutes.get(refusal.index) ?? 0) + refusal.count);
+    byTarget.set(key, entry);
+  }
+  for (const { target, minutes } of byTarget.values()) {
+    const cells: readonly Cell[] | undefined =
+      target.kind === 'all'
+        ? undefined
+        : target.kind === 'rule'
+          ? run.cellsOf(target.ruleId)
+          : [traffic.cells.get(target.key) ?? { method: '', template: '' }];
+    const inTarget = (row: SourceRow) =>
+      cells === undefined ||
+      cells.some((cell) => cell.method === row.method && cell.template === row.template);
+    const weights: Array<readonly [number, number]> = [];
+    for (const [index, refused] of minutes) {
+      const held = run.heldBy(index, target);
+      if (held <= 0) continue;
+      const minute = run.from + index * MINUTE_MS;
+      const weight = Math.min(1, refused / held);
+      if (!traffic.setAsideMinutes.has(minute)) {
+        weights.push([minute, weight]);
+        continue;
+      }
+      for (const row of traffic.keptRowsOf.get(minute) ?? []) {
+        if (inTarget(row)) add(row.source, row.requests * weight, row.requests);
+      }
+    }
+    for (const [source, sums] of await store.weightedBySource(weights, cells)) {
+      add(source, sums.weighted, sums.requests);
+    }
+  }
+  const sources = [...fractional.keys()];
+  const explained = Math.min(
+    total,
+    Math.round(sources.reduce((sum, source) => sum + (fractional.get(source)?.weighted ?? 0), 0)),
+  );
+  const parts = shareOut(
+    explained,
+    sources.map((source) => fractional.get(source)?.weighted ?? 0),
+  );
+  const shares = new Map<string, SourceShare>();
+  sources.forEach((source, position) => {
+    shares.set(source, {
+      refused: parts[position] ?? 0,
+      requests: fractional.get(source)?.requests ?? 0,
+    });
+  });
+  if (explained < total) shares.set(UNATTRIBUTED, { refused: total - explained, requests: 0 });
+  return shares;
+}
+
+/** Attributes each run's refusals to sources. */
 export async function attribute(
   store: TrafficStore,
   runs: readonly AttributionInput[],
-  setAside: ReadonlySet<string>,
+  traffic: AttributionTraffic,
 ): Promise<Array<Map<string, SourceShare>>> {
-  const minutes = [
-    ...new Set(
-      runs.flatMap((run) => run.refusals.map((refusal) => run.from + refusal.index * MINUTE_MS)),
-    ),
-  ].sort((a, b) => a - b);
-  const read = minutes.slice(0, MAX_ATTRIBUTED_MINUTES);
-  const rowsOf = new Map<number, SourceRow[]>();
-  for (const row of await store.sourcesIn(read)) {
-    if (setAside.has(`${row.source}|${row.minute}`)) continue;
-    const list = rowsOf.get(row.minute) ?? [];
-    list.push(row);
-    rowsOf.set(row.minute, list);
-  }
-  const readSet = new Set(read);
-  const rest = minutes.slice(MAX_ATTRIBUTED_MINUTES);
-  const restTotals = rest.length > 0 ? await store.sourceTotalsIn(rest) : new Map<string, number>();
-  return runs.map((run) => {
-    const shares = new Map<string, SourceShare>();
-    const share = (source: string) => {
-      let entry = shares.get(source);
-      if (!entry) shares.set(source, (entry = { requests: 0, refused: 0 }));
-      return entry;
-    };
-    const counted = new Set<string>();
-    let refusedLater = 0;
-    for (const refusal of run.refusals) {
-      const minute = run.from + refusal.index * MINUTE_MS;
-      if (!readSet.has(minute)) {
-        refusedLater += refusal.count;
-        continue;
-      }
-      const rows = (rowsOf.get(minute) ?? []).filter((row) => {
-        const key = endpointKey(row.method, row.template);
-        if (refusal.target.kind === 'endpoint') return key === refusal.target.key;
-        if (refusal.target.kind === 'rule') return run.groupOf(key) === refusal.target.ruleId;
-        return true;
-      });
-      const bySource = new Map<string, number>();
-      for (const row of rows)
-        bySource.set(row.source, (bySource.get(row.source) ?? 0) + row.requests);
-      const sources = [...bySource.keys()];
-      const parts = shareOut(
-        refusal.count,
-        sources.map((source) => bySource.get(source) ?? 0),
-      );
-      sources.forEach((source, position) => {
-        share(source).refused += parts[position] ?? 0;
-      });
-      // A refusal the rows cannot explain (reports still arriving for that minute) stays visible.
-      const explained = parts.reduce((sum, part) => sum + part, 0);
-      if (explained < refusal.count) share(UNATTRIBUTED).refused += refusal.count - explained;
-      for (const row of rowsOf.get(minute) ?? []) {
-        const slot = `${row.source}|${minute}|${row.method}|${row.template}`;
-        if (counted.has(slot) || !bySource.has(row.source)) continue;
-        counted.add(slot);
-        share(row.source).requests += row.requests;
-      }
-    }
-    if (refusedLater > 0) {
-      const sources = [...restTotals.keys()];
-      const parts = shareOut(
-        refusedLater,
-        sources.map((source) => restTotals.get(source) ?? 0),
-      );
-      sources.forEach((source, position) => {
-        share(source).refused += parts[position] ?? 0;
-        share(source).requests += restTotals.get(source) ?? 0;
-      });
-      const explained = parts.reduce((sum, part) => sum + part, 0);
-      if (explained < refusedLater) share(UNATTRIBUTED).refused += refusedLater - explained;
-    }
-    return shares;
-  });
+  const shares: Array<Map<string, SourceShare>> = [];
+  for (const run of runs) shares.push(await attributeRun(store, run, traffic));
+  return shares;
 }

@@ -29,8 +29,15 @@ export interface MinuteSeries {
    * lowest per-endpoint limit replayed), by minute index, then endpoint key ("GET /path").
    */
   readonly hotCells: ReadonlyMap<number, ReadonlyMap<string, number>>;
-  /** The minute with most requests (index), and each endpoint's count in it. */
-  readonly busiest: { readonly index: number; readonly cells: ReadonlyMap<string, number> };
+  /**
+   * The minute with most requests (index), each endpoint's count in it, and each endpoint's
+   * count in the 60 minutes up to it (for the hour limits).
+   */
+  readonly busiest: {
+    readonly index: number;
+    readonly cells: ReadonlyMap<string, number>;
+    readonly hourCells: ReadonlyMap<string, number>;
+  };
 }
 
 /** What one policy's module rules count, per rule id: its requests in each minute. */
@@ -272,7 +279,7 @@ export function replay(
     breaches,
     refusals,
     refusedPerMinute,
-    headroom: headroomAtBusiest(series, groups, rules),
+    headroom: headroomAtBusiest(series, rules, groupOf),
   };
 }
 
@@ -282,8 +289,8 @@ export function replay(
  */
 function headroomAtBusiest(
   series: MinuteSeries,
-  groups: GroupSeries,
   rules: readonly RateLimitRule[],
+  groupOf: GroupOf,
 ): ReplayRun['headroom'] {
   const at = series.busiest.index;
   if (at < 0) return null;
@@ -306,8 +313,15 @@ function headroomAtBusiest(
       if (rule.scope === 'account')
         consider(rule, window, null, sumWindow(series.total, at, minutes));
       if (rule.scope === 'module') {
-        const counted = groups.get(rule.id);
-        if (counted) consider(rule, window, null, sumWindow(counted, at, minutes));
+        const cells = window.period === 'MINUTE' ? series.busiest.cells : series.busiest.hourCells;
+        let used = 0;
+        let counts = false;
+        for (const [key, count] of cells) {
+          if (groupOf(key) !== rule.id) continue;
+          used += count;
+          counts = true;
+        }
+        if (counts) consider(rule, window, null, used);
       }
       if (rule.scope === 'endpoint') {
         let busiestKey: string | null = null;

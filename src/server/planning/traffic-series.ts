@@ -3,16 +3,25 @@
 // count, the endpoint minutes that may go over a per-endpoint limit. An integration's minute that
 // no account limit allows (docs/account-wide-view.md, "implausible") is set aside: shown apart,
 // and its requests taken out of every series before anything is replayed.
+import { OPERATION_TEMPLATES } from '../../shared/operation-templates';
 import { endpointKey, matchModuleRule, type RateLimitRule } from '../../shared/rate-limits';
 import type { GroupSeries, MinuteSeries } from './replay';
-import {
-  CONSOLE_SOURCE,
-  type SourceRow,
-  type TrafficCell,
-  type TrafficStore,
-} from './traffic-store';
+import { CONSOLE_SOURCE, type SourceRow, type TrafficStore } from './traffic-store';
 
 const MINUTE_MS = 60_000;
+
+/** The most a window of `period` holds over `series` (a minute's value, or 60 minutes' sum). */
+function busiestWindow(series: Float64Array, period: 'MINUTE' | 'HOUR'): number {
+  const minutes = period === 'MINUTE' ? 1 : 60;
+  let sum = 0;
+  let most = 0;
+  for (let index = 0; index < series.length; index += 1) {
+    sum += series[index] ?? 0;
+    if (index >= minutes) sum -= series[index - minutes] ?? 0;
+    most = Math.max(most, sum);
+  }
+  return most;
+}
 
 /** An integration's minute left out of the replay. */
 export interface SetAside {
@@ -25,6 +34,8 @@ export interface SetAside {
 export interface PolicyGrouping {
   readonly groupOf: (key: string) => string | undefined;
   readonly groups: GroupSeries;
+  /** The endpoints a module rule of the policy counts. */
+  readonly cellsOf: (ruleId: string) => ReadonlyArray<{ method: string; template: string }>;
 }
 
 export interface LoadedTraffic {
@@ -32,8 +43,8 @@ export interface LoadedTraffic {
   /** Per policy, in the order the rule lists were given. */
   readonly groupings: readonly PolicyGrouping[];
   readonly setAside: readonly SetAside[];
-  /** Each endpoint key's method and template. */
-  readonly cells: ReadonlyMap<string, TrafficCell>;
+  /** Each endpoint key's method and template (the recognised ones, and any endpoint over a limit). */
+  readonly cells: ReadonlyMap<string, { readonly method: string; readonly template: string }>;
   /** The source rows of the minutes set aside were read from: the rows kept. */
   readonly keptRowsOf: ReadonlyMap<number, readonly SourceRow[]>;
 }
@@ -61,12 +72,18 @@ export async function loadTraffic(
   inForce: readonly RateLimitRule[],
 ): Promise<LoadedTraffic | undefined> {
   const to = from + (length - 1) * MINUTE_MS;
-  const cellList = await store.cells(from, to);
-  if (cellList.length === 0) return undefined;
-  const cells = new Map(cellList.map((cell) => [endpointKey(cell.method, cell.template), cell]));
+  // Reports and the console's own counts hold only the templates the console recognises (any
+  // other path is "(other)"), so each policy's module rules are matched against those once,
+  // without reading the period to find which endpoints it has.
+  const cells = new Map<string, { method: string; template: string }>(
+    OPERATION_TEMPLATES.map((entry) => [
+      endpointKey(entry.method, entry.template),
+      { method: entry.method, template: entry.template },
+    ]),
+  );
 
   // Each policy's module rule of each endpoint; one column per distinct (rule, endpoints) group.
-  const columns: Array<{ ruleId: string; keys: string[] }> = [];
+  const columns: Array<{ ruleId: string; keys: string[]; rules: RateLimitRule[] }> = [];
   const columnOf = new Map<string, number>();
   const groupings = rulesPerPolicy.map((rules) => {
     const moduleRules = rules.filter((rule) => rule.scope === 'module');
@@ -83,24 +100,17 @@ export async function loadTraffic(
       let column = columnOf.get(signature);
       if (column === undefined) {
         column = columns.length;
-        columns.push({ ruleId: rule.id, keys });
+        columns.push({ ruleId: rule.id, keys, rules: [] });
         columnOf.set(signature, column);
       }
+      columns[column]?.rules.push(rule);
       ruleColumns.set(rule.id, column);
     }
     return { byKey, ruleColumns };
   });
 
-  const totals = await store.minuteTotals(
-    from,
-    to,
-    columns.map((column) =>
-      column.keys.map((key) => {
-        const cell = cells.get(key);
-        return { method: cell?.method ?? '', template: cell?.template ?? '' };
-      }),
-    ),
-  );
+  const totals = await store.minuteTotals(from, to, []);
+  if (totals.length === 0) return undefined;
   const total = new Float64Array(length);
   const peakCell = new Float64Array(length);
   const columnSeries = columns.map(() => new Float64Array(length));
@@ -110,10 +120,39 @@ export async function loadTraffic(
     if (index < 0 || index >= length) continue;
     total[index] = row.total;
     peakCell[index] = row.peak;
-    row.groups.forEach((value, column) => {
-      const series = columnSeries[column];
-      if (series) series[index] = value;
-    });
+  }
+
+  // A module rule's minute holds at most its endpoints times the busiest endpoint's count, and
+  // never more than the minute's total. A group whose rules that bound never takes past a limit
+  // refuses and slows nothing, so its minutes are not read; the others are, in one query.
+  const mayGoOver = (column: (typeof columns)[number]) => {
+    const bound = total.map((value, index) =>
+      Math.min(value, column.keys.length * (peakCell[index] ?? 0)),
+    );
+    return column.rules.some((rule) =>
+      rule.limits.some((window) => busiestWindow(bound, window.period) > window.limit),
+    );
+  };
+  const read = columns.flatMap((column, index) => (mayGoOver(column) ? [index] : []));
+  if (read.length > 0) {
+    const grouped = await store.minuteTotals(
+      from,
+      to,
+      read.map((column) =>
+        (columns[column]?.keys ?? []).map((key) => {
+          const cell = cells.get(key);
+          return { method: cell?.method ?? '', template: cell?.template ?? '' };
+        }),
+      ),
+    );
+    for (const row of grouped) {
+      const index = indexOf(row.minute);
+      if (index < 0 || index >= length) continue;
+      row.groups.forEach((value, position) => {
+        const series = columnSeries[read[position] ?? -1];
+        if (series) series[index] = value;
+      });
+    }
   }
 
   const endpointLimits = rulesPerPolicy
@@ -121,12 +160,15 @@ export async function loadTraffic(
     .filter((rule) => rule.scope === 'endpoint')
     .flatMap((rule) => rule.limits.map((window) => window.limit));
   const hotCells = new Map<number, Map<string, number>>();
-  if (endpointLimits.length > 0) {
+  // No endpoint's minute is above the lowest per-endpoint limit when the busiest one is not.
+  if (endpointLimits.length > 0 && Math.max(...peakCell) > Math.min(...endpointLimits)) {
     for (const row of await store.busyCells(from, to, Math.min(...endpointLimits))) {
       const index = indexOf(row.minute);
       let minute = hotCells.get(index);
       if (!minute) hotCells.set(index, (minute = new Map()));
-      minute.set(endpointKey(row.method, row.template), row.requests);
+      const key = endpointKey(row.method, row.template);
+      minute.set(key, row.requests);
+      if (!cells.has(key)) cells.set(key, { method: row.method, template: row.template });
     }
   }
 
@@ -206,6 +248,14 @@ export async function loadTraffic(
     }
   }
 
+  // What each endpoint sent in the hour up to the busiest minute, for the hour limits' headroom.
+  const busiestHourCells = new Map<string, number>();
+  if (busiest >= 0) {
+    for (const row of await store.endpointTotals(busiestMinute - 59 * MINUTE_MS, busiestMinute)) {
+      busiestHourCells.set(endpointKey(row.method, row.template), row.requests);
+    }
+  }
+
   return {
     series: {
       from,
@@ -213,10 +263,15 @@ export async function loadTraffic(
       total,
       peakCell,
       hotCells,
-      busiest: { index: busiest, cells: busiestCells },
+      busiest: { index: busiest, cells: busiestCells, hourCells: busiestHourCells },
     },
     groupings: groupings.map(({ byKey, ruleColumns }) => ({
       groupOf: (key: string) => byKey.get(key),
+      cellsOf: (ruleId: string) =>
+        [...byKey].flatMap(([key, id]) => {
+          const cell = id === ruleId ? cells.get(key) : undefined;
+          return cell ? [cell] : [];
+        }),
       groups: new Map(
         [...ruleColumns].flatMap(([ruleId, column]) => {
           const series = columnSeries[column];

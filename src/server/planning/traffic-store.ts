@@ -54,13 +54,6 @@ export async function addToAccountMinutes(
   }
 }
 
-/** An endpoint of the account's traffic: its template, and its busiest minute's count. */
-export interface TrafficCell {
-  readonly method: string;
-  readonly template: string;
-  readonly peak: number;
-}
-
 /** One minute: every request, the busiest endpoint's, and each group's (in the order asked). */
 export interface MinuteTotals {
   readonly minute: number;
@@ -114,18 +107,6 @@ export class TrafficStore {
     });
   }
 
-  /** Every endpoint with requests in [from, to] (epoch ms of minutes), with its busiest minute. */
-  async cells(from: number, to: number): Promise<TrafficCell[]> {
-    const { rows } = await select(
-      await this.#db(),
-      z.object({ method: z.string(), template: z.string(), peak: integer }),
-      `SELECT method, template, MAX(requests) AS peak FROM account_minutes
-       WHERE minute >= $1 AND minute <= $2 GROUP BY method, template`,
-      [iso(from), iso(to)],
-    );
-    return rows;
-  }
-
   /**
    * Per minute with any request: the total, the busiest endpoint's count, and for each group (a
    * list of endpoints) the requests of its endpoints.
@@ -173,6 +154,18 @@ export class TrafficStore {
     return rows.map(toRow);
   }
 
+  /** Each endpoint's requests in [from, to] (epoch ms of minutes) together. */
+  async endpointTotals(from: number, to: number): Promise<TrafficRow[]> {
+    const { rows } = await select(
+      await this.#db(),
+      z.object({ method: z.string(), template: z.string(), requests: integer, throttled: integer }),
+      `SELECT method, template, SUM(requests) AS requests, SUM(throttled) AS throttled
+       FROM account_minutes WHERE minute >= $1 AND minute <= $2 GROUP BY method, template`,
+      [iso(from), iso(to)],
+    );
+    return rows.map((row) => ({ ...row, minute: from }));
+  }
+
   /** Every endpoint's requests in one minute. */
   async minute(minute: number): Promise<TrafficRow[]> {
     const { rows } = await select(
@@ -207,26 +200,62 @@ export class TrafficStore {
     return found;
   }
 
-  /** Each source's requests in all the given minutes together. */
-  async sourceTotalsIn(minutes: readonly number[]): Promise<Map<string, number>> {
-    const totals = new Map<string, number>();
+  /**
+   * For each source: its requests in the given minutes, each minute's weighted by `weight` (the
+   * share of them a replay refused), and unweighted; only the endpoints `cells` when given.
+   * Summed in SQL, so a week of refused minutes comes back as one row per source.
+   */
+  async weightedBySource(
+    weights: ReadonlyArray<readonly [minute: number, weight: number]>,
+    cells?: ReadonlyArray<{ readonly method: string; readonly template: string }>,
+  ): Promise<Map<string, { weighted: number; requests: number }>> {
+    const found = new Map<string, { weighted: number; requests: number }>();
+    if (cells && cells.length === 0) return found;
     const db = await this.#db();
-    for (let start = 0; start < minutes.length; start += MINUTES_PER_READ) {
-      const chunk = minutes.slice(start, start + MINUTES_PER_READ).map(iso);
-      const list = placeholders(1, chunk.length);
-      const { rows } = await select(
-        db,
-        z.object({ source: z.string(), requests: integer }),
-        `SELECT integration_id AS source, SUM(requests) AS requests
-         FROM integration_minutes WHERE minute IN (${list}) GROUP BY integration_id
-         UNION ALL
-         SELECT '${CONSOLE_SOURCE}' AS source, SUM(requests) AS requests
-         FROM console_minutes WHERE minute IN (${list}) HAVING COUNT(*) > 0`,
-        chunk,
-      );
-      for (const row of rows) totals.set(row.source, (totals.get(row.source) ?? 0) + row.requests);
+    for (let start = 0; start < weights.length; start += MINUTES_PER_READ) {
+      const chunk = weights.slice(start, start + MINUTES_PER_READ);
+      const params: unknown[] = chunk.flatMap(([minute, weight]) => [iso(minute), weight]);
+      const values = chunk
+        .map(
+          (_, index) =>
+            `(CAST($${2 * index + 1} AS text), CAST($${2 * index + 2} AS double precision))`,
+        )
+        .join(', ');
+      // The IN makes SQLite read the chosen minutes through the minute index instead of scanning
+      // the table for the join (32 ms instead of 870 for 200 minutes of 50 integrations).
+      const filter = `WHERE t.minute IN (SELECT minute FROM w)${
+        cells
+          ? ` AND (${cells
+              .map((cell) => {
+                params.push(cell.method, cell.template);
+                return `(t.method = $${params.length - 1} AND t.template = $${params.length})`;
+              })
+              .join(' OR ')})`
+          : ''
+      }`;
+      for (const [table, source] of [
+        ['integration_minutes', 't.integration_id'],
+        ['console_minutes', `'${CONSOLE_SOURCE}'`],
+      ] as const) {
+        const { rows } = await select(
+          db,
+          z.object({ source: z.string(), weighted: z.coerce.number(), requests: integer }),
+          `WITH w (minute, weight) AS (VALUES ${values})
+           SELECT ${source} AS source, SUM(t.requests * w.weight) AS weighted,
+             SUM(t.requests) AS requests
+           FROM w JOIN ${table} t ON t.minute = w.minute ${filter}
+           GROUP BY ${source === 't.integration_id' ? source : '1'}`,
+          params,
+        );
+        for (const row of rows) {
+          const entry = found.get(row.source) ?? { weighted: 0, requests: 0 };
+          entry.weighted += row.weighted;
+          entry.requests += row.requests;
+          found.set(row.source, entry);
+        }
+      }
     }
-    return totals;
+    return found;
   }
 
   /**

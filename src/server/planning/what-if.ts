@@ -14,8 +14,8 @@ import {
 import { limitName, type RateLimitRule } from '../../shared/rate-limits';
 import { attribute, UNATTRIBUTED, type SourceShare } from './attribution';
 import { rulesOf, summaryOf, type PolicyInForce } from './policies';
-import { minuteAt, replay, type MinuteSeries, type ReplayRun } from './replay';
-import { loadTraffic } from './traffic-series';
+import { minuteAt, replay, type MinuteSeries, type RefusalTarget, type ReplayRun } from './replay';
+import { loadTraffic, type PolicyGrouping } from './traffic-series';
 import { CONSOLE_SOURCE, type TrafficStore } from './traffic-store';
 
 const MINUTE_MS = 60_000;
@@ -177,14 +177,27 @@ export async function whatIf(deps: PlanningDeps, request: WhatIfRequest): Promis
   if (!inForceGrouping || !chosenGrouping) throw new Error('a grouping per policy');
   const inForceRun = replay(series, inForceGrouping.groups, inForceRules, inForceGrouping.groupOf);
   const chosenRun = replay(series, chosenGrouping.groups, chosenRules, chosenGrouping.groupOf);
-  const setAsideKeys = new Set(traffic.setAside.map((entry) => `${entry.source}|${entry.minute}`));
+  const heldBy =
+    (grouping: PolicyGrouping) =>
+    (index: number, target: RefusalTarget): number =>
+      target.kind === 'all'
+        ? (series.total[index] ?? 0)
+        : target.kind === 'rule'
+          ? (grouping.groups.get(target.ruleId)?.[index] ?? 0)
+          : (series.hotCells.get(index)?.get(target.key) ?? 0);
   const [inForceShares = new Map(), chosenShares = new Map()] = await attribute(
     deps.store,
-    [
-      { from, refusals: inForceRun.refusals, groupOf: inForceGrouping.groupOf },
-      { from, refusals: chosenRun.refusals, groupOf: chosenGrouping.groupOf },
-    ],
-    setAsideKeys,
+    [inForceGrouping, chosenGrouping].map((grouping, position) => ({
+      from,
+      refusals: (position === 0 ? inForceRun : chosenRun).refusals,
+      cellsOf: grouping.cellsOf,
+      heldBy: heldBy(grouping),
+    })),
+    {
+      cells: traffic.cells,
+      keptRowsOf: traffic.keptRowsOf,
+      setAsideMinutes: new Set(traffic.setAside.map((entry) => entry.minute)),
+    },
   );
   const names = await deps.integrationNames();
   const busiest = series.busiest.index;
