@@ -195,10 +195,10 @@ for (const engine of STORE_ENGINES) {
       ]);
     });
 
-    it('shares refusals among sources beyond the minutes read one by one, losing none', async () => {
+    it('shares the refusals of thousands of minutes among the sources, losing none', async () => {
       const sync = await integration('Nightly sync');
       const crm = await integration('CRM connector');
-      // 3,000 minutes (more than are attributed minute by minute), 30 + 10 requests each.
+      // 3,000 minutes of 30 + 10 requests each.
       const minutes = Array.from({ length: 3_000 }, (_, n) => LAST - n * MINUTE);
       const rows = (requests: number) =>
         minutes.map((minute) => ({
