@@ -11,8 +11,9 @@ import type { PolicyChoice } from '../../src/shared/planning';
 import { MODULE_RULES } from '../../src/shared/rate-limits';
 import { IntegrationStore } from '../../src/server/integrations/integration-store';
 import { openDatabase } from '../../src/server/store/database';
-import { addToAccountMinutes, TrafficStore } from '../../src/server/planning/traffic-store';
-import { whatIf, type PlanningDeps } from '../../src/server/planning/what-if';
+import { addToAccountMinutes } from '../../src/server/planning/traffic-store';
+import { whatIf } from '../../src/server/planning/what-if';
+import { planningDeps } from '../../src/server/test-support/planning-deps';
 import { median } from '../lib/load';
 import { figure, type Figure } from '../lib/report';
 import type { BenchContext } from './context';
@@ -118,19 +119,7 @@ export async function replayScenario(ctx: BenchContext): Promise<Figure[]> {
       `  replay: ${rows.toLocaleString('en-US')} report rows (${requests.toLocaleString('en-US')} requests) of ${integrations} integrations over ${templates.length} templates loaded in ${Math.round((performance.now() - loadStarted) / 1_000)} s`,
     );
 
-    const deps: PlanningDeps = {
-      store: new TrafficStore(() => Promise.resolve(db)),
-      inForce: {
-        policy: 'account-and-module',
-        tier: 'production',
-        overrides: {},
-        moduleRules: MODULE_RULES,
-      },
-      retentionDays: 7,
-      integrationNames: async () =>
-        new Map((await registry.list()).map((entry) => [entry.id, entry.name])),
-      now: () => now + 30_000,
-    };
+    const deps = planningDeps(db, registry, now + 30_000);
     const period = ctx.smoke ? 'day' : 'week';
     const times: number[] = [];
     let peakRss = 0;

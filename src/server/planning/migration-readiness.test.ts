@@ -3,14 +3,13 @@
 // beside the catalog's replacement, the documented fields it differs in and the limits it moves
 // between.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { BUILT_IN_OPERATIONS } from '../../shared/data-subject-operations';
 import { PLATFORM_OPERATIONS } from '../../shared/platform-operations';
-import { MODULE_RULES } from '../../shared/rate-limits';
 import { IntegrationStore } from '../integrations/integration-store';
+import { planningDeps } from '../test-support/planning-deps';
 import { STORE_ENGINES, type TestDatabase } from '../test-support/store-engines';
 import { migrationCsv, migrationMarkdown } from './planning-exports';
 import { migrationReadiness, type ReadinessDeps } from './migration-readiness';
-import { addToAccountMinutes, TrafficStore } from './traffic-store';
+import { addToAccountMinutes } from './traffic-store';
 
 const NOW = Date.UTC(2026, 10, 27, 12, 0, 30);
 const DAY = 86_400_000;
@@ -27,20 +26,7 @@ for (const engine of STORE_ENGINES) {
     beforeAll(async () => {
       db = await engine.open();
       integrations = new IntegrationStore(db, () => NOW, addToAccountMinutes);
-      deps = {
-        store: new TrafficStore(() => Promise.resolve(db)),
-        inForce: {
-          policy: 'account-and-module',
-          tier: 'production',
-          overrides: {},
-          moduleRules: MODULE_RULES,
-        },
-        retentionDays: 7,
-        integrationNames: async () =>
-          new Map((await integrations.list()).map((entry) => [entry.id, entry.name])),
-        now: () => NOW,
-        operations: BUILT_IN_OPERATIONS,
-      };
+      deps = planningDeps(db, integrations, NOW);
     });
     afterAll(() => db?.close());
     beforeEach(() =>

@@ -26,17 +26,15 @@ export interface SourceRow extends TrafficRow {
 /** The source id of the console's own requests. */
 export const CONSOLE_SOURCE = 'console';
 
-const UPSERT_ACCOUNT = `INSERT INTO account_minutes (minute, method, template, requests, throttled)
+/** Adds one minute's counts to `table` (account_minutes or console_minutes), summing on a clash. */
+const upsertInto = (table: 'account_minutes' | 'console_minutes') =>
+  `INSERT INTO ${table} (minute, method, template, requests, throttled)
   VALUES ($1, $2, $3, $4, $5)
   ON CONFLICT (minute, method, template) DO UPDATE SET
-    requests = account_minutes.requests + excluded.requests,
-    throttled = account_minutes.throttled + excluded.throttled`;
-
-const UPSERT_CONSOLE = `INSERT INTO console_minutes (minute, method, template, requests, throttled)
-  VALUES ($1, $2, $3, $4, $5)
-  ON CONFLICT (minute, method, template) DO UPDATE SET
-    requests = console_minutes.requests + excluded.requests,
-    throttled = console_minutes.throttled + excluded.throttled`;
+    requests = ${table}.requests + excluded.requests,
+    throttled = ${table}.throttled + excluded.throttled`;
+const UPSERT_ACCOUNT = upsertInto('account_minutes');
+const UPSERT_CONSOLE = upsertInto('console_minutes');
 
 /** Adds `rows` to the account's totals, inside the caller's transaction. */
 export async function addToAccountMinutes(

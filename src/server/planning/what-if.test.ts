@@ -5,11 +5,11 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { PolicyChoice } from '../../shared/planning';
 import { PLATFORM_OPERATIONS } from '../../shared/platform-operations';
-import { MODULE_RULES } from '../../shared/rate-limits';
 import { IntegrationStore } from '../integrations/integration-store';
+import { planningDeps } from '../test-support/planning-deps';
 import { STORE_ENGINES, type TestDatabase } from '../test-support/store-engines';
 import { PolicyRejectedError } from './policies';
-import { addToAccountMinutes, TrafficStore } from './traffic-store';
+import { addToAccountMinutes, type TrafficStore } from './traffic-store';
 import { NoRecordedTrafficError, PeriodTooLongError, whatIf, type PlanningDeps } from './what-if';
 
 const MINUTE = 60_000;
@@ -42,20 +42,8 @@ for (const engine of STORE_ENGINES) {
     beforeAll(async () => {
       db = await engine.open();
       integrations = new IntegrationStore(db, () => NOW, addToAccountMinutes);
-      traffic = new TrafficStore(() => Promise.resolve(db));
-      deps = {
-        store: traffic,
-        inForce: {
-          policy: 'account-and-module',
-          tier: 'production',
-          overrides: {},
-          moduleRules: MODULE_RULES,
-        },
-        retentionDays: 7,
-        integrationNames: async () =>
-          new Map((await integrations.list()).map((entry) => [entry.id, entry.name])),
-        now: () => NOW,
-      };
+      deps = planningDeps(db, integrations, NOW);
+      traffic = deps.store;
     });
     afterAll(() => db?.close());
     beforeEach(async () => {

@@ -123,6 +123,28 @@ describe.each(REDIS_ENGINES)('two replicas on $name and one PostgreSQL', (engine
       expect(new Set(statuses)).toEqual(new Set([200, 429]));
     }, 20_000);
 
+    it('each replica records its own calls, and a what-if on either replays both once', async () => {
+      const { a, b } = await deploy();
+      for (const h of [a, b, a]) expect((await h.request(freshEventTypes())).status).toBe(200);
+      await Promise.all([a, b].map((h) => h.planning.consoleTraffic.flush()));
+      const replayed = await Promise.all(
+        [a, b].map(async (h) => {
+          const answer = await h.request('/api/planning/what-if', {
+            method: 'POST',
+            headers: { 'Content-Type': 'application/json' },
+            body: JSON.stringify({
+              period: 'hour',
+              policy: { kind: 'published', version: 'per-endpoint' },
+            }),
+          });
+          expect(answer.status).toBe(200);
+          return ((await answer.json()) as { requests: number }).requests;
+        }),
+      );
+      // Token requests and event-type fetches of both replicas, each counted once.
+      expect(replayed).toEqual([upstreamCalls(a, b), upstreamCalls(a, b)]);
+    });
+
     it('sign in on one replica, signed in on both; sign out on one, signed out on both', async () => {
       const { a, b } = await deploy();
       const cookie = await a.signIn('support');

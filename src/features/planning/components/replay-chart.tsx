@@ -6,6 +6,7 @@ import { useEffect, useRef, useState } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { formatClock, formatCount, formatDate, formatDateTime } from '../../../lib/format';
+import { chartPalette, rateChartFrame } from '../../../lib/rate-chart';
 import type { PolicySummary, ReplayBucket } from '../../../shared/planning';
 
 export interface ReplayChartProps {
@@ -16,11 +17,6 @@ export interface ReplayChartProps {
 }
 
 const HEIGHT = 260;
-
-function cssVar(name: string, fallback: string): string {
-  const value = getComputedStyle(document.documentElement).getPropertyValue(name).trim();
-  return value || fallback;
-}
 
 /** A policy's minute limit of `scope` (account or per endpoint), if it has one. */
 export function minuteLimit(policy: PolicySummary, scope: 'account' | 'endpoint'): number | null {
@@ -54,12 +50,8 @@ export function ReplayChart(props: ReplayChartProps) {
   useEffect(() => {
     const element = container.current;
     if (!element) return undefined;
-    const accent = cssVar('--color-accent', '#1f4fd1');
-    const warning = cssVar('--color-warning', '#8a5300');
-    const danger = cssVar('--color-danger', '#b42318');
-    const muted = cssVar('--color-text-muted', '#58606b');
-    const grid = cssVar('--color-border', '#d9dde3');
-    const axis = { stroke: muted, grid: { stroke: grid, width: 1 }, ticks: { stroke: grid } };
+    const palette = chartPalette();
+    const { accent, warning, danger, muted } = palette;
     const limitLine = (label: string, stroke: string, dash: number[]) => ({
       label,
       stroke,
@@ -92,31 +84,11 @@ export function ReplayChart(props: ReplayChartProps) {
         limitLine('Account minute limit chosen', danger, [6, 4]),
         limitLine('Per-endpoint minute limit', danger, [2, 4]),
       ],
-      scales: { y: { distr: 4, asinh: 1, range: (_u, _min, max) => [0, Math.max(max, 10) * 1.5] } },
-      axes: [
-        {
-          ...axis,
-          values: (_u, values) =>
-            values.map((value) =>
-              latest.current.bucketMinutes >= 60
-                ? formatDate(value * 1_000)
-                : formatClock(value * 1_000),
-            ),
-        },
-        {
-          ...axis,
-          size: 56,
-          splits: (u) => {
-            const max = u.scales.y?.max ?? 10;
-            return [0, 1, 10, 100, 1_000, 10_000, 100_000, 1_000_000].filter((v) => v <= max);
-          },
-          label: 'requests per minute',
-          labelSize: 18,
-          values: (_u, values) => values.map((value) => (value >= 1 ? formatCount(value) : '')),
-        },
-      ],
-      legend: { show: false },
-      cursor: { drag: { x: false, y: false } },
+      ...rateChartFrame(palette, (seconds) =>
+        latest.current.bucketMinutes >= 60
+          ? formatDate(seconds * 1_000)
+          : formatClock(seconds * 1_000),
+      ),
       hooks: {
         setCursor: [
           (u) => {

@@ -7,7 +7,8 @@ import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import type { Incident, Timeline } from '../../../shared/incident';
 import { describeReadout, labelMarks } from '../chart-marks';
-import { formatClock, formatCount } from '../../../lib/format';
+import { formatClock } from '../../../lib/format';
+import { chartPalette, rateChartFrame } from '../../../lib/rate-chart';
 
 export interface RequestTimelineChartProps {
   timeline: Timeline;
@@ -24,11 +25,6 @@ const LABEL_WIDTH = 52;
 const LABEL_GAP = 10;
 /** Buckets summed for the "per minute" rate at each point. */
 const PER_MINUTE_BUCKETS = (timeline: Timeline) => Math.round(60 / timeline.bucketSeconds);
-
-function cssVar(name: string, fallback: string): string {
-  const value = getComputedStyle(document.documentElement).getPropertyValue(name).trim();
-  return value || fallback;
-}
 
 /** Rolling per-minute sums: the requests of the minute before each bucket's end. */
 function perMinute(values: readonly number[], window: number): number[] {
@@ -79,12 +75,8 @@ export function RequestTimelineChart({
   useEffect(() => {
     const element = container.current;
     if (!element) return undefined;
-    const accent = cssVar('--color-accent', '#1f4fd1');
-    const warning = cssVar('--color-warning', '#8a5300');
-    const danger = cssVar('--color-danger', '#b42318');
-    const muted = cssVar('--color-text-muted', '#58606b');
-    const grid = cssVar('--color-border', '#d9dde3');
-    const axis = { stroke: muted, grid: { stroke: grid, width: 1 }, ticks: { stroke: grid } };
+    const palette = chartPalette();
+    const { accent, warning, danger } = palette;
     const options: uPlot.Options = {
       width: Math.max(280, element.clientWidth),
       height: HEIGHT,
@@ -100,27 +92,7 @@ export function RequestTimelineChart({
           points: { show: false },
         },
       ],
-      // asinh: linear near zero, logarithmic further up, so ten requests and a 20,000 limit are
-      // both readable on one axis.
-      scales: { y: { distr: 4, asinh: 1, range: (_u, _min, max) => [0, Math.max(max, 10) * 1.5] } },
-      axes: [
-        { ...axis, values: (_u, values) => values.map((value) => formatClock(value * 1_000)) },
-        {
-          ...axis,
-          size: 56,
-          // Decades only: asinh's default splits draw a dozen faint lines per decade.
-          splits: (u) => {
-            const max = u.scales.y?.max ?? 10;
-            return [0, 1, 10, 100, 1_000, 10_000, 100_000, 1_000_000].filter((v) => v <= max);
-          },
-          label: 'requests per minute',
-          labelSize: 18,
-          values: (_u, values) => values.map((value) => (value >= 1 ? formatCount(value) : '')),
-        },
-      ],
-      // The page draws its own key (it also explains the incident marks).
-      legend: { show: false },
-      cursor: { drag: { x: false, y: false } },
+      ...rateChartFrame(palette, (seconds) => formatClock(seconds * 1_000)),
       hooks: {
         setCursor: [
           (u) => {

@@ -1,0 +1,30 @@
+// The planning area's use cases over a database, as compose.ts wires them, for tests and the
+// benchmark: the published account-and-module limits of a production account in force, the
+// retention's default of 7 days, integration names from the registry, a fixed clock.
+import { BUILT_IN_OPERATIONS } from '../../shared/data-subject-operations';
+import { MODULE_RULES } from '../../shared/rate-limits';
+import type { IntegrationStore } from '../integrations/integration-store';
+import type { ReadinessDeps } from '../planning/migration-readiness';
+import { TrafficStore } from '../planning/traffic-store';
+import type { SqlDatabase } from '../store/database';
+
+export function planningDeps(
+  db: SqlDatabase,
+  integrations: IntegrationStore,
+  now: number,
+): ReadinessDeps & { store: TrafficStore } {
+  return {
+    store: new TrafficStore(() => Promise.resolve(db)),
+    inForce: {
+      policy: 'account-and-module',
+      tier: 'production',
+      overrides: {},
+      moduleRules: MODULE_RULES,
+    },
+    retentionDays: 7,
+    integrationNames: async () =>
+      new Map((await integrations.list()).map((entry) => [entry.id, entry.name])),
+    now: () => now,
+    operations: BUILT_IN_OPERATIONS,
+  };
+}
