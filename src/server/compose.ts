@@ -23,7 +23,7 @@ import type { DemoControlsPort } from './demo/demo-controls-routes';
 import { createEventTypesArea } from './event-types/event-types-module';
 import { createIntegrationsArea } from './integrations/integrations-module';
 import { createPlanningArea } from './planning/planning-module';
-import { addToAccountMinutes } from './planning/traffic-store';
+import { addToAccountTraffic } from './planning/traffic-store';
 import type { DemoTrafficPort } from './integrations/demo-integrations';
 import { createRateLimitsArea } from './rate-limits/rate-limits-module';
 import { accountName } from './rate-limits/scale-out';
@@ -218,7 +218,7 @@ export function composeBff({
     now,
     redis: shared,
     // Every stored report also adds to the account's per-minute totals the planning area replays.
-    alsoRecord: addToAccountMinutes,
+    alsoRecord: addToAccountTraffic,
     demo: demoTraffic && {
       traffic: demoTraffic,
       probe: () => upstream.send(EVENT_TYPES_OPERATION),

@@ -98,11 +98,12 @@ function newBatch(): Batch {
 
 /**
  * What else must hold every stored minute, written in the same transaction (the planning area's
- * account totals, which a replay reads): one row per minute and template, summed over the batch.
+ * account totals, which a replay reads): the batch's rows, summed per integration (`source`),
+ * minute and template.
  */
 export type AlsoRecordMinutes = (
   tx: SqlExecutor,
-  rows: readonly MinuteAggregate[],
+  rows: ReadonlyArray<MinuteAggregate & { readonly source: string }>,
 ) => Promise<void>;
 
 /** The report aggregates of every integration. */
@@ -201,17 +202,10 @@ export class ReportAggregates {
         ]);
       }
       if (this.#alsoRecord) {
-        const account = new Map<string, MinuteAggregate>();
-        for (const [, entry] of sums.values()) {
-          const key = `${entry.minute}|${entry.method}|${entry.template}`;
-          const previous = account.get(key);
-          account.set(key, {
-            ...entry,
-            requests: (previous?.requests ?? 0) + entry.requests,
-            throttled: (previous?.throttled ?? 0) + entry.throttled,
-          });
-        }
-        await this.#alsoRecord(tx, [...account.values()]);
+        await this.#alsoRecord(
+          tx,
+          [...sums.values()].map(([integrationId, entry]) => ({ ...entry, source: integrationId })),
+        );
       }
       // Distinct occurrences per integration and minute, those stored already included.
       const distinct = new Map<string, Set<string>>();

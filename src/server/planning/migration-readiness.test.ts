@@ -9,7 +9,7 @@ import { planningDeps } from '../test-support/planning-deps';
 import { STORE_ENGINES, type TestDatabase } from '../test-support/store-engines';
 import { migrationCsv, migrationMarkdown } from './planning-exports';
 import { migrationReadiness, type ReadinessDeps } from './migration-readiness';
-import { addToAccountMinutes } from './traffic-store';
+import { addToAccountTraffic } from './traffic-store';
 
 const NOW = Date.UTC(2026, 10, 27, 12, 0, 30);
 const DAY = 86_400_000;
@@ -25,13 +25,13 @@ for (const engine of STORE_ENGINES) {
 
     beforeAll(async () => {
       db = await engine.open();
-      integrations = new IntegrationStore(db, () => NOW, addToAccountMinutes);
+      integrations = new IntegrationStore(db, () => NOW, addToAccountTraffic);
       deps = planningDeps(db, integrations, NOW);
     });
     afterAll(() => db?.close());
     beforeEach(() =>
       db.exec(
-        'DELETE FROM integration_minutes; DELETE FROM integrations; DELETE FROM account_minutes; DELETE FROM console_minutes',
+        'DELETE FROM integration_minutes; DELETE FROM integrations; DELETE FROM account_minutes; DELETE FROM console_minutes; DELETE FROM source_minutes',
       ),
     );
 

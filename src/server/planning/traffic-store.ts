@@ -36,12 +36,45 @@ const upsertInto = (table: 'account_minutes' | 'console_minutes') =>
 const UPSERT_ACCOUNT = upsertInto('account_minutes');
 const UPSERT_CONSOLE = upsertInto('console_minutes');
 
-/** Adds `rows` to the account's totals, inside the caller's transaction. */
-export async function addToAccountMinutes(
+/** One source's requests of one template in one minute, to add to the account's totals. */
+export interface SourcedRow extends TrafficRow {
+  /** An integration's id, or {@link CONSOLE_SOURCE}. */
+  readonly source: string;
+}
+
+const UPSERT_SOURCE = `INSERT INTO source_minutes (minute, source, requests) VALUES ($1, $2, $3)
+  ON CONFLICT (minute, source) DO UPDATE SET
+    requests = source_minutes.requests + excluded.requests`;
+
+/**
+ * Adds `rows` to the account's totals (per minute and template, and per minute and source),
+ * inside the caller's transaction.
+ */
+export async function addToAccountTraffic(
   tx: SqlExecutor,
-  rows: readonly TrafficRow[],
+  rows: readonly SourcedRow[],
 ): Promise<void> {
+  const account = new Map<string, TrafficRow>();
+  const bySource = new Map<string, { minute: number; source: string; requests: number }>();
   for (const row of rows) {
+    const key = `${row.minute}|${row.method}|${row.template}`;
+    const sum = account.get(key);
+    account.set(key, {
+      minute: row.minute,
+      method: row.method,
+      template: row.template,
+      requests: (sum?.requests ?? 0) + row.requests,
+      throttled: (sum?.throttled ?? 0) + row.throttled,
+    });
+    const slot = `${row.minute}|${row.source}`;
+    const own = bySource.get(slot);
+    bySource.set(slot, {
+      minute: row.minute,
+      source: row.source,
+      requests: (own?.requests ?? 0) + row.requests,
+    });
+  }
+  for (const row of account.values()) {
     await tx.query(UPSERT_ACCOUNT, [
       iso(row.minute),
       row.method,
@@ -49,6 +82,9 @@ export async function addToAccountMinutes(
       row.requests,
       row.throttled,
     ]);
+  }
+  for (const row of bySource.values()) {
+    await tx.query(UPSERT_SOURCE, [iso(row.minute), row.source, row.requests]);
   }
 }
 
@@ -101,7 +137,10 @@ export class TrafficStore {
           row.throttled,
         ]);
       }
-      await addToAccountMinutes(tx, rows);
+      await addToAccountTraffic(
+        tx,
+        rows.map((row) => ({ ...row, source: CONSOLE_SOURCE })),
+      );
     });
   }
 
@@ -231,10 +270,15 @@ export class TrafficStore {
               .join(' OR ')})`
           : ''
       }`;
-      for (const [table, source] of [
-        ['integration_minutes', 't.integration_id'],
-        ['console_minutes', `'${CONSOLE_SOURCE}'`],
-      ] as const) {
+      // An account limit's refusals (no endpoints given) are shared by each source's minute
+      // totals; a rule's or an endpoint's by the sources' rows of those endpoints.
+      const reads: ReadonlyArray<readonly [string, string, string]> = cells
+        ? [
+            ['integration_minutes', 't.integration_id', 'GROUP BY t.integration_id'],
+            ['console_minutes', `'${CONSOLE_SOURCE}'`, 'GROUP BY 1'],
+          ]
+        : [['source_minutes', 't.source', 'GROUP BY t.source']];
+      for (const [table, source, groupBy] of reads) {
         const { rows } = await select(
           db,
           z.object({ source: z.string(), weighted: z.coerce.number(), requests: integer }),
@@ -242,7 +286,7 @@ export class TrafficStore {
            SELECT ${source} AS source, SUM(t.requests * w.weight) AS weighted,
              SUM(t.requests) AS requests
            FROM w JOIN ${table} t ON t.minute = w.minute ${filter}
-           GROUP BY ${source === 't.integration_id' ? source : '1'}`,
+           ${groupBy}`,
           params,
         );
         for (const row of rows) {
@@ -301,7 +345,7 @@ export class TrafficStore {
     const before = iso(cutoff);
     const db = await this.#db();
     let gone = 0;
-    for (const table of ['console_minutes', 'account_minutes']) {
+    for (const table of ['console_minutes', 'account_minutes', 'source_minutes']) {
       const { rows } = await select(
         db,
         z.object({ n: integer }),

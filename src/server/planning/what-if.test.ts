@@ -9,7 +9,7 @@ import { IntegrationStore } from '../integrations/integration-store';
 import { planningDeps } from '../test-support/planning-deps';
 import { STORE_ENGINES, type TestDatabase } from '../test-support/store-engines';
 import { PolicyRejectedError } from './policies';
-import { addToAccountMinutes, type TrafficStore } from './traffic-store';
+import { addToAccountTraffic, type TrafficStore } from './traffic-store';
 import { NoRecordedTrafficError, PeriodTooLongError, whatIf, type PlanningDeps } from './what-if';
 
 const MINUTE = 60_000;
@@ -41,14 +41,14 @@ for (const engine of STORE_ENGINES) {
 
     beforeAll(async () => {
       db = await engine.open();
-      integrations = new IntegrationStore(db, () => NOW, addToAccountMinutes);
+      integrations = new IntegrationStore(db, () => NOW, addToAccountTraffic);
       deps = planningDeps(db, integrations, NOW);
       traffic = deps.store;
     });
     afterAll(() => db?.close());
     beforeEach(async () => {
       await db.exec(
-        'DELETE FROM integration_minutes; DELETE FROM integration_throttles; DELETE FROM integrations; DELETE FROM account_minutes; DELETE FROM console_minutes',
+        'DELETE FROM integration_minutes; DELETE FROM integration_throttles; DELETE FROM integrations; DELETE FROM account_minutes; DELETE FROM console_minutes; DELETE FROM source_minutes',
       );
     });
 
@@ -209,7 +209,7 @@ for (const engine of STORE_ENGINES) {
         { source: sync.id, name: 'Nightly sync', requests: 90_000, refused: 45_000 },
         { source: crm.id, name: 'CRM connector', requests: 30_000, refused: 15_000 },
       ]);
-    });
+    }, 30_000);
 
     it('a report no account limit allows is set aside, not replayed', async () => {
       const honest = await integration('CRM connector');

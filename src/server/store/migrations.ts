@@ -362,6 +362,18 @@ export const MIGRATIONS: readonly Migration[] = [
       INSERT INTO account_minutes (minute, method, template, requests, throttled)
         SELECT minute, method, template, SUM(requests), SUM(throttled)
         FROM integration_minutes GROUP BY minute, method, template;
+      -- Each source's requests per minute, all templates together (an integration's id, or
+      -- 'console'): who would have drawn an account limit's refusals is read from here, a quarter
+      -- of the rows of the per-template tables.
+      CREATE TABLE source_minutes (
+        minute text NOT NULL,
+        source text NOT NULL,
+        requests bigint NOT NULL,
+        PRIMARY KEY (minute, source)
+      );
+      INSERT INTO source_minutes (minute, source, requests)
+        SELECT minute, integration_id, SUM(requests)
+        FROM integration_minutes GROUP BY minute, integration_id;
     `,
   },
 ];
