@@ -21,10 +21,14 @@ export function chartPalette() {
   };
 }
 
-/** Scales, axes, legend and cursor of a requests-per-minute chart; `timeLabel` labels the x axis. */
+/**
+ * Scales, axes, legend and cursor of a requests-per-minute chart; `timeLabel` labels the x axis,
+ * its ticks at least `timeSpace` CSS pixels apart (wider labels need more).
+ */
 export function rateChartFrame(
   palette: ReturnType<typeof chartPalette>,
   timeLabel: (seconds: number) => string,
+  timeSpace = 50,
 ): Pick<uPlot.Options, 'scales' | 'axes' | 'legend' | 'cursor'> {
   const axis = {
     stroke: palette.muted,
@@ -36,7 +40,7 @@ export function rateChartFrame(
     // both readable on one axis.
     scales: { y: { distr: 4, asinh: 1, range: (_u, _min, max) => [0, Math.max(max, 10) * 1.5] } },
     axes: [
-      { ...axis, values: (_u, values) => values.map(timeLabel) },
+      { ...axis, space: timeSpace, values: (_u, values) => values.map(timeLabel) },
       {
         ...axis,
         size: 56,

@@ -84,10 +84,14 @@ export function ReplayChart(props: ReplayChartProps) {
         limitLine('Account minute limit chosen', danger, [6, 4]),
         limitLine('Per-endpoint minute limit', danger, [2, 4]),
       ],
-      ...rateChartFrame(palette, (seconds) =>
-        latest.current.bucketMinutes >= 60
-          ? formatDate(seconds * 1_000)
-          : formatClock(seconds * 1_000),
+      // A week's ticks name the day and hour ("11-26 06:00"), a day's or an hour's the time.
+      ...rateChartFrame(
+        palette,
+        (seconds) =>
+          latest.current.bucketMinutes >= 60
+            ? `${formatDate(seconds * 1_000).slice(5)} ${formatClock(seconds * 1_000)}`
+            : formatClock(seconds * 1_000),
+        90,
       ),
       hooks: {
         setCursor: [
