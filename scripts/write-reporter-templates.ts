@@ -1,8 +1,9 @@
 // Writes the reporter package's template list (packages/reporter/src/templates.ts) from the
 // console's one table of platform operations (src/shared/operation-templates.ts), so the package
 // recognises exactly the operations the console does while staying free of any dependency on it.
-// The package's build runs this first; write-reporter-templates.test.ts fails when the committed
-// file differs from what this writes.
+// `npm run reporter-templates` runs it at the repository's root, where the console's sources are;
+// the package's own build needs only TypeScript, so `npm pack` works in the package alone.
+// write-reporter-templates.test.ts fails when the committed file differs from what this writes.
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { OPERATION_TEMPLATES } from '../src/shared/operation-templates';
@@ -19,7 +20,7 @@ export function reporterTemplatesSource(): string {
   );
   return [
     '// Generated from the console’s table of platform operations by',
-    '// scripts/write-reporter-templates.ts when the package is built: do not edit by hand.',
+    '// scripts/write-reporter-templates.ts (`npm run reporter-templates`): do not edit by hand.',
     '// A request path is reduced to one of these before it is counted, so no concrete path value is',
     '// ever kept or sent.',
     '',

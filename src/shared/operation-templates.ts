@@ -3,7 +3,7 @@
 // rate-limit table's paths for operations with no document ("limit paths"). A reported path is
 // reduced to one of these before anything is stored, so no concrete value (a purpose GUID, an
 // identifier) ever reaches the store. The reporter package's copy is generated from this list at
-// its build (scripts/write-reporter-templates.ts).
+// `npm run reporter-templates` (scripts/write-reporter-templates.ts).
 import { LIMIT_PATHS, PLATFORM_OPERATIONS } from './platform-operations';
 
 /** One recognised operation: method and path template. */

@@ -1,5 +1,5 @@
 // Generated from the console’s table of platform operations by
-// scripts/write-reporter-templates.ts when the package is built: do not edit by hand.
+// scripts/write-reporter-templates.ts (`npm run reporter-templates`): do not edit by hand.
 // A request path is reduced to one of these before it is counted, so no concrete path value is
 // ever kept or sent.
 
