@@ -372,6 +372,18 @@ export function rulesForPolicy(
   ];
 }
 
+/**
+ * The most requests the platform answers (other than with 429) for the account in one minute: the
+ * smallest account limit of any period, since every window at least a minute long holds the
+ * minute. A report of more in one minute cannot be real. Undefined when no account rule is kept.
+ */
+export function accountMinuteCeiling(rules: readonly RateLimitRule[]): number | undefined {
+  const limits = rules
+    .filter((rule) => rule.scope === 'account')
+    .flatMap((rule) => rule.limits.map((window) => window.limit));
+  return limits.length > 0 ? Math.min(...limits) : undefined;
+}
+
 /** "GET /rest/api/consent/v4/datasubjects/details": how a per-endpoint window is named. */
 export function endpointKey(method: string, path: string): string {
   return `${method.toUpperCase()} ${path.split('?')[0] ?? ''}`;

@@ -13,6 +13,7 @@ import type {
 import type { Incident } from '../../shared/incident';
 import { OTHER_TEMPLATE } from '../../shared/operation-templates';
 import {
+  accountMinuteCeiling,
   PERIOD_SECONDS,
   matchModuleRule,
   type RateLimitPeriod,
@@ -64,18 +65,6 @@ interface ImplausibleMinute {
   readonly minute: number;
   readonly reported: number;
   readonly clampedTo: number;
-}
-
-/**
- * The most requests the platform answers (other than with 429) for the account in one minute: the
- * smallest account limit of any period, since every window at least a minute long holds the
- * minute. Undefined when no account rule is kept.
- */
-function accountMinuteCeiling(rules: readonly RateLimitRule[]): number | undefined {
-  const limits = rules
-    .filter((rule) => rule.scope === 'account')
-    .flatMap((rule) => rule.limits.map((window) => window.limit));
-  return limits.length > 0 ? Math.min(...limits) : undefined;
 }
 
 /**

@@ -4,7 +4,12 @@
 // no account limit allows (docs/account-wide-view.md, "implausible") is set aside: shown apart,
 // and its requests taken out of every series before anything is replayed.
 import { OPERATION_TEMPLATES } from '../../shared/operation-templates';
-import { endpointKey, matchModuleRule, type RateLimitRule } from '../../shared/rate-limits';
+import {
+  accountMinuteCeiling,
+  endpointKey,
+  matchModuleRule,
+  type RateLimitRule,
+} from '../../shared/rate-limits';
 import type { GroupSeries, MinuteSeries } from './replay';
 import { CONSOLE_SOURCE, type SourceRow, type TrafficStore } from './traffic-store';
 
@@ -47,17 +52,6 @@ export interface LoadedTraffic {
   readonly cells: ReadonlyMap<string, { readonly method: string; readonly template: string }>;
   /** The source rows of the minutes set aside were read from: the rows kept. */
   readonly keptRowsOf: ReadonlyMap<number, readonly SourceRow[]>;
-}
-
-/**
- * The smallest account limit of any period: every window at least a minute long holds the
- * minute, so one integration answered more than this in a minute only in a report that is wrong.
- */
-export function accountCeiling(rules: readonly RateLimitRule[]): number | undefined {
-  const limits = rules
-    .filter((rule) => rule.scope === 'account')
-    .flatMap((rule) => rule.limits.map((window) => window.limit));
-  return limits.length > 0 ? Math.min(...limits) : undefined;
 }
 
 /**
@@ -176,7 +170,7 @@ export async function loadTraffic(
   // one, so only those minutes' source rows are read.
   const setAside: SetAside[] = [];
   const keptRowsOf = new Map<number, SourceRow[]>();
-  const ceiling = accountCeiling(inForce);
+  const ceiling = accountMinuteCeiling(inForce);
   const candidates =
     ceiling === undefined
       ? []
@@ -219,7 +213,7 @@ export async function loadTraffic(
         if (series)
           series[index] = column.keys.reduce((sum, key) => sum + (perCell.get(key) ?? 0), 0);
       });
-      if (hotCells.has(index) || endpointLimits.length > 0) {
+      if (endpointLimits.length > 0) {
         const threshold = Math.min(...endpointLimits);
         hotCells.set(index, new Map([...perCell].filter(([, count]) => count > threshold)));
       }
