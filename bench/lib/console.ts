@@ -61,9 +61,11 @@ export async function startConsole(
   port: number,
   upstreamUrl: string,
   env: Record<string, string> = {},
+  nodeFlags: string[] = [],
 ): Promise<RunningConsole> {
   const running = await startNodeProcess('dist/server/index.js', {
     cwd: consoleRoot(),
+    nodeFlags,
     name: `console on ${port}`,
     port,
     readyPath: '/healthz',

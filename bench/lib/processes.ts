@@ -45,6 +45,7 @@ export async function startNodeProcess(
     readyPath,
     name,
     cwd,
+    nodeFlags = [],
   }: {
     port: number;
     env: Record<string, string>;
@@ -52,11 +53,15 @@ export async function startNodeProcess(
     name: string;
     /** The checkout to run it in (`entry` is relative to it); default this one. */
     cwd?: string;
+    /** Node flags added to `npm start`'s, e.g. `--cpu-prof` (not allowed in NODE_OPTIONS). */
+    nodeFlags?: string[];
   },
 ): Promise<RunningProcess> {
   // Built JavaScript runs on plain Node with the flags `npm start` gives it (its heap sizes among
   // them), so the figures are those of the console as users run it; TypeScript goes through tsx.
-  const args = entry.endsWith('.js') ? [...START_FLAGS, entry] : ['--import', 'tsx', entry];
+  const args = entry.endsWith('.js')
+    ? [...START_FLAGS, ...nodeFlags, entry]
+    : [...nodeFlags, '--import', 'tsx', entry];
   const child = spawn(process.execPath, args, {
     ...(cwd ? { cwd } : {}),
     env: { ...process.env, NO_COLOR: '1', ...env },

@@ -623,6 +623,8 @@ describe('sessions', () => {
       'a tampered id',
       (valid) => valid.replace(/=(.)/, (_, c: string) => `=${c === 'A' ? 'B' : 'A'}`),
     ],
+    ['a signature with characters added', (valid) => `${valid}AB`],
+    ['a signature cut short', (valid) => valid.slice(0, -3)],
     ['an id signed with another secret', () => forged('A'.repeat(43), 'not-the-secret-'.repeat(3))],
     ['a cookie under the __Host- name over plain HTTP', (valid) => `__Host-${valid}`],
   ])('answers %s with 401, sending nothing', async (_, cookieFrom) => {

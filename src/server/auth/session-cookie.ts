@@ -1,8 +1,9 @@
 // The session cookie: only a random id, HMAC-signed with SESSION_SECRET, HttpOnly, SameSite=Strict,
 // Path=/, no Domain; over HTTPS also Secure with the __Host- prefix, which browsers refuse to let a
 // sibling subdomain or a plain-HTTP page set (no cookie tossing).
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Context } from 'hono';
-import { deleteCookie, getSignedCookie, setSignedCookie } from 'hono/cookie';
+import { deleteCookie, setSignedCookie } from 'hono/cookie';
 import type { CookieOptions } from 'hono/utils/cookie';
 import type { AppEnv } from '../app-env';
 import { isHttpsRequest, type WebSettings } from '../security/web-settings';
@@ -46,17 +47,38 @@ export async function readSessionCookie(
   const header = c.req.header('cookie');
   if (!header) return { id: undefined, presented: false };
   const name = sessionCookieName(c, settings);
-  const copies = header.split(';').filter((part) => part.trim().startsWith(`${name}=`)).length;
-  if (copies === 0) return { id: undefined, presented: false };
-  if (copies > 1) return { id: undefined, presented: true };
-  const value = await getSignedCookie(
-    c,
-    settings.secret,
-    SESSION_COOKIE,
-    isHttpsRequest(c, settings.web) ? 'host' : undefined,
-  );
-  const id = typeof value === 'string' && SESSION_ID_PATTERN.test(value) ? value : undefined;
+  const copies = header
+    .split(';')
+    .map((part) => part.trim())
+    .filter((part) => part.startsWith(`${name}=`));
+  if (copies.length === 0) return { id: undefined, presented: false };
+  if (copies.length > 1) return { id: undefined, presented: true };
+  const value = verifiedValue(copies[0]!.slice(name.length + 1), settings.secret);
+  const id = value !== undefined && SESSION_ID_PATTERN.test(value) ? value : undefined;
   return { id, presented: true };
+}
+
+/**
+ * The value of a cookie signed by Hono's `setSignedCookie` (`value.base64(HMAC-SHA-256)`,
+ * URI-encoded), when its signature is right. Checked with node:crypto rather than Hono's
+ * `getSignedCookie`, which imports the secret into WebCrypto again on every request: about a
+ * quarter of a millisecond of every API call, for the same comparison.
+ */
+function verifiedValue(raw: string, secret: string): string | undefined {
+  let cookie = raw.startsWith('"') && raw.endsWith('"') ? raw.slice(1, -1) : raw;
+  try {
+    cookie = decodeURIComponent(cookie);
+  } catch {
+    return undefined;
+  }
+  const dot = cookie.lastIndexOf('.');
+  if (dot <= 0) return undefined;
+  const value = cookie.slice(0, dot);
+  const signature = Buffer.from(cookie.slice(dot + 1));
+  const expected = Buffer.from(createHmac('sha256', secret).update(value).digest('base64'));
+  return signature.length === expected.length && timingSafeEqual(signature, expected)
+    ? value
+    : undefined;
 }
 
 /** Sets the cookie carrying `id`. */

@@ -1,6 +1,8 @@
 // Event types from the upstream, validated, serialised once, cached briefly and coalesced; the last
 // good list is kept (and written to DATA_DIR) so it can still be served, marked stale, while the
-// account is blocked or the platform fails: reference data must stay usable.
+// account is blocked or the platform fails: reference data must stay usable. An answer identical
+// to the last good one for the same filters is not read again (event-types-json.ts), and the
+// file is written when the list changed, not on every fetch.
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import {
@@ -11,7 +13,11 @@ import {
 import { PROBLEM_TYPES } from '../../shared/problem';
 import { HttpProblem } from '../problem';
 import { AnswerDeadlineExceeded, type AnswerParser } from '../upstream/answer-parser';
-import { eventTypesResponseJson } from '../upstream/event-types-json';
+import {
+  eventTypesBody,
+  readEventTypesAnswer,
+  type EventTypesReading,
+} from '../upstream/event-types-json';
 import { CoalescingCache } from '../upstream/coalescing-cache';
 import type { UpstreamClient } from '../upstream/upstream-client';
 import {
@@ -49,6 +55,18 @@ export interface EventTypesSourceOptions {
 
 /** Filtered lists whose last good answer is remembered; the unfiltered one always is. */
 const MAX_LAST_GOOD = 50;
+/**
+ * How far the kept file's `fetchedAt` may fall behind while the list does not change: after a
+ * restart it is the time a stale list says it is from, so it is refreshed now and then.
+ */
+const REWRITE_UNCHANGED_AFTER_MS = 10 * 60_000;
+
+/** A list as last read: the answer's digest, its checked items (JSON text) and when. */
+interface GoodList {
+  readonly digest: string;
+  readonly itemsJson: string;
+  readonly fetchedAt: string;
+}
 const UNFILTERED_KEY = JSON.stringify([[], []]);
 
 /** Query pairs for the filters in the configured wire style (the platform's documentation, docs/platform-contract.md, does not say). */
@@ -74,9 +92,11 @@ export class EventTypesSource {
   readonly #options: EventTypesSourceOptions;
   readonly #now: () => number;
   readonly #cache: CoalescingCache<string>;
-  /** The last good JSON text per filter key, newest last. */
-  readonly #lastGood = new Map<string, string>();
+  /** The last good list per filter key, newest last. */
+  readonly #lastGood = new Map<string, GoodList>();
   #persisted: Promise<string | undefined> | undefined;
+  /** When the kept file's list was fetched (ms), or undefined before this process wrote it. */
+  #writtenFetchedAt: number | undefined;
   #writing: Promise<void> = Promise.resolve();
 
   constructor(options: EventTypesSourceOptions) {
@@ -101,9 +121,12 @@ export class EventTypesSource {
     } catch (error) {
       const problem = error instanceof HttpProblem ? error : problemForUpstreamFailure(error);
       if (!problem || !servesStale(problem)) throw error;
-      const lastGood =
-        this.#lastGood.get(key) ??
-        (key === UNFILTERED_KEY ? await this.#readPersisted() : undefined);
+      const remembered = this.#lastGood.get(key);
+      const lastGood = remembered
+        ? eventTypesBody(remembered.itemsJson, remembered.fetchedAt)
+        : key === UNFILTERED_KEY
+          ? await this.#readPersisted()
+          : undefined;
       if (lastGood === undefined) throw error;
       return withStale(lastGood, problem);
     }
@@ -114,15 +137,21 @@ export class EventTypesSource {
     return this.#writing;
   }
 
-  #remember(key: string, json: string): void {
+  #remember(key: string, list: GoodList, json: string, changed: boolean): void {
     this.#lastGood.delete(key);
-    this.#lastGood.set(key, json);
+    this.#lastGood.set(key, list);
     if (this.#lastGood.size > MAX_LAST_GOOD) {
       const oldest = [...this.#lastGood.keys()].find((candidate) => candidate !== UNFILTERED_KEY);
       if (oldest !== undefined) this.#lastGood.delete(oldest);
     }
     const file = this.#options.lastGoodFile;
     if (key !== UNFILTERED_KEY || !file) return;
+    const fetchedAt = Date.parse(list.fetchedAt);
+    const fresh =
+      this.#writtenFetchedAt !== undefined &&
+      fetchedAt - this.#writtenFetchedAt < REWRITE_UNCHANGED_AFTER_MS;
+    if (!changed && fresh) return;
+    this.#writtenFetchedAt = fetchedAt;
     this.#persisted = Promise.resolve(json);
     // One write at a time, through a temporary file: a crash mid-write leaves the old list.
     this.#writing = this.#writing
@@ -158,28 +187,37 @@ export class EventTypesSource {
       query: filterQuery(filters, this.#options.arrayQueryStyle),
     });
     if (response.status !== 200) throw problemForUpstreamAnswer(response, this.#now());
-    const json = await this.#read(response.body, startedAt);
-    if (json === undefined) throw invalidUpstreamAnswerProblem();
-    this.#remember(key, json);
-    return json;
-  }
-
-  #read(text: string, startedAt: number): Promise<string | undefined> {
     const { parser, timeoutMs = 10_000 } = this.#options;
-    return readAnswer(parser, text, new Date(this.#now()).toISOString(), startedAt + timeoutMs);
+    const read = await readList(
+      parser,
+      response.body,
+      this.#lastGood.get(key),
+      startedAt + timeoutMs,
+    );
+    if (!read) throw invalidUpstreamAnswerProblem();
+    const list = { ...read.list, fetchedAt: new Date(this.#now()).toISOString() };
+    const json = eventTypesBody(list.itemsJson, list.fetchedAt);
+    this.#remember(key, list, json, read.changed);
+    return json;
   }
 }
 
-/** The answer read off the main thread when a parser is given, within the call's deadline. */
-async function readAnswer(
+/**
+ * The list in the answer `text` (off the main thread when a parser is given, within the call's
+ * deadline): `known`'s items when the text is the same as its answer's, or undefined when the
+ * answer is not a list of event types.
+ */
+async function readList(
   parser: AnswerParser | undefined,
   text: string,
-  fetchedAt: string,
+  known: GoodList | undefined,
   deadlineAt: number,
-): Promise<string | undefined> {
-  if (!parser) return eventTypesResponseJson(text, fetchedAt);
+): Promise<{ list: Omit<GoodList, 'fetchedAt'>; changed: boolean } | undefined> {
+  let reading: EventTypesReading;
   try {
-    return await parser.read(text, fetchedAt, deadlineAt);
+    reading = parser
+      ? await parser.read(text, known?.digest, deadlineAt)
+      : readEventTypesAnswer(text, known?.digest);
   } catch (error) {
     if (!(error instanceof AnswerDeadlineExceeded)) throw error;
     throw new HttpProblem({
@@ -190,6 +228,11 @@ async function readAnswer(
         'Several large answers arrived at once and this one was not read within the configured timeout (UPSTREAM_TIMEOUT_MS); it was dropped. Try again in a moment.',
     });
   }
+  if (reading.kind === 'list') {
+    return { list: { digest: reading.digest, itemsJson: reading.itemsJson }, changed: true };
+  }
+  // "unchanged" is only ever answered for the digest of `known`.
+  return reading.kind === 'unchanged' && known ? { list: known, changed: false } : undefined;
 }
 
 /** Whether the last good list may stand in: the platform blocked or failed, not a bad request. */

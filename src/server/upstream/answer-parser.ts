@@ -11,7 +11,7 @@ import { availableParallelism } from 'node:os';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { AnswerJob, AnswerResult } from './answer-worker';
-import { eventTypesResponseJson } from './event-types-json';
+import { readEventTypesAnswer, type EventTypesReading } from './event-types-json';
 
 /** Answers at least this large (in UTF-16 code units, about bytes) are read off the main thread. */
 export const OFF_THREAD_FROM_CHARS = 256 * 1024;
@@ -48,9 +48,9 @@ function startWorker(): Worker {
 interface Job {
   readonly id: number;
   readonly text: string;
-  readonly fetchedAt: string;
+  readonly knownDigest: string | undefined;
   readonly deadlineAt: number;
-  readonly resolve: (json: string | undefined) => void;
+  readonly resolve: (reading: EventTypesReading) => void;
   readonly reject: (error: Error) => void;
   timer?: NodeJS.Timeout;
 }
@@ -95,15 +95,20 @@ export class AnswerParser {
   }
 
   /**
-   * `{ items, fetchedAt }` as JSON text for the answer `text`, or undefined when it is not a list
-   * of event types. Rejects with AnswerDeadlineExceeded when it cannot be read by `deadlineAt`.
+   * What the answer `text` holds (readEventTypesAnswer); `knownDigest` is that of the last list
+   * read for the same filters. Rejects with AnswerDeadlineExceeded when it cannot be read by
+   * `deadlineAt`.
    */
-  read(text: string, fetchedAt: string, deadlineAt: number): Promise<string | undefined> {
+  read(
+    text: string,
+    knownDigest: string | undefined,
+    deadlineAt: number,
+  ): Promise<EventTypesReading> {
     if (text.length < OFF_THREAD_FROM_CHARS) {
-      return Promise.resolve(eventTypesResponseJson(text, fetchedAt));
+      return Promise.resolve(readEventTypesAnswer(text, knownDigest));
     }
     return new Promise((resolve, reject) => {
-      const job: Job = { id: this.#nextId++, text, fetchedAt, deadlineAt, resolve, reject };
+      const job: Job = { id: this.#nextId++, text, knownDigest, deadlineAt, resolve, reject };
       const wait = deadlineAt - this.#now();
       if (wait <= 0) {
         reject(new AnswerDeadlineExceeded());
@@ -136,7 +141,7 @@ export class AnswerParser {
       if (!job) return;
       slot.job = job;
       const worker = (slot.worker ??= this.#spawn(slot));
-      const message: AnswerJob = { id: job.id, text: job.text, fetchedAt: job.fetchedAt };
+      const message: AnswerJob = { id: job.id, text: job.text, knownDigest: job.knownDigest };
       worker.postMessage(message);
     }
   }
@@ -148,7 +153,7 @@ export class AnswerParser {
       const job = slot.job;
       if (!job || job.id !== result.id) return;
       slot.job = undefined;
-      this.#settle(job, result.json ?? undefined);
+      this.#settle(job, result.reading);
       this.#dispatch();
     });
     worker.on('error', (error) => {
@@ -177,7 +182,7 @@ export class AnswerParser {
     this.#dispatch();
   }
 
-  #settle(job: Job, outcome: string | undefined | Error): void {
+  #settle(job: Job, outcome: EventTypesReading | Error): void {
     clearTimeout(job.timer);
     if (outcome instanceof Error) job.reject(outcome);
     else job.resolve(outcome);

@@ -1,26 +1,27 @@
-// The worker thread that reads large event-types answers (answer-parser.ts): parsing, checking
-// and serialising 16 MB of JSON takes the better part of a second, which on the main thread would
-// stall every other request, /healthz included. Here it stalls nothing but this thread.
+// The worker thread that reads large event-types answers (answer-parser.ts): hashing, parsing,
+// checking and serialising 16 MB of JSON takes the better part of a second, which on the main
+// thread would stall every other request, /healthz included. Here it stalls nothing but this
+// thread.
 import { parentPort } from 'node:worker_threads';
-import { eventTypesResponseJson } from './event-types-json';
+import { readEventTypesAnswer, type EventTypesReading } from './event-types-json';
 
-/** A job: the answer's text and the time to stamp as `fetchedAt`. */
+/** A job: the answer's text and the digest of the last list read for the same filters. */
 export interface AnswerJob {
   readonly id: number;
   readonly text: string;
-  readonly fetchedAt: string;
+  readonly knownDigest: string | undefined;
 }
 
-/** Its result: the finished JSON text, or null when the answer is not a list of event types. */
+/** Its result. */
 export interface AnswerResult {
   readonly id: number;
-  readonly json: string | null;
+  readonly reading: EventTypesReading;
 }
 
 parentPort?.on('message', (job: AnswerJob) => {
   const result: AnswerResult = {
     id: job.id,
-    json: eventTypesResponseJson(job.text, job.fetchedAt) ?? null,
+    reading: readEventTypesAnswer(job.text, job.knownDigest),
   };
   parentPort?.postMessage(result);
 });

@@ -1,10 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { EventTypesResponseSchema } from '../../shared/event-types';
-import { eventTypesResponseJson } from './event-types-json';
+import { eventTypesBody, readEventTypesAnswer } from './event-types-json';
 
 const AT = '2026-01-02T03:04:05.000Z';
 
-describe('eventTypesResponseJson', () => {
+/** The answer body for `text`, read as a first answer; undefined when it is not a list. */
+function eventTypesResponseJson(text: string, fetchedAt: string): string | undefined {
+  const reading = readEventTypesAnswer(text, undefined);
+  return reading.kind === 'list' ? eventTypesBody(reading.itemsJson, fetchedAt) : undefined;
+}
+
+describe('readEventTypesAnswer', () => {
   it.each([
     [
       'complete records',
@@ -44,5 +50,14 @@ describe('eventTypesResponseJson', () => {
     ['a list of non-objects', '[1,2]'],
   ])('refuses %s', (_, text) => {
     expect(eventTypesResponseJson(text, AT)).toBeUndefined();
+  });
+
+  it('recognises the text of the last list read, and only that', () => {
+    const first = readEventTypesAnswer('[{"code":1}]', undefined);
+    expect(first.kind).toBe('list');
+    const digest = first.kind === 'list' ? first.digest : '';
+    expect(readEventTypesAnswer('[{"code":1}]', digest)).toEqual({ kind: 'unchanged', digest });
+    expect(readEventTypesAnswer('[{"code":2}]', digest).kind).toBe('list');
+    expect(readEventTypesAnswer('[{"code":1}] ', digest).kind).toBe('list');
   });
 });

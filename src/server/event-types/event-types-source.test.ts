@@ -1,0 +1,101 @@
+// The event-types source across fetches of the same and of a changed list: what the browser is
+// answered, and what the kept file (the last good list after a restart) holds.
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { EventTypesResponseSchema } from '../../shared/event-types';
+import { AnswerParser, OFF_THREAD_FROM_CHARS } from '../upstream/answer-parser';
+import type { UpstreamClient } from '../upstream/upstream-client';
+import { EventTypesSource } from './event-types-source';
+
+const ALL = { modules: [], objectTypes: [] };
+const LIST_A = '[{"code":1,"value":"Vendor Added","moduleName":"Vendor Risk"}]';
+const LIST_B = '[{"code":1,"value":"Vendor Added"},{"code":2,"value":"Consent Given"}]';
+
+/** A source whose upstream answers `answer.text`, on a clock the test moves, keeping a file. */
+function setUp(parser?: AnswerParser) {
+  const answer = { text: LIST_A, calls: 0 };
+  const clock = { now: Date.parse('2026-03-01T09:00:00Z') };
+  const upstream = {
+    send: async () => {
+      answer.calls += 1;
+      return { status: 200, headers: { 'content-type': 'application/json' }, body: answer.text };
+    },
+  } as unknown as UpstreamClient;
+  const file = join(mkdtempSync(join(tmpdir(), 'console-event-types-')), 'event-types.json');
+  const source = new EventTypesSource({
+    upstream,
+    arrayQueryStyle: 'repeat',
+    cacheTtlMs: 0,
+    now: () => clock.now,
+    lastGoodFile: file,
+    ...(parser ? { parser } : {}),
+  });
+  const fetchList = async () =>
+    EventTypesResponseSchema.parse(JSON.parse(await source.getJson(ALL)));
+  const kept = async () => {
+    await source.flush();
+    return EventTypesResponseSchema.parse(JSON.parse(readFileSync(file, 'utf8')));
+  };
+  return { answer, clock, fetchList, kept };
+}
+
+describe('EventTypesSource across fetches', () => {
+  it('answers an unchanged list with a fresh fetchedAt, and a changed one at once', async () => {
+    const { answer, clock, fetchList } = setUp();
+    const first = await fetchList();
+    clock.now += 30_000;
+    const same = await fetchList();
+    expect(same.items).toEqual(first.items);
+    expect(same.fetchedAt).toBe('2026-03-01T09:00:30.000Z');
+    answer.text = LIST_B;
+    clock.now += 30_000;
+    expect((await fetchList()).items.map((item) => item.value)).toEqual([
+      'Vendor Added',
+      'Consent Given',
+    ]);
+    // Back to the first list: recognised by what was read last, not by any list ever seen.
+    answer.text = LIST_A;
+    expect((await fetchList()).items).toEqual(first.items);
+    expect(answer.calls).toBe(4);
+  });
+
+  it('writes the kept file when the list changes, and an unchanged one every 10 minutes', async () => {
+    const { answer, clock, fetchList, kept } = setUp();
+    await fetchList();
+    expect((await kept()).fetchedAt).toBe('2026-03-01T09:00:00.000Z');
+    clock.now += 9 * 60_000;
+    await fetchList();
+    // Unchanged and not 10 minutes on: the file still says when it was written.
+    expect((await kept()).fetchedAt).toBe('2026-03-01T09:00:00.000Z');
+    clock.now += 60_000;
+    await fetchList();
+    expect((await kept()).fetchedAt).toBe('2026-03-01T09:10:00.000Z');
+    clock.now += 1_000;
+    answer.text = LIST_B;
+    await fetchList();
+    const changed = await kept();
+    expect(changed.fetchedAt).toBe('2026-03-01T09:10:01.000Z');
+    expect(changed.items).toHaveLength(2);
+  });
+
+  it('recognises an unchanged large answer read off the main thread', async () => {
+    const parser = new AnswerParser({ workers: 1 });
+    try {
+      const { answer, clock, fetchList } = setUp(parser);
+      const item = (code: number) => `{"code":${code},"value":"consent.receipt.${code}"}`;
+      const count = Math.ceil(OFF_THREAD_FROM_CHARS / item(10_000).length) + 1;
+      answer.text = `[${Array.from({ length: count }, (_, i) => item(i)).join(',')}]`;
+      const first = await fetchList();
+      clock.now += 1_000;
+      const same = await fetchList();
+      expect(same.items).toEqual(first.items);
+      expect(same.fetchedAt).not.toBe(first.fetchedAt);
+      answer.text = answer.text.replace('"consent.receipt.0"', '"consent.receipt.zero"');
+      expect((await fetchList()).items[0]?.value).toBe('consent.receipt.zero');
+    } finally {
+      await parser.close();
+    }
+  });
+});
