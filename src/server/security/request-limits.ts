@@ -114,6 +114,5 @@ export function bodySizeLimit(): MiddlewareHandler<AppEnv> {
   });
   // A GET or HEAD has no body to measure (the Node adapter gives it none), and asking for one
   // builds a full WHATWG Request with its AbortController: about 0.2 ms of every read request.
-  return (c, next) =>
-    c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : limit(c, next);
+  return (c, next) => (c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : limit(c, next));
 }
