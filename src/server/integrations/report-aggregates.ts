@@ -96,6 +96,9 @@ function newBatch(): Batch {
   return { reports: [], done, resolve, reject };
 }
 
+/** Built once: zod compiles an object schema on its first parse (see audit-store.ts). */
+const IncidentKeyRowSchema = z.object({ incident_key: z.string() });
+
 /**
  * What else must hold every stored minute, written in the same transaction (the planning area's
  * account totals, which a replay reads): the batch's rows, summed per integration (`source`),
@@ -215,7 +218,7 @@ export class ReportAggregates {
         if (!keys) {
           const { rows } = await select(
             tx,
-            z.object({ incident_key: z.string() }),
+            IncidentKeyRowSchema,
             `SELECT incident_key FROM integration_throttles
              WHERE integration_id = $1 AND first_seen >= $2 AND first_seen < $3
                AND incident_key <> $4`,
