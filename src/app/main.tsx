@@ -1,17 +1,21 @@
-// SPA entry: mounts the router inside the app-wide providers.
+// SPA entry: mounts the router inside the app-wide providers, both on one query client.
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { createQueryClient } from '../lib/query-client';
 import { AppProviders } from './providers';
-import { AppRouter } from './router';
+import { AppRouter, createAppRouter } from './router';
 import './styles.css';
 
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html has no #root element');
 
+const queryClient = createQueryClient();
+const router = createAppRouter(queryClient);
+
 createRoot(container).render(
   <StrictMode>
-    <AppProviders>
-      <AppRouter />
+    <AppProviders client={queryClient}>
+      <AppRouter router={router} />
     </AppProviders>
   </StrictMode>,
 );

@@ -1,7 +1,12 @@
-// Pages and their URLs. Each page is its own chunk, loaded when first visited.
+// Pages and their URLs. Each page is its own chunk, loaded when first visited. A page whose data
+// does not depend on what the user does first starts its query in the route's loader, which the
+// router runs beside the chunk's download: the list is on its way before the page's code is.
+import type { QueryClient } from '@tanstack/react-query';
 import type { ComponentType } from 'react';
 import { createBrowserRouter, Navigate } from 'react-router';
 import { RouterProvider } from 'react-router/dom';
+import { eventTypesQueryOptions } from '../features/event-types/api/get-event-types';
+import { sessionQueryOptions } from '../lib/session-query';
 import { RequireRole } from '../features/session/components/require-role';
 import { AppLayout, useDocumentTitle } from './layout';
 import { NotFoundPage } from './not-found-page';
@@ -25,96 +30,119 @@ function signInTitled(Page: ComponentType): ComponentType {
   };
 }
 
-const router = createBrowserRouter([
-  {
-    // Outside the app frame: a signed-out visitor sees no navigation.
-    path: 'sign-in',
-    hydrateFallbackElement: <p className="app-loading">Loading the console…</p>,
-    lazy: async () => ({
-      Component: signInTitled(
-        (await import('../features/session/components/sign-in-page')).SignInPage,
-      ),
-    }),
-  },
-  {
-    element: <AppLayout />,
-    // Shown while the first page's chunk loads on a cold start.
-    hydrateFallbackElement: <p className="app-loading">Loading the console…</p>,
-    children: [
-      { index: true, element: <Navigate to="/event-types" replace /> },
-      {
-        path: 'event-types',
-        lazy: async () => ({
-          Component: (await import('../features/event-types/components/event-types-page'))
-            .EventTypesPage,
-        }),
-      },
-      {
-        path: 'rate-limits',
-        lazy: async () => ({
-          Component: (await import('../features/rate-limits/components/rate-limits-page'))
-            .RateLimitsPage,
-        }),
-      },
-      // Early warning and alert destinations: every role reads, admins change (the BFF enforces).
-      {
-        path: 'alerts',
-        lazy: async () => ({
-          Component: (await import('../features/alerts/components/alerts-page')).AlertsPage,
-        }),
-      },
-      // What would happen: every role (the what-if and the readiness report hold no personal data).
-      {
-        path: 'planning',
-        lazy: async () => ({
-          Component: (await import('../features/planning/components/planning-page')).PlanningPage,
-        }),
-      },
-      // Personal data: admins only (the BFF answers 403 to others; this says why).
-      {
-        path: 'data-subjects',
-        lazy: async () => ({
-          Component: adminOnly(
-            (await import('../features/data-subjects/components/data-subjects-page'))
-              .DataSubjectsPage,
-            'This page looks up data subjects: it shows personal data.',
-          ),
-        }),
-      },
-      {
-        path: 'audit',
-        lazy: async () => ({
-          Component: adminOnly(
-            (await import('../features/audit-trail/components/audit-trail-page')).AuditTrailPage,
-            'This page lists who looked up which data subject: it shows personal data.',
-          ),
-        }),
-      },
-      {
-        path: 'integrations',
-        lazy: async () => {
-          const { IntegrationsPage } =
-            await import('../features/integrations/components/integrations-page');
-          const { UnlockSignIn } = await import('../features/session/components/unlock-sign-in');
-          // Admins manage who may use the console here, so a sign-in unlock sits below.
-          return {
-            Component: adminOnly(
-              () => (
-                <>
-                  <IntegrationsPage />
-                  <UnlockSignIn />
-                </>
-              ),
-              'This page registers the account’s integrations and issues their reporting keys, which only administrators manage.',
-            ),
-          };
-        },
-      },
-      { path: '*', element: <NotFoundPage /> },
-    ],
-  },
-]);
+type AppRouterInstance = ReturnType<typeof createBrowserRouter>;
 
-export function AppRouter() {
+/**
+ * A route's loader that starts a query (`prefetch`) and does not wait for it: the page shows its
+ * own loading state, and a query already fresh in the cache is not asked again.
+ */
+function startQuery(prefetch: () => Promise<void>) {
+  return {
+    loader: () => {
+      void prefetch();
+      return null;
+    },
+    // The query keeps itself fresh: running the loader again on every navigation (a facet ticked
+    // changes the URL) would only turn each of those into an asynchronous navigation.
+    shouldRevalidate: () => false,
+  };
+}
+
+export function createAppRouter(client: QueryClient): AppRouterInstance {
+  return createBrowserRouter([
+    {
+      // Outside the app frame: a signed-out visitor sees no navigation.
+      path: 'sign-in',
+      hydrateFallbackElement: <p className="app-loading">Loading the console…</p>,
+      lazy: async () => ({
+        Component: signInTitled(
+          (await import('../features/session/components/sign-in-page')).SignInPage,
+        ),
+      }),
+    },
+    {
+      element: <AppLayout />,
+      // The frame waits for the session before it shows any page: ask for it at once.
+      ...startQuery(() => client.prefetchQuery(sessionQueryOptions())),
+      // Shown while the first page's chunk loads on a cold start.
+      hydrateFallbackElement: <p className="app-loading">Loading the console…</p>,
+      children: [
+        { index: true, element: <Navigate to="/event-types" replace /> },
+        {
+          path: 'event-types',
+          ...startQuery(() => client.prefetchQuery(eventTypesQueryOptions())),
+          lazy: async () => ({
+            Component: (await import('../features/event-types/components/event-types-page'))
+              .EventTypesPage,
+          }),
+        },
+        {
+          path: 'rate-limits',
+          lazy: async () => ({
+            Component: (await import('../features/rate-limits/components/rate-limits-page'))
+              .RateLimitsPage,
+          }),
+        },
+        // Early warning and alert destinations: every role reads, admins change (the BFF enforces).
+        {
+          path: 'alerts',
+          lazy: async () => ({
+            Component: (await import('../features/alerts/components/alerts-page')).AlertsPage,
+          }),
+        },
+        // What would happen: every role (the what-if and the readiness report hold no personal data).
+        {
+          path: 'planning',
+          lazy: async () => ({
+            Component: (await import('../features/planning/components/planning-page')).PlanningPage,
+          }),
+        },
+        // Personal data: admins only (the BFF answers 403 to others; this says why).
+        {
+          path: 'data-subjects',
+          lazy: async () => ({
+            Component: adminOnly(
+              (await import('../features/data-subjects/components/data-subjects-page'))
+                .DataSubjectsPage,
+              'This page looks up data subjects: it shows personal data.',
+            ),
+          }),
+        },
+        {
+          path: 'audit',
+          lazy: async () => ({
+            Component: adminOnly(
+              (await import('../features/audit-trail/components/audit-trail-page')).AuditTrailPage,
+              'This page lists who looked up which data subject: it shows personal data.',
+            ),
+          }),
+        },
+        {
+          path: 'integrations',
+          lazy: async () => {
+            const { IntegrationsPage } =
+              await import('../features/integrations/components/integrations-page');
+            const { UnlockSignIn } = await import('../features/session/components/unlock-sign-in');
+            // Admins manage who may use the console here, so a sign-in unlock sits below.
+            return {
+              Component: adminOnly(
+                () => (
+                  <>
+                    <IntegrationsPage />
+                    <UnlockSignIn />
+                  </>
+                ),
+                'This page registers the account’s integrations and issues their reporting keys, which only administrators manage.',
+              ),
+            };
+          },
+        },
+        { path: '*', element: <NotFoundPage /> },
+      ],
+    },
+  ]);
+}
+
+export function AppRouter({ router }: { router: AppRouterInstance }) {
   return <RouterProvider router={router} />;
 }

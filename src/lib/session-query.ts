@@ -25,7 +25,7 @@ export async function getSession({
 }
 
 /** Query options for the current session. */
-function sessionQueryOptions() {
+export function sessionQueryOptions() {
   return queryOptions({
     queryKey: sessionQueryKey,
     queryFn: ({ signal }) => getSession({ signal }),

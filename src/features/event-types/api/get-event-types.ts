@@ -15,8 +15,8 @@ function getEventTypes({ signal }: { signal?: AbortSignal } = {}): Promise<Event
   return apiRequest('/api/event-types', EventTypesResponseSchema, { signal });
 }
 
-/** Query options for the event-type list. */
-function eventTypesQueryOptions() {
+/** Query options for the event-type list (the page's hook, and the route's early start). */
+export function eventTypesQueryOptions() {
   return queryOptions({
     queryKey: eventTypesQueryKeys.list(),
     queryFn: ({ signal }) => getEventTypes({ signal }),
