@@ -55,7 +55,6 @@ describe('EventTypesSource across fetches', () => {
       'Vendor Added',
       'Consent Given',
     ]);
-    // Back to the first list: recognised by what was read last, not by any list ever seen.
     answer.text = LIST_A;
     expect((await fetchList()).items).toEqual(first.items);
     expect(answer.calls).toBe(4);
@@ -80,7 +79,7 @@ describe('EventTypesSource across fetches', () => {
     expect(changed.items).toHaveLength(2);
   });
 
-  it('recognises an unchanged large answer read off the main thread', async () => {
+  it('reads a large answer off the main thread, the same list and a changed one', async () => {
     const parser = new AnswerParser({ workers: 1 });
     try {
       const { answer, clock, fetchList } = setUp(parser);

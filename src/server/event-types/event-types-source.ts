@@ -1,8 +1,7 @@
 // Event types from the upstream, validated, serialised once, cached briefly and coalesced; the last
 // good list is kept (and written to DATA_DIR) so it can still be served, marked stale, while the
-// account is blocked or the platform fails: reference data must stay usable. An answer identical
-// to the last good one for the same filters is not read again (event-types-json.ts), and the
-// file is written when the list changed, not on every fetch.
+// account is blocked or the platform fails: reference data must stay usable. Every answer is read
+// and checked in full; the file is rewritten when the checked list changed, not on every fetch.
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import {
@@ -13,11 +12,7 @@ import {
 import { PROBLEM_TYPES } from '../../shared/problem';
 import { HttpProblem } from '../problem';
 import { AnswerDeadlineExceeded, type AnswerParser } from '../upstream/answer-parser';
-import {
-  eventTypesBody,
-  readEventTypesAnswer,
-  type EventTypesReading,
-} from '../upstream/event-types-json';
+import { checkedEventTypesJson, eventTypesBody } from '../upstream/event-types-json';
 import { CoalescingCache } from '../upstream/coalescing-cache';
 import type { UpstreamClient } from '../upstream/upstream-client';
 import {
@@ -61,9 +56,8 @@ const MAX_LAST_GOOD = 50;
  */
 const REWRITE_UNCHANGED_AFTER_MS = 10 * 60_000;
 
-/** A list as last read: the answer's digest, its checked items (JSON text) and when. */
+/** A list as last read: its checked items (JSON text) and when. */
 interface GoodList {
-  readonly digest: string;
   readonly itemsJson: string;
   readonly fetchedAt: string;
 }
@@ -188,36 +182,27 @@ export class EventTypesSource {
     });
     if (response.status !== 200) throw problemForUpstreamAnswer(response, this.#now());
     const { parser, timeoutMs = 10_000 } = this.#options;
-    const read = await readList(
-      parser,
-      response.body,
-      this.#lastGood.get(key),
-      startedAt + timeoutMs,
-    );
-    if (!read) throw invalidUpstreamAnswerProblem();
-    const list = { ...read.list, fetchedAt: new Date(this.#now()).toISOString() };
+    const itemsJson = await readItems(parser, response.body, startedAt + timeoutMs);
+    if (itemsJson === undefined) throw invalidUpstreamAnswerProblem();
+    const list = { itemsJson, fetchedAt: new Date(this.#now()).toISOString() };
     const json = eventTypesBody(list.itemsJson, list.fetchedAt);
-    this.#remember(key, list, json, read.changed);
+    // Two texts of one checked list compare in microseconds; writing it costs a disk write.
+    this.#remember(key, list, json, this.#lastGood.get(key)?.itemsJson !== itemsJson);
     return json;
   }
 }
 
 /**
- * The list in the answer `text` (off the main thread when a parser is given, within the call's
- * deadline): `known`'s items when the text is the same as its answer's, or undefined when the
- * answer is not a list of event types.
+ * The checked items of the answer `text` as JSON text (off the main thread when a parser is given,
+ * within the call's deadline), or undefined when the answer is not a list of event types.
  */
-async function readList(
+async function readItems(
   parser: AnswerParser | undefined,
   text: string,
-  known: GoodList | undefined,
   deadlineAt: number,
-): Promise<{ list: Omit<GoodList, 'fetchedAt'>; changed: boolean } | undefined> {
-  let reading: EventTypesReading;
+): Promise<string | undefined> {
   try {
-    reading = parser
-      ? await parser.read(text, known?.digest, deadlineAt)
-      : readEventTypesAnswer(text, known?.digest);
+    return parser ? await parser.read(text, deadlineAt) : checkedEventTypesJson(text);
   } catch (error) {
     if (!(error instanceof AnswerDeadlineExceeded)) throw error;
     throw new HttpProblem({
@@ -228,11 +213,6 @@ async function readList(
         'Several large answers arrived at once and this one was not read within the configured timeout (UPSTREAM_TIMEOUT_MS); it was dropped. Try again in a moment.',
     });
   }
-  if (reading.kind === 'list') {
-    return { list: { digest: reading.digest, itemsJson: reading.itemsJson }, changed: true };
-  }
-  // "unchanged" is only ever answered for the digest of `known`.
-  return reading.kind === 'unchanged' && known ? { list: known, changed: false } : undefined;
 }
 
 /** Whether the last good list may stand in: the platform blocked or failed, not a bad request. */

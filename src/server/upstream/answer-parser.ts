@@ -11,7 +11,7 @@ import { availableParallelism } from 'node:os';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { AnswerJob, AnswerResult } from './answer-worker';
-import { readEventTypesAnswer, type EventTypesReading } from './event-types-json';
+import { checkedEventTypesJson } from './event-types-json';
 
 /** Answers at least this large (in UTF-16 code units, about bytes) are read off the main thread. */
 export const OFF_THREAD_FROM_CHARS = 256 * 1024;
@@ -48,9 +48,8 @@ function startWorker(): Worker {
 interface Job {
   readonly id: number;
   readonly text: string;
-  readonly knownDigest: string | undefined;
   readonly deadlineAt: number;
-  readonly resolve: (reading: EventTypesReading) => void;
+  readonly resolve: (itemsJson: string | undefined) => void;
   readonly reject: (error: Error) => void;
   timer?: NodeJS.Timeout;
 }
@@ -95,20 +94,15 @@ export class AnswerParser {
   }
 
   /**
-   * What the answer `text` holds (readEventTypesAnswer); `knownDigest` is that of the last list
-   * read for the same filters. Rejects with AnswerDeadlineExceeded when it cannot be read by
-   * `deadlineAt`.
+   * The checked items of the answer `text` as JSON text, or undefined when it is not a list of
+   * event types. Rejects with AnswerDeadlineExceeded when it cannot be read by `deadlineAt`.
    */
-  read(
-    text: string,
-    knownDigest: string | undefined,
-    deadlineAt: number,
-  ): Promise<EventTypesReading> {
+  read(text: string, deadlineAt: number): Promise<string | undefined> {
     if (text.length < OFF_THREAD_FROM_CHARS) {
-      return Promise.resolve(readEventTypesAnswer(text, knownDigest));
+      return Promise.resolve(checkedEventTypesJson(text));
     }
     return new Promise((resolve, reject) => {
-      const job: Job = { id: this.#nextId++, text, knownDigest, deadlineAt, resolve, reject };
+      const job: Job = { id: this.#nextId++, text, deadlineAt, resolve, reject };
       const wait = deadlineAt - this.#now();
       if (wait <= 0) {
         reject(new AnswerDeadlineExceeded());
@@ -141,7 +135,7 @@ export class AnswerParser {
       if (!job) return;
       slot.job = job;
       const worker = (slot.worker ??= this.#spawn(slot));
-      const message: AnswerJob = { id: job.id, text: job.text, knownDigest: job.knownDigest };
+      const message: AnswerJob = { id: job.id, text: job.text };
       worker.postMessage(message);
     }
   }
@@ -153,7 +147,7 @@ export class AnswerParser {
       const job = slot.job;
       if (!job || job.id !== result.id) return;
       slot.job = undefined;
-      this.#settle(job, result.reading);
+      this.#settle(job, result.itemsJson ?? undefined);
       this.#dispatch();
     });
     worker.on('error', (error) => {
@@ -182,7 +176,7 @@ export class AnswerParser {
     this.#dispatch();
   }
 
-  #settle(job: Job, outcome: EventTypesReading | Error): void {
+  #settle(job: Job, outcome: string | undefined | Error): void {
     clearTimeout(job.timer);
     if (outcome instanceof Error) job.reject(outcome);
     else job.resolve(outcome);

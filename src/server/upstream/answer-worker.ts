@@ -1,27 +1,22 @@
-// The worker thread that reads large event-types answers (answer-parser.ts): hashing, parsing,
-// checking and serialising 16 MB of JSON takes the better part of a second, which on the main
-// thread would stall every other request, /healthz included. Here it stalls nothing but this
-// thread.
+// The worker thread that reads large event-types answers (answer-parser.ts): parsing, checking
+// and serialising 16 MB of JSON takes the better part of a second, which on the main thread would
+// stall every other request, /healthz included. Here it stalls nothing but this thread.
 import { parentPort } from 'node:worker_threads';
-import { readEventTypesAnswer, type EventTypesReading } from './event-types-json';
+import { checkedEventTypesJson } from './event-types-json';
 
-/** A job: the answer's text and the digest of the last list read for the same filters. */
+/** A job: the answer's text. */
 export interface AnswerJob {
   readonly id: number;
   readonly text: string;
-  readonly knownDigest: string | undefined;
 }
 
-/** Its result. */
+/** Its result: the checked items as JSON text, or null when the answer is not a list of them. */
 export interface AnswerResult {
   readonly id: number;
-  readonly reading: EventTypesReading;
+  readonly itemsJson: string | null;
 }
 
 parentPort?.on('message', (job: AnswerJob) => {
-  const result: AnswerResult = {
-    id: job.id,
-    reading: readEventTypesAnswer(job.text, job.knownDigest),
-  };
+  const result: AnswerResult = { id: job.id, itemsJson: checkedEventTypesJson(job.text) ?? null };
   parentPort?.postMessage(result);
 });

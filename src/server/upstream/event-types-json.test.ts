@@ -1,16 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { EventTypesResponseSchema } from '../../shared/event-types';
-import { eventTypesBody, readEventTypesAnswer } from './event-types-json';
+import { checkedEventTypesJson, eventTypesBody } from './event-types-json';
 
 const AT = '2026-01-02T03:04:05.000Z';
 
-/** The answer body for `text`, read as a first answer; undefined when it is not a list. */
+/** The answer body for `text`; undefined when it is not a list. */
 function eventTypesResponseJson(text: string, fetchedAt: string): string | undefined {
-  const reading = readEventTypesAnswer(text, undefined);
-  return reading.kind === 'list' ? eventTypesBody(reading.itemsJson, fetchedAt) : undefined;
+  const itemsJson = checkedEventTypesJson(text);
+  return itemsJson === undefined ? undefined : eventTypesBody(itemsJson, fetchedAt);
 }
 
-describe('readEventTypesAnswer', () => {
+describe('checkedEventTypesJson', () => {
   it.each([
     [
       'complete records',
@@ -50,14 +50,5 @@ describe('readEventTypesAnswer', () => {
     ['a list of non-objects', '[1,2]'],
   ])('refuses %s', (_, text) => {
     expect(eventTypesResponseJson(text, AT)).toBeUndefined();
-  });
-
-  it('recognises the text of the last list read, and only that', () => {
-    const first = readEventTypesAnswer('[{"code":1}]', undefined);
-    expect(first.kind).toBe('list');
-    const digest = first.kind === 'list' ? first.digest : '';
-    expect(readEventTypesAnswer('[{"code":1}]', digest)).toEqual({ kind: 'unchanged', digest });
-    expect(readEventTypesAnswer('[{"code":2}]', digest).kind).toBe('list');
-    expect(readEventTypesAnswer('[{"code":1}] ', digest).kind).toBe('list');
   });
 });
