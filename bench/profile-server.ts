@@ -9,16 +9,8 @@ import { join } from 'node:path';
 import { Agent, request } from 'undici';
 import { DEMO_IDENTIFIERS } from '../src/shared/data-subject-demo';
 import { startConsole, startMockUpstream } from './lib/console';
-
-interface ProfileNode {
-  id: number;
-  callFrame: { functionName: string; url: string; lineNumber: number };
-}
-interface Profile {
-  nodes: ProfileNode[];
-  samples: number[];
-  timeDeltas: number[];
-}
+import { largest, profileTotals, type CpuProfile } from './lib/cpu-profile';
+import { median } from './lib/load';
 
 const kind = process.argv[2] === 'lookup' ? 'lookup' : 'event-types';
 const count = Number(process.argv[3] ?? 3_000);
@@ -67,37 +59,14 @@ try {
 
 const file = readdirSync(profileDir).find((name) => name.endsWith('.cpuprofile'));
 if (!file) throw new Error('the console wrote no profile');
-const profile = JSON.parse(readFileSync(join(profileDir, file), 'utf8')) as Profile;
-const byId = new Map(profile.nodes.map((node) => [node.id, node]));
-const self = new Map<string, number>();
-const byFile = new Map<string, number>();
-const byPackage = new Map<string, number>();
-let total = 0;
-profile.samples.forEach((id, index) => {
-  const node = byId.get(id);
-  const delta = (profile.timeDeltas[index] ?? 0) / 1000;
-  if (!node || node.callFrame.functionName === '(idle)') return;
-  total += delta;
-  const url = node.callFrame.url;
-  const name = `${node.callFrame.functionName || '(anonymous)'} ${url.split('/').pop() || '(native)'}:${node.callFrame.lineNumber}`;
-  const pkg =
-    /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url)?.[1] ??
-    (url.startsWith('node:') ? 'node internals' : url ? 'console' : '(native, gc)');
-  self.set(name, (self.get(name) ?? 0) + delta);
-  byFile.set(
-    url.split('/').pop() || '(native)',
-    (byFile.get(url.split('/').pop() || '(native)') ?? 0) + delta,
-  );
-  byPackage.set(pkg, (byPackage.get(pkg) ?? 0) + delta);
-});
-const sorted = [...times].sort((a, b) => a - b);
+const profile = JSON.parse(readFileSync(join(profileDir, file), 'utf8')) as CpuProfile;
+const { total, self, byFile, byPackage } = profileTotals(profile);
+const requests = count + 50; // with the warm-up
 console.log(
-  `${kind}: ${count} requests, client p50 ${sorted[Math.floor(sorted.length / 2)]?.toFixed(2)} ms; ` +
-    `console CPU ${(total / (count + 50)).toFixed(3)} ms per request (profile ${profileDir})`,
+  `${kind}: ${count} requests, client p50 ${median(times).toFixed(2)} ms; ` +
+    `console CPU ${(total / requests).toFixed(3)} ms per request (profile ${profileDir})`,
 );
-const top = (map: Map<string, number>, n: number) =>
-  [...map].sort((a, b) => b[1] - a[1]).slice(0, n);
-const per = (ms: number) => `${((ms / (count + 50)) * 1000).toFixed(0).padStart(5)} µs`;
-for (const [name, ms] of top(byPackage, 12)) console.log(`  package ${per(ms)}  ${name}`);
-for (const [name, ms] of top(byFile, 15)) console.log(`  file    ${per(ms)}  ${name}`);
-for (const [name, ms] of top(self, 40)) console.log(`  self    ${per(ms)}  ${name}`);
+const per = (ms: number) => `${((ms / requests) * 1000).toFixed(0).padStart(5)} µs`;
+for (const [name, ms] of largest(byPackage, 12)) console.log(`  package ${per(ms)}  ${name}`);
+for (const [name, ms] of largest(byFile, 15)) console.log(`  file    ${per(ms)}  ${name}`);
+for (const [name, ms] of largest(self, 40)) console.log(`  self    ${per(ms)}  ${name}`);

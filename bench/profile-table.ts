@@ -5,22 +5,13 @@ import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { signIn } from './lib/console';
+import { largest, profileTotals, type CpuProfile } from './lib/cpu-profile';
+import { median } from './lib/load';
 import {
   launchTableBrowser,
   measureInteractions,
   startTableConsole,
 } from './scenarios/table-browser';
-
-interface ProfileNode {
-  id: number;
-  callFrame: { functionName: string; url: string; lineNumber: number };
-  hitCount?: number;
-}
-interface Profile {
-  nodes: ProfileNode[];
-  samples: number[];
-  timeDeltas: number[];
-}
 
 const kind = process.argv[2] === 'facet' ? 'facet' : 'search';
 const PORT = 8781;
@@ -48,7 +39,7 @@ try {
   const trace = JSON.parse((await browser.stopTracing()).toString('utf8')) as {
     traceEvents: Array<{ name: string; ph: string; dur?: number }>;
   };
-  const { profile } = (await cdp.send('Profiler.stop')) as unknown as { profile: Profile };
+  const { profile } = (await cdp.send('Profiler.stop')) as unknown as { profile: CpuProfile };
   // The browser's own work per phase (style, layout, paint, script), from the performance trace.
   const phases = new Map<string, number>();
   for (const event of trace.traceEvents) {
@@ -59,30 +50,15 @@ try {
   const out = join(tmpdir(), `table-${kind}.cpuprofile`);
   writeFileSync(out, JSON.stringify(profile));
 
-  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
-  const self = new Map<string, number>();
-  const byFile = new Map<string, number>();
-  let total = 0;
-  profile.samples.forEach((id, index) => {
-    const node = byId.get(id);
-    const delta = (profile.timeDeltas[index] ?? 0) / 1000;
-    if (!node) return;
-    total += delta;
-    const file = node.callFrame.url.split('/').pop() || '(native)';
-    const name = `${node.callFrame.functionName || '(anonymous)'} ${file}:${node.callFrame.lineNumber}`;
-    self.set(name, (self.get(name) ?? 0) + delta);
-    byFile.set(file, (byFile.get(file) ?? 0) + delta);
-  });
-  const sorted = [...durations].sort((a, b) => a - b);
+  const { total, self, byFile } = profileTotals(profile);
   console.log(
-    `${kind}: ${durations.length} interactions, p50 ${sorted[Math.floor(sorted.length / 2)]?.toFixed(1)} ms, profile ${total.toFixed(0)} ms → ${out}`,
+    `${kind}: ${durations.length} interactions, p50 ${median(durations).toFixed(1)} ms, busy ${total.toFixed(0)} ms in the profile → ${out}`,
   );
-  const top = (map: Map<string, number>) => [...map].sort((a, b) => b[1] - a[1]).slice(0, 15);
-  for (const [name, ms] of top(phases))
+  for (const [name, ms] of largest(phases, 15))
     console.log(`  phase ${ms.toFixed(1).padStart(7)} ms  ${name}`);
-  for (const [name, ms] of top(byFile))
+  for (const [name, ms] of largest(byFile, 15))
     console.log(`  file ${ms.toFixed(1).padStart(8)} ms  ${name}`);
-  for (const [name, ms] of top(self))
+  for (const [name, ms] of largest(self, 15))
     console.log(`  self ${ms.toFixed(1).padStart(8)} ms  ${name}`);
 } finally {
   await browser.close();

@@ -50,6 +50,7 @@ export interface EventTypesSourceOptions {
 
 /** Filtered lists whose last good answer is remembered; the unfiltered one always is. */
 const MAX_LAST_GOOD = 50;
+const UNFILTERED_KEY = JSON.stringify([[], []]);
 /**
  * How far the kept file's `fetchedAt` may fall behind while the list does not change: after a
  * restart it is the time a stale list says it is from, so it is refreshed now and then.
@@ -61,7 +62,6 @@ interface GoodList {
   readonly itemsJson: string;
   readonly fetchedAt: string;
 }
-const UNFILTERED_KEY = JSON.stringify([[], []]);
 
 /** Query pairs for the filters in the configured wire style (the platform's documentation, docs/platform-contract.md, does not say). */
 function filterQuery(
@@ -131,7 +131,9 @@ export class EventTypesSource {
     return this.#writing;
   }
 
-  #remember(key: string, list: GoodList, json: string, changed: boolean): void {
+  #remember(key: string, list: GoodList): void {
+    // Two texts of one checked list compare in microseconds; writing it costs a disk write.
+    const changed = this.#lastGood.get(key)?.itemsJson !== list.itemsJson;
     this.#lastGood.delete(key);
     this.#lastGood.set(key, list);
     if (this.#lastGood.size > MAX_LAST_GOOD) {
@@ -146,6 +148,7 @@ export class EventTypesSource {
       fetchedAt - this.#writtenFetchedAt < REWRITE_UNCHANGED_AFTER_MS;
     if (!changed && fresh) return;
     this.#writtenFetchedAt = fetchedAt;
+    const json = eventTypesBody(list.itemsJson, list.fetchedAt);
     this.#persisted = Promise.resolve(json);
     // One write at a time, through a temporary file: a crash mid-write leaves the old list.
     this.#writing = this.#writing
@@ -185,10 +188,8 @@ export class EventTypesSource {
     const itemsJson = await readItems(parser, response.body, startedAt + timeoutMs);
     if (itemsJson === undefined) throw invalidUpstreamAnswerProblem();
     const list = { itemsJson, fetchedAt: new Date(this.#now()).toISOString() };
-    const json = eventTypesBody(list.itemsJson, list.fetchedAt);
-    // Two texts of one checked list compare in microseconds; writing it costs a disk write.
-    this.#remember(key, list, json, this.#lastGood.get(key)?.itemsJson !== itemsJson);
-    return json;
+    this.#remember(key, list);
+    return eventTypesBody(list.itemsJson, list.fetchedAt);
   }
 }
 

@@ -187,9 +187,14 @@ export async function whatIf(deps: PlanningDeps, request: WhatIfRequest): Promis
           : (series.hotCells.get(index)?.get(target.key) ?? 0);
   const [inForceShares = new Map(), chosenShares = new Map()] = await attribute(
     deps.store,
-    [inForceGrouping, chosenGrouping].map((grouping, position) => ({
+    (
+      [
+        [inForceGrouping, inForceRun],
+        [chosenGrouping, chosenRun],
+      ] as const
+    ).map(([grouping, run]) => ({
       from,
-      refusals: (position === 0 ? inForceRun : chosenRun).refusals,
+      refusals: run.refusals,
       cellsOf: grouping.cellsOf,
       heldBy: heldBy(grouping),
     })),
