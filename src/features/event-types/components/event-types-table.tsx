@@ -1,15 +1,10 @@
-// The event-types table: TanStack Table for columns and sort state, TanStack Virtual so that
-// 10,000 rows keep a few dozen <tr> in the DOM; a real <table> with spacer rows keeps native
-// semantics and column alignment.
-import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import {
-  createColumnHelper,
-  rowSortingFeature,
-  tableFeatures,
-  useTable,
-  type SortingState,
-  type Updater,
-} from '@tanstack/react-table';
+// The event-types table: TanStack Virtual so that 10,000 rows keep a few dozen <tr> in the DOM; a
+// real <table> with spacer rows keeps native semantics and column alignment. The rows arrive
+// filtered and sorted (filter-event-types.ts), so the table only windows and draws them: a table
+// model (TanStack Table, as the other tables use) built a row object for every one of 10,000 rows
+// on each keystroke and click only to hand back the rows it was given (profiled in
+// bench/findings/table.md).
+import { memo, useEffect, useRef, useState } from 'react';
 import { useVirtualizer, type Rect } from '@tanstack/react-virtual';
 import { EVENT_TYPE_COLUMNS, type EventTypeColumnKey } from '../../../shared/event-types';
 import { MissingValue } from '../../../components/ui/missing-value';
@@ -21,12 +16,6 @@ const OVERSCAN = 12;
 // Before the first layout measurement, assume a typical viewport so the first paint already has
 // rows; the real size replaces it in the same commit.
 const INITIAL_RECT: Rect = { width: 1024, height: 560 };
-
-const features = tableFeatures({
-  rowSortingFeature,
-  columnMeta: {} as { className: string; width: string },
-});
-const columnHelper = createColumnHelper<typeof features, EventTypeRow>();
 
 const COLUMN_LAYOUT: Record<EventTypeColumnKey, { className: string; width: string }> = {
   code: { className: 'cell-code', width: '7.5rem' },
@@ -53,58 +42,78 @@ function Highlighted({ text, needle }: { text: string; needle: string }) {
 /** Search matches in the name and code columns: the two the search looks at. */
 const SEARCHED: ReadonlySet<EventTypeColumnKey> = new Set(['code', 'value']);
 
-function columnsFor(highlight: string, onDetails: (row: EventTypeRow) => void) {
-  return columnHelper.columns(
-    EVENT_TYPE_COLUMNS.map(({ key, label }) =>
-      columnHelper.accessor(key, {
-        id: key,
-        header: label,
-        cell: (info) => {
-          const value = info.getValue();
-          if (value === undefined) return <MissingValue />;
-          const text = SEARCHED.has(key) ? (
-            <Highlighted text={String(value)} needle={highlight} />
-          ) : (
-            value
-          );
-          if (key !== 'value') return text;
-          return (
-            <>
-              <span className="cell-text">{text}</span>
-              {/* Phone width shows code and name only; the rest is one tap away. */}
-              <button
-                type="button"
-                className="row-details-button"
-                aria-label={`All fields of ${String(value)}`}
-                onClick={() => onDetails(info.row.original)}
-              >
-                <svg aria-hidden="true" viewBox="0 0 16 16" width="16" height="16">
-                  <circle cx="3" cy="8" r="1.5" fill="currentColor" />
-                  <circle cx="8" cy="8" r="1.5" fill="currentColor" />
-                  <circle cx="13" cy="8" r="1.5" fill="currentColor" />
-                </svg>
-              </button>
-            </>
-          );
-        },
-        meta: COLUMN_LAYOUT[key],
-      }),
-    ),
-  );
-}
-
-function toSortingState(sort: SortState | null): SortingState {
-  return sort === null ? [] : [{ id: sort.column, desc: sort.direction === 'desc' }];
-}
-
-function toSortState(sorting: SortingState): SortState | null {
-  const first = sorting[0];
-  if (!first) return null;
-  const column = EVENT_TYPE_COLUMNS.find((entry) => entry.key === first.id)?.key;
-  return column ? { column, direction: first.desc ? 'desc' : 'asc' } : null;
+/** A header click sorts ascending, then descending, then not at all. */
+function nextSort(sort: SortState | null, column: EventTypeColumnKey): SortState | null {
+  if (sort?.column !== column) return { column, direction: 'asc' };
+  return sort.direction === 'asc' ? { column, direction: 'desc' } : null;
 }
 
 const ARIA_SORT = { asc: 'ascending', desc: 'descending' } as const;
+
+interface EventTypeTableRowProps {
+  row: EventTypeRow;
+  /** Position in the whole list (the header is row 1). */
+  rowIndex: number;
+  highlight: string;
+  onDetails: (row: EventTypeRow) => void;
+}
+
+/**
+ * One row. Memoised: a scroll, or the virtualiser settling on the box's real size, draws only the
+ * rows that came into the window.
+ */
+const EventTypeTableRow = memo(function EventTypeTableRow({
+  row,
+  rowIndex,
+  highlight,
+  onDetails,
+}: EventTypeTableRowProps) {
+  return (
+    <tr aria-rowindex={rowIndex} style={{ height: ROW_HEIGHT }}>
+      {EVENT_TYPE_COLUMNS.map(({ key, label }) => {
+        const value = row[key];
+        const text = value === undefined ? undefined : String(value);
+        return (
+          <td
+            key={key}
+            className={COLUMN_LAYOUT[key].className}
+            title={typeof value === 'string' ? value : undefined}
+            data-label={label}
+          >
+            {text === undefined ? (
+              <MissingValue />
+            ) : key !== 'value' ? (
+              SEARCHED.has(key) ? (
+                <Highlighted text={text} needle={highlight} />
+              ) : (
+                text
+              )
+            ) : (
+              <>
+                <span className="cell-text">
+                  <Highlighted text={text} needle={highlight} />
+                </span>
+                {/* Phone width shows code and name only; the rest is one tap away. */}
+                <button
+                  type="button"
+                  className="row-details-button"
+                  aria-label={`All fields of ${text}`}
+                  onClick={() => onDetails(row)}
+                >
+                  <svg aria-hidden="true" viewBox="0 0 16 16" width="16" height="16">
+                    <circle cx="3" cy="8" r="1.5" fill="currentColor" />
+                    <circle cx="8" cy="8" r="1.5" fill="currentColor" />
+                    <circle cx="13" cy="8" r="1.5" fill="currentColor" />
+                  </svg>
+                </button>
+              </>
+            )}
+          </td>
+        );
+      })}
+    </tr>
+  );
+});
 
 export interface EventTypesTableProps {
   /** Already filtered and sorted. */
@@ -126,44 +135,20 @@ export const EventTypesTable = memo(function EventTypesTable({
   highlight = '',
 }: EventTypesTableProps) {
   const [details, setDetails] = useState<EventTypeRow | undefined>();
-  const columns = useMemo(() => columnsFor(highlight, setDetails), [highlight]);
-  const sorting = useMemo(() => toSortingState(sort), [sort]);
-  const onSortingChange = useCallback(
-    (updater: Updater<SortingState>) => {
-      const next = typeof updater === 'function' ? updater(sorting) : updater;
-      onSortChange(toSortState(next));
-    },
-    [sorting, onSortChange],
-  );
-
-  const table = useTable({
-    features,
-    columns,
-    // TanStack Table takes a mutable array type but never mutates it.
-    data: rows as EventTypeRow[],
-    getRowId: (row) => row.id,
-    state: { sorting },
-    onSortingChange,
-    // Rows arrive sorted (missing values last, which the built-in sort does not do for strings).
-    manualSorting: true,
-    sortDescFirst: false,
-    enableMultiSort: false,
-  });
-  const tableRows = table.getRowModel().rows;
 
   const scrollRef = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({
-    count: tableRows.length,
+    count: rows.length,
     getScrollElement: () => scrollRef.current,
     estimateSize: () => ROW_HEIGHT,
-    getItemKey: (index) => tableRows[index]?.id ?? index,
+    getItemKey: (index) => rows[index]?.id ?? index,
     overscan: OVERSCAN,
     initialRect: INITIAL_RECT,
   });
   const virtualRows = virtualizer.getVirtualItems();
   const paddingTop = virtualRows[0]?.start ?? 0;
   const paddingBottom = virtualizer.getTotalSize() - (virtualRows.at(-1)?.end ?? 0);
-  const columnCount = columns.length;
+  const columnCount = EVENT_TYPE_COLUMNS.length;
 
   // A new view starts at its first row: at 10,000 rows scrolled to the bottom, a search must not
   // open on the end of its results.
@@ -193,38 +178,36 @@ export const EventTypesTable = memo(function EventTypesTable({
           className="event-types-table"
           aria-label="Event types"
           // Only a window of rows exists in the DOM; these tell assistive technology the real size.
-          aria-rowcount={tableRows.length + 1}
+          aria-rowcount={rows.length + 1}
         >
           <colgroup>
-            {table.getAllLeafColumns().map((column) => (
-              <col key={column.id} style={{ width: column.columnDef.meta?.width }} />
+            {EVENT_TYPE_COLUMNS.map(({ key }) => (
+              <col key={key} style={{ width: COLUMN_LAYOUT[key].width }} />
             ))}
           </colgroup>
           <thead>
-            {table.getHeaderGroups().map((group) => (
-              <tr key={group.id} aria-rowindex={1}>
-                {group.headers.map((header) => {
-                  const direction = header.column.getIsSorted();
-                  return (
-                    <th
-                      key={header.id}
-                      scope="col"
-                      className={header.column.columnDef.meta?.className}
-                      aria-sort={direction ? ARIA_SORT[direction] : undefined}
+            <tr aria-rowindex={1}>
+              {EVENT_TYPE_COLUMNS.map(({ key, label }) => {
+                const direction = sort?.column === key ? sort.direction : false;
+                return (
+                  <th
+                    key={key}
+                    scope="col"
+                    className={COLUMN_LAYOUT[key].className}
+                    aria-sort={direction ? ARIA_SORT[direction] : undefined}
+                  >
+                    <button
+                      type="button"
+                      className="sort-button"
+                      onClick={() => onSortChange(nextSort(sort, key))}
                     >
-                      <button
-                        type="button"
-                        className="sort-button"
-                        onClick={header.column.getToggleSortingHandler()}
-                      >
-                        <table.FlexRender header={header} />
-                        <SortIndicator direction={direction} />
-                      </button>
-                    </th>
-                  );
-                })}
-              </tr>
-            ))}
+                      {label}
+                      <SortIndicator direction={direction} />
+                    </button>
+                  </th>
+                );
+              })}
+            </tr>
           </thead>
           <tbody>
             {paddingTop > 0 ? (
@@ -233,28 +216,16 @@ export const EventTypesTable = memo(function EventTypesTable({
               </tr>
             ) : null}
             {virtualRows.map((virtualRow) => {
-              const row = tableRows[virtualRow.index];
+              const row = rows[virtualRow.index];
               if (!row) return null;
               return (
-                <tr
+                <EventTypeTableRow
                   key={row.id}
-                  aria-rowindex={virtualRow.index + 2}
-                  style={{ height: ROW_HEIGHT }}
-                >
-                  {row.getAllCells().map((cell) => {
-                    const value = cell.getValue();
-                    return (
-                      <td
-                        key={cell.id}
-                        className={cell.column.columnDef.meta?.className}
-                        title={typeof value === 'string' ? value : undefined}
-                        data-label={cell.column.columnDef.header as string}
-                      >
-                        <table.FlexRender cell={cell} />
-                      </td>
-                    );
-                  })}
-                </tr>
+                  row={row}
+                  rowIndex={virtualRow.index + 2}
+                  highlight={highlight}
+                  onDetails={setDetails}
+                />
               );
             })}
             {paddingBottom > 0 ? (
