@@ -85,6 +85,10 @@ export async function measureInteractions(
   );
 }
 
+function firstRowsLabel(loads: number): string {
+  return `first rows visible after navigation (median of ${loads} load${loads === 1 ? '' : 's'})`;
+}
+
 interface PageFigures {
   firstRows: number[];
   search: number[];
@@ -230,7 +234,7 @@ export async function tableBrowserScenario(ctx: BenchContext): Promise<Figure[]>
     return [
       figure(
         s,
-        `first rows visible after navigation (median of ${consoleFigures.firstRows.length} loads)`,
+        firstRowsLabel(consoleFigures.firstRows.length),
         median(consoleFigures.firstRows),
         'ms',
         {
@@ -238,12 +242,7 @@ export async function tableBrowserScenario(ctx: BenchContext): Promise<Figure[]>
           value: 600,
         },
       ),
-      figure(
-        r,
-        `first rows visible after navigation (median of ${peer.firstRows.length} loads)`,
-        median(peer.firstRows),
-        'ms',
-      ),
+      figure(r, firstRowsLabel(peer.firstRows.length), median(peer.firstRows), 'ms'),
       ...perInteraction('search keystroke', consoleFigures.search, peer.search),
       ...perInteraction('facet click', consoleFigures.facet, peer.facet),
       figure(s, 'row elements in the DOM (max seen)', consoleFigures.rowElements, 'rows', {
