@@ -73,7 +73,6 @@ function findings(): string[] {
     .map((name) => readFileSync(`${dir}/${name}`, 'utf8').trim());
 }
 
-/** Writes results.json and RESULTS.md into `dir`; RESULTS.md ends with the written findings. */
 /** The baseline build's figures beside this build's, scenario by scenario (`--baseline=REF`). */
 function beforeAndAfter(before: Figure[], after: Figure[], baseline: string | undefined): string[] {
   if (before.length === 0) return [];
@@ -93,6 +92,7 @@ function beforeAndAfter(before: Figure[], after: Figure[], baseline: string | un
   ];
 }
 
+/** Writes results.json and RESULTS.md into `dir`; RESULTS.md ends with the written findings. */
 export function writeReport(
   dir: string,
   figures: Figure[],
