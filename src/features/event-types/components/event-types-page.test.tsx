@@ -238,6 +238,32 @@ describe('EventTypesPage', () => {
     await waitFor(() => expect(shownNames(table)).toEqual(['Banner published']));
   });
 
+  it('marks what the search matched in the name and the code, and nowhere else', async () => {
+    stubEventTypes();
+    const user = userEvent.setup();
+    renderPage();
+    const table = await findTable();
+
+    await user.type(screen.getByRole('searchbox', { name: 'Search event types' }), 'CONSENT');
+    await waitFor(() =>
+      expect(shownNames(table)).toEqual(['Consent given', 'Consent withdrawn', 'Consent expired']),
+    );
+    const cells = within(within(table).getAllByRole('row')[1]!).getAllByRole('cell');
+    const marked = cells.map((cell) =>
+      [...cell.querySelectorAll('mark')].map((m) => m.textContent),
+    );
+    // The name keeps its own spelling inside the mark; the module, also "Consent", is not searched.
+    expect(cells[3]!.textContent).toBe('Consent');
+    expect(marked).toEqual([[], ['Consent'], [], []]);
+
+    await user.clear(screen.getByRole('searchbox', { name: 'Search event types' }));
+    await user.type(screen.getByRole('searchbox', { name: 'Search event types' }), '300');
+    await waitFor(() => expect(shownNames(table)).toEqual(['Banner published']));
+    const codeCell = within(within(table).getAllByRole('row')[1]!).getAllByRole('cell')[0]!;
+    expect(codeCell.textContent).toBe('3001');
+    expect([...codeCell.querySelectorAll('mark')].map((mark) => mark.textContent)).toEqual(['300']);
+  });
+
   it('restores the search text on back and forward', async () => {
     stubEventTypes();
     const { router } = renderPage(['/event-types?q=consent', '/event-types'], 1);
