@@ -32,6 +32,9 @@ function signInTitled(Page: ComponentType): ComponentType {
 
 type AppRouterInstance = ReturnType<typeof createBrowserRouter>;
 
+/** Shown while the first page's chunk loads on a cold start. */
+const LOADING_CONSOLE = <p className="app-loading">Loading the console…</p>;
+
 /**
  * A route's loader that starts a query (`prefetch`) and does not wait for it: the page shows its
  * own loading state, and a query already fresh in the cache is not asked again.
@@ -53,7 +56,7 @@ export function createAppRouter(client: QueryClient): AppRouterInstance {
     {
       // Outside the app frame: a signed-out visitor sees no navigation.
       path: 'sign-in',
-      hydrateFallbackElement: <p className="app-loading">Loading the console…</p>,
+      hydrateFallbackElement: LOADING_CONSOLE,
       lazy: async () => ({
         Component: signInTitled(
           (await import('../features/session/components/sign-in-page')).SignInPage,
@@ -64,8 +67,7 @@ export function createAppRouter(client: QueryClient): AppRouterInstance {
       element: <AppLayout />,
       // The frame waits for the session before it shows any page: ask for it at once.
       ...startQuery(() => client.prefetchQuery(sessionQueryOptions())),
-      // Shown while the first page's chunk loads on a cold start.
-      hydrateFallbackElement: <p className="app-loading">Loading the console…</p>,
+      hydrateFallbackElement: LOADING_CONSOLE,
       children: [
         { index: true, element: <Navigate to="/event-types" replace /> },
         {

@@ -50,12 +50,38 @@ function nextSort(sort: SortState | null, column: EventTypeColumnKey): SortState
 
 const ARIA_SORT = { asc: 'ascending', desc: 'descending' } as const;
 
-interface EventTypeTableRowProps {
+interface CellProps {
   row: EventTypeRow;
-  /** Position in the whole list (the header is row 1). */
-  rowIndex: number;
+  column: EventTypeColumnKey;
   highlight: string;
   onDetails: (row: EventTypeRow) => void;
+}
+
+/** One cell's content: the value (search matches marked where searched), or a visible dash. */
+function CellContent({ row, column, highlight, onDetails }: CellProps) {
+  const value = row[column];
+  if (value === undefined) return <MissingValue />;
+  const text = String(value);
+  const shown = SEARCHED.has(column) ? <Highlighted text={text} needle={highlight} /> : text;
+  if (column !== 'value') return shown;
+  return (
+    <>
+      <span className="cell-text">{shown}</span>
+      {/* Phone width shows code and name only; the rest is one tap away. */}
+      <button
+        type="button"
+        className="row-details-button"
+        aria-label={`All fields of ${text}`}
+        onClick={() => onDetails(row)}
+      >
+        <svg aria-hidden="true" viewBox="0 0 16 16" width="16" height="16">
+          <circle cx="3" cy="8" r="1.5" fill="currentColor" />
+          <circle cx="8" cy="8" r="1.5" fill="currentColor" />
+          <circle cx="13" cy="8" r="1.5" fill="currentColor" />
+        </svg>
+      </button>
+    </>
+  );
 }
 
 /**
@@ -67,50 +93,22 @@ const EventTypeTableRow = memo(function EventTypeTableRow({
   rowIndex,
   highlight,
   onDetails,
-}: EventTypeTableRowProps) {
+}: Omit<CellProps, 'column'> & {
+  /** Position in the whole list (the header is row 1). */
+  rowIndex: number;
+}) {
   return (
     <tr aria-rowindex={rowIndex} style={{ height: ROW_HEIGHT }}>
-      {EVENT_TYPE_COLUMNS.map(({ key, label }) => {
-        const value = row[key];
-        const text = value === undefined ? undefined : String(value);
-        return (
-          <td
-            key={key}
-            className={COLUMN_LAYOUT[key].className}
-            title={typeof value === 'string' ? value : undefined}
-            data-label={label}
-          >
-            {text === undefined ? (
-              <MissingValue />
-            ) : key !== 'value' ? (
-              SEARCHED.has(key) ? (
-                <Highlighted text={text} needle={highlight} />
-              ) : (
-                text
-              )
-            ) : (
-              <>
-                <span className="cell-text">
-                  <Highlighted text={text} needle={highlight} />
-                </span>
-                {/* Phone width shows code and name only; the rest is one tap away. */}
-                <button
-                  type="button"
-                  className="row-details-button"
-                  aria-label={`All fields of ${text}`}
-                  onClick={() => onDetails(row)}
-                >
-                  <svg aria-hidden="true" viewBox="0 0 16 16" width="16" height="16">
-                    <circle cx="3" cy="8" r="1.5" fill="currentColor" />
-                    <circle cx="8" cy="8" r="1.5" fill="currentColor" />
-                    <circle cx="13" cy="8" r="1.5" fill="currentColor" />
-                  </svg>
-                </button>
-              </>
-            )}
-          </td>
-        );
-      })}
+      {EVENT_TYPE_COLUMNS.map(({ key, label }) => (
+        <td
+          key={key}
+          className={COLUMN_LAYOUT[key].className}
+          title={typeof row[key] === 'string' ? row[key] : undefined}
+          data-label={label}
+        >
+          <CellContent row={row} column={key} highlight={highlight} onDetails={onDetails} />
+        </td>
+      ))}
     </tr>
   );
 });
