@@ -111,14 +111,49 @@ function singleConnectionDatabase(client: pg.ClientBase): SqlDatabase {
   };
 }
 
+/** A connection checked out of the pool for several statements. */
+interface CheckedOut {
+  readonly client: pg.PoolClient;
+  /** The connection cannot be trusted any more (a failed ROLLBACK or unlock): release drops it. */
+  broken(error: Error): void;
+  /** Gives the connection back, or drops it if it broke or was lost. */
+  release(): void;
+}
+
+/**
+ * Checks a connection out of the pool. node-postgres reports a checked-out connection's loss
+ * (PostgreSQL restarting, the network dropping it) as an 'error' event, and the pool listens only
+ * while the connection is idle: without this listener a connection lost between two statements of
+ * a transaction would crash the process. The loss is kept instead: the statement in flight fails
+ * on its own, and release() drops the connection rather than handing it to the next request.
+ */
+async function checkOut(pool: pg.Pool): Promise<CheckedOut> {
+  const client = await pool.connect();
+  let failure: Error | undefined;
+  const onError = (error: Error) => {
+    failure ??= error;
+  };
+  client.on('error', onError);
+  return {
+    client,
+    broken(error) {
+      failure ??= error;
+    },
+    release() {
+      client.removeListener('error', onError);
+      client.release(failure);
+    },
+  };
+}
+
 /**
  * Applies the migrations while holding an advisory lock: a second replica starting at the same
  * moment waits, then finds them applied. The lock is tied to the connection, so a replica that
  * dies mid-migration releases it.
  */
 async function migrateUnderLock(pool: pg.Pool, migrations: readonly Migration[]): Promise<void> {
-  const client = await pool.connect();
-  let broken: Error | undefined;
+  const connection = await checkOut(pool);
+  const { client } = connection;
   try {
     await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
     try {
@@ -126,12 +161,10 @@ async function migrateUnderLock(pool: pg.Pool, migrations: readonly Migration[])
     } finally {
       await client
         .query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY])
-        .catch((error: Error) => {
-          broken = error;
-        });
+        .catch((error: Error) => connection.broken(error));
     }
   } finally {
-    client.release(broken);
+    connection.release();
   }
 }
 
@@ -176,20 +209,20 @@ export async function openPostgresDatabase(options: PostgresDatabaseOptions): Pr
     },
     exec: (sql) => pool.query(sql),
     async transaction(work) {
-      const client = await pool.connect();
-      let broken: Error | undefined;
+      const connection = await checkOut(pool);
+      const { client } = connection;
       try {
         await client.query('BEGIN');
         const result = await work(clientExecutor(client));
         await client.query('COMMIT');
         return result;
       } catch (error) {
-        await client.query('ROLLBACK').catch((rollbackError: Error) => {
-          broken = rollbackError;
-        });
+        await client
+          .query('ROLLBACK')
+          .catch((rollbackError: Error) => connection.broken(rollbackError));
         throw error;
       } finally {
-        client.release(broken);
+        connection.release();
       }
     },
     async listen(channel, handlers) {
