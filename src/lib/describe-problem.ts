@@ -15,6 +15,12 @@ const CONSOLE_UNREACHABLE: ProblemText = {
   advice: 'Check your network connection, then try again.',
 };
 
+const CONSOLE_ANSWER_UNREADABLE: ProblemText = {
+  title: 'The console server sent an answer this page does not understand',
+  advice:
+    'Reload the page; if it persists, the console server and this page may be different versions.',
+};
+
 const PLATFORM_TIMEOUT: ProblemText = {
   title: 'The privacy platform did not answer in time',
   advice: 'It may be slow or overloaded right now. Try again in a moment.',
@@ -23,7 +29,8 @@ const PLATFORM_TIMEOUT: ProblemText = {
 /**
  * What to tell the user about `error`: the common texts for an error that is not the BFF's answer
  * (a bug in the page: "`what` could not be shown"), for no answer at all from the console server,
- * for a platform timeout, and for a failure the BFF diagnosed (a `cause`: its title and detail);
+ * for a successful answer of the console server that the page could not read, for a platform
+ * timeout, and for a failure the BFF diagnosed (a `cause`: its title and detail);
  * `describe` words every other problem the BFF sent.
  */
 export function describeApiError<T>(
@@ -38,6 +45,9 @@ export function describeApiError<T>(
     };
   }
   if (error.status === 0) return CONSOLE_UNREACHABLE;
+  // A successful answer the page could not read: the console server's, not the platform's, even
+  // though it carries the same problem type as a platform answer the server could not read.
+  if (error.status >= 200 && error.status < 300) return CONSOLE_ANSWER_UNREADABLE;
   // A diagnosed platform failure (no token, TLS, broken HTTP): the console server's own words
   // name the real cause and the setting to check, which no page-level text can.
   const { cause, title, detail } = error.problem;

@@ -20,6 +20,32 @@ export type EventType = z.infer<typeof EventTypeSchema>;
 export const UpstreamEventTypesSchema = z.array(EventTypeSchema);
 
 /**
+ * Reads a list of event types as UpstreamEventTypesSchema does, in one plain pass: the same
+ * records, the same fields read as missing, undefined where the schema fails (not an array, or an
+ * entry that is not an object). Why not the schema itself: profiled, zod's four `catch` schemas
+ * per record took 43 ms to read 10,000 event types the first time (3 ms this way), on the SPA's
+ * path to its first rows and on every uncached answer of the BFF. The schema stays the
+ * description (the API documents are generated from it), and `event-types.test.ts` feeds both the
+ * same hostile inputs and requires the same result.
+ */
+export function readEventTypes(value: unknown): EventType[] | undefined {
+  if (!Array.isArray(value)) return undefined;
+  const items: EventType[] = new Array<EventType>(value.length);
+  for (let index = 0; index < value.length; index += 1) {
+    const entry: unknown = value[index];
+    if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) return undefined;
+    const { code, value: name, objectTypeName, moduleName } = entry as Record<string, unknown>;
+    const item: EventType = {};
+    if (Number.isSafeInteger(code)) item.code = code as number;
+    if (typeof name === 'string') item.value = name;
+    if (typeof objectTypeName === 'string') item.objectTypeName = objectTypeName;
+    if (typeof moduleName === 'string') item.moduleName = moduleName;
+    items[index] = item;
+  }
+  return items;
+}
+
+/**
  * Present when the BFF answered with the last good list because the platform could not be asked
  * now (a rate-limit block, a failure): why, and when to try again. `fetchedAt` is then the time
  * of that last good list.
@@ -43,6 +69,19 @@ export const EventTypesResponseSchema = z.object({
   stale: z.optional(StaleEventTypesSchema),
 });
 export type EventTypesResponse = z.infer<typeof EventTypesResponseSchema>;
+
+/** EventTypesResponseSchema with its list read by readEventTypes: what the SPA checks with. */
+export const EventTypesResponseReader = z.extend(EventTypesResponseSchema, {
+  items: z.pipe(
+    z.unknown(),
+    z.transform((value, context) => {
+      const items = readEventTypes(value);
+      if (items) return items;
+      context.issues.push({ code: 'custom', message: 'not a list of event types', input: value });
+      return z.NEVER;
+    }),
+  ),
+});
 
 /** The columns of the event-types table, in display order, with their labels. */
 export const EVENT_TYPE_COLUMNS = [

@@ -6,7 +6,7 @@ import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import {
   EVENT_TYPES_OPERATION,
-  EventTypesResponseSchema,
+  EventTypesResponseReader,
   type StaleEventTypes,
 } from '../../shared/event-types';
 import { PROBLEM_TYPES } from '../../shared/problem';
@@ -167,7 +167,7 @@ export class EventTypesSource {
     this.#persisted ??= readFile(file, 'utf8').then(
       (text) => {
         try {
-          const parsed = EventTypesResponseSchema.safeParse(JSON.parse(text));
+          const parsed = EventTypesResponseReader.safeParse(JSON.parse(text));
           return parsed.success && parsed.data.stale === undefined ? text : undefined;
         } catch {
           return undefined;

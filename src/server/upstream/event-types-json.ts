@@ -1,8 +1,8 @@
 // The body of `GET /api/event-types` built from the upstream's answer text: parsed, checked with
-// the shared zod schema (unknown fields stripped, mistyped ones read as missing) and serialised
+// the shared reader (unknown fields stripped, mistyped ones read as missing) and serialised
 // once, so the cache keeps finished text. The answer's size is bounded before this by the
 // transport (UPSTREAM_MAX_ANSWER_BYTES).
-import { UpstreamEventTypesSchema } from '../../shared/event-types';
+import { readEventTypes } from '../../shared/event-types';
 
 /**
  * The checked items of the upstream's answer `text` as JSON text, or `undefined` when the answer
@@ -15,8 +15,8 @@ export function checkedEventTypesJson(text: string): string | undefined {
   } catch {
     return undefined;
   }
-  const parsed = UpstreamEventTypesSchema.safeParse(body);
-  return parsed.success ? JSON.stringify(parsed.data) : undefined;
+  const items = readEventTypes(body);
+  return items ? JSON.stringify(items) : undefined;
 }
 
 /** `{ "items": [...], "fetchedAt": "…" }` as JSON text, from checked items. */

@@ -1,6 +1,6 @@
 // Fetcher, query options and hook for `GET /api/event-types`; the query key is built here only.
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { EventTypesResponseSchema, type EventTypesResponse } from '../../../shared/event-types';
+import { EventTypesResponseReader, type EventTypesResponse } from '../../../shared/event-types';
 import { apiRequest } from '../../../lib/api-client';
 
 /** Query keys of this feature, shared by components and any route loader. */
@@ -10,9 +10,9 @@ export const eventTypesQueryKeys = {
   list: () => [...eventTypesQueryKeys.all, 'list'] as const,
 };
 
-/** Fetches every event type the upstream knows, validated against the shared schema. */
+/** Fetches every event type the upstream knows, checked with the shared reader. */
 function getEventTypes({ signal }: { signal?: AbortSignal } = {}): Promise<EventTypesResponse> {
-  return apiRequest('/api/event-types', EventTypesResponseSchema, { signal });
+  return apiRequest('/api/event-types', EventTypesResponseReader, { signal });
 }
 
 /** Query options for the event-type list (the page's hook, and the route's early start). */

@@ -461,6 +461,19 @@ describe('EventTypesPage failures', () => {
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
   });
 
+  it('refuses a list it cannot read, whole, and shows nothing of it', async () => {
+    // One record that is not an object: the list is not shown half-read.
+    stubFetch(() => jsonResponse({ items: [ITEMS[0], 'Consent given'], fetchedAt: FETCHED_AT }));
+    renderPage();
+    const alert = await screen.findByRole('alert');
+    // The console server's answer, not the platform's: the platform's wording would mislead.
+    expect(alert).toHaveTextContent(
+      'The console server sent an answer this page does not understand',
+    );
+    expect(alert).toHaveTextContent('Reload the page');
+    expect(screen.queryByRole('table')).not.toBeInTheDocument();
+  });
+
   it('tells the user when the console server cannot be reached', async () => {
     stubFetch(() => Promise.reject(new TypeError('Failed to fetch')));
     renderPage();
