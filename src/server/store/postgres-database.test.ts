@@ -1,7 +1,7 @@
 // PostgreSQL going away under a replica: what is in flight fails on its own, the process lives on,
 // and the next request works once the server is back.
 import { afterEach, describe, expect, it } from 'vitest';
-import { createTestSchema, NEEDS_SERVICES, TEST_DATABASE_URL } from '../test-support/store-engines';
+import { createTestSchema, STORE_ENGINES, TEST_DATABASE_URL } from '../test-support/store-engines';
 import { startTcpProxy } from '../test-support/tcp-proxy';
 import { openPostgresDatabase } from './postgres-database';
 
@@ -10,12 +10,11 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-const title = TEST_DATABASE_URL
-  ? 'PostgreSQL lost mid-transaction'
-  : `PostgreSQL lost mid-transaction (skipped: TEST_DATABASE_URL is not set; ${NEEDS_SERVICES})`;
+// The engine's title says how to run the suite when it is skipped.
+const postgres = STORE_ENGINES.find((engine) => engine.name === 'PostgreSQL')!;
 
-describe.skipIf(!TEST_DATABASE_URL)(title, () => {
-  it('fails that transaction, crashes nothing, and the next one works once the server is back', async () => {
+describe.skipIf(!postgres.available)(postgres.title, () => {
+  it('a connection lost mid-transaction fails that transaction, crashes nothing, and the next one works once the server is back', async () => {
     const schema = await createTestSchema(TEST_DATABASE_URL!);
     cleanups.push(() => schema.drop());
     const target = new URL(schema.url);
