@@ -15,12 +15,6 @@ const CONSOLE_UNREACHABLE: ProblemText = {
   advice: 'Check your network connection, then try again.',
 };
 
-const CONSOLE_ANSWER_UNREADABLE: ProblemText = {
-  title: 'The console server sent an answer this page does not understand',
-  advice:
-    'Reload the page; if it persists, the console server and this page may be different versions.',
-};
-
 const PLATFORM_TIMEOUT: ProblemText = {
   title: 'The privacy platform did not answer in time',
   advice: 'It may be slow or overloaded right now. Try again in a moment.',
@@ -45,12 +39,12 @@ export function describeApiError<T>(
     };
   }
   if (error.status === 0) return CONSOLE_UNREACHABLE;
-  // A successful answer the page could not read: the console server's, not the platform's, even
-  // though it carries the same problem type as a platform answer the server could not read.
-  if (error.status >= 200 && error.status < 300) return CONSOLE_ANSWER_UNREADABLE;
+  const { cause, title, detail } = error.problem;
+  // A successful answer the page could not read (the console server never sends a problem with a
+  // 2xx status): apiRequest's own words, not the platform wording of the same problem type.
+  if (error.status >= 200 && error.status < 300 && detail) return { title, advice: detail };
   // A diagnosed platform failure (no token, TLS, broken HTTP): the console server's own words
   // name the real cause and the setting to check, which no page-level text can.
-  const { cause, title, detail } = error.problem;
   if (cause && detail) return { title, advice: detail };
   if (error.problem.type === PROBLEM_TYPES.upstreamTimeout) return PLATFORM_TIMEOUT;
   return describe(error.problem);
