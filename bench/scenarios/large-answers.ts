@@ -1,8 +1,11 @@
 // Large answers at once: 16 event-types answers of the largest size the console accepts by
 // default (UPSTREAM_MAX_ANSWER_BYTES, 16 MiB; small objects) are fetched in parallel, each with
-// other filters so none is shared (the same 16 in each round: each filtered list is kept as its last
-// good answer), while /healthz is probed every 20 ms. Bars: the probes' p95
-// at most 100 ms and none over 1 s (the image's health check gives up at 3 s).
+// other filters so none is shared, in two rounds (the same 16 in each: the first round's lists are
+// kept as last good answers, within the console's bound on kept bytes, while the second arrives),
+// while /healthz is probed every 20 ms. Bars: the probes' p95 at most 100 ms and none over 1 s
+// (the image's health check gives up at 3 s), and every list answered in both rounds: before the
+// lists were kept as bytes and bounded in bytes, the second round ran the console out of memory
+// at `npm start`'s heap size.
 import { startConsole } from '../lib/console';
 import { percentile } from '../lib/load';
 import { figure, type Figure } from '../lib/report';
@@ -12,6 +15,7 @@ import type { BenchContext } from './context';
 const PORT = 8781;
 const LARGEST_ACCEPTED = 16 * 1024 * 1024;
 const PARALLEL = 16;
+const ROUNDS = 2;
 
 export async function largeAnswersScenario(ctx: BenchContext): Promise<Figure[]> {
   const stub = await startStubUpstream(eventTypesOfSize(LARGEST_ACCEPTED - 1_024));
@@ -22,7 +26,7 @@ export async function largeAnswersScenario(ctx: BenchContext): Promise<Figure[]>
   try {
     const probes: number[] = [];
     const statuses: number[] = [];
-    for (let round = 0; round < 1; round += 1) {
+    for (let round = 0; round < ROUNDS; round += 1) {
       let done = false;
       const prober = (async () => {
         while (!done) {
@@ -66,7 +70,10 @@ export async function largeAnswersScenario(ctx: BenchContext): Promise<Figure[]>
     return [
       figure(s, 'p95 of GET /healthz meanwhile', p95, 'ms', { op: '<=', value: 100 }),
       figure(s, 'probes of /healthz over 1 s', over1s, 'probes', { op: '<=', value: 0 }),
-      figure(s, 'lists answered 200', ok, `of ${statuses.length}`),
+      figure(s, `lists answered 200 (${ROUNDS} rounds)`, ok, `of ${statuses.length}`, {
+        op: '>=',
+        value: PARALLEL * ROUNDS,
+      }),
     ];
   } finally {
     await app.stop();

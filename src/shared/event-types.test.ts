@@ -57,13 +57,14 @@ describe('readEventTypes', () => {
     // Not vacuous: some fields were kept, and some mistyped ones read as missing.
     expect(read?.filter((item) => item.code === 42 && item.value === '12')).not.toHaveLength(0);
     expect(read?.filter((item) => Object.keys(item).length === 0)).not.toHaveLength(0);
-    // Only the four fields, and only with a value.
-    for (const item of read ?? []) {
-      for (const [key, value] of Object.entries(item)) {
-        expect(FIELDS).toContain(key);
-        expect(value).not.toBeUndefined();
-      }
-    }
+    // Only the four fields, and only with a value (gathered first: one expect per field of
+    // 83,521 records took seconds).
+    const strays = (read ?? []).flatMap((item) =>
+      Object.entries(item).filter(
+        ([key, value]) => !(FIELDS as readonly string[]).includes(key) || value === undefined,
+      ),
+    );
+    expect(strays).toEqual([]);
   });
 
   it.each([

@@ -5,9 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { EventTypesResponseSchema } from '../../shared/event-types';
-import { AnswerParser, OFF_THREAD_FROM_CHARS } from '../upstream/answer-parser';
+import { AnswerParser, OFF_THREAD_FROM_BYTES } from '../upstream/answer-parser';
 import type { UpstreamClient } from '../upstream/upstream-client';
-import { EventTypesSource } from './event-types-source';
+import { EventTypesSource, KEPT_LIST_BYTES, type EventTypeFilters } from './event-types-source';
 
 const ALL = { modules: [], objectTypes: [] };
 const LIST_A = '[{"code":1,"value":"Vendor Added","moduleName":"Vendor Risk"}]';
@@ -33,7 +33,7 @@ function setUp(parser?: AnswerParser) {
     ...(parser ? { parser } : {}),
   });
   const fetchList = async () =>
-    EventTypesResponseSchema.parse(JSON.parse(await source.getJson(ALL)));
+    EventTypesResponseSchema.parse(JSON.parse((await source.getJson(ALL)).toString()));
   const kept = async () => {
     await source.flush();
     return EventTypesResponseSchema.parse(JSON.parse(readFileSync(file, 'utf8')));
@@ -84,7 +84,7 @@ describe('EventTypesSource across fetches', () => {
     try {
       const { answer, clock, fetchList } = setUp(parser);
       const item = (code: number) => `{"code":${code},"value":"consent.receipt.${code}"}`;
-      const count = Math.ceil(OFF_THREAD_FROM_CHARS / item(10_000).length) + 1;
+      const count = Math.ceil(OFF_THREAD_FROM_BYTES / item(10_000).length) + 1;
       answer.text = `[${Array.from({ length: count }, (_, i) => item(i)).join(',')}]`;
       const first = await fetchList();
       clock.now += 1_000;
@@ -96,5 +96,43 @@ describe('EventTypesSource across fetches', () => {
     } finally {
       await parser.close();
     }
+  });
+
+  it('keeps the newest filtered lists within its memory bound, and the unfiltered list always', async () => {
+    // Lists of about 6 MB: the bound holds five filtered ones; the platform then fails.
+    const item = (code: number) => `{"code":${code},"value":"consent.receipt.${code}"}`;
+    const count = Math.ceil((6 * 1024 * 1024) / item(100_000).length);
+    const large = `[${Array.from({ length: count }, (_, i) => item(i)).join(',')}]`;
+    const answer = { status: 200, text: large };
+    const upstream = {
+      send: async () => ({ status: answer.status, headers: {}, body: answer.text }),
+    } as unknown as UpstreamClient;
+    const source = new EventTypesSource({ upstream, arrayQueryStyle: 'repeat', cacheTtlMs: 0 });
+    const filtered = (n: number): EventTypeFilters => ({
+      modules: [`Module ${n}`],
+      objectTypes: [],
+    });
+    await source.getJson(ALL);
+    for (let n = 1; n <= 8; n += 1) await source.getJson(filtered(n));
+
+    answer.status = 503;
+    answer.text = '{"error":"unavailable"}';
+    const outcome = async (filters: EventTypeFilters) => {
+      try {
+        const body = JSON.parse((await source.getJson(filters)).toString());
+        return { stale: body.stale?.status, items: body.items.length };
+      } catch {
+        return 'refused';
+      }
+    };
+    const kept = Math.floor(KEPT_LIST_BYTES / (large.length + 40));
+    expect(kept).toBe(5);
+    // The unfiltered list, the first fetched, is still served, marked stale (the platform's 503
+    // answered as 502 Bad Gateway).
+    expect(await outcome(ALL)).toEqual({ stale: 502, items: count });
+    for (let n = 8; n > 8 - kept; n -= 1) {
+      expect(await outcome(filtered(n))).toEqual({ stale: 502, items: count });
+    }
+    for (let n = 8 - kept; n >= 1; n -= 1) expect(await outcome(filtered(n))).toBe('refused');
   });
 });

@@ -2,6 +2,9 @@
 // good list is kept (and written to DATA_DIR) so it can still be served, marked stale, while the
 // account is blocked or the platform fails: reference data must stay usable. Every answer is read
 // and checked in full; the file is rewritten when the checked list changed, not on every fetch.
+// Lists are kept as bytes (Buffers), outside the JavaScript heap, and what is kept is bounded in
+// bytes as well as in lists: an answer may be 16 MB (UPSTREAM_MAX_ANSWER_BYTES), and fifty kept
+// lists of that size would be 800 MB.
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import {
@@ -12,7 +15,11 @@ import {
 import { PROBLEM_TYPES } from '../../shared/problem';
 import { HttpProblem } from '../problem';
 import { AnswerDeadlineExceeded, type AnswerParser } from '../upstream/answer-parser';
-import { checkedEventTypesJson, eventTypesBody } from '../upstream/event-types-json';
+import {
+  checkedEventTypesJson,
+  eventTypesBody,
+  type JsonBytes,
+} from '../upstream/event-types-json';
 import { CoalescingCache } from '../upstream/coalescing-cache';
 import type { UpstreamClient } from '../upstream/upstream-client';
 import {
@@ -50,6 +57,12 @@ export interface EventTypesSourceOptions {
 
 /** Filtered lists whose last good answer is remembered; the unfiltered one always is. */
 const MAX_LAST_GOOD = 50;
+/**
+ * Bytes of filtered lists remembered as last good answers, and bytes of answers kept by the cache
+ * (the two share memory: a cached body and its last good list are one buffer). 32 MB keeps
+ * twenty-four lists of 10,000 event types (1.3 MB each) or two of the largest accepted answer.
+ */
+export const KEPT_LIST_BYTES = 32 * 1024 * 1024;
 const UNFILTERED_KEY = JSON.stringify([[], []]);
 /**
  * How far the kept file's `fetchedAt` may fall behind while the list does not change: after a
@@ -57,9 +70,10 @@ const UNFILTERED_KEY = JSON.stringify([[], []]);
  */
 const REWRITE_UNCHANGED_AFTER_MS = 10 * 60_000;
 
-/** A list as last read: its checked items (JSON text) and when. */
+/** A list as last read: the answer's body, the checked items in it (a view), and when. */
 interface GoodList {
-  readonly itemsJson: string;
+  readonly body: JsonBytes;
+  readonly items: JsonBytes;
   readonly fetchedAt: string;
 }
 
@@ -79,16 +93,16 @@ function filterQuery(
 }
 
 /**
- * Loads event types. The answer is kept as the finished JSON text of `{ items, fetchedAt }` so a
- * cache hit costs no parsing or serialising.
+ * Loads event types. The answer is kept as the finished JSON of `{ items, fetchedAt }` so a cache
+ * hit costs no parsing or serialising.
  */
 export class EventTypesSource {
   readonly #options: EventTypesSourceOptions;
   readonly #now: () => number;
-  readonly #cache: CoalescingCache<string>;
+  readonly #cache: CoalescingCache<JsonBytes>;
   /** The last good list per filter key, newest last. */
   readonly #lastGood = new Map<string, GoodList>();
-  #persisted: Promise<string | undefined> | undefined;
+  #persisted: Promise<JsonBytes | undefined> | undefined;
   /** When the kept file's list was fetched (ms), or undefined before this process wrote it. */
   #writtenFetchedAt: number | undefined;
   #writing: Promise<void> = Promise.resolve();
@@ -96,19 +110,20 @@ export class EventTypesSource {
   constructor(options: EventTypesSourceOptions) {
     this.#options = options;
     this.#now = options.now ?? Date.now;
-    this.#cache = new CoalescingCache<string>({
+    this.#cache = new CoalescingCache<JsonBytes>({
       ttlMs: options.cacheTtlMs,
       maxEntries: 200,
+      maxSize: { limit: KEPT_LIST_BYTES, sizeOf: (body) => body.byteLength },
       now: this.#now,
     });
   }
 
   /**
-   * The JSON body of `GET /api/event-types` for `filters`. When the platform cannot be asked
+   * The JSON body of `GET /api/event-types` for `filters`, UTF-8. When the platform cannot be asked
    * (a rate-limit block, an upstream failure) and a good list for the same filters was fetched
    * before, that list is answered with a `stale` member saying why; otherwise throws HttpProblem.
    */
-  async getJson(filters: EventTypeFilters): Promise<string> {
+  async getJson(filters: EventTypeFilters): Promise<JsonBytes> {
     const key = JSON.stringify([filters.modules, filters.objectTypes]);
     try {
       return await this.#cache.get(key, () => this.#load(key, filters));
@@ -117,7 +132,7 @@ export class EventTypesSource {
       if (!problem || !servesStale(problem)) throw error;
       const remembered = this.#lastGood.get(key);
       const lastGood = remembered
-        ? eventTypesBody(remembered.itemsJson, remembered.fetchedAt)
+        ? remembered.body
         : key === UNFILTERED_KEY
           ? await this.#readPersisted()
           : undefined;
@@ -132,14 +147,11 @@ export class EventTypesSource {
   }
 
   #remember(key: string, list: GoodList): void {
-    // Two texts of one checked list compare in microseconds; writing it costs a disk write.
-    const changed = this.#lastGood.get(key)?.itemsJson !== list.itemsJson;
+    // Two copies of one checked list compare in microseconds; writing it costs a disk write.
+    const changed = this.#lastGood.get(key)?.items.equals(list.items) !== true;
     this.#lastGood.delete(key);
     this.#lastGood.set(key, list);
-    if (this.#lastGood.size > MAX_LAST_GOOD) {
-      const oldest = [...this.#lastGood.keys()].find((candidate) => candidate !== UNFILTERED_KEY);
-      if (oldest !== undefined) this.#lastGood.delete(oldest);
-    }
+    this.#keepWithinBounds();
     const file = this.#options.lastGoodFile;
     if (key !== UNFILTERED_KEY || !file) return;
     const fetchedAt = Date.parse(list.fetchedAt);
@@ -148,7 +160,7 @@ export class EventTypesSource {
       fetchedAt - this.#writtenFetchedAt < REWRITE_UNCHANGED_AFTER_MS;
     if (!changed && fresh) return;
     this.#writtenFetchedAt = fetchedAt;
-    const json = eventTypesBody(list.itemsJson, list.fetchedAt);
+    const json = list.body;
     this.#persisted = Promise.resolve(json);
     // One write at a time, through a temporary file: a crash mid-write leaves the old list.
     this.#writing = this.#writing
@@ -160,15 +172,37 @@ export class EventTypesSource {
       .catch((error: unknown) => this.#options.onPersistError?.(error));
   }
 
+  /**
+   * Forgets the oldest filtered lists while more than MAX_LAST_GOOD of them, or more than
+   * KEPT_LIST_BYTES of them, are kept. The unfiltered list is always kept: it is the one a
+   * restart keeps too, and the one the explorer opens with.
+   */
+  #keepWithinBounds(): void {
+    let count = 0;
+    let bytes = 0;
+    for (const [key, list] of this.#lastGood) {
+      if (key === UNFILTERED_KEY) continue;
+      count += 1;
+      bytes += list.body.byteLength;
+    }
+    for (const [key, list] of this.#lastGood) {
+      if (count <= MAX_LAST_GOOD && bytes <= KEPT_LIST_BYTES) return;
+      if (key === UNFILTERED_KEY) continue;
+      this.#lastGood.delete(key);
+      count -= 1;
+      bytes -= list.body.byteLength;
+    }
+  }
+
   /** The list a previous process kept, checked like an upstream answer; undefined if unusable. */
-  #readPersisted(): Promise<string | undefined> {
+  #readPersisted(): Promise<JsonBytes | undefined> {
     const file = this.#options.lastGoodFile;
     if (!file) return Promise.resolve(undefined);
-    this.#persisted ??= readFile(file, 'utf8').then(
-      (text) => {
+    this.#persisted ??= readFile(file).then(
+      (bytes) => {
         try {
-          const parsed = EventTypesResponseReader.safeParse(JSON.parse(text));
-          return parsed.success && parsed.data.stale === undefined ? text : undefined;
+          const parsed = EventTypesResponseReader.safeParse(JSON.parse(bytes.toString()));
+          return parsed.success && parsed.data.stale === undefined ? bytes : undefined;
         } catch {
           return undefined;
         }
@@ -178,32 +212,35 @@ export class EventTypesSource {
     return this.#persisted;
   }
 
-  async #load(key: string, filters: EventTypeFilters): Promise<string> {
+  async #load(key: string, filters: EventTypeFilters): Promise<JsonBytes> {
     const startedAt = this.#now();
     const response = await this.#options.upstream.send(EVENT_TYPES_OPERATION, {
       query: filterQuery(filters, this.#options.arrayQueryStyle),
     });
     if (response.status !== 200) throw problemForUpstreamAnswer(response, this.#now());
     const { parser, timeoutMs = 10_000 } = this.#options;
-    const itemsJson = await readItems(parser, response.body, startedAt + timeoutMs);
+    // Fakes in tests may give only text; the HTTP transport always gives the bytes.
+    const bytes = response.bytes ?? Buffer.from(response.body);
+    const itemsJson = await readItems(parser, bytes, startedAt + timeoutMs);
     if (itemsJson === undefined) throw invalidUpstreamAnswerProblem();
-    const list = { itemsJson, fetchedAt: new Date(this.#now()).toISOString() };
+    const fetchedAt = new Date(this.#now()).toISOString();
+    const list = { ...eventTypesBody(itemsJson, fetchedAt), fetchedAt };
     this.#remember(key, list);
-    return eventTypesBody(list.itemsJson, list.fetchedAt);
+    return list.body;
   }
 }
 
 /**
- * The checked items of the answer `text` as JSON text (off the main thread when a parser is given,
- * within the call's deadline), or undefined when the answer is not a list of event types.
+ * The checked items of the answer `bytes` as UTF-8 JSON (off the main thread when a parser is
+ * given, within the call's deadline), or undefined when the answer is not a list of event types.
  */
 async function readItems(
   parser: AnswerParser | undefined,
-  text: string,
+  bytes: Buffer,
   deadlineAt: number,
-): Promise<string | undefined> {
+): Promise<JsonBytes | undefined> {
   try {
-    return parser ? await parser.read(text, deadlineAt) : checkedEventTypesJson(text);
+    return parser ? await parser.read(bytes, deadlineAt) : checkedEventTypesJson(bytes);
   } catch (error) {
     if (!(error instanceof AnswerDeadlineExceeded)) throw error;
     throw new HttpProblem({
@@ -222,8 +259,8 @@ function servesStale(problem: HttpProblem): boolean {
   return status === 429 || status >= 500 || (upstreamStatus !== undefined && upstreamStatus >= 500);
 }
 
-/** `json` (an `{ items, fetchedAt }` object text) with a `stale` member describing `problem`. */
-function withStale(json: string, problem: HttpProblem): string {
+/** `json` (an `{ items, fetchedAt }` object) with a `stale` member describing `problem`. */
+function withStale(json: JsonBytes, problem: HttpProblem): JsonBytes {
   const { title, status, retryAfterSeconds, incidentId } = problem.problem;
   const stale: StaleEventTypes = {
     reason: title,
@@ -231,5 +268,5 @@ function withStale(json: string, problem: HttpProblem): string {
     ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }),
     ...(incidentId === undefined ? {} : { incidentId }),
   };
-  return `{"stale":${JSON.stringify(stale)},${json.slice(1)}`;
+  return Buffer.concat([Buffer.from(`{"stale":${JSON.stringify(stale)},`), json.subarray(1)]);
 }

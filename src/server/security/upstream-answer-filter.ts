@@ -34,13 +34,16 @@ export function filterUpstreamAnswers(transport: Transport, logger: Logger): Tra
       if (credential && values.some((v) => v.includes(credential))) continue;
       headers[name] = value;
     }
-    if (credential && response.body.includes(credential)) {
+    // Searched in the bytes when there are any: a large answer is never decoded on this thread.
+    if (credential && (response.bytes ?? response.body).includes(credential)) {
       logger.error(
         { upstreamStatus: response.status, path: request.url.pathname },
         'upstream answer repeated the access token; discarded',
       );
       throw invalidUpstreamAnswerProblem();
     }
-    return { ...response, headers };
+    // The answer is this call's own object; a copy would decode its text (a getter) for nothing.
+    response.headers = headers;
+    return response;
   };
 }

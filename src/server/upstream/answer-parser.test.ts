@@ -3,7 +3,7 @@
 // request's deadline is dropped, queued or running, so nothing is worked on for a request that
 // has already been answered.
 import { afterEach, describe, expect, it } from 'vitest';
-import { AnswerDeadlineExceeded, AnswerParser, OFF_THREAD_FROM_CHARS } from './answer-parser';
+import { AnswerDeadlineExceeded, AnswerParser, OFF_THREAD_FROM_BYTES } from './answer-parser';
 import { EventTypesSource } from '../event-types/event-types-source';
 import type { UpstreamClient } from './upstream-client';
 
@@ -73,7 +73,9 @@ describe('reading large answers', () => {
       ['A', 'B', 'C', 'D'].map((module) => source.getJson({ modules: [module], objectTypes: [] })),
     );
     const longestWaitMs = await loop.stop();
-    for (const json of lists) expect(JSON.parse(json).items.length).toBeGreaterThan(50_000);
+    for (const json of lists) {
+      expect(JSON.parse(json.toString()).items.length).toBeGreaterThan(50_000);
+    }
     // Read on the main thread, each answer blocks it for hundreds of milliseconds.
     expect(longestWaitMs).toBeLessThan(150);
   }, 60_000);
@@ -81,10 +83,10 @@ describe('reading large answers', () => {
   it('drops answers that cannot be read by their deadline, queued or running', async () => {
     // A clock that stands still: every read has 50 ms from now, however loaded the machine.
     parser = new AnswerParser({ workers: 1, now: () => 0 });
-    expect(ANSWER.length).toBeGreaterThan(OFF_THREAD_FROM_CHARS);
+    expect(Buffer.byteLength(ANSWER)).toBeGreaterThan(OFF_THREAD_FROM_BYTES);
     const deadline = 50;
     const reads = Array.from({ length: 4 }, () =>
-      parser!.read(ANSWER, deadline).then(
+      parser!.read(Buffer.from(ANSWER), deadline).then(
         () => 'read',
         (error: unknown) => (error instanceof AnswerDeadlineExceeded ? 'dropped' : 'failed'),
       ),
@@ -94,7 +96,22 @@ describe('reading large answers', () => {
     // Nothing is still being worked on for them.
     expect(parser.load()).toEqual({ running: 0, queued: 0 });
     // And the parser still reads the next answer.
-    const next = await parser.read(ANSWER, 30_000);
-    expect(JSON.parse(next!).length).toBeGreaterThan(50_000);
+    const next = await parser.read(Buffer.from(ANSWER), 30_000);
+    expect(JSON.parse(next!.toString()).length).toBeGreaterThan(50_000);
+  }, 30_000);
+
+  it('moves an answer to the worker without emptying memory the answer shares with others', async () => {
+    parser = new AnswerParser({ workers: 1 });
+    // An answer read in one chunk can be a view into a larger buffer that holds other data too.
+    const answer = Buffer.from(ANSWER);
+    const shared = Buffer.alloc(answer.length + 16, 'x');
+    answer.copy(shared, 16);
+    const view = shared.subarray(16);
+    const items = await parser.read(view, Date.now() + 30_000);
+    expect(JSON.parse(items!.toString())).toEqual(JSON.parse(ANSWER));
+    // The larger buffer is still whole: its first bytes and the answer in it read as before.
+    expect(shared.byteLength).toBe(answer.length + 16);
+    expect(shared.subarray(0, 16).toString()).toBe('x'.repeat(16));
+    expect(view.equals(answer)).toBe(true);
   }, 30_000);
 });

@@ -1,6 +1,6 @@
 // Reads event-types answers without blocking the event loop. A small answer is read at once on
-// the main thread (a worker round trip would cost more than it saves); a large one goes to a
-// worker thread, one at a time per worker, in arrival order, each with the deadline of its
+// the main thread (a worker round trip would cost more than it saves); a large one is moved, as
+// bytes, to a worker thread, one at a time per worker, in arrival order, each with the deadline of its
 // request: a job still queued at its deadline is dropped unstarted, and a job still running at it
 // is stopped (its worker is ended and a fresh one takes the next job), so nothing is worked on for
 // a request that has already been answered with a timeout. Measured in bench/ (scenario
@@ -11,10 +11,11 @@ import { availableParallelism } from 'node:os';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { AnswerJob, AnswerResult } from './answer-worker';
-import { checkedEventTypesJson } from './event-types-json';
+import { checkedEventTypesJson, type JsonBytes } from './event-types-json';
+import { ownedWhole } from './owned-bytes';
 
-/** Answers at least this large (in UTF-16 code units, about bytes) are read off the main thread. */
-export const OFF_THREAD_FROM_CHARS = 256 * 1024;
+/** Answers of at least this many bytes are read off the main thread. */
+export const OFF_THREAD_FROM_BYTES = 256 * 1024;
 
 /** The deadline passed before the answer was read. */
 export class AnswerDeadlineExceeded extends Error {
@@ -47,9 +48,9 @@ function startWorker(): Worker {
 
 interface Job {
   readonly id: number;
-  readonly text: string;
+  readonly bytes: Uint8Array;
   readonly deadlineAt: number;
-  readonly resolve: (itemsJson: string | undefined) => void;
+  readonly resolve: (itemsJson: JsonBytes | undefined) => void;
   readonly reject: (error: Error) => void;
   timer?: NodeJS.Timeout;
 }
@@ -94,15 +95,23 @@ export class AnswerParser {
   }
 
   /**
-   * The checked items of the answer `text` as JSON text, or undefined when it is not a list of
-   * event types. Rejects with AnswerDeadlineExceeded when it cannot be read by `deadlineAt`.
+   * The checked items of the answer `bytes` (UTF-8 JSON) as UTF-8 JSON, or undefined when it is
+   * not a list of event types. Rejects with AnswerDeadlineExceeded when it cannot be read by
+   * `deadlineAt`. A large answer's bytes are moved to the worker: the caller cannot read them
+   * afterwards.
    */
-  read(text: string, deadlineAt: number): Promise<string | undefined> {
-    if (text.length < OFF_THREAD_FROM_CHARS) {
-      return Promise.resolve(checkedEventTypesJson(text));
+  read(bytes: Uint8Array, deadlineAt: number): Promise<JsonBytes | undefined> {
+    if (bytes.byteLength < OFF_THREAD_FROM_BYTES) {
+      return Promise.resolve(checkedEventTypesJson(bytes));
     }
     return new Promise((resolve, reject) => {
-      const job: Job = { id: this.#nextId++, text, deadlineAt, resolve, reject };
+      const job: Job = {
+        id: this.#nextId++,
+        bytes: ownedWhole(bytes),
+        deadlineAt,
+        resolve,
+        reject,
+      };
       const wait = deadlineAt - this.#now();
       if (wait <= 0) {
         reject(new AnswerDeadlineExceeded());
@@ -135,8 +144,8 @@ export class AnswerParser {
       if (!job) return;
       slot.job = job;
       const worker = (slot.worker ??= this.#spawn(slot));
-      const message: AnswerJob = { id: job.id, text: job.text };
-      worker.postMessage(message);
+      const message: AnswerJob = { id: job.id, bytes: job.bytes };
+      worker.postMessage(message, [job.bytes.buffer as ArrayBuffer]);
     }
   }
 
@@ -147,7 +156,13 @@ export class AnswerParser {
       const job = slot.job;
       if (!job || job.id !== result.id) return;
       slot.job = undefined;
-      this.#settle(job, result.itemsJson ?? undefined);
+      const items = result.itemsJson;
+      this.#settle(
+        job,
+        items
+          ? Buffer.from(items.buffer as ArrayBuffer, items.byteOffset, items.byteLength)
+          : undefined,
+      );
       this.#dispatch();
     });
     worker.on('error', (error) => {
@@ -176,7 +191,7 @@ export class AnswerParser {
     this.#dispatch();
   }
 
-  #settle(job: Job, outcome: string | undefined | Error): void {
+  #settle(job: Job, outcome: JsonBytes | undefined | Error): void {
     clearTimeout(job.timer);
     if (outcome instanceof Error) job.reject(outcome);
     else job.resolve(outcome);

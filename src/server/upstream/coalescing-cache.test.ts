@@ -74,4 +74,25 @@ describe('CoalescingCache', () => {
     await cache.get('a', load('a')); // evicted: loads again
     expect(loads).toBe(4);
   });
+
+  it('keeps values within a size bound, oldest evicted first, and never one larger than it', async () => {
+    const cache = new CoalescingCache<string>({
+      ttlMs: 60_000,
+      maxEntries: 10,
+      maxSize: { limit: 10, sizeOf: (value) => value.length },
+      now: () => 0,
+    });
+    const loads: string[] = [];
+    const load = (value: string) => async () => (loads.push(value), value);
+    await cache.get('a', load('aaaa'));
+    await cache.get('b', load('bbbb'));
+    await cache.get('c', load('cccc')); // 12 > 10: a goes
+    await cache.get('b', load('bbbb'));
+    await cache.get('c', load('cccc'));
+    await cache.get('a', load('aaaa')); // loaded again; now b goes
+    expect(await cache.get('huge', load('h'.repeat(11)))).toBe('h'.repeat(11));
+    await cache.get('huge', load('h'.repeat(11))); // too large to keep: loaded each time
+    await cache.get('c', load('cccc')); // still kept: the large value evicted nothing
+    expect(loads).toEqual(['aaaa', 'bbbb', 'cccc', 'aaaa', 'h'.repeat(11), 'h'.repeat(11)]);
+  });
 });

@@ -1,22 +1,28 @@
 // A short-lived cache that also coalesces concurrent identical loads, so a crowd of browsers
 // opening the same page costs the upstream one call per cache period.
 
-export interface CoalescingCacheOptions {
+export interface CoalescingCacheOptions<T> {
   /** How long a loaded value is served; 0 keeps nothing but still coalesces in-flight loads. */
   ttlMs: number;
   /** Bound on distinct keys kept, oldest evicted first, so odd filter combinations cannot grow memory. */
   maxEntries: number;
+  /**
+   * Bound on the values' total size as `sizeOf` measures it, oldest evicted first; a value larger
+   * than the bound by itself is handed on but not kept. Unset: only `maxEntries` bounds.
+   */
+  maxSize?: { limit: number; sizeOf: (value: T) => number };
   now?: () => number;
 }
 
 /** Maps a key to a value loaded at most once per period; failed loads are never kept. */
 export class CoalescingCache<T> {
-  readonly #options: CoalescingCacheOptions;
+  readonly #options: CoalescingCacheOptions<T>;
   readonly #now: () => number;
-  readonly #values = new Map<string, { value: T; expiresAt: number }>();
+  readonly #values = new Map<string, { value: T; expiresAt: number; size: number }>();
+  #size = 0;
   readonly #inFlight = new Map<string, Promise<T>>();
 
-  constructor(options: CoalescingCacheOptions) {
+  constructor(options: CoalescingCacheOptions<T>) {
     this.#options = options;
     this.#now = options.now ?? Date.now;
   }
@@ -36,14 +42,22 @@ export class CoalescingCache<T> {
 
   /** Keeps `value` for the cache period (when there is one) and hands it on. */
   #remember(key: string, value: T): T {
-    if (this.#options.ttlMs <= 0) return value;
-    this.#values.delete(key);
-    this.#values.set(key, { value, expiresAt: this.#now() + this.#options.ttlMs });
-    while (this.#values.size > this.#options.maxEntries) {
+    const { ttlMs, maxEntries, maxSize } = this.#options;
+    this.#forget(key);
+    const size = maxSize?.sizeOf(value) ?? 0;
+    if (ttlMs <= 0 || (maxSize && size > maxSize.limit)) return value;
+    this.#values.set(key, { value, expiresAt: this.#now() + ttlMs, size });
+    this.#size += size;
+    while (this.#values.size > maxEntries || (maxSize && this.#size > maxSize.limit)) {
       const oldest = this.#values.keys().next().value;
       if (oldest === undefined) break;
-      this.#values.delete(oldest);
+      this.#forget(oldest);
     }
     return value;
+  }
+
+  #forget(key: string): void {
+    this.#size -= this.#values.get(key)?.size ?? 0;
+    this.#values.delete(key);
   }
 }

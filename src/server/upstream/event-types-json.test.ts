@@ -6,8 +6,8 @@ const AT = '2026-01-02T03:04:05.000Z';
 
 /** The answer body for `text`; undefined when it is not a list. */
 function eventTypesResponseJson(text: string, fetchedAt: string): string | undefined {
-  const itemsJson = checkedEventTypesJson(text);
-  return itemsJson === undefined ? undefined : eventTypesBody(itemsJson, fetchedAt);
+  const itemsJson = checkedEventTypesJson(Buffer.from(text));
+  return itemsJson === undefined ? undefined : eventTypesBody(itemsJson, fetchedAt).body.toString();
 }
 
 describe('checkedEventTypesJson', () => {

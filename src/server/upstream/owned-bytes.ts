@@ -1,0 +1,11 @@
+// Moving bytes to another thread (postMessage's transfer list) moves their whole ArrayBuffer and
+// leaves it empty here. Node hands out small buffers as views into one shared pool, and a body
+// read in one chunk may be a view into a larger one: moving those would empty memory that other
+// values still use. So only a buffer that is its ArrayBuffer, whole, is moved; any other is
+// copied into one of its own first.
+
+/** `bytes` when they fill their ArrayBuffer exactly, otherwise a copy that does. */
+export function ownedWhole(bytes: Uint8Array): Uint8Array {
+  const whole = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
+  return whole && bytes.buffer instanceof ArrayBuffer ? bytes : new Uint8Array(bytes);
+}
