@@ -1,4 +1,4 @@
-// `npx tsx bench/profile-large-answers.ts [rounds]`: the large-answers scenario's load (16
+// `npx tsx bench/profile-large-answers.ts [rounds]`: the large-answers scenario's rounds (16
 // event-types answers of 16 MiB at once, the same 16 filters each round, /healthz probed every
 // 20 ms) against the built console under `node --cpu-prof`, at `npm start`'s heap size. Prints each
 // round's time and probe p95, whether the console survived, and where each thread's time went
@@ -7,69 +7,34 @@
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Agent, request } from 'undici';
-import { startConsole } from './lib/console';
 import { largest, profileTotals, type CpuProfile } from './lib/cpu-profile';
 import { percentile } from './lib/load';
-import { eventTypesOfSize, startStubUpstream } from './lib/stub-upstream';
+import { largeAnswersRound, startLargeAnswersConsole } from './scenarios/large-answers';
 
 const rounds = Number(process.argv[2] ?? 2);
-const PARALLEL = 16;
 const profileDir = mkdtempSync(join(tmpdir(), 'console-large-answers-prof-'));
-const stub = await startStubUpstream(eventTypesOfSize(16 * 1024 * 1024 - 1_024));
-const app = await startConsole(
-  8792,
-  stub.url,
-  { EVENT_TYPES_CACHE_SECONDS: '0', UPSTREAM_TIMEOUT_MS: '30000' },
-  ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, '--cpu-prof-interval=200'],
-);
-let exit = '';
-app.child.on('exit', (code, signal) => (exit = `exited (${signal ?? code})`));
+const { app, stop } = await startLargeAnswersConsole([
+  '--cpu-prof',
+  `--cpu-prof-dir=${profileDir}`,
+  '--cpu-prof-interval=200',
+]);
 try {
   for (let round = 1; round <= rounds; round += 1) {
-    // A fresh pool per round: a connection the console closed is not reused.
-    const dispatcher = new Agent();
-    const probes: number[] = [];
-    let done = false;
-    const prober = (async () => {
-      while (!done) {
-        const at = performance.now();
-        await request(`${app.url}/healthz`, { dispatcher })
-          .then((answer) => answer.body.dump())
-          .catch(() => undefined);
-        probes.push(performance.now() - at);
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-    })();
     const startedAt = performance.now();
-    const statuses = await Promise.all(
-      Array.from({ length: PARALLEL }, async (_, index) => {
-        try {
-          const answer = await request(`${app.url}/api/event-types?modules=Module${index}`, {
-            headers: app.apiHeaders,
-            dispatcher,
-          });
-          await answer.body.arrayBuffer();
-          return answer.statusCode;
-        } catch {
-          return 0;
-        }
-      }),
-    );
-    done = true;
-    await prober;
-    await dispatcher.close();
+    const { probes, statuses } = await largeAnswersRound(app, console.log);
     const ok = statuses.filter((status) => status === 200).length;
     console.log(
-      `round ${round}: ${(performance.now() - startedAt).toFixed(0)} ms, ${ok} of ${PARALLEL} answered 200, ` +
+      `round ${round}: ${(performance.now() - startedAt).toFixed(0)} ms, ` +
+        `${ok} of ${statuses.length} answered 200, ` +
         `/healthz p95 ${percentile(probes, 95).toFixed(1)} ms over ${probes.length} probes`,
     );
   }
+  const { exitCode, signalCode } = app.child;
+  const ended = exitCode !== null || signalCode !== null;
+  console.log(`the console ${ended ? `ended (${signalCode ?? exitCode})` : 'kept running'}`);
 } finally {
-  await app.stop();
-  await stub.close();
+  await stop();
 }
-console.log(`the console ${exit || 'kept running'}`);
 
 for (const file of readdirSync(profileDir).filter((name) => name.endsWith('.cpuprofile'))) {
   const profile = JSON.parse(readFileSync(join(profileDir, file), 'utf8')) as CpuProfile;

@@ -6,7 +6,7 @@
 // (the image's health check gives up at 3 s), and every list answered in both rounds: before the
 // lists were kept as bytes and bounded in bytes, the second round ran the console out of memory
 // at `npm start`'s heap size.
-import { startConsole } from '../lib/console';
+import { startConsole, type RunningConsole } from '../lib/console';
 import { percentile } from '../lib/load';
 import { figure, type Figure } from '../lib/report';
 import { eventTypesOfSize, startStubUpstream } from '../lib/stub-upstream';
@@ -17,47 +17,76 @@ const LARGEST_ACCEPTED = 16 * 1024 * 1024;
 const PARALLEL = 16;
 const ROUNDS = 2;
 
-export async function largeAnswersScenario(ctx: BenchContext): Promise<Figure[]> {
+/** The console the scenario measures, against a stub answering 16 MiB; `nodeFlags` to profile it. */
+export async function startLargeAnswersConsole(nodeFlags: string[] = []) {
   const stub = await startStubUpstream(eventTypesOfSize(LARGEST_ACCEPTED - 1_024));
-  const app = await startConsole(PORT, stub.url, {
-    EVENT_TYPES_CACHE_SECONDS: '0',
-    UPSTREAM_TIMEOUT_MS: '30000',
-  });
+  const app = await startConsole(
+    PORT,
+    stub.url,
+    { EVENT_TYPES_CACHE_SECONDS: '0', UPSTREAM_TIMEOUT_MS: '30000' },
+    nodeFlags,
+  );
+  return {
+    app,
+    async stop() {
+      await app.stop();
+      await stub.close();
+    },
+  };
+}
+
+/**
+ * One round: the 16 lists fetched at once while /healthz is probed every 20 ms. The probes' times
+ * (a probe that failed counts with its full wait) and the lists' statuses (0: no answer).
+ */
+export async function largeAnswersRound(
+  app: RunningConsole,
+  log: (line: string) => void,
+): Promise<{ probes: number[]; statuses: number[] }> {
+  const probes: number[] = [];
+  let done = false;
+  const prober = (async () => {
+    while (!done) {
+      const at = performance.now();
+      try {
+        await (
+          await fetch(`${app.url}/healthz`, { signal: AbortSignal.timeout(10_000) })
+        ).arrayBuffer();
+      } catch {
+        // A probe that timed out counts with its full wait.
+      }
+      probes.push(performance.now() - at);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  })();
+  const statuses = await Promise.all(
+    Array.from({ length: PARALLEL }, async (_, index) => {
+      try {
+        const response = await fetch(`${app.url}/api/event-types?modules=Module${index}`, {
+          headers: app.apiHeaders,
+        });
+        await response.arrayBuffer();
+        return response.status;
+      } catch (error) {
+        log(`  a list failed: ${String((error as Error).cause ?? error)}`);
+        return 0;
+      }
+    }),
+  );
+  done = true;
+  await prober;
+  return { probes, statuses };
+}
+
+export async function largeAnswersScenario(ctx: BenchContext): Promise<Figure[]> {
+  const { app, stop } = await startLargeAnswersConsole();
   try {
     const probes: number[] = [];
     const statuses: number[] = [];
     for (let round = 0; round < ROUNDS; round += 1) {
-      let done = false;
-      const prober = (async () => {
-        while (!done) {
-          const at = performance.now();
-          try {
-            await (
-              await fetch(`${app.url}/healthz`, { signal: AbortSignal.timeout(10_000) })
-            ).arrayBuffer();
-          } catch {
-            // A probe that timed out counts with its full wait.
-          }
-          probes.push(performance.now() - at);
-          await new Promise((resolve) => setTimeout(resolve, 20));
-        }
-      })();
-      await Promise.all(
-        Array.from({ length: PARALLEL }, async (_, index) => {
-          try {
-            const response = await fetch(`${app.url}/api/event-types?modules=Module${index}`, {
-              headers: app.apiHeaders,
-            });
-            await response.arrayBuffer();
-            statuses.push(response.status);
-          } catch (error) {
-            statuses.push(0);
-            ctx.log(`  a list failed: ${String((error as Error).cause ?? error)}`);
-          }
-        }),
-      );
-      done = true;
-      await prober;
+      const result = await largeAnswersRound(app, ctx.log);
+      probes.push(...result.probes);
+      statuses.push(...result.statuses);
     }
     if (app.child.exitCode !== null) ctx.log(`  the console exited with ${app.child.exitCode}`);
     const p95 = Math.round(percentile(probes, 95) * 10) / 10;
@@ -76,7 +105,6 @@ export async function largeAnswersScenario(ctx: BenchContext): Promise<Figure[]>
       }),
     ];
   } finally {
-    await app.stop();
-    await stub.close();
+    await stop();
   }
 }

@@ -160,13 +160,12 @@ export class EventTypesSource {
       fetchedAt - this.#writtenFetchedAt < REWRITE_UNCHANGED_AFTER_MS;
     if (!changed && fresh) return;
     this.#writtenFetchedAt = fetchedAt;
-    const json = list.body;
-    this.#persisted = Promise.resolve(json);
+    this.#persisted = Promise.resolve(list.body);
     // One write at a time, through a temporary file: a crash mid-write leaves the old list.
     this.#writing = this.#writing
       .then(async () => {
         await mkdir(dirname(file), { recursive: true });
-        await writeFile(`${file}.tmp`, json, { mode: 0o600 });
+        await writeFile(`${file}.tmp`, list.body, { mode: 0o600 });
         await rename(`${file}.tmp`, file);
       })
       .catch((error: unknown) => this.#options.onPersistError?.(error));

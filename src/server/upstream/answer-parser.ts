@@ -1,9 +1,9 @@
 // Reads event-types answers without blocking the event loop. A small answer is read at once on
 // the main thread (a worker round trip would cost more than it saves); a large one is moved, as
-// bytes, to a worker thread, one at a time per worker, in arrival order, each with the deadline of its
-// request: a job still queued at its deadline is dropped unstarted, and a job still running at it
-// is stopped (its worker is ended and a fresh one takes the next job), so nothing is worked on for
-// a request that has already been answered with a timeout. Measured in bench/ (scenario
+// bytes, to a worker thread, one at a time per worker, in arrival order, each with the deadline of
+// its request: a job still queued at its deadline is dropped unstarted, and a job still running at
+// it is stopped (its worker is ended and a fresh one takes the next job), so nothing is worked on
+// for a request that has already been answered with a timeout. Measured in bench/ (scenario
 // large-answers) against the alternatives: see docs/architecture.md, "Large answers".
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -12,7 +12,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { AnswerJob, AnswerResult } from './answer-worker';
 import { checkedEventTypesJson, type JsonBytes } from './event-types-json';
-import { ownedWhole } from './owned-bytes';
+import { bufferView, ownedWhole } from './owned-bytes';
 
 /** Answers of at least this many bytes are read off the main thread. */
 export const OFF_THREAD_FROM_BYTES = 256 * 1024;
@@ -100,7 +100,7 @@ export class AnswerParser {
    * `deadlineAt`. A large answer's bytes are moved to the worker: the caller cannot read them
    * afterwards.
    */
-  read(bytes: Uint8Array, deadlineAt: number): Promise<JsonBytes | undefined> {
+  read(bytes: Buffer, deadlineAt: number): Promise<JsonBytes | undefined> {
     if (bytes.byteLength < OFF_THREAD_FROM_BYTES) {
       return Promise.resolve(checkedEventTypesJson(bytes));
     }
@@ -156,13 +156,7 @@ export class AnswerParser {
       const job = slot.job;
       if (!job || job.id !== result.id) return;
       slot.job = undefined;
-      const items = result.itemsJson;
-      this.#settle(
-        job,
-        items
-          ? Buffer.from(items.buffer as ArrayBuffer, items.byteOffset, items.byteLength)
-          : undefined,
-      );
+      this.#settle(job, result.itemsJson ? bufferView(result.itemsJson) : undefined);
       this.#dispatch();
     });
     worker.on('error', (error) => {

@@ -4,7 +4,7 @@
 // answer's bytes arrive moved, not copied, and the result's bytes go back the same way.
 import { parentPort } from 'node:worker_threads';
 import { checkedEventTypesJson } from './event-types-json';
-import { ownedWhole } from './owned-bytes';
+import { bufferView, ownedWhole } from './owned-bytes';
 
 /** A job: the answer's bytes. */
 export interface AnswerJob {
@@ -19,7 +19,7 @@ export interface AnswerResult {
 }
 
 parentPort?.on('message', (job: AnswerJob) => {
-  const items = checkedEventTypesJson(job.bytes);
+  const items = checkedEventTypesJson(bufferView(job.bytes));
   const itemsJson = items ? ownedWhole(items) : null;
   const result: AnswerResult = { id: job.id, itemsJson };
   parentPort?.postMessage(result, itemsJson ? [itemsJson.buffer as ArrayBuffer] : []);

@@ -13,10 +13,10 @@ export type JsonBytes = Buffer<ArrayBuffer>;
  * The checked items of the upstream's answer `bytes` (UTF-8 JSON) as UTF-8 JSON, or `undefined`
  * when the answer is not a list of event types at all.
  */
-export function checkedEventTypesJson(bytes: Uint8Array): JsonBytes | undefined {
+export function checkedEventTypesJson(bytes: Buffer): JsonBytes | undefined {
   let body: unknown;
   try {
-    body = JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString());
+    body = JSON.parse(bytes.toString());
   } catch {
     return undefined;
   }
