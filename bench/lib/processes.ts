@@ -19,6 +19,16 @@ const START_FLAGS = (
   .split(/\s+/)
   .filter((word) => word.startsWith('--'));
 
+/** Whether anything answers `url` at all. */
+async function answers(url: string): Promise<boolean> {
+  try {
+    await fetch(url);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** Waits until `url` answers 2xx, or fails after `timeoutMs`. */
 export async function waitForUrl(url: string, timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -57,6 +67,12 @@ export async function startNodeProcess(
     nodeFlags?: string[];
   },
 ): Promise<RunningProcess> {
+  const url = `http://127.0.0.1:${port}`;
+  // Something left listening there (a run stopped half-way) would answer the readiness check, and
+  // every figure after it would be that process's, not this build's.
+  if (await answers(`${url}${readyPath}`)) {
+    throw new Error(`${name} cannot start: port ${port} is already taken by another process`);
+  }
   // Built JavaScript runs on plain Node with the flags `npm start` gives it (its heap sizes among
   // them), so the figures are those of the console as users run it; TypeScript goes through tsx.
   const args = entry.endsWith('.js')
@@ -71,7 +87,6 @@ export async function startNodeProcess(
   child.stderr?.on('data', (chunk: Buffer) => {
     stderr = (stderr + chunk.toString()).slice(-4_000);
   });
-  const url = `http://127.0.0.1:${port}`;
   try {
     await waitForUrl(`${url}${readyPath}`);
   } catch (error) {
