@@ -31,6 +31,21 @@ export interface EventTypesView {
   setSort: (sort: SortState | null) => void;
 }
 
+/** Runs `task` in a task after the browser's next frame (at once where there are no frames). */
+function afterNextPaint(task: () => void): void {
+  if (typeof requestAnimationFrame !== 'function') {
+    setTimeout(task, 0);
+    return;
+  }
+  requestAnimationFrame(() => setTimeout(task, 0));
+}
+
+/** Whether two views choose the same facet values and sort (the search text aside). */
+function sameChoice(a: EventTypesViewState, b: EventTypesViewState): boolean {
+  const choiceOf = (view: EventTypesViewState) => serialiseViewState({ ...view, q: '' }).toString();
+  return choiceOf(a) === choiceOf(b);
+}
+
 /** Reads and writes the event-types view in the URL's search params. */
 export function useEventTypesView(): EventTypesView {
   const [searchParams, setSearchParams] = useSearchParams();
@@ -42,18 +57,36 @@ export function useEventTypesView(): EventTypesView {
   // purpose), and a controlled input fed from the URL would drop characters typed in between.
   const [search, setSearchText] = useState(urlState.q);
   const [writtenSearch, setWrittenSearch] = useState(urlState.q);
+  // A click's choice (facet, sort, clear), shown at once while the URL catches up after the
+  // next paint (see `commit`).
+  const [clicked, setClicked] = useState<EventTypesViewState | undefined>();
   const [seenLocationKey, setSeenLocationKey] = useState(location.key);
   if (location.key !== seenLocationKey) {
     // Adopt the URL's search text when the user went back or forward, or when something other
     // than this page (a navigation link) changed it; ignore our own writes catching up.
     setSeenLocationKey(location.key);
+    // The URL now holds the view: the clicks' writes caught up (all land in one task), or the
+    // user went elsewhere (back, forward, a link), which wins over clicks not yet written
+    // (writeClicks then drops them).
+    setClicked(undefined);
     if (navigationType === NavigationType.Pop || urlState.q !== writtenSearch) {
       setSearchText(urlState.q);
       setWrittenSearch(urlState.q);
     }
   }
 
-  const state = useMemo(() => ({ ...urlState, q: search }), [urlState, search]);
+  // The choice shown: a click's until the URL has it, then the URL's, kept as the same object
+  // when it is the same choice, so the URL catching up re-renders none of the page.
+  const shownChoice = useRef<EventTypesViewState | undefined>(undefined);
+  const choice =
+    clicked ??
+    (shownChoice.current && sameChoice(shownChoice.current, urlState)
+      ? shownChoice.current
+      : urlState);
+  useLayoutEffect(() => {
+    shownChoice.current = choice;
+  });
+  const state = useMemo(() => ({ ...choice, q: search }), [choice, search]);
 
   // Handlers read the latest view through a ref so they stay stable: the memoised table and facets
   // then skip the urgent re-render of every keystroke.
@@ -67,23 +100,57 @@ export function useEventTypesView(): EventTypesView {
     clearTimeout(pendingWrite.current);
     pendingWrite.current = undefined;
   }, []);
-  // Leaving the page drops a pending search write instead of navigating back to it.
-  useEffect(() => cancelPendingWrite, [cancelPendingWrite]);
+  // Clicks whose history entries are still to be written, in order, and the URL they follow.
+  const clickWrites = useRef<{ entries: URLSearchParams[]; after: string } | undefined>(undefined);
+  const locationKey = useRef(location.key);
+  useLayoutEffect(() => {
+    locationKey.current = location.key;
+  });
+  // Leaving the page drops pending writes instead of navigating back to it.
+  useEffect(
+    () => () => {
+      cancelPendingWrite();
+      clickWrites.current = undefined;
+    },
+    [cancelPendingWrite],
+  );
+
+  const writeClicks = useCallback(() => {
+    const writes = clickWrites.current;
+    clickWrites.current = undefined;
+    // Back, forward or a link since the click: the URL the user went to wins.
+    if (!writes || writes.after !== locationKey.current) return;
+    // One task: the router renders once, with the last of them.
+    for (const params of writes.entries) latest.current.setSearchParams(params);
+  }, []);
 
   const commit = useCallback(
     (next: EventTypesViewState, replace: boolean) => {
       cancelPendingWrite();
       const params = serialiseViewState(next);
-      if (params.toString() === latest.current.searchParams.toString()) return;
+      // What the URL holds once the clicks waiting to be written are.
+      const ahead = clickWrites.current?.entries.at(-1) ?? latest.current.searchParams;
+      if (params.toString() === ahead.toString()) return;
       setWrittenSearch(next.q);
       // Later clicks build on this choice even before the router has rendered it: two quick
       // ticks must select both values, not have the second overwrite the first.
       latest.current = { ...latest.current, state: next, searchParams: params };
-      // A click (facet, sort, clear) renders its result at once rather than as a transition, so a
-      // ticked box never shows unticked while the table catches up; typing keeps transitions.
-      latest.current.setSearchParams(params, { replace, flushSync: !replace });
+      if (replace) {
+        latest.current.setSearchParams(params, { replace });
+        return;
+      }
+      // A click (facet, sort, clear) shows its result in its own frame: the page renders from
+      // this state at once, and the URL, whose navigation renders the whole app around the page,
+      // follows in a task after that frame is painted. Each click keeps its own history entry.
+      setClicked(next);
+      if (clickWrites.current) {
+        clickWrites.current.entries.push(params);
+        return;
+      }
+      clickWrites.current = { entries: [params], after: locationKey.current };
+      afterNextPaint(writeClicks);
     },
-    [cancelPendingWrite],
+    [cancelPendingWrite, writeClicks],
   );
 
   const setSearch = useCallback(

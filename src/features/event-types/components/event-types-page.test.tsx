@@ -166,7 +166,7 @@ describe('EventTypesPage', () => {
     await waitFor(() =>
       expect(shownNames(table)).toEqual(['Consent given', 'Consent withdrawn', 'Consent expired']),
     );
-    expect(search(router).getAll('module')).toEqual(['Consent']);
+    await waitFor(() => expect(search(router).getAll('module')).toEqual(['Consent']));
     expect(router.state.historyAction).toBe('PUSH');
     expect(screen.getByText('Showing 3 of 9 event types')).toBeInTheDocument();
     // Object-type counts follow the module selection: faceted search.
@@ -177,11 +177,54 @@ describe('EventTypesPage', () => {
     // A second module widens (OR); back undoes one tick at a time.
     await user.click(within(modules).getByRole('checkbox', { name: 'DSAR (2)' }));
     await waitFor(() => expect(shownNames(table)).toHaveLength(5));
-    expect(search(router).getAll('module')).toEqual(['Consent', 'DSAR']);
+    await waitFor(() => expect(search(router).getAll('module')).toEqual(['Consent', 'DSAR']));
 
     await act(() => router.navigate(-1));
     await waitFor(() => expect(shownNames(table)).toHaveLength(3));
     expect(within(modules).getByRole('checkbox', { name: /^DSAR/ })).not.toBeChecked();
+  });
+
+  it('shows a click at once and writes the URL after, one history entry per click', async () => {
+    stubEventTypes();
+    const { router } = renderPage();
+    const table = await findTable();
+    const modules = screen.getByRole('group', { name: 'Module' });
+    const box = (name: RegExp) => within(modules).getByRole('checkbox', { name });
+
+    // Two ticks in one go, before the first one's URL is written: both stay ticked, the rows
+    // show both at once, and the URL has not moved yet.
+    act(() => box(/^Consent/).click());
+    act(() => box(/^DSAR/).click());
+    expect(box(/^Consent/)).toBeChecked();
+    expect(box(/^DSAR/)).toBeChecked();
+    expect(shownNames(table)).toHaveLength(5);
+    expect(search(router).getAll('module')).toEqual([]);
+
+    // Then the URL follows, each click its own entry: back undoes the second tick only.
+    await waitFor(() => expect(search(router).getAll('module')).toEqual(['Consent', 'DSAR']));
+    expect(router.state.historyAction).toBe('PUSH');
+    await act(() => router.navigate(-1));
+    expect(search(router).getAll('module')).toEqual(['Consent']);
+    await waitFor(() => expect(shownNames(table)).toHaveLength(3));
+    expect(box(/^DSAR/)).not.toBeChecked();
+  });
+
+  it('lets back win over a click whose URL is not written yet', async () => {
+    stubEventTypes();
+    const { router } = renderPage(['/event-types', '/event-types?module=Consent']);
+    const table = await findTable();
+    expect(shownNames(table)).toHaveLength(3);
+    const modules = screen.getByRole('group', { name: 'Module' });
+
+    act(() => within(modules).getByRole('checkbox', { name: /^DSAR/ }).click());
+    expect(shownNames(table)).toHaveLength(5);
+    await act(() => router.navigate(-1));
+
+    // The page shows where back went, and the pending click is not written over it.
+    await waitFor(() => expect(shownNames(table)).toHaveLength(ITEMS.length));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(router.state.location.search).toBe('');
+    expect(shownNames(table)).toHaveLength(ITEMS.length);
   });
 
   it('filters records missing a field through "(not set)"', async () => {
@@ -192,7 +235,7 @@ describe('EventTypesPage', () => {
     const objectTypes = screen.getByRole('group', { name: 'Object type' });
     await user.click(within(objectTypes).getByRole('checkbox', { name: '(not set) (1)' }));
     await waitFor(() => expect(shownNames(table)).toEqual(['Assessment approved']));
-    expect(search(router).get('objectType')).toBe('(not set)');
+    await waitFor(() => expect(search(router).get('objectType')).toBe('(not set)'));
   });
 
   it('opens a shared link with its filters, search and sort applied', async () => {
@@ -284,21 +327,21 @@ describe('EventTypesPage', () => {
 
     await user.click(screen.getByRole('button', { name: 'Module' }));
     await waitFor(() => expect(header()).toHaveAttribute('aria-sort', 'ascending'));
-    expect(search(router).get('sort')).toBe('module');
+    await waitFor(() => expect(search(router).get('sort')).toBe('module'));
     expect(search(router).get('dir')).toBe('asc');
     expect(shownNames(table).at(0)).toBe('Assessment approved');
     expect(shownNames(table).at(-1)).toBe('Vendor onboarded');
 
     await user.click(screen.getByRole('button', { name: 'Module' }));
     await waitFor(() => expect(header()).toHaveAttribute('aria-sort', 'descending'));
-    expect(search(router).get('dir')).toBe('desc');
+    await waitFor(() => expect(search(router).get('dir')).toBe('desc'));
     expect(shownNames(table).at(0)).toBe('Legacy import finished');
     // Missing values stay last when descending too.
     expect(shownNames(table).at(-1)).toBe('Vendor onboarded');
 
     await user.click(screen.getByRole('button', { name: 'Module' }));
     await waitFor(() => expect(header()).not.toHaveAttribute('aria-sort'));
-    expect(search(router).has('sort')).toBe(false);
+    await waitFor(() => expect(search(router).has('sort')).toBe(false));
   });
 
   it('says when nothing matches and clears every filter in one go', async () => {
@@ -317,7 +360,7 @@ describe('EventTypesPage', () => {
     expect(shownNames(table)).toHaveLength(ITEMS.length);
     expect(screen.getByRole('searchbox', { name: 'Search event types' })).toHaveValue('');
     // Sorting is not a filter; it stays.
-    expect(router.state.location.search).toBe('?sort=code&dir=asc');
+    await waitFor(() => expect(router.state.location.search).toBe('?sort=code&dir=asc'));
   });
 
   it('clears one facet with its own button', async () => {
