@@ -77,6 +77,9 @@ function facetKey(value: string | undefined): string {
   return value ?? NOT_SET;
 }
 
+// Built at import, which for the event-types page is while its list is still on the way: the
+// first Intl object of a page loads the browser's locale data (src/lib/format.ts), and here that
+// happens before the list arrives rather than in the render that shows it.
 const collator = new Intl.Collator('en', { numeric: true, sensitivity: 'base' });
 
 /** Facet values in alphabetical order, with {@link NOT_SET} last. */
