@@ -62,13 +62,13 @@ export function useEventTypesView(): EventTypesView {
   const [clicked, setClicked] = useState<EventTypesViewState | undefined>();
   const [seenLocationKey, setSeenLocationKey] = useState(location.key);
   if (location.key !== seenLocationKey) {
-    // Adopt the URL's search text when the user went back or forward, or when something other
-    // than this page (a navigation link) changed it; ignore our own writes catching up.
     setSeenLocationKey(location.key);
     // The URL now holds the view: the clicks' writes caught up (all land in one task), or the
     // user went elsewhere (back, forward, a link), which wins over clicks not yet written
     // (writeClicks then drops them).
     setClicked(undefined);
+    // Adopt the URL's search text when the user went back or forward, or when something other
+    // than this page (a navigation link) changed it; ignore our own writes catching up.
     if (navigationType === NavigationType.Pop || urlState.q !== writtenSearch) {
       setSearchText(urlState.q);
       setWrittenSearch(urlState.q);
@@ -90,9 +90,9 @@ export function useEventTypesView(): EventTypesView {
 
   // Handlers read the latest view through a ref so they stay stable: the memoised table and facets
   // then skip the urgent re-render of every keystroke.
-  const latest = useRef({ state, searchParams, setSearchParams });
+  const latest = useRef({ state, searchParams, setSearchParams, locationKey: location.key });
   useLayoutEffect(() => {
-    latest.current = { state, searchParams, setSearchParams };
+    latest.current = { state, searchParams, setSearchParams, locationKey: location.key };
   });
 
   const pendingWrite = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
@@ -102,10 +102,6 @@ export function useEventTypesView(): EventTypesView {
   }, []);
   // Clicks whose history entries are still to be written, in order, and the URL they follow.
   const clickWrites = useRef<{ entries: URLSearchParams[]; after: string } | undefined>(undefined);
-  const locationKey = useRef(location.key);
-  useLayoutEffect(() => {
-    locationKey.current = location.key;
-  });
   // Leaving the page drops pending writes instead of navigating back to it.
   useEffect(
     () => () => {
@@ -119,7 +115,7 @@ export function useEventTypesView(): EventTypesView {
     const writes = clickWrites.current;
     clickWrites.current = undefined;
     // Back, forward or a link since the click: the URL the user went to wins.
-    if (!writes || writes.after !== locationKey.current) return;
+    if (!writes || writes.after !== latest.current.locationKey) return;
     // One task: the router renders once, with the last of them.
     for (const params of writes.entries) latest.current.setSearchParams(params);
   }, []);
@@ -147,7 +143,7 @@ export function useEventTypesView(): EventTypesView {
         clickWrites.current.entries.push(params);
         return;
       }
-      clickWrites.current = { entries: [params], after: locationKey.current };
+      clickWrites.current = { entries: [params], after: latest.current.locationKey };
       afterNextPaint(writeClicks);
     },
     [cancelPendingWrite, writeClicks],
