@@ -100,6 +100,9 @@ export function queryLimits(): MiddlewareHandler<AppEnv> {
   };
 }
 
+/** Node's request, when @hono/node-server serves the app. */
+type NodeRequest = NonNullable<AppEnv['Bindings']['incoming']>;
+
 /**
  * A request Node has parsed whose body is exactly its announced Content-Length, within the limit.
  * Node's HTTP parser hands a route exactly Content-Length bytes of body and refuses a request that
@@ -107,7 +110,7 @@ export function queryLimits(): MiddlewareHandler<AppEnv> {
  * request the check could only pass. Under `app.request` (tests) there is no Node parser, and a
  * Request's Content-Length header promises nothing about its body, so the check runs.
  */
-function bodyWithinAnnouncedLimit(incoming: AppEnvIncoming | undefined): boolean {
+function bodyWithinAnnouncedLimit(incoming: NodeRequest | undefined): boolean {
   if (!incoming || incoming.headers['transfer-encoding'] !== undefined) return false;
   const announced = incoming.headers['content-length'];
   return (
@@ -117,13 +120,11 @@ function bodyWithinAnnouncedLimit(incoming: AppEnvIncoming | undefined): boolean
   );
 }
 
-type AppEnvIncoming = NonNullable<AppEnv['Bindings']['incoming']>;
-
 /**
  * 413 problem+json for a body over 64 KB, whether announced by Content-Length or streamed.
  * Hono's check asks the request for its body, which on Node builds the whole WHATWG Request and
- * re-wraps its stream to count the bytes: about a fifth of a millisecond of every GET and half a
- * millisecond of every POST (bench/findings/overhead.md), where the route could otherwise read the
+ * re-wraps its stream to count the bytes: about a fifth of a millisecond of every GET and about
+ * half a millisecond of every POST (bench/findings/overhead.md), where the route could otherwise read the
  * body straight from Node's stream. So it runs only where it can refuse something:
  * - GET and HEAD pass: a Fetch API request of either method cannot have a body (the Request
  *   constructor refuses one), so routes never see one;
