@@ -432,43 +432,38 @@ describe('oversized input', () => {
   it('at the socket, reads a body of its announced length and refuses one over 64 KB, announced or chunked', async () => {
     const h = await start();
     const port = await listen(h);
-    const head = async (extra: string) =>
-      `POST /api/data-subjects/lookups HTTP/1.1\r\nHost: 127.0.0.1\r\nX-CSRF: 1\r\nCookie: ${await h.signIn('admin')}\r\nContent-Type: application/json\r\n${extra}Connection: close\r\n\r\n`;
+    const cookie = await h.signIn('admin');
+    const head = (extra: string) =>
+      `POST /api/data-subjects/lookups HTTP/1.1\r\nHost: 127.0.0.1\r\nX-CSRF: 1\r\nCookie: ${cookie}\r\nContent-Type: application/json\r\n${extra}Connection: close\r\n\r\n`;
     const unknown = JSON.stringify({ operation: 'no-such-operation', params: {} });
 
     const read = await rawRequest(
       port,
-      `${await head(`Content-Length: ${unknown.length}\r\n`)}${unknown}`,
+      `${head(`Content-Length: ${unknown.length}\r\n`)}${unknown}`,
     );
     expectRawRefusal(read, 400, '/problems/invalid-parameter');
     expect(read.body).toContain('is not an operation of the catalog');
 
     const big = 'x'.repeat(70 * 1024);
-    const announced = await rawRequest(
-      port,
-      `${await head(`Content-Length: ${big.length}\r\n`)}${big}`,
-    );
+    const announced = await rawRequest(port, `${head(`Content-Length: ${big.length}\r\n`)}${big}`);
     expectRawRefusal(announced, 413, '/problems/payload-too-large');
 
     const chunk = 'x'.repeat(1024);
     const chunks = `${`400\r\n${chunk}\r\n`.repeat(80)}0\r\n\r\n`;
-    const chunked = await rawRequest(
-      port,
-      `${await head('Transfer-Encoding: chunked\r\n')}${chunks}`,
-    );
+    const chunked = await rawRequest(port, `${head('Transfer-Encoding: chunked\r\n')}${chunks}`);
     expectRawRefusal(chunked, 413, '/problems/payload-too-large');
 
     // Both framings at once is request smuggling's opening move: Node's parser refuses it.
     const both = await rawRequest(
       port,
-      `${await head(`Content-Length: 10\r\nTransfer-Encoding: chunked\r\n`)}${chunks}`,
+      `${head(`Content-Length: 10\r\nTransfer-Encoding: chunked\r\n`)}${chunks}`,
     );
     expectRawRefusal(both, 400);
 
     // Bytes past the announced length are not the body: the route reads the 10 announced, and
     // the rest is parsed as a next request, which is not HTTP. Which 400 comes back first (the
     // route's "not JSON" or the socket's "not HTTP") is a race; neither is a body of 70 KB.
-    const longer = await rawRequest(port, `${await head('Content-Length: 10\r\n')}${big}`);
+    const longer = await rawRequest(port, `${head('Content-Length: 10\r\n')}${big}`);
     expect(longer.status).toBe(400);
     expect(longer.body).not.toContain('payload-too-large');
   });

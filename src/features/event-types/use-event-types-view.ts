@@ -90,9 +90,10 @@ export function useEventTypesView(): EventTypesView {
 
   // Handlers read the latest view through a ref so they stay stable: the memoised table and facets
   // then skip the urgent re-render of every keystroke.
-  const latest = useRef({ state, searchParams, setSearchParams, locationKey: location.key });
+  const current = { state, searchParams, setSearchParams, locationKey: location.key };
+  const latest = useRef(current);
   useLayoutEffect(() => {
-    latest.current = { state, searchParams, setSearchParams, locationKey: location.key };
+    latest.current = current;
   });
 
   const pendingWrite = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);

@@ -1,6 +1,6 @@
 // Limits on what a request may look like before any route sees it: an origin-form target without
 // traversal tricks, a bounded body, and a bounded, clean query. Each refusal is problem+json.
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { hasControlCharacters } from '../../shared/filter-values';
 import type { AppEnv } from '../app-env';
@@ -100,17 +100,22 @@ export function queryLimits(): MiddlewareHandler<AppEnv> {
   };
 }
 
-/** Node's request, when @hono/node-server serves the app. */
-type NodeRequest = NonNullable<AppEnv['Bindings']['incoming']>;
-
 /**
- * A request Node has parsed whose body is exactly its announced Content-Length, within the limit.
- * Node's HTTP parser hands a route exactly Content-Length bytes of body and refuses a request that
- * also carries Transfer-Encoding (http-server.ts never enables its lenient parser), so for such a
- * request the check could only pass. Under `app.request` (tests) there is no Node parser, and a
- * Request's Content-Length header promises nothing about its body, so the check runs.
+ * Whether a request's body cannot exceed the limit without reading it, so Hono's check could only
+ * pass. That check asks the request for its body, which on Node builds the whole WHATWG Request
+ * and re-wraps its stream to count the bytes: about a fifth of a millisecond of every GET and about
+ * half a millisecond of every POST (bench/findings/overhead.md), where the route could otherwise
+ * read the body straight from Node's stream.
+ * - GET and HEAD: a Fetch API request of either method cannot have a body (the Request
+ *   constructor refuses one), so routes never see one.
+ * - A body Node has parsed with a Content-Length within the limit: Node's HTTP parser hands the
+ *   route exactly that many bytes and refuses a request that also carries Transfer-Encoding
+ *   (http-server.ts never enables its lenient parser). Under `app.request` (tests) there is no
+ *   Node parser, and a Request's Content-Length header promises nothing about its body.
  */
-function bodyWithinAnnouncedLimit(incoming: NodeRequest | undefined): boolean {
+function bodyCannotExceedLimit(c: Context<AppEnv>): boolean {
+  if (c.req.method === 'GET' || c.req.method === 'HEAD') return true;
+  const incoming = c.env?.incoming;
   if (!incoming || incoming.headers['transfer-encoding'] !== undefined) return false;
   const announced = incoming.headers['content-length'];
   return (
@@ -121,16 +126,10 @@ function bodyWithinAnnouncedLimit(incoming: NodeRequest | undefined): boolean {
 }
 
 /**
- * 413 problem+json for a body over 64 KB, whether announced by Content-Length or streamed.
- * Hono's check asks the request for its body, which on Node builds the whole WHATWG Request and
- * re-wraps its stream to count the bytes: about a fifth of a millisecond of every GET and about
- * half a millisecond of every POST (bench/findings/overhead.md), where the route could otherwise read the
- * body straight from Node's stream. So it runs only where it can refuse something:
- * - GET and HEAD pass: a Fetch API request of either method cannot have a body (the Request
- *   constructor refuses one), so routes never see one;
- * - a body Node has parsed with a Content-Length within the limit passes (see above);
- * - everything else is checked: an announced size over the limit is refused before anything is
- *   read, a streamed (chunked) body is counted as it arrives and refused past the limit.
+ * 413 problem+json for a body over 64 KB, whether announced by Content-Length or streamed: an
+ * announced size over the limit is refused before anything is read, a streamed (chunked) body is
+ * counted as it arrives and refused past the limit. Requests whose body cannot exceed the limit
+ * skip the check (bodyCannotExceedLimit).
  */
 export function bodySizeLimit(): MiddlewareHandler<AppEnv> {
   const limit = bodyLimit({
@@ -143,8 +142,5 @@ export function bodySizeLimit(): MiddlewareHandler<AppEnv> {
         detail: `Request bodies are limited to ${REQUEST_LIMITS.maxBodyBytes / 1024} KB.`,
       }),
   });
-  return (c, next) =>
-    c.req.method === 'GET' || c.req.method === 'HEAD' || bodyWithinAnnouncedLimit(c.env?.incoming)
-      ? next()
-      : limit(c, next);
+  return (c, next) => (bodyCannotExceedLimit(c) ? next() : limit(c, next));
 }
