@@ -229,7 +229,7 @@ export async function overheadScenario(ctx: BenchContext): Promise<Figure[]> {
         ? [
             figure(
               s,
-              'reading the answer of 500 (parse, check, serialise), p50, in-process',
+              'reading the answer of 500 (parse, check, and serialise if the check changed it), p50, in-process',
               median(readings.slice(readings.length / 2)), // the first half warms the code up
               'ms',
               undefined,

@@ -1,17 +1,21 @@
 // The body of `GET /api/event-types` built from the upstream's answer: parsed, checked with the
 // shared reader (unknown fields stripped, mistyped ones read as missing) and serialised once, so
-// the cache keeps finished bytes. The answer's size is bounded before this by the transport
+// the cache keeps finished bytes. When the check changed nothing, the answer's own bytes are those
+// finished bytes (see `unchangedByReading`). The answer's size is bounded before this by the transport
 // (UPSTREAM_MAX_ANSWER_BYTES). Bytes in and out, not text: a large answer is read on a worker
 // thread and its result moved back without a copy (answer-parser.ts), and the body goes to the
 // socket as it is.
-import { readEventTypes } from '../../shared/event-types';
+import { isUtf8 } from 'node:buffer';
+import { readEventTypes, type EventType } from '../../shared/event-types';
 
 /** UTF-8 JSON in an ArrayBuffer (never a SharedArrayBuffer), as HTTP bodies and workers take it. */
 export type JsonBytes = Buffer<ArrayBuffer>;
 
 /**
  * The checked items of the upstream's answer `bytes` (UTF-8 JSON) as UTF-8 JSON, or `undefined`
- * when the answer is not a list of event types at all.
+ * when the answer is not a list of event types at all. `bytes` themselves when reading them
+ * changed nothing and they are well-formed UTF-8: serialising the same items again would only
+ * cost time and memory (about a third of reading an answer: bench/findings/overhead.md).
  */
 export function checkedEventTypesJson(bytes: Buffer): JsonBytes | undefined {
   let body: unknown;
@@ -21,7 +25,39 @@ export function checkedEventTypesJson(bytes: Buffer): JsonBytes | undefined {
     return undefined;
   }
   const items = readEventTypes(body);
-  return items ? Buffer.from(JSON.stringify(items)) : undefined;
+  if (!items) return undefined;
+  return unchangedByReading(body as readonly object[], items) && isUtf8(bytes) && owned(bytes)
+    ? bytes
+    : Buffer.from(JSON.stringify(items));
+}
+
+/** Whether `bytes` are over an ArrayBuffer (as every HTTP body is), not a SharedArrayBuffer. */
+const owned = (bytes: Buffer): bytes is JsonBytes => bytes.buffer instanceof ArrayBuffer;
+
+/** How many of the four fields `item` kept. */
+const keptFields = (item: EventType) =>
+  Number(item.code !== undefined) +
+  Number(item.value !== undefined) +
+  Number(item.objectTypeName !== undefined) +
+  Number(item.moduleName !== undefined);
+
+/**
+ * Whether `items`, read from `records`, say exactly what `records` say: every record held only
+ * fields the reader kept (none unknown, none mistyped), so the answer's text parses to `items`.
+ * The reader keeps a field only under its own name, so equal counts mean equal fields. A code of
+ * -0 is the one kept value JSON.stringify writes differently (as 0). Duplicate names in the text
+ * are not seen here: the text then parses, in JavaScript as in the check, to its last value.
+ */
+function unchangedByReading(records: readonly object[], items: readonly EventType[]): boolean {
+  for (let index = 0; index < items.length; index += 1) {
+    const item = items[index]!;
+    let fields = 0;
+    // for…in: no array of names per record. A JSON.parse object inherits nothing enumerable, and
+    // anything that did would only make the counts differ (and the items be written anew).
+    for (const _name in records[index]) fields += 1;
+    if (fields !== keptFields(item) || Object.is(item.code, -0)) return false;
+  }
+  return true;
 }
 
 const ITEMS_PREFIX = Buffer.from('{"items":');
