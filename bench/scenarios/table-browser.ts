@@ -96,17 +96,26 @@ interface PageFigures {
   rowElements: number;
 }
 
+/** One page under measurement: its figures so far, and the steps that add to them. */
+interface MeasuredPage {
+  figures: PageFigures;
+  /** One load of the page, for first rows only. */
+  load(): Promise<void>;
+  /** One load with keystrokes and facet clicks measured on it. */
+  round(round: number): Promise<void>;
+}
+
 /**
- * Opens `url` in a fresh context per round and measures first rows, keystrokes and facet clicks.
+ * Measures `url`, each load in a fresh context: first rows, keystrokes and facet clicks.
  * `prepare` adds what the page needs before it loads (the console's session cookie).
  */
-async function measurePage(
+function measuredPage(
   ctx: BenchContext,
   browser: Browser,
   url: string,
   label: string,
   prepare: (context: BrowserContext, page: Page) => Promise<void>,
-): Promise<PageFigures> {
+): MeasuredPage {
   const figures: PageFigures = { firstRows: [], search: [], facet: [], rowElements: 0 };
   const interactions = ctx.smoke ? 5 : 30;
   const firstRow = async (page: Page) => {
@@ -135,19 +144,35 @@ async function measurePage(
     );
     return { context, page };
   };
+  return {
+    figures,
+    load: async () => (await openPage()).context.close(),
+    async round(round) {
+      const { context, page } = await openPage();
+      await countRows(page);
+      figures.search.push(...(await measureInteractions(page, 'search', interactions)));
+      await firstRow(page);
+      figures.facet.push(...(await measureInteractions(page, 'facet', interactions)));
+      await countRows(page);
+      await context.close();
+      ctx.log(`  table (${label}) round ${round}/${ctx.rounds} done`);
+    },
+  };
+}
+
+/**
+ * Measures the pages load by load and round by round in turn, not one page after the other: the
+ * bars are ratios of one page to the other, and a machine that slows down during the scenario
+ * then slows both alike.
+ */
+async function measureInTurn(ctx: BenchContext, pages: readonly MeasuredPage[]): Promise<void> {
   const extraLoads = ctx.smoke ? 0 : FIRST_ROW_LOADS - ctx.rounds;
-  for (let load = 0; load < extraLoads; load += 1) await (await openPage()).context.close();
-  for (let round = 1; round <= ctx.rounds; round += 1) {
-    const { context, page } = await openPage();
-    await countRows(page);
-    figures.search.push(...(await measureInteractions(page, 'search', interactions)));
-    await firstRow(page);
-    figures.facet.push(...(await measureInteractions(page, 'facet', interactions)));
-    await countRows(page);
-    await context.close();
-    ctx.log(`  table (${label}) round ${round}/${ctx.rounds} done`);
+  for (let load = 0; load < extraLoads; load += 1) {
+    for (const page of pages) await page.load();
   }
-  return figures;
+  for (let round = 1; round <= ctx.rounds; round += 1) {
+    for (const page of pages) await page.round(round);
+  }
 }
 
 /** The demo console with 10,000 event types, as the table scenario and its profiler use it. */
@@ -191,7 +216,7 @@ export async function tableBrowserScenario(ctx: BenchContext): Promise<Figure[]>
     if (!answer.ok) throw new Error(`event types answered ${answer.status}`);
     reference = await serveReferencePage(await answer.text());
 
-    const consoleFigures = await measurePage(
+    const consolePage = measuredPage(
       ctx,
       browser,
       `${app.url}/event-types`,
@@ -207,7 +232,10 @@ export async function tableBrowserScenario(ctx: BenchContext): Promise<Figure[]>
         await page.request.get(`${app.url}/api/event-types`, { headers: { 'x-csrf': '1' } });
       },
     );
-    const peer = await measurePage(ctx, browser, reference.url, 'reference', async () => {});
+    const referencePage = measuredPage(ctx, browser, reference.url, 'reference', async () => {});
+    await measureInTurn(ctx, [consolePage, referencePage]);
+    const consoleFigures = consolePage.figures;
+    const peer = referencePage.figures;
 
     const s = 'Table in Chromium (10,000 rows)';
     const r = 'Table reference page (TanStack Table + Virtual, same rows)';

@@ -1,5 +1,6 @@
 // The event-types view read from and written to the URL: facet and sort changes push history
 // entries, typing in the search box replaces one, so back and forward step through real choices.
+// The page shows a change at once; the URL follows once the changes pause.
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { NavigationType, useLocation, useNavigationType, useSearchParams } from 'react-router';
 import { FILTER_LIMITS } from '../../shared/filter-values';
@@ -13,31 +14,28 @@ import type { SortState } from './filter-event-types';
 /** The facet lists of the view state. */
 export type FacetKey = 'modules' | 'objectTypes';
 
-// Long enough to cover a burst of typing, short enough that a copied link is current. Writing per
-// keystroke would also hit Safari's cap on history.replaceState calls.
-const SEARCH_WRITE_DELAY_MS = 300;
+/**
+ * How long the URL waits after the last change of the view. Long enough to cover a burst of typing
+ * or of ticks, short enough that a copied link is current. Writing the URL renders the whole app
+ * around the page through the router (about 4 ms of the main thread here, pushState included,
+ * bench/findings/table.md): written after each tick, it pushed the frame after the tick back, and
+ * a second tick waited for it. Writing per keystroke would also hit Safari's cap on
+ * history.replaceState calls.
+ */
+export const URL_WRITE_DELAY_MS = 300;
 
 export interface EventTypesView {
   /** The view as shown: the URL's state, with the search text as typed so far. */
   state: EventTypesViewState;
-  /** Updates the search text at once and the URL shortly after, replacing the history entry. */
+  /** Updates the search text at once and the URL after a pause, replacing the history entry. */
   setSearch: (text: string) => void;
-  /** Ticks or unticks one facet value (a new history entry). */
+  /** Ticks or unticks one facet value at once (a new history entry, written after a pause). */
   toggleFacetValue: (facet: FacetKey, value: string) => void;
   /** Unticks every value of one facet. */
   clearFacet: (facet: FacetKey) => void;
   /** Clears search and both facets; the sort order stays. */
   clearFilters: () => void;
   setSort: (sort: SortState | null) => void;
-}
-
-/** Runs `task` in a task after the browser's next frame (at once where there are no frames). */
-function afterNextPaint(task: () => void): void {
-  if (typeof requestAnimationFrame !== 'function') {
-    setTimeout(task, 0);
-    return;
-  }
-  requestAnimationFrame(() => setTimeout(task, 0));
 }
 
 /** Whether two views choose the same facet values and sort (the search text aside). */
@@ -57,8 +55,8 @@ export function useEventTypesView(): EventTypesView {
   // purpose), and a controlled input fed from the URL would drop characters typed in between.
   const [search, setSearchText] = useState(urlState.q);
   const [writtenSearch, setWrittenSearch] = useState(urlState.q);
-  // A click's choice (facet, sort, clear), shown at once while the URL catches up after the
-  // next paint (see `commit`).
+  // A click's choice (facet, sort, clear), shown at once while the URL catches up after a pause
+  // (see `commit`).
   const [clicked, setClicked] = useState<EventTypesViewState | undefined>();
   const [seenLocationKey, setSeenLocationKey] = useState(location.key);
   if (location.key !== seenLocationKey) {
@@ -103,10 +101,12 @@ export function useEventTypesView(): EventTypesView {
   }, []);
   // Clicks whose history entries are still to be written, in order, and the URL they follow.
   const clickWrites = useRef<{ entries: URLSearchParams[]; after: string } | undefined>(undefined);
+  const clickTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   // Leaving the page drops pending writes instead of navigating back to it.
   useEffect(
     () => () => {
       cancelPendingWrite();
+      clearTimeout(clickTimer.current);
       clickWrites.current = undefined;
     },
     [cancelPendingWrite],
@@ -138,14 +138,12 @@ export function useEventTypesView(): EventTypesView {
       }
       // A click (facet, sort, clear) shows its result in its own frame: the page renders from
       // this state at once, and the URL, whose navigation renders the whole app around the page,
-      // follows in a task after that frame is painted. Each click keeps its own history entry.
+      // follows once the clicks pause. Each click keeps its own history entry.
       setClicked(next);
-      if (clickWrites.current) {
-        clickWrites.current.entries.push(params);
-        return;
-      }
-      clickWrites.current = { entries: [params], after: latest.current.locationKey };
-      afterNextPaint(writeClicks);
+      if (clickWrites.current) clickWrites.current.entries.push(params);
+      else clickWrites.current = { entries: [params], after: latest.current.locationKey };
+      clearTimeout(clickTimer.current);
+      clickTimer.current = setTimeout(writeClicks, URL_WRITE_DELAY_MS);
     },
     [cancelPendingWrite, writeClicks],
   );
@@ -157,7 +155,7 @@ export function useEventTypesView(): EventTypesView {
       // Writes whatever the view is when the timer fires, so a back/forward in between wins.
       pendingWrite.current = setTimeout(
         () => commit(latest.current.state, true),
-        SEARCH_WRITE_DELAY_MS,
+        URL_WRITE_DELAY_MS,
       );
     },
     [cancelPendingWrite, commit],

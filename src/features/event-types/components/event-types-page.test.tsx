@@ -9,6 +9,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import type { EventType } from '../../../shared/event-types';
 import { PROBLEM_TYPES, type Problem } from '../../../shared/problem';
 import { EventTypesPage } from './event-types-page';
+import { URL_WRITE_DELAY_MS } from '../use-event-types-view';
 
 // jsdom does no layout, so every element is 0×0 and the virtualiser would render no rows at all.
 // The virtualiser reads its viewport from the scroll element's clientWidth/clientHeight, so this
@@ -222,7 +223,8 @@ describe('EventTypesPage', () => {
 
     // The page shows where back went, and the pending click is not written over it.
     await waitFor(() => expect(shownNames(table)).toHaveLength(ITEMS.length));
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // Past the moment the click's URL would have been written.
+    await new Promise((resolve) => setTimeout(resolve, URL_WRITE_DELAY_MS + 100));
     expect(router.state.location.search).toBe('');
     expect(shownNames(table)).toHaveLength(ITEMS.length);
   });
