@@ -1,10 +1,10 @@
 // The body of `GET /api/event-types` built from the upstream's answer: parsed, checked with the
 // shared reader (unknown fields stripped, mistyped ones read as missing) and serialised once, so
-// the cache keeps finished bytes. When the check changed nothing, the answer's own bytes are those
-// finished bytes (see `unchangedByReading`). The answer's size is bounded before this by the transport
-// (UPSTREAM_MAX_ANSWER_BYTES). Bytes in and out, not text: a large answer is read on a worker
-// thread and its result moved back without a copy (answer-parser.ts), and the body goes to the
-// socket as it is.
+// the cache keeps finished bytes; when the check changed nothing, the answer's own bytes are those
+// finished bytes (see `unchangedByReading`). The answer's size is bounded before this by the
+// transport (UPSTREAM_MAX_ANSWER_BYTES). Bytes in and out, not text: a large answer is read on a
+// worker thread and its result moved back without a copy (answer-parser.ts), and the body goes to
+// the socket as it is.
 import { isUtf8 } from 'node:buffer';
 import { readEventTypes, type EventType } from '../../shared/event-types';
 
