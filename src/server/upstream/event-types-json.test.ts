@@ -102,8 +102,8 @@ describe('checkedEventTypesJson', () => {
       const text = `[{${record}}]`;
       const json = checkedEventTypesJson(Buffer.from(text))!.toString();
       if (json === text) asSent += 1;
-      // What the console served before it ever passed an answer on as sent. isDeepStrictEqual tells -0
-      // from 0, so a -0 passed on would be caught here.
+      // What the console served before it ever passed an answer on as sent. isDeepStrictEqual
+      // tells -0 from 0, so a -0 passed on would be caught here.
       const anew: unknown = JSON.parse(JSON.stringify(readEventTypes(JSON.parse(text))));
       if (!isDeepStrictEqual(JSON.parse(json), anew)) different.push(text);
     }

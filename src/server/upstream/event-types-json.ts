@@ -34,12 +34,16 @@ export function checkedEventTypesJson(bytes: Buffer): JsonBytes | undefined {
 /** Whether `bytes` are over an ArrayBuffer (as every HTTP body is), not a SharedArrayBuffer. */
 const owned = (bytes: Buffer): bytes is JsonBytes => bytes.buffer instanceof ArrayBuffer;
 
-/** How many of the four fields `item` kept. */
-const keptFields = (item: EventType) =>
-  Number(item.code !== undefined) +
-  Number(item.value !== undefined) +
-  Number(item.objectTypeName !== undefined) +
-  Number(item.moduleName !== undefined);
+/**
+ * How many enumerable fields `object` has. for…in: no array of names per record. A JSON.parse
+ * object inherits nothing enumerable, and anything that did would only make the counts differ
+ * (and the items be written anew).
+ */
+function fieldCount(object: object): number {
+  let fields = 0;
+  for (const _name in object) fields += 1;
+  return fields;
+}
 
 /**
  * Whether `items`, read from `records`, say exactly what `records` say: every record held only
@@ -49,15 +53,9 @@ const keptFields = (item: EventType) =>
  * are not seen here: the text then parses, in JavaScript as in the check, to its last value.
  */
 function unchangedByReading(records: readonly object[], items: readonly EventType[]): boolean {
-  for (let index = 0; index < items.length; index += 1) {
-    const item = items[index]!;
-    let fields = 0;
-    // for…in: no array of names per record. A JSON.parse object inherits nothing enumerable, and
-    // anything that did would only make the counts differ (and the items be written anew).
-    for (const _name in records[index]) fields += 1;
-    if (fields !== keptFields(item) || Object.is(item.code, -0)) return false;
-  }
-  return true;
+  return items.every(
+    (item, index) => fieldCount(records[index]!) === fieldCount(item) && !Object.is(item.code, -0),
+  );
 }
 
 const ITEMS_PREFIX = Buffer.from('{"items":');
