@@ -33,6 +33,23 @@ test('lists the event types of the upstream with code, name, object type and mod
   await expectNoSeriousA11yViolations(page);
 });
 
+test('asks for the session and the list once each, before the page’s own code', async ({
+  page,
+  mockUpstream: _,
+}) => {
+  const requested: string[] = [];
+  page.on('request', (request) => requested.push(new URL(request.url()).pathname));
+  await page.goto('/event-types');
+  await expect(table(page).getByRole('row').nth(1)).toBeVisible();
+  const list = requested.filter((path) => path === '/api/event-types');
+  expect(list).toHaveLength(1);
+  expect(requested.filter((path) => path === '/api/session')).toHaveLength(1);
+  // The list travels while the page's chunk is fetched and evaluated, not after.
+  const pageChunk = requested.findIndex((path) => /\/assets\/event-types-page-.*\.js$/.test(path));
+  expect(pageChunk).toBeGreaterThan(-1);
+  expect(requested.indexOf('/api/event-types')).toBeLessThan(pageChunk);
+});
+
 test('filtering by two modules survives a reload and the back button', async ({
   page,
   mockUpstream: _,

@@ -1,4 +1,6 @@
 // SPA entry: mounts the router inside the app-wide providers, both on one query client.
+// First of all, before React is even evaluated: the page's first requests (start-early.ts).
+import './start-early';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createQueryClient } from '../lib/query-client';

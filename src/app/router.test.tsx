@@ -1,7 +1,9 @@
 // The router starts the data a page needs as the page is opened, beside the download of the
 // page's code, and only then: a filter change on the page does not ask again.
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { sendEarly } from '../lib/api-client';
 import { createQueryClient } from '../lib/query-client';
+import { firstRequests } from './first-requests';
 import { createAppRouter } from './router';
 
 afterEach(() => {
@@ -9,8 +11,11 @@ afterEach(() => {
   window.history.replaceState(null, '', '/');
 });
 
-/** Opens `path` in a fresh router (nothing rendered) and records the /api paths it asks for. */
-function open(path: string) {
+/**
+ * Opens `path` in a fresh router (nothing rendered) and records the /api paths it asks for;
+ * `early`: after sending its first requests as the SPA's entry does (start-early.ts).
+ */
+function open(path: string, { early = false } = {}) {
   const asked: string[] = [];
   vi.stubGlobal(
     'fetch',
@@ -27,6 +32,7 @@ function open(path: string) {
     }),
   );
   window.history.replaceState(null, '', path);
+  if (early) sendEarly(firstRequests(path));
   const client = createQueryClient();
   const router = createAppRouter(client);
   return { asked, client, router };
@@ -60,6 +66,39 @@ describe('createAppRouter', () => {
     const { asked, router } = open('/rate-limits');
     await vi.waitFor(() => expect(asked).toContain('/api/session'));
     expect(asked).not.toContain('/api/event-types');
+    router.dispose();
+  });
+
+  it.each([
+    ['/event-types', ['/api/session', '/api/event-types']],
+    ['/rate-limits', ['/api/session']],
+    ['/sign-in', []],
+  ])(
+    'takes over what the entry sent early at %s, and asks for nothing twice',
+    async (path, paths) => {
+      const { asked, client, router } = open(path, { early: true });
+      expect(asked).toEqual(paths); // sent before the router existed
+      await vi.waitFor(() =>
+        expect(router.state.initialized && client.isFetching() === 0).toBe(true),
+      );
+      expect(asked).toEqual(paths);
+      // The loaders' queries have the answers: nothing is left to send.
+      if (paths.includes('/api/event-types')) {
+        expect(client.getQueryData(['event-types', 'list'])).toEqual({
+          items: [],
+          fetchedAt: '2026-01-02T03:04:05.000Z',
+        });
+      }
+      router.dispose();
+    },
+  );
+
+  it('takes over the early list at `/` once it has sent the visitor on to /event-types', async () => {
+    const { asked, client, router } = open('/', { early: true });
+    await vi.waitFor(() => expect(router.state.initialized).toBe(true));
+    await router.navigate('/event-types', { replace: true }); // what the index route renders
+    await vi.waitFor(() => expect(client.getQueryData(['event-types', 'list'])).toBeDefined());
+    expect(asked).toEqual(['/api/session', '/api/event-types']);
     router.dispose();
   });
 });

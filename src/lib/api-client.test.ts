@@ -2,7 +2,7 @@
 // or the page's load extend the session; the page's own polling is marked as background.
 import * as z from 'zod/mini';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { apiRequest, onSessionExtended } from './api-client';
+import { apiRequest, onSessionExtended, sendEarly } from './api-client';
 
 let sent: Headers[] = [];
 beforeEach(() => {
@@ -42,5 +42,61 @@ describe('apiRequest and the session’s idle time', () => {
     await apiRequest('/api/session', z.object({}), { background: true });
     expect(isBackground(sent[2])).toBe(true);
     stop();
+  });
+});
+
+describe('sendEarly', () => {
+  it('sends GET requests as the person’s, and the first apiRequest of each path takes its answer over', async () => {
+    vi.setSystemTime(Date.now() + 60_000); // long after the page's load: background by default
+    sendEarly(['/api/session']);
+    expect(fetch).toHaveBeenCalledTimes(1);
+    expect(sent[0]?.get('X-CSRF')).toBe('1');
+    expect(isBackground(sent[0])).toBe(false);
+    const extended: number[] = [];
+    const stop = onSessionExtended((at) => extended.push(at));
+    await expect(apiRequest('/api/session', z.object({}))).resolves.toEqual({});
+    expect(fetch).toHaveBeenCalledTimes(1);
+    expect(extended).toHaveLength(1); // the server restarted the idle timer for it
+    // Taken once: the next call sends anew.
+    await apiRequest('/api/session', z.object({}));
+    expect(fetch).toHaveBeenCalledTimes(2);
+    stop();
+  });
+
+  it('is not taken by a request with a body', async () => {
+    sendEarly(['/api/alerts/test']);
+    await apiRequest('/api/alerts/test', z.object({}), { method: 'POST', body: {} });
+    expect(fetch).toHaveBeenCalledTimes(2);
+  });
+
+  it('is dropped when not taken within ten seconds', async () => {
+    vi.useFakeTimers({ toFake: ['Date', 'setTimeout'] });
+    sendEarly(['/api/event-types']);
+    vi.advanceTimersByTime(10_000);
+    await apiRequest('/api/event-types', z.object({}));
+    expect(fetch).toHaveBeenCalledTimes(2);
+  });
+
+  it('fails in the apiRequest that takes it, and nowhere when none does', async () => {
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      // A plain function, not vi.fn: a spy watches the promises it returns, so none would be
+      // left unhandled.
+      let calls = 0;
+      vi.stubGlobal('fetch', () => {
+        calls += 1;
+        return Promise.reject(new TypeError('Failed to fetch'));
+      });
+      sendEarly(['/api/session', '/api/event-types']);
+      await expect(apiRequest('/api/session', z.object({}))).rejects.toMatchObject({ status: 0 });
+      expect(calls).toBe(2); // the failure was the early request's, not a new one
+      // '/api/event-types' is never taken, and its failure is reported nowhere.
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
   });
 });

@@ -70,25 +70,69 @@ export function sessionExtendedAt(): number {
   return lastExtendedAt;
 }
 
+/** The headers of every call to the BFF; `background` for a request the page makes by itself. */
+function requestHeaders(background: boolean, withBody: boolean): Record<string, string> {
+  const headers: Record<string, string> = { Accept: 'application/json', 'X-CSRF': '1' };
+  if (background) headers['X-Console-Background'] = '1';
+  if (withBody) headers['Content-Type'] = 'application/json';
+  return headers;
+}
+
+/**
+ * GET requests sent by `sendEarly` and not yet taken over, by path. Each is taken once, and only
+ * within EARLY_TAKEN_WITHIN_MS: an answer kept longer could be out of date (a 401 from before a
+ * sign-in, a list since changed).
+ */
+const early = new Map<string, Promise<Response>>();
+const EARLY_TAKEN_WITHIN_MS = 10_000;
+
+/**
+ * Sends GET `paths` now, as the person's (the page was just opened), for the first apiRequest of
+ * each path to take over instead of sending it again. For the requests a page needs before its
+ * code has even been evaluated (src/app/start-early.ts).
+ */
+export function sendEarly(paths: readonly string[]): void {
+  for (const path of paths) {
+    const response = fetch(path, {
+      headers: requestHeaders(false, false),
+      credentials: 'same-origin',
+    });
+    // A failure surfaces in the apiRequest that takes it; one never taken is not reported.
+    response.catch(() => undefined);
+    early.set(path, response);
+    setTimeout(() => {
+      if (early.get(path) === response) early.delete(path);
+    }, EARLY_TAKEN_WITHIN_MS);
+  }
+}
+
+/** The early request of GET `path`, once; `undefined` when there is none (any longer). */
+function takeEarly(path: string): Promise<Response> | undefined {
+  const response = early.get(path);
+  early.delete(path);
+  return response;
+}
+
 /** Calls the BFF and returns the body parsed with `schema`; throws ApiError otherwise. */
 export async function apiRequest<T>(
   path: string,
   schema: ZodMiniType<T>,
   { signal, method = 'GET', body, background }: RequestOptions = {},
 ): Promise<T> {
-  const headers: Record<string, string> = { Accept: 'application/json', 'X-CSRF': '1' };
-  const isBackground = background ?? Date.now() - lastActionAt > ACTION_WINDOW_MS;
-  if (isBackground) headers['X-Console-Background'] = '1';
-  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  // An early request goes on if `signal` aborts; its answer is then only left unread. It was
+  // sent as the person's.
+  const taken = method === 'GET' && body === undefined ? takeEarly(path) : undefined;
+  const isBackground = !taken && (background ?? Date.now() - lastActionAt > ACTION_WINDOW_MS);
   let response: Response;
   try {
-    response = await fetch(path, {
-      method,
-      headers,
-      credentials: 'same-origin',
-      signal,
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
+    response = await (taken ??
+      fetch(path, {
+        method,
+        headers: requestHeaders(isBackground, body !== undefined),
+        credentials: 'same-origin',
+        signal,
+        body: body === undefined ? undefined : JSON.stringify(body),
+      }));
   } catch (error) {
     if (signal?.aborted) throw error;
     throw new ApiError({

@@ -5,6 +5,9 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { SessionSchema, type Session } from '../shared/session';
 import { ApiError, apiRequest } from './api-client';
 
+/** Where the session is read. */
+export const SESSION_PATH = '/api/session';
+
 /** The one query key of `GET /api/session`. */
 export const sessionQueryKey = ['session'] as const;
 
@@ -14,7 +17,7 @@ export async function getSession({
   background,
 }: { signal?: AbortSignal; background?: boolean } = {}): Promise<Session | null> {
   try {
-    return await apiRequest('/api/session', SessionSchema, {
+    return await apiRequest(SESSION_PATH, SessionSchema, {
       signal,
       ...(background === undefined ? {} : { background }),
     });

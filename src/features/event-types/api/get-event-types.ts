@@ -10,9 +10,12 @@ export const eventTypesQueryKeys = {
   list: () => [...eventTypesQueryKeys.all, 'list'] as const,
 };
 
+/** Where the event types are read. */
+export const EVENT_TYPES_PATH = '/api/event-types';
+
 /** Fetches every event type the upstream knows, checked with the shared reader. */
 function getEventTypes({ signal }: { signal?: AbortSignal } = {}): Promise<EventTypesResponse> {
-  return apiRequest('/api/event-types', EventTypesResponseReader, { signal });
+  return apiRequest(EVENT_TYPES_PATH, EventTypesResponseReader, { signal });
 }
 
 /** Query options for the event-type list (the page's hook, and the route's early start). */
