@@ -69,6 +69,17 @@ describe('sendEarly', () => {
     expect(fetch).toHaveBeenCalledTimes(2);
   });
 
+  it('is dropped once any answer says the session has ended', async () => {
+    // Opened at `/` signed out: the session answers 401 and the visitor is sent to sign in; the
+    // list asked for early would answer 401 again after the sign-in.
+    vi.mocked(fetch).mockResolvedValueOnce(new Response('{}', { status: 401 }));
+    vi.mocked(fetch).mockResolvedValueOnce(new Response('{}', { status: 401 }));
+    sendEarly(['/api/session', '/api/event-types']);
+    await expect(apiRequest('/api/session', z.object({}))).rejects.toMatchObject({ status: 401 });
+    await expect(apiRequest('/api/event-types', z.object({}))).resolves.toEqual({});
+    expect(fetch).toHaveBeenCalledTimes(3);
+  });
+
   it('is dropped when not taken within ten seconds', async () => {
     vi.useFakeTimers({ toFake: ['Date', 'setTimeout'] });
     sendEarly(['/api/event-types']);

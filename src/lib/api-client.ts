@@ -79,9 +79,8 @@ function requestHeaders(background: boolean, withBody: boolean): Record<string, 
 }
 
 /**
- * GET requests sent by `sendEarly` and not yet taken over, by path. Each is taken once, and only
- * within EARLY_TAKEN_WITHIN_MS: an answer kept longer could be out of date (a 401 from before a
- * sign-in, a list since changed).
+ * GET requests sent by `sendEarly` and not yet taken over, by path. Each is taken once, only
+ * within EARLY_TAKEN_WITHIN_MS (an answer kept longer could be out of date), and none after a 401.
  */
 const early = new Map<string, Promise<Response>>();
 const EARLY_TAKEN_WITHIN_MS = 10_000;
@@ -111,6 +110,14 @@ function takeEarly(path: string): Promise<Response> | undefined {
   const response = early.get(path);
   early.delete(path);
   return response;
+}
+
+/** A 401: the session has ended. */
+function sessionEnded(): void {
+  // Early answers not yet taken were asked for without a session: after a sign-in they would
+  // answer 401 again for a session that exists.
+  early.clear();
+  for (const listener of signedOutListeners) listener();
 }
 
 /** Calls the BFF and returns the body parsed with `schema`; throws ApiError otherwise. */
@@ -144,7 +151,7 @@ export async function apiRequest<T>(
   }
   if (!response.ok) {
     const error = new ApiError(await readProblem(response));
-    if (response.status === 401) for (const listener of signedOutListeners) listener();
+    if (response.status === 401) sessionEnded();
     throw error;
   }
   if (!isBackground) {
@@ -203,7 +210,7 @@ export async function fetchFile(
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   if (!response.ok) {
-    if (response.status === 401) for (const listener of signedOutListeners) listener();
+    if (response.status === 401) sessionEnded();
     throw new ApiError(await readProblem(response));
   }
   const disposition = response.headers.get('Content-Disposition') ?? '';
