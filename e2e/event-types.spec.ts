@@ -50,6 +50,23 @@ test('asks for the session and the list once each, before the page’s own code'
   expect(requested.indexOf('/api/event-types')).toBeLessThan(pageChunk);
 });
 
+test('the page’s code arrives compressed, and runs', async ({ page, mockUpstream: _ }) => {
+  const encodings = new Map<string, Promise<string | undefined>>();
+  page.on('response', (response) => {
+    if (response.request().resourceType() !== 'script') return;
+    const path = new URL(response.url()).pathname;
+    encodings.set(
+      path,
+      response.allHeaders().then((headers) => headers['content-encoding']),
+    );
+  });
+  await page.goto('/event-types');
+  await expect(table(page).getByRole('row').nth(1)).toBeVisible();
+  const entry = [...encodings.keys()].find((path) => /^\/assets\/index-.*\.js$/.test(path));
+  expect(entry).toBeDefined();
+  expect(await encodings.get(entry!)).toBe('br');
+});
+
 test('filtering by two modules survives a reload and the back button', async ({
   page,
   mockUpstream: _,

@@ -12,6 +12,7 @@ const INPUTS = [
   'public',
   'index.html',
   'vite.config.ts',
+  'scripts/compress-client.mjs',
   'tsconfig.json',
   'package.json',
   'package-lock.json',

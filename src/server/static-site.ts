@@ -9,11 +9,16 @@ const NOT_BUILT_PAGE = `<!doctype html><html lang="en"><meta charset="utf-8"><ti
 <p>The console's web interface has not been built. Run <code>npm run build</code>, or use
 <code>npm start</code>, which builds it first.</p></html>`;
 
+const PRECOMPRESSED = /\.(?:br|gz)$/;
+
 /** The URL path of every regular file under `dir` (a build only changes with a restart). */
 function listBuiltFiles(dir: string): Set<string> {
   const files = new Set<string>();
   for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
     if (!entry.isFile()) continue;
+    // The compressed copies (scripts/compress-client.mjs) are sent in place of their file, not
+    // as files of their own.
+    if (PRECOMPRESSED.test(entry.name)) continue;
     const path = relative(dir, join(entry.parentPath, entry.name));
     files.add(`/${path.split(sep).join('/')}`);
   }
@@ -33,9 +38,12 @@ export function staticSiteRoutes(staticDir: string) {
   // download or a file outside the build.
   const builtFiles = listBuiltFiles(staticDir);
   builtFiles.delete('/index.html');
+  // A file's Brotli or gzip copy, when the build wrote one and the browser accepts it, with
+  // `Vary: Accept-Encoding` for caches on the way.
   const serveFile = serveStatic({
     root: staticDir,
     index: '',
+    precompressed: true,
   });
   const builtFileOnly: MiddlewareHandler = async (c, next) => {
     if (!builtFiles.has(c.req.path)) return next();
@@ -44,6 +52,8 @@ export function staticSiteRoutes(staticDir: string) {
     // onFound runs after the answer is built, too late to add a header.)
     if (response && c.req.path.startsWith('/assets/')) {
       response.headers.set('Cache-Control', 'public, max-age=31536000, immutable');
+      // Also on the uncompressed answer: a cache on the way keeps one copy per encoding.
+      if (!response.headers.has('Vary')) response.headers.set('Vary', 'Accept-Encoding');
     }
     return response;
   };
