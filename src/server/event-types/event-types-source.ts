@@ -16,8 +16,8 @@ import { PROBLEM_TYPES } from '../../shared/problem';
 import { HttpProblem } from '../problem';
 import { AnswerDeadlineExceeded, type AnswerParser } from '../upstream/answer-parser';
 import {
-  checkedEventTypesJson,
-  eventTypesBody,
+  checkedEventTypesBody,
+  type EventTypesBody,
   type JsonBytes,
 } from '../upstream/event-types-json';
 import { CoalescingCache } from '../upstream/coalescing-cache';
@@ -71,9 +71,7 @@ const UNFILTERED_KEY = JSON.stringify([[], []]);
 const REWRITE_UNCHANGED_AFTER_MS = 10 * 60_000;
 
 /** A list as last read: the answer's body, the checked items in it (a view), and when. */
-interface GoodList {
-  readonly body: JsonBytes;
-  readonly items: JsonBytes;
+interface GoodList extends EventTypesBody {
   readonly fetchedAt: string;
 }
 
@@ -220,26 +218,29 @@ export class EventTypesSource {
     const { parser, timeoutMs = 10_000 } = this.#options;
     // Fakes in tests may give only text; the HTTP transport always gives the bytes.
     const bytes = response.bytes ?? Buffer.from(response.body);
-    const itemsJson = await readItems(parser, bytes, startedAt + timeoutMs);
-    if (itemsJson === undefined) throw invalidUpstreamAnswerProblem();
     const fetchedAt = new Date(this.#now()).toISOString();
-    const list = { ...eventTypesBody(itemsJson, fetchedAt), fetchedAt };
+    const body = await readBody(parser, bytes, fetchedAt, startedAt + timeoutMs);
+    if (body === undefined) throw invalidUpstreamAnswerProblem();
+    const list = { ...body, fetchedAt };
     this.#remember(key, list);
     return list.body;
   }
 }
 
 /**
- * The checked items of the answer `bytes` as UTF-8 JSON (off the main thread when a parser is
- * given, within the call's deadline), or undefined when the answer is not a list of event types.
+ * The body for the answer `bytes` (off the main thread when a parser is given, within the call's
+ * deadline), or undefined when the answer is not a list of event types.
  */
-async function readItems(
+async function readBody(
   parser: AnswerParser | undefined,
   bytes: Buffer,
+  fetchedAt: string,
   deadlineAt: number,
-): Promise<JsonBytes | undefined> {
+): Promise<EventTypesBody | undefined> {
   try {
-    return parser ? await parser.read(bytes, deadlineAt) : checkedEventTypesJson(bytes);
+    return parser
+      ? await parser.read(bytes, fetchedAt, deadlineAt)
+      : checkedEventTypesBody(bytes, fetchedAt);
   } catch (error) {
     if (!(error instanceof AnswerDeadlineExceeded)) throw error;
     throw new HttpProblem({

@@ -20,6 +20,7 @@ function largeAnswer(bytes: number): string {
 }
 
 const ANSWER = largeAnswer(8 * 1024 * 1024);
+const AT = '2026-01-02T03:04:05.000Z';
 
 function sourceAnswering(text: string, parser?: AnswerParser) {
   const upstream = {
@@ -86,7 +87,7 @@ describe('reading large answers', () => {
     expect(Buffer.byteLength(ANSWER)).toBeGreaterThan(OFF_THREAD_FROM_BYTES);
     const deadline = 50;
     const reads = Array.from({ length: 4 }, () =>
-      parser!.read(Buffer.from(ANSWER), deadline).then(
+      parser!.read(Buffer.from(ANSWER), AT, deadline).then(
         () => 'read',
         (error: unknown) => (error instanceof AnswerDeadlineExceeded ? 'dropped' : 'failed'),
       ),
@@ -96,8 +97,8 @@ describe('reading large answers', () => {
     // Nothing is still being worked on for them.
     expect(parser.load()).toEqual({ running: 0, queued: 0 });
     // And the parser still reads the next answer.
-    const next = await parser.read(Buffer.from(ANSWER), 30_000);
-    expect(JSON.parse(next!.toString()).length).toBeGreaterThan(50_000);
+    const next = await parser.read(Buffer.from(ANSWER), AT, 30_000);
+    expect(JSON.parse(next!.items.toString()).length).toBeGreaterThan(50_000);
   }, 30_000);
 
   it('moves an answer to the worker without emptying memory the answer shares with others', async () => {
@@ -107,11 +108,23 @@ describe('reading large answers', () => {
     const shared = Buffer.alloc(answer.length + 16, 'x');
     answer.copy(shared, 16);
     const view = shared.subarray(16);
-    const items = await parser.read(view, Date.now() + 30_000);
-    expect(JSON.parse(items!.toString())).toEqual(JSON.parse(ANSWER));
+    const list = await parser.read(view, AT, Date.now() + 30_000);
+    expect(JSON.parse(list!.items.toString())).toEqual(JSON.parse(ANSWER));
     // The larger buffer is still whole: its first bytes and the answer in it read as before.
     expect(shared.byteLength).toBe(answer.length + 16);
     expect(shared.subarray(0, 16).toString()).toBe('x'.repeat(16));
     expect(view.equals(answer)).toBe(true);
+  }, 30_000);
+
+  it('builds the whole body on the worker, with the checked items inside it', async () => {
+    parser = new AnswerParser({ workers: 1 });
+    const list = await parser.read(Buffer.from(ANSWER), AT, Date.now() + 30_000);
+    expect(JSON.parse(list!.body.toString())).toEqual({ items: JSON.parse(ANSWER), fetchedAt: AT });
+    // The items are the body's own memory, where the body has them.
+    expect(list!.items.buffer).toBe(list!.body.buffer);
+    expect(list!.body.indexOf(list!.items)).toBe(list!.items.byteOffset - list!.body.byteOffset);
+    // Not a list: nothing to build.
+    const refused = await parser.read(Buffer.from(`{"items":${ANSWER}}`), AT, Date.now() + 30_000);
+    expect(refused).toBeUndefined();
   }, 30_000);
 });

@@ -11,7 +11,7 @@ import { availableParallelism } from 'node:os';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { AnswerJob, AnswerResult } from './answer-worker';
-import { checkedEventTypesJson, type JsonBytes } from './event-types-json';
+import { checkedEventTypesBody, type EventTypesBody } from './event-types-json';
 import { bufferView, ownedWhole } from './owned-bytes';
 
 /** Answers of at least this many bytes are read off the main thread. */
@@ -49,8 +49,9 @@ function startWorker(): Worker {
 interface Job {
   readonly id: number;
   readonly bytes: Uint8Array;
+  readonly fetchedAt: string;
   readonly deadlineAt: number;
-  readonly resolve: (itemsJson: JsonBytes | undefined) => void;
+  readonly resolve: (list: EventTypesBody | undefined) => void;
   readonly reject: (error: Error) => void;
   timer?: NodeJS.Timeout;
 }
@@ -95,19 +96,20 @@ export class AnswerParser {
   }
 
   /**
-   * The checked items of the answer `bytes` (UTF-8 JSON) as UTF-8 JSON, or undefined when it is
-   * not a list of event types. Rejects with AnswerDeadlineExceeded when it cannot be read by
-   * `deadlineAt`. A large answer's bytes are moved to the worker: the caller cannot read them
-   * afterwards.
+   * The body of `GET /api/event-types` for the answer `bytes` (UTF-8 JSON) that arrived at
+   * `fetchedAt`, or undefined when it is not a list of event types. Rejects with
+   * AnswerDeadlineExceeded when it cannot be read by `deadlineAt`. A large answer's bytes are
+   * moved to the worker: the caller cannot read them afterwards.
    */
-  read(bytes: Buffer, deadlineAt: number): Promise<JsonBytes | undefined> {
+  read(bytes: Buffer, fetchedAt: string, deadlineAt: number): Promise<EventTypesBody | undefined> {
     if (bytes.byteLength < OFF_THREAD_FROM_BYTES) {
-      return Promise.resolve(checkedEventTypesJson(bytes));
+      return Promise.resolve(checkedEventTypesBody(bytes, fetchedAt));
     }
     return new Promise((resolve, reject) => {
       const job: Job = {
         id: this.#nextId++,
         bytes: ownedWhole(bytes),
+        fetchedAt,
         deadlineAt,
         resolve,
         reject,
@@ -144,7 +146,7 @@ export class AnswerParser {
       if (!job) return;
       slot.job = job;
       const worker = (slot.worker ??= this.#spawn(slot));
-      const message: AnswerJob = { id: job.id, bytes: job.bytes };
+      const message: AnswerJob = { id: job.id, bytes: job.bytes, fetchedAt: job.fetchedAt };
       worker.postMessage(message, [job.bytes.buffer as ArrayBuffer]);
     }
   }
@@ -156,7 +158,7 @@ export class AnswerParser {
       const job = slot.job;
       if (!job || job.id !== result.id) return;
       slot.job = undefined;
-      this.#settle(job, result.itemsJson ? bufferView(result.itemsJson) : undefined);
+      this.#settle(job, result.body ? listOf(result.body, result) : undefined);
       this.#dispatch();
     });
     worker.on('error', (error) => {
@@ -185,9 +187,18 @@ export class AnswerParser {
     this.#dispatch();
   }
 
-  #settle(job: Job, outcome: JsonBytes | undefined | Error): void {
+  #settle(job: Job, outcome: EventTypesBody | undefined | Error): void {
     clearTimeout(job.timer);
     if (outcome instanceof Error) job.reject(outcome);
     else job.resolve(outcome);
   }
+}
+
+/** The body the worker built, and the checked items within it: views, not copies. */
+function listOf(
+  body: Uint8Array,
+  { itemsStart, itemsEnd }: Pick<AnswerResult, 'itemsStart' | 'itemsEnd'>,
+): EventTypesBody {
+  const whole = bufferView(body);
+  return { body: whole, items: whole.subarray(itemsStart, itemsEnd) };
 }

@@ -60,14 +60,28 @@ function unchangedByReading(records: readonly object[], items: readonly EventTyp
 
 const ITEMS_PREFIX = Buffer.from('{"items":');
 
+/** The body of `GET /api/event-types`, and the checked items' part of it. */
+export interface EventTypesBody {
+  readonly body: JsonBytes;
+  /** A view into `body`'s memory, not a copy. */
+  readonly items: JsonBytes;
+}
+
 /**
- * `{ "items": [...], "fetchedAt": "…" }` as UTF-8 JSON, from checked items; `items` is the items'
- * part of it, a view into the same memory, not a copy.
+ * The body for the upstream's answer `bytes`, fetched at `fetchedAt`, or `undefined` when the
+ * answer is not a list of event types at all. Built where the answer is read, so that a large
+ * one's copy into its body is made on the worker thread, not on the main one (answer-worker.ts).
  */
-export function eventTypesBody(
-  itemsJson: Uint8Array,
+export function checkedEventTypesBody(
+  bytes: Buffer,
   fetchedAt: string,
-): { body: JsonBytes; items: JsonBytes } {
+): EventTypesBody | undefined {
+  const items = checkedEventTypesJson(bytes);
+  return items && eventTypesBody(items, fetchedAt);
+}
+
+/** `{ "items": [...], "fetchedAt": "…" }` as UTF-8 JSON, from checked items. */
+export function eventTypesBody(itemsJson: Uint8Array, fetchedAt: string): EventTypesBody {
   const rest = Buffer.from(`,"fetchedAt":${JSON.stringify(fetchedAt)}}`);
   const body = Buffer.concat([ITEMS_PREFIX, itemsJson, rest]);
   return { body, items: body.subarray(ITEMS_PREFIX.length, body.length - rest.length) };
