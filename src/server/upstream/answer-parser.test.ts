@@ -2,7 +2,9 @@
 // (so /healthz and every other request are answered), and an answer that cannot be read by its
 // request's deadline is dropped, queued or running, so nothing is worked on for a request that
 // has already been answered.
+import { readdirSync, readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
+import { BACKGROUND_NICENESS } from './background-thread';
 import { AnswerDeadlineExceeded, AnswerParser, OFF_THREAD_FROM_BYTES } from './answer-parser';
 import { EventTypesSource } from '../event-types/event-types-source';
 import type { UpstreamClient } from './upstream-client';
@@ -127,4 +129,27 @@ describe('reading large answers', () => {
     const refused = await parser.read(Buffer.from(`{"items":${ANSWER}}`), AT, Date.now() + 30_000);
     expect(refused).toBeUndefined();
   }, 30_000);
+
+  it.runIf(process.platform === 'linux')(
+    'reads on a thread of background priority, and leaves the event loop’s alone',
+    async () => {
+      /** The niceness of each of this process's threads, by thread id (proc(5): field 19). */
+      const niceness = () =>
+        new Map(
+          readdirSync('/proc/self/task').map((id) => {
+            const stat = readFileSync(`/proc/self/task/${id}/stat`, 'utf8');
+            return [Number(id), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16])];
+          }),
+        );
+      const before = niceness();
+      parser = new AnswerParser({ workers: 1 });
+      await parser.read(Buffer.from(ANSWER), AT, Date.now() + 30_000);
+      const lowered = [...niceness()].filter(
+        ([id, nice]) => nice === BACKGROUND_NICENESS && before.get(id) !== BACKGROUND_NICENESS,
+      );
+      expect(lowered).toHaveLength(1); // the worker's thread
+      expect(niceness().get(process.pid)).toBe(before.get(process.pid)); // the event loop's
+    },
+    30_000,
+  );
 });

@@ -4,6 +4,7 @@
 // does building the response's body around the checked list (another 16 MB copy). The answer's
 // bytes arrive moved, not copied, and the body's bytes go back the same way.
 import { parentPort } from 'node:worker_threads';
+import { runInBackground } from './background-thread';
 import { checkedEventTypesBody } from './event-types-json';
 import { bufferView, ownedWhole } from './owned-bytes';
 
@@ -24,6 +25,9 @@ export interface AnswerResult {
   readonly itemsStart: number;
   readonly itemsEnd: number;
 }
+
+// Requests come first: this thread takes the cores the event loop leaves (background-thread.ts).
+runInBackground();
 
 parentPort?.on('message', (job: AnswerJob) => {
   const list = checkedEventTypesBody(bufferView(job.bytes), job.fetchedAt);
