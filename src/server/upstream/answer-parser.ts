@@ -11,7 +11,7 @@ import { availableParallelism } from 'node:os';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { AnswerJob, AnswerResult } from './answer-worker';
-import { checkedEventTypesBody, type EventTypesBody } from './event-types-json';
+import { checkedEventTypesBody, withItems, type EventTypesBody } from './event-types-json';
 import { bufferView, ownedWhole } from './owned-bytes';
 
 /** Answers of at least this many bytes are read off the main thread. */
@@ -158,7 +158,10 @@ export class AnswerParser {
       const job = slot.job;
       if (!job || job.id !== result.id) return;
       slot.job = undefined;
-      this.#settle(job, result.body ? listOf(result.body, result) : undefined);
+      this.#settle(
+        job,
+        result.body ? withItems(bufferView(result.body), job.fetchedAt) : undefined,
+      );
       this.#dispatch();
     });
     worker.on('error', (error) => {
@@ -192,13 +195,4 @@ export class AnswerParser {
     if (outcome instanceof Error) job.reject(outcome);
     else job.resolve(outcome);
   }
-}
-
-/** The body the worker built, and the checked items within it: views, not copies. */
-function listOf(
-  body: Uint8Array,
-  { itemsStart, itemsEnd }: Pick<AnswerResult, 'itemsStart' | 'itemsEnd'>,
-): EventTypesBody {
-  const whole = bufferView(body);
-  return { body: whole, items: whole.subarray(itemsStart, itemsEnd) };
 }

@@ -16,14 +16,12 @@ export interface AnswerJob {
 }
 
 /**
- * Its result: the body of `GET /api/event-types` as UTF-8 JSON and where the checked items are in
- * it, or a null body when the answer is not a list of them.
+ * Its result: the body of `GET /api/event-types` as UTF-8 JSON (where the items are in it follows
+ * from the job's `fetchedAt`: `withItems`), or null when the answer is not a list of event types.
  */
 export interface AnswerResult {
   readonly id: number;
   readonly body: Uint8Array | null;
-  readonly itemsStart: number;
-  readonly itemsEnd: number;
 }
 
 // Requests come first: this thread takes the cores the event loop leaves (background-thread.ts).
@@ -32,12 +30,6 @@ runInBackground();
 parentPort?.on('message', (job: AnswerJob) => {
   const list = checkedEventTypesBody(bufferView(job.bytes), job.fetchedAt);
   const body = list ? ownedWhole(list.body) : null;
-  const itemsStart = list ? list.items.byteOffset - list.body.byteOffset : 0;
-  const result: AnswerResult = {
-    id: job.id,
-    body,
-    itemsStart,
-    itemsEnd: list ? itemsStart + list.items.byteLength : 0,
-  };
+  const result: AnswerResult = { id: job.id, body };
   parentPort?.postMessage(result, body ? [body.buffer as ArrayBuffer] : []);
 });

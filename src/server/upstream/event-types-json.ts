@@ -82,7 +82,18 @@ export function checkedEventTypesBody(
 
 /** `{ "items": [...], "fetchedAt": "…" }` as UTF-8 JSON, from checked items. */
 export function eventTypesBody(itemsJson: Uint8Array, fetchedAt: string): EventTypesBody {
-  const rest = Buffer.from(`,"fetchedAt":${JSON.stringify(fetchedAt)}}`);
-  const body = Buffer.concat([ITEMS_PREFIX, itemsJson, rest]);
-  return { body, items: body.subarray(ITEMS_PREFIX.length, body.length - rest.length) };
+  const body = Buffer.concat([ITEMS_PREFIX, itemsJson, Buffer.from(bodyEnd(fetchedAt))]);
+  return withItems(body, fetchedAt);
 }
+
+/**
+ * `body`, as eventTypesBody built it for `fetchedAt`, with the checked items' part of it: where
+ * they are follows from the two, so a body that crossed threads needs nothing else.
+ */
+export function withItems(body: JsonBytes, fetchedAt: string): EventTypesBody {
+  const end = body.length - Buffer.byteLength(bodyEnd(fetchedAt));
+  return { body, items: body.subarray(ITEMS_PREFIX.length, end) };
+}
+
+/** What follows the items in the body. */
+const bodyEnd = (fetchedAt: string) => `,"fetchedAt":${JSON.stringify(fetchedAt)}}`;
