@@ -5,7 +5,9 @@
 // while /healthz is probed every 20 ms. Bars: the probes' p95 at most 100 ms and none over 1 s
 // (the image's health check gives up at 3 s), and every list answered in both rounds: before the
 // lists were kept as bytes and bounded in bytes, the second round ran the console out of memory
-// at `npm start`'s heap size.
+// at `npm start`'s heap size. The console's peak memory meanwhile is reported: before distinct
+// lists were fetched a few at a time (event-types-source.ts, LOADS), it grew with every list asked
+// for at once.
 import { startConsole, type RunningConsole } from '../lib/console';
 import { percentile } from '../lib/load';
 import { figure, type Figure } from '../lib/report';
@@ -37,13 +39,15 @@ export async function startLargeAnswersConsole(nodeFlags: string[] = []) {
 
 /**
  * One round: the 16 lists fetched at once while /healthz is probed every 20 ms. The probes' times
- * (a probe that failed counts with its full wait) and the lists' statuses (0: no answer).
+ * (a probe that failed counts with its full wait), the lists' statuses (0: no answer) and the
+ * console's largest resident memory seen at the probes.
  */
 export async function largeAnswersRound(
   app: RunningConsole,
   log: (line: string) => void,
-): Promise<{ probes: number[]; statuses: number[] }> {
+): Promise<{ probes: number[]; statuses: number[]; peakRssMb: number }> {
   const probes: number[] = [];
+  let peakRssMb = app.rssMb();
   let done = false;
   const prober = (async () => {
     while (!done) {
@@ -56,6 +60,7 @@ export async function largeAnswersRound(
         // A probe that timed out counts with its full wait.
       }
       probes.push(performance.now() - at);
+      peakRssMb = Math.max(peakRssMb, app.rssMb());
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
   })();
@@ -75,7 +80,7 @@ export async function largeAnswersRound(
   );
   done = true;
   await prober;
-  return { probes, statuses };
+  return { probes, statuses, peakRssMb };
 }
 
 export async function largeAnswersScenario(ctx: BenchContext): Promise<Figure[]> {
@@ -83,17 +88,19 @@ export async function largeAnswersScenario(ctx: BenchContext): Promise<Figure[]>
   try {
     const probes: number[] = [];
     const statuses: number[] = [];
+    let peakRssMb = 0;
     for (let round = 0; round < ROUNDS; round += 1) {
       const result = await largeAnswersRound(app, ctx.log);
       probes.push(...result.probes);
       statuses.push(...result.statuses);
+      peakRssMb = Math.max(peakRssMb, result.peakRssMb);
     }
     if (app.child.exitCode !== null) ctx.log(`  the console exited with ${app.child.exitCode}`);
     const p95 = Math.round(percentile(probes, 95) * 10) / 10;
     const over1s = probes.filter((ms) => ms > 1_000).length;
     const ok = statuses.filter((status) => status === 200).length;
     ctx.log(
-      `  /healthz p95 ${p95} ms, max ${Math.round(Math.max(...probes))} ms, ${over1s} of ${probes.length} over 1 s; ${ok} of ${statuses.length} lists answered 200`,
+      `  /healthz p95 ${p95} ms, max ${Math.round(Math.max(...probes))} ms, ${over1s} of ${probes.length} over 1 s; ${ok} of ${statuses.length} lists answered 200; peak RSS ${Math.round(peakRssMb)} MB`,
     );
     const s = `Large answers (${PARALLEL} event-types answers of 16 MiB at once)`;
     return [
@@ -103,6 +110,7 @@ export async function largeAnswersScenario(ctx: BenchContext): Promise<Figure[]>
         op: '>=',
         value: PARALLEL * ROUNDS,
       }),
+      figure(s, 'the console’s peak resident memory meanwhile', peakRssMb, 'MB'),
     ];
   } finally {
     await stop();

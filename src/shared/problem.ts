@@ -49,6 +49,11 @@ export const PROBLEM_TYPES = {
   exportTooLarge: '/problems/export-too-large',
   /** The console holds as many live streams open as it allows; the platform is not involved (503). */
   tooManyStreams: '/problems/too-many-streams',
+  /**
+   * The console is fetching as many distinct lists from the platform as it allows at once, and
+   * this one found no turn; the platform is not involved (503).
+   */
+  consoleBusy: '/problems/console-busy',
 
   /** No valid session: signed out, expired, or a cookie that is not ours (401). */
   signedOut: '/problems/signed-out',

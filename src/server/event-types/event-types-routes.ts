@@ -84,7 +84,7 @@ export const eventTypesApi: ApiModule = {
         400: 'An unknown or invalid filter (`/problems/invalid-parameter`).',
         429: 'The platform or the console’s governor holds requests back (`/problems/rate-limited`).',
         502: 'The platform refused or answered something unusable (`/problems/upstream-*`).',
-        503: 'The platform or its token service cannot be reached.',
+        503: 'The platform or its token service cannot be reached, or the console is fetching as many lists as it allows at once (`/problems/console-busy`).',
         504: 'The platform did not answer in time (`/problems/upstream-timeout`).',
       },
     },

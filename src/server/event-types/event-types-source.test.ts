@@ -3,8 +3,10 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { EventTypesResponseSchema } from '../../shared/event-types';
+import { PROBLEM_TYPES } from '../../shared/problem';
+import type { HttpProblem } from '../problem';
 import { AnswerParser, OFF_THREAD_FROM_BYTES } from '../upstream/answer-parser';
 import type { UpstreamClient } from '../upstream/upstream-client';
 import { EventTypesSource, KEPT_LIST_BYTES, type EventTypeFilters } from './event-types-source';
@@ -134,5 +136,89 @@ describe('EventTypesSource across fetches', () => {
       expect(await outcome(filtered(n))).toEqual({ stale: 502, items: count });
     }
     for (let n = 8 - kept; n >= 1; n -= 1) expect(await outcome(filtered(n))).toBe('refused');
+  });
+});
+
+describe('EventTypesSource when many different lists are asked for at once', () => {
+  /** An upstream that holds each call until the test answers it, and counts calls per filter. */
+  function heldUpstream() {
+    const held: Array<{ query: unknown; answer: () => void }> = [];
+    const upstream = {
+      send: (_operation: unknown, call: { query: unknown }) =>
+        new Promise((resolve) => {
+          held.push({
+            query: call.query,
+            answer: () => resolve({ status: 200, headers: {}, body: LIST_A }),
+          });
+        }),
+    } as unknown as UpstreamClient;
+    return { held, upstream };
+  }
+  const filtered = (n: number): EventTypeFilters => ({ modules: [`Module ${n}`], objectTypes: [] });
+  const problemOf = async (promise: Promise<unknown>) => {
+    try {
+      await promise;
+      return 'answered';
+    } catch (error) {
+      const { problem, headers } = error as HttpProblem;
+      return { type: problem.type, status: problem.status, retryAfter: headers['Retry-After'] };
+    }
+  };
+
+  it('asks the platform for a few at a time, queues a few more, and refuses the rest at once', async () => {
+    const { held, upstream } = heldUpstream();
+    const source = new EventTypesSource({
+      upstream,
+      arrayQueryStyle: 'repeat',
+      cacheTtlMs: 0,
+      loads: { running: 2, waiting: 1 },
+    });
+    const asked = [1, 2, 3, 4].map((n) => source.getJson(filtered(n)));
+    // The same list again shares the load under way rather than taking a turn of its own.
+    const again = source.getJson(filtered(1));
+    expect(await problemOf(asked[3]!)).toEqual({
+      type: PROBLEM_TYPES.consoleBusy,
+      status: 503,
+      retryAfter: '2',
+    });
+    expect(held.map((call) => call.query)).toEqual([
+      [['modules', 'Module 1']],
+      [['modules', 'Module 2']],
+    ]);
+    held[0]!.answer();
+    await vi.waitFor(() => expect(held).toHaveLength(3));
+    expect(held[2]!.query).toEqual([['modules', 'Module 3']]);
+    held[1]!.answer();
+    held[2]!.answer();
+    for (const answer of [asked[0], asked[1], asked[2], again]) {
+      expect(JSON.parse((await answer!).toString()).items).toHaveLength(1);
+    }
+  });
+
+  it('refuses a list still waiting for its turn at the timeout, or serves its last good copy', async () => {
+    const { held, upstream } = heldUpstream();
+    const source = new EventTypesSource({
+      upstream,
+      arrayQueryStyle: 'repeat',
+      cacheTtlMs: 0,
+      timeoutMs: 50,
+      loads: { running: 1, waiting: 5 },
+    });
+    const kept = source.getJson(filtered(2));
+    await vi.waitFor(() => expect(held).toHaveLength(1));
+    held[0]!.answer();
+    await kept;
+    const hogging = source.getJson(filtered(1));
+    expect(await problemOf(source.getJson(filtered(3)))).toMatchObject({
+      type: PROBLEM_TYPES.consoleBusy,
+      status: 503,
+    });
+    // Filters with a last good list get it, marked stale, instead of the refusal.
+    const stale = JSON.parse((await source.getJson(filtered(2))).toString());
+    expect(stale.stale).toMatchObject({ status: 503, retryAfterSeconds: 2 });
+    expect(stale.items).toHaveLength(1);
+    await vi.waitFor(() => expect(held).toHaveLength(2));
+    held[1]!.answer();
+    await hogging;
   });
 });

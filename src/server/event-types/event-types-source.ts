@@ -15,6 +15,7 @@ import {
 import { PROBLEM_TYPES } from '../../shared/problem';
 import { HttpProblem } from '../problem';
 import { AnswerDeadlineExceeded, type AnswerParser } from '../upstream/answer-parser';
+import { BoundedLoads, LoadRefused } from '../upstream/bounded-loads';
 import {
   checkedEventTypesBody,
   type EventTypesBody,
@@ -51,9 +52,24 @@ export interface EventTypesSourceOptions {
    * start; without it every answer is read on the main thread.
    */
   parser?: AnswerParser;
-  /** The call's whole deadline, reading the answer included (UPSTREAM_TIMEOUT_MS). */
+  /**
+   * The call's whole deadline, from the request's arrival: a turn among the loads (LOADS), the
+   * upstream call and reading its answer (UPSTREAM_TIMEOUT_MS).
+   */
   timeoutMs?: number;
+  /** How many loads run at once and wait for a turn; LOADS unless a test says otherwise. */
+  loads?: { running: number; waiting: number };
 }
+
+/**
+ * Distinct lists fetched from the platform at once, and queued for a turn (identical requests share
+ * one load, and cached lists need none). Each load holds an answer of up to
+ * UPSTREAM_MAX_ANSWER_BYTES until its body is built, so four of the largest stay within the
+ * console's memory; the explorer asks for one list, and a script walking filters waits its turn.
+ * A request past the queue, or still waiting at its deadline, gets 503 with Retry-After, or the
+ * last good list for the same filters marked stale.
+ */
+const LOADS = { running: 4, waiting: 64 };
 
 /** Filtered lists whose last good answer is remembered; the unfiltered one always is. */
 const MAX_LAST_GOOD = 50;
@@ -98,6 +114,7 @@ export class EventTypesSource {
   readonly #options: EventTypesSourceOptions;
   readonly #now: () => number;
   readonly #cache: CoalescingCache<JsonBytes>;
+  readonly #loads: BoundedLoads;
   /** The last good list per filter key, newest last. */
   readonly #lastGood = new Map<string, GoodList>();
   #persisted: Promise<JsonBytes | undefined> | undefined;
@@ -114,6 +131,7 @@ export class EventTypesSource {
       maxSize: { limit: KEPT_LIST_BYTES, sizeOf: (body) => body.byteLength },
       now: this.#now,
     });
+    this.#loads = new BoundedLoads({ ...(options.loads ?? LOADS), now: this.#now });
   }
 
   /**
@@ -209,23 +227,52 @@ export class EventTypesSource {
     return this.#persisted;
   }
 
+  /** Fetches and reads the list for `filters` once it has a turn among the loads. */
   async #load(key: string, filters: EventTypeFilters): Promise<JsonBytes> {
-    const startedAt = this.#now();
+    const deadlineAt = this.#now() + (this.#options.timeoutMs ?? 10_000);
+    try {
+      return await this.#loads.run(() => this.#fetch(key, filters, deadlineAt), deadlineAt);
+    } catch (error) {
+      if (error instanceof LoadRefused) throw busyProblem(error);
+      throw error;
+    }
+  }
+
+  async #fetch(key: string, filters: EventTypeFilters, deadlineAt: number): Promise<JsonBytes> {
     const response = await this.#options.upstream.send(EVENT_TYPES_OPERATION, {
       query: filterQuery(filters, this.#options.arrayQueryStyle),
     });
     if (response.status !== 200) throw problemForUpstreamAnswer(response, this.#now());
-    const { parser, timeoutMs = 10_000 } = this.#options;
     // Fakes in tests may give only text; the HTTP transport always gives the bytes.
     const bytes = response.bytes ?? Buffer.from(response.body);
     const fetchedAt = new Date(this.#now()).toISOString();
-    const body = await readBody(parser, bytes, fetchedAt, startedAt + timeoutMs);
+    const body = await readBody(this.#options.parser, bytes, fetchedAt, deadlineAt);
     if (body === undefined) throw invalidUpstreamAnswerProblem();
     const list = { ...body, fetchedAt };
     this.#remember(key, list);
     return list.body;
   }
 }
+
+/** The console's own refusal: too many distinct lists asked for at once (see LOADS). */
+function busyProblem(refused: LoadRefused): HttpProblem {
+  return new HttpProblem(
+    {
+      type: PROBLEM_TYPES.consoleBusy,
+      title: 'The console is fetching as many lists as it allows at once',
+      status: 503,
+      detail:
+        refused.reason === 'queue-full'
+          ? 'Too many different event-type lists were asked for at once. The platform is not involved; try again in a moment.'
+          : 'This list waited for its turn among other lists being fetched and did not get one within the configured timeout (UPSTREAM_TIMEOUT_MS). The platform is not involved; try again in a moment.',
+      retryAfterSeconds: BUSY_RETRY_AFTER_SECONDS,
+    },
+    { 'Retry-After': String(BUSY_RETRY_AFTER_SECONDS) },
+  );
+}
+
+/** Long enough for the loads ahead to finish: a 16 MB answer is read in well under a second. */
+const BUSY_RETRY_AFTER_SECONDS = 2;
 
 /**
  * The body for the answer `bytes` (off the main thread when a parser is given, within the call's

@@ -139,6 +139,13 @@ export const PROBLEM_EXPLANATIONS: Record<keyof typeof PROBLEM_TYPES, ProblemExp
       'The console already holds as many live update streams open as it allows, for this server, your user or this browser. The platform is not involved and works as usual.',
     todo: 'Close console tabs you do not need. Open pages retry by themselves (Retry-After) and keep working without live updates meanwhile.',
   },
+  consoleBusy: {
+    title: 'The console is busy fetching lists',
+    status: '503',
+    happened:
+      'Many different event-type lists (other filters) were asked for at once. The console fetches a few from the platform at a time, since each may be a large answer held in memory, and queues a bounded number more; this request found the queue full, or waited for its turn past the configured timeout (UPSTREAM_TIMEOUT_MS). The platform is not involved. Where the console has an earlier list for the same filters, it answers with that list, marked stale, instead.',
+    todo: 'Try again after the Retry-After seconds. A script that walks many filters should ask for a few lists at a time, or ask for the whole list once and filter it itself.',
+  },
   signedOut: {
     title: 'Signed out',
     status: '401',
