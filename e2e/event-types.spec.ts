@@ -94,6 +94,29 @@ test('filtering by two modules survives a reload and the back button', async ({
   await expect(modules.getByRole('checkbox', { name: /^Assessments/ })).toBeChecked();
 });
 
+test('a tick made just before leaving by the navigation is there when the user comes back', async ({
+  page,
+  mockUpstream: _,
+}) => {
+  await page.goto('/event-types');
+  const modules = page.getByRole('group', { name: 'Module' });
+  const box = modules.getByRole('checkbox', { name: /^Assessments/ });
+  const link = page.getByRole('navigation', { name: 'Main' }).getByRole('link', {
+    name: 'Rate limits',
+  });
+  const elements = [await box.elementHandle(), await link.elementHandle()] as const;
+  // The tick and the link in one task: well within the pause before the URL is written.
+  await page.evaluate(([tick, away]) => {
+    (tick as HTMLElement).click();
+    (away as HTMLElement).click();
+  }, elements);
+  await expect(page).toHaveURL(/\/rate-limits$/);
+  await page.goBack();
+  await expect(page).toHaveURL(/\/event-types\?module=Assessments$/);
+  await expect(box).toBeChecked();
+  expect(new Set(await visibleModules(page))).toEqual(new Set(['Assessments']));
+});
+
 test('search and sort are carried by the URL', async ({ page, mockUpstream: _ }) => {
   await page.goto('/event-types');
   await page.getByRole('searchbox', { name: 'Search event types' }).fill('vendor');

@@ -148,17 +148,36 @@ export function useEventTypesView(): EventTypesView {
     [cancelPendingWrite, writeClicks],
   );
 
+  // Writes whatever the view is now, so a back/forward since the keystroke wins.
+  const writeSearch = useCallback(() => {
+    pendingWrite.current = undefined;
+    commit(latest.current.state, true);
+  }, [commit]);
+
+  // Leaving by a link (the navigation, a link in a banner) within the delay: the URL catches up
+  // first, in the click's own task, so back returns to the view as it was shown, not to the one
+  // before its last changes. The capture phase runs before the router's own click handler. Back,
+  // forward and anything else that leaves still drop what is pending (the cleanup above).
+  useEffect(() => {
+    const catchUpBeforeLink = (event: MouseEvent) => {
+      if (!(event.target instanceof Element) || !event.target.closest('a[href]')) return;
+      if (clickWrites.current) {
+        clearTimeout(clickTimer.current);
+        writeClicks();
+      }
+      if (pendingWrite.current !== undefined) writeSearch();
+    };
+    document.addEventListener('click', catchUpBeforeLink, true);
+    return () => document.removeEventListener('click', catchUpBeforeLink, true);
+  }, [writeClicks, writeSearch]);
+
   const setSearch = useCallback(
     (text: string) => {
       setSearchText(text);
       cancelPendingWrite();
-      // Writes whatever the view is when the timer fires, so a back/forward in between wins.
-      pendingWrite.current = setTimeout(
-        () => commit(latest.current.state, true),
-        URL_WRITE_DELAY_MS,
-      );
+      pendingWrite.current = setTimeout(writeSearch, URL_WRITE_DELAY_MS);
     },
-    [cancelPendingWrite, commit],
+    [cancelPendingWrite, writeSearch],
   );
 
   const toggleFacetValue = useCallback(

@@ -1,10 +1,10 @@
 // The event-types page as a user meets it: rendered in a memory router with a stubbed BFF, so
 // filters, URL, sorting, export and every failure state are checked through what is on screen.
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { act, render, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { flushSync } from 'react-dom';
-import { createMemoryRouter, RouterProvider } from 'react-router';
+import { createMemoryRouter, Link, Outlet, RouterProvider } from 'react-router';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { EventType } from '../../../shared/event-types';
 import { PROBLEM_TYPES, type Problem } from '../../../shared/problem';
@@ -90,11 +90,29 @@ function syncRouterUpdate(update: () => unknown): undefined {
   flushSync(update);
 }
 
+/**
+ * The page in a memory router, inside a frame with a link elsewhere (as the console's navigation
+ * is), so that leaving the page by a link can be checked too.
+ */
 function renderPage(initialEntries: string[] = ['/event-types'], initialIndex?: number) {
-  const router = createMemoryRouter([{ path: '/event-types', element: <EventTypesPage /> }], {
-    initialEntries,
-    initialIndex,
-  });
+  const frame = (
+    <>
+      <Link to="/rate-limits">Rate limits</Link>
+      <Outlet />
+    </>
+  );
+  const router = createMemoryRouter(
+    [
+      {
+        element: frame,
+        children: [
+          { path: '/event-types', element: <EventTypesPage /> },
+          { path: '/rate-limits', element: <p>Rate limits page</p> },
+        ],
+      },
+    ],
+    { initialEntries, initialIndex },
+  );
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   render(
     <QueryClientProvider client={queryClient}>
@@ -227,6 +245,39 @@ describe('EventTypesPage', () => {
     await new Promise((resolve) => setTimeout(resolve, URL_WRITE_DELAY_MS + 100));
     expect(router.state.location.search).toBe('');
     expect(shownNames(table)).toHaveLength(ITEMS.length);
+  });
+
+  it('keeps a click and a search made just before leaving by a link, for back to return to', async () => {
+    stubEventTypes();
+    const { router } = renderPage();
+    await findTable();
+    const box = () =>
+      within(screen.getByRole('group', { name: 'Module' })).getByRole('checkbox', {
+        name: /^Consent/,
+      });
+
+    // A tick, then a search, then away at once, in one go: nothing of it is in the URL yet.
+    act(() => box().click());
+    act(() => {
+      fireEvent.change(screen.getByRole('searchbox', { name: 'Search event types' }), {
+        target: { value: 'given' },
+      });
+    });
+    expect(router.state.location.search).toBe('');
+    act(() => screen.getByRole('link', { name: 'Rate limits' }).click());
+    expect(router.state.location.pathname).toBe('/rate-limits');
+
+    await act(() => router.navigate(-1));
+    expect(router.state.location.pathname).toBe('/event-types');
+    expect(search(router).getAll('module')).toEqual(['Consent']);
+    expect(search(router).get('q')).toBe('given');
+    const table = await findTable();
+    await waitFor(() => expect(shownNames(table)).toEqual(['Consent given']));
+    expect(box()).toBeChecked();
+    expect(screen.getByRole('searchbox', { name: 'Search event types' })).toHaveValue('given');
+    // The tick and the search are one entry, after the page as it was opened.
+    await act(() => router.navigate(-1));
+    expect(router.state.location.search).toBe('');
   });
 
   it('filters records missing a field through "(not set)"', async () => {
