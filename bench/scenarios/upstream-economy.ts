@@ -28,7 +28,9 @@ export async function upstreamEconomyScenario(ctx: BenchContext): Promise<Figure
     for (let round = 1; round <= ctx.rounds; round += 1) {
       await resetMock(mock.url);
       // A fresh console process: no token yet. Distinct filters so the cache cannot hide the
-      // token manager: 1,000 different upstream calls all need a token at once.
+      // token manager: 1,000 different upstream calls, which the console sends four at a time
+      // (event-types-source.ts, LOADS) with the rest queued; the first ones all need a token at
+      // once. (token-manager.test.ts holds 1,000 callers at once to one token request as well.)
       const cold = await startConsole(PORTS.console, mock.url, { EVENT_TYPES_CACHE_SECONDS: '0' });
       try {
         await burst(

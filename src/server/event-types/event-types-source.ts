@@ -63,13 +63,14 @@ export interface EventTypesSourceOptions {
 
 /**
  * Distinct lists fetched from the platform at once, and queued for a turn (identical requests share
- * one load, and cached lists need none). Each load holds an answer of up to
+ * one load, and cached lists need none). Each running load holds an answer of up to
  * UPSTREAM_MAX_ANSWER_BYTES until its body is built, so four of the largest stay within the
- * console's memory; the explorer asks for one list, and a script walking filters waits its turn.
- * A request past the queue, or still waiting at its deadline, gets 503 with Retry-After, or the
- * last good list for the same filters marked stale.
+ * console's memory. A waiting request holds only its connection, so the queue is long: a thousand
+ * requests for different lists at once (docs/product.md: the token stampede) are all answered,
+ * four at a time. A request past the queue, or still waiting at its deadline, gets 503 with
+ * Retry-After, or the last good list for the same filters marked stale.
  */
-const LOADS = { running: 4, waiting: 64 };
+const LOADS = { running: 4, waiting: 1_000 };
 
 /** Filtered lists whose last good answer is remembered; the unfiltered one always is. */
 const MAX_LAST_GOOD = 50;
