@@ -129,10 +129,9 @@ export function createAppRouter(client: QueryClient): AppRouterInstance {
             return {
               Component: adminOnly(
                 () => (
-                  <>
-                    <IntegrationsPage />
+                  <IntegrationsPage>
                     <UnlockSignIn />
-                  </>
+                  </IntegrationsPage>
                 ),
                 'This page registers the account’s integrations and issues their reporting keys, which only administrators manage.',
               ),

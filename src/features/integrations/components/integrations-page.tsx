@@ -1,8 +1,9 @@
 // The Integrations page (admins): register the account's other clients so they can report what
 // they send the platform; the reporting key is shown once, and can be rotated or revoked.
 import { useQuery } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { useState, type FormEvent, type ReactNode } from 'react';
 import { ConfirmButton } from '../../../components/ui/confirm-button';
+import { FormField } from '../../../components/ui/form-field';
 import { LoadErrorPanel } from '../../../components/ui/load-error-panel';
 import { PageHeader } from '../../../components/ui/page-header';
 import { formatDateTime } from '../../../lib/format';
@@ -47,8 +48,8 @@ function IssuedKeyPanel({ issued, onDone }: { issued: IssuedKey; onDone: () => v
   );
 }
 
-/** The page. */
-export function IntegrationsPage() {
+/** The page; `children`: sections another area adds at its end, laid out as its own. */
+export function IntegrationsPage({ children }: { children?: ReactNode }) {
   const list = useQuery(integrationsQueryOptions());
   const register = useRegisterIntegration();
   const rotate = useRotateKey();
@@ -83,9 +84,10 @@ export function IntegrationsPage() {
 
       <form className="card integrations-form" onSubmit={submit}>
         <h2>Register an integration</h2>
-        <label>
-          Name
+        <FormField id="integration-name" label="Name">
           <input
+            id="integration-name"
+            className="input"
             name="name"
             required
             maxLength={80}
@@ -93,17 +95,25 @@ export function IntegrationsPage() {
             onChange={(event) => setName(event.target.value)}
             placeholder="Nightly consent sync"
           />
-        </label>
-        <label>
-          Owner contact <span className="muted">(optional)</span>
+        </FormField>
+        <FormField
+          id="integration-owner"
+          label={
+            <>
+              Owner contact <span className="muted">(optional)</span>
+            </>
+          }
+        >
           <input
+            id="integration-owner"
+            className="input"
             name="owner"
             maxLength={120}
             value={owner}
             onChange={(event) => setOwner(event.target.value)}
             placeholder="data-platform team"
           />
-        </label>
+        </FormField>
         <button type="submit" className="button button-primary" disabled={register.isPending}>
           Register and show key
         </button>
@@ -172,6 +182,7 @@ export function IntegrationsPage() {
           </table>
         )}
       </section>
+      {children}
     </section>
   );
 }

@@ -7,6 +7,7 @@ import { StatusLine } from '../../../components/ui/status-line';
 import { SubmitButton } from '../../../components/ui/submit-button';
 import { ApiError } from '../../../lib/api-client';
 import { useUnlockSignIn } from '../api/unlock-sign-in';
+import './session.css';
 
 export function UnlockSignIn() {
   const unlock = useUnlockSignIn();
@@ -28,10 +29,11 @@ export function UnlockSignIn() {
         Ten wrong passwords in 15 minutes pause a user’s sign-in for 15 minutes, even for the right
         password. Unlock it here when the user cannot wait.
       </p>
-      <form onSubmit={submit}>
+      <form className="unlock-sign-in-form" onSubmit={submit}>
         <FormField id="unlock-username" label="Console user">
           <input
             id="unlock-username"
+            className="input"
             value={username}
             autoComplete="off"
             onChange={(event) => setUsername(event.target.value)}
