@@ -4,7 +4,8 @@
 // and checked in full; the file is rewritten when the checked list changed, not on every fetch.
 // Lists are kept as bytes (Buffers), outside the JavaScript heap, and what is kept is bounded in
 // bytes as well as in lists: an answer may be 16 MB (UPSTREAM_MAX_ANSWER_BYTES), and fifty kept
-// lists of that size would be 800 MB.
+// lists of that size would be 800 MB. For the same reason only a few different lists are fetched
+// at once (LOADS).
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import {
