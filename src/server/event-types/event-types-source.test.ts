@@ -195,6 +195,38 @@ describe('EventTypesSource when many different lists are asked for at once', () 
     }
   });
 
+  it('gives a list that waited for its turn only the rest of its time at the platform', async () => {
+    const clock = { now: 0 };
+    const times: unknown[] = [];
+    const held: Array<() => void> = [];
+    const upstream = {
+      send: (_operation: unknown, call: { timeoutMs?: number }) => {
+        times.push(call.timeoutMs);
+        return new Promise((resolve) =>
+          held.push(() => resolve({ status: 200, headers: {}, body: LIST_A })),
+        );
+      },
+    } as unknown as UpstreamClient;
+    const source = new EventTypesSource({
+      upstream,
+      arrayQueryStyle: 'repeat',
+      cacheTtlMs: 0,
+      timeoutMs: 10_000,
+      now: () => clock.now,
+      loads: { running: 1, waiting: 1 },
+    });
+    const first = source.getJson(filtered(1));
+    const second = source.getJson(filtered(2));
+    await vi.waitFor(() => expect(held).toHaveLength(1));
+    clock.now = 4_000;
+    held[0]!();
+    await first;
+    await vi.waitFor(() => expect(held).toHaveLength(2));
+    held[1]!();
+    await second;
+    expect(times).toEqual([10_000, 6_000]);
+  });
+
   it('refuses a list still waiting for its turn at the timeout, or serves its last good copy', async () => {
     const { held, upstream } = heldUpstream();
     const source = new EventTypesSource({

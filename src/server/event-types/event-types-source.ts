@@ -243,6 +243,8 @@ export class EventTypesSource {
   async #fetch(key: string, filters: EventTypeFilters, deadlineAt: number): Promise<JsonBytes> {
     const response = await this.#options.upstream.send(EVENT_TYPES_OPERATION, {
       query: filterQuery(filters, this.#options.arrayQueryStyle),
+      // A list that waited for its turn has only the rest of its time for the platform.
+      timeoutMs: Math.max(1, deadlineAt - this.#now()),
     });
     if (response.status !== 200) throw problemForUpstreamAnswer(response, this.#now());
     // Fakes in tests may give only text; the HTTP transport always gives the bytes.

@@ -60,6 +60,28 @@ describe('createHttpTransport', () => {
     expect(took).toBeLessThan(1_000);
   });
 
+  it('ends a call at its own shorter time, what a caller has left after waiting its turn', async () => {
+    const url = await tricklingUpstream(20, 100);
+    const transport = createHttpTransport({ timeoutMs: 5_000 });
+    const started = Date.now();
+    const failure = await failureOf(transport({ method: 'GET', url, headers: {}, timeoutMs: 300 }));
+    const took = Date.now() - started;
+    // A longer time of its own does not stretch the transport's.
+    const capped = await failureOf(
+      createHttpTransport({ timeoutMs: 300 })({
+        method: 'GET',
+        url,
+        headers: {},
+        timeoutMs: 60_000,
+      }),
+    );
+    await transport.close();
+    expect(failure?.kind).toBe('timeout');
+    expect(took).toBeGreaterThanOrEqual(300);
+    expect(took).toBeLessThan(1_500);
+    expect(capped?.kind).toBe('timeout');
+  });
+
   it('reads an answer that completes within the timeout', async () => {
     const url = await tricklingUpstream(3, 20);
     const transport = createHttpTransport({ timeoutMs: 2_000 });

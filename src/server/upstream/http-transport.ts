@@ -16,6 +16,11 @@ export interface TransportRequest {
   operationId?: string;
   /** Largest answer body accepted, in bytes; default the transport's `maxAnswerBytes`. */
   maxAnswerBytes?: number;
+  /**
+   * The whole call's time when shorter than the transport's `timeoutMs`: what is left of a
+   * caller's own deadline after it waited for its turn.
+   */
+  timeoutMs?: number;
 }
 
 /** The upstream's answer with its body read in full. */
@@ -242,7 +247,10 @@ export function createHttpTransport({
     // one byte at a time, or a pool stalled by such calls, would otherwise hold the request open
     // without end.
     const controller = new AbortController();
-    const deadline = setTimeout(() => controller.abort(new DeadlineExceeded()), timeoutMs);
+    const deadline = setTimeout(
+      () => controller.abort(new DeadlineExceeded()),
+      Math.min(timeoutMs, req.timeoutMs ?? timeoutMs),
+    );
     const progress: BodyProgress = { declared: undefined, received: 0 };
     try {
       const response = await request(req.url, {

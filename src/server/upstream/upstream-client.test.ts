@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { EVENT_TYPES_OPERATION } from '../../shared/event-types';
-import { buildUpstreamUrl, UnsafeUpstreamUrlError } from './upstream-client';
+import { answerOfBytes, type TransportRequest } from './http-transport';
+import type { TokenManager } from './token-manager';
+import { buildUpstreamUrl, UnsafeUpstreamUrlError, UpstreamClient } from './upstream-client';
 
 describe('buildUpstreamUrl', () => {
   const base = new URL('https://api.example.com/tenant-a');
@@ -32,5 +34,28 @@ describe('buildUpstreamUrl', () => {
   it('refuses a missing path parameter instead of sending a literal placeholder', () => {
     const op = { id: 'x', method: 'GET' as const, path: '/v4/datasubjects/profiles/{purposeGuid}' };
     expect(() => buildUpstreamUrl(base, op, {})).toThrow(UnsafeUpstreamUrlError);
+  });
+});
+
+describe('UpstreamClient', () => {
+  it('gives the transport what is left of the caller’s time, the renewed token’s call too', async () => {
+    const sent: TransportRequest[] = [];
+    const transport = async (request: TransportRequest) => {
+      sent.push(request);
+      // The first call's token is refused: the client renews it and sends again.
+      return answerOfBytes(sent.length === 1 ? 401 : 200, {}, Buffer.from('[]'));
+    };
+    const tokens = {
+      getToken: async () => 'token',
+      invalidate: () => undefined,
+    } as unknown as TokenManager;
+    const client = new UpstreamClient({
+      baseUrl: new URL('http://upstream.test'),
+      transport,
+      tokens,
+    });
+    await client.send(EVENT_TYPES_OPERATION, { timeoutMs: 1_234 });
+    await client.send(EVENT_TYPES_OPERATION);
+    expect(sent.map((request) => request.timeoutMs)).toEqual([1_234, 1_234, undefined]);
   });
 });

@@ -24,6 +24,8 @@ export interface UpstreamCall {
   query?: ReadonlyArray<readonly [string, string]>;
   /** Operation headers such as `identifier`; validated by the route, never copied from a client. */
   headers?: Record<string, string>;
+  /** What is left of the caller's deadline, when it is shorter than UPSTREAM_TIMEOUT_MS. */
+  timeoutMs?: number;
 }
 
 /** Raised when a built URL would leave the configured upstream: a bug, never sent. */
@@ -71,12 +73,12 @@ export interface UpstreamClientOptions {
    * caller sees it.
    */
   guard?: UpstreamGuard;
+  /** Largest answer accepted per operation id; operations not named get the transport's own. */
+  maxAnswerBytesByOperation?: Readonly<Record<string, number>>;
   /**
    * Told of every request sent (a 401 retry too): the operation, the answer's status or why there
    * was none, and how long it took, for metrics.
    */
-  /** Largest answer accepted per operation id; operations not named get the transport's own. */
-  maxAnswerBytesByOperation?: Readonly<Record<string, number>>;
   observe?: (
     operationId: string,
     outcome: number | TransportFailure | 'invalid',
@@ -139,6 +141,7 @@ export class UpstreamClient {
         headers: { ...call.headers, accept: 'application/json', authorization: `Bearer ${token}` },
         operationId: operation.id,
         ...this.#answerLimit(operation.id),
+        ...(call.timeoutMs === undefined ? {} : { timeoutMs: call.timeoutMs }),
       });
     } catch (error) {
       // No HTTP answer (timeout, unreachable), or one the answer filter refused (invalid).
