@@ -47,6 +47,20 @@ describe('problem type pages', () => {
     }
   });
 
+  it('are styled by a stylesheet of their own, which the content security policy allows', async () => {
+    const html = await (await h.app.request(PROBLEM_TYPES.consoleBusy)).text();
+    const href = /<link rel="stylesheet" href="([^"]+)">/.exec(html)?.[1];
+    expect(href).toBe('/problems/problems.css');
+    const css = await h.app.request(href!);
+    expect(css.status).toBe(200);
+    expect(css.headers.get('content-type')).toMatch(/^text\/css/);
+    expect(await css.text()).toContain('max-width');
+    const policy = (await h.app.request(PROBLEM_TYPES.consoleBusy)).headers.get(
+      'content-security-policy',
+    );
+    expect(policy).toMatch(/style-src 'self'/);
+  });
+
   it('list every type at /problems', async () => {
     const html = await (await h.app.request('/problems')).text();
     for (const type of Object.values(PROBLEM_TYPES)) expect(html).toContain(`href="${type}"`);

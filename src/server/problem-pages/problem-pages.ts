@@ -15,10 +15,59 @@ function inline(text: string): string {
   return escapeHtml(text).replace(/`([^`]+)`/g, '<code>$1</code>');
 }
 
+/**
+ * The pages' look: the console's type, colours and measure (src/app/styles.css), as a file of its
+ * own, since the console's content security policy allows no inline style.
+ */
+const STYLESHEET_PATH = '/problems/problems.css';
+const STYLESHEET = `body {
+  margin: 0;
+  background: #f6f7f9;
+  color: #1b1f24;
+  font: 16px/1.55 system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, sans-serif;
+}
+main {
+  max-width: 44rem;
+  margin: 2.5rem auto;
+  padding: 1.5rem 2rem;
+  background: #fff;
+  border: 1px solid #d9dde3;
+  border-radius: 8px;
+}
+h1 {
+  font-size: 1.6rem;
+  line-height: 1.25;
+  margin: 0 0 0.5rem;
+}
+h2 {
+  font-size: 1.1rem;
+  margin: 1.5rem 0 0.25rem;
+}
+code {
+  font-family: ui-monospace, 'SFMono-Regular', Menlo, Consolas, 'Liberation Mono', monospace;
+  font-size: 0.9em;
+  overflow-wrap: anywhere;
+}
+a {
+  color: #1f4fd1;
+}
+li + li {
+  margin-top: 0.35rem;
+}
+@media (max-width: 640px) {
+  main {
+    margin: 0;
+    border: 0;
+    border-radius: 0;
+    padding: 1rem;
+  }
+}
+`;
+
 function page(title: string, body: string): string {
   return `<!doctype html>
 <html lang="en">
-<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)} · Privacy API Console</title></head>
+<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)} · Privacy API Console</title><link rel="stylesheet" href="${STYLESHEET_PATH}"></head>
 <body>
 <main>
 ${body}
@@ -69,6 +118,12 @@ export function problemPagesRoutes() {
   const index = indexPage();
   return new Hono<AppEnv>()
     .get('/', (c) => c.html(index))
+    .get(STYLESHEET_PATH.slice('/problems'.length), (c) =>
+      c.body(STYLESHEET, 200, {
+        'Content-Type': 'text/css; charset=utf-8',
+        'Cache-Control': 'public, max-age=3600',
+      }),
+    )
     .get('/:slug', (c) => {
       const html = pages.get(c.req.param('slug'));
       if (html) return c.html(html);
