@@ -31,3 +31,18 @@ describe('describeProblem for a diagnosed sign-in failure', () => {
     expect(text.title).toBe("The privacy platform rejected the console's credentials");
   });
 });
+
+describe('describeProblem for the console’s own refusal', () => {
+  it('says the console, not the platform, is busy', () => {
+    const text = describeProblem(
+      new ApiError({
+        type: PROBLEM_TYPES.consoleBusy,
+        title: 'The console is fetching as many lists as it allows at once',
+        status: 503,
+        retryAfterSeconds: 2,
+      }),
+    );
+    expect(text.title).toBe('The console is busy fetching other lists');
+    expect(text.advice).toContain('The platform is fine');
+  });
+});

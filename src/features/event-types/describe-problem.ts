@@ -49,6 +49,12 @@ function describeEventTypesProblem(problem: Problem): ProblemText {
         title: 'Rate limited by the privacy platform',
         advice: 'Too many requests were made in a short time. Wait, then try again.',
       };
+    case PROBLEM_TYPES.consoleBusy:
+      return {
+        title: 'The console is busy fetching other lists',
+        advice:
+          'Many different event-type lists were asked for at once, and this one did not get its turn. The platform is fine. Try again in a moment.',
+      };
     default:
       return {
         title: 'The console could not load the event types',
