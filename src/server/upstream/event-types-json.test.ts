@@ -1,14 +1,13 @@
 import { isDeepStrictEqual } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { EventTypesResponseSchema, readEventTypes } from '../../shared/event-types';
-import { checkedEventTypesJson, eventTypesBody } from './event-types-json';
+import { checkedEventTypesBody, checkedEventTypesJson } from './event-types-json';
 
 const AT = '2026-01-02T03:04:05.000Z';
 
 /** The answer body for `text`; undefined when it is not a list. */
 function eventTypesResponseJson(text: string, fetchedAt: string): string | undefined {
-  const itemsJson = checkedEventTypesJson(Buffer.from(text));
-  return itemsJson === undefined ? undefined : eventTypesBody(itemsJson, fetchedAt).body.toString();
+  return checkedEventTypesBody(Buffer.from(text), fetchedAt)?.body.toString();
 }
 
 describe('checkedEventTypesJson', () => {

@@ -77,17 +77,16 @@ export function checkedEventTypesBody(
   fetchedAt: string,
 ): EventTypesBody | undefined {
   const items = checkedEventTypesJson(bytes);
-  return items && eventTypesBody(items, fetchedAt);
-}
-
-/** `{ "items": [...], "fetchedAt": "…" }` as UTF-8 JSON, from checked items. */
-export function eventTypesBody(itemsJson: Uint8Array, fetchedAt: string): EventTypesBody {
-  const body = Buffer.concat([ITEMS_PREFIX, itemsJson, Buffer.from(bodyEnd(fetchedAt))]);
-  return withItems(body, fetchedAt);
+  if (!items) return undefined;
+  // `{ "items": [...], "fetchedAt": "…" }`
+  return withItems(
+    Buffer.concat([ITEMS_PREFIX, items, Buffer.from(bodyEnd(fetchedAt))]),
+    fetchedAt,
+  );
 }
 
 /**
- * `body`, as eventTypesBody built it for `fetchedAt`, with the checked items' part of it: where
+ * `body`, as checkedEventTypesBody built it for `fetchedAt`, with the checked items' part of it: where
  * they are follows from the two, so a body that crossed threads needs nothing else.
  */
 export function withItems(body: JsonBytes, fetchedAt: string): EventTypesBody {
