@@ -19,7 +19,7 @@ function inline(text: string): string {
  * The pages' look: the console's type, colours and measure (src/app/styles.css), as a file of its
  * own, since the console's content security policy allows no inline style.
  */
-const STYLESHEET_PATH = '/problems/problems.css';
+const STYLESHEET_FILE = 'problems.css';
 const STYLESHEET = `body {
   margin: 0;
   background: #f6f7f9;
@@ -67,7 +67,7 @@ li + li {
 function page(title: string, body: string): string {
   return `<!doctype html>
 <html lang="en">
-<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)} · Privacy API Console</title><link rel="stylesheet" href="${STYLESHEET_PATH}"></head>
+<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)} · Privacy API Console</title><link rel="stylesheet" href="/problems/${STYLESHEET_FILE}"></head>
 <body>
 <main>
 ${body}
@@ -118,7 +118,7 @@ export function problemPagesRoutes() {
   const index = indexPage();
   return new Hono<AppEnv>()
     .get('/', (c) => c.html(index))
-    .get(STYLESHEET_PATH.slice('/problems'.length), (c) =>
+    .get(`/${STYLESHEET_FILE}`, (c) =>
       c.body(STYLESHEET, 200, {
         'Content-Type': 'text/css; charset=utf-8',
         'Cache-Control': 'public, max-age=3600',
