@@ -140,14 +140,15 @@ describe('EventTypesSource across fetches', () => {
 });
 
 describe('EventTypesSource when many different lists are asked for at once', () => {
-  /** An upstream that holds each call until the test answers it, and counts calls per filter. */
+  /** An upstream that holds each call until the test answers it, noting its query and its time. */
   function heldUpstream() {
-    const held: Array<{ query: unknown; answer: () => void }> = [];
+    const held: Array<{ query: unknown; timeoutMs: unknown; answer: () => void }> = [];
     const upstream = {
-      send: (_operation: unknown, call: { query: unknown }) =>
+      send: (_operation: unknown, call: { query: unknown; timeoutMs?: number }) =>
         new Promise((resolve) => {
           held.push({
             query: call.query,
+            timeoutMs: call.timeoutMs,
             answer: () => resolve({ status: 200, headers: {}, body: LIST_A }),
           });
         }),
@@ -197,16 +198,7 @@ describe('EventTypesSource when many different lists are asked for at once', () 
 
   it('gives a list that waited for its turn only the rest of its time at the platform', async () => {
     const clock = { now: 0 };
-    const times: unknown[] = [];
-    const held: Array<() => void> = [];
-    const upstream = {
-      send: (_operation: unknown, call: { timeoutMs?: number }) => {
-        times.push(call.timeoutMs);
-        return new Promise((resolve) =>
-          held.push(() => resolve({ status: 200, headers: {}, body: LIST_A })),
-        );
-      },
-    } as unknown as UpstreamClient;
+    const { held, upstream } = heldUpstream();
     const source = new EventTypesSource({
       upstream,
       arrayQueryStyle: 'repeat',
@@ -219,12 +211,12 @@ describe('EventTypesSource when many different lists are asked for at once', () 
     const second = source.getJson(filtered(2));
     await vi.waitFor(() => expect(held).toHaveLength(1));
     clock.now = 4_000;
-    held[0]!();
+    held[0]!.answer();
     await first;
     await vi.waitFor(() => expect(held).toHaveLength(2));
-    held[1]!();
+    held[1]!.answer();
     await second;
-    expect(times).toEqual([10_000, 6_000]);
+    expect(held.map((call) => call.timeoutMs)).toEqual([10_000, 6_000]);
   });
 
   it('refuses a list still waiting for its turn at the timeout, or serves its last good copy', async () => {
