@@ -31,9 +31,9 @@ const FIELD_VALUES: unknown[] = [
 
 const FIELDS = ['code', 'value', 'objectTypeName', 'moduleName'] as const;
 
-/** Every combination of FIELD_VALUES over the four fields, each record with an extra field. */
+/** Every combination of FIELD_VALUES over the four fields, each without and with an extra field. */
 function everyRecord(): Record<string, unknown>[] {
-  let records: Record<string, unknown>[] = [{ extra: 'dropped' }];
+  let records: Record<string, unknown>[] = [{}, { extra: 'dropped' }];
   for (const field of FIELDS) {
     records = records.flatMap((record) =>
       FIELD_VALUES.map((value) => (value === 'absent' ? record : { ...record, [field]: value })),
@@ -51,7 +51,7 @@ function bySchema(value: unknown) {
 describe('readEventTypes', () => {
   it('reads every combination of field values as the schema does', () => {
     const records = everyRecord();
-    expect(records).toHaveLength(17 ** 4);
+    expect(records).toHaveLength(2 * 17 ** 4);
     const read = readEventTypes(records);
     expect(read).toEqual(bySchema(records));
     // Not vacuous: some fields were kept, and some mistyped ones read as missing.
@@ -84,6 +84,36 @@ describe('readEventTypes', () => {
     const answer = JSON.parse('[{"__proto__":{"code":5},"value":"A"}]') as unknown;
     expect(readEventTypes(answer)).toEqual([{ value: 'A' }]);
     expect(readEventTypes(answer)).toEqual(bySchema(answer));
+  });
+
+  it('keeps a record that reading would not change, and reads the others into new items', () => {
+    const answer = JSON.parse(
+      '[{"code":1,"value":"A","objectTypeName":"T","moduleName":"M"},{"value":"B"},{},' +
+        '{"code":"2","value":"C"},{"value":"D","extra":true},{"code":1.5}]',
+    ) as object[];
+    const read = readEventTypes(answer) ?? [];
+    expect(read.map((item, index) => item === answer[index])).toEqual([
+      true,
+      true,
+      true,
+      false,
+      false,
+      false,
+    ]);
+    expect(read.slice(3)).toEqual([{ value: 'C' }, { value: 'D' }, {}]);
+  });
+
+  it('copies a record with an inherited field or a prototype of its own, as the schema reads it', () => {
+    const inherited = Object.create({ extra: 1 }) as Record<string, unknown>;
+    inherited.value = 'A';
+    const classy = new (class Row {
+      value = 'B';
+    })();
+    const read = readEventTypes([inherited, classy]) ?? [];
+    expect(read).toEqual([{ value: 'A' }, { value: 'B' }]);
+    expect(read[0]).not.toBe(inherited);
+    expect(read[1]).not.toBe(classy);
+    expect(read).toEqual(bySchema([inherited, classy]));
   });
 
   it('reads an empty list as an empty list', () => {

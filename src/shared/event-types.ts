@@ -27,6 +27,10 @@ export const UpstreamEventTypesSchema = z.array(EventTypeSchema);
  * path to its first rows and on every uncached answer of the BFF. The schema stays the
  * description (the API documents are generated from it), and `event-types.test.ts` feeds both the
  * same hostile inputs and requires the same result.
+ *
+ * `value` is parsed JSON. A record that already says only what its reading would keep is the item
+ * itself, not a copy of it: the usual answer is read without building a second object per event
+ * type (bench/findings/overhead.md, "What a request allocates").
  */
 export function readEventTypes(value: unknown): EventType[] | undefined {
   if (!Array.isArray(value)) return undefined;
@@ -34,15 +38,40 @@ export function readEventTypes(value: unknown): EventType[] | undefined {
   for (let index = 0; index < value.length; index += 1) {
     const entry: unknown = value[index];
     if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) return undefined;
-    const { code, value: name, objectTypeName, moduleName } = entry as Record<string, unknown>;
-    const item: EventType = {};
-    if (Number.isSafeInteger(code)) item.code = code as number;
-    if (typeof name === 'string') item.value = name;
-    if (typeof objectTypeName === 'string') item.objectTypeName = objectTypeName;
-    if (typeof moduleName === 'string') item.moduleName = moduleName;
-    items[index] = item;
+    items[index] = readsAsItIs(entry) ? entry : readEventType(entry as Record<string, unknown>);
   }
   return items;
+}
+
+/** `entry`'s fields that read as they are; a mistyped one is read as missing. */
+function readEventType(entry: Record<string, unknown>): EventType {
+  const { code, value: name, objectTypeName, moduleName } = entry;
+  const item: EventType = {};
+  if (Number.isSafeInteger(code)) item.code = code as number;
+  if (typeof name === 'string') item.value = name;
+  if (typeof objectTypeName === 'string') item.objectTypeName = objectTypeName;
+  if (typeof moduleName === 'string') item.moduleName = moduleName;
+  return item;
+}
+
+/**
+ * Whether reading `entry` would keep every field it has and add none: a plain object (as JSON.parse
+ * makes them) whose every enumerable field, own or inherited, is one of the four with a value of
+ * its type. for…in: no array of names per record.
+ */
+function readsAsItIs(entry: object): entry is EventType {
+  if (Object.getPrototypeOf(entry) !== Object.prototype) return false;
+  const fields = entry as Record<string, unknown>;
+  for (const name in fields) {
+    const field = fields[name];
+    const kept =
+      name === 'code'
+        ? Number.isSafeInteger(field)
+        : (name === 'value' || name === 'objectTypeName' || name === 'moduleName') &&
+          typeof field === 'string';
+    if (!kept) return false;
+  }
+  return true;
 }
 
 /**
