@@ -67,6 +67,20 @@ test('the page’s code arrives compressed, and runs', async ({ page, mockUpstre
   expect(await encodings.get(entry!)).toBe('br');
 });
 
+test('the list arrives gzipped, and fills the table', async ({ page, mockUpstream: _ }) => {
+  const list = page.waitForResponse(
+    (response) => new URL(response.url()).pathname === '/api/event-types',
+  );
+  await page.goto('/event-types');
+  const headers = await (await list).allHeaders();
+  expect(headers['content-encoding']).toBe('gzip');
+  expect(headers['vary']).toBe('Accept-Encoding');
+  await expect(
+    page.getByRole('status').filter({ hasText: /Showing [\d,]+ of [\d,]+ event types/ }),
+  ).toBeVisible();
+  await expect(table(page).getByRole('row').nth(1)).toBeVisible();
+});
+
 test('filtering by two modules survives a reload and the back button', async ({
   page,
   mockUpstream: _,

@@ -1,8 +1,11 @@
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { EventTypesResponseSchema, type EventType } from '../../shared/event-types';
+import { GZIP_MIN_BYTES } from '../http/gzip-answer';
 import { startBffHarness, type BffHarness } from '../test-support/bff-harness';
 
 const DATA: EventType[] = [
@@ -292,5 +295,74 @@ describe('GET /api/event-types when the platform cannot be asked', () => {
     harness = await startBffHarness({ mock: { eventTypes: DATA }, lastGoodEventTypesFile: file });
     harness.mock.injectFault({ operation: 'event-types', status: 503 });
     expect((await harness.request('/api/event-types')).status).toBe(502);
+  });
+});
+
+describe('GET /api/event-types compressed', () => {
+  /** Enough event types for an answer over GZIP_MIN_BYTES. */
+  const MANY: EventType[] = Array.from({ length: 40 }, (_, index) => ({
+    code: index,
+    value: `Vendor Event ${index}`,
+    objectTypeName: 'Vendor',
+    moduleName: 'Vendor Risk',
+  }));
+  const BROWSER = { 'Accept-Encoding': 'gzip, deflate, br, zstd' };
+
+  it('sends a list of GZIP_MIN_BYTES or more gzipped to a client that takes gzip: the same bytes, smaller', async () => {
+    harness = await startBffHarness({ mock: { eventTypes: MANY } });
+    const plain = await harness.request('/api/event-types');
+    const plainBytes = Buffer.from(await plain.arrayBuffer());
+    expect(plain.headers.get('content-encoding')).toBeNull();
+    expect(plain.headers.get('vary')).toBe('Accept-Encoding');
+    expect(plainBytes.byteLength).toBeGreaterThanOrEqual(GZIP_MIN_BYTES);
+
+    const zipped = await harness.request('/api/event-types', { headers: BROWSER });
+    expect(zipped.status).toBe(200);
+    expect(zipped.headers.get('content-encoding')).toBe('gzip');
+    expect(zipped.headers.get('vary')).toBe('Accept-Encoding');
+    expect(zipped.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    const zippedBytes = Buffer.from(await zipped.arrayBuffer());
+    expect(zippedBytes.byteLength).toBeLessThan(plainBytes.byteLength / 4);
+    // The gzip tool itself unpacks it, to the very answer sent uncompressed (one cached list).
+    const unpacked = spawnSync('gzip', ['-d', '-c'], { input: zippedBytes });
+    expect(unpacked.status).toBe(0);
+    expect(unpacked.stdout.equals(plainBytes)).toBe(true);
+  });
+
+  it.each(['gzip;q=0', 'identity', 'br', 'deflate, zstd'])(
+    'sends the list as it is to a client whose Accept-Encoding is %s',
+    async (acceptEncoding) => {
+      harness = await startBffHarness({ mock: { eventTypes: MANY } });
+      const response = await harness.request('/api/event-types', {
+        headers: { 'Accept-Encoding': acceptEncoding },
+      });
+      expect(response.headers.get('content-encoding')).toBeNull();
+      expect(EventTypesResponseSchema.parse(await response.json()).items).toHaveLength(MANY.length);
+    },
+  );
+
+  it('sends a list under GZIP_MIN_BYTES as it is', async () => {
+    const h = await start();
+    const response = await h.request('/api/event-types', { headers: BROWSER });
+    expect(response.headers.get('content-encoding')).toBeNull();
+    expect(EventTypesResponseSchema.parse(await response.json()).items).toHaveLength(DATA.length);
+  });
+
+  it('compresses each list fetched anew, never answering with an earlier list’s copy', async () => {
+    let clock = Date.parse('2026-03-01T10:00:00.000Z');
+    harness = await startBffHarness({
+      mock: { eventTypes: MANY },
+      env: { EVENT_TYPES_CACHE_SECONDS: '0' },
+      now: () => clock,
+    });
+    const fetchedAt: string[] = [];
+    for (let i = 0; i < 2; i += 1) {
+      const response = await harness.request('/api/event-types', { headers: BROWSER });
+      expect(response.headers.get('content-encoding')).toBe('gzip');
+      const body = JSON.parse(gunzipSync(Buffer.from(await response.arrayBuffer())).toString());
+      fetchedAt.push(EventTypesResponseSchema.parse(body).fetchedAt);
+      clock += 5_000;
+    }
+    expect(fetchedAt).toEqual(['2026-03-01T10:00:00.000Z', '2026-03-01T10:00:05.000Z']);
   });
 });

@@ -5,6 +5,7 @@ import * as z from 'zod';
 import { EventTypesResponseSchema } from '../../shared/event-types';
 import { FILTER_LIMITS, filterValueProblem } from '../../shared/filter-values';
 import { ANY_ROLE, type ApiModule } from '../http/api-operation';
+import { GZIP_MIN_BYTES, jsonAnswer } from '../http/gzip-answer';
 import { invalidParameter } from '../problem';
 import type { EventTypeFilters, EventTypesSource } from './event-types-source';
 
@@ -44,7 +45,7 @@ export function eventTypesRoutes(source: EventTypesSource, arrayQueryStyle: 'rep
   return new Hono().get('/', async (c) => {
     const filters = parseEventTypeFilters(new URL(c.req.url), arrayQueryStyle);
     const json = await source.getJson(filters);
-    return c.body(json, 200, {
+    return jsonAnswer(c, json, {
       'Content-Type': 'application/json; charset=utf-8',
       'Cache-Control': 'private, no-store',
     });
@@ -75,8 +76,7 @@ export const eventTypesApi: ApiModule = {
       path: '/',
       operationId: 'listEventTypes',
       summary: 'The activity-log event types',
-      description:
-        'From a 30-second cache of the platform’s answer; `stale` says when the platform could not be asked and the last good list is shown.',
+      description: `From a 30-second cache of the platform’s answer; \`stale\` says when the platform could not be asked and the last good list is shown. Sent gzip-compressed when the request’s \`Accept-Encoding\` takes gzip and the answer has ${GZIP_MIN_BYTES} bytes or more.`,
       access: { session: ANY_ROLE },
       query: EventTypeFiltersQuery,
       responses: { 200: { description: 'The event types.', schema: EventTypesResponseSchema } },
