@@ -10,8 +10,10 @@ import type { AddressInfo } from 'node:net';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_IDENTIFIERS } from '../shared/data-subject-demo';
 import { DEMO_CLIENT_CREDENTIALS } from './config';
 import { createConsoleServer } from './http-server';
+import { GZIP_MIN_BYTES } from './http/gzip-answer';
 import { HARNESS_USERS, startBffHarness, type BffHarness } from './test-support/bff-harness';
 import { createHttpTransport } from './upstream/http-transport';
 import { buildUpstreamUrl, UnsafeUpstreamUrlError } from './upstream/upstream-client';
@@ -896,6 +898,33 @@ describe('security headers on every kind of answer', () => {
       const response = await h.request(target);
       expect(response.status, target).toBeLessThan(500);
     }
+  });
+});
+
+describe('compression', () => {
+  it('never compresses an answer with personal data or the session, whatever the client accepts', async () => {
+    const h = await start();
+    const gzip = { 'Accept-Encoding': 'gzip, deflate, br, zstd' };
+    const lookups = [];
+    for (const identifier of DEMO_IDENTIFIERS) {
+      lookups.push(
+        await h.request('/api/data-subjects/lookups', {
+          method: 'POST',
+          headers: { ...gzip, 'Content-Type': 'application/json' },
+          body: JSON.stringify({ operation: 'v4-basic-details', params: { identifier } }),
+        }),
+      );
+    }
+    const trail = await h.request('/api/audit-trail', { headers: gzip });
+    const session = await h.request('/api/session', { headers: gzip });
+    for (const response of [...lookups, trail, session]) {
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-encoding')).toBeNull();
+    }
+    // Not vacuous: a lookup's answer holds the person's identifier, and the trail of these
+    // lookups is larger than the size from which the event-types list is compressed.
+    expect(await lookups[0]!.text()).toContain(DEMO_IDENTIFIERS[0]);
+    expect((await trail.arrayBuffer()).byteLength).toBeGreaterThan(GZIP_MIN_BYTES);
   });
 });
 
