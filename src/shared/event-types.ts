@@ -43,34 +43,40 @@ export function readEventTypes(value: unknown): EventType[] | undefined {
   return items;
 }
 
+/** Whether the reader keeps `value` as the field `name`: one of the four, with a value of its type. */
+function keeps(name: string, value: unknown): boolean {
+  switch (name) {
+    case 'code':
+      return Number.isSafeInteger(value);
+    case 'value':
+    case 'objectTypeName':
+    case 'moduleName':
+      return typeof value === 'string';
+    default:
+      return false;
+  }
+}
+
 /** `entry`'s fields that read as they are; a mistyped one is read as missing. */
 function readEventType(entry: Record<string, unknown>): EventType {
-  const { code, value: name, objectTypeName, moduleName } = entry;
+  const { code, value, objectTypeName, moduleName } = entry;
   const item: EventType = {};
-  if (Number.isSafeInteger(code)) item.code = code as number;
-  if (typeof name === 'string') item.value = name;
-  if (typeof objectTypeName === 'string') item.objectTypeName = objectTypeName;
-  if (typeof moduleName === 'string') item.moduleName = moduleName;
+  if (keeps('code', code)) item.code = code as number;
+  if (keeps('value', value)) item.value = value as string;
+  if (keeps('objectTypeName', objectTypeName)) item.objectTypeName = objectTypeName as string;
+  if (keeps('moduleName', moduleName)) item.moduleName = moduleName as string;
   return item;
 }
 
 /**
  * Whether reading `entry` would keep every field it has and add none: a plain object (as JSON.parse
- * makes them) whose every enumerable field, own or inherited, is one of the four with a value of
- * its type. for…in: no array of names per record.
+ * makes them) whose every enumerable field, own or inherited, is kept. for…in: no array of names
+ * per record.
  */
 function readsAsItIs(entry: object): entry is EventType {
   if (Object.getPrototypeOf(entry) !== Object.prototype) return false;
   const fields = entry as Record<string, unknown>;
-  for (const name in fields) {
-    const field = fields[name];
-    const kept =
-      name === 'code'
-        ? Number.isSafeInteger(field)
-        : (name === 'value' || name === 'objectTypeName' || name === 'moduleName') &&
-          typeof field === 'string';
-    if (!kept) return false;
-  }
+  for (const name in fields) if (!keeps(name, fields[name])) return false;
   return true;
 }
 
