@@ -3,6 +3,7 @@
 // console's request rate around it, in plain text that survives any ticket system.
 import type { ConsoleMeta } from '../../shared/console-meta';
 import type { Incident, Rule, Timeline } from '../../shared/incident';
+import { utcText } from '../../shared/utc-text';
 import { formatDateTime } from '../../lib/format';
 import { flagText, formatTime, incidentRuleText } from './format';
 
@@ -11,8 +12,7 @@ export type SupportContext = Pick<ConsoleMeta, 'serviceHost' | 'oauthClientId' |
 
 /** "2025-01-06 09:01:05 UTC (local: 2025-01-06 10:01:05 GMT+1)": both, with their zones. */
 function supportTime(iso: string): string {
-  const utc = `${iso.slice(0, 10)} ${iso.slice(11, 19)} UTC`;
-  return `${utc} (local: ${formatDateTime(iso, { zone: true })})`;
+  return `${utcText(iso)} (local: ${formatDateTime(iso, { zone: true })})`;
 }
 
 /** Minutes of the timeline included before the incident began. */

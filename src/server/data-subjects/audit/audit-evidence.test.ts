@@ -23,6 +23,7 @@ import { createExportSigner } from './export-signing';
 import { verifyAuditChain } from './verify-chain';
 import * as z from 'zod';
 import { select } from '../../store/typed-rows';
+import { utcText } from '../../../shared/utc-text';
 
 const KEY = 'an-audit-key-for-the-evidence-tests-0123456789';
 const CHAIN_KEY = deriveAuditKey(KEY, 'chain');
@@ -102,6 +103,21 @@ for (const engine of STORE_ENGINES) {
       ]);
     };
 
+    it('names the newest of the checkpoints of the last entry, in UTC, when the chain is intact', async () => {
+      await lookups(10);
+      const first = await checkpointer.take('interval');
+      clock += 60_000;
+      const second = await checkpointer.take('export');
+      expect(second?.seq).toBe(first?.seq);
+      expect(second?.at).not.toBe(first?.at);
+      const found = await verify();
+      expect(found.ok).toBe(true);
+      expect(found.detail).toMatch(/matches \d+ signed checkpoint\(s\), the latest of entry/);
+      expect(found.detail).toContain(
+        `the latest of entry ${second!.seq}, taken ${utcText(second!.at)}`,
+      );
+    });
+
     it('catches the newest entries cut off and the head rewound, naming the checkpoint', async () => {
       await lookups(10);
       await checkpointer.take('interval');
@@ -116,7 +132,7 @@ for (const engine of STORE_ENGINES) {
       expect(found.detail).toContain(`the chain ends at entry 30`);
       expect(found.detail).toContain(`signed entry 40: 10 entries are missing`);
       expect(found.detail).toContain(`AUDIT_CHECKPOINT_DIR/${CHECKPOINT_FILE}`);
-      expect(found.detail).toContain(latest!.at);
+      expect(found.detail).toContain(utcText(latest!.at));
       // The database alone no longer holds the evidence: that is what the outside copy is for.
       expect((await verify(false)).ok).toBe(true);
     });

@@ -5,6 +5,7 @@
 // newest entries cut off with the head rewound, or a wiped trail. Reads in pages, so a trail of
 // millions of records is walked in constant memory (the checkpoints are held in memory: a few
 // hundred a day).
+import { utcText } from '../../../shared/utc-text';
 import {
   chainEntryHash,
   GENESIS_HASH,
@@ -202,8 +203,14 @@ export async function verifyAuditChain(
   const held = signed.checkpoints.filter((known) => known.seq > (checkpoint?.seq ?? 0));
   const bySeq = new Map<number, KnownCheckpoint[]>();
   for (const known of held) bySeq.set(known.seq, [...(bySeq.get(known.seq) ?? []), known]);
+  // The checkpoint of the highest entry, and of those the newest (the trail's page shows it too).
   const latest = held.reduce<KnownCheckpoint | undefined>(
-    (best, known) => (best === undefined || known.seq > best.seq ? known : best),
+    (best, known) =>
+      best === undefined ||
+      known.seq > best.seq ||
+      (known.seq === best.seq && Date.parse(known.at) > Date.parse(best.at))
+        ? known
+        : best,
     undefined,
   );
 
@@ -264,7 +271,7 @@ export async function verifyAuditChain(
       false,
       entries,
       lastSeq + 1,
-      `the chain ends at entry ${lastSeq}, but the checkpoint taken ${latest.at} (${latest.source}) signed entry ${latest.seq}: ${latest.seq - lastSeq} entries are missing (the newest entries were cut off, or the trail was wiped)`,
+      `the chain ends at entry ${lastSeq}, but the checkpoint taken ${utcText(latest.at)} (${latest.source}) signed entry ${latest.seq}: ${latest.seq - lastSeq} entries are missing (the newest entries were cut off, or the trail was wiped)`,
     );
   }
   if (awaitingOutcome.size > 0) {
@@ -305,7 +312,7 @@ export async function verifyAuditChain(
     coverage.legacy > 0 ? `; ${coverage.legacy} older record(s) predate the chain` : '';
   const from = checkpoint ? ` from the retention checkpoint after entry ${checkpoint.seq}` : '';
   const against = latest
-    ? `; matches ${held.length} signed checkpoint(s), the latest of entry ${latest.seq} taken ${latest.at}`
+    ? `; matches ${held.length} signed checkpoint(s), the latest of entry ${latest.seq}, taken ${utcText(latest.at)}`
     : options.checkpoints
       ? '; no signed checkpoint to compare with yet'
       : '';
