@@ -3,6 +3,7 @@
 // under DATA_DIR, or PostgreSQL at DATABASE_URL) and reports the first broken link;
 // `verify-export` checks an exported file against its detached signature; `public-key` prints
 // the key auditors verify exports with; `retention` runs the daily retention job now.
+import { counted } from '../../shared/counted';
 import { createHash } from 'node:crypto';
 import { createReadStream, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -180,7 +181,7 @@ export async function runAuditCli(argv: string[], io: AuditCliIo): Promise<numbe
             },
           });
           out(
-            `retention (${days} days): ${retention.deleted} record(s) deleted; chain ${verification.ok ? 'intact' : 'BROKEN'}: ${verification.detail}`,
+            `retention (${counted(days, 'day')}): ${counted(retention.deleted, 'record')} deleted; chain ${verification.ok ? 'intact' : 'BROKEN'}: ${verification.detail}`,
           );
           return verification.ok ? 0 : 1;
         }

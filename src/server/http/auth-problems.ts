@@ -1,5 +1,6 @@
 // The problems of signing in and of access control, worded for the person at the browser and
 // never saying more than they need: a failed sign-in does not say whether the name exists.
+import { counted } from '../../shared/counted';
 import { SESSION_PROBLEM_TYPES, type Role } from '../../shared/session';
 import { HttpProblem } from '../problem';
 import { quotaRefusalHeaders, type QuotaPolicy } from '../rate-limit-fields';
@@ -50,7 +51,7 @@ export function signInThrottledProblem(
   const wait =
     retryAfterSeconds >= 120
       ? `${Math.ceil(retryAfterSeconds / 60)} minutes`
-      : `${retryAfterSeconds} second${retryAfterSeconds === 1 ? '' : 's'}`;
+      : counted(retryAfterSeconds, 'second');
   return new HttpProblem(
     {
       type: SESSION_PROBLEM_TYPES.signInThrottled,

@@ -1,6 +1,7 @@
 // The what-if use case: the account's recorded traffic over a period, replayed against a chosen
 // policy and against the one in force, side by side, with who would have drawn the refusals and
 // a chart's worth of buckets. No HTTP here: the routes read the request and render the answer.
+import { counted } from '../../shared/counted';
 import {
   MAX_BREACHES_LISTED,
   PLANNING_PERIODS,
@@ -57,7 +58,7 @@ export function periodWindow(
   const { minutes, label } = PLANNING_PERIODS[period];
   if (minutes > deps.retentionDays * 1_440) {
     throw new PeriodTooLongError(
-      `${label} is longer than the ${deps.retentionDays} day${deps.retentionDays === 1 ? '' : 's'} traffic is kept (INTEGRATION_RETENTION_DAYS): the replay would miss its start. Choose a shorter period.`,
+      `${label} is longer than the ${counted(deps.retentionDays, 'day')} traffic is kept (INTEGRATION_RETENTION_DAYS): the replay would miss its start. Choose a shorter period.`,
     );
   }
   const to = Math.floor(deps.now() / MINUTE_MS) * MINUTE_MS;

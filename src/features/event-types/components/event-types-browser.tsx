@@ -1,6 +1,7 @@
 // The loaded event-types page: facets, search, summary, export and the table, all driven by the
 // view in the URL. Filtering is memoised; a keystroke's result is rendered in the keystroke's own
 // frame (see below for why the search is not deferred).
+import { counted } from '../../../shared/counted';
 import { useCallback, useId, useMemo, useState } from 'react';
 import type { EventTypesResponse } from '../../../shared/event-types';
 import { FILTER_LIMITS } from '../../../shared/filter-values';
@@ -60,9 +61,7 @@ export function EventTypesBrowser({ response, onRefresh, refreshing }: EventType
   const exportCsv = useCallback(() => {
     const fileName = eventTypesCsvFileName();
     downloadCsv(fileName, eventTypesCsv(result.rows));
-    setExported(
-      `Exported ${formatCount(result.rows.length)} event type${result.rows.length === 1 ? '' : 's'} to ${fileName}.`,
-    );
+    setExported(`Exported ${counted(result.rows.length, 'event type')} to ${fileName}.`);
   }, [result.rows]);
   // Any change of the view starts the table at its first row (and the old confirmation goes).
   const viewKey = JSON.stringify([state.q, state.sort, state.modules, state.objectTypes]);

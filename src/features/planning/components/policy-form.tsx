@@ -1,6 +1,7 @@
 // The what-if's question: which policy (the other published version, or numbers of one's own,
 // starting from the policy in force) over which period. Every field keeps what was typed when the
 // BFF refuses it, and the refusal is shown under the field it names.
+import { counted } from '../../../shared/counted';
 import type { FormEvent } from 'react';
 import { FieldError, FormField } from '../../../components/ui/form-field';
 import { formatCount } from '../../../lib/format';
@@ -222,8 +223,8 @@ export function PolicyForm(props: PolicyFormProps) {
         </p>
       ) : null}
       <p className="muted what-if-hint">
-        Traffic is kept {policies.retentionDays} day{policies.retentionDays === 1 ? '' : 's'}: the
-        console’s own requests and what every integration reported.
+        Traffic is kept {counted(policies.retentionDays, 'day')}: the console’s own requests and
+        what every integration reported.
       </p>
     </form>
   );

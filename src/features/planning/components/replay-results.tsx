@@ -1,6 +1,7 @@
 // What a replay found: the two policies side by side (refused, minutes over, the first breach,
 // the headroom at the busiest minute), the chart, who would have drawn the refusals, every breach
 // of the policy chosen, and the reports left out as implausible.
+import { counted } from '../../../shared/counted';
 import { lazy, Suspense } from 'react';
 import { formatCount, formatDateTime } from '../../../lib/format';
 import type { ReplayOutcome, WhatIfResult } from '../../../shared/planning';
@@ -73,10 +74,10 @@ export function ReplayResults({ result }: { result: WhatIfResult }) {
   return (
     <div className="stack what-if-results" aria-live="polite">
       <p className="what-if-summary">
-        {PLANNING_PERIODS[result.period].label}: {formatCount(result.requests)} requests in{' '}
-        {formatCount(result.activeMinutes)} minute{result.activeMinutes === 1 ? '' : 's'}, replayed
-        a minute at a time. Busiest minute {formatDateTime(result.busiestMinute.minute)} with{' '}
-        {formatCount(result.busiestMinute.requests)} requests.
+        {PLANNING_PERIODS[result.period].label}: {counted(result.requests, 'request')} in{' '}
+        {counted(result.activeMinutes, 'minute')}, replayed a minute at a time. Busiest minute{' '}
+        {formatDateTime(result.busiestMinute.minute)} with{' '}
+        {counted(result.busiestMinute.requests, 'request')}.
       </p>
       <div className="what-if-outcomes">
         <Outcome title="Under the policy in force" outcome={result.inForce} />

@@ -1,5 +1,6 @@
 // How close each limit is: the console's own requests in each rule's sliding window against the
 // limit, when headroom grows again, and any block running for the rule.
+import { counted } from '../../../shared/counted';
 import type { Incident, Rule, RuleUsage, Usage } from '../../../shared/incident';
 import { useCountdown } from '../../../components/ui/use-countdown';
 import { formatCount } from '../../../lib/format';
@@ -85,9 +86,7 @@ export function HeadroomGauges({ usage, rules, offsetMs, incidents = [] }: Headr
           <details key={rule.id} className="headroom-modules" open>
             <summary>
               {ruleTitle(rule)}{' '}
-              <span className="muted">
-                ({windows.length} endpoint{windows.length === 1 ? '' : 's'} called so far)
-              </span>
+              <span className="muted">({counted(windows.length, 'endpoint')} called so far)</span>
             </summary>
             <ul aria-label={ruleTitle(rule)}>
               {windows.map((limit) => (

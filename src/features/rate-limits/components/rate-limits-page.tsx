@@ -1,6 +1,7 @@
 // Page `/rate-limits`: the live 429 incident panel for support engineers (docs/product.md §7): incidents
 // as they happen, how close each limit is, the console's request rate against the limits, and in
 // demo mode the controls that provoke each kind of limit.
+import { counted } from '../../../shared/counted';
 import { lazy, Suspense, useCallback, useMemo, useState } from 'react';
 import { useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
@@ -289,9 +290,7 @@ function timelineSummary(usage: Usage, incidents: readonly Incident[]): string {
   // 429s from the stored incidents: the timeline's counters start afresh with the process.
   const recent = incidents.filter((incident) => Date.parse(incident.lastSeen) >= since);
   const hits = sum(recent.map((incident) => incident.hits));
-  const plural = (count: number, word: string) =>
-    `${formatCount(count)} ${word}${count === 1 ? '' : 's'}`;
-  return `In the last hour the console sent ${plural(sum(sent), 'request')} upstream (at most ${formatCount(peak)} in a minute, against a limit of ${formatCount(minuteLimit(usage))}) and held back ${formatCount(sum(refused))} itself; the platform answered 429 ${plural(hits, 'time')} in ${plural(recent.length, 'incident')}.`;
+  return `In the last hour the console sent ${counted(sum(sent), 'request')} upstream (at most ${formatCount(peak)} in a minute, against a limit of ${formatCount(minuteLimit(usage))}) and held back ${formatCount(sum(refused))} itself; the platform answered 429 ${counted(hits, 'time')} in ${counted(recent.length, 'incident')}.`;
 }
 
 function StreamIndicator({ status }: { status: StreamStatus }) {

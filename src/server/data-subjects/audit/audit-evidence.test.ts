@@ -112,7 +112,7 @@ for (const engine of STORE_ENGINES) {
       expect(second?.at).not.toBe(first?.at);
       const found = await verify();
       expect(found.ok).toBe(true);
-      expect(found.detail).toMatch(/matches \d+ signed checkpoint\(s\), the latest of entry/);
+      expect(found.detail).toMatch(/matches \d+ signed checkpoints, the latest of entry/);
       expect(found.detail).toContain(
         `the latest of entry ${second!.seq}, taken ${utcText(second!.at)}`,
       );

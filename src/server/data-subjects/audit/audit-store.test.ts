@@ -244,7 +244,7 @@ for (const engine of STORE_ENGINES) {
           key_id, chained) VALUES ('x', $1, 'mallory', 'v4-details', 'ok', 200, 'k', 1)`,
         [new Date(T0).toISOString()],
       );
-      expect((await verify()).detail).toMatch(/1 record\(s\) are not in the chain/);
+      expect((await verify()).detail).toMatch(/1 record not in the chain/);
       await db.query(`DELETE FROM lookup_audit WHERE id = 'x'`);
       await db.query('DELETE FROM audit_chain WHERE seq >= 5');
       expect((await verify()).detail).toMatch(/chain ends at entry 4 but its head says 6/);

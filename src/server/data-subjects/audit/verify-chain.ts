@@ -6,6 +6,7 @@
 // millions of records is walked in constant memory (the checkpoints are held in memory: a few
 // hundred a day).
 import { utcText } from '../../../shared/utc-text';
+import { counted } from '../../../shared/counted';
 import {
   chainEntryHash,
   GENESIS_HASH,
@@ -280,7 +281,7 @@ export async function verifyAuditChain(
       false,
       entries,
       null,
-      `${awaitingOutcome.size} record(s) show an outcome the chain never recorded (first: ${first})`,
+      `${counted(awaitingOutcome.size, 'record')} show an outcome the chain never recorded (first: ${first})`,
     );
   }
   const coverage = await store.coverage();
@@ -289,7 +290,7 @@ export async function verifyAuditChain(
       false,
       entries,
       null,
-      `${coverage.unchained} record(s) are not in the chain: added behind its back`,
+      `${counted(coverage.unchained, 'record')} not in the chain: added behind its back`,
     );
   }
   if (coverage.completedWithoutOutcome > 0) {
@@ -297,7 +298,7 @@ export async function verifyAuditChain(
       false,
       entries,
       null,
-      `${coverage.completedWithoutOutcome} record(s) show an outcome the chain never recorded`,
+      `${counted(coverage.completedWithoutOutcome, 'record')} show an outcome the chain never recorded`,
     );
   }
   if (coverage.legacy > state.legacyRecords) {
@@ -305,14 +306,14 @@ export async function verifyAuditChain(
       false,
       entries,
       null,
-      `${coverage.legacy - state.legacyRecords} record(s) claim to predate the chain but were added later`,
+      `${counted(coverage.legacy - state.legacyRecords, 'record')} claim to predate the chain but were added later`,
     );
   }
   const legacy =
-    coverage.legacy > 0 ? `; ${coverage.legacy} older record(s) predate the chain` : '';
+    coverage.legacy > 0 ? `; ${counted(coverage.legacy, 'older record')} predate the chain` : '';
   const from = checkpoint ? ` from the retention checkpoint after entry ${checkpoint.seq}` : '';
   const against = latest
-    ? `; matches ${held.length} signed checkpoint(s), the latest of entry ${latest.seq}, taken ${utcText(latest.at)}`
+    ? `; matches ${counted(held.length, 'signed checkpoint')}, the latest of entry ${latest.seq}, taken ${utcText(latest.at)}`
     : options.checkpoints
       ? '; no signed checkpoint to compare with yet'
       : '';
