@@ -83,7 +83,7 @@ stubApiPerTest((url, init) => {
             brokenAt: 175,
             detail:
               'the chain ends at entry 174, but the checkpoint taken 2026-03-01T09:55:00.000Z (AUDIT_CHECKPOINT_DIR/audit-checkpoints.jsonl) signed entry 479: 305 entries are missing (the newest entries were cut off, or the trail was wiped)',
-            source: 'the audit page (admin)',
+            source: 'admin on the audit page',
           }
         : {
             at: '2026-03-01T10:00:00.000Z',

@@ -425,7 +425,7 @@ describe('the trail’s integrity', () => {
     expect(after.lastVerification).toMatchObject({
       ok: true,
       entries: 2,
-      source: 'the audit page (admin)',
+      source: 'admin on the audit page',
     });
 
     await database!.query(`UPDATE lookup_audit SET username = 'someone-else'`);

@@ -334,7 +334,7 @@ export function auditTrailRoutes(deps: AuditTrailRoutesDeps) {
         .then((sources) =>
           verifyAuditChain(store, deps.chainKey, {
             now: deps.now,
-            source: `the audit page (${user?.username ?? 'unknown'})`,
+            source: `${user?.username ?? 'an unknown user'} on the audit page`,
             checkpoints: { publicKeyPem: deps.checkpoints.publicKeyPem, sources },
           }),
         )
