@@ -14,12 +14,8 @@ function builtOnce<T>(build: () => T): () => T {
   return () => (value ??= build());
 }
 
-const count = builtOnce(() => new Intl.NumberFormat('en'));
-
-/** "20,000". */
-export function formatCount(value: number): string {
-  return count().format(value);
-}
+/** "20,000": written once for the page and the server's messages (src/shared/counted.ts). */
+export { formatCount } from '../shared/counted';
 
 // Intl.DateTimeFormat is costly to create. `en` with numeric parts and h23 gives the same digits in
 // every browser; the parts are assembled below so the order never depends on locale.

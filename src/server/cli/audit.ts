@@ -3,13 +3,13 @@
 // under DATA_DIR, or PostgreSQL at DATABASE_URL) and reports the first broken link;
 // `verify-export` checks an exported file against its detached signature; `public-key` prints
 // the key auditors verify exports with; `retention` runs the daily retention job now.
-import { counted } from '../../shared/counted';
 import { createHash } from 'node:crypto';
 import { createReadStream, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Writable } from 'node:stream';
 import { parseArgs } from 'node:util';
 import { AuditExportSignatureSchema } from '../../shared/audit-trail';
+import { counted } from '../../shared/counted';
 import { AUDIT_KEY_FILE } from '../data-subjects/audit/audit-key';
 import { deriveAuditKey } from '../data-subjects/audit/audit-chain';
 import {

@@ -1,8 +1,8 @@
 // The loaded event-types page: facets, search, summary, export and the table, all driven by the
 // view in the URL. Filtering is memoised; a keystroke's result is rendered in the keystroke's own
 // frame (see below for why the search is not deferred).
-import { counted } from '../../../shared/counted';
 import { useCallback, useId, useMemo, useState } from 'react';
+import { counted } from '../../../shared/counted';
 import type { EventTypesResponse } from '../../../shared/event-types';
 import { FILTER_LIMITS } from '../../../shared/filter-values';
 import { downloadCsv } from '../../../lib/csv';

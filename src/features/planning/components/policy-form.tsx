@@ -1,10 +1,10 @@
 // The what-if's question: which policy (the other published version, or numbers of one's own,
 // starting from the policy in force) over which period. Every field keeps what was typed when the
 // BFF refuses it, and the refusal is shown under the field it names.
-import { counted } from '../../../shared/counted';
 import type { FormEvent } from 'react';
 import { FieldError, FormField } from '../../../components/ui/form-field';
 import { formatCount } from '../../../lib/format';
+import { counted } from '../../../shared/counted';
 import {
   PLANNING_PERIODS,
   type PlanningPeriod,

@@ -1,9 +1,9 @@
 // What a replay found: the two policies side by side (refused, minutes over, the first breach,
 // the headroom at the busiest minute), the chart, who would have drawn the refusals, every breach
 // of the policy chosen, and the reports left out as implausible.
-import { counted } from '../../../shared/counted';
 import { lazy, Suspense } from 'react';
 import { formatCount, formatDateTime } from '../../../lib/format';
+import { counted } from '../../../shared/counted';
 import type { ReplayOutcome, WhatIfResult } from '../../../shared/planning';
 import { PLANNING_PERIODS } from '../../../shared/planning';
 

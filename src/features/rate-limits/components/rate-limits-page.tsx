@@ -1,7 +1,6 @@
 // Page `/rate-limits`: the live 429 incident panel for support engineers (docs/product.md §7): incidents
 // as they happen, how close each limit is, the console's request rate against the limits, and in
 // demo mode the controls that provoke each kind of limit.
-import { counted } from '../../../shared/counted';
 import { lazy, Suspense, useCallback, useMemo, useState } from 'react';
 import { useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
@@ -11,6 +10,7 @@ import { PageHeader } from '../../../components/ui/page-header';
 import { useConsoleMeta } from '../../../lib/console-meta-query';
 import { formatCount } from '../../../lib/format';
 import { useViewerRole } from '../../../lib/session-query';
+import { counted } from '../../../shared/counted';
 import type { Incident, Usage } from '../../../shared/incident';
 import {
   incidentsQueryOptions,
