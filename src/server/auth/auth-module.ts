@@ -38,7 +38,7 @@ export function createAuthArea(deps: AuthAreaDeps): AuthArea {
     routes: [
       // Signing in needs no session (the Origin and CSRF checks still apply).
       { path: '/api/session', app: sessionRoutes(auth), access: 'no-session' },
-      { path: '/api/sign-in-locks', app: signInLockRoutes(auth), access: ['admin'] },
+      { path: '/api/sign-in-locks', app: signInLockRoutes(auth) },
     ],
     start() {},
     stop() {},

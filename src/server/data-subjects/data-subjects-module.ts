@@ -18,7 +18,6 @@ import { LookupAudit } from './audit/lookup-audit';
 import { startRetentionJob, type RetentionJobOptions } from './audit/retention-job';
 import { DataSubjectLookups } from './data-subject-lookups';
 import { dataSubjectsRoutes } from './data-subjects-routes';
-import { AUDIT_TRAIL_ROLES } from '../../shared/session';
 
 /** The audit trail's settings (AUDIT_* variables). */
 export interface AuditSettings {
@@ -95,7 +94,6 @@ export function createDataSubjectsArea(deps: DataSubjectsAreaDeps): DataSubjects
       {
         path: '/api/data-subjects',
         app: dataSubjectsRoutes({ lookups, audit: lookupAudit, logger }),
-        access: ['admin'],
       },
       {
         path: '/api/audit-trail',
@@ -115,7 +113,6 @@ export function createDataSubjectsArea(deps: DataSubjectsAreaDeps): DataSubjects
           retentionDays: settings.auditRetentionDays,
           now,
         }),
-        access: AUDIT_TRAIL_ROLES,
       },
     ],
     start() {
