@@ -12,6 +12,7 @@ import type { ApiModule } from './http/api-operation';
 import type { ConsoleAuth } from './auth/console-auth';
 import { requireDescribedAccess } from './http/described-access';
 import { requireSession } from './auth/require-session';
+import { unlessBearer } from './auth/bearer-token';
 import type { Logger } from './logger';
 import { HttpProblem, problemResponse } from './problem';
 import type { Readiness } from './observability/readiness';
@@ -98,7 +99,13 @@ export function createApp(deps: AppDeps) {
   for (const routes of routesWith(deps.areas, (access) => access === 'integration-key')) {
     app.route(routes.path, routes.app);
   }
-  app.use('/api/*', queryLimits(), originCheck(deps.auth.web), requireCsrfHeader());
+  // A bearer request carries no ambient credential for these to guard (auth/bearer-token.ts).
+  app.use(
+    '/api/*',
+    queryLimits(),
+    unlessBearer(originCheck(deps.auth.web)),
+    unlessBearer(requireCsrfHeader()),
+  );
 
   app.get('/healthz', (c) => c.json({ status: 'ok' }));
   // Ready to serve: the store answers and takes writes and the process is not shutting down. A

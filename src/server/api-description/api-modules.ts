@@ -18,11 +18,13 @@ import { planningApi } from '../planning/planning-routes';
 import { rateLimitsApi } from '../rate-limits/rate-limits-routes';
 import { sessionApi } from '../auth/session-routes';
 import { signInLocksApi } from '../auth/sign-in-lock-routes';
+import { tokensApi } from '../auth/token-routes';
 
 /** The console's API, module by module. */
 export const API_MODULES: readonly ApiModule[] = [
   sessionApi,
   signInLocksApi,
+  tokensApi,
   metaApi,
   healthApi,
   apiDescriptionApi,

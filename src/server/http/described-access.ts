@@ -3,9 +3,10 @@
 // route's access is written once and the published description cannot differ from what is served.
 import type { Handler, MiddlewareHandler } from 'hono';
 import { roleAllows, type Role } from '../../shared/session';
-import type { AppEnv } from '../app-env';
+import type { AppEnv, RequestUser } from '../app-env';
+import { HttpProblem } from '../problem';
 import type { ApiAccess, ApiModule } from './api-operation';
-import { forbiddenProblem, signedOutProblem } from './auth-problems';
+import { forbiddenProblem, INSUFFICIENT_SCOPE_CHALLENGE, signedOutProblem } from './auth-problems';
 
 /** One described operation as the matcher sees it: its method, its full path, its access. */
 interface DescribedRoute {
@@ -66,6 +67,14 @@ function allows(role: Role, access: ApiAccess): boolean {
   return !('session' in access) || roleAllows(role, access.session);
 }
 
+/** The 403 for `user`; a token's also says so in its challenge (RFC 6750 §3.1). */
+function refused(user: RequestUser): HttpProblem {
+  const problem = forbiddenProblem(user.role);
+  return user.method === 'token'
+    ? new HttpProblem(problem.problem, { ...problem.headers, ...INSUFFICIENT_SCOPE_CHALLENGE })
+    : problem;
+}
+
 /**
  * Serves a signed-in /api request only when it is a described operation the user's role may
  * call, and answers 403 problem+json to another role. Two descriptions that overlap (a static
@@ -86,11 +95,11 @@ export function requireDescribedAccess(
     const { matches, under } = accessOf(c.req.method, c.req.path);
     if (matches.length === 0) {
       if (under.length > 0 && !under.some((access) => allows(user.role, access))) {
-        throw forbiddenProblem(user.role);
+        throw refused(user);
       }
       return notDescribed(c, next);
     }
-    if (!matches.every((access) => allows(user.role, access))) throw forbiddenProblem(user.role);
+    if (!matches.every((access) => allows(user.role, access))) throw refused(user);
     await next();
   };
 }
