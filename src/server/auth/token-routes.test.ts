@@ -3,6 +3,8 @@
 // kept in the database only as a hash.
 import { describe, expect, it } from 'vitest';
 import { CreatedApiTokenSchema, ApiTokenListSchema } from '../../shared/api-tokens';
+import { AuditPageSchema, AuditVerificationSchema } from '../../shared/audit-trail';
+import { DEMO_IDENTIFIERS } from '../../shared/data-subject-demo';
 import type { Role } from '../../shared/session';
 import { openDatabase } from '../store/database';
 import type { BffHarness } from '../test-support/bff-harness';
@@ -204,6 +206,42 @@ describe('GET /api/tokens', () => {
     clock.now += 30_000;
     await withToken(h, '/api/event-types', mine.token);
     expect((await list('support'))[0]?.lastUsedAt).toBe('2030-01-01T09:01:05.000Z');
+  });
+});
+
+describe('the audit trail', () => {
+  it('names the token and its owner for a lookup made with it, and the chain still verifies', async () => {
+    const h = await start();
+    const lookup = (init: RequestInit) =>
+      h.app.request('/api/data-subjects/lookups', {
+        method: 'POST',
+        ...init,
+        body: JSON.stringify({
+          operation: 'v4-details',
+          params: { identifier: DEMO_IDENTIFIERS[0] },
+        }),
+      });
+    // A person first, then a script: records with and without a token in one chain.
+    const cookie = await h.signIn('admin');
+    await lookup({
+      headers: { Cookie: cookie, 'X-CSRF': '1', 'Content-Type': 'application/json' },
+    });
+    const { token } = await tokenOf(h, 'admin');
+    const scripted = await lookup({
+      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+    });
+    expect(scripted.status).toBeLessThan(500);
+    const trail = AuditPageSchema.parse(
+      await (await h.request('/api/audit-trail', {}, { as: 'auditor' })).json(),
+    );
+    expect(trail.items.map((item) => [item.user, item.token])).toEqual([
+      ['admin', 'nightly export'],
+      ['admin', undefined],
+    ]);
+    const verified = AuditVerificationSchema.parse(
+      await (await withToken(h, '/api/audit-trail/verify', token, { method: 'POST' })).json(),
+    );
+    expect(verified).toMatchObject({ ok: true, brokenAt: null });
   });
 });
 

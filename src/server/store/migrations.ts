@@ -396,6 +396,10 @@ export const MIGRATIONS: readonly Migration[] = [
         last_used_at text
       );
       CREATE INDEX api_tokens_owner ON api_tokens (owner);
+      -- A lookup made with a token names it beside its owner (the username). Null for sessions,
+      -- and the intent's chain payload covers it only when set, so records written before verify
+      -- as they did.
+      ALTER TABLE lookup_audit ADD COLUMN token_name text;
     `,
   },
 ];

@@ -22,6 +22,8 @@ import { AuditEvidenceStore } from './audit-evidence-store';
 export interface AuditIntentEntry {
   readonly at: number;
   readonly user: string;
+  /** The token the lookup was made with (its name); absent for a signed-in person. */
+  readonly tokenName?: string | null;
   readonly operation: string;
   /** HMAC of the identifier asked for (identifier-hash.ts); null when it named none. */
   readonly identifierHash: string | null;
@@ -114,6 +116,7 @@ export interface StoredAuditRow {
   recordCount: number | null;
   subjectCount: number;
   completed: boolean;
+  tokenName: string | null;
 }
 
 /** The chain's head and checkpoint. */
@@ -227,6 +230,7 @@ const AuditRowSchema = z.object({
   record_count: integer.nullable(),
   subject_count: integer,
   completed: flag,
+  token_name: z.string().nullable(),
   matched_by: z.string().nullable().optional(),
 });
 type AuditRow = z.infer<typeof AuditRowSchema>;
@@ -257,6 +261,7 @@ function toRecord(row: AuditRow): AuditRecord {
     id: row.id,
     at: new Date(row.at).toISOString(),
     user: row.username,
+    ...(row.token_name === null ? {} : { token: row.token_name }),
     ...outcomeOf(row),
     identifierHashed: row.identifier_hash !== null,
     continued: row.continued,
@@ -284,6 +289,7 @@ function toStored(row: AuditRow): StoredAuditRow {
     recordCount: row.record_count,
     subjectCount: row.subject_count,
     completed: row.completed,
+    tokenName: row.token_name,
   };
 }
 
@@ -294,7 +300,7 @@ function encodeCursor(record: AuditRecord): string {
 const decodeCursor = (cursor: string) => decodeKeysetCursor(cursor, 64);
 
 const COLUMNS = `id, at, username, operation, outcome, status, detail, identifier_hash, key_id,
-  continued, request_id, params, record_count, subject_count, completed`;
+  continued, request_id, params, record_count, subject_count, completed, token_name`;
 
 const FILTERS = `(CAST($1 AS text) IS NULL OR at >= CAST($1 AS text))
     AND (CAST($2 AS text) IS NULL OR at <= CAST($2 AS text))
@@ -404,8 +410,8 @@ export function personCount(keys: readonly StoredShownKey[]): number {
 
 const INSERT = `INSERT INTO lookup_audit (
     id, at, username, operation, outcome, status, detail, identifier_hash, key_id, continued,
-    request_id, params, record_count, subject_count, completed, chained
-  ) VALUES ($1, $2, $3, $4, 'error', 0, NULL, $5, $6, $7, $8, $9, NULL, 0, 0, 1)`;
+    request_id, params, record_count, subject_count, completed, chained, token_name
+  ) VALUES ($1, $2, $3, $4, 'error', 0, NULL, $5, $6, $7, $8, $9, NULL, 0, 0, 1, $10)`;
 
 const COMPLETE = `UPDATE lookup_audit
   SET outcome = $2, status = $3, detail = $4, record_count = $5, subject_count = $6, completed = 1
@@ -428,6 +434,7 @@ export function intentPayload(row: {
   continued: boolean;
   requestId: string | null;
   params: string | null;
+  tokenName: string | null;
 }): string {
   return JSON.stringify({
     kind: 'intent',
@@ -440,6 +447,8 @@ export function intentPayload(row: {
     continued: row.continued,
     requestId: row.requestId,
     params: row.params,
+    // Only when set: an intent written before tokens existed has the same payload as it had.
+    ...(row.tokenName === null ? {} : { token: row.tokenName }),
   });
 }
 
@@ -542,6 +551,7 @@ export class SqlAuditStore implements AuditStore {
       intent.continued ? 1 : 0,
       intent.requestId,
       params,
+      intent.tokenName ?? null,
     ]);
     await this.#append(tx, {
       at,
@@ -557,6 +567,7 @@ export class SqlAuditStore implements AuditStore {
         continued: intent.continued,
         requestId: intent.requestId,
         params,
+        tokenName: intent.tokenName ?? null,
       }),
     });
     return id;
@@ -636,6 +647,7 @@ export class SqlAuditStore implements AuditStore {
       record_count: null,
       subject_count: 0,
       completed: false,
+      token_name: intent.tokenName ?? null,
     });
   }
 
@@ -705,7 +717,7 @@ export class SqlAuditStore implements AuditStore {
       `SELECT c.seq, c.at AS entry_at, c.kind, c.record_id, c.payload, c.prev_hash, c.hash,
           a.id, a.at, a.username, a.operation, a.outcome, a.status, a.detail, a.identifier_hash,
           a.key_id, a.continued, a.request_id, a.params, a.record_count, a.subject_count,
-          a.completed
+          a.completed, a.token_name
         FROM audit_chain c LEFT JOIN lookup_audit a ON a.id = c.record_id
         WHERE c.seq > $1
         ORDER BY c.seq
