@@ -49,6 +49,11 @@ const NAVIGATION: readonly NavigationEntry[] = [
     description: 'Register the account’s other clients so they report their requests and 429s',
     roles: ['admin'],
   },
+  {
+    to: '/tokens',
+    label: 'Tokens',
+    description: 'Tokens that let scripts call the console’s API as you, and revoking them',
+  },
 ];
 
 /** The entries `role` may use, in order. */

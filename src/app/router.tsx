@@ -144,6 +144,13 @@ export function createAppRouter(client: QueryClient): AppRouterInstance {
             };
           },
         },
+        // Tokens for scripts: every role makes its own (the BFF caps their role).
+        {
+          path: 'tokens',
+          lazy: async () => ({
+            Component: (await import('../features/tokens/components/tokens-page')).TokensPage,
+          }),
+        },
         { path: '*', element: <NotFoundPage /> },
       ],
     },
