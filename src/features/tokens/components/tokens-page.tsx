@@ -4,7 +4,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { FormField } from '../../../components/ui/form-field';
-import { LoadErrorPanel } from '../../../components/ui/load-error-panel';
+import { ListRegion } from '../../../components/ui/list-region';
+import { OneTimeSecret } from '../../../components/ui/one-time-secret';
 import { PageHeader } from '../../../components/ui/page-header';
 import { formatDateTime } from '../../../lib/format';
 import { useSession } from '../../../lib/session-query';
@@ -16,6 +17,7 @@ import {
 } from '../../../shared/api-tokens';
 import type { Role } from '../../../shared/session';
 import { tokensQueryOptions, useCreateToken, useRevokeToken } from '../api/tokens-api';
+import '../../../components/ui/managed-list.css';
 import './tokens-page.css';
 
 const EXPIRY_CHOICES = [
@@ -24,39 +26,6 @@ const EXPIRY_CHOICES = [
   { days: 90, label: '90 days' },
   { days: API_TOKEN_MAX_DAYS, label: 'A year' },
 ] as const;
-
-/** The token just made, shown this once. */
-function CreatedTokenPanel({ created, onDone }: { created: CreatedApiToken; onDone: () => void }) {
-  const [copied, setCopied] = useState(false);
-  return (
-    <div className="card created-token" role="alert">
-      <h2>Token “{created.name}”</h2>
-      <p>
-        <strong>Copy it now: it is shown this once</strong>, and the console keeps only its hash.
-        Anyone who has it acts as you, with the {created.role} role, until{' '}
-        {formatDateTime(created.expiresAt)}. Keep it in a secret store, never in code or a chat.
-        Send it as <code>Authorization: Bearer &lt;token&gt;</code>.
-      </p>
-      <code className="created-token-value" data-testid="created-token">
-        {created.token}
-      </code>
-      <div className="created-token-actions">
-        <button
-          type="button"
-          className="button"
-          onClick={() => {
-            void navigator.clipboard?.writeText(created.token).then(() => setCopied(true));
-          }}
-        >
-          {copied ? 'Copied' : 'Copy token'}
-        </button>
-        <button type="button" className="button button-link" onClick={onDone}>
-          I have stored it
-        </button>
-      </div>
-    </div>
-  );
-}
 
 /** Revoke, asked in the row itself: a second, explicit button rather than a browser dialog. */
 function RevokeControl({
@@ -118,15 +87,28 @@ export function TokensPage() {
   };
 
   return (
-    <section className="page tokens-page" aria-labelledby="tokens-title">
+    <section className="page managed-page" aria-labelledby="tokens-title">
       <PageHeader titleId="tokens-title" title="Tokens">
         Tokens let scripts call the console’s API as you, without a password, cookie or X-CSRF
         header. A token has its own role, never above yours, and expires within a year.
       </PageHeader>
 
-      {created ? <CreatedTokenPanel created={created} onDone={() => setCreated(null)} /> : null}
+      {created ? (
+        <OneTimeSecret
+          title={`Token “${created.name}”`}
+          value={created.token}
+          copyLabel="Copy token"
+          testId="created-token"
+          onDone={() => setCreated(null)}
+        >
+          <strong>Copy it now: it is shown this once</strong>, and the console keeps only its hash.
+          Anyone who has it acts as you, with the {created.role} role, until{' '}
+          {formatDateTime(created.expiresAt)}. Keep it in a secret store, never in code or a chat.
+          Send it as <code>Authorization: Bearer &lt;token&gt;</code>.
+        </OneTimeSecret>
+      ) : null}
 
-      <form className="card tokens-form" onSubmit={submit}>
+      <form className="card managed-form" onSubmit={submit}>
         <h2>Make a token</h2>
         <FormField id="token-name" label="Name">
           <input
@@ -172,7 +154,7 @@ export function TokensPage() {
           Make the token
         </button>
         {error ? (
-          <p className="tokens-error" role="alert">
+          <p className="form-error" role="alert">
             {error.message}
           </p>
         ) : null}
@@ -182,14 +164,21 @@ export function TokensPage() {
         <h2 id="tokens-list-title">
           {session?.role === 'admin' ? 'Everyone’s tokens' : 'Your tokens'}
         </h2>
-        {list.isError && !list.data ? (
-          <LoadErrorPanel headingLevel={3} title="The tokens could not be loaded" query={list} />
-        ) : !list.data ? (
-          <p className="muted">Loading…</p>
-        ) : list.data.items.length === 0 ? (
-          <p className="muted">None yet.</p>
-        ) : (
-          <table className="tokens-table">
+        <ListRegion
+          query={list}
+          loading="Loading the tokens…"
+          errorTitle="The tokens could not be loaded"
+          empty={
+            list.data?.items.length === 0
+              ? {
+                  title: 'No tokens yet',
+                  text: 'Make one above for a script that calls the console’s API.',
+                  muted: true,
+                }
+              : undefined
+          }
+        >
+          <table className="managed-table">
             <thead>
               <tr>
                 <th scope="col">Name</th>
@@ -203,7 +192,7 @@ export function TokensPage() {
               </tr>
             </thead>
             <tbody>
-              {list.data.items.map((item) => (
+              {(list.data?.items ?? []).map((item) => (
                 <tr key={item.id}>
                   <th scope="row">{item.name}</th>
                   <td data-label="Owner">{item.owner}</td>
@@ -216,7 +205,7 @@ export function TokensPage() {
                   <td data-label="Last used">
                     {item.lastUsedAt ? formatDateTime(item.lastUsedAt) : 'never'}
                   </td>
-                  <td className="tokens-actions">
+                  <td className="managed-actions">
                     <RevokeControl
                       token={item}
                       busy={revoke.isPending}
@@ -227,7 +216,7 @@ export function TokensPage() {
               ))}
             </tbody>
           </table>
-        )}
+        </ListRegion>
       </section>
     </section>
   );
