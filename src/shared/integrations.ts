@@ -121,6 +121,12 @@ export const IngestAnswerSchema = z.object({
   accepted: z.object({ minutes: z.int(), throttles: z.int() }),
   /** Accepted 429 entries beyond the per-minute number of distinct ones, kept only as a count. */
   aggregated: z.optional(z.object({ throttles: z.int() })),
+  /**
+   * Requests beyond the account's minute ceiling for this integration, across all its reports:
+   * not stored, and the minutes they claimed are set aside in every view
+   * (docs/account-wide-view.md, "What one key can do"). Present only when something was capped.
+   */
+  capped: z.optional(z.object({ minutes: z.int(), requests: z.int() })),
   dropped: z.object({
     total: z.int(),
     reasons: z.record(z.string(), z.int()),
@@ -150,6 +156,11 @@ const AccountLimitSchema = z.object({
    * what was reported; null when unknown, which is the usual case: unreported is not zero.
    */
   unreported: z.nullable(z.int()),
+  /**
+   * Integrations' requests in this window from minutes set aside (a source's minute that reached
+   * the account's minute ceiling): counted in no figure above, shown so nothing is hidden.
+   */
+  setAside: z.optional(z.int()),
 });
 export type AccountLimit = z.infer<typeof AccountLimitSchema>;
 
@@ -204,8 +215,9 @@ export const AccountOverviewSchema = z.object({
   /** Demo mode: the simulated integrations that can be made to burst. */
   demoBursts: z.array(SourceSchema),
   /**
-   * Minutes of the last hour in which an integration reported more answered requests than the
-   * account's limits allow in a minute: shown apart, counted in no limit, timeline or forecast.
+   * Minutes of the last hour in which an integration reported as many requests (429s included)
+   * as the account's limits allow in a minute, or more: shown apart, counted in no limit,
+   * timeline or forecast.
    */
   implausible: z.optional(
     z.array(
@@ -213,7 +225,7 @@ export const AccountOverviewSchema = z.object({
         id: z.string(),
         name: z.string(),
         minute: IsoTime,
-        /** Requests minus 429s, as reported. */
+        /** Requests (429s included), as stored: at most the ceiling, the rest refused at intake. */
         reported: z.int(),
         /** The most the account's limits allow in a minute: what the figure is clamped to. */
         clampedTo: z.int(),

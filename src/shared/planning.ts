@@ -272,6 +272,8 @@ export const MigrationReportSchema = z.object({
   v4: z.array(
     z.object({ operation: z.string(), title: z.string(), template: z.string(), calls: z.number() }),
   ),
+  /** Reported minutes left out as implausible, as in the what-if (docs/account-wide-view.md). */
+  setAside: z.array(SetAsideSchema),
   generatedAt: IsoTime,
 });
 export type MigrationReport = z.infer<typeof MigrationReportSchema>;

@@ -97,6 +97,8 @@ describe('what one reporting key can do', () => {
       minutes: [{ minute: MINUTE, method: 'GET', path: PROFILES, requests: 10_000_000 }],
     });
     expect(answer.status).toBe(202);
+    // Stored up to the ceiling only, and the answer says so.
+    expect(await answer.json()).toMatchObject({ capped: { minutes: 1, requests: 9_980_000 } });
     const view = await overview();
     for (const limit of view.limits) expect(limit.integrations).toEqual([]);
     expect(view.implausible).toEqual([
@@ -104,7 +106,7 @@ describe('what one reporting key can do', () => {
         id: integration.id,
         name: 'Made-up reporter',
         minute: MINUTE,
-        reported: 10_000_000,
+        reported: 20_000,
         clampedTo: 20_000,
       },
     ]);

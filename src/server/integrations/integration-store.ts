@@ -6,7 +6,7 @@ import type { Integration } from '../../shared/integrations';
 import type { SqlDatabase } from '../store/database';
 import { sortableId } from '../store/sortable-id';
 import { generateReportingKey, hashReportingKey, keyHint } from './integration-keys';
-import { ReportAggregates, type AlsoRecordMinutes } from './report-aggregates';
+import { ReportAggregates, type AlsoRecordMinutes, type MinuteCeiling } from './report-aggregates';
 import * as z from 'zod';
 import { select } from '../store/typed-rows';
 
@@ -113,10 +113,11 @@ export class IntegrationStore {
     db: SqlDatabase | (() => Promise<SqlDatabase>),
     now: () => number = Date.now,
     alsoRecord?: AlsoRecordMinutes,
+    ceiling?: MinuteCeiling,
   ) {
     this.#db = typeof db === 'function' ? db : () => Promise.resolve(db);
     this.#now = now;
-    this.#reports = new ReportAggregates(this.#db, now, alsoRecord);
+    this.#reports = new ReportAggregates(this.#db, now, alsoRecord, ceiling);
   }
 
   /** Every integration, by name. */

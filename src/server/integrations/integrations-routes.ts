@@ -113,6 +113,7 @@ export function integrationReportRoutes(deps: IntegrationsRoutesDeps) {
     const answer: IngestAnswer = {
       accepted: { minutes: intake.minutes.length, throttles: intake.throttles.length },
       aggregated: { throttles: stored.aggregated },
+      ...(stored.capped.requests > 0 ? { capped: stored.capped } : {}),
       dropped: {
         total: Object.values(reasons).reduce((sum, count) => sum + count, 0),
         reasons,

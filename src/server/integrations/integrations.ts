@@ -1,6 +1,7 @@
 // Builds the account-wide view's parts from the configuration: the integration store, the
 // per-key ingest limiter (in Redis when replicas share one), the account usage, and the timer
 // that deletes aggregates older than the retention.
+import { accountMinuteCeiling } from '../../shared/rate-limits';
 import type { RedisClient } from '../redis/redis-connection';
 import type { RedisKeys } from '../redis/redis-keys';
 import type { Logger } from '../logger';
@@ -36,7 +37,9 @@ const PRUNE_EVERY_MS = 10 * 60_000;
 /** The parts, and start/stop of the retention timer. */
 export function createIntegrations(options: IntegrationsOptions) {
   const { settings, now, logger } = options;
-  const store = new IntegrationStore(options.database, now, options.alsoRecord);
+  const store = new IntegrationStore(options.database, now, options.alsoRecord, () =>
+    accountMinuteCeiling(options.governor.rules()),
+  );
   const retentionMs = settings.retentionDays * 86_400_000;
   let demo: (DemoBurstPort & { list(): Array<{ id: string; name: string }> }) | undefined;
   const usage = new AccountUsage({
