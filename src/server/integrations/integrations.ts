@@ -7,6 +7,8 @@ import type { RedisKeys } from '../redis/redis-keys';
 import type { Logger } from '../logger';
 import type { SqlDatabase } from '../store/database';
 import { AccountUsage, type GovernorView, type IncidentList } from './account-usage';
+import type { WebSettings } from '../security/web-settings';
+import { createFailedKeyGuard } from './failed-key-guard';
 import { createIngestLimiter } from './ingest-limiter';
 import { IntegrationStore } from './integration-store';
 import type { AlsoRecordMinutes } from './report-aggregates';
@@ -16,6 +18,8 @@ import type { DemoBurstPort, IntegrationsRoutesDeps } from './integrations-port'
 export interface IntegrationSettings {
   readonly retentionDays: number;
   readonly ingestPerMinute: number;
+  readonly failedKeysPerMinute: number;
+  readonly failedKeyHoldMs: number;
   readonly staleAfterSeconds: number;
 }
 
@@ -26,6 +30,8 @@ export interface IntegrationsOptions {
   readonly incidents: IncidentList;
   readonly logger: Logger;
   readonly now: () => number;
+  /** How clients reach the console: which address a wrong key is counted against. */
+  readonly web: WebSettings;
   readonly redis?: RedisClient;
   readonly keys?: RedisKeys;
   /** Written with every stored report, in its transaction (the planning area's account totals). */
@@ -54,6 +60,11 @@ export function createIntegrations(options: IntegrationsOptions) {
     perMinute: settings.ingestPerMinute,
     ...(options.redis ? { redis: options.redis, keys: options.keys } : {}),
   });
+  const failedKeys = createFailedKeyGuard({
+    perMinute: settings.failedKeysPerMinute,
+    holdMs: settings.failedKeyHoldMs,
+    now,
+  });
   let timer: NodeJS.Timeout | undefined;
   const prune = async () => {
     try {
@@ -73,6 +84,8 @@ export function createIntegrations(options: IntegrationsOptions) {
         store,
         usage,
         limiter,
+        failedKeys,
+        web: options.web,
         logger,
         now,
         retentionMs,
