@@ -3,6 +3,7 @@
 // shows. The BFF validates with them, the SPA reads with them.
 import * as z from 'zod/mini';
 import { RATE_LIMIT_PERIODS } from './rate-limits';
+import { collapseSpaces, hasUnsafeCharacters } from './safe-text';
 
 const IsoTime = z.iso.datetime({ offset: true });
 
@@ -26,21 +27,39 @@ export const REPORT_LIMITS = {
   maxThrottlesPerMinute: 10,
 } as const;
 
-/** An integration's name: what people call it, shown on the rate-limits page. */
+/**
+ * An integration's name: what people call it, shown on the rate-limits page and printed by the
+ * command line. Letters and digits of any script (no control, format or bidi characters), runs of
+ * spaces kept as one; a name that reads like an existing one is refused where it is registered
+ * (`nameSkeleton` in safe-text.ts).
+ */
 export const IntegrationNameSchema = z
   .string()
   .check(
-    z.trim(),
+    z.overwrite(collapseSpaces),
     z.minLength(1, 'must not be empty'),
     z.maxLength(80, 'must be at most 80 characters'),
     z.regex(/^[\p{L}\p{N}][\p{L}\p{N} ._()-]*$/u, 'letters, digits, spaces and . _ ( ) - only'),
   );
 
+/**
+ * Who to contact about an integration (a team or a mailbox): free text, but nothing that could
+ * change how it or what follows it is shown (terminal escapes, line breaks, bidi overrides).
+ */
+export const IntegrationOwnerSchema = z.string().check(
+  z.refine(
+    (owner) => !hasUnsafeCharacters(owner),
+    'must not hold control characters, line breaks or bidi overrides',
+  ),
+  z.overwrite(collapseSpaces),
+  z.maxLength(120, 'must be at most 120 characters'),
+);
+
 /** `POST /api/integrations`: register one. */
 export const RegisterIntegrationSchema = z.object({
   name: IntegrationNameSchema,
-  /** Who to contact about it (a team or a mailbox); optional. */
-  owner: z.optional(z.string().check(z.trim(), z.maxLength(120, 'must be at most 120 characters'))),
+  /** Who to contact about it; optional. */
+  owner: z.optional(IntegrationOwnerSchema),
 });
 export type RegisterIntegration = z.infer<typeof RegisterIntegrationSchema>;
 
