@@ -185,7 +185,11 @@ export function auditTrailRoutes(deps: AuditTrailRoutesDeps) {
         })
         .catch(badCursor);
       return c.json(
-        { ...(await search.annotate(page)), match: matchOf(identifier, hashes) },
+        {
+          ...(await search.annotate(page)),
+          match: matchOf(identifier, hashes),
+          links: search.links,
+        },
         200,
         NO_STORE,
       );
@@ -222,8 +226,11 @@ export function auditTrailRoutes(deps: AuditTrailRoutesDeps) {
               ...(cursor ? { cursor } : {}),
             }),
           );
-        scope =
-          'lookups that asked for or showed one person (searched by the keyed hash of one key and the keys shown with it)';
+        scope = `lookups that asked for or showed one person (searched by the keyed hash of one key and the keys shown with it)${
+          search.links.complete
+            ? ''
+            : `; the search stopped at its bound of ${search.links.max} linked keys, so lookups that showed the person only under further keys are missing`
+        }`;
       } else {
         const { limit: _limit, ...query }: AuditQuery = parseListQuery(
           auditQuery,
