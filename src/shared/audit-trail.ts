@@ -210,6 +210,11 @@ export const AuditIntegritySchema = z.object({
     everyMinutes: z.int(),
     /** Whether copies go to AUDIT_CHECKPOINT_DIR, outside the database. */
     outsideDirectory: z.boolean(),
+    /**
+     * The last checkpoint AUDIT_CHECKPOINT_DIR could not take (a file that is not the console's
+     * regular file, storage that fails or hangs), until a later one is written there.
+     */
+    outsideFailure: z.nullable(z.object({ at: z.iso.datetime(), error: z.string() })),
     /** The latest kept in the database, if any. */
     latest: z.nullable(
       z.object({ seq: z.int(), at: z.iso.datetime(), keyFingerprint: z.string() }),

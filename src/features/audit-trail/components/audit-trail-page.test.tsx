@@ -109,6 +109,13 @@ stubApiPerTest((url, init) => {
       checkpoints: {
         everyMinutes: 5,
         outsideDirectory: chainBroken,
+        outsideFailure: chainBroken
+          ? {
+              at: '2026-03-01T09:55:00.000Z',
+              error:
+                'the checkpoint of entry 479 could not be written to AUDIT_CHECKPOINT_DIR/audit-checkpoints.jsonl: it is a FIFO (named pipe), not a regular file',
+            }
+          : null,
         latest: { seq: 12, at: '2026-03-01T09:55:00.000Z', keyFingerprint: '0123456789abcdef' },
       },
     });
@@ -155,6 +162,9 @@ describe('AuditTrailPage', () => {
     expect(screen.getByTestId('chain-last-verified')).toHaveTextContent('Broken');
     expect(screen.queryByTestId('entries-since')).toBeNull();
     expect(screen.getByTestId('checkpoints')).not.toHaveTextContent(/not set/);
+    expect(screen.getByTestId('checkpoint-dir-failure')).toHaveTextContent(
+      /Not written to AUDIT_CHECKPOINT_DIR at .*: the checkpoint of entry 479 .*it is a FIFO \(named pipe\), not a regular file/,
+    );
   });
 
   it('lists the trail with readable outcomes and puts filters in the URL', async () => {

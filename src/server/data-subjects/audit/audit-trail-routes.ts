@@ -28,7 +28,8 @@ import { personSearch } from './person-search';
 import type { ExportSigner } from './export-signing';
 import type { Checkpointer } from './checkpoint-job';
 import { findCheckpoint } from './checkpoints';
-import { verifyAuditChain, type CheckpointSource } from './verify-chain';
+import { verifyAuditChain } from './verify-chain';
+import type { CheckpointSource } from './checkpoint-reader';
 import { USERNAME_PATTERN } from '../../../shared/session';
 import type { IdentifierHasher } from './identifier-hash';
 import { PROBLEM_TYPES } from '../../../shared/problem';
@@ -55,6 +56,8 @@ export interface AuditTrailRoutesDeps {
     /** AUDIT_CHECKPOINT_MINUTES, and whether AUDIT_CHECKPOINT_DIR is set (the page says so). */
     readonly everyMinutes: number;
     readonly outsideDirectory: boolean;
+    /** The last checkpoint AUDIT_CHECKPOINT_DIR refused, until one is written there again. */
+    readonly outsideFailure?: () => { at: string; error: string } | undefined;
   };
   /** Largest export, in records (AUDIT_EXPORT_MAX_RECORDS). */
   readonly exportMaxRecords: number;
@@ -327,6 +330,7 @@ export function auditTrailRoutes(deps: AuditTrailRoutesDeps) {
         checkpoints: {
           everyMinutes: deps.checkpoints.everyMinutes,
           outsideDirectory: deps.checkpoints.outsideDirectory,
+          outsideFailure: deps.checkpoints.outsideFailure?.() ?? null,
           latest: latest
             ? { seq: latest.seq, at: latest.at, keyFingerprint: latest.keyFingerprint }
             : null,
