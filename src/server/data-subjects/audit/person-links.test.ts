@@ -3,7 +3,7 @@
 // lookup found through a link says so rather than "asked for", and a search that stops at its link
 // bound says it was cut short.
 import { afterEach, describe, expect, it } from 'vitest';
-import { AuditSearchPageSchema } from '../../../shared/audit-trail';
+import { AuditExportSignatureSchema, AuditSearchPageSchema } from '../../../shared/audit-trail';
 import { answerSchemaOf } from '../../../shared/data-subject-lookups';
 import { startBffHarness, type BffHarness } from '../../test-support/bff-harness';
 import { createIdentifierHasher } from './identifier-hash';
@@ -46,7 +46,20 @@ async function start() {
     expect(response.status).toBe(200);
     return AuditSearchPageSchema.parse(await response.json());
   };
-  return { looked, search };
+  /** The signed scope of an export of the search for `identifier`. */
+  const exportedScope = async (identifier: string) => {
+    const response = await harness!.request('/api/audit-trail/export', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ format: 'json', identifier }),
+    });
+    expect(response.status).toBe(200);
+    await response.text();
+    const id = response.headers.get('x-export-id');
+    const signature = await harness!.request(`/api/audit-trail/exports/${id}/signature`);
+    return AuditExportSignatureSchema.parse(await signature.json()).scope;
+  };
+  return { looked, search, exportedScope };
 }
 
 /** A v4 data subject as the platform shows it, with a field the contract does not name. */
@@ -100,7 +113,7 @@ describe('person links', () => {
   });
 
   it('says when the search reached its bound of 64 linked keys', async () => {
-    const { looked, search } = await start();
+    const { looked, search, exportedScope } = await start();
     // One listing row shows Alice with 80 link tokens: one person, more keys than the bound.
     const tokens = Array.from({ length: 80 }, (_, index) => ({
       token: `token-${index}`,
@@ -111,5 +124,9 @@ describe('person links', () => {
     const found = await search(ALICE.identifier);
     expect(found.items).toHaveLength(1);
     expect(found.links).toEqual({ keys: 64, max: 64, complete: false });
+    // An export of the search says so in its signed scope.
+    expect(await exportedScope(ALICE.identifier)).toMatch(
+      /the search stopped at its bound of 64 linked keys/,
+    );
   });
 });
