@@ -307,7 +307,7 @@ export function composeBff({
     heldBack: async (error) => (await rateLimiting.guard.explainFailure(error)) !== undefined,
     shared: () => rateLimits.scaleOut.readiness(),
     audit: () => dataSubjects.lookupAudit.health(),
-    extraChecks: readinessChecks,
+    extraChecks: [...readinessChecks, ...dataSubjects.readinessChecks],
     now,
   });
   const app = createApp({
@@ -340,7 +340,7 @@ export function composeBff({
       store: rateLimiting.readiness,
       shared: () => rateLimits.scaleOut.readiness(),
       audit: () => dataSubjects.lookupAudit.health(),
-      extraChecks: readinessChecks,
+      extraChecks: [...readinessChecks, ...dataSubjects.readinessChecks],
       lastTokenFailure: () => tokens.lastFailure(),
       heldBack: async (error) => (await rateLimiting.guard.explainFailure(error)) !== undefined,
     }),
