@@ -138,6 +138,15 @@ export function createAppRouter(client: QueryClient): AppRouterInstance {
             };
           },
         },
+        // Where one is signed in: every role (admins see everyone's; the BFF decides).
+        {
+          path: 'sessions',
+          lazy: async () => {
+            const { SessionsPage } = await import('../features/sessions/components/sessions-page');
+            const { useSignOutHere } = await import('../features/session/api/session');
+            return { Component: () => <SessionsPage signOutHere={useSignOutHere()} /> };
+          },
+        },
         { path: '*', element: <NotFoundPage /> },
       ],
     },
