@@ -7,6 +7,7 @@ import { createBrowserRouter, Navigate } from 'react-router';
 import { RouterProvider } from 'react-router/dom';
 import { eventTypesQueryOptions } from '../features/event-types/api/get-event-types';
 import { sessionQueryOptions } from '../lib/session-query';
+import { useSignOutHere } from '../features/session/api/session';
 import { RequireRole } from '../features/session/components/require-role';
 import { AppLayout, useDocumentTitle } from './layout';
 import { NotFoundPage } from './not-found-page';
@@ -143,7 +144,6 @@ export function createAppRouter(client: QueryClient): AppRouterInstance {
           path: 'sessions',
           lazy: async () => {
             const { SessionsPage } = await import('../features/sessions/components/sessions-page');
-            const { useSignOutHere } = await import('../features/session/api/session');
             return { Component: () => <SessionsPage signOutHere={useSignOutHere()} /> };
           },
         },

@@ -23,35 +23,32 @@ function byPerson(sessions: readonly ConsoleSession[]): Array<[string, ConsoleSe
   return [...groups].sort(([a], [b]) => a.localeCompare(b));
 }
 
-function Who({ session }: { session: ConsoleSession }) {
+/** A person's group heading: name and username, e-mail, and how many sessions. */
+function Person({ sessions }: { sessions: readonly ConsoleSession[] }) {
+  const [first] = sessions;
+  if (!first) return null;
   return (
     <>
-      <span className="sessions-who">{session.name ?? session.username}</span>
-      {session.name ? <span className="muted"> ({session.username})</span> : null}
-      {session.email ? <span className="sessions-email muted">{session.email}</span> : null}
+      {first.name ?? first.username}
+      {first.name ? <span className="muted"> ({first.username})</span> : null}
+      {first.email ? <span className="sessions-email muted">{first.email}</span> : null}
+      <span className="muted"> · {counted(sessions.length, 'session')}</span>
     </>
   );
 }
 
 function SessionRow({
   session,
-  showWho,
   end,
   signOutHere,
 }: {
   session: ConsoleSession;
-  showWho: boolean;
   end: ReturnType<typeof useEndSession>;
   signOutHere: () => Promise<void>;
 }) {
   const browser = session.browser ?? 'Unknown browser';
   return (
     <tr data-current={session.current || undefined}>
-      {showWho ? (
-        <td data-label="Who">
-          <Who session={session} />
-        </td>
-      ) : null}
       <th scope="row" data-label="Browser">
         {browser}
         {session.current ? (
@@ -67,11 +64,7 @@ function SessionRow({
         <ConfirmInline
           label="End"
           labelFor={`End the session of ${session.username} on ${browser}`}
-          question={
-            session.current
-              ? 'End this session? This browser is signed out.'
-              : 'End this session? That browser is signed out at its next request.'
-          }
+          question={session.current ? 'Sign this browser out?' : 'End this session?'}
           confirmLabel="End session"
           busy={end.isPending}
           onConfirm={() =>
@@ -143,7 +136,6 @@ export function SessionsPage({ signOutHere }: { signOutHere: () => Promise<void>
           <table className="sessions-table">
             <thead>
               <tr>
-                {everyone ? <th scope="col">Who</th> : null}
                 <th scope="col">Browser</th>
                 <th scope="col">Signed in with</th>
                 <th scope="col">Started</th>
@@ -157,9 +149,8 @@ export function SessionsPage({ signOutHere }: { signOutHere: () => Promise<void>
               <tbody key={person ?? 'own'}>
                 {person ? (
                   <tr className="sessions-person">
-                    <th scope="rowgroup" colSpan={6}>
-                      {person}{' '}
-                      <span className="muted">· {counted(sessions.length, 'session')}</span>
+                    <th scope="rowgroup" colSpan={5}>
+                      <Person sessions={sessions} />
                     </th>
                   </tr>
                 ) : null}
@@ -167,7 +158,6 @@ export function SessionsPage({ signOutHere }: { signOutHere: () => Promise<void>
                   <SessionRow
                     key={session.id}
                     session={session}
-                    showWho={everyone}
                     end={end}
                     signOutHere={signOutHere}
                   />
