@@ -17,6 +17,7 @@ import {
   newSessionRecord,
   requireMatch,
   sessionIdHash,
+  sessionExpired,
   sessionMatches,
   type NewSessionDetails,
   type SessionMatch,
@@ -209,10 +210,7 @@ export class RedisSessionStore implements SessionStore {
   }
 
   #expired(record: SessionRecord, at: number): boolean {
-    return (
-      at - record.lastSeenAt >= this.#options.idleMs ||
-      at - record.createdAt >= this.#options.maxAgeMs
-    );
+    return sessionExpired(record, at, this.#options);
   }
 
   /** Applies the sign-outs Redis missed. */
