@@ -81,6 +81,41 @@ describe('GET /api/sessions', () => {
   });
 });
 
+describe('GET /api/sessions with a single sign-on session', () => {
+  it('shows how it was signed in, with the person’s name and e-mail, and ends it by handle', async () => {
+    const h = await start();
+    const admin = await signInFrom(h, 'admin', CHROMIUM_LINUX);
+    const zoe = await h.auth.sessions.create(
+      { username: 'zoe', role: 'support' },
+      {
+        method: 'provider',
+        role: 'support',
+        name: 'Zoe Ng',
+        email: 'zoe@example.com',
+        userAgent: 'Safari on iOS',
+        provider: { issuer: 'https://idp.example', sub: 'zoe-sub', sid: 'sid-1', idToken: 'a.b.c' },
+      },
+    );
+    const listed = (await listOf(h, admin)).sessions.find((s) => s.username === 'zoe');
+    expect(listed).toEqual({
+      id: zoe.handle,
+      username: 'zoe',
+      role: 'support',
+      name: 'Zoe Ng',
+      email: 'zoe@example.com',
+      method: 'provider',
+      browser: 'Safari on iOS',
+      startedAt: expect.any(String),
+      lastActiveAt: expect.any(String),
+      current: false,
+    });
+    // The provider's details stay on the server.
+    expect(JSON.stringify(listed)).not.toMatch(/a\.b\.c|zoe-sub|sid-1|idp\.example/);
+    expect((await call(h, admin, 'DELETE', `/api/sessions/${zoe.handle}`)).status).toBe(204);
+    expect(await h.auth.sessions.touch(zoe.id)).toBeUndefined();
+  });
+});
+
 describe('DELETE /api/sessions/{id}', () => {
   it('ends one’s other session: its cookie stops working, this one carries on', async () => {
     const h = await start();

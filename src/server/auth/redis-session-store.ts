@@ -103,10 +103,12 @@ export class RedisSessionStore implements SessionStore {
     const record = newSessionRecord(user, details, this.#now());
     const { redis, keys } = this.#options;
     await this.#run(async () => {
+      // Indexed before it exists, so no session can escape listing and ending (an index entry
+      // without a session is dropped at the next listing).
+      await redis.zadd(keys.sessionIndex, record.createdAt + this.#options.maxAgeMs, record.handle);
       await redis.set(this.#key(record.id), this.#value(record), 'PX', this.#ttl(record));
       // Sign-ins are rare and throttled: the moment to drop index entries past any session's end.
       await redis.zremrangebyscore(keys.sessionIndex, '-inf', record.createdAt);
-      await redis.zadd(keys.sessionIndex, record.createdAt + this.#options.maxAgeMs, record.handle);
     });
     this.#seen.remember(record);
     return record;
