@@ -220,6 +220,7 @@ export function composeBff({
     incidents: rateLimiting.store,
     logger,
     now,
+    web: config.web,
     redis: shared,
     // Every stored report also adds to the account's per-minute totals the planning area replays.
     alsoRecord: addToAccountTraffic,
