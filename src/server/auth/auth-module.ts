@@ -7,7 +7,9 @@ import type { Logger } from '../logger';
 import type { RedisClient } from '../redis/redis-connection';
 import type { RedisKeys } from '../redis/redis-keys';
 import type { ConsoleStore } from '../store/open-store';
+import { ANY_ROLE } from '../http/api-operation';
 import { createConsoleAuth, type ConsoleAuth } from './console-auth';
+import { consoleSessionsRoutes } from './console-sessions-routes';
 import { createSessionBackends } from './session-backends';
 import { sessionRoutes } from './session-routes';
 import { signInLockRoutes } from './sign-in-lock-routes';
@@ -39,6 +41,8 @@ export function createAuthArea(deps: AuthAreaDeps): AuthArea {
       // Signing in needs no session (the Origin and CSRF checks still apply).
       { path: '/api/session', app: sessionRoutes(auth), access: 'no-session' },
       { path: '/api/sign-in-locks', app: signInLockRoutes(auth), access: ['admin'] },
+      // Everyone sees and ends their own sessions; the routes let admins at everyone's.
+      { path: '/api/sessions', app: consoleSessionsRoutes(auth), access: ANY_ROLE },
     ],
     start() {},
     stop() {},
