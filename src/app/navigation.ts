@@ -50,6 +50,11 @@ const NAVIGATION: readonly NavigationEntry[] = [
     roles: ['admin'],
   },
   {
+    to: '/sessions',
+    label: 'Sessions',
+    description: 'Where you are signed in, and signing out there; admins see everyone’s',
+  },
+  {
     to: '/tokens',
     label: 'Tokens',
     description: 'Tokens that let scripts call the console’s API as you, and revoking them',

@@ -2,8 +2,12 @@
 import type { HttpBindings } from '@hono/node-server';
 import type { Role } from '../shared/session';
 
-/** The signed-in console user a request acts for. */
+/** The principal a request acts for. */
 export interface RequestUser {
+  /**
+   * The users-file name, or for provider sign-ins a stable name taken from the claims (see
+   * docs/identity.md).
+   */
   username: string;
   role: Role;
   /** How this principal proved itself. */

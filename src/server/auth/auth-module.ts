@@ -9,6 +9,7 @@ import type { RedisKeys } from '../redis/redis-keys';
 import type { ConsoleStore } from '../store/open-store';
 import { ApiTokens } from './api-tokens';
 import { createConsoleAuth, type ConsoleAuth } from './console-auth';
+import { consoleSessionsRoutes } from './console-sessions-routes';
 import { createSessionBackends } from './session-backends';
 import { sessionRoutes } from './session-routes';
 import { signInLockRoutes } from './sign-in-lock-routes';
@@ -42,6 +43,8 @@ export function createAuthArea(deps: AuthAreaDeps): AuthArea {
       // Signing in needs no session (the Origin and CSRF checks still apply).
       { path: '/api/session', app: sessionRoutes(auth), access: 'no-session' },
       { path: '/api/sign-in-locks', app: signInLockRoutes(auth) },
+      // Everyone sees and ends their own sessions; the routes let admins at everyone's.
+      { path: '/api/sessions', app: consoleSessionsRoutes(auth) },
       { path: '/api/tokens', app: tokenRoutes({ tokens, logger }) },
     ],
     start() {},

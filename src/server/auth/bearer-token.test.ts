@@ -21,7 +21,7 @@ async function setUp(ownerRole: Role, tokenRole: Role, method?: 'provider') {
   const users = {
     find: (username: string) => {
       const role = directory.get(username);
-      return role ? { username, role } : undefined;
+      return role ? { username, role, version: `v-${role}` } : undefined;
     },
   };
   return { use: () => tokenUser(tokens, users, token), directory };
