@@ -1,5 +1,5 @@
 // The console's pages in navigation order. Later pages join this list as they are built.
-import { roleAllows, type Role } from '../shared/session';
+import { AUDIT_TRAIL_ROLES, roleAllows, type Role } from '../shared/session';
 
 export interface NavigationEntry {
   to: string;
@@ -41,7 +41,7 @@ const NAVIGATION: readonly NavigationEntry[] = [
     to: '/audit',
     label: 'Audit',
     description: 'Every lookup of personal data: who, when, which operation, what came of it',
-    roles: ['admin'],
+    roles: AUDIT_TRAIL_ROLES,
   },
   {
     to: '/integrations',

@@ -88,12 +88,17 @@ describe('fileUserDirectory', () => {
 });
 
 describe('demoUserDirectory', () => {
-  it('has admin and support with the demo password', async () => {
+  it('has admin, auditor and support with the demo password', async () => {
     const users = demoUserDirectory('demo');
     expect(users.list()).toEqual([
       { username: 'admin', role: 'admin' },
+      { username: 'auditor', role: 'auditor' },
       { username: 'support', role: 'support' },
     ]);
+    expect(await users.authenticate('auditor', 'demo')).toEqual({
+      username: 'auditor',
+      role: 'auditor',
+    });
     expect(await users.authenticate('support', 'demo')).toEqual({
       username: 'support',
       role: 'support',

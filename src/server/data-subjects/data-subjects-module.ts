@@ -1,6 +1,6 @@
 // The data-subjects area (docs/product.md §6): lookups of personal data through the v4 operations
-// and their legacy equivalents, each audited; the audit trail with its hash chain, signed
-// checkpoints, exports and daily retention. Admins only.
+// and their legacy equivalents, each audited (admins); the audit trail with its hash chain, signed
+// checkpoints, exports and daily retention (admins and auditors).
 import { randomBytes } from 'node:crypto';
 import type { DataSubjectOperation } from '../../shared/data-subject-operations';
 import type { AreaModule } from '../area-module';
@@ -18,6 +18,7 @@ import { LookupAudit } from './audit/lookup-audit';
 import { startRetentionJob, type RetentionJobOptions } from './audit/retention-job';
 import { DataSubjectLookups } from './data-subject-lookups';
 import { dataSubjectsRoutes } from './data-subjects-routes';
+import { AUDIT_TRAIL_ROLES } from '../../shared/session';
 
 /** The audit trail's settings (AUDIT_* variables). */
 export interface AuditSettings {
@@ -114,7 +115,7 @@ export function createDataSubjectsArea(deps: DataSubjectsAreaDeps): DataSubjects
           retentionDays: settings.auditRetentionDays,
           now,
         }),
-        access: ['admin'],
+        access: AUDIT_TRAIL_ROLES,
       },
     ],
     start() {

@@ -22,14 +22,14 @@ import {
   type AuditMatch,
 } from '../../../shared/audit-trail';
 import type { AppEnv } from '../../app-env';
-import { ADMIN_ONLY, type ApiModule } from '../../http/api-operation';
+import type { ApiModule } from '../../http/api-operation';
 import { streamAuditExport, type ExportPages } from './audit-export';
 import { personSearch } from './person-search';
 import type { ExportSigner } from './export-signing';
 import type { Checkpointer } from './checkpoint-job';
 import { findCheckpoint } from './checkpoints';
 import { verifyAuditChain, type CheckpointSource } from './verify-chain';
-import { USERNAME_PATTERN } from '../../../shared/session';
+import { AUDIT_TRAIL_ROLES, USERNAME_PATTERN } from '../../../shared/session';
 import type { IdentifierHasher } from './identifier-hash';
 import { PROBLEM_TYPES } from '../../../shared/problem';
 import { HttpProblem, invalidParameter } from '../../problem';
@@ -372,7 +372,7 @@ export const auditTrailApi: ApiModule = {
       path: '/',
       operationId: 'listAuditRecords',
       summary: 'The audit trail, newest first',
-      access: { session: ADMIN_ONLY },
+      access: { session: AUDIT_TRAIL_ROLES },
       query: auditQuerySchema(new Set()),
       responses: { 200: { description: 'One page of records.', schema: AuditPageSchema } },
       problems: { 400: 'An unknown or invalid query parameter (`/problems/invalid-parameter`).' },
@@ -384,7 +384,7 @@ export const auditTrailApi: ApiModule = {
       summary: 'The lookups that asked for or showed one identifier',
       description:
         'The identifier travels in the body and is compared only as its keyed hashes; it is never stored or logged.',
-      access: { session: ADMIN_ONLY },
+      access: { session: AUDIT_TRAIL_ROLES },
       body: AuditSearchRequestSchema,
       responses: { 200: { description: 'One page of matches.', schema: AuditSearchPageSchema } },
       problems: { 400: 'No identifier, or an invalid cursor (`/problems/invalid-parameter`).' },
@@ -396,7 +396,7 @@ export const auditTrailApi: ApiModule = {
       summary: 'Export a search or filtered records as CSV or JSON, streamed and signed',
       description:
         'Fetch the detached signature by the `X-Export-Id` once the last byte has arrived.',
-      access: { session: ADMIN_ONLY },
+      access: { session: AUDIT_TRAIL_ROLES },
       body: AuditExportRequestSchema,
       responses: {
         200: {
@@ -419,7 +419,7 @@ export const auditTrailApi: ApiModule = {
       path: '/exports/:id/signature',
       operationId: 'getAuditExportSignature',
       summary: 'The detached signature of one of your exports',
-      access: { session: ADMIN_ONLY },
+      access: { session: AUDIT_TRAIL_ROLES },
       params: exportId,
       responses: {
         200: { description: 'The signed manifest.', schema: AuditExportSignatureSchema },
@@ -435,7 +435,7 @@ export const auditTrailApi: ApiModule = {
       path: '/integrity',
       operationId: 'getAuditIntegrity',
       summary: 'The hash chain’s last walk and the retention',
-      access: { session: ADMIN_ONLY },
+      access: { session: AUDIT_TRAIL_ROLES },
       responses: { 200: { description: 'The integrity.', schema: AuditIntegritySchema } },
     },
     {
@@ -443,7 +443,7 @@ export const auditTrailApi: ApiModule = {
       path: '/verify',
       operationId: 'verifyAuditChain',
       summary: 'Walk the hash chain now',
-      access: { session: ADMIN_ONLY },
+      access: { session: AUDIT_TRAIL_ROLES },
       responses: { 200: { description: 'The walk’s result.', schema: AuditVerificationSchema } },
     },
   ],
