@@ -33,6 +33,11 @@ export const SessionSchema = z.object({
    * page warns a minute before. Requests the page makes by itself do not count as actions.
    */
   idleSeconds: z.optional(z.number()),
+  /** Display name and e-mail (provider sign-ins). */
+  name: z.optional(z.string()),
+  email: z.optional(z.string()),
+  /** How the session was signed in. */
+  method: z.optional(z.enum(['password', 'provider'])),
 });
 export type Session = z.infer<typeof SessionSchema>;
 

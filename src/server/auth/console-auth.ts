@@ -18,10 +18,11 @@ export interface ConsoleAuth {
   web: WebSettings;
   logger: Logger;
   /**
-   * Told of every session this process ends (sign-out, a new sign-in replacing it), so what
-   * belongs to it, such as its live streams, ends at once.
+   * Told of every session this process ends (sign-out, a new sign-in replacing it, the sessions
+   * page, the identity provider), by its handle (SessionRecord.handle), so what belongs to it,
+   * such as its live streams, ends at once. end-sessions.ts tells them.
    */
-  sessionEnds: Set<(sessionId: string) => void>;
+  sessionEnds: Set<(handle: string) => void>;
   /** SESSION_IDLE_MINUTES in seconds: the page warns a minute before. */
   idleSeconds: number;
 }

@@ -38,10 +38,11 @@ describe('fileUserDirectory', () => {
     expect(await users.authenticate('alice', 'alice-password-1')).toEqual({
       username: 'alice',
       role: 'admin',
+      version: expect.any(String),
     });
     expect(await users.authenticate('alice', 'wrong')).toBeUndefined();
     expect(await users.authenticate('bob', 'alice-password-1')).toBeUndefined();
-    expect(users.find('alice')).toEqual({ username: 'alice', role: 'admin' });
+    expect(users.find('alice')).toMatchObject({ username: 'alice', role: 'admin' });
   });
 
   it('picks up edits of the file without a restart, and keeps the last good list on a broken edit', async () => {
@@ -102,6 +103,7 @@ describe('demoUserDirectory', () => {
     expect(await users.authenticate('support', 'demo')).toEqual({
       username: 'support',
       role: 'support',
+      version: 'demo-support',
     });
     expect(await users.authenticate('admin', 'Demo')).toBeUndefined();
   });

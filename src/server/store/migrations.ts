@@ -376,4 +376,29 @@ export const MIGRATIONS: readonly Migration[] = [
         FROM integration_minutes GROUP BY minute, integration_id;
     `,
   },
+  {
+    version: 12,
+    name: 'console sessions: how they began',
+    sql: `
+      -- What the sessions page shows and what ends a session from outside (auth/session-store.ts):
+      -- how it was signed in (rows from before are password sessions), the role and person a
+      -- provider sign-in gave, a short browser description, the users-file entry's version a
+      -- password session is bound to, and the provider session back-channel logout names.
+      ALTER TABLE console_sessions ADD COLUMN method text NOT NULL DEFAULT 'password'
+        CHECK (method IN ('password', 'provider'));
+      UPDATE console_sessions SET method = 'password';
+      ALTER TABLE console_sessions ADD COLUMN role text;
+      ALTER TABLE console_sessions ADD COLUMN name text;
+      ALTER TABLE console_sessions ADD COLUMN email text;
+      ALTER TABLE console_sessions ADD COLUMN user_agent text;
+      ALTER TABLE console_sessions ADD COLUMN user_version text;
+      ALTER TABLE console_sessions ADD COLUMN provider_issuer text;
+      ALTER TABLE console_sessions ADD COLUMN provider_sub text;
+      ALTER TABLE console_sessions ADD COLUMN provider_sid text;
+      ALTER TABLE console_sessions ADD COLUMN provider_auth_time bigint;
+      ALTER TABLE console_sessions ADD COLUMN provider_id_token text;
+      CREATE INDEX console_sessions_user ON console_sessions (username);
+      CREATE INDEX console_sessions_provider ON console_sessions (provider_issuer, provider_sub);
+    `,
+  },
 ];
