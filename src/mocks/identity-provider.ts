@@ -3,6 +3,7 @@
 // Not for production: accounts and keys live in memory, every password is the same.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { exportJWK, generateKeyPair } from 'jose';
 import Provider, { type KoaContextWithOIDC } from 'oidc-provider';
 
 /** One demo person at the provider. */
@@ -54,6 +55,8 @@ export interface IdentityProviderOptions {
   readonly port?: number;
   /** Host in the issuer URL (default 127.0.0.1; `localhost` makes the provider another site). */
   readonly host?: string;
+  /** How the provider calls clients (back-channel logout); default fetch, loopback allowed. */
+  readonly fetch?: (url: string, init: RequestInit) => Promise<Response>;
 }
 
 export interface IdentityProviderServer {
@@ -104,12 +107,23 @@ export async function startIdentityProvider({
   accounts = DEMO_ACCOUNTS,
   port = 0,
   host = '127.0.0.1',
+  fetch = (url, init) => globalThis.fetch(url, init),
 }: IdentityProviderOptions): Promise<IdentityProviderServer> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   const issuer = `http://${host}:${(server.address() as AddressInfo).port}`;
   const byLogin = new Map(accounts.map((account) => [account.login, account]));
+  // A signing key of its own for each start (the package's development keys are shared by all).
+  const { privateKey } = await generateKeyPair('RS256', { extractable: true });
   const provider = new Provider(issuer, {
+    jwks: { keys: [{ ...(await exportJWK(privateKey)), alg: 'RS256', use: 'sig', kid: 'demo' }] },
+    ttl: {
+      Interaction: 600,
+      Session: 8 * 3600,
+      Grant: 8 * 3600,
+      AccessToken: 600,
+      IdToken: 600,
+    },
     clients: clients.map((client) => ({
       client_id: client.clientId,
       client_secret: client.clientSecret,
@@ -123,7 +137,7 @@ export async function startIdentityProvider({
     })),
     // Its outgoing calls (back-channel logout) go to the console on loopback, which the default
     // fetch refuses as a special-use address.
-    fetch: (url: string, options: RequestInit) => globalThis.fetch(url, options),
+    fetch,
     claims: {
       openid: ['sub'],
       profile: ['name', 'preferred_username', 'groups', 'realm_access'],

@@ -52,7 +52,13 @@ declare module 'oidc-provider' {
       backchannelLogout?: { enabled: boolean };
       rpInitiatedLogout?: { enabled: boolean };
     };
-    ttl?: { ClientCredentials?: number };
+    ttl?: Partial<
+      Record<
+        'ClientCredentials' | 'Interaction' | 'Session' | 'Grant' | 'AccessToken' | 'IdToken',
+        number
+      >
+    >;
+    jwks?: { keys: object[] };
     fetch?: (url: string, options: RequestInit) => Promise<Response>;
     claims?: Record<string, string[]>;
     conformIdTokenClaims?: boolean;

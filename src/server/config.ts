@@ -211,6 +211,16 @@ const EnvSchema = z.object({
     )
     .default('groups'),
   OIDC_ROLE_MAP: optionalNonEmpty,
+  // Whom the no-access page tells people to ask, e.g. "the privacy team (privacy@example.com)".
+  OIDC_ACCESS_CONTACT: z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z
+      .string()
+      .max(200, 'must be at most 200 characters')
+      // eslint-disable-next-line no-control-regex
+      .regex(/^[^\u0000-\u001f\u007f]+$/, 'must be plain text')
+      .optional(),
+  ),
   OIDC_REQUIRE_MFA: z
     .enum(['true', 'false', '1', '0'], { error: 'must be "true" or "false"' })
     .default('false'),
@@ -400,6 +410,8 @@ export interface IdentityConfig {
   /** Where the roles are in the ID token's claims, as path segments (`realm_access.roles`). */
   rolesClaim: readonly string[];
   roleMap: RoleMap;
+  /** Whom the no-access page says to ask (OIDC_ACCESS_CONTACT). */
+  accessContact: string;
   /** Refuse a sign-in whose ID token shows no second factor (amr, or acr in acrValues). */
   requireMfa: boolean;
   /** Sent as acr_values, and accepted as proof of a second factor; empty when unset. */
@@ -629,6 +641,7 @@ function identityConfig(e: Env): IdentityConfig | undefined {
     displayName: e.OIDC_DISPLAY_NAME ?? issuer.host,
     rolesClaim: e.OIDC_ROLES_CLAIM.split('.'),
     roleMap,
+    accessContact: e.OIDC_ACCESS_CONTACT ?? 'an administrator of this console',
     requireMfa: e.OIDC_REQUIRE_MFA === 'true' || e.OIDC_REQUIRE_MFA === '1',
     acrValues: (e.OIDC_ACR_VALUES ?? '').split(' ').filter(Boolean),
     personalDataMaxAuthAgeSeconds: minutes === undefined ? undefined : minutes * 60,

@@ -7,7 +7,13 @@ import type { Logger } from '../logger';
 import type { RedisClient } from '../redis/redis-connection';
 import type { RedisKeys } from '../redis/redis-keys';
 import type { ConsoleStore } from '../store/open-store';
+import { Hono } from 'hono';
+import type { SignInOptions } from '../../shared/sign-in-options';
 import { createConsoleAuth, type ConsoleAuth } from './console-auth';
+import { OidcDiscovery, type ProviderFetch } from './oidc-discovery';
+import { oidcRoutes } from './oidc-routes';
+import { MemorySeenLogoutTokens } from './oidc-seen-tokens';
+import { OidcSignIn } from './oidc-sign-in';
 import { createSessionBackends } from './session-backends';
 import { sessionRoutes } from './session-routes';
 import { signInLockRoutes } from './sign-in-lock-routes';
@@ -18,10 +24,14 @@ export interface AuthAreaDeps {
   readonly now: () => number;
   readonly store: ConsoleStore;
   readonly redis?: { readonly connection: RedisClient; readonly keys: RedisKeys } | undefined;
+  /** Replaces fetch for the calls to the identity provider (tests). */
+  readonly providerFetch?: ProviderFetch;
 }
 
 export interface AuthArea extends AreaModule {
   readonly auth: ConsoleAuth;
+  /** For /readyz: whether the identity provider's discovery works (single sign-on only). */
+  readonly identityProvider?: { readiness(): Promise<{ ok: boolean; error?: string }> };
 }
 
 export function createAuthArea(deps: AuthAreaDeps): AuthArea {
@@ -33,12 +43,51 @@ export function createAuthArea(deps: AuthAreaDeps): AuthArea {
     ...(deps.redis ? { redis: deps.redis } : {}),
   });
   const auth = createConsoleAuth({ config, logger, now, ...backends });
+  const identity = config.identity;
+  const discovery = identity
+    ? new OidcDiscovery({
+        config: identity,
+        now,
+        ...(deps.providerFetch ? { fetch: deps.providerFetch } : {}),
+      })
+    : undefined;
+  // What the sign-in page offers, whether or not single sign-on is configured.
+  const options = new Hono().get('/options', (c) =>
+    c.json<SignInOptions>(
+      {
+        provider: identity ? { name: identity.displayName } : null,
+        localSignIn: config.auth.localSignIn,
+      },
+      200,
+      { 'Cache-Control': 'no-store' },
+    ),
+  );
   return {
     auth,
+    ...(discovery ? { identityProvider: discovery } : {}),
     routes: [
       // Signing in needs no session (the Origin and CSRF checks still apply).
       { path: '/api/session', app: sessionRoutes(auth), access: 'no-session' },
       { path: '/api/sign-in-locks', app: signInLockRoutes(auth), access: ['admin'] },
+      // Browser navigations and the provider's back-channel calls, outside /api.
+      { path: '/auth', app: options, access: 'no-session' },
+      ...(identity && discovery
+        ? [
+            {
+              path: '/auth',
+              app: oidcRoutes({
+                auth,
+                config: identity,
+                discovery,
+                signIn: new OidcSignIn({ config: identity, discovery, now }),
+                seenLogoutTokens: backends.seenLogoutTokens ?? new MemorySeenLogoutTokens(now),
+                localSignIn: config.auth.localSignIn,
+                now,
+              }),
+              access: 'no-session' as const,
+            },
+          ]
+        : []),
     ],
     start() {},
     stop() {},

@@ -9,7 +9,7 @@ import { ApiError } from '../../../lib/api-client';
 import { SESSION_PROBLEM_TYPES } from '../../../shared/session';
 import { useSession } from '../../../lib/session-query';
 import { useSignIn } from '../api/session';
-import { safeReturnTo } from '../return-to';
+import { safeReturnTo } from '../../../shared/return-to';
 import { peekSessionEnd, SESSION_END_MESSAGES, takeSessionEnd } from '../session-end';
 import './session.css';
 
