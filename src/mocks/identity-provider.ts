@@ -55,6 +55,8 @@ export interface IdentityProviderOptions {
   readonly port?: number;
   /** Host in the issuer URL (default 127.0.0.1; `localhost` makes the provider another site). */
   readonly host?: string;
+  /** Lifetime of its ID tokens (default 600 s). */
+  readonly idTokenTtlSeconds?: number;
   /** How the provider calls clients (back-channel logout); default fetch, loopback allowed. */
   readonly fetch?: (url: string, init: RequestInit) => Promise<Response>;
 }
@@ -108,6 +110,7 @@ export async function startIdentityProvider({
   port = 0,
   host = '127.0.0.1',
   fetch = (url, init) => globalThis.fetch(url, init),
+  idTokenTtlSeconds = 600,
 }: IdentityProviderOptions): Promise<IdentityProviderServer> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
@@ -122,7 +125,7 @@ export async function startIdentityProvider({
       Session: 8 * 3600,
       Grant: 8 * 3600,
       AccessToken: 600,
-      IdToken: 600,
+      IdToken: idTokenTtlSeconds,
     },
     clients: clients.map((client) => ({
       client_id: client.clientId,
@@ -139,7 +142,8 @@ export async function startIdentityProvider({
     // fetch refuses as a special-use address.
     fetch,
     claims: {
-      openid: ['sub'],
+      // How and when the person signed in, in every ID token (as Entra ID, Okta and Keycloak do).
+      openid: ['sub', 'amr', 'acr', 'auth_time'],
       profile: ['name', 'preferred_username', 'groups', 'realm_access'],
       email: ['email', 'email_verified'],
     },

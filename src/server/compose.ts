@@ -268,6 +268,7 @@ export function composeBff({
     now,
     publishCheckpoint: (checkpoint) => alerts.alerting.service.auditCheckpoint(checkpoint),
     dailyMaintenance: auditMaintenance,
+    beforeLookup: authArea.recentAuthentication,
   });
   const planning = createPlanningArea({
     database: consoleStore.database,

@@ -7,13 +7,15 @@ import type { Logger } from '../logger';
 import type { RedisClient } from '../redis/redis-connection';
 import type { RedisKeys } from '../redis/redis-keys';
 import type { ConsoleStore } from '../store/open-store';
-import { Hono } from 'hono';
+import { Hono, type MiddlewareHandler } from 'hono';
+import type { AppEnv } from '../app-env';
 import type { SignInOptions } from '../../shared/sign-in-options';
 import { createConsoleAuth, type ConsoleAuth } from './console-auth';
 import { OidcDiscovery, type ProviderFetch } from './oidc-discovery';
 import { oidcRoutes } from './oidc-routes';
 import { MemorySeenLogoutTokens } from './oidc-seen-tokens';
 import { OidcSignIn } from './oidc-sign-in';
+import { requireRecentAuthentication } from './oidc-step-up';
 import { createSessionBackends } from './session-backends';
 import { sessionRoutes } from './session-routes';
 import { signInLockRoutes } from './sign-in-lock-routes';
@@ -30,6 +32,11 @@ export interface AuthAreaDeps {
 
 export interface AuthArea extends AreaModule {
   readonly auth: ConsoleAuth;
+  /**
+   * Guards a personal-data route with the step-up of PERSONAL_DATA_MAX_AUTH_AGE_MINUTES; unset
+   * when it is off.
+   */
+  readonly recentAuthentication?: MiddlewareHandler<AppEnv>;
   /** For /readyz: whether the identity provider's discovery works (single sign-on only). */
   readonly identityProvider?: { readiness(): Promise<{ ok: boolean; error?: string }> };
 }
@@ -65,6 +72,14 @@ export function createAuthArea(deps: AuthAreaDeps): AuthArea {
   return {
     auth,
     ...(discovery ? { identityProvider: discovery } : {}),
+    ...(identity?.personalDataMaxAuthAgeSeconds
+      ? {
+          recentAuthentication: requireRecentAuthentication(
+            identity.personalDataMaxAuthAgeSeconds,
+            now,
+          ),
+        }
+      : {}),
     routes: [
       // Signing in needs no session (the Origin and CSRF checks still apply).
       { path: '/api/session', app: sessionRoutes(auth), access: 'no-session' },

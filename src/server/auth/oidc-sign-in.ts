@@ -215,12 +215,14 @@ function refusedFor(error: unknown): SignInRefusedError {
     });
   }
   if (error instanceof client.ClientError) {
-    // openid-client's own checks; its messages name the check, never a token's contents.
+    // openid-client's own checks; the message of their cause names the check that failed
+    // (`unexpected JWT "exp" …`), never a token's contents.
     const cause = error.cause;
     if (cause instanceof TypeError || error.code === 'OAUTH_TIMEOUT') {
       return new SignInRefusedError({ kind: 'unreachable', detail: error.message });
     }
-    return new SignInRefusedError({ kind: 'invalid-response', detail: error.message });
+    const detail = cause instanceof Error ? cause.message : error.message;
+    return new SignInRefusedError({ kind: 'invalid-response', detail });
   }
   if (error instanceof TypeError || (error instanceof Error && error.name === 'TimeoutError')) {
     return new SignInRefusedError({ kind: 'unreachable', detail: error.message });

@@ -48,17 +48,37 @@ export class CookieJar {
   }
 }
 
+/** The test provider, and the logout tokens it sent with the console's answers. */
+export interface TestProvider extends IdentityProviderServer {
+  readonly logouts: { token: string; status: number }[];
+}
+
 /** Starts the identity provider with the console as its client; back-channel calls go to `app()`. */
 export async function startTestProvider(
   app: () => { request(input: string, init?: RequestInit): Response | Promise<Response> },
-  options: { authMethod?: 'client_secret_basic' | 'client_secret_post' } = {},
-): Promise<IdentityProviderServer> {
-  return startIdentityProvider({
-    clients: [{ ...TEST_CLIENT, publicUrl: TEST_PUBLIC_URL, ...options }],
+  options: { idTokenTtlSeconds?: number; otherClient?: boolean } = {},
+): Promise<TestProvider> {
+  const logouts: { token: string; status: number }[] = [];
+  const provider = await startIdentityProvider({
+    clients: [
+      { ...TEST_CLIENT, publicUrl: TEST_PUBLIC_URL },
+      // Another application at the same provider, with the same callback address.
+      { clientId: OTHER_CLIENT_ID, clientSecret: 'another-secret', publicUrl: TEST_PUBLIC_URL },
+    ],
+    ...(options.idTokenTtlSeconds ? { idTokenTtlSeconds: options.idTokenTtlSeconds } : {}),
     // The provider's back-channel logout reaches the BFF in-process.
-    fetch: (url, init) => Promise.resolve(app().request(url, init)),
+    fetch: async (url, init) => {
+      const response = await app().request(url, init);
+      const token = new URLSearchParams(String(init.body)).get('logout_token');
+      if (token) logouts.push({ token, status: response.status });
+      return response;
+    },
   });
+  return Object.assign(provider, { logouts });
 }
+
+/** A second client registered at the test provider. */
+export const OTHER_CLIENT_ID = 'another-application';
 
 /** The environment pointing the console at `provider`. */
 export function providerEnv(provider: IdentityProviderServer): Record<string, string> {
@@ -80,6 +100,8 @@ export interface SignInTrip {
   readonly consoleCookies: string;
   /** The callback address the provider sent the browser to (path and query). */
   readonly callbackPath: string;
+  /** The cookies the browser sent with it (the transaction among them). */
+  readonly callbackCookies: string;
 }
 
 export interface SignInTripOptions {
@@ -144,7 +166,8 @@ export async function signInTrip(
   if (!callbackUrl) throw new Error('the provider never sent the browser back');
   options.tamperCallback?.(callbackUrl);
   const callbackPath = `${callbackUrl.pathname}${callbackUrl.search}`;
-  const callback = await app.request(callbackPath, { headers: { Cookie: consoleJar.header() } });
+  const callbackCookies = consoleJar.header();
+  const callback = await app.request(callbackPath, { headers: { Cookie: callbackCookies } });
   consoleJar.take(callback);
   const session = consoleJar.get('console_session');
   return {
@@ -152,6 +175,7 @@ export async function signInTrip(
     sessionCookie: session ? `console_session=${session}` : undefined,
     consoleCookies: consoleJar.header(),
     callbackPath,
+    callbackCookies,
     providerJar,
   };
 }
