@@ -182,7 +182,7 @@ export const sessionApi: ApiModule = {
         200: {
           description: 'Signed in; the answer sets the session cookie.',
           schema: SessionSchema,
-          headers: { 'Set-Cookie': 'The session cookie (HttpOnly, SameSite=Strict).' },
+          headers: { 'Set-Cookie': 'The session cookie (HttpOnly, SameSite=Lax).' },
         },
       },
       problems: {
