@@ -49,6 +49,11 @@ const NAVIGATION: readonly NavigationEntry[] = [
     description: 'Register the account’s other clients so they report their requests and 429s',
     roles: ['admin'],
   },
+  {
+    to: '/sessions',
+    label: 'Sessions',
+    description: 'Where you are signed in, and signing out there; admins see everyone’s',
+  },
 ];
 
 /** The entries `role` may use, in order. */

@@ -7,6 +7,7 @@ import { createBrowserRouter, Navigate } from 'react-router';
 import { RouterProvider } from 'react-router/dom';
 import { eventTypesQueryOptions } from '../features/event-types/api/get-event-types';
 import { sessionQueryOptions } from '../lib/session-query';
+import { useSignOutHere } from '../features/session/api/session';
 import { RequireRole } from '../features/session/components/require-role';
 import { AppLayout, useDocumentTitle } from './layout';
 import { NotFoundPage } from './not-found-page';
@@ -142,6 +143,14 @@ export function createAppRouter(client: QueryClient): AppRouterInstance {
                 'This page registers the account’s integrations and issues their reporting keys, which only administrators manage.',
               ),
             };
+          },
+        },
+        // Where one is signed in: every role (admins see everyone's; the BFF decides).
+        {
+          path: 'sessions',
+          lazy: async () => {
+            const { SessionsPage } = await import('../features/sessions/components/sessions-page');
+            return { Component: () => <SessionsPage signOutHere={useSignOutHere()} /> };
           },
         },
         { path: '*', element: <NotFoundPage /> },

@@ -231,6 +231,7 @@ export function composeBff({
     incidents: rateLimiting.store,
     logger,
     now,
+    web: config.web,
     redis: shared,
     // Every stored report also adds to the account's per-minute totals the planning area replays.
     alsoRecord: addToAccountTraffic,
@@ -324,6 +325,7 @@ export function composeBff({
     audit: () => dataSubjects.lookupAudit.health(),
     extraChecks: [
       ...readinessChecks,
+      ...dataSubjects.readinessChecks,
       // The provider away only stops single sign-on: degraded, still ready (password sign-in
       // and every signed-in session go on).
       ...(authArea.identityProvider
@@ -368,7 +370,7 @@ export function composeBff({
       store: rateLimiting.readiness,
       shared: () => rateLimits.scaleOut.readiness(),
       audit: () => dataSubjects.lookupAudit.health(),
-      extraChecks: readinessChecks,
+      extraChecks: [...readinessChecks, ...dataSubjects.readinessChecks],
       lastTokenFailure: () => tokens.lastFailure(),
       heldBack: async (error) => (await rateLimiting.guard.explainFailure(error)) !== undefined,
     }),

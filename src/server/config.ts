@@ -128,6 +128,8 @@ const EnvSchema = z.object({
   // long without a report an integration is flagged stale.
   INTEGRATION_RETENTION_DAYS: intIn(1, 90).default(7),
   INTEGRATION_INGEST_PER_MINUTE: intIn(1, 10_000).default(120),
+  INTEGRATION_FAILED_KEYS_PER_MINUTE: intIn(1, 10_000).default(20),
+  INTEGRATION_FAILED_KEY_HOLD_MS: intIn(0, 10_000).default(1_000),
   INTEGRATION_STALE_SECONDS: intIn(10, 86_400).default(120),
   // Whether the governor also keeps the soft limits of docs/rate-limit-model.md ("service objectives
   // not met"); going over them slows the upstream down for the whole account.
@@ -384,6 +386,10 @@ export interface Config {
   integrations: {
     retentionDays: number;
     ingestPerMinute: number;
+    /** Wrong keys a minute one client address may send before its reports are refused early. */
+    failedKeysPerMinute: number;
+    /** How long such an early refusal is held before it is sent (0: at once). */
+    failedKeyHoldMs: number;
     staleAfterSeconds: number;
   };
   alerts: {
@@ -557,6 +563,8 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     integrations: {
       retentionDays: e.INTEGRATION_RETENTION_DAYS,
       ingestPerMinute: e.INTEGRATION_INGEST_PER_MINUTE,
+      failedKeysPerMinute: e.INTEGRATION_FAILED_KEYS_PER_MINUTE,
+      failedKeyHoldMs: e.INTEGRATION_FAILED_KEY_HOLD_MS,
       staleAfterSeconds: e.INTEGRATION_STALE_SECONDS,
     },
     alerts: {

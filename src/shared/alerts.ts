@@ -181,6 +181,11 @@ const LimitForecastSchema = z.object({
   level: z.enum(FORECAST_LEVELS),
   /** Whose requests the numbers count: this console only, or every reporting integration. */
   source: z.enum(['console', 'account']),
+  /**
+   * Integrations' requests of this window left out of `used` because their minute reached the
+   * account's minute ceiling (docs/account-wide-view.md); absent when none was.
+   */
+  setAside: z.optional(z.int()),
 });
 export type LimitForecast = z.infer<typeof LimitForecastSchema>;
 

@@ -3,6 +3,7 @@
 // shows. The BFF validates with them, the SPA reads with them.
 import * as z from 'zod/mini';
 import { RATE_LIMIT_PERIODS } from './rate-limits';
+import { collapseSpaces, hasUnsafeCharacters } from './safe-text';
 
 const IsoTime = z.iso.datetime({ offset: true });
 
@@ -26,21 +27,39 @@ export const REPORT_LIMITS = {
   maxThrottlesPerMinute: 10,
 } as const;
 
-/** An integration's name: what people call it, shown on the rate-limits page. */
+/**
+ * An integration's name: what people call it, shown on the rate-limits page and printed by the
+ * command line. Letters and digits of any script (no control, format or bidi characters), runs of
+ * spaces kept as one; a name that reads like an existing one is refused where it is registered
+ * (`nameSkeleton` in safe-text.ts).
+ */
 export const IntegrationNameSchema = z
   .string()
   .check(
-    z.trim(),
+    z.overwrite(collapseSpaces),
     z.minLength(1, 'must not be empty'),
     z.maxLength(80, 'must be at most 80 characters'),
     z.regex(/^[\p{L}\p{N}][\p{L}\p{N} ._()-]*$/u, 'letters, digits, spaces and . _ ( ) - only'),
   );
 
+/**
+ * Who to contact about an integration (a team or a mailbox): free text, but nothing that could
+ * change how it or what follows it is shown (terminal escapes, line breaks, bidi overrides).
+ */
+export const IntegrationOwnerSchema = z.string().check(
+  z.refine(
+    (owner) => !hasUnsafeCharacters(owner),
+    'must not hold control characters, line breaks or bidi overrides',
+  ),
+  z.overwrite(collapseSpaces),
+  z.maxLength(120, 'must be at most 120 characters'),
+);
+
 /** `POST /api/integrations`: register one. */
 export const RegisterIntegrationSchema = z.object({
   name: IntegrationNameSchema,
-  /** Who to contact about it (a team or a mailbox); optional. */
-  owner: z.optional(z.string().check(z.trim(), z.maxLength(120, 'must be at most 120 characters'))),
+  /** Who to contact about it; optional. */
+  owner: z.optional(IntegrationOwnerSchema),
 });
 export type RegisterIntegration = z.infer<typeof RegisterIntegrationSchema>;
 
@@ -121,6 +140,12 @@ export const IngestAnswerSchema = z.object({
   accepted: z.object({ minutes: z.int(), throttles: z.int() }),
   /** Accepted 429 entries beyond the per-minute number of distinct ones, kept only as a count. */
   aggregated: z.optional(z.object({ throttles: z.int() })),
+  /**
+   * Requests beyond the account's minute ceiling for this integration, across all its reports:
+   * not stored, and the minutes they claimed are set aside in every view
+   * (docs/account-wide-view.md, "What one key can do"). Present only when something was capped.
+   */
+  capped: z.optional(z.object({ minutes: z.int(), requests: z.int() })),
   dropped: z.object({
     total: z.int(),
     reasons: z.record(z.string(), z.int()),
@@ -150,6 +175,11 @@ const AccountLimitSchema = z.object({
    * what was reported; null when unknown, which is the usual case: unreported is not zero.
    */
   unreported: z.nullable(z.int()),
+  /**
+   * Integrations' requests in this window from minutes set aside (a source's minute that reached
+   * the account's minute ceiling): counted in no figure above, shown so nothing is hidden.
+   */
+  setAside: z.optional(z.int()),
 });
 export type AccountLimit = z.infer<typeof AccountLimitSchema>;
 
@@ -204,8 +234,9 @@ export const AccountOverviewSchema = z.object({
   /** Demo mode: the simulated integrations that can be made to burst. */
   demoBursts: z.array(SourceSchema),
   /**
-   * Minutes of the last hour in which an integration reported more answered requests than the
-   * account's limits allow in a minute: shown apart, counted in no limit, timeline or forecast.
+   * Minutes of the last hour in which an integration reported as many requests (429s included)
+   * as the account's limits allow in a minute, or more: shown apart, counted in no limit,
+   * timeline or forecast.
    */
   implausible: z.optional(
     z.array(
@@ -213,7 +244,7 @@ export const AccountOverviewSchema = z.object({
         id: z.string(),
         name: z.string(),
         minute: IsoTime,
-        /** Requests minus 429s, as reported. */
+        /** Requests (429s included), as stored: at most the ceiling, the rest refused at intake. */
         reported: z.int(),
         /** The most the account's limits allow in a minute: what the figure is clamped to. */
         clampedTo: z.int(),

@@ -26,7 +26,7 @@ export const CUSTOM_LIMIT_BOUNDS = {
 } as const;
 
 /** One module rule of a custom policy: a published rule's id, with its limits replaced. */
-export const CustomModuleRuleSchema = z.object({
+export const CustomModuleRuleSchema = z.strictObject({
   id: z.string().check(z.minLength(1), z.maxLength(80)),
   /** The rule's minute limit; null keeps no minute limit for it. */
   minute: z.nullable(z.number()),
@@ -43,8 +43,8 @@ export type CustomModuleRule = z.infer<typeof CustomModuleRuleSchema>;
  *   the published ones (an empty list: none).
  */
 export const PolicyChoiceSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('published'), version: z.enum(RATE_LIMIT_POLICIES) }),
-  z.object({
+  z.strictObject({ kind: z.literal('published'), version: z.enum(RATE_LIMIT_POLICIES) }),
+  z.strictObject({
     kind: z.literal('custom'),
     accountMinute: z.nullable(z.number()),
     accountHour: z.nullable(z.number()),
@@ -54,8 +54,11 @@ export const PolicyChoiceSchema = z.discriminatedUnion('kind', [
 ]);
 export type PolicyChoice = z.infer<typeof PolicyChoiceSchema>;
 
-/** `POST /api/planning/what-if`. */
-export const WhatIfRequestSchema = z.object({
+/**
+ * `POST /api/planning/what-if`. Strict, as every object of a choice above: an unknown field is
+ * refused, not ignored (docs/security-model.md), so a misspelt limit is not replayed as absent.
+ */
+export const WhatIfRequestSchema = z.strictObject({
   policy: PolicyChoiceSchema,
   period: PlanningPeriodSchema,
 });
@@ -272,6 +275,8 @@ export const MigrationReportSchema = z.object({
   v4: z.array(
     z.object({ operation: z.string(), title: z.string(), template: z.string(), calls: z.number() }),
   ),
+  /** Reported minutes left out as implausible, as in the what-if (docs/account-wide-view.md). */
+  setAside: z.array(SetAsideSchema),
   generatedAt: IsoTime,
 });
 export type MigrationReport = z.infer<typeof MigrationReportSchema>;

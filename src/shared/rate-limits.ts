@@ -384,6 +384,17 @@ export function accountMinuteCeiling(rules: readonly RateLimitRule[]): number | 
   return limits.length > 0 ? Math.min(...limits) : undefined;
 }
 
+/**
+ * Whether one reporting source's requests of a minute (every request, 429s included) are set
+ * aside: at or above the account's minute ceiling. The console stores at most the ceiling for a
+ * source and minute (a report claiming more is accepted only up to it), so a stored minute at the
+ * ceiling is one whose claims reached it; counting it would let one key alone call the account's
+ * minute exhausted, which only the platform's own 429s may say (docs/account-wide-view.md).
+ */
+export function setAsideAtCeiling(requests: number, ceiling: number): boolean {
+  return requests >= ceiling;
+}
+
 /** "GET /rest/api/consent/v4/datasubjects/details": how a per-endpoint window is named. */
 export function endpointKey(method: string, path: string): string {
   return `${method.toUpperCase()} ${path.split('?')[0] ?? ''}`;

@@ -1,6 +1,7 @@
 // The forecast's usage source once integrations report (docs/account-wide-view.md): each limit's
 // count is the console's own plus every integration's, and so is the rate. Where no integration
-// has reported into a limit the sample stays the console's own, marked as such.
+// has reported into a limit the sample stays the console's own, marked as such. Requests of the
+// minutes the account view set aside are counted in neither, only named (`setAside`).
 import type { AccountLimit } from '../../shared/integrations';
 import type { LimitSample, UsageSource } from './forecast';
 
@@ -26,7 +27,13 @@ export function accountUsageSource(
       const reportedBy = new Map(
         limits.map((limit) => [key(limit.ruleId, limit.period), limit.reported - limit.console]),
       );
-      return own.map((sample) => {
+      const setAsideOf = new Map(
+        limits.map((limit) => [key(limit.ruleId, limit.period), limit.setAside ?? 0]),
+      );
+      return own.map((plain) => {
+        const setAside = setAsideOf.get(key(plain.ruleId, plain.period)) ?? 0;
+        // What was set aside is said, so a calm forecast beside a forged flood is explained.
+        const sample = setAside > 0 ? { ...plain, setAside } : plain;
         const others = reportedBy.get(key(sample.ruleId, sample.period)) ?? 0;
         if (others <= 0) return sample;
         const othersInMinute = reportedBy.get(key(sample.ruleId, 'MINUTE'));

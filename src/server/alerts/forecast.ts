@@ -16,6 +16,8 @@ export interface LimitSample {
   readonly ratePerSecond: number;
   /** Whose requests: this console's only, or every reporting integration's. */
   readonly source: 'console' | 'account';
+  /** Reported requests of the window set aside as implausible, counted in neither figure. */
+  readonly setAside?: number;
 }
 
 /**
@@ -83,6 +85,7 @@ export function forecastLimit(
     exhaustsAt: seconds === null ? null : new Date(now + seconds * 1_000).toISOString(),
     level,
     source: sample.source,
+    ...(sample.setAside ? { setAside: sample.setAside } : {}),
   };
 }
 

@@ -16,6 +16,7 @@ import {
 import { metaApi } from '../routes/meta';
 import { planningApi } from '../planning/planning-routes';
 import { rateLimitsApi } from '../rate-limits/rate-limits-routes';
+import { consoleSessionsApi } from '../auth/console-sessions-routes';
 import { sessionApi } from '../auth/session-routes';
 import { signInLocksApi } from '../auth/sign-in-lock-routes';
 
@@ -23,6 +24,7 @@ import { signInLocksApi } from '../auth/sign-in-lock-routes';
 export const API_MODULES: readonly ApiModule[] = [
   sessionApi,
   signInLocksApi,
+  consoleSessionsApi,
   metaApi,
   healthApi,
   apiDescriptionApi,

@@ -10,7 +10,9 @@ import type { ConsoleStore } from '../store/open-store';
 import { Hono, type MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../app-env';
 import type { SignInOptions } from '../../shared/sign-in-options';
+import { ANY_ROLE } from '../http/api-operation';
 import { createConsoleAuth, type ConsoleAuth } from './console-auth';
+import { consoleSessionsRoutes } from './console-sessions-routes';
 import { OidcDiscovery, type ProviderFetch } from './oidc-discovery';
 import { oidcRoutes } from './oidc-routes';
 import { MemorySeenLogoutTokens } from './oidc-seen-tokens';
@@ -84,6 +86,8 @@ export function createAuthArea(deps: AuthAreaDeps): AuthArea {
       // Signing in needs no session (the Origin and CSRF checks still apply).
       { path: '/api/session', app: sessionRoutes(auth), access: 'no-session' },
       { path: '/api/sign-in-locks', app: signInLockRoutes(auth), access: ['admin'] },
+      // Everyone sees and ends their own sessions; the routes let admins at everyone's.
+      { path: '/api/sessions', app: consoleSessionsRoutes(auth), access: ANY_ROLE },
       // Browser navigations and the provider's back-channel calls, outside /api.
       { path: '/auth', app: options, access: 'no-session' },
       ...(identity && discovery

@@ -17,6 +17,7 @@ import {
   newSessionRecord,
   requireMatch,
   sessionIdHash,
+  sessionExpired,
   sessionMatches,
   type NewSessionDetails,
   type SessionMatch,
@@ -102,10 +103,12 @@ export class RedisSessionStore implements SessionStore {
     const record = newSessionRecord(user, details, this.#now());
     const { redis, keys } = this.#options;
     await this.#run(async () => {
+      // Indexed before it exists, so no session can escape listing and ending (an index entry
+      // without a session is dropped at the next listing).
+      await redis.zadd(keys.sessionIndex, record.createdAt + this.#options.maxAgeMs, record.handle);
       await redis.set(this.#key(record.id), this.#value(record), 'PX', this.#ttl(record));
       // Sign-ins are rare and throttled: the moment to drop index entries past any session's end.
       await redis.zremrangebyscore(keys.sessionIndex, '-inf', record.createdAt);
-      await redis.zadd(keys.sessionIndex, record.createdAt + this.#options.maxAgeMs, record.handle);
     });
     this.#seen.remember(record);
     return record;
@@ -209,10 +212,7 @@ export class RedisSessionStore implements SessionStore {
   }
 
   #expired(record: SessionRecord, at: number): boolean {
-    return (
-      at - record.lastSeenAt >= this.#options.idleMs ||
-      at - record.createdAt >= this.#options.maxAgeMs
-    );
+    return sessionExpired(record, at, this.#options);
   }
 
   /** Applies the sign-outs Redis missed. */

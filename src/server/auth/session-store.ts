@@ -112,6 +112,15 @@ export function sessionMatches(record: SessionRecord, match: SessionMatch): bool
   return given.every(([value, actual]) => value === actual);
 }
 
+/** Whether `record` has ended at `at`: unused for `idleMs`, or `maxAgeMs` past its start. */
+export function sessionExpired(
+  record: Pick<SessionRecord, 'createdAt' | 'lastSeenAt'>,
+  at: number,
+  { idleMs, maxAgeMs }: { idleMs: number; maxAgeMs: number },
+): boolean {
+  return at - record.lastSeenAt >= idleMs || at - record.createdAt >= maxAgeMs;
+}
+
 /** `value` when it is a role this build knows; otherwise nothing (a session without a role ends). */
 export function knownRole(value: unknown): Role | undefined {
   return RoleSchema.safeParse(value).success ? (value as Role) : undefined;
@@ -258,10 +267,7 @@ export class MemorySessionStore implements SessionStore {
   }
 
   #expired(record: SessionRecord, at: number): boolean {
-    return (
-      at - record.lastSeenAt >= this.#options.idleMs ||
-      at - record.createdAt >= this.#options.maxAgeMs
-    );
+    return sessionExpired(record, at, this.#options);
   }
 
   /** Drops expired sessions from the least recently used end. */

@@ -47,4 +47,47 @@ describe('npm run integrations', () => {
     expect(await runIntegrationsCli(['frobnicate'], io().io, open)).toBe(2);
     await db.close();
   });
+
+  it('refuses an owner that forges a line, a name that reads like one registered, and prints what was stored before safely', async () => {
+    const db = await openDatabase();
+    const shared: SqlDatabase = { ...db, close: async () => undefined };
+    const open = async () => shared;
+    expect(await runIntegrationsCli(['add', 'Nightly consent sync'], io().io, open)).toBe(0);
+
+    // The reproduction: an owner whose line break and tab print a second, made-up row.
+    const forged = io();
+    const owner = 'data team\nCRM connector\tactive\t-\tkey …AAAA\tlast report never';
+    expect(
+      await runIntegrationsCli(['add', 'Preference centre', '--owner', owner], forged.io, open),
+    ).toBe(1);
+    expect(forged.err()).toMatch(/^Owner: must not hold control characters/);
+    for (const escape of ['team \u001b[2J', 'team \u202eevil']) {
+      expect(await runIntegrationsCli(['add', 'Other', '--owner', escape], io().io, open)).toBe(1);
+    }
+
+    // Cyrillic "с" and "о", and a full-width N: the same name to a reader.
+    for (const alike of [
+      'Nightly \u0441\u043ensent sync',
+      '\uff2eightly consent sync',
+      'Nightly  consent sync',
+    ]) {
+      const refused = io();
+      expect(await runIntegrationsCli(['add', alike], refused.io, open)).toBe(1);
+      // Named either way: "reads like the existing …", or, spaces collapsed, "… exists".
+      expect(refused.err()).toMatch(
+        /(reads like the existing integration|named) "Nightly consent sync"/,
+      );
+    }
+
+    // A row stored before these checks is listed with its control characters escaped.
+    await new IntegrationStore(db).register('Legacy sync', 'ops\n\u001b[31mforged row');
+    const listed = io();
+    expect(await runIntegrationsCli(['list'], listed.io, open)).toBe(0);
+    const lines = listed.out().trimEnd().split('\n');
+    expect(lines).toHaveLength(2);
+    expect(lines.find((line) => line.startsWith('Legacy sync'))).toContain(
+      'ops\\u{a}\\u{1b}[31mforged row',
+    );
+    await db.close();
+  });
 });

@@ -4,7 +4,8 @@
 import { existsSync } from 'node:fs';
 import type { Writable } from 'node:stream';
 import { parseArgs } from 'node:util';
-import { IntegrationNameSchema } from '../../shared/integrations';
+import { IntegrationNameSchema, IntegrationOwnerSchema } from '../../shared/integrations';
+import { printable } from '../../shared/safe-text';
 import { IntegrationNameTakenError, IntegrationStore } from '../integrations/integration-store';
 import { openDatabase, type SqlDatabase } from '../store/database';
 import { openPostgresDatabase } from '../store/postgres-database';
@@ -61,9 +62,11 @@ export async function runIntegrationsCli(
     if (command === 'list') {
       const items = await store.list();
       if (items.length === 0) io.stdout.write('No integrations registered.\n');
+      // Names and owners are checked when registered; one stored before those checks is still
+      // printed with its control characters escaped, so it cannot forge a line of this list.
       for (const item of items) {
         io.stdout.write(
-          `${item.name}\t${item.status}\t${item.owner ?? '-'}\tkey …${item.keyHint ?? '-'}\tlast report ${item.lastReportAt ?? 'never'}\n`,
+          `${printable(item.name)}\t${item.status}\t${printable(item.owner ?? '-')}\tkey …${item.keyHint ?? '-'}\tlast report ${item.lastReportAt ?? 'never'}\n`,
         );
       }
       return 0;
@@ -74,8 +77,13 @@ export async function runIntegrationsCli(
         io.stderr.write(`Name: ${valid.error.issues[0]?.message ?? 'invalid'}\n`);
         return 1;
       }
+      const owner = IntegrationOwnerSchema.safeParse(parsed.values.owner ?? '');
+      if (!owner.success) {
+        io.stderr.write(`Owner: ${owner.error.issues[0]?.message ?? 'invalid'}\n`);
+        return 1;
+      }
       try {
-        const { key } = await store.register(valid.data, parsed.values.owner?.trim() || null);
+        const { key } = await store.register(valid.data, owner.data || null);
         io.stdout.write(
           `Registered "${valid.data}". Its reporting key (shown this once; only its hash is kept):\n${key}\n`,
         );
@@ -90,7 +98,7 @@ export async function runIntegrationsCli(
     }
     const found = await store.findByName(name);
     if (!found) {
-      io.stderr.write(`No integration named "${name}".\n`);
+      io.stderr.write(`No integration named "${printable(name)}".\n`);
       return 1;
     }
     if (command === 'rotate') {

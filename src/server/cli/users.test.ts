@@ -68,6 +68,7 @@ describe('npm run users', () => {
       'another-password-2\n',
     );
     expect(replaced.out).toContain('Updated alice (support)');
+    expect(replaced.out).toContain('Their open sessions have ended');
     const [alice] = readUsersFile(replaced.file);
     expect(await verifyPassword('another-password-2', alice?.passwordHash ?? '')).toBe(true);
   });

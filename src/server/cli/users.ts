@@ -159,7 +159,11 @@ export async function runUsersCli(argv: string[], io: CliIo): Promise<number> {
         const passwordHash = await hashPassword(password, io.scrypt);
         const others = users.filter((user) => user.username !== username);
         writeUsersFile(file, [...others, { username, role: role.data, passwordHash }]);
-        print(`${existing ? 'Updated' : 'Added'} ${username} (${role.data}) in ${file}.`);
+        print(
+          existing
+            ? `Updated ${username} (${role.data}) in ${file}. Their open sessions have ended (a running console applies it within a second).`
+            : `Added ${username} (${role.data}) in ${file}.`,
+        );
         return 0;
       }
       case 'remove': {
@@ -172,7 +176,11 @@ export async function runUsersCli(argv: string[], io: CliIo): Promise<number> {
           file,
           users.filter((user) => user.username !== username),
         );
-        print(`Removed ${username} from ${file}. Their open sessions end at their next request.`);
+        // Sessions are bound to the entry they signed in with (auth/user-directory.ts): none
+        // comes back, even if the name is added again.
+        print(
+          `Removed ${username} from ${file}. Their open sessions have ended (a running console applies it within a second).`,
+        );
         return 0;
       }
       case 'unlock': {

@@ -16,10 +16,21 @@ export async function readJson(request: Request): Promise<unknown> {
   }
 }
 
-/** The 400 for a schema's first complaint about a body, naming the field by its path. */
+/**
+ * The 400 for a schema's first complaint about a body, naming the field by its path; an unknown
+ * field of a strict object is named itself.
+ */
 export function firstIssue(error: {
-  issues: ReadonlyArray<{ path: PropertyKey[]; message: string }>;
+  issues: ReadonlyArray<{
+    path: PropertyKey[];
+    message: string;
+    code?: string;
+    keys?: readonly string[];
+  }>;
 }): HttpProblem {
   const issue = error.issues[0];
+  if (issue?.code === 'unrecognized_keys' && issue.keys?.[0] !== undefined) {
+    return invalidBody([...issue.path, issue.keys[0]].map(String).join('.'), 'unknown field');
+  }
   return invalidBody(issue?.path.map(String).join('.') || 'body', issue?.message ?? 'is not valid');
 }

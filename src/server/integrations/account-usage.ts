@@ -15,6 +15,7 @@ import { OTHER_TEMPLATE } from '../../shared/operation-templates';
 import {
   accountMinuteCeiling,
   PERIOD_SECONDS,
+  setAsideAtCeiling,
   matchModuleRule,
   type RateLimitPeriod,
   type RateLimitRule,
@@ -69,30 +70,34 @@ interface ImplausibleMinute {
 
 /**
  * Splits reported rows into the plausible ones and the minutes in which one integration reported
- * more answered requests (requests minus 429s) than the account's limits allow in a minute. Such
- * a count cannot be real: a key holder's error or a made-up report. Its minute is clamped to the
- * ceiling and listed apart, and counts in no limit, timeline or forecast, so one key cannot make
- * the early warning name a limit as exhausted.
+ * as many requests as the account's limits allow in a minute, or more (every request: a 429 is a
+ * request too, so calling every request refused does not pass). Such a count is a key holder's
+ * error or a made-up report, and only the platform's own 429s may say the account's minute was
+ * used up. Its minute is listed apart and counts in no limit, timeline or forecast, so one key
+ * cannot make the early warning name a limit as exhausted.
  */
 function splitImplausible(
   rows: readonly TemplateTotal[],
   rules: readonly RateLimitRule[],
-): { plausible: TemplateTotal[]; implausible: ImplausibleMinute[] } {
+): { plausible: TemplateTotal[]; setAside: TemplateTotal[]; implausible: ImplausibleMinute[] } {
   const ceiling = accountMinuteCeiling(rules);
-  if (ceiling === undefined) return { plausible: [...rows], implausible: [] };
-  const answered = new Map<string, number>();
+  if (ceiling === undefined) return { plausible: [...rows], setAside: [], implausible: [] };
+  const claimed = new Map<string, number>();
   const slot = (row: TemplateTotal) => `${row.integrationId}|${row.minute}`;
   for (const row of rows) {
-    answered.set(slot(row), (answered.get(slot(row)) ?? 0) + row.requests - row.throttled);
+    claimed.set(slot(row), (claimed.get(slot(row)) ?? 0) + row.requests);
   }
   const implausible: ImplausibleMinute[] = [];
-  for (const [key, reported] of answered) {
-    if (reported <= ceiling) continue;
+  for (const [key, reported] of claimed) {
+    if (!setAsideAtCeiling(reported, ceiling)) continue;
     const [integrationId = '', minute = '0'] = key.split('|');
     implausible.push({ integrationId, minute: Number(minute), reported, clampedTo: ceiling });
   }
+  const isSetAside = (row: TemplateTotal) =>
+    setAsideAtCeiling(claimed.get(slot(row)) ?? 0, ceiling);
   return {
-    plausible: rows.filter((row) => (answered.get(slot(row)) ?? 0) <= ceiling),
+    plausible: rows.filter((row) => !isSetAside(row)),
+    setAside: rows.filter(isSetAside),
     implausible: implausible.sort((a, b) => b.minute - a.minute),
   };
 }
@@ -179,7 +184,7 @@ export class AccountUsage {
       incidents.list({ since: now - INCIDENT_HORIZON_MS, limit: INCIDENTS_SHOWN }),
     ]);
     const rules = governor.rules();
-    const { plausible: rows, implausible } = splitImplausible(reportedRows, rules);
+    const { plausible: rows, setAside, implausible } = splitImplausible(reportedRows, rules);
     const ruleById = new Map(rules.map((rule) => [rule.id, rule]));
     const byIntegration = new Map<string, TemplateTotal[]>();
     for (const row of rows) {
@@ -208,6 +213,13 @@ export class AccountUsage {
         }))
         .filter((entry) => entry.used > 0);
       const reported = limit.used + perIntegration.reduce((sum, entry) => sum + entry.used, 0);
+      const setAsideUsed = rule
+        ? requestsInWindow(
+            setAside.filter((row) => countsFor(rule, rules, row.method, row.template)),
+            now,
+            windowMs,
+          )
+        : 0;
       return {
         ruleId: limit.ruleId,
         period: limit.period,
@@ -225,6 +237,7 @@ export class AccountUsage {
           reported,
           limit.incidentKey,
         ),
+        ...(setAsideUsed > 0 ? { setAside: setAsideUsed } : {}),
       };
     });
 

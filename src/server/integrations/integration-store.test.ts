@@ -47,6 +47,38 @@ for (const engine of STORE_ENGINES) {
       await expect(store.register('NIGHTLY SYNC', null)).rejects.toThrow(/exists/);
     });
 
+    it('stores a source at most the ceiling a minute, across reports written together or apart', async () => {
+      const capped = new IntegrationStore(
+        db,
+        () => clock,
+        undefined,
+        () => 1_000,
+      );
+      const { integration } = await capped.register('Made-up reporter', null);
+      const entry = (template: string, requests: number) => ({
+        minute: T0,
+        method: 'GET',
+        template,
+        requests,
+        throttled: requests,
+      });
+      // Two reports in one write, then a third on its own: 600 + 600 + 600 claimed.
+      const [first, second] = await Promise.all([
+        capped.storeReport(integration.id, [entry('/a', 600)], []),
+        capped.storeReport(integration.id, [entry('/b', 600)], []),
+      ]);
+      const third = await capped.storeReport(integration.id, [entry('/a', 600)], []);
+      expect([first.capped, second.capped, third.capped]).toEqual([
+        { minutes: 0, requests: 0 },
+        { minutes: 1, requests: 200 },
+        { minutes: 1, requests: 600 },
+      ]);
+      const rows = await capped.minutesSince(T0);
+      expect(rows.reduce((sum, row) => sum + row.requests, 0)).toBe(1_000);
+      // A 429 count never exceeds the requests kept.
+      for (const row of rows) expect(row.throttled).toBeLessThanOrEqual(row.requests);
+    });
+
     it('adds reports of the same minute and operation into one row', async () => {
       const { integration } = await store.register('Sync', null);
       const entry = {

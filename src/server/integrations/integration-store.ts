@@ -3,10 +3,11 @@
 // integration received, and the retention that keeps all of it bounded.
 import { timingSafeEqual } from 'node:crypto';
 import type { Integration } from '../../shared/integrations';
+import { nameSkeleton } from '../../shared/safe-text';
 import type { SqlDatabase } from '../store/database';
 import { sortableId } from '../store/sortable-id';
 import { generateReportingKey, hashReportingKey, keyHint } from './integration-keys';
-import { ReportAggregates, type AlsoRecordMinutes } from './report-aggregates';
+import { ReportAggregates, type AlsoRecordMinutes, type MinuteCeiling } from './report-aggregates';
 import * as z from 'zod';
 import { select } from '../store/typed-rows';
 
@@ -113,10 +114,11 @@ export class IntegrationStore {
     db: SqlDatabase | (() => Promise<SqlDatabase>),
     now: () => number = Date.now,
     alsoRecord?: AlsoRecordMinutes,
+    ceiling?: MinuteCeiling,
   ) {
     this.#db = typeof db === 'function' ? db : () => Promise.resolve(db);
     this.#now = now;
-    this.#reports = new ReportAggregates(this.#db, now, alsoRecord);
+    this.#reports = new ReportAggregates(this.#db, now, alsoRecord, ceiling);
   }
 
   /** Every integration, by name. */
@@ -155,6 +157,16 @@ export class IntegrationStore {
     owner: string | null,
   ): Promise<{ integration: Integration; key: string }> {
     const now = this.#now();
+    // A name that reads like one registered (lookalike letters, full-width forms, other spacing)
+    // would pass for it on every page. Checked here, against the few names there are; the unique
+    // index below still settles two registrations of the very same name at once.
+    const skeleton = nameSkeleton(name);
+    const alike = (await this.list()).find((item) => nameSkeleton(item.name) === skeleton);
+    if (alike && alike.name.toLowerCase() !== name.trim().toLowerCase()) {
+      throw new IntegrationNameTakenError(
+        `"${name.trim()}" reads like the existing integration "${alike.name}"`,
+      );
+    }
     const key = generateReportingKey();
     const id = sortableId(now);
     try {

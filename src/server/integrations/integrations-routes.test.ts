@@ -98,6 +98,28 @@ describe('integration reports', () => {
     expect(duplicate.status).toBe(409);
   });
 
+  it('refuses an owner with control or bidi characters and a name that reads like one registered', async () => {
+    await register();
+    const add = (body: unknown) =>
+      h.request('/api/integrations', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    for (const owner of ['data team\nforged\tactive', 'team \u001b[31m', 'team \u202eevil']) {
+      const refused = await add({ name: 'Preference centre', owner });
+      expect(refused.status).toBe(400);
+      expect(await refused.json()).toMatchObject({ parameter: 'owner' });
+    }
+    const alike = await add({ name: 'Nightly \u0441\u043ensent sync' });
+    expect(alike.status).toBe(409);
+    expect((await alike.json()).detail).toContain(
+      'reads like the existing integration "Nightly consent sync"',
+    );
+    const list = await (await h.request('/api/integrations')).json();
+    expect(list.items).toHaveLength(1);
+  });
+
   it('answers 401 to a missing, unknown or revoked key and stores nothing', async () => {
     const issued = await register();
     expect((await report(undefined, { minutes: [entry()] })).status).toBe(401);

@@ -26,9 +26,10 @@ import { looksLikeReportingKey } from './integration-keys';
 import { IntegrationNameTakenError } from './integration-store';
 import type { IntegrationsRoutesDeps } from './integrations-port';
 import { readReport, ReportRejectedError } from './report-intake';
-import { HttpProblem } from '../problem';
+import { HttpProblem, problemResponse } from '../problem';
 import { quotaRefusalHeaders } from '../rate-limit-fields';
 import { SECURITY_PROBLEM_TYPES } from '../security/security-problems';
+import { clientAddress } from '../security/web-settings';
 
 const noStore = { 'Cache-Control': 'private, no-store' };
 
@@ -42,6 +43,25 @@ function unauthorized(): HttpProblem {
         'Send the integration\u2019s reporting key as "Authorization: Bearer <key>". An admin issues keys on the Integrations page.',
     },
     { 'WWW-Authenticate': 'Bearer realm="integration reports"' },
+  );
+}
+
+/**
+ * 429 for an address past its bound of wrong keys (failed-key-guard.ts), answered directly rather
+ * than thrown: a flood gets thousands, and an Error's stack trace is the costliest part of one.
+ */
+function tooManyWrongKeys(c: Context, perMinute: number, retryAfterSeconds: number): Response {
+  const policy = { id: 'integration-wrong-keys', quota: perMinute, windowSeconds: 60 };
+  return problemResponse(
+    c,
+    {
+      type: PROBLEM_TYPES.rateLimited,
+      title: 'Too many wrong reporting keys from this address',
+      status: 429,
+      detail: `${perMinute} reports with a missing, unknown or revoked key came from this address within a minute; every report from it is refused for ${retryAfterSeconds} s. Check the key the integration sends.`,
+      retryAfterSeconds,
+    },
+    quotaRefusalHeaders([policy], policy, retryAfterSeconds),
   );
 }
 
@@ -74,9 +94,25 @@ function bearerKey(c: Context): string | undefined {
 /** `POST /` of the ingest route, mounted at /api/integrations/reports before any session check. */
 export function integrationReportRoutes(deps: IntegrationsRoutesDeps) {
   return new Hono<AppEnv>().post('/', async (c) => {
+    // An address that sent too many wrong keys is refused first: no key compared, no body read.
+    const address = clientAddress(c, deps.web);
+    const wait = deps.failedKeys.refusedFor(address);
+    if (wait > 0) {
+      await deps.failedKeys.hold();
+      return tooManyWrongKeys(c, deps.failedKeys.perMinute, wait);
+    }
     const key = bearerKey(c);
     const integration = key ? await deps.store.authenticate(key) : undefined;
-    if (!integration) throw unauthorized();
+    if (!integration) {
+      if (deps.failedKeys.failed(address)) {
+        // The address itself is not logged: it may identify a person.
+        deps.logger.warn(
+          { perMinute: deps.failedKeys.perMinute },
+          'too many wrong reporting keys from one address: its reports are refused for a minute',
+        );
+      }
+      throw unauthorized();
+    }
     const verdict = await deps.limiter.take(integration.id);
     if (!verdict.allowed) {
       throw new HttpProblem(
@@ -113,6 +149,7 @@ export function integrationReportRoutes(deps: IntegrationsRoutesDeps) {
     const answer: IngestAnswer = {
       accepted: { minutes: intake.minutes.length, throttles: intake.throttles.length },
       aggregated: { throttles: stored.aggregated },
+      ...(stored.capped.requests > 0 ? { capped: stored.capped } : {}),
       dropped: {
         total: Object.values(reasons).reduce((sum, count) => sum + count, 0),
         reasons,
@@ -237,7 +274,7 @@ export const integrationReportsApi: ApiModule = {
         401: 'A missing, unknown or revoked key (`/problems/integration-unauthorized`), with `WWW-Authenticate: Bearer`.',
         413: 'More entries than one report may hold (`/problems/payload-too-large`).',
         415: 'Not `application/json` (`/problems/unsupported-media-type`).',
-        429: 'Too many reports from this integration (`/problems/rate-limited`), with `Retry-After`.',
+        429: 'Too many reports from this integration, or too many wrong keys from this client address (`/problems/rate-limited`, refused before the key or body is read), with `Retry-After`.',
       },
     },
   ],

@@ -75,6 +75,15 @@ interface PendingReport {
   readonly at: number;
   /** 429 entries kept only as a count (beyond the distinct ones allowed in their minute). */
   aggregated: number;
+  /** Requests not stored because their minute reached the ceiling, and those minutes. */
+  readonly capped: { requests: number; minutes: Set<number> };
+}
+
+/** What the ingest answer says of a stored report. */
+export interface StoredReport {
+  readonly aggregated: number;
+  /** Requests beyond the account's minute ceiling, not stored, and the minutes they claimed. */
+  readonly capped: { readonly minutes: number; readonly requests: number };
 }
 
 interface Batch {
@@ -109,29 +118,46 @@ export type AlsoRecordMinutes = (
   rows: ReadonlyArray<MinuteAggregate & { readonly source: string }>,
 ) => Promise<void>;
 
+/**
+ * The most requests one source may hold in a minute (the account's minute ceiling, from the
+ * rules in force), or undefined for no bound.
+ */
+export type MinuteCeiling = () => number | undefined;
+
+const StoredSumSchema = z.object({ n: integer });
+
 /** The report aggregates of every integration. */
 export class ReportAggregates {
   readonly #db: () => Promise<SqlDatabase>;
   readonly #now: () => number;
   readonly #alsoRecord: AlsoRecordMinutes | undefined;
+  readonly #ceiling: MinuteCeiling;
 
-  constructor(db: () => Promise<SqlDatabase>, now: () => number, alsoRecord?: AlsoRecordMinutes) {
+  constructor(
+    db: () => Promise<SqlDatabase>,
+    now: () => number,
+    alsoRecord?: AlsoRecordMinutes,
+    ceiling: MinuteCeiling = () => undefined,
+  ) {
     this.#db = db;
     this.#now = now;
     this.#alsoRecord = alsoRecord;
+    this.#ceiling = ceiling;
   }
 
   /**
    * Stores one accepted report of `integrationId`, all of it or nothing; resolves once it is
    * committed. Group commit: reports arriving while a write is under way are written together in
    * the next transaction, their minute rows summed first, so a flood costs one commit (one fsync
-   * on SQLite) per round instead of one per report.
+   * on SQLite) per round instead of one per report. A source's requests of one minute, across
+   * all its reports, are stored up to the account's minute ceiling; the rest is counted in the
+   * answer (`capped`) and not stored.
    */
   storeReport(
     integrationId: string,
     minutes: readonly MinuteAggregate[],
     throttles: readonly ThrottleRecord[],
-  ): Promise<{ aggregated: number }> {
+  ): Promise<StoredReport> {
     const batch = this.#pending;
     const report: PendingReport = {
       integrationId,
@@ -139,13 +165,17 @@ export class ReportAggregates {
       throttles,
       at: this.#now(),
       aggregated: 0,
+      capped: { requests: 0, minutes: new Set() },
     };
     batch.reports.push(report);
     if (!this.#writing) {
       this.#writing = true;
       setTimeout(() => void this.#writeBatches(), WRITE_WINDOW_MS);
     }
-    return batch.done.then(() => ({ aggregated: report.aggregated }));
+    return batch.done.then(() => ({
+      aggregated: report.aggregated,
+      capped: { minutes: report.capped.minutes.size, requests: report.capped.requests },
+    }));
   }
 
   #pending = newBatch();
@@ -168,32 +198,75 @@ export class ReportAggregates {
     this.#writing = false;
   }
 
+  /**
+   * What each source may still add to each of its minutes in `reports` before the ceiling: the
+   * ceiling less what is stored already. Read in the writing transaction, so reports written
+   * together or one after the other are bounded alike.
+   */
+  async #roomLeft(
+    tx: SqlExecutor,
+    reports: readonly PendingReport[],
+    ceiling: number,
+  ): Promise<Map<string, number>> {
+    const room = new Map<string, number>();
+    for (const report of reports) {
+      for (const entry of report.minutes) {
+        const minute = minuteOf(entry.minute);
+        const slot = `${report.integrationId}|${minute}`;
+        if (room.has(slot)) continue;
+        const { rows } = await select(
+          tx,
+          StoredSumSchema,
+          `SELECT COALESCE(SUM(requests), 0) AS n FROM integration_minutes
+           WHERE integration_id = $1 AND minute = $2`,
+          [report.integrationId, iso(minute)],
+        );
+        room.set(slot, Math.max(0, ceiling - (rows[0]?.n ?? 0)));
+      }
+    }
+    return room;
+  }
+
   async #write(reports: readonly PendingReport[]): Promise<void> {
-    const sums = new Map<string, [string, MinuteAggregate]>();
     const lastReport = new Map<string, number>();
     for (const report of reports) {
       lastReport.set(
         report.integrationId,
         Math.max(lastReport.get(report.integrationId) ?? 0, report.at),
       );
-      for (const entry of report.minutes) {
-        const minute = minuteOf(entry.minute);
-        const key = `${report.integrationId}|${minute}|${entry.method}|${entry.template}`;
-        const previous = sums.get(key)?.[1];
-        sums.set(key, [
-          report.integrationId,
-          {
-            ...entry,
-            minute,
-            requests: (previous?.requests ?? 0) + entry.requests,
-            throttled: (previous?.throttled ?? 0) + entry.throttled,
-          },
-        ]);
-      }
     }
+    const ceiling = this.#ceiling();
     await (
       await this.#db()
     ).transaction(async (tx) => {
+      const room = ceiling === undefined ? undefined : await this.#roomLeft(tx, reports, ceiling);
+      const sums = new Map<string, [string, MinuteAggregate]>();
+      for (const report of reports) {
+        for (const entry of report.minutes) {
+          const minute = minuteOf(entry.minute);
+          let requests = entry.requests;
+          const slot = `${report.integrationId}|${minute}`;
+          const left = room?.get(slot);
+          if (left !== undefined && requests > left) {
+            report.capped.requests += requests - left;
+            report.capped.minutes.add(minute);
+            requests = left;
+            if (requests === 0) continue;
+          }
+          if (left !== undefined) room?.set(slot, left - requests);
+          const key = `${slot}|${entry.method}|${entry.template}`;
+          const previous = sums.get(key)?.[1];
+          sums.set(key, [
+            report.integrationId,
+            {
+              ...entry,
+              minute,
+              requests: (previous?.requests ?? 0) + requests,
+              throttled: (previous?.throttled ?? 0) + Math.min(entry.throttled, requests),
+            },
+          ]);
+        }
+      }
       for (const [integrationId, entry] of sums.values()) {
         await tx.query(UPSERT_MINUTE, [
           integrationId,

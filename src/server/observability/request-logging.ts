@@ -16,8 +16,9 @@ const REQUEST_ID = /^[\w-]{8,64}$/;
 
 /**
  * Machine traffic on a steady cadence: every integration reports every few seconds, which at info
- * level would bury a person's requests in the log. Accepted reports log at debug; refusals still
- * log at info (and failures at error).
+ * level would bury a person's requests in the log. Accepted reports and rate refusals (429, which
+ * a flood answers by the thousand; the refusing route logs once when it starts) log at debug;
+ * other refusals still log at info (and failures at error).
  */
 const QUIET_ROUTES = new Set(['/api/integrations/reports']);
 
@@ -44,7 +45,8 @@ export function requestLogging(logger: Logger, web: WebSettings): MiddlewareHand
       ...(c.get('user') ? { user: c.get('user')?.username } : {}),
     };
     if (status >= 500) logger.error(line, 'request');
-    else if (status < 400 && QUIET_ROUTES.has(line.route)) logger.debug(line, 'request');
-    else logger.info(line, 'request');
+    else if ((status < 400 || status === 429) && QUIET_ROUTES.has(line.route)) {
+      logger.debug(line, 'request');
+    } else logger.info(line, 'request');
   };
 }

@@ -113,6 +113,39 @@ for (const engine of STORE_ENGINES) {
       expect(markdown).toContain('Counted today by v2 data-subjects quota');
     });
 
+    it('leaves out and lists a minute in which one integration claimed a whole account minute', async () => {
+      const { integration: sync } = await integrations.register('Nightly sync', 'data team');
+      const { integration: forger } = await integrations.register('Forger', null);
+      const call = (operation: { method: string; path: string }, requests: number) => ({
+        minute: NOW - 60_000,
+        method: operation.method,
+        template: operation.path,
+        requests,
+        throttled: requests,
+      });
+      await integrations.storeReport(sync.id, [{ ...call(V2_LIST, 30), throttled: 0 }], []);
+      // Stored without the intake's cap (no ceiling given to this store): the read must still
+      // leave it out, as it does a minute stored before the cap existed.
+      await integrations.storeReport(forger.id, [call(V4_BASIC, 10_000_000)], []);
+
+      const report = await migrationReadiness(deps, 'hour');
+
+      expect(report.dataSubjectCalls).toBe(30);
+      expect(report.v4Calls).toBe(0);
+      expect(report.readiness).toBe(0);
+      expect(report.setAside).toEqual([
+        {
+          source: forger.id,
+          name: 'Forger',
+          minute: new Date(Math.floor((NOW - 60_000) / 60_000) * 60_000).toISOString(),
+          reported: 10_000_000,
+        },
+      ]);
+      expect(migrationMarkdown(report)).toContain(
+        '1 reported minute set aside as implausible (one integration reported as many requests as the account can send in a minute, or more) and not counted.',
+      );
+    });
+
     it('says there were no data-subject calls instead of a readiness of 0 %', async () => {
       const report = await migrationReadiness(deps, 'day');
       expect(report.dataSubjectCalls).toBe(0);

@@ -10,6 +10,7 @@ import { operationLabel, type DataSubjectOperation } from '../../shared/data-sub
 import type { LegacyUse, MigrationReport, PlanningPeriod } from '../../shared/planning';
 import { PLATFORM_OPERATIONS, type PlatformOperation } from '../../shared/platform-operations';
 import {
+  accountMinuteCeiling,
   describeLimits,
   limitName,
   rulesApplyingTo,
@@ -17,7 +18,7 @@ import {
 } from '../../shared/rate-limits';
 import { sampleOf } from '../../shared/schema-fields';
 import { rulesOf } from './policies';
-import { periodWindow, sourceName, type PlanningDeps } from './what-if';
+import { periodWindow, setAsideListed, sourceName, type PlanningDeps } from './what-if';
 
 const DAY_MS = 86_400_000;
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -77,9 +78,15 @@ export async function migrationReadiness(
 ): Promise<MigrationReport> {
   const { from, to } = periodWindow(period, deps);
   const recorded = recordedOperations(deps.operations);
-  const rows = await deps.store.dailyBySource(from, to, recorded);
-  const names = await deps.integrationNames();
   const rules = rulesOf({ kind: 'published', version: deps.inForce.policy }, deps.inForce);
+  // Minutes the account view sets aside (docs/account-wide-view.md) are not calls the account
+  // made: left out, and listed.
+  const ceiling = accountMinuteCeiling(rules);
+  const [rows, setAside] = await Promise.all([
+    deps.store.dailyBySource(from, to, recorded, ceiling),
+    ceiling === undefined ? [] : deps.store.minutesAtCeiling(from, to, ceiling),
+  ]);
+  const names = await deps.integrationNames();
   const recordOf = new Map(recorded.map((entry) => [`${entry.method} ${entry.template}`, entry]));
 
   const perOperation = new Map<string, { calls: number; callers: Map<string, number> }>();
@@ -182,6 +189,7 @@ export async function migrationReadiness(
         calls: perOperation.get(entry.operation.id)?.calls ?? 0,
       }))
       .sort((a, b) => b.calls - a.calls),
+    setAside: setAsideListed(setAside, names),
     generatedAt: iso(deps.now()),
   };
 }

@@ -114,4 +114,51 @@ describe('the planning routes', () => {
     expect((await h.request('/api/planning/policies', {}, { as: null })).status).toBe(401);
     expect((await replay({ period: 'hour', policy: custom(5) }, '', null)).status).toBe(401);
   });
+
+  it('refuses unknown fields and unknown or repeated parameters, naming them', async () => {
+    const sent = h.sent.length;
+    for (const [body, parameter] of [
+      [{ period: 'hour', policy: custom(5), dryRun: true }, 'dryRun'],
+      [{ period: 'hour', policy: { ...custom(5), accountMinte: 10 } }, 'policy.accountMinte'],
+      [
+        { period: 'hour', policy: { kind: 'published', version: 'per-endpoint', tier: 'x' } },
+        'policy.tier',
+      ],
+      [
+        {
+          period: 'hour',
+          policy: { ...custom(5), moduleRules: [{ id: 'r', minute: 1, hour: null, burst: 9 }] },
+        },
+        'policy.moduleRules.0.burst',
+      ],
+    ] as const) {
+      const answer = await replay(body);
+      expect(answer.status, JSON.stringify(body)).toBe(400);
+      expect(ProblemSchema.parse(await answer.json())).toMatchObject({
+        parameter,
+        detail: expect.stringContaining('unknown field'),
+      });
+    }
+    for (const [path, parameter, detail] of [
+      ['/api/planning/migration?format=csv&format=markdown', 'format', 'give it at most once'],
+      ['/api/planning/migration?period=day&period=week', 'period', 'give it at most once'],
+      ['/api/planning/migration?perod=day', 'perod', 'unknown parameter; use period, format'],
+    ] as const) {
+      const answer = await h.request(path);
+      expect(answer.status, path).toBe(400);
+      expect(ProblemSchema.parse(await answer.json())).toMatchObject({
+        parameter,
+        detail: expect.stringContaining(detail),
+      });
+    }
+    for (const [query, parameter] of [
+      ['?format=csv&format=markdown', 'format'],
+      ['?format=csv&download=1', 'download'],
+    ] as const) {
+      const answer = await replay({ period: 'hour', policy: custom(5) }, query);
+      expect(answer.status, query).toBe(400);
+      expect(ProblemSchema.parse(await answer.json()).parameter).toBe(parameter);
+    }
+    expect(h.sent.length).toBe(sent);
+  });
 });

@@ -29,14 +29,31 @@ import { NoRecordedTrafficError, PeriodTooLongError, whatIf } from './what-if';
 
 const NO_STORE = { 'Cache-Control': 'private, no-store' };
 
-const FormatQuerySchema = z.object({ format: z.optional(ExportFormatSchema) });
-const MigrationQuerySchema = z.object({
+const FormatQuerySchema = z.strictObject({ format: z.optional(ExportFormatSchema) });
+const MigrationQuerySchema = z.strictObject({
   period: z.optional(PlanningPeriodSchema),
   format: z.optional(ExportFormatSchema),
 });
 
+/**
+ * The query's parameters, each given once and each one of `allowed`: an unknown parameter is
+ * refused rather than ignored, and a repeated one rather than read as its first or last value
+ * (docs/security-model.md), as the list routes do (http/list-query.ts).
+ */
+function strictQuery(c: Context, allowed: readonly string[]): Record<string, string> {
+  const query: Record<string, string> = {};
+  for (const [name, values] of Object.entries(c.req.queries())) {
+    if (!allowed.includes(name)) {
+      throw invalidParameter(name, `unknown parameter; use ${allowed.join(', ')}`);
+    }
+    if (values.length !== 1) throw invalidParameter(name, 'give it at most once');
+    query[name] = values[0] ?? '';
+  }
+  return query;
+}
+
 function formatOf(c: Context): 'csv' | 'markdown' | undefined {
-  const parsed = FormatQuerySchema.safeParse({ format: c.req.query('format') });
+  const parsed = FormatQuerySchema.safeParse(strictQuery(c, ['format']));
   if (!parsed.success) throw invalidParameter('format', 'must be csv or markdown');
   return parsed.data.format;
 }
@@ -107,7 +124,7 @@ export function planningRoutes(deps: ReadinessDeps) {
       return c.json(result, 200, NO_STORE);
     })
     .get('/migration', async (c) => {
-      const parsed = MigrationQuerySchema.safeParse(c.req.query());
+      const parsed = MigrationQuerySchema.safeParse(strictQuery(c, ['period', 'format']));
       if (!parsed.success) {
         const issue = parsed.error.issues[0];
         throw invalidParameter(

@@ -8,6 +8,7 @@ import {
   accountMinuteCeiling,
   endpointKey,
   matchModuleRule,
+  setAsideAtCeiling,
   type RateLimitRule,
 } from '../../shared/rate-limits';
 import type { GroupSeries, MinuteSeries } from './replay';
@@ -166,8 +167,9 @@ export async function loadTraffic(
     }
   }
 
-  // Implausible reports: only a minute whose whole account total is above the ceiling can hold
-  // one, so only those minutes' source rows are read.
+  // Implausible reports (a source's minute at the ceiling or above, 429s included): only a minute
+  // whose whole account total reaches the ceiling can hold one, so only those minutes' source
+  // rows are read.
   const setAside: SetAside[] = [];
   const keptRowsOf = new Map<number, SourceRow[]>();
   const ceiling = accountMinuteCeiling(inForce);
@@ -175,19 +177,19 @@ export async function loadTraffic(
     ceiling === undefined
       ? []
       : [...total.keys()]
-          .filter((index) => (total[index] ?? 0) > ceiling)
+          .filter((index) => setAsideAtCeiling(total[index] ?? 0, ceiling))
           .map((index) => from + index * MINUTE_MS);
   if (ceiling !== undefined && candidates.length > 0) {
     const rows = await store.sourcesIn(candidates);
-    const answered = new Map<string, number>();
+    const claimed = new Map<string, number>();
     const slot = (row: SourceRow) => `${row.source}|${row.minute}`;
     for (const row of rows) {
       if (row.source === CONSOLE_SOURCE) continue;
-      answered.set(slot(row), (answered.get(slot(row)) ?? 0) + row.requests - row.throttled);
+      claimed.set(slot(row), (claimed.get(slot(row)) ?? 0) + row.requests);
     }
     const dropped = new Set<string>();
-    for (const [key, reported] of answered) {
-      if (reported <= ceiling) continue;
+    for (const [key, reported] of claimed) {
+      if (!setAsideAtCeiling(reported, ceiling)) continue;
       dropped.add(key);
       const [source = '', minute = '0'] = key.split('|');
       setAside.push({ source, minute: Number(minute), reported });

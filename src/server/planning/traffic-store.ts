@@ -301,22 +301,50 @@ export class TrafficStore {
   }
 
   /**
-   * Each source's data-subject calls per day (UTC) in [from, to], for the templates given.
+   * Each integration's minutes in [from, to] holding `ceiling` requests or more (every
+   * template, 429s included): the minutes set aside as implausible, oldest first.
+   */
+  async minutesAtCeiling(
+    from: number,
+    to: number,
+    ceiling: number,
+  ): Promise<Array<{ source: string; minute: number; reported: number }>> {
+    const { rows } = await select(
+      await this.#db(),
+      z.object({ source: z.string(), minute: z.string(), reported: integer }),
+      `SELECT integration_id AS source, minute, SUM(requests) AS reported
+       FROM integration_minutes WHERE minute >= $1 AND minute <= $2
+       GROUP BY integration_id, minute HAVING SUM(requests) >= $3
+       ORDER BY minute, integration_id`,
+      [iso(from), iso(to), ceiling],
+    );
+    return rows.map((row) => ({ ...row, minute: Date.parse(row.minute) }));
+  }
+
+  /**
+   * Each source's data-subject calls per day (UTC) in [from, to], for the templates given. An
+   * integration's minute holding `ceiling` requests or more (the minutes
+   * {@link minutesAtCeiling} lists) is left out.
    */
   async dailyBySource(
     from: number,
     to: number,
     templates: ReadonlyArray<{ method: string; template: string }>,
+    ceiling = Number.MAX_SAFE_INTEGER,
   ): Promise<
     Array<{ source: string; day: string; method: string; template: string; calls: number }>
   > {
     if (templates.length === 0) return [];
-    const params: unknown[] = [iso(from), iso(to)];
+    const params: unknown[] = [iso(from), iso(to), ceiling];
     const tests = templates.map((cell) => {
       params.push(cell.method, cell.template);
       return `(method = $${params.length - 1} AND template = $${params.length})`;
     });
     const where = `minute >= $1 AND minute <= $2 AND (${tests.join(' OR ')})`;
+    // Through the primary key (integration, minute, …): a few rows per minute read again.
+    const plausible = `(SELECT SUM(s.requests) FROM integration_minutes s
+         WHERE s.integration_id = integration_minutes.integration_id
+           AND s.minute = integration_minutes.minute) < $3`;
     const { rows } = await select(
       await this.#db(),
       z.object({
@@ -328,7 +356,7 @@ export class TrafficStore {
       }),
       `SELECT integration_id AS source, SUBSTR(minute, 1, 10) AS day, method, template,
          SUM(requests) AS calls
-       FROM integration_minutes WHERE ${where}
+       FROM integration_minutes WHERE ${where} AND ${plausible}
        GROUP BY integration_id, SUBSTR(minute, 1, 10), method, template
        UNION ALL
        SELECT '${CONSOLE_SOURCE}' AS source, SUBSTR(minute, 1, 10) AS day, method, template,

@@ -50,6 +50,19 @@ export function sourceName(source: string, names: ReadonlyMap<string, string>): 
   return names.get(source) ?? `Integration ${source} (no longer registered)`;
 }
 
+/** Minutes set aside as implausible, as the what-if and the readiness report list them. */
+export function setAsideListed(
+  entries: ReadonlyArray<{ source: string; minute: number; reported: number }>,
+  names: ReadonlyMap<string, string>,
+): WhatIfResult['setAside'] {
+  return entries.map((entry) => ({
+    source: entry.source,
+    name: sourceName(entry.source, names),
+    minute: new Date(entry.minute).toISOString(),
+    reported: entry.reported,
+  }));
+}
+
 /** The period's first minute and length; refuses one longer than the retention. */
 export function periodWindow(
   period: WhatIfRequest['period'],
@@ -219,12 +232,7 @@ export async function whatIf(deps: PlanningDeps, request: WhatIfRequest): Promis
     inForce: outcomeOf(inForceChoice, inForceRules, inForceRun, series, inForceShares, names, deps),
     chosen: outcomeOf(request.policy, chosenRules, chosenRun, series, chosenShares, names, deps),
     buckets: bucketsOf(series, bucketMinutes, inForceRun, chosenRun),
-    setAside: traffic.setAside.map((entry) => ({
-      source: entry.source,
-      name: sourceName(entry.source, names),
-      minute: iso(entry.minute),
-      reported: entry.reported,
-    })),
+    setAside: setAsideListed(traffic.setAside, names),
     generatedAt: iso(deps.now()),
   };
 }

@@ -54,6 +54,7 @@ const forecast: ForecastResponse = {
       exhaustsAt: null,
       level: 'ok',
       source: 'console',
+      setAside: 20_000,
     },
   ],
 };
@@ -149,7 +150,9 @@ describe('AlertsPage', () => {
     renderPage();
     const card = await screen.findByRole('article', { name: 'On-call' });
     await within(card).findByRole('row', { name: /Dead-lettered/ });
-    await screen.findByRole('row', { name: /Account minute limit .*OK/ });
+    const limit = await screen.findByRole('row', { name: /Account minute limit .*OK/ });
+    // A forged flood left out of the figure is named beside it, not silently dropped.
+    expect(limit).toHaveTextContent('Not counted: 20,000 reported requests set aside');
     expect(screen.queryAllByRole('button')).toHaveLength(0);
     expect(screen.queryAllByRole('textbox')).toHaveLength(0);
     expect(screen.queryByRole('heading', { name: 'Add a destination' })).toBeNull();

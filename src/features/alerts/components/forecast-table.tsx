@@ -1,8 +1,10 @@
 // The forecast per limit: how much of each window is used, at what rate, when it runs out at that
-// rate, and the warning threshold (admins change it in place).
+// rate, and the warning threshold (admins change it in place). Reported requests the forecast
+// left out as implausible are named under the figure they are not part of.
 import { useState, type FormEvent } from 'react';
 import { ApiError } from '../../../lib/api-client';
 import { formatCount } from '../../../lib/format';
+import { counted } from '../../../shared/counted';
 import { ALERT_LIMITS, type LimitForecast } from '../../../shared/alerts';
 import { useSetThreshold } from '../api/alerts-api';
 import { formatDuration, LEVEL_LABELS, limitName } from '../format';
@@ -83,6 +85,12 @@ export function ForecastTable({
               <td data-label="Used in window">
                 {formatCount(limit.used)} of {formatCount(limit.limit)}{' '}
                 <span className="muted">({limit.percentUsed}%)</span>
+                {limit.setAside ? (
+                  <div className="muted forecast-set-aside">
+                    Not counted: {counted(limit.setAside, 'reported request')} set aside as
+                    implausible (one integration claimed a whole account minute)
+                  </div>
+                ) : null}
               </td>
               <td data-label="Rate">{formatCount(limit.ratePerMinute)} / min</td>
               <td data-label="Runs out">

@@ -13,6 +13,7 @@ import {
   type PlanningPolicies,
 } from '../../../shared/planning';
 import { downloadMigration, migrationQueryOptions, type ExportFormat } from '../api/planning-api';
+import { SetAsideList } from './set-aside-list';
 
 const percent = (share: number | null) => (share === null ? '—' : `${Math.round(share * 100)} %`);
 /** Fields named in a row before "and N more". */
@@ -239,6 +240,14 @@ export function MigrationPanel({ policies, period, onPeriod }: MigrationPanelPro
             )}
           </section>
         </>
+      ) : null}
+      {data ? (
+        <SetAsideList
+          id="migration-set-aside-title"
+          title="Set aside, not counted"
+          entries={data.setAside}
+          leftOutOf="the readiness figures"
+        />
       ) : null}
     </div>
   );

@@ -7,6 +7,8 @@ import { counted } from '../../../shared/counted';
 import type { ReplayOutcome, WhatIfResult } from '../../../shared/planning';
 import { PLANNING_PERIODS } from '../../../shared/planning';
 
+import { SetAsideList } from './set-aside-list';
+
 const ReplayChart = lazy(() => import('./replay-chart'));
 
 /** Breaches listed on the page; the export has every one. */
@@ -150,23 +152,12 @@ export function ReplayResults({ result }: { result: WhatIfResult }) {
           </div>
         )}
       </section>
-      {result.setAside.length > 0 ? (
-        <section className="card what-if-set-aside" aria-labelledby="what-if-set-aside-title">
-          <h3 id="what-if-set-aside-title">Set aside, not replayed ({result.setAside.length})</h3>
-          <p>
-            These reported minutes hold more requests than any account limit allows, so they cannot
-            be real traffic (a reporter’s error or a made-up report). They are left out of both
-            replays.
-          </p>
-          <ul>
-            {result.setAside.slice(0, 10).map((entry) => (
-              <li key={`${entry.source}-${entry.minute}`}>
-                {entry.name}, {formatDateTime(entry.minute)}: {formatCount(entry.reported)} reported
-              </li>
-            ))}
-          </ul>
-        </section>
-      ) : null}
+      <SetAsideList
+        id="what-if-set-aside-title"
+        title="Set aside, not replayed"
+        entries={result.setAside}
+        leftOutOf="both replays"
+      />
     </div>
   );
 }

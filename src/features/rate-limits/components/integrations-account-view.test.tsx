@@ -1,8 +1,8 @@
 // The account-wide view names each limit as every page does, puts what clients reported beside
 // what the platform counted, explains its fills in a key, and gives support no burst buttons
-// (they answered 403 and the page said nothing).
+// (they answered 403 and the page said nothing), and lists the minutes it set aside.
 import { screen } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import {
   jsonAnswer,
   renderWithQueries,
@@ -45,7 +45,11 @@ const overview: AccountOverview = {
   demoBursts: [{ id: 'crm', name: 'CRM connector' }],
 };
 
-stubApiPerTest((url) => (url === '/api/account-usage' ? jsonAnswer(overview) : undefined));
+let answered: AccountOverview = overview;
+beforeEach(() => {
+  answered = overview;
+});
+stubApiPerTest((url) => (url === '/api/account-usage' ? jsonAnswer(answered) : undefined));
 
 describe('AccountWideView', () => {
   it('names the limit once, relates reported and counted, and keys the fills', async () => {
@@ -62,5 +66,24 @@ describe('AccountWideView', () => {
     expect(screen.getByText(/Account minute limit 0\.9%/)).toBeInTheDocument();
     expect(screen.queryByText(/account-minute/)).toBeNull();
     expect(screen.queryByRole('button', { name: /Burst from/ })).toBeNull();
+  });
+
+  it('lists a minute set aside as implausible, saying it is counted nowhere', async () => {
+    answered = {
+      ...overview,
+      implausible: [
+        {
+          id: 'crm',
+          name: 'CRM connector',
+          minute: now,
+          reported: 20_000,
+          clampedTo: 20_000,
+        },
+      ],
+    };
+    renderWithQueries(<AccountWideView canBurst={false} />);
+    const note = await screen.findByRole('note', { name: 'Set aside as implausible (1)' });
+    expect(note).toHaveTextContent(/CRM connector, .*: 20,000 requests kept/);
+    expect(note).toHaveTextContent('counted in no limit, timeline or forecast');
   });
 });

@@ -1,6 +1,7 @@
 // The account-wide part of the rate-limits page: every limit with the console's and each
 // integration's requests stacked and the unreported share shown as unknown, the last hour's
-// requests per source, the per-integration table, and the incidents of every reporter merged.
+// requests per source, the per-integration table, the incidents of every reporter merged, and
+// the reported minutes set aside as implausible.
 import { useQuery } from '@tanstack/react-query';
 import { LoadErrorPanel } from '../../../components/ui/load-error-panel';
 import { formatCount, formatTime } from '../../../lib/format';
@@ -294,6 +295,32 @@ function DemoBursts({ overview }: { overview: AccountOverview }) {
   );
 }
 
+/**
+ * Minutes one integration claimed a whole account minute in (docs/account-wide-view.md): listed
+ * where the figures they are left out of are, so a forged flood is visible, not silently dropped.
+ */
+function SetAside({ overview }: { overview: AccountOverview }) {
+  const minutes = overview.implausible ?? [];
+  if (minutes.length === 0) return null;
+  return (
+    <div className="account-set-aside" role="note" aria-labelledby="account-set-aside-title">
+      <h3 id="account-set-aside-title">Set aside as implausible ({minutes.length})</h3>
+      <p>
+        In these minutes one integration reported as many requests as the whole account can send in
+        a minute ({number(minutes[0]?.clampedTo ?? 0)}), or more. They are counted in no limit,
+        timeline or forecast above; only the platform’s own 429s can say the account ran out.
+      </p>
+      <ul>
+        {minutes.map((minute) => (
+          <li key={`${minute.id}-${minute.minute}`}>
+            {minute.name}, {time(minute.minute)}: {number(minute.reported)} requests kept
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
 /** The account-wide section; `canBurst` shows the demo's burst buttons (demo mode, admins). */
 export function AccountWideView({ canBurst }: { canBurst: boolean }) {
   const overview = useQuery(accountUsageQueryOptions());
@@ -319,6 +346,7 @@ export function AccountWideView({ canBurst }: { canBurst: boolean }) {
       ) : (
         <>
           {canBurst ? <DemoBursts overview={data} /> : null}
+          <SetAside overview={data} />
           <div className="account-wide-grid">
             <div>
               <h3>Limits</h3>

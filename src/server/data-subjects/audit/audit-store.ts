@@ -187,8 +187,13 @@ export interface AuditStore {
   /**
    * The hashes shown as one person together with any of `hashes`, in any lookup, followed
    * `rounds` steps from one lookup's person to the next (bounded by `max`); includes `hashes`.
+   * `complete` is false when a linked hash was left out because `max` was reached.
    */
-  linkedHashes(hashes: readonly string[], rounds: number, max: number): Promise<string[]>;
+  linkedHashes(
+    hashes: readonly string[],
+    rounds: number,
+    max: number,
+  ): Promise<{ hashes: string[]; complete: boolean }>;
   /**
    * For each of the records `ids`: the hash it asked for, and which of `hashes` it showed, with
    * their kinds.
@@ -880,11 +885,13 @@ export class SqlAuditStore implements AuditStore {
     this.#evidence.saveExport(id, at, user, signature);
   exportSignature = (id: string, user: string) => this.#evidence.exportSignature(id, user);
 
-  async linkedHashes(hashes: readonly string[], rounds: number, max: number): Promise<string[]> {
+  async linkedHashes(hashes: readonly string[], rounds: number, max: number) {
     const db = await this.#db();
     const found = new Set(hashes);
+    let complete = true;
     let frontier = [...found];
-    for (let round = 0; round < rounds && frontier.length > 0 && found.size < max; round += 1) {
+    // A round runs even once `max` is reached, so a hash it would add marks the search incomplete.
+    for (let round = 0; round < rounds && frontier.length > 0; round += 1) {
       const { rows } = await select(
         db,
         IdentifierHashRowSchema,
@@ -895,14 +902,16 @@ export class SqlAuditStore implements AuditStore {
       );
       frontier = [];
       for (const { identifier_hash: hash } of rows) {
-        if (found.size >= max) break;
-        if (!found.has(hash)) {
-          found.add(hash);
-          frontier.push(hash);
+        if (found.has(hash)) continue;
+        if (found.size >= max) {
+          complete = false;
+          break;
         }
+        found.add(hash);
+        frontier.push(hash);
       }
     }
-    return [...found];
+    return { hashes: [...found], complete };
   }
 
   async matchedKeys(ids: readonly string[], hashes: readonly string[]) {
