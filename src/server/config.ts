@@ -61,6 +61,18 @@ const optionalNonEmpty = z.preprocess(
   z.string().min(1).optional(),
 );
 
+/** Text shown on a page (a name, whom to ask): at most `max` characters, no control characters. */
+const optionalPlainText = (max: number) =>
+  z.preprocess(
+    (value) => (value === '' ? undefined : value),
+    z
+      .string()
+      .max(max, `must be at most ${max} characters`)
+      // eslint-disable-next-line no-control-regex
+      .regex(/^[^\u0000-\u001f\u007f]+$/, 'must be plain text')
+      .optional(),
+  );
+
 const EnvSchema = z.object({
   HOST: z.string().min(1).default('127.0.0.1'),
   PORT: port.default(8787),
@@ -195,16 +207,7 @@ const EnvSchema = z.object({
     )
     .refine((value) => value.split(' ').includes('openid'), 'must include openid')
     .default('openid profile email'),
-  OIDC_DISPLAY_NAME: z.preprocess(
-    (v) => (v === '' ? undefined : v),
-    z
-      .string()
-      .max(60, 'must be at most 60 characters')
-      // Shown on the sign-in page as text; control characters have no place in a name.
-      // eslint-disable-next-line no-control-regex
-      .regex(/^[^\u0000-\u001f\u007f]+$/, 'must be plain text')
-      .optional(),
-  ),
+  OIDC_DISPLAY_NAME: optionalPlainText(60),
   OIDC_ROLES_CLAIM: z
     .string()
     .regex(
@@ -214,15 +217,7 @@ const EnvSchema = z.object({
     .default('groups'),
   OIDC_ROLE_MAP: optionalNonEmpty,
   // Whom the no-access page tells people to ask, e.g. "the privacy team (privacy@example.com)".
-  OIDC_ACCESS_CONTACT: z.preprocess(
-    (v) => (v === '' ? undefined : v),
-    z
-      .string()
-      .max(200, 'must be at most 200 characters')
-      // eslint-disable-next-line no-control-regex
-      .regex(/^[^\u0000-\u001f\u007f]+$/, 'must be plain text')
-      .optional(),
-  ),
+  OIDC_ACCESS_CONTACT: optionalPlainText(200),
   OIDC_REQUIRE_MFA: z
     .enum(['true', 'false', '1', '0'], { error: 'must be "true" or "false"' })
     .default('false'),
