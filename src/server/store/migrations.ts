@@ -427,4 +427,16 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE lookup_audit ADD COLUMN token_name text;
     `,
   },
+  {
+    version: 14,
+    name: 'back-channel logout tokens seen',
+    sql: `
+      -- The SHA-256 of each accepted logout token's jti until the token expires: a replay is
+      -- refused on every replica sharing the database (docs/identity.md).
+      CREATE TABLE logout_tokens_seen (
+        jti_hash text PRIMARY KEY,
+        expires_at text NOT NULL
+      );
+    `,
+  },
 ];
