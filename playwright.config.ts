@@ -3,9 +3,23 @@
 import { defineConfig } from '@playwright/test';
 import { ADMIN_STORAGE_STATE, E2E_SESSION_SECRET, E2E_USERS_FILE } from './e2e/e2e-users';
 
-import { E2E_BFF_PORT, E2E_DEMO_BFF_PORT, E2E_MOCK_PORT } from './e2e/ports';
+import { E2E_OIDC_CLIENT, E2E_OIDC_DISPLAY_NAME, E2E_OIDC_ISSUER } from './e2e/e2e-identity';
+import { E2E_BFF_PORT, E2E_DEMO_BFF_PORT, E2E_MOCK_PORT, E2E_SSO_BFF_PORT } from './e2e/ports';
+import { DEMO_ROLE_MAP } from './src/mocks/identity-provider';
 
 const mockUrl = `http://127.0.0.1:${E2E_MOCK_PORT}`;
+
+/** What a live-mode console needs besides its port and stores (the second and fourth servers). */
+const LIVE_ENV = {
+  UPSTREAM_BASE_URL: mockUrl,
+  OAUTH_CLIENT_ID: 'demo-client',
+  OAUTH_CLIENT_SECRET: 'demo-secret',
+  CONSOLE_USERS_FILE: E2E_USERS_FILE,
+  SESSION_SECRET: E2E_SESSION_SECRET,
+  // Live mode requires the audit trail's key; a fixed one, for tests only.
+  AUDIT_KEY: 'e2e-audit-key-not-for-any-real-deployment-0123',
+  LOG_LEVEL: 'warn',
+};
 
 export default defineConfig({
   testDir: 'e2e',
@@ -60,17 +74,10 @@ export default defineConfig({
       command: 'npx tsx e2e/create-users-file.ts && node dist/server/index.js',
       url: `http://127.0.0.1:${E2E_BFF_PORT}/healthz`,
       env: {
+        ...LIVE_ENV,
         PORT: String(E2E_BFF_PORT),
-        UPSTREAM_BASE_URL: mockUrl,
-        OAUTH_CLIENT_ID: 'demo-client',
-        OAUTH_CLIENT_SECRET: 'demo-secret',
-        CONSOLE_USERS_FILE: E2E_USERS_FILE,
-        SESSION_SECRET: E2E_SESSION_SECRET,
-        // Live mode requires the audit trail's key; a fixed one, for tests only.
-        AUDIT_KEY: 'e2e-audit-key-not-for-any-real-deployment-0123',
         // Every page load reaches the mock, so a fault injected by a test is seen at once.
         EVENT_TYPES_CACHE_SECONDS: '0',
-        LOG_LEVEL: 'warn',
         // Its own incident store: ./.data may be held by a console started by hand.
         DATA_DIR: '.test-results/e2e/live-data',
       },
@@ -89,6 +96,31 @@ export default defineConfig({
         UPSTREAM_BASE_URL: '',
         DATA_DIR: '.test-results/e2e/demo-data',
         LOG_LEVEL: 'warn',
+      },
+      reuseExistingServer: !process.env.CI,
+      timeout: 60_000,
+    },
+    {
+      // The identity provider of the single sign-on specs (e2e/identity.spec.ts).
+      command: 'npx tsx e2e/start-identity-provider.ts',
+      url: `${E2E_OIDC_ISSUER}/.well-known/openid-configuration`,
+      reuseExistingServer: !process.env.CI,
+      timeout: 60_000,
+    },
+    {
+      // A live-mode console signing people in through that provider; local sign-in stays on.
+      command: 'npx tsx e2e/create-users-file.ts && node dist/server/index.js',
+      url: `http://127.0.0.1:${E2E_SSO_BFF_PORT}/healthz`,
+      env: {
+        ...LIVE_ENV,
+        PORT: String(E2E_SSO_BFF_PORT),
+        DATA_DIR: '.test-results/e2e/sso-data',
+        PUBLIC_URL: E2E_OIDC_CLIENT.publicUrl,
+        OIDC_ISSUER: E2E_OIDC_ISSUER,
+        OIDC_CLIENT_ID: E2E_OIDC_CLIENT.clientId,
+        OIDC_CLIENT_SECRET: E2E_OIDC_CLIENT.clientSecret,
+        OIDC_DISPLAY_NAME: E2E_OIDC_DISPLAY_NAME,
+        OIDC_ROLE_MAP: DEMO_ROLE_MAP,
       },
       reuseExistingServer: !process.env.CI,
       timeout: 60_000,

@@ -9,3 +9,7 @@ export const E2E_BFF_PORT = 8797 + offset;
  * rate-limit panel: they drive the mock in-process, which a live-mode console cannot.
  */
 export const E2E_DEMO_BFF_PORT = 8794 + offset;
+/** The identity provider of the single sign-on specs (e2e/start-identity-provider.ts). */
+export const E2E_IDP_PORT = 8792 + offset;
+/** A third console, signing people in through that provider (OIDC_ISSUER set). */
+export const E2E_SSO_BFF_PORT = 8793 + offset;

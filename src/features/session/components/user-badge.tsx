@@ -20,14 +20,18 @@ export function UserBadge({ session }: { session: Session }) {
     await signOutHere();
   };
 
+  // A provider sign-in carries the person's name: people know themselves by it, not by the
+  // username the console derived from their e-mail; the username stays on hover.
+  const shown = session.name ?? session.username;
+
   return (
     <div className="user-badge">
       <span className="user-badge-avatar" aria-hidden="true">
-        {session.username.slice(0, 1).toUpperCase()}
+        {shown.slice(0, 1).toUpperCase()}
       </span>
-      <span className="user-badge-name">
+      <span className="user-badge-name" title={session.name ? session.username : undefined}>
         <span className="visually-hidden">Signed in as </span>
-        {session.username}
+        {shown}
       </span>
       <span className="user-badge-role" data-role={session.role}>
         <span className="visually-hidden">, role </span>
