@@ -105,7 +105,7 @@ export default defineConfig({
       command: 'npx tsx e2e/start-identity-provider.ts',
       url: `${E2E_OIDC_ISSUER}/.well-known/openid-configuration`,
       reuseExistingServer: !process.env.CI,
-      timeout: 60_000,
+      timeout: 120_000,
     },
     {
       // A live-mode console signing people in through that provider; local sign-in stays on.
@@ -123,7 +123,7 @@ export default defineConfig({
         OIDC_ROLE_MAP: DEMO_ROLE_MAP,
       },
       reuseExistingServer: !process.env.CI,
-      timeout: 60_000,
+      timeout: 120_000,
     },
   ],
 });
