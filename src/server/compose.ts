@@ -23,6 +23,7 @@ import type { DemoControlsPort } from './demo/demo-controls-routes';
 import { createEventTypesArea } from './event-types/event-types-module';
 import { createIntegrationsArea } from './integrations/integrations-module';
 import { createPlanningArea } from './planning/planning-module';
+import type { ReplayDatabase } from './planning/replay-worker';
 import { addToAccountTraffic } from './planning/traffic-store';
 import type { DemoTrafficPort } from './integrations/demo-integrations';
 import { createRateLimitsArea } from './rate-limits/rate-limits-module';
@@ -86,6 +87,11 @@ export interface ComposeOptions {
   readinessChecks?: readonly ExtraCheck[];
   /** Runs the audit trail's daily retention and chain walk (the process entry does). */
   auditMaintenance?: boolean;
+  /**
+   * Where `database` lives, for the threads what-if replays run in (index.ts); without it replays
+   * run on the event loop (an in-memory database: tests).
+   */
+  replayDatabase?: ReplayDatabase;
 }
 
 /** The composed BFF: its app, its areas' parts tests read, and its start and shutdown. */
@@ -106,6 +112,7 @@ export function composeBff({
   demoTraffic,
   readinessChecks = [],
   auditMaintenance = false,
+  replayDatabase,
 }: ComposeOptions) {
   // Infrastructure: metrics, the one database every store borrows (the one handed in, else in
   // memory for this process), and the Redis keys of this upstream account, all under one hash
@@ -277,6 +284,8 @@ export function composeBff({
       ),
     logger,
     now,
+    replayConcurrency: config.planning.replayConcurrency,
+    ...(replayDatabase ? { replayDatabase } : {}),
   });
   const areas: AreaModule[] = [
     authArea,
