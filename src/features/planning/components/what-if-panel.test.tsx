@@ -4,36 +4,8 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { PlanningPolicies } from '../../../shared/planning';
+import { policies } from '../test-support/policies';
 import { WhatIfPanel } from './what-if-panel';
-
-const policies: PlanningPolicies = {
-  inForce: {
-    label: 'Published: account and module limits (in force)',
-    choice: { kind: 'published', version: 'account-and-module' },
-    limits: [
-      {
-        ruleId: 'account-minute',
-        name: 'Account minute limit',
-        scope: 'account',
-        period: 'MINUTE',
-        limit: 20_000,
-        kind: 'hard',
-        blocks: 'account',
-        blockSeconds: 60,
-      },
-    ],
-  },
-  other: {
-    label: 'Published: per-endpoint limits',
-    choice: { kind: 'published', version: 'per-endpoint' },
-    limits: [],
-  },
-  moduleRules: [],
-  retentionDays: 7,
-  periods: ['hour', 'day', 'week'],
-  bounds: { minute: { min: 1, max: 1_000_000 }, hour: { min: 1, max: 60_000_000 } },
-};
 
 beforeEach(() => {
   vi.stubGlobal(
