@@ -1,5 +1,5 @@
 // The console's pages in navigation order. Later pages join this list as they are built.
-import { roleAllows, type Role } from '../shared/session';
+import { AUDIT_TRAIL_ROLES, roleAllows, type Role } from '../shared/session';
 
 export interface NavigationEntry {
   to: string;
@@ -41,13 +41,23 @@ const NAVIGATION: readonly NavigationEntry[] = [
     to: '/audit',
     label: 'Audit',
     description: 'Every lookup of personal data: who, when, which operation, what came of it',
-    roles: ['admin'],
+    roles: AUDIT_TRAIL_ROLES,
   },
   {
     to: '/integrations',
     label: 'Integrations',
     description: 'Register the account’s other clients so they report their requests and 429s',
     roles: ['admin'],
+  },
+  {
+    to: '/sessions',
+    label: 'Sessions',
+    description: 'Where you are signed in, and signing out there; admins see everyone’s',
+  },
+  {
+    to: '/tokens',
+    label: 'Tokens',
+    description: 'Tokens that let scripts call the console’s API as you, and revoking them',
   },
 ];
 

@@ -2,10 +2,23 @@
 import type { HttpBindings } from '@hono/node-server';
 import type { Role } from '../shared/session';
 
-/** The signed-in console user a request acts for. */
+/** The principal a request acts for. */
 export interface RequestUser {
+  /**
+   * The users-file name, or for provider sign-ins a stable name taken from the claims (see
+   * docs/identity.md).
+   */
   username: string;
   role: Role;
+  /** How this principal proved itself. */
+  method?: 'password' | 'provider' | 'token';
+  /** Display name and e-mail from the provider's claims (provider sign-ins). */
+  name?: string;
+  email?: string;
+  /** Provider sign-ins: when the person last authenticated at the provider (epoch ms). */
+  authTime?: number;
+  /** Token requests: which token; `username` is then the token's owner. */
+  token?: { id: string; name: string };
 }
 
 /** Hono environment of the BFF; use as `new Hono<AppEnv>()` wherever context variables are read. */

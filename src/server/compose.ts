@@ -16,6 +16,8 @@ import { accountUsageSource } from './alerts/account-usage-source';
 import { consoleUsageSource } from './alerts/console-usage-source';
 import { createAlertsArea } from './alerts/alerts-module';
 import { createAuthArea } from './auth/auth-module';
+import { liveSessionUser } from './auth/require-session';
+import { sessionIdHash } from './auth/session-store';
 import { createDataSubjectsArea } from './data-subjects/data-subjects-module';
 import { loadOperationsCatalog } from './data-subjects/operations-file';
 import { createDemoArea } from './demo/demo-module';
@@ -138,7 +140,7 @@ export function composeBff({
     keys,
     moduleRules,
     sessionAlive: async (sessionId) =>
-      (await auth.sessions.touch(sessionId, { extend: false })) !== undefined,
+      (await liveSessionUser(auth, sessionId, { extend: false })) !== undefined,
     observe: {
       fallbackChanged: (active) => metrics.governorFallback.set(active ? 1 : 0),
       incidentStored: (incident) => metrics.incidents.inc({ scope: incident.scope }),
@@ -146,8 +148,10 @@ export function composeBff({
     },
   });
   const { rateLimiting } = rateLimits;
-  // A session's live streams end when it signs out.
-  auth.sessionEnds.add((sessionId) => rateLimits.streams.endSession(sessionId));
+  // A session's live streams end when it ends.
+  auth.sessionEnds.add((handle) =>
+    rateLimits.streams.endSessions((sessionId) => sessionIdHash(sessionId) === handle),
+  );
 
   // The upstream: transport, token, client. Every call, token requests included, passes the
   // governor (through the rate-limits area's guard, which records 429s).
@@ -316,7 +320,7 @@ export function composeBff({
     heldBack: async (error) => (await rateLimiting.guard.explainFailure(error)) !== undefined,
     shared: () => rateLimits.scaleOut.readiness(),
     audit: () => dataSubjects.lookupAudit.health(),
-    extraChecks: readinessChecks,
+    extraChecks: [...readinessChecks, ...dataSubjects.readinessChecks],
     now,
   });
   const app = createApp({
@@ -349,7 +353,7 @@ export function composeBff({
       store: rateLimiting.readiness,
       shared: () => rateLimits.scaleOut.readiness(),
       audit: () => dataSubjects.lookupAudit.health(),
-      extraChecks: readinessChecks,
+      extraChecks: [...readinessChecks, ...dataSubjects.readinessChecks],
       lastTokenFailure: () => tokens.lastFailure(),
       heldBack: async (error) => (await rateLimiting.guard.explainFailure(error)) !== undefined,
     }),

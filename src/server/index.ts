@@ -9,7 +9,6 @@ import {
   AuditKeyError,
   loadOrCreateAuditKey,
 } from './data-subjects/audit/audit-key';
-import { CHECKPOINT_FILE } from './data-subjects/audit/checkpoint-file';
 import { SESSION_SECRET_FILE } from './auth/session-cookie';
 import { tightenPrivatePaths } from './store/private-files';
 import { ConfigError, loadConfig, redactedValue, type Config } from './config';
@@ -148,19 +147,15 @@ async function main(): Promise<void> {
       AUDIT_KEY_FILE,
       SESSION_SECRET_FILE,
     ].map((name) => join(config.dataDir, name)),
-    ...(config.dataSubjects.auditCheckpointDir
-      ? [
-          config.dataSubjects.auditCheckpointDir,
-          join(config.dataSubjects.auditCheckpointDir, CHECKPOINT_FILE),
-        ]
-      : []),
+    // AUDIT_CHECKPOINT_DIR is checked by its area before anything is written there
+    // (checkpoint-file.ts): a place the console cannot trust stops the start.
   ];
   for (const loose of tightenPrivatePaths(privatePaths)) {
     logger.warn(
       { path: loose.path, mode: loose.mode, tightened: loose.tightened },
       loose.tightened
         ? 'a file of the audit trail or its keys was readable by other users; made owner-only'
-        : 'a file of the audit trail or its keys is readable by other users and could not be made owner-only: chmod it 600 (directories 700)',
+        : `a file of the audit trail or its keys is readable by other users and was not made owner-only: ${loose.why ?? 'chmod it 600 (directories 700)'}`,
     );
   }
   // Redis (REDIS_URL), through which replicas share limits, blocks and sessions. Unreachable at

@@ -35,8 +35,10 @@ export type AuditParam = z.infer<typeof AuditParamSchema>;
 export const AuditRecordSchema = z.object({
   id: z.string(),
   at: z.iso.datetime(),
-  /** The console user who made it. */
+  /** The console user who made it (for a token: the token's owner). */
   user: z.string(),
+  /** The name of the token for scripts it was made with; absent when a person made it. */
+  token: z.optional(z.string()),
   /** Catalog operation id, or `unknown` when the request named none the catalog has. */
   operation: z.string(),
   outcome: z.enum(AUDIT_OUTCOMES),
@@ -59,11 +61,15 @@ export const AuditRecordSchema = z.object({
   recordCount: z.optional(z.nullable(z.int())),
   /** Distinct data subjects (identifiers) the answer showed. */
   subjectCount: z.optional(z.int()),
-  /** Search results only: whether the identifier was asked for, or shown in the answer. */
-  matchedBy: z.optional(z.enum(['asked', 'shown', 'both'])),
+  /**
+   * Search results only: whether the key searched for was asked for, shown in the answer, or both;
+   * `linked` when neither, and the record matched only through another key of the person.
+   */
+  matchedBy: z.optional(z.enum(['asked', 'shown', 'both', 'linked'])),
   /**
    * Search results only: which of the person's keys matched (the identifier, the platform's
-   * data-subject id, a link token). Absent on records made before kinds were kept.
+   * data-subject id, a link token): the searched key's kinds, or, for a match through a link, the
+   * kinds of the linked keys. Absent on records made before kinds were kept.
    */
   matchedKeys: z.optional(z.array(z.enum(PERSON_KEY_KINDS))),
   /**
@@ -91,11 +97,26 @@ const AuditMatchSchema = z.object({
 });
 export type AuditMatch = z.infer<typeof AuditMatchSchema>;
 
-/** The answer of a search: a page, and how the identifier was matched. */
+/** The keys of the person a search compared: the typed one and those linked to it. */
+const AuditSearchLinksSchema = z.object({
+  /** Keys compared (hashes), the typed one's included. */
+  keys: z.int(),
+  /** The most a search follows. */
+  max: z.int(),
+  /**
+   * False when the bound cut the search short: a lookup that showed the person only under a key
+   * beyond it is not among the results.
+   */
+  complete: z.boolean(),
+});
+export type AuditSearchLinks = z.infer<typeof AuditSearchLinksSchema>;
+
+/** The answer of a search: a page, how the identifier was matched, and the links followed. */
 export const AuditSearchPageSchema = z.object({
   items: z.array(AuditRecordSchema),
   nextCursor: z.nullable(z.string()),
   match: AuditMatchSchema,
+  links: AuditSearchLinksSchema,
 });
 export type AuditSearchPage = z.infer<typeof AuditSearchPageSchema>;
 
@@ -191,6 +212,11 @@ export const AuditIntegritySchema = z.object({
     everyMinutes: z.int(),
     /** Whether copies go to AUDIT_CHECKPOINT_DIR, outside the database. */
     outsideDirectory: z.boolean(),
+    /**
+     * The last checkpoint AUDIT_CHECKPOINT_DIR could not take (a file that is not the console's
+     * regular file, storage that fails or hangs), until a later one is written there.
+     */
+    outsideFailure: z.nullable(z.object({ at: z.iso.datetime(), error: z.string() })),
     /** The latest kept in the database, if any. */
     latest: z.nullable(
       z.object({ seq: z.int(), at: z.iso.datetime(), keyFingerprint: z.string() }),

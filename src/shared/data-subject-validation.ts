@@ -9,6 +9,11 @@ import {
 // C0 controls, DEL and C1 controls: never part of an identifier, and a header-injection vector.
 // eslint-disable-next-line no-control-regex
 const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]/;
+
+/** True when `value` holds a control character: never part of an identifier the console sends. */
+export function hasControlCharacters(value: string): boolean {
+  return CONTROL_CHARACTERS.test(value);
+}
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const SAFE_ID = /^[A-Za-z0-9][A-Za-z0-9._~-]{0,127}$/;
 const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
@@ -57,7 +62,7 @@ export function paramValueProblem(param: OperationParam, value: string): string 
       if (value.length > IDENTIFIER_MAX_LENGTH) {
         return `must be at most ${IDENTIFIER_MAX_LENGTH} characters`;
       }
-      if (CONTROL_CHARACTERS.test(value)) return 'must not contain control characters';
+      if (hasControlCharacters(value)) return 'must not contain control characters';
       if (param.location === 'header' && !headerSafe(value)) {
         return 'can only contain Western European (Latin-1) characters';
       }

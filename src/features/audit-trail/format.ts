@@ -29,6 +29,7 @@ export const MATCH_TEXT: Readonly<Record<NonNullable<AuditRecord['matchedBy']>, 
   asked: 'Asked for it',
   shown: 'Shown in the answer',
   both: 'Asked for and shown',
+  linked: 'Linked: another key of the person',
 };
 
 /** The person's keys a search result matched by, in words. */

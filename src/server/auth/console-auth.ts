@@ -3,6 +3,7 @@
 import { ConfigError, type Config } from '../config';
 import type { Logger } from '../logger';
 import type { WebSettings } from '../security/web-settings';
+import type { ApiTokens } from './api-tokens';
 import type { SessionCookieSettings } from './session-cookie';
 import { MemorySessionStore, type SessionStore } from './session-store';
 import { SignInThrottle } from './sign-in-throttle';
@@ -18,12 +19,15 @@ export interface ConsoleAuth {
   web: WebSettings;
   logger: Logger;
   /**
-   * Told of every session this process ends (sign-out, a new sign-in replacing it), so what
-   * belongs to it, such as its live streams, ends at once.
+   * Told of every session this process ends (sign-out, a new sign-in replacing it, the sessions
+   * page, the identity provider), by its handle (SessionRecord.handle), so what belongs to it,
+   * such as its live streams, ends at once. end-sessions.ts tells them.
    */
-  sessionEnds: Set<(sessionId: string) => void>;
+  sessionEnds: Set<(handle: string) => void>;
   /** SESSION_IDLE_MINUTES in seconds: the page warns a minute before. */
   idleSeconds: number;
+  /** Tokens for scripts (`Authorization: Bearer`); without them every bearer token is refused. */
+  tokens?: ApiTokens;
 }
 
 export interface ConsoleAuthOptions {
@@ -34,6 +38,8 @@ export interface ConsoleAuthOptions {
   sessions?: SessionStore;
   /** Failed sign-in counting; default this process's memory (REDIS_URL: shared, scale-out.ts). */
   throttle?: SignInThrottle;
+  /** Tokens for scripts (api-tokens.ts). */
+  tokens?: ApiTokens;
 }
 
 /**
@@ -46,6 +52,7 @@ export function createConsoleAuth({
   now,
   sessions,
   throttle,
+  tokens,
 }: ConsoleAuthOptions): ConsoleAuth {
   const web: WebSettings = {
     publicOrigin: config.web.publicOrigin,
@@ -96,5 +103,6 @@ export function createConsoleAuth({
     logger,
     sessionEnds: new Set(),
     idleSeconds: config.auth.sessionIdleMinutes * 60,
+    ...(tokens ? { tokens } : {}),
   };
 }

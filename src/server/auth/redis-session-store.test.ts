@@ -23,6 +23,7 @@ import { RedisSessionStore } from './redis-session-store';
 import { DEFAULT_SIGN_IN_THROTTLE, SignInThrottle } from './sign-in-throttle';
 
 const user = { username: 'admin', role: 'admin' as const };
+const password = { method: 'password' as const };
 const logger = createLogger('silent');
 
 const cleanups: Array<() => Promise<unknown>> = [];
@@ -58,7 +59,13 @@ describe.each(REDIS_ENGINES)('RedisSessionStore on $title', (engine: RedisEngine
         const dump = async () => {
           const redis = await connect();
           const keys = await listRedisKeys(redis, `${names.tag}:*`);
-          const values = await Promise.all(keys.map((key) => redis.get(key)));
+          const values = await Promise.all(
+            keys.map(async (key) =>
+              (await redis.type(key)) === 'zset'
+                ? redis.zrangebyscore(key, '-inf', '+inf')
+                : redis.get(key),
+            ),
+          );
           return JSON.stringify({ keys, values });
         };
         return { a, b, dump };
@@ -76,8 +83,8 @@ describe.each(REDIS_ENGINES)('RedisSessionStore on $title', (engine: RedisEngine
         cleanups.push(() => proxy.close());
         const clock = { now: Date.now() };
         const { a, b } = await replicas(clock, `redis://127.0.0.1:${proxy.port}`);
-        const alice = await a.create(user);
-        const bob = await a.create({ username: 'support', role: 'support' });
+        const alice = await a.create(user, password);
+        const bob = await a.create({ username: 'support', role: 'support' }, password);
         expect(await b.touch(alice.id)).toBeDefined();
 
         await proxy.cut();
@@ -89,7 +96,7 @@ describe.each(REDIS_ENGINES)('RedisSessionStore on $title', (engine: RedisEngine
           status: 503,
           type: '/problems/store-unavailable',
         });
-        await expect(a.create(user)).rejects.toBeInstanceOf(HttpProblem);
+        await expect(a.create(user, password)).rejects.toBeInstanceOf(HttpProblem);
         await a.delete(alice.id);
         expect(await a.touch(alice.id)).toBeUndefined();
 

@@ -11,9 +11,16 @@ import * as z from 'zod';
 import type { RequestUser } from '../app-env';
 import type { RedisKeys } from '../redis/redis-keys';
 import {
+  knownRole,
   MemorySessionStore,
+  newestFirst,
   newSessionRecord,
+  requireMatch,
   sessionIdHash,
+  sessionExpired,
+  sessionMatches,
+  type NewSessionDetails,
+  type SessionMatch,
   type SessionRecord,
   type SessionStore,
   type TouchOptions,
@@ -33,11 +40,40 @@ export interface RedisSessionStoreOptions {
   readonly maxCachedSessions?: number;
 }
 
+/** A session as kept in Redis: the record without its id or handle (the key holds the handle). */
 const StoredSession = z.object({
   username: z.string(),
   createdAt: z.number(),
   lastSeenAt: z.number(),
+  // Sessions stored before sign-ins were told apart were all password sessions.
+  method: z.enum(['password', 'provider']).default('password'),
+  role: z.string().optional(),
+  name: z.string().optional(),
+  email: z.string().optional(),
+  userAgent: z.string().optional(),
+  userVersion: z.string().optional(),
+  provider: z
+    .object({
+      issuer: z.string(),
+      sub: z.string(),
+      sid: z.string().optional(),
+      authTime: z.number().optional(),
+      idToken: z.string().optional(),
+    })
+    .optional(),
 });
+
+/** The record Redis holds under `handle`, or undefined when the value is not one. */
+function parseStored(text: string, id: string, handle: string): SessionRecord | undefined {
+  const stored = StoredSession.safeParse(safeJson(text));
+  if (!stored.success) return undefined;
+  const { role, ...rest } = stored.data;
+  const known = knownRole(role);
+  return { ...rest, ...(known ? { role: known } : {}), id, handle };
+}
+
+/** MGET in slices, so a long list never makes one huge command. */
+const MGET_SLICE = 500;
 
 /** Sessions shared by every replica through Redis. */
 export class RedisSessionStore implements SessionStore {
@@ -63,11 +99,17 @@ export class RedisSessionStore implements SessionStore {
     });
   }
 
-  async create(user: RequestUser): Promise<SessionRecord> {
-    const record = newSessionRecord(user, this.#now());
-    await this.#run(() =>
-      this.#options.redis.set(this.#key(record.id), this.#value(record), 'PX', this.#ttl(record)),
-    );
+  async create(user: RequestUser, details: NewSessionDetails): Promise<SessionRecord> {
+    const record = newSessionRecord(user, details, this.#now());
+    const { redis, keys } = this.#options;
+    await this.#run(async () => {
+      // Indexed before it exists, so no session can escape listing and ending (an index entry
+      // without a session is dropped at the next listing).
+      await redis.zadd(keys.sessionIndex, record.createdAt + this.#options.maxAgeMs, record.handle);
+      await redis.set(this.#key(record.id), this.#value(record), 'PX', this.#ttl(record));
+      // Sign-ins are rare and throttled: the moment to drop index entries past any session's end.
+      await redis.zremrangebyscore(keys.sessionIndex, '-inf', record.createdAt);
+    });
     this.#seen.remember(record);
     return record;
   }
@@ -93,18 +135,14 @@ export class RedisSessionStore implements SessionStore {
       await this.#seen.delete(id);
       return undefined;
     }
-    const stored = StoredSession.safeParse(safeJson(text));
+    const stored = parseStored(text, id, sessionIdHash(id));
     const at = this.#now();
-    if (
-      !stored.success ||
-      at - stored.data.lastSeenAt >= this.#options.idleMs ||
-      at - stored.data.createdAt >= this.#options.maxAgeMs
-    ) {
+    if (!stored || this.#expired(stored, at)) {
       await this.delete(id);
       return undefined;
     }
-    if (!extend) return { id, ...stored.data };
-    const record: SessionRecord = { id, ...stored.data, lastSeenAt: at };
+    if (!extend) return stored;
+    const record: SessionRecord = { ...stored, lastSeenAt: at };
     // XX: only while it still exists, so a touch racing a sign-out elsewhere cannot revive it. A
     // failure here costs only the idle timer's restart.
     await this.#options.redis
@@ -118,10 +156,63 @@ export class RedisSessionStore implements SessionStore {
     await this.#seen.delete(id);
     try {
       await this.#options.redis.del(this.#key(id));
+      await this.#options.redis.zrem(this.#options.keys.sessionIndex, sessionIdHash(id));
     } catch {
       // Signed out here now, everywhere once Redis answers again.
       this.#pendingDeletes.add(id);
     }
+  }
+
+  async list(filter: { username?: string } = {}): Promise<SessionRecord[]> {
+    const records = await this.#run(() => this.#live());
+    return records
+      .filter((record) => filter.username === undefined || record.username === filter.username)
+      .sort(newestFirst);
+  }
+
+  async endWhere(match: SessionMatch): Promise<string[]> {
+    requireMatch(match);
+    await this.#seen.endWhere(match);
+    const { redis, keys } = this.#options;
+    return this.#run(async () => {
+      const ended = (await this.#live())
+        .filter((record) => sessionMatches(record, match))
+        .map((record) => record.handle);
+      if (ended.length > 0) {
+        await redis.del(...ended.map((handle) => keys.session(handle)));
+        await redis.zrem(keys.sessionIndex, ...ended);
+      }
+      return ended;
+    });
+  }
+
+  /**
+   * Every live session, read through the index (one slot: this works on a cluster); index
+   * entries whose session has ended are dropped on the way. `id` holds the handle.
+   */
+  async #live(): Promise<SessionRecord[]> {
+    const { redis, keys } = this.#options;
+    await this.#flushDeletes();
+    const at = this.#now();
+    const handles = await redis.zrangebyscore(keys.sessionIndex, `(${at}`, '+inf');
+    const records: SessionRecord[] = [];
+    const gone: string[] = [];
+    for (let start = 0; start < handles.length; start += MGET_SLICE) {
+      const slice = handles.slice(start, start + MGET_SLICE);
+      const values = await redis.mget(...slice.map((handle) => keys.session(handle)));
+      slice.forEach((handle, n) => {
+        const text = values[n];
+        const record = text ? parseStored(text, handle, handle) : undefined;
+        if (record && !this.#expired(record, at)) records.push(record);
+        else if (!text) gone.push(handle);
+      });
+    }
+    if (gone.length > 0) await redis.zrem(keys.sessionIndex, ...gone);
+    return records;
+  }
+
+  #expired(record: SessionRecord, at: number): boolean {
+    return sessionExpired(record, at, this.#options);
   }
 
   /** Applies the sign-outs Redis missed. */
@@ -129,6 +220,10 @@ export class RedisSessionStore implements SessionStore {
     if (this.#pendingDeletes.size === 0) return;
     const ids = [...this.#pendingDeletes];
     await this.#options.redis.del(...ids.map((id) => this.#key(id)));
+    await this.#options.redis.zrem(
+      this.#options.keys.sessionIndex,
+      ...ids.map((id) => sessionIdHash(id)),
+    );
     for (const id of ids) this.#pendingDeletes.delete(id);
   }
 
@@ -137,8 +232,9 @@ export class RedisSessionStore implements SessionStore {
   }
 
   #value(record: SessionRecord): string {
-    const { username, createdAt, lastSeenAt } = record;
-    return JSON.stringify({ username, createdAt, lastSeenAt });
+    // Never the id: Redis holds nothing a browser could present.
+    const { id: _id, handle: _handle, ...kept } = record;
+    return JSON.stringify(kept);
   }
 
   /** Until the idle time runs out or the maximum age is reached, whichever is first. */

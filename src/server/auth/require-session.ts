@@ -1,29 +1,76 @@
-// Middleware that lets a request through only with a live session of a current user, and puts
-// that user on the context. Everything under /api except signing in goes through it.
+// Middleware that lets a request through only with a live session of a current user, or a live
+// token for scripts (bearer-token.ts), and puts that user on the context. Everything under /api
+// except signing in goes through it.
 import type { Context, MiddlewareHandler } from 'hono';
 import type { AppEnv, RequestUser } from '../app-env';
-import { signedOutProblem } from '../http/auth-problems';
+import { invalidTokenProblem, signedOutProblem } from '../http/auth-problems';
+import { bearerCredential, tokenUser } from './bearer-token';
 import type { ConsoleAuth } from './console-auth';
+import { endSession } from './end-sessions';
 import { clearSessionCookie, readSessionCookie } from './session-cookie';
+import type { SessionRecord, TouchOptions } from './session-store';
+import type { UserDirectory } from './user-directory';
 
 /**
- * The user of the request's session, or `undefined`. A session whose user was removed from the
- * users file ends here; a changed role applies from the next request.
+ * Whom `session` acts for now, or `undefined` when it must end. A password session acts for
+ * its users-file entry only while the entry is the one it signed in with (its version: a new
+ * password, a new role, or the user removed and added again all change it), so no request needs
+ * to come between such a change and the end of the old sessions. A provider session acts for
+ * the person and role its sign-in recorded.
  */
+export function userOfSession(
+  users: UserDirectory,
+  session: SessionRecord,
+): RequestUser | undefined {
+  if (session.method === 'provider') {
+    if (!session.role) return undefined;
+    const { name, email } = session;
+    const authTime = session.provider?.authTime;
+    return {
+      username: session.username,
+      role: session.role,
+      method: 'provider',
+      ...(name !== undefined ? { name } : {}),
+      ...(email !== undefined ? { email } : {}),
+      ...(authTime !== undefined ? { authTime } : {}),
+    };
+  }
+  const entry = users.find(session.username);
+  if (!entry || entry.version !== session.userVersion) return undefined;
+  return { username: entry.username, role: entry.role, method: 'password' };
+}
+
+/**
+ * The user the live session with `id` acts for, or `undefined`; a session whose user changed or
+ * was removed is ended on the way (here and, through the store, on every replica).
+ */
+export async function liveSessionUser(
+  auth: ConsoleAuth,
+  id: string,
+  options: TouchOptions,
+): Promise<RequestUser | undefined> {
+  const session = await auth.sessions.touch(id, options);
+  if (!session) return undefined;
+  const user = userOfSession(auth.users, session);
+  if (!user) await endSession(auth, id);
+  return user;
+}
+
+/** The user of the request's session, or `undefined` (see liveSessionUser). */
 export async function sessionUser(
   c: Context<AppEnv>,
   auth: ConsoleAuth,
 ): Promise<{ user: RequestUser | undefined; sessionId: string | undefined; presented: boolean }> {
+  // A bearer request is the token's, never the cookie's (bearer-token.ts).
+  const bearer = bearerCredential(c);
+  if (bearer !== undefined) {
+    const user = await tokenUser(auth.tokens, auth.users, bearer);
+    return { user, sessionId: undefined, presented: false };
+  }
   const { id, presented } = await readSessionCookie(c, auth.cookie);
   if (!id) return { user: undefined, sessionId: undefined, presented };
-  const session = await auth.sessions.touch(id, { extend: !isBackgroundRequest(c) });
-  if (!session) return { user: undefined, sessionId: undefined, presented };
-  const user = auth.users.find(session.username);
-  if (!user) {
-    await auth.sessions.delete(id);
-    return { user: undefined, sessionId: undefined, presented };
-  }
-  return { user, sessionId: id, presented };
+  const user = await liveSessionUser(auth, id, { extend: !isBackgroundRequest(c) });
+  return { user, sessionId: user ? id : undefined, presented };
 }
 
 /** The header the SPA puts on requests it makes by itself (polling), not for a person's action. */
@@ -46,6 +93,7 @@ export function requireSession(auth: ConsoleAuth): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const { user, presented, sessionId } = await sessionUser(c, auth);
     if (!user) {
+      if (bearerCredential(c) !== undefined) throw invalidTokenProblem();
       if (presented) clearSessionCookie(c, auth.cookie);
       throw signedOutProblem();
     }

@@ -49,6 +49,7 @@ describe('POST /api/session', () => {
       username: 'admin',
       role: 'admin',
       idleSeconds: 480 * 60,
+      method: 'password',
     });
     const setCookie = response.headers.get('set-cookie') ?? '';
     expect(setCookie).toMatch(/^console_session=[\w-]{43}\.[^;]+;/);
@@ -72,6 +73,7 @@ describe('POST /api/session', () => {
       username: 'support',
       role: 'support',
       idleSeconds: 480 * 60,
+      method: 'password',
     });
   });
 
@@ -274,6 +276,7 @@ describe('GET /api/session', () => {
       username: 'support',
       role: 'support',
       idleSeconds: 480 * 60,
+      method: 'password',
     });
   });
 

@@ -7,13 +7,15 @@ import {
   type Session,
 } from '../../shared/session';
 import { ANY_ROLE, type ApiModule } from '../http/api-operation';
-import type { AppEnv } from '../app-env';
+import type { AppEnv, RequestUser } from '../app-env';
 import {
   signInFailedProblem,
   signInThrottledProblem,
   signedOutProblem,
 } from '../http/auth-problems';
+import { browserDescription } from './browser-description';
 import type { ConsoleAuth } from './console-auth';
+import { endSession } from './end-sessions';
 import { sessionUser } from './require-session';
 import { clearSessionCookie, writeSessionCookie } from './session-cookie';
 import { normalizeUsername } from './users-file';
@@ -64,10 +66,17 @@ async function readSignIn(request: Request): Promise<{ username: string; passwor
   return { username, password: parsed.data.password };
 }
 
-/** Ends the session and everything of it in this process (its live streams). */
-async function endSession(auth: ConsoleAuth, sessionId: string): Promise<void> {
-  await auth.sessions.delete(sessionId);
-  for (const ended of auth.sessionEnds) ended(sessionId);
+/** What GET and POST /api/session answer for `user`. */
+function sessionAnswer(user: RequestUser, auth: ConsoleAuth): Session {
+  const { username, role, name, email, method } = user;
+  return {
+    username,
+    role,
+    idleSeconds: auth.idleSeconds,
+    ...(name !== undefined ? { name } : {}),
+    ...(email !== undefined ? { email } : {}),
+    ...(method === 'password' || method === 'provider' ? { method } : {}),
+  };
 }
 
 /** The session routes. Mount at /api/session before requireSession. */
@@ -79,11 +88,7 @@ export function sessionRoutes(auth: ConsoleAuth) {
         if (presented) clearSessionCookie(c, auth.cookie);
         throw signedOutProblem();
       }
-      return c.json<Session>(
-        { username: user.username, role: user.role, idleSeconds: auth.idleSeconds },
-        200,
-        NO_STORE,
-      );
+      return c.json<Session>(sessionAnswer(user, auth), 200, NO_STORE);
     })
     .post('/', async (c) => {
       const { username, password } = await readSignIn(c.req.raw);
@@ -118,17 +123,18 @@ export function sessionRoutes(auth: ConsoleAuth) {
       // A fresh id on every sign-in (no session fixation); any session the browser had ends.
       const previous = await sessionUser(c, auth);
       if (previous.sessionId) await endSession(auth, previous.sessionId);
-      const session = await auth.sessions.create(user);
+      const userAgent = browserDescription(c.req.header('user-agent'));
+      const session = await auth.sessions.create(user, {
+        method: 'password',
+        userVersion: user.version,
+        ...(userAgent ? { userAgent } : {}),
+      });
       await writeSessionCookie(c, auth.cookie, session.id);
       auth.logger.info(
         { reqId: c.get('requestId'), user: user.username, role: user.role },
         'signed in',
       );
-      return c.json<Session>(
-        { username: user.username, role: user.role, idleSeconds: auth.idleSeconds },
-        200,
-        NO_STORE,
-      );
+      return c.json<Session>(sessionAnswer({ ...user, method: 'password' }, auth), 200, NO_STORE);
     })
     .delete('/', async (c) => {
       const { user, sessionId } = await sessionUser(c, auth);

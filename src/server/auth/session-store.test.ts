@@ -8,6 +8,7 @@ import { MemorySessionStore } from './session-store';
 
 const MINUTE = 60_000;
 const user = { username: 'admin', role: 'admin' as const };
+const password = { method: 'password' as const };
 
 function store(clock: { now: number }, extra: { maxSessions?: number } = {}) {
   return new MemorySessionStore({
@@ -30,12 +31,12 @@ describe('MemorySessionStore', () => {
   it('keeps memory bounded: beyond the limit the least recently used session ends', async () => {
     const sessions = store({ now: 0 }, { maxSessions: 3 });
     const [a, b, c] = [
-      await sessions.create(user),
-      await sessions.create(user),
-      await sessions.create(user),
+      await sessions.create(user, password),
+      await sessions.create(user, password),
+      await sessions.create(user, password),
     ];
     await sessions.touch(a.id);
-    await sessions.create(user);
+    await sessions.create(user, password);
     expect(sessions.size).toBe(3);
     expect(await sessions.touch(b.id)).toBeUndefined();
     expect(await sessions.touch(a.id)).toBeDefined();
@@ -45,9 +46,9 @@ describe('MemorySessionStore', () => {
   it('sweeps expired sessions when new ones are created', async () => {
     const clock = { now: 0 };
     const sessions = store(clock);
-    for (let i = 0; i < 5; i += 1) await sessions.create(user);
+    for (let i = 0; i < 5; i += 1) await sessions.create(user, password);
     clock.now = 31 * MINUTE;
-    await sessions.create(user);
+    await sessions.create(user, password);
     expect(sessions.size).toBe(1);
   });
 });

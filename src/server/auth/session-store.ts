@@ -2,15 +2,60 @@
 // benchmarks), in the console's database (sql-session-store.ts, the default) or in Redis
 // (redis-session-store.ts, REDIS_URL). The browser only ever holds a random id.
 import { createHash, randomBytes } from 'node:crypto';
+import { RoleSchema, type Role } from '../../shared/session';
 import type { RequestUser } from '../app-env';
 
+/** A session begun at an OpenID Connect provider: what ends it from there (back-channel logout). */
+export interface ProviderSession {
+  issuer: string;
+  sub: string;
+  sid?: string;
+  /** auth_time of the ID token, epoch ms. */
+  authTime?: number;
+  /** The ID token, kept server-side only for RP-initiated logout's id_token_hint. */
+  idToken?: string;
+}
+
+/** How a session began, as its sign-in knows it. */
+export interface NewSessionDetails {
+  method: 'password' | 'provider';
+  /** Provider sessions carry their role (taken at sign-in); password sessions read the users file. */
+  role?: Role;
+  name?: string;
+  email?: string;
+  provider?: ProviderSession;
+  /** The browser's User-Agent, shortened (browserDescription), for the sessions page. */
+  userAgent?: string;
+  /** Password sessions: the users-file entry's version at sign-in (user-directory.ts). */
+  userVersion?: string;
+}
+
 /** One signed-in session. */
-export interface SessionRecord {
-  /** 256 random bits, base64url. The cookie carries it, signed. */
+export interface SessionRecord extends NewSessionDetails {
+  /**
+   * From create and touch: the session id, 256 random bits, base64url; the cookie carries it,
+   * signed, and it must never be shown. Stores keep only its hash, so records answered by `list`
+   * carry the handle here instead.
+   */
   id: string;
+  /**
+   * The session's public handle: the SHA-256 of its id (sessionIdHash), the key the stores keep
+   * it under. It signs nobody in, so the sessions page and its API name sessions by it.
+   */
+  handle: string;
   username: string;
   createdAt: number;
   lastSeenAt: number;
+}
+
+/** Which sessions `endWhere` ends: those matching every given field (at least one). */
+export interface SessionMatch {
+  username?: string;
+  issuer?: string;
+  sub?: string;
+  sid?: string;
+  /** One session, by its public handle (DELETE /api/sessions/{id}). */
+  handle?: string;
 }
 
 /** How a session is looked at. */
@@ -21,8 +66,8 @@ export interface TouchOptions {
 
 /** Where sessions live. Every method is async so a networked store can implement it. */
 export interface SessionStore {
-  /** Starts a new session for `user` with a fresh random id. */
-  create(user: RequestUser): Promise<SessionRecord>;
+  /** Starts a new session for `user` with a fresh random id, recording how it began. */
+  create(user: RequestUser, details: NewSessionDetails): Promise<SessionRecord>;
   /**
    * The live session with `id`, with its idle timer restarted; `undefined` when unknown, ended,
    * idle too long or past its maximum lifetime (an expired session is removed on the way). With
@@ -32,6 +77,58 @@ export interface SessionStore {
   touch(id: string, options?: TouchOptions): Promise<SessionRecord | undefined>;
   /** Ends the session; the id never works again. Unknown ids are ignored. */
   delete(id: string): Promise<void>;
+  /** Live sessions, optionally of one username, newest first; `id` holds the handle. */
+  list(filter?: { username?: string }): Promise<SessionRecord[]>;
+  /**
+   * Ends every live session matching ALL given fields (a provider session by issuer+sid, or
+   * every session of a person by issuer+sub, or all of a username, or one by handle); answers
+   * the ended sessions' handles, for endSessions (end-sessions.ts) to tell this process. Throws
+   * when no field is given: ending every session is never meant.
+   */
+  endWhere(match: SessionMatch): Promise<string[]>;
+}
+
+/** Longest browser description kept: it is shown, never parsed. */
+const USER_AGENT_MAX = 64;
+
+/** Throws unless `match` names at least one field: ending every session is never meant. */
+export function requireMatch(match: SessionMatch): void {
+  if (Object.values(match).every((value) => value === undefined)) {
+    throw new Error('endWhere needs at least one field to match');
+  }
+}
+
+/** True when `record` matches every field given in `match` (at least one must be). */
+export function sessionMatches(record: SessionRecord, match: SessionMatch): boolean {
+  const wanted: Array<[string | undefined, string | undefined]> = [
+    [match.username, record.username],
+    [match.issuer, record.provider?.issuer],
+    [match.sub, record.provider?.sub],
+    [match.sid, record.provider?.sid],
+    [match.handle, record.handle],
+  ];
+  const given = wanted.filter(([value]) => value !== undefined);
+  if (given.length === 0) throw new Error('endWhere needs at least one field to match');
+  return given.every(([value, actual]) => value === actual);
+}
+
+/** Whether `record` has ended at `at`: unused for `idleMs`, or `maxAgeMs` past its start. */
+export function sessionExpired(
+  record: Pick<SessionRecord, 'createdAt' | 'lastSeenAt'>,
+  at: number,
+  { idleMs, maxAgeMs }: { idleMs: number; maxAgeMs: number },
+): boolean {
+  return at - record.lastSeenAt >= idleMs || at - record.createdAt >= maxAgeMs;
+}
+
+/** `value` when it is a role this build knows; otherwise nothing (a session without a role ends). */
+export function knownRole(value: unknown): Role | undefined {
+  return RoleSchema.safeParse(value).success ? (value as Role) : undefined;
+}
+
+/** Newest first, then by handle so equal times keep one order. */
+export function newestFirst(a: SessionRecord, b: SessionRecord): number {
+  return b.createdAt - a.createdAt || a.handle.localeCompare(b.handle);
 }
 
 export interface MemorySessionStoreOptions {
@@ -58,8 +155,27 @@ export function sessionIdHash(id: string): string {
 }
 
 /** A new session for `user`, begun and last seen at `at`, under a fresh id. */
-export function newSessionRecord(user: RequestUser, at: number): SessionRecord {
-  return { id: newSessionId(), username: user.username, createdAt: at, lastSeenAt: at };
+export function newSessionRecord(
+  user: RequestUser,
+  details: NewSessionDetails,
+  at: number,
+): SessionRecord {
+  const id = newSessionId();
+  const { userAgent, ...rest } = details;
+  return {
+    ...rest,
+    ...(userAgent ? { userAgent: userAgent.slice(0, USER_AGENT_MAX) } : {}),
+    id,
+    handle: sessionIdHash(id),
+    username: user.username,
+    createdAt: at,
+    lastSeenAt: at,
+  };
+}
+
+/** A copy of `record` that shares no nested object with it. */
+function copyOf(record: SessionRecord): SessionRecord {
+  return record.provider ? { ...record, provider: { ...record.provider } } : { ...record };
 }
 
 /**
@@ -81,16 +197,16 @@ export class MemorySessionStore implements SessionStore {
     return this.#sessions.size;
   }
 
-  async create(user: RequestUser): Promise<SessionRecord> {
+  async create(user: RequestUser, details: NewSessionDetails): Promise<SessionRecord> {
     this.#sweep();
-    const record = newSessionRecord(user, this.#now());
+    const record = newSessionRecord(user, details, this.#now());
     this.#sessions.set(record.id, record);
     while (this.#sessions.size > this.#options.maxSessions) {
       const oldest = this.#sessions.keys().next().value;
       if (oldest === undefined) break;
       this.#sessions.delete(oldest);
     }
-    return { ...record };
+    return copyOf(record);
   }
 
   async touch(
@@ -104,16 +220,36 @@ export class MemorySessionStore implements SessionStore {
       this.#sessions.delete(id);
       return undefined;
     }
-    if (!extend) return { ...record };
+    if (!extend) return copyOf(record);
     record.lastSeenAt = at;
     // Re-insert so Map order stays "least recently used first".
     this.#sessions.delete(id);
     this.#sessions.set(id, record);
-    return { ...record };
+    return copyOf(record);
   }
 
   async delete(id: string): Promise<void> {
     this.#sessions.delete(id);
+  }
+
+  async list(filter: { username?: string } = {}): Promise<SessionRecord[]> {
+    const at = this.#now();
+    return [...this.#sessions.values()]
+      .filter((record) => !this.#expired(record, at))
+      .filter((record) => filter.username === undefined || record.username === filter.username)
+      .map((record) => ({ ...copyOf(record), id: record.handle }))
+      .sort(newestFirst);
+  }
+
+  async endWhere(match: SessionMatch): Promise<string[]> {
+    requireMatch(match);
+    const ended: string[] = [];
+    for (const [id, record] of [...this.#sessions]) {
+      if (!sessionMatches(record, match)) continue;
+      this.#sessions.delete(id);
+      if (!this.#expired(record, this.#now())) ended.push(record.handle);
+    }
+    return ended;
   }
 
   /**
@@ -122,7 +258,7 @@ export class MemorySessionStore implements SessionStore {
    */
   remember(record: SessionRecord): void {
     this.#sessions.delete(record.id);
-    this.#sessions.set(record.id, { ...record });
+    this.#sessions.set(record.id, copyOf(record));
     while (this.#sessions.size > this.#options.maxSessions) {
       const oldest = this.#sessions.keys().next().value;
       if (oldest === undefined) break;
@@ -131,10 +267,7 @@ export class MemorySessionStore implements SessionStore {
   }
 
   #expired(record: SessionRecord, at: number): boolean {
-    return (
-      at - record.lastSeenAt >= this.#options.idleMs ||
-      at - record.createdAt >= this.#options.maxAgeMs
-    );
+    return sessionExpired(record, at, this.#options);
   }
 
   /** Drops expired sessions from the least recently used end. */

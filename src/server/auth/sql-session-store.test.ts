@@ -2,9 +2,11 @@
 // TEST_DATABASE_URL is set): the session-store contract, a session surviving a restart of the
 // process on the same DATA_DIR, expired rows pruned, and sign-in kept working while the database
 // cannot be used.
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { HttpProblem } from '../problem';
-import { openDatabase, type SqlDatabase } from '../store/database';
+import { migrate, openDatabase, type SqlDatabase } from '../store/database';
+import { MIGRATIONS } from '../store/migrations';
 import { failingDatabase } from '../test-support/failing-database';
 import {
   CONTRACT_IDLE_MS,
@@ -13,11 +15,13 @@ import {
 } from '../test-support/session-store-contract';
 import { STORE_ENGINES, type TestDatabase } from '../test-support/store-engines';
 import { tempDirsPerTest } from '../test-support/temp-dirs';
+import { sessionIdHash } from './session-store';
 import { SqlSessionStore } from './sql-session-store';
 import * as z from 'zod';
 import { integer, select } from '../store/typed-rows';
 
 const user = { username: 'admin', role: 'admin' as const };
+const password = { method: 'password' as const };
 
 /** A store on `database`, as one process of the console builds it. */
 function sessionsOn(database: () => Promise<SqlDatabase>, clock: { now: number }) {
@@ -49,12 +53,34 @@ for (const engine of STORE_ENGINES) {
       { outlivesProcess: true },
     );
 
+    it('keeps the sessions of a database from before sessions said how they began, as password sessions', async () => {
+      const earlier = await engine.open({ migrations: MIGRATIONS.filter((m) => m.version < 12) });
+      try {
+        const clock = { now: Date.now() };
+        const id = randomBytes(32).toString('base64url');
+        const at = new Date(clock.now).toISOString();
+        await earlier.query(
+          `INSERT INTO console_sessions (id_hash, username, created_at, last_seen_at, expires_at)
+           VALUES ($1, 'admin', $2, $2, $3)`,
+          [sessionIdHash(id), at, new Date(clock.now + CONTRACT_IDLE_MS).toISOString()],
+        );
+        await migrate(earlier);
+        expect(await sessionsOn(async () => earlier, clock).touch(id)).toMatchObject({
+          id,
+          username: 'admin',
+          method: 'password',
+        });
+      } finally {
+        await earlier.close();
+      }
+    });
+
     it('drops rows past their expiry when someone signs in', async () => {
       const clock = { now: Date.now() };
       const sessions = sessionsOn(async () => db, clock);
-      for (let i = 0; i < 3; i += 1) await sessions.create(user);
+      for (let i = 0; i < 3; i += 1) await sessions.create(user, password);
       clock.now += CONTRACT_IDLE_MS + 1;
-      await sessions.create(user);
+      await sessions.create(user, password);
       const { rows } = await select(
         db,
         z.object({ n: integer }),
@@ -72,7 +98,7 @@ describe('SqlSessionStore across a restart and an unusable database', () => {
     const dataDir = tempDir();
     const clock = { now: Date.now() };
     const before = await openDatabase({ dataDir });
-    const { id } = await sessionsOn(async () => before, clock).create(user);
+    const { id } = await sessionsOn(async () => before, clock).create(user, password);
     await before.close();
 
     const after = await openDatabase({ dataDir });
@@ -94,8 +120,8 @@ describe('SqlSessionStore across a restart and an unusable database', () => {
     let current: SqlDatabase = broken;
     const sessions = sessionsOn(async () => current, clock);
     try {
-      const alice = await sessions.create(user);
-      const bob = await sessions.create({ username: 'support', role: 'support' });
+      const alice = await sessions.create(user, password);
+      const bob = await sessions.create({ username: 'support', role: 'support' }, password);
       expect(await sessions.touch(alice.id)).toMatchObject({ username: 'admin' });
       await sessions.delete(bob.id);
 
@@ -113,7 +139,7 @@ describe('SqlSessionStore across a restart and an unusable database', () => {
     const clock = { now: Date.now() };
     const real = await openDatabase();
     try {
-      const { id } = await sessionsOn(async () => real, clock).create(user);
+      const { id } = await sessionsOn(async () => real, clock).create(user, password);
       const other = sessionsOn(async () => failingDatabase('connection refused'), clock);
       const refused = await other.touch(id).catch((error: unknown) => error);
       expect(refused).toBeInstanceOf(HttpProblem);

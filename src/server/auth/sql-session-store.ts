@@ -14,16 +14,22 @@
 import type { RequestUser } from '../app-env';
 import type { SqlDatabase } from '../store/database';
 import {
+  knownRole,
   MemorySessionStore,
+  newestFirst,
   newSessionRecord,
+  requireMatch,
   sessionIdHash,
+  sessionMatches,
+  type NewSessionDetails,
+  type SessionMatch,
   type SessionRecord,
   type SessionStore,
   type TouchOptions,
 } from './session-store';
 import { sessionStoreUnavailable } from './session-unavailable';
 import * as z from 'zod';
-import { select } from '../store/typed-rows';
+import { integer, select } from '../store/typed-rows';
 
 export interface SqlSessionStoreOptions {
   /** The console's database (open-store.ts). */
@@ -38,13 +44,59 @@ export interface SqlSessionStoreOptions {
 }
 
 const SessionRowSchema = z.object({
+  id_hash: z.string(),
   username: z.string(),
   created_at: z.string(),
   last_seen_at: z.string(),
+  method: z.enum(['password', 'provider']),
+  role: z.string().nullable(),
+  name: z.string().nullable(),
+  email: z.string().nullable(),
+  user_agent: z.string().nullable(),
+  user_version: z.string().nullable(),
+  provider_issuer: z.string().nullable(),
+  provider_sub: z.string().nullable(),
+  provider_sid: z.string().nullable(),
+  provider_auth_time: integer.nullable(),
+  provider_id_token: z.string().nullable(),
 });
 type SessionRow = z.infer<typeof SessionRowSchema>;
 
+const SESSION_COLUMNS = `id_hash, username, created_at, last_seen_at, method, role, name, email,
+  user_agent, user_version, provider_issuer, provider_sub, provider_sid, provider_auth_time,
+  provider_id_token`;
+
 const iso = (at: number) => new Date(at).toISOString();
+
+/** The record a row holds; `id` is the session id when known, the handle otherwise. */
+function recordOf(row: SessionRow, id: string): SessionRecord {
+  const optional = {
+    // A role this build does not know (rows of a newer one) gives a session no role: it ends.
+    role: knownRole(row.role) ?? null,
+    name: row.name,
+    email: row.email,
+    userAgent: row.user_agent,
+    userVersion: row.user_version,
+  };
+  const provider = row.provider_issuer !== null &&
+    row.provider_sub !== null && {
+      issuer: row.provider_issuer,
+      sub: row.provider_sub,
+      ...(row.provider_sid !== null ? { sid: row.provider_sid } : {}),
+      ...(row.provider_auth_time !== null ? { authTime: row.provider_auth_time } : {}),
+      ...(row.provider_id_token !== null ? { idToken: row.provider_id_token } : {}),
+    };
+  return {
+    id,
+    handle: row.id_hash,
+    username: row.username,
+    createdAt: Date.parse(row.created_at),
+    lastSeenAt: Date.parse(row.last_seen_at),
+    method: row.method,
+    ...Object.fromEntries(Object.entries(optional).filter(([, value]) => value !== null)),
+    ...(provider ? { provider } : {}),
+  };
+}
 
 /** Sessions in the console's database. */
 export class SqlSessionStore implements SessionStore {
@@ -70,8 +122,8 @@ export class SqlSessionStore implements SessionStore {
     });
   }
 
-  async create(user: RequestUser): Promise<SessionRecord> {
-    const record = newSessionRecord(user, this.#now());
+  async create(user: RequestUser, details: NewSessionDetails): Promise<SessionRecord> {
+    const record = newSessionRecord(user, details, this.#now());
     this.#seen.remember(record);
     try {
       const db = await this.#options.database();
@@ -111,7 +163,7 @@ export class SqlSessionStore implements SessionStore {
       } = await select(
         db,
         SessionRowSchema,
-        'SELECT username, created_at, last_seen_at FROM console_sessions WHERE id_hash = $1',
+        `SELECT ${SESSION_COLUMNS} FROM console_sessions WHERE id_hash = $1`,
         [hash],
       ));
     } catch (error) {
@@ -124,12 +176,7 @@ export class SqlSessionStore implements SessionStore {
       await this.#seen.delete(id);
       return undefined;
     }
-    const record: SessionRecord = {
-      id,
-      username: row.username,
-      createdAt: Date.parse(row.created_at),
-      lastSeenAt: Date.parse(row.last_seen_at),
-    };
+    const record = recordOf(row, id);
     const at = this.#now();
     if (
       !(at - record.lastSeenAt < this.#options.idleMs) ||
@@ -169,6 +216,57 @@ export class SqlSessionStore implements SessionStore {
     }
   }
 
+  async list(filter: { username?: string } = {}): Promise<SessionRecord[]> {
+    const rows = await this.#live(filter.username);
+    return rows.map((row) => recordOf(row, row.id_hash)).sort(newestFirst);
+  }
+
+  async endWhere(match: SessionMatch): Promise<string[]> {
+    requireMatch(match);
+    await this.#seen.endWhere(match);
+    let db: SqlDatabase;
+    let rows: SessionRow[];
+    try {
+      db = await this.#database();
+      rows = await this.#live(match.username, db);
+    } catch (error) {
+      throw sessionStoreUnavailable(error);
+    }
+    const ended = rows
+      .map((row) => recordOf(row, row.id_hash))
+      .filter((record) => sessionMatches(record, match))
+      .map((record) => record.handle);
+    try {
+      for (const hash of ended) {
+        await db.query('DELETE FROM console_sessions WHERE id_hash = $1', [hash]);
+      }
+    } catch (error) {
+      throw sessionStoreUnavailable(error);
+    }
+    return ended;
+  }
+
+  /** The rows of live sessions (of `username` when given). */
+  async #live(username: string | undefined, db?: SqlDatabase): Promise<SessionRow[]> {
+    try {
+      const database = db ?? (await this.#database());
+      const at = iso(this.#now());
+      const { rows } = await select(
+        database,
+        SessionRowSchema,
+        username === undefined
+          ? `SELECT ${SESSION_COLUMNS} FROM console_sessions WHERE expires_at > $1`
+          : `SELECT ${SESSION_COLUMNS} FROM console_sessions WHERE expires_at > $1 AND username = $2`,
+        username === undefined ? [at] : [at, username],
+      );
+      return rows.filter(
+        (row) => Date.parse(row.created_at) + this.#options.maxAgeMs > this.#now(),
+      );
+    } catch (error) {
+      throw sessionStoreUnavailable(error);
+    }
+  }
+
   /** The database, with the sign-outs it missed applied first. */
   async #database(): Promise<SqlDatabase> {
     const db = await this.#options.database();
@@ -193,13 +291,25 @@ export class SqlSessionStore implements SessionStore {
 
   async #insert(db: SqlDatabase, record: SessionRecord): Promise<void> {
     await db.query(
-      `INSERT INTO console_sessions (id_hash, username, created_at, last_seen_at, expires_at)
-       VALUES ($1, $2, $3, $4, $5) ON CONFLICT (id_hash) DO NOTHING`,
+      `INSERT INTO console_sessions (${SESSION_COLUMNS}, expires_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)
+       ON CONFLICT (id_hash) DO NOTHING`,
       [
-        sessionIdHash(record.id),
+        record.handle,
         record.username,
         iso(record.createdAt),
         iso(record.lastSeenAt),
+        record.method,
+        record.role ?? null,
+        record.name ?? null,
+        record.email ?? null,
+        record.userAgent ?? null,
+        record.userVersion ?? null,
+        record.provider?.issuer ?? null,
+        record.provider?.sub ?? null,
+        record.provider?.sid ?? null,
+        record.provider?.authTime ?? null,
+        record.provider?.idToken ?? null,
         iso(this.#expiresAt(record)),
       ],
     );

@@ -38,10 +38,11 @@ describe('fileUserDirectory', () => {
     expect(await users.authenticate('alice', 'alice-password-1')).toEqual({
       username: 'alice',
       role: 'admin',
+      version: expect.any(String),
     });
     expect(await users.authenticate('alice', 'wrong')).toBeUndefined();
     expect(await users.authenticate('bob', 'alice-password-1')).toBeUndefined();
-    expect(users.find('alice')).toEqual({ username: 'alice', role: 'admin' });
+    expect(users.find('alice')).toMatchObject({ username: 'alice', role: 'admin' });
   });
 
   it('picks up edits of the file without a restart, and keeps the last good list on a broken edit', async () => {
@@ -88,18 +89,21 @@ describe('fileUserDirectory', () => {
 });
 
 describe('demoUserDirectory', () => {
-  it('has admin and support with the demo password', async () => {
+  // Three demo passwords hashed at the real scrypt cost: more than the default 5 s on a busy CI.
+  it('has admin, auditor and support with the demo password', async () => {
     const users = demoUserDirectory('demo');
     expect(users.list()).toEqual([
       { username: 'admin', role: 'admin' },
+      { username: 'auditor', role: 'auditor' },
       { username: 'support', role: 'support' },
     ]);
-    expect(await users.authenticate('support', 'demo')).toEqual({
-      username: 'support',
-      role: 'support',
+    expect(await users.authenticate('auditor', 'demo')).toEqual({
+      username: 'auditor',
+      role: 'auditor',
+      version: 'demo-auditor',
     });
     expect(await users.authenticate('admin', 'Demo')).toBeUndefined();
-  });
+  }, 15_000);
 });
 
 describe('createConsoleAuth in live mode', () => {

@@ -1,7 +1,7 @@
 // Who may sign in: the users file in live mode (re-read when it changes, so `npm run users` takes
 // effect without a restart), the two demo users in demo mode. Checking a password costs the same
 // whether or not the user exists, so timing does not reveal which names are real.
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { statSync } from 'node:fs';
 import type { Role } from '../../shared/session';
 import type { RequestUser } from '../app-env';
@@ -9,15 +9,24 @@ import type { Logger } from '../logger';
 import { DEFAULT_SCRYPT_PARAMS, hashParams, hashPassword, verifyPassword } from './password-hash';
 import { readUsersFile, type StoredUser } from './users-file';
 
+/** A users-file entry as the BFF sees it. */
+export interface DirectoryUser extends RequestUser {
+  /**
+   * The entry's version: changes whenever its password or role is set, and when the user is
+   * removed and added again. A password session is bound to it (userVersion).
+   */
+  version: string;
+}
+
 /** The console's users, as the BFF consults them. Usernames given here are already normalised. */
 export interface UserDirectory {
   /** The user as configured right now; a removed user or a changed role applies at once. */
-  find(username: string): { username: string; role: Role } | undefined;
+  find(username: string): DirectoryUser | undefined;
   /**
    * The user when `password` is theirs, otherwise `undefined`, after the same amount of hashing
    * work either way.
    */
-  authenticate(username: string, password: string): Promise<RequestUser | undefined>;
+  authenticate(username: string, password: string): Promise<DirectoryUser | undefined>;
   /** Names and roles, for the startup banner and the CLI. */
   list(): Array<{ username: string; role: Role }>;
 }
@@ -28,6 +37,25 @@ function dummyHashFor(users: readonly StoredUser[]): Promise<string> {
   return hashPassword(randomBytes(24).toString('base64url'), params ?? DEFAULT_SCRYPT_PARAMS);
 }
 
+/**
+ * An entry's version, derived from what `npm run users` writes rather than stored beside it: the
+ * SHA-256 of its role and password hash. Every password set draws a new salt, so setting a
+ * password (even the same one), changing the role, or removing and adding the user again all give
+ * a new version, and a hand-edited file needs nothing extra. The password hash's salt keeps it
+ * from telling anything about the password.
+ */
+export function userVersion(user: Pick<StoredUser, 'role' | 'passwordHash'>): string {
+  return createHash('sha256')
+    .update(`${user.role}\n${user.passwordHash}`)
+    .digest('base64url')
+    .slice(0, 22);
+}
+
+/** The entry as the directory answers it. */
+function directoryUser(user: StoredUser): DirectoryUser {
+  return { username: user.username, role: user.role, version: userVersion(user) };
+}
+
 function directoryOf(
   current: () => ReadonlyMap<string, StoredUser>,
   dummyHash: () => Promise<string>,
@@ -35,12 +63,12 @@ function directoryOf(
   return {
     find(username) {
       const user = current().get(username);
-      return user && { username: user.username, role: user.role };
+      return user && directoryUser(user);
     },
     async authenticate(username, password) {
       const user = current().get(username);
       const ok = await verifyPassword(password, user?.passwordHash ?? (await dummyHash()));
-      return ok && user ? { username: user.username, role: user.role } : undefined;
+      return ok && user ? directoryUser(user) : undefined;
     },
     list() {
       return [...current().values()].map(({ username, role }) => ({ username, role }));
@@ -112,9 +140,9 @@ export function fileUserDirectory(path: string, options: FileUserDirectoryOption
   return directoryOf(current, () => dummy);
 }
 
-/** The demo users (demo mode only): `admin` and `support`, both with `password`. */
+/** The demo users (demo mode only): `admin`, `auditor` and `support`, each with `password`. */
 export function demoUserDirectory(password: string): UserDirectory {
-  const roles: Role[] = ['admin', 'support'];
+  const roles: Role[] = ['admin', 'auditor', 'support'];
   // Hashed once in the background at start; the first sign-in waits for it if it is that quick.
   const users = Promise.all(
     roles.map(async (role) => ({
@@ -133,11 +161,16 @@ export function demoUserDirectory(password: string): UserDirectory {
     () => dummy,
   );
   return {
+    // The demo users' hashes are new at every start; their version is their fixed role, so a
+    // restart on a kept database does not sign them out.
     find: (username) =>
-      roles.includes(username as Role) ? { username, role: username as Role } : undefined,
+      roles.includes(username as Role)
+        ? { username, role: username as Role, version: `demo-${username}` }
+        : undefined,
     async authenticate(username, password) {
       await ready;
-      return directory.authenticate(username, password);
+      const user = await directory.authenticate(username, password);
+      return user && { ...user, version: `demo-${user.username}` };
     },
     list: () => roles.map((role) => ({ username: role, role })),
   };

@@ -1,12 +1,20 @@
 // `npm run audit`: `verify` finds a record changed directly in the database, on SQLite and on
 // PostgreSQL (when TEST_DATABASE_URL is set), and names the first broken link; `verify-export`
-// accepts an export with its signature and refuses a tampered one or another key's.
-import { writeFileSync } from 'node:fs';
+// accepts an export with its signature and refuses a tampered one or another key's. Files given
+// with `verify --checkpoints` are read as streams and only when regular files, and the command
+// says how many checkpoints each held; one that held none (empty, garbage, or checkpoints in a
+// shape it does not read) fails with exit 2, never "intact".
+import { execFileSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import type { AuditExportSignature } from '../../shared/audit-trail';
 import { deriveAuditKey } from '../data-subjects/audit/audit-chain';
+import { CHECKPOINT_FILE } from '../data-subjects/audit/checkpoint-file';
+import { createCheckpointer } from '../data-subjects/audit/checkpoint-job';
+import { CHECKPOINT_LINE_MAX } from '../data-subjects/audit/checkpoint-reader';
+import { createLogger } from '../logger';
 import { streamAuditExport } from '../data-subjects/audit/audit-export';
 import { createExportSigner } from '../data-subjects/audit/export-signing';
 import { SqlAuditStore } from '../data-subjects/audit/audit-store';
@@ -143,5 +151,87 @@ describe('npm run audit -- verify-export', () => {
     expect(tampered.code).toBe(1);
     expect(tampered.stdout).toMatch(/^NOT VERIFIED/);
     expect(tampered.stdout).toContain('the export was changed');
+  });
+});
+
+const T0 = Date.UTC(2026, 5, 1);
+
+/** A trail of three lookups and one signed checkpoint of it, as its line. */
+async function trailWithCheckpoint() {
+  const dataDir = tempDir();
+  const outside = tempDir();
+  const db = await openDatabase({ dataDir });
+  try {
+    const store = new SqlAuditStore(db, { chainKey: deriveAuditKey(KEY, 'chain') });
+    for (let i = 0; i < 3; i += 1) await store.record(sampleAuditEntry(T0 + i * 1_000));
+    await createCheckpointer({
+      store,
+      signer: createExportSigner(KEY),
+      dir: outside,
+      intervalMs: 300_000,
+      logger: createLogger('silent'),
+      now: () => T0,
+    }).take('export');
+  } finally {
+    await db.close();
+  }
+  const line = readFileSync(join(outside, CHECKPOINT_FILE), 'utf8').trim();
+  return { env: { DATA_DIR: dataDir, AUDIT_KEY: KEY }, line };
+}
+
+describe('verify --checkpoints FILE', () => {
+  it('says how many checkpoints each file held, wherever they are in it', async () => {
+    const { env, line } = await trailWithCheckpoint();
+    // A shipped log: the checkpoint after more than one read's worth of other lines, and after a
+    // line too long to be one.
+    const log = join(tempDir(), 'shipped.log');
+    writeFileSync(
+      log,
+      `${'{"level":30,"msg":"request"}\n'.repeat(3_000)}${'x'.repeat(CHECKPOINT_LINE_MAX + 10)}\n` +
+        `${JSON.stringify({ level: 30, checkpoint: JSON.parse(line), msg: 'audit checkpoint' })}\n`,
+    );
+    const file = join(tempDir(), 'copy.jsonl');
+    writeFileSync(file, `${line}\n${line}`);
+
+    const result = await run(['verify', '--checkpoints', log, '--checkpoints', file], env);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain(`${log}: 1 checkpoint\n`);
+    expect(result.stdout).toContain(`${file}: 2 checkpoints\n`);
+    // The database's own, and the three given.
+    expect(result.stdout).toMatch(/audit chain intact \(SQLite\): .*matches 4 signed checkpoints/);
+  });
+
+  it.each([
+    ['empty', ''],
+    ['garbage', 'not json at all\n\u0000\u0001\n{"half":'],
+    ['checkpoints in a shape it does not read', `seq,hash\n7,${'a'.repeat(64)}\n`],
+  ])('fails on a file that holds none (%s), naming it', async (_, content) => {
+    const { env } = await trailWithCheckpoint();
+    const file = join(tempDir(), 'given.jsonl');
+    writeFileSync(file, content);
+    const result = await run(['verify', '--checkpoints', file], env);
+    expect(result.code).toBe(2);
+    expect(result.stdout).not.toMatch(/intact/);
+    expect(result.stderr).toBe(
+      `audit: cannot use the checkpoint file ${file}: it holds no checkpoint: it is empty, or no line is a signed checkpoint, a log line carrying one or an alert delivery of one\n`,
+    );
+  });
+
+  it('refuses what is not a regular file before reading a byte: a device, a FIFO, a directory', async () => {
+    const { env } = await trailWithCheckpoint();
+    const fifo = join(tempDir(), 'pipe');
+    execFileSync('mkfifo', [fifo]);
+    const dir = tempDir();
+    for (const [path, kind] of [
+      ['/dev/zero', 'a character device'],
+      [fifo, 'a FIFO (named pipe)'],
+      [dir, 'a directory'],
+    ] as const) {
+      const result = await run(['verify', '--checkpoints', path], env);
+      expect(result.code, path).toBe(2);
+      expect(result.stderr).toBe(
+        `audit: cannot use the checkpoint file ${path}: it is ${kind}, not a regular file\n`,
+      );
+    }
   });
 });

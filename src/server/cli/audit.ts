@@ -17,10 +17,14 @@ import {
   createExportSigner,
   keyFingerprint,
 } from '../data-subjects/audit/export-signing';
-import { CheckpointFileError, readCheckpointLines } from '../data-subjects/audit/checkpoint-file';
+import { CheckpointFileError } from '../data-subjects/audit/checkpoint-file';
+import {
+  readCheckpointFile,
+  type CheckpointSource,
+} from '../data-subjects/audit/checkpoint-reader';
 import { checkpointSources } from '../data-subjects/audit/checkpoint-job';
 import { runAuditMaintenance } from '../data-subjects/audit/retention-job';
-import { verifyAuditChain, type CheckpointSource } from '../data-subjects/audit/verify-chain';
+import { verifyAuditChain } from '../data-subjects/audit/verify-chain';
 import { createLogger } from '../logger';
 import { SqlAuditStore } from '../data-subjects/audit/audit-store';
 import { DATABASE_FILE, openDatabase, type SqlDatabase } from '../store/database';
@@ -33,9 +37,11 @@ DATA_DIR/audit-key, like the console; a .env file in the working directory is re
   npm run audit -- verify [--checkpoints PATH]...
       Walks the hash chain of every audit record and reports the first broken link, holding
       it against every signed checkpoint it finds: the database's, AUDIT_CHECKPOINT_DIR's file,
-      and each PATH given (a checkpoint file, a saved log, a webhook receiver's records).
-      A chain that lost a checkpointed entry, or ends before one, is broken.
-      Exit code 0: intact; 1: broken.
+      and each PATH given (a checkpoint file, a saved log, a webhook receiver's records),
+      read as a stream, and says how many checkpoints each PATH held. A chain that lost a
+      checkpointed entry, or ends before one, is broken.
+      Exit code 0: intact; 1: broken; 2: a PATH that is not a regular file, cannot be read,
+      or holds no checkpoint (empty, not checkpoints, or a shape the console does not read).
   npm run audit -- verify-export FILE SIGNATURE [--public-key PEM_FILE]
       Checks an export (CSV or JSON) against its detached signature (.sig.json). Without
       --public-key the key is derived from AUDIT_KEY when available; otherwise compare the
@@ -154,11 +160,21 @@ export async function runAuditCli(argv: string[], io: AuditCliIo): Promise<numbe
       try {
         const store = new SqlAuditStore(db, { chainKey });
         const engine = io.env.DATABASE_URL ? 'PostgreSQL' : 'SQLite';
-        // Outside copies first: a path that cannot be read is an error naming it, before any walk.
-        const outside: CheckpointSource[] = (values.checkpoints ?? []).map((path) => ({
-          name: path,
-          lines: readCheckpointLines(path),
-        }));
+        // Outside copies first: a path that cannot be read, or holds no checkpoint, is an error
+        // naming it, before any walk. A file that held none would otherwise read as an intact
+        // trail checked against nothing.
+        const outside: CheckpointSource[] = [];
+        for (const path of values.checkpoints ?? []) {
+          const source = await readCheckpointFile(path);
+          if (source.found.length === 0) {
+            throw new CheckpointFileError(
+              path,
+              'it holds no checkpoint: it is empty, or no line is a signed checkpoint, a log line carrying one or an alert delivery of one',
+            );
+          }
+          out(`${path}: ${counted(source.found.length, 'checkpoint')}`);
+          outside.push(source);
+        }
         const signer = createExportSigner(key);
         const sources = async () => [
           ...(await checkpointSources(store, io.env.AUDIT_CHECKPOINT_DIR || undefined)),
@@ -207,7 +223,7 @@ export async function runAuditCli(argv: string[], io: AuditCliIo): Promise<numbe
     throw new UsageError(`unknown command ${command}`);
   } catch (error) {
     if (error instanceof CheckpointFileError) {
-      io.stderr.write(`audit: ${error.message}\n`);
+      io.stderr.write(`audit: cannot use the checkpoint file ${error.path}: ${error.why}\n`);
       return 2;
     }
     if (

@@ -1,4 +1,4 @@
-// `npm run users -- add NAME --role admin|support | list | remove NAME | unlock NAME`: manages the console users
+// `npm run users -- add NAME --role admin|auditor|support | list | remove NAME | unlock NAME`: manages the console users
 // file. Passwords are prompted for without echo, or read from standard input when it is piped,
 // and only their scrypt hashes are written.
 import { createInterface } from 'node:readline';
@@ -21,7 +21,7 @@ const MIN_PASSWORD_LENGTH = 12;
 
 const USAGE = `Manage the console's users (CONSOLE_USERS_FILE, default ./.data/users.json).
 
-  npm run users -- add NAME --role admin|support [--replace]
+  npm run users -- add NAME --role admin|auditor|support [--replace]
       Prompts for the password twice, or reads one line from standard input when piped:
       printf '%s\\n' "$PASSWORD" | npm run users -- add alice --role admin
   npm run users -- list
@@ -146,7 +146,8 @@ export async function runUsersCli(argv: string[], io: CliIo): Promise<number> {
       case 'add': {
         const username = usernameArgument(name);
         const role = RoleSchema.safeParse(values.role);
-        if (!role.success) throw new UsageError('Give the role: --role admin or --role support.');
+        if (!role.success)
+          throw new UsageError('Give the role: --role admin, --role auditor or --role support.');
         const users = readExisting(file);
         const existing = users.find((user) => user.username === username);
         if (existing && !values.replace) {
@@ -158,7 +159,11 @@ export async function runUsersCli(argv: string[], io: CliIo): Promise<number> {
         const passwordHash = await hashPassword(password, io.scrypt);
         const others = users.filter((user) => user.username !== username);
         writeUsersFile(file, [...others, { username, role: role.data, passwordHash }]);
-        print(`${existing ? 'Updated' : 'Added'} ${username} (${role.data}) in ${file}.`);
+        print(
+          existing
+            ? `Updated ${username} (${role.data}) in ${file}. Their open sessions have ended (a running console applies it within a second).`
+            : `Added ${username} (${role.data}) in ${file}.`,
+        );
         return 0;
       }
       case 'remove': {
@@ -171,7 +176,11 @@ export async function runUsersCli(argv: string[], io: CliIo): Promise<number> {
           file,
           users.filter((user) => user.username !== username),
         );
-        print(`Removed ${username} from ${file}. Their open sessions end at their next request.`);
+        // Sessions are bound to the entry they signed in with (auth/user-directory.ts): none
+        // comes back, even if the name is added again.
+        print(
+          `Removed ${username} from ${file}. Their open sessions have ended (a running console applies it within a second).`,
+        );
         return 0;
       }
       case 'unlock': {

@@ -1,16 +1,19 @@
 // The data-subjects area (docs/product.md §6): lookups of personal data through the v4 operations
-// and their legacy equivalents, each audited; the audit trail with its hash chain, signed
-// checkpoints, exports and daily retention. Admins only.
+// and their legacy equivalents, each audited (admins); the audit trail with its hash chain, signed
+// checkpoints, exports and daily retention (admins and auditors).
 import { randomBytes } from 'node:crypto';
 import type { DataSubjectOperation } from '../../shared/data-subject-operations';
 import type { AreaModule } from '../area-module';
+import { ConfigError } from '../config';
 import type { Logger } from '../logger';
+import type { ExtraCheck } from '../observability/readiness';
 import type { SqlDatabase } from '../store/database';
 import type { UpstreamClient } from '../upstream/upstream-client';
 import { deriveAuditKey } from './audit/audit-chain';
 import { SqlAuditStore } from './audit/audit-store';
 import { auditTrailRoutes } from './audit/audit-trail-routes';
 import type { AuditCheckpoint } from './audit/checkpoints';
+import { checkCheckpointPlace, CheckpointFileError } from './audit/checkpoint-file';
 import { createCheckpointer } from './audit/checkpoint-job';
 import { createExportSigner } from './audit/export-signing';
 import { createIdentifierHasher } from './audit/identifier-hash';
@@ -48,6 +51,29 @@ export interface DataSubjectsArea extends AreaModule {
   readonly lookupAudit: LookupAudit;
   /** What the daily job and `npm run audit` work with (retention-job.ts). */
   readonly maintenance: RetentionJobOptions;
+  /** Readiness beside the audit writes: whether checkpoints reach AUDIT_CHECKPOINT_DIR. */
+  readonly readinessChecks: readonly ExtraCheck[];
+}
+
+/**
+ * Checks AUDIT_CHECKPOINT_DIR before anything is written there (checkpoint-file.ts): a place the
+ * console cannot trust stops the start with one line naming the path and why; group or other
+ * access the console could take away is taken away, and said.
+ */
+function prepareCheckpointDir(dir: string, logger: Logger): void {
+  try {
+    for (const loose of checkCheckpointPlace(dir)) {
+      logger.warn(
+        { path: loose.path, mode: loose.mode, tightened: true },
+        'a file of the audit trail or its keys was readable by other users; made owner-only',
+      );
+    }
+  } catch (error) {
+    if (error instanceof CheckpointFileError) {
+      throw new ConfigError(`AUDIT_CHECKPOINT_DIR ${error.path}: ${error.why}`);
+    }
+    throw new ConfigError(`AUDIT_CHECKPOINT_DIR ${dir}: ${(error as Error).message}`);
+  }
 }
 
 export function createDataSubjectsArea(deps: DataSubjectsAreaDeps): DataSubjectsArea {
@@ -66,6 +92,9 @@ export function createDataSubjectsArea(deps: DataSubjectsAreaDeps): DataSubjects
   // Signed checkpoints of the chain's head, kept where a database attacker cannot reach them too
   // (docs/audit-trail.md, "Checkpoints").
   const signer = createExportSigner(auditSecret);
+  if (settings.auditCheckpointDir !== undefined) {
+    prepareCheckpointDir(settings.auditCheckpointDir, logger);
+  }
   const checkpointer = createCheckpointer({
     store: auditStore,
     signer,
@@ -94,7 +123,6 @@ export function createDataSubjectsArea(deps: DataSubjectsAreaDeps): DataSubjects
       {
         path: '/api/data-subjects',
         app: dataSubjectsRoutes({ lookups, audit: lookupAudit, logger }),
-        access: ['admin'],
       },
       {
         path: '/api/audit-trail',
@@ -109,12 +137,12 @@ export function createDataSubjectsArea(deps: DataSubjectsAreaDeps): DataSubjects
             ...checkpoints,
             everyMinutes: settings.auditCheckpointMinutes,
             outsideDirectory: settings.auditCheckpointDir !== undefined,
+            outsideFailure: () => checkpointer.dirFailure(),
           },
           exportMaxRecords: settings.auditExportMaxRecords,
           retentionDays: settings.auditRetentionDays,
           now,
         }),
-        access: ['admin'],
       },
     ],
     start() {
@@ -130,5 +158,20 @@ export function createDataSubjectsArea(deps: DataSubjectsAreaDeps): DataSubjects
     },
     /** Audit writes work; lookups are refused otherwise (lookup-audit.ts). */
     readiness: () => lookupAudit.health(),
+    // A checkpoint AUDIT_CHECKPOINT_DIR refused marks the replica degraded, not out of rotation:
+    // the database and the log still hold it, and lookups are audited as before.
+    readinessChecks:
+      settings.auditCheckpointDir === undefined
+        ? []
+        : [
+            {
+              name: 'auditCheckpoints',
+              required: false,
+              check: () => {
+                const failure = checkpointer.dirFailure();
+                return Promise.resolve(failure ? { ok: false, ...failure } : { ok: true });
+              },
+            },
+          ],
   };
 }

@@ -100,6 +100,7 @@ export function dataSubjectsRoutes({ lookups, audit, logger }: DataSubjectsRoute
         const answer = await audited.lookUp({
           ...read,
           user: user.username,
+          token: user.token?.name,
           requestId: c.get('requestId') ?? null,
         });
         return c.json(answer, 200, NO_STORE);

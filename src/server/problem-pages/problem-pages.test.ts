@@ -76,6 +76,14 @@ describe('problem type pages', () => {
   it('answer an unknown type with a 404 problem', async () => {
     await expectProblem(await h.app.request('/problems/no-such-thing'), 404);
   });
+
+  it.each(['/problems/a/b', '/problems/signed-out/', '/problems/', '/problems/signed-out/x'])(
+    'answer %s, no problem type’s URI, with a 404 problem rather than the app page',
+    async (path) => {
+      const problem = await expectProblem(await h.app.request(path), 404);
+      expect(problem.type).toBe(PROBLEM_TYPES.notFound);
+    },
+  );
 });
 
 describe('API description addresses and unknown API routes', () => {

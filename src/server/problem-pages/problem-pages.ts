@@ -1,6 +1,6 @@
 // GET /problems and /problems/<slug>: where a problem's `type` URI leads. A plain page, no sign-in,
 // nothing personal: the same explanation for everyone, from the one table (problem-explanations.ts).
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
 import { PROBLEM_TYPES } from '../../shared/problem';
 import type { AppEnv } from '../app-env';
 import { problemResponse } from '../problem';
@@ -116,22 +116,32 @@ export function problemPagesRoutes() {
     ]),
   );
   const index = indexPage();
-  return new Hono<AppEnv>()
-    .get('/', (c) => c.html(index))
-    .get(`/${STYLESHEET_FILE}`, (c) =>
-      c.body(STYLESHEET, 200, {
-        'Content-Type': 'text/css; charset=utf-8',
-        'Cache-Control': 'public, max-age=3600',
-      }),
-    )
-    .get('/:slug', (c) => {
-      const html = pages.get(c.req.param('slug'));
-      if (html) return c.html(html);
-      return problemResponse(c, {
-        type: PROBLEM_TYPES.notFound,
-        title: 'No such problem type',
-        status: 404,
-        detail: 'The console answers with no problem of this type; /problems lists them all.',
-      });
-    });
+  return (
+    new Hono<AppEnv>()
+      .get('/', (c) => c.html(index))
+      .get(`/${STYLESHEET_FILE}`, (c) =>
+        c.body(STYLESHEET, 200, {
+          'Content-Type': 'text/css; charset=utf-8',
+          'Cache-Control': 'public, max-age=3600',
+        }),
+      )
+      .get('/:slug', (c) => {
+        const html = pages.get(c.req.param('slug'));
+        return html ? c.html(html) : noSuchType(c);
+      })
+      // Anything else under /problems (`/problems/`, `/problems/a/b`, a known type with a trailing
+      // slash): a problem type's URI is exactly `/problems/<slug>`, and the app's page there would
+      // read as one.
+      .all('*', noSuchType)
+  );
+}
+
+/** The 404 for a path under /problems that is no problem type's page. */
+function noSuchType(c: Context<AppEnv>) {
+  return problemResponse(c, {
+    type: PROBLEM_TYPES.notFound,
+    title: 'No such problem type',
+    status: 404,
+    detail: 'The console answers with no problem of this type; /problems lists them all.',
+  });
 }

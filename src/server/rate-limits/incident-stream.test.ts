@@ -173,4 +173,30 @@ describe('the live stream and signing out', () => {
     });
     expect((await theirReading).at(-1)?.event).toBe('session-ended');
   });
+
+  it('ends a session’s open streams at once when it is ended from the sessions page', async () => {
+    harness = await startBffHarness();
+    const laptop = await harness.signIn('support');
+    const phone = await harness.signIn('support');
+    const stream = await harness.app.request('/api/rate-limits/stream', {
+      headers: { Cookie: phone },
+    });
+    const seen: Event[] = [];
+    const reading = readEvents(stream, (events) => {
+      seen.splice(0, seen.length, ...events);
+      return events.some((e) => e.event === 'session-ended');
+    });
+    await expect.poll(() => seen.some((e) => e.event === 'ready')).toBe(true);
+    const headers = { Cookie: laptop, 'X-CSRF': '1' };
+    const list = (await (await harness.app.request('/api/sessions', { headers })).json()) as {
+      sessions: Array<{ id: string; current: boolean }>;
+    };
+    const other = list.sessions.find((session) => !session.current);
+    const ended = await harness.app.request(`/api/sessions/${other?.id}`, {
+      method: 'DELETE',
+      headers,
+    });
+    expect(ended.status).toBe(204);
+    expect((await reading).at(-1)?.event).toBe('session-ended');
+  });
 });

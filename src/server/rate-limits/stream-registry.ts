@@ -53,10 +53,13 @@ export class StreamRegistry {
     return { remove: () => this.#open.delete(entry) };
   }
 
-  /** Ends every stream of `sessionId` (signed out, expired, or replaced by a new sign-in). */
-  endSession(sessionId: string): void {
+  /**
+   * Ends every stream of a session `ended` says has ended (signed out, expired, replaced by a new
+   * sign-in, ended from the sessions page or by the identity provider).
+   */
+  endSessions(ended: (sessionId: string) => boolean): void {
     for (const stream of [...this.#open]) {
-      if (stream.owner.sessionId === sessionId) {
+      if (ended(stream.owner.sessionId)) {
         this.#open.delete(stream);
         stream.close();
       }

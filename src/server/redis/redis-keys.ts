@@ -26,6 +26,11 @@ export interface RedisKeys {
   readonly blocksChannel: string;
   /** A console session, by the hash of its id (never the id itself). */
   session(idHash: string): string;
+  /**
+   * The sorted set of every session's hash, scored by its latest possible end (maximum age), so
+   * sessions can be listed and ended by person on a cluster too (no SCAN across nodes).
+   */
+  readonly sessionIndex: string;
   /** Prefix of a rate-limiter-flexible limiter's keys (sign-in throttle, ingest limiter). */
   limiter(name: string): string;
   /** A key read to check that the deployment's own slot answers (readiness, fallback probe). */
@@ -42,6 +47,7 @@ export function redisKeys(namespace: string): RedisKeys {
     block: (scope, ruleId) => `${tag}:block:${scope === 'account' ? 'account' : `rule:${ruleId}`}`,
     blocksChannel: `${tag}:blocks`,
     session: (idHash) => `${tag}:session:${idHash}`,
+    sessionIndex: `${tag}:sessions`,
     limiter: (name) => `${tag}:${name}`,
     probe: `${tag}:probe`,
   };

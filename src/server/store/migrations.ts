@@ -376,4 +376,55 @@ export const MIGRATIONS: readonly Migration[] = [
         FROM integration_minutes GROUP BY minute, integration_id;
     `,
   },
+  {
+    version: 12,
+    name: 'console sessions: how they began',
+    sql: `
+      -- What the sessions page shows and what ends a session from outside (auth/session-store.ts):
+      -- how it was signed in (rows from before are password sessions), the role and person a
+      -- provider sign-in gave, a short browser description, the users-file entry's version a
+      -- password session is bound to, and the provider session back-channel logout names.
+      ALTER TABLE console_sessions ADD COLUMN method text NOT NULL DEFAULT 'password'
+        CHECK (method IN ('password', 'provider'));
+      UPDATE console_sessions SET method = 'password';
+      ALTER TABLE console_sessions ADD COLUMN role text;
+      ALTER TABLE console_sessions ADD COLUMN name text;
+      ALTER TABLE console_sessions ADD COLUMN email text;
+      ALTER TABLE console_sessions ADD COLUMN user_agent text;
+      ALTER TABLE console_sessions ADD COLUMN user_version text;
+      ALTER TABLE console_sessions ADD COLUMN provider_issuer text;
+      ALTER TABLE console_sessions ADD COLUMN provider_sub text;
+      ALTER TABLE console_sessions ADD COLUMN provider_sid text;
+      ALTER TABLE console_sessions ADD COLUMN provider_auth_time bigint;
+      ALTER TABLE console_sessions ADD COLUMN provider_id_token text;
+      CREATE INDEX console_sessions_user ON console_sessions (username);
+      CREATE INDEX console_sessions_provider ON console_sessions (provider_issuer, provider_sub);
+    `,
+  },
+  {
+    version: 13,
+    name: 'tokens for scripts',
+    sql: `
+      -- Tokens for scripts (auth/api-tokens.ts). token_hash is the SHA-256 of the token
+      -- (base64url): the token itself is answered once and never stored, so a copy of the database
+      -- authenticates nobody. A revoked token's row is deleted.
+      CREATE TABLE api_tokens (
+        id text PRIMARY KEY,
+        token_hash text NOT NULL UNIQUE,
+        name text NOT NULL,
+        owner text NOT NULL,
+        -- 'users-file' (checked against the users file at every use) or 'provider'.
+        owner_source text NOT NULL CHECK (owner_source IN ('users-file', 'provider')),
+        role text NOT NULL,
+        created_at text NOT NULL,
+        expires_at text NOT NULL,
+        last_used_at text
+      );
+      CREATE INDEX api_tokens_owner ON api_tokens (owner);
+      -- A lookup made with a token names it beside its owner (the username). Null for sessions,
+      -- and the intent's chain payload covers it only when set, so records written before verify
+      -- as they did.
+      ALTER TABLE lookup_audit ADD COLUMN token_name text;
+    `,
+  },
 ];

@@ -105,6 +105,14 @@ export function AuditIntegrityPanel() {
                   destinations).
                 </span>
               ) : null}
+              {checkpoints?.outsideFailure ? (
+                <span className="cell-sub" data-tone="warn" data-testid="checkpoint-dir-failure">
+                  Not written to AUDIT_CHECKPOINT_DIR at{' '}
+                  {formatDateTime(checkpoints.outsideFailure.at)}:{' '}
+                  {checkpoints.outsideFailure.error}. The database and the log hold it; fix the
+                  directory, and the next checkpoint is written there again.
+                </span>
+              ) : null}
             </dd>
             <dt>Retention</dt>
             <dd>

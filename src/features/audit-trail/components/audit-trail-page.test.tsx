@@ -44,16 +44,23 @@ const TRAIL = [
 const calls: Array<{ url: string; body?: string }> = [];
 let searchFindsNothing = false;
 let chainBroken = false;
+let linksCut = false;
 
 beforeEach(() => {
   calls.length = 0;
   searchFindsNothing = false;
   chainBroken = false;
+  linksCut = false;
 });
 stubApiPerTest((url, init) => {
   calls.push({ url, ...(init?.body ? { body: String(init.body) } : {}) });
   if (url === '/api/audit-trail/search' && searchFindsNothing) {
-    return json({ items: [], nextCursor: null, match: { rule: 'email', forms: 1 } });
+    return json({
+      items: [],
+      nextCursor: null,
+      match: { rule: 'email', forms: 1 },
+      links: { keys: 1, max: 64, complete: true },
+    });
   }
   if (url === '/api/audit-trail/search') {
     return json({
@@ -61,7 +68,7 @@ stubApiPerTest((url, init) => {
         { ...TRAIL[2], matchedBy: 'asked' },
         {
           ...record({ operation: 'v4-link-tokens', identifierHashed: false, continued: true }),
-          matchedBy: 'shown',
+          matchedBy: 'linked',
           matchedKeys: ['subject-id', 'link-token'],
           matchedThroughLink: true,
           recordCount: 50,
@@ -71,6 +78,9 @@ stubApiPerTest((url, init) => {
       ],
       nextCursor: null,
       match: { rule: 'email', forms: 2 },
+      links: linksCut
+        ? { keys: 64, max: 64, complete: false }
+        : { keys: 3, max: 64, complete: true },
     });
   }
   if (url === '/api/audit-trail/integrity') {
@@ -99,6 +109,13 @@ stubApiPerTest((url, init) => {
       checkpoints: {
         everyMinutes: 5,
         outsideDirectory: chainBroken,
+        outsideFailure: chainBroken
+          ? {
+              at: '2026-03-01T09:55:00.000Z',
+              error:
+                'the checkpoint of entry 479 could not be written to AUDIT_CHECKPOINT_DIR/audit-checkpoints.jsonl: it is a FIFO (named pipe), not a regular file',
+            }
+          : null,
         latest: { seq: 12, at: '2026-03-01T09:55:00.000Z', keyFingerprint: '0123456789abcdef' },
       },
     });
@@ -145,6 +162,9 @@ describe('AuditTrailPage', () => {
     expect(screen.getByTestId('chain-last-verified')).toHaveTextContent('Broken');
     expect(screen.queryByTestId('entries-since')).toBeNull();
     expect(screen.getByTestId('checkpoints')).not.toHaveTextContent(/not set/);
+    expect(screen.getByTestId('checkpoint-dir-failure')).toHaveTextContent(
+      /Not written to AUDIT_CHECKPOINT_DIR at .*: the checkpoint of entry 479 .*it is a FIFO \(named pipe\), not a regular file/,
+    );
   });
 
   it('lists the trail with readable outcomes and puts filters in the URL', async () => {
@@ -183,10 +203,11 @@ describe('AuditTrailPage', () => {
     expect(rows).toHaveLength(3);
     expect(
       screen.getByText(
-        '2 lookups found: 1 asked for this identifier, 1 showed it in a listing or another data subject’s answer.',
+        '2 lookups found: 1 asked for this identifier, 0 showed it in a listing or another data subject’s answer, 1 only under another key of the person.',
       ),
     ).toBeInTheDocument();
-    expect(rows[2]).toHaveTextContent('Shown in the answer');
+    expect(rows[2]).toHaveTextContent('Linked: another key of the person');
+    expect(rows[2]).not.toHaveTextContent(/Asked for|Shown in the answer/);
     expect(rows[2]).toHaveTextContent(
       'Matched by data-subject id and link token, shown with the searched key in another lookup',
     );
@@ -206,6 +227,23 @@ describe('AuditTrailPage', () => {
     expect(
       screen.queryByRole('table', { name: 'Lookups of the identifier' }),
     ).not.toBeInTheDocument();
+  });
+
+  it('says when a search stopped at its bound of linked keys', async () => {
+    const { user } = renderPage();
+    await user.type(await screen.findByLabelText('Identifier'), 'ada.lovelace@example.com');
+    await user.click(screen.getByRole('button', { name: 'Find lookups' }));
+    await screen.findByRole('table', { name: 'Lookups of the identifier' });
+    expect(screen.queryByText(/stopped at/)).not.toBeInTheDocument();
+
+    linksCut = true;
+    await user.click(screen.getByRole('button', { name: 'Find lookups' }));
+    expect(
+      await screen.findByRole('heading', { name: 'The search stopped at 64 linked keys' }),
+    ).toBeInTheDocument();
+    expect(
+      screen.getByText(/Lookups that showed them only under a key beyond the bound are not listed/),
+    ).toBeInTheDocument();
   });
 
   it('refuses an empty search without sending it', async () => {

@@ -1,4 +1,4 @@
-// Page `/audit`, admins only: every lookup of personal data, newest first, with filters in the
+// Page `/audit`, admins and auditors: every lookup of personal data, newest first, with filters in the
 // URL; every lookup that asked for or showed one identifier, found by typing it; signed exports of
 // either; and when the trail's hash chain was last verified. The identifier is sent in a request
 // body and kept in this page's state only; the trail holds it as a keyed hash.
@@ -15,6 +15,7 @@ import {
   canonicalIdentifier,
   type AuditMatch,
   type AuditRecord,
+  type AuditSearchLinks,
 } from '../../../shared/audit-trail';
 import { IDENTIFIER_MAX_LENGTH } from '../../../shared/data-subject-operations';
 import { auditTrailQueryOptions, exportFilters, useAuditSearch } from '../api/audit-trail-api';
@@ -40,6 +41,7 @@ export function AuditTrailPage() {
     items: AuditRecord[];
     next: string | null;
     match: AuditMatch;
+    links: AuditSearchLinks;
   } | null>(null);
   const [searchError, setSearchError] = useState<string | null>(null);
   const search = useAuditSearch();
@@ -61,6 +63,7 @@ export function AuditTrailPage() {
             items: page.items,
             next: page.nextCursor,
             match: page.match,
+            links: page.links,
           }),
       },
     );
@@ -171,6 +174,20 @@ export function AuditTrailPage() {
                 : ''}
               .
             </p>
+            {searched.links.complete ? null : (
+              <StatusPanel
+                tone="warning"
+                headingLevel={3}
+                title={`The search stopped at ${searched.links.max} linked keys`}
+              >
+                <p>
+                  Answers showed this person under more keys than a search follows. Lookups that
+                  showed them only under a key beyond the bound are not listed: search again by
+                  another of their keys (a data-subject id or link token from an answer) to find
+                  those.
+                </p>
+              </StatusPanel>
+            )}
             {searched.items.length > 0 ? (
               <AuditExportButtons
                 what={{ identifier: searched.identifier }}
@@ -252,8 +269,12 @@ function searchSummary(items: readonly AuditRecord[], more: boolean): string {
   if (items.length === 0) {
     return 'No lookup asked for this identifier, and no recorded answer showed it.';
   }
-  const asked = items.filter((item) => item.matchedBy !== 'shown').length;
+  const asked = items.filter(
+    (item) => item.matchedBy === 'asked' || item.matchedBy === 'both',
+  ).length;
   const shown = items.filter((item) => item.matchedBy === 'shown').length;
+  const linked = items.filter((item) => item.matchedBy === 'linked').length;
   const count = `${items.length}${more ? '+' : ''}`;
-  return `${count} ${items.length === 1 ? 'lookup' : 'lookups'} found: ${asked} asked for this identifier, ${shown} showed it in a listing or another data subject’s answer.`;
+  const throughLinks = linked > 0 ? `, ${linked} only under another key of the person` : '';
+  return `${count} ${items.length === 1 ? 'lookup' : 'lookups'} found: ${asked} asked for this identifier, ${shown} showed it in a listing or another data subject’s answer${throughLinks}.`;
 }

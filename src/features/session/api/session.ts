@@ -1,6 +1,7 @@
 // Signing in and out: the mutations of /api/session and what they do to the cache. Reading the
 // session (its one query key) lives in lib/session-query.ts, where every feature finds it.
 import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { useNavigate } from 'react-router';
 import * as z from 'zod/mini';
 import { apiRequest } from '../../../lib/api-client';
 import { sessionQueryKey } from '../../../lib/session-query';
@@ -52,6 +53,17 @@ export async function signOut(queryClient: QueryClient, leave?: () => void): Pro
     channel.postMessage('signed-out');
     channel.close();
   }
+}
+
+/**
+ * Signing this tab out and going to the sign-in page, as the header's button does: what a page
+ * calls after ending this browser's own session (the sessions page).
+ */
+export function useSignOutHere(): () => Promise<void> {
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  // Leave the page in the same step as the data is dropped, so nothing renders without it.
+  return () => signOut(queryClient, () => void navigate('/sign-in'));
 }
 
 /** Calls `listener` when another tab of the console signs out; returns the unsubscribe function. */

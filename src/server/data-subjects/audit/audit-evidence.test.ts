@@ -18,6 +18,7 @@ import { tempDirsPerTest } from '../../test-support/temp-dirs';
 import { deriveAuditKey } from './audit-chain';
 import { CHECKPOINT_FILE } from './checkpoint-file';
 import { createCheckpointer, type Checkpointer } from './checkpoint-job';
+import { checkpointSource } from './checkpoint-reader';
 import { checkpointLine, signCheckpoint } from './checkpoints';
 import { createExportSigner } from './export-signing';
 import { verifyAuditChain } from './verify-chain';
@@ -73,7 +74,7 @@ for (const engine of STORE_ENGINES) {
           publicKeyPem: signer.publicKeyPem,
           sources: outside
             ? await checkpointer.sources()
-            : [{ name: 'the database', lines: await store.checkpoints() }],
+            : [checkpointSource('the database', await store.checkpoints())],
         },
       });
     /** The attacker's rewind: drops entries after `seq` and points the head back at `seq`. */
@@ -275,7 +276,7 @@ describe('the operator’s verify command', () => {
     const missing = await run(['verify', '--checkpoints', join(outside, 'nope.jsonl')], env);
     expect(missing.code).toBe(2);
     expect(missing.text).toContain(
-      `cannot read the checkpoint file ${join(outside, 'nope.jsonl')}: it does not exist`,
+      `cannot use the checkpoint file ${join(outside, 'nope.jsonl')}: it does not exist`,
     );
   });
 });
@@ -331,11 +332,11 @@ describe('kill -9 while checkpoints are being taken', () => {
         checkpoints: {
           publicKeyPem: signer.publicKeyPem,
           sources: [
-            { name: 'the database', lines: await store.checkpoints() },
-            {
-              name: 'the file',
-              lines: readFileSync(join(outside, CHECKPOINT_FILE), 'utf8').split('\n'),
-            },
+            checkpointSource('the database', await store.checkpoints()),
+            checkpointSource(
+              'the file',
+              readFileSync(join(outside, CHECKPOINT_FILE), 'utf8').split('\n'),
+            ),
           ],
         },
       });

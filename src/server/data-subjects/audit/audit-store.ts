@@ -22,6 +22,8 @@ import { AuditEvidenceStore } from './audit-evidence-store';
 export interface AuditIntentEntry {
   readonly at: number;
   readonly user: string;
+  /** The token the lookup was made with (its name); absent for a signed-in person. */
+  readonly tokenName?: string | null;
   readonly operation: string;
   /** HMAC of the identifier asked for (identifier-hash.ts); null when it named none. */
   readonly identifierHash: string | null;
@@ -114,6 +116,7 @@ export interface StoredAuditRow {
   recordCount: number | null;
   subjectCount: number;
   completed: boolean;
+  tokenName: string | null;
 }
 
 /** The chain's head and checkpoint. */
@@ -187,8 +190,13 @@ export interface AuditStore {
   /**
    * The hashes shown as one person together with any of `hashes`, in any lookup, followed
    * `rounds` steps from one lookup's person to the next (bounded by `max`); includes `hashes`.
+   * `complete` is false when a linked hash was left out because `max` was reached.
    */
-  linkedHashes(hashes: readonly string[], rounds: number, max: number): Promise<string[]>;
+  linkedHashes(
+    hashes: readonly string[],
+    rounds: number,
+    max: number,
+  ): Promise<{ hashes: string[]; complete: boolean }>;
   /**
    * For each of the records `ids`: the hash it asked for, and which of `hashes` it showed, with
    * their kinds.
@@ -227,6 +235,7 @@ const AuditRowSchema = z.object({
   record_count: integer.nullable(),
   subject_count: integer,
   completed: flag,
+  token_name: z.string().nullable(),
   matched_by: z.string().nullable().optional(),
 });
 type AuditRow = z.infer<typeof AuditRowSchema>;
@@ -257,6 +266,7 @@ function toRecord(row: AuditRow): AuditRecord {
     id: row.id,
     at: new Date(row.at).toISOString(),
     user: row.username,
+    ...(row.token_name === null ? {} : { token: row.token_name }),
     ...outcomeOf(row),
     identifierHashed: row.identifier_hash !== null,
     continued: row.continued,
@@ -284,6 +294,7 @@ function toStored(row: AuditRow): StoredAuditRow {
     recordCount: row.record_count,
     subjectCount: row.subject_count,
     completed: row.completed,
+    tokenName: row.token_name,
   };
 }
 
@@ -294,7 +305,7 @@ function encodeCursor(record: AuditRecord): string {
 const decodeCursor = (cursor: string) => decodeKeysetCursor(cursor, 64);
 
 const COLUMNS = `id, at, username, operation, outcome, status, detail, identifier_hash, key_id,
-  continued, request_id, params, record_count, subject_count, completed`;
+  continued, request_id, params, record_count, subject_count, completed, token_name`;
 
 const FILTERS = `(CAST($1 AS text) IS NULL OR at >= CAST($1 AS text))
     AND (CAST($2 AS text) IS NULL OR at <= CAST($2 AS text))
@@ -404,8 +415,8 @@ export function personCount(keys: readonly StoredShownKey[]): number {
 
 const INSERT = `INSERT INTO lookup_audit (
     id, at, username, operation, outcome, status, detail, identifier_hash, key_id, continued,
-    request_id, params, record_count, subject_count, completed, chained
-  ) VALUES ($1, $2, $3, $4, 'error', 0, NULL, $5, $6, $7, $8, $9, NULL, 0, 0, 1)`;
+    request_id, params, record_count, subject_count, completed, chained, token_name
+  ) VALUES ($1, $2, $3, $4, 'error', 0, NULL, $5, $6, $7, $8, $9, NULL, 0, 0, 1, $10)`;
 
 const COMPLETE = `UPDATE lookup_audit
   SET outcome = $2, status = $3, detail = $4, record_count = $5, subject_count = $6, completed = 1
@@ -428,6 +439,7 @@ export function intentPayload(row: {
   continued: boolean;
   requestId: string | null;
   params: string | null;
+  tokenName: string | null;
 }): string {
   return JSON.stringify({
     kind: 'intent',
@@ -440,6 +452,8 @@ export function intentPayload(row: {
     continued: row.continued,
     requestId: row.requestId,
     params: row.params,
+    // Only when set: an intent written before tokens existed has the same payload as it had.
+    ...(row.tokenName === null ? {} : { token: row.tokenName }),
   });
 }
 
@@ -542,6 +556,7 @@ export class SqlAuditStore implements AuditStore {
       intent.continued ? 1 : 0,
       intent.requestId,
       params,
+      intent.tokenName ?? null,
     ]);
     await this.#append(tx, {
       at,
@@ -557,6 +572,7 @@ export class SqlAuditStore implements AuditStore {
         continued: intent.continued,
         requestId: intent.requestId,
         params,
+        tokenName: intent.tokenName ?? null,
       }),
     });
     return id;
@@ -636,6 +652,7 @@ export class SqlAuditStore implements AuditStore {
       record_count: null,
       subject_count: 0,
       completed: false,
+      token_name: intent.tokenName ?? null,
     });
   }
 
@@ -705,7 +722,7 @@ export class SqlAuditStore implements AuditStore {
       `SELECT c.seq, c.at AS entry_at, c.kind, c.record_id, c.payload, c.prev_hash, c.hash,
           a.id, a.at, a.username, a.operation, a.outcome, a.status, a.detail, a.identifier_hash,
           a.key_id, a.continued, a.request_id, a.params, a.record_count, a.subject_count,
-          a.completed
+          a.completed, a.token_name
         FROM audit_chain c LEFT JOIN lookup_audit a ON a.id = c.record_id
         WHERE c.seq > $1
         ORDER BY c.seq
@@ -880,11 +897,13 @@ export class SqlAuditStore implements AuditStore {
     this.#evidence.saveExport(id, at, user, signature);
   exportSignature = (id: string, user: string) => this.#evidence.exportSignature(id, user);
 
-  async linkedHashes(hashes: readonly string[], rounds: number, max: number): Promise<string[]> {
+  async linkedHashes(hashes: readonly string[], rounds: number, max: number) {
     const db = await this.#db();
     const found = new Set(hashes);
+    let complete = true;
     let frontier = [...found];
-    for (let round = 0; round < rounds && frontier.length > 0 && found.size < max; round += 1) {
+    // A round runs even once `max` is reached, so a hash it would add marks the search incomplete.
+    for (let round = 0; round < rounds && frontier.length > 0; round += 1) {
       const { rows } = await select(
         db,
         IdentifierHashRowSchema,
@@ -895,14 +914,16 @@ export class SqlAuditStore implements AuditStore {
       );
       frontier = [];
       for (const { identifier_hash: hash } of rows) {
-        if (found.size >= max) break;
-        if (!found.has(hash)) {
-          found.add(hash);
-          frontier.push(hash);
+        if (found.has(hash)) continue;
+        if (found.size >= max) {
+          complete = false;
+          break;
         }
+        found.add(hash);
+        frontier.push(hash);
       }
     }
-    return [...found];
+    return { hashes: [...found], complete };
   }
 
   async matchedKeys(ids: readonly string[], hashes: readonly string[]) {

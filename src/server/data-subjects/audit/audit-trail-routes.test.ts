@@ -130,19 +130,25 @@ describe('GET /api/audit-trail', () => {
     );
   });
 
-  it('is for admins only', async () => {
+  it('is for admins and auditors, never support', async () => {
     const { h } = await setUp();
     expect((await h.request('/api/audit-trail', {}, { as: 'support' })).status).toBe(403);
+    expect((await h.request('/api/audit-trail', {}, { as: 'auditor' })).status).toBe(200);
     expect((await search(h, { identifier: ADA })).status).toBe(200);
-    expect(
-      (
-        await h.request(
-          '/api/audit-trail/search',
-          { method: 'POST', body: JSON.stringify({ identifier: ADA }) },
-          { as: 'support' },
-        )
-      ).status,
-    ).toBe(403);
+    const searchAs = (as: 'auditor' | 'support') =>
+      h.request(
+        '/api/audit-trail/search',
+        { method: 'POST', body: JSON.stringify({ identifier: ADA }) },
+        { as },
+      );
+    expect((await searchAs('support')).status).toBe(403);
+    expect((await searchAs('auditor')).status).toBe(200);
+    const verify = await h.request(
+      '/api/audit-trail/verify',
+      { method: 'POST' },
+      { as: 'auditor' },
+    );
+    expect(verify.status).toBe(200);
   });
 });
 
@@ -174,6 +180,8 @@ describe('POST /api/audit-trail/search', () => {
     [{ identifier: '' }, 'identifier'],
     [{ identifier: '   ' }, 'identifier'],
     [{ identifier: 'x'.repeat(257) }, 'identifier'],
+    [{ identifier: '\u0000' }, 'identifier'],
+    [{ identifier: `${ADA}\u0000` }, 'identifier'],
     [{ identifier: ADA, extra: 1 }, 'body'],
   ])('refuses %o with 400', async (body, parameter) => {
     const { h } = await setUp();
@@ -182,5 +190,27 @@ describe('POST /api/audit-trail/search', () => {
     const problem = (await response.json()) as { parameter?: string };
     expect(problem.parameter).toBe(parameter);
     expect(JSON.stringify(problem)).not.toContain('lovelace');
+  });
+
+  it('says a cursor it cannot read is not valid, and how to start again', async () => {
+    const { h, lookup } = await setUp();
+    for (let i = 0; i < 3; i += 1) await lookup('v4-details', { identifier: ADA! });
+    const first = await page(h, '?limit=2');
+    const altered = `${first.nextCursor!.slice(0, -2)}xx`;
+    const answers = [
+      await search(h, { identifier: ADA, cursor: 'bm9wZQ' }),
+      await search(h, { identifier: ADA, cursor: altered }),
+      await search(h, { identifier: ADA, cursor: 'c'.repeat(601) }),
+      await h.request(`/api/audit-trail?cursor=${encodeURIComponent(altered)}`),
+    ];
+    for (const response of answers) {
+      await expectProblem(response, 400, {
+        type: '/problems/invalid-parameter',
+        title: 'The cursor is not valid',
+        parameter: 'cursor',
+        detail:
+          'cursor: not one this server issued for this list (altered, stale, or from another list). Start again from the first page: send the request without a cursor, then follow each answer’s nextCursor.',
+      });
+    }
   });
 });

@@ -22,14 +22,16 @@ import {
   type AuditMatch,
 } from '../../../shared/audit-trail';
 import type { AppEnv } from '../../app-env';
-import { ADMIN_ONLY, type ApiModule } from '../../http/api-operation';
+import type { ApiModule } from '../../http/api-operation';
 import { streamAuditExport, type ExportPages } from './audit-export';
 import { personSearch } from './person-search';
 import type { ExportSigner } from './export-signing';
 import type { Checkpointer } from './checkpoint-job';
 import { findCheckpoint } from './checkpoints';
-import { verifyAuditChain, type CheckpointSource } from './verify-chain';
-import { USERNAME_PATTERN } from '../../../shared/session';
+import { verifyAuditChain } from './verify-chain';
+import type { CheckpointSource } from './checkpoint-reader';
+import { AUDIT_TRAIL_ROLES, USERNAME_PATTERN } from '../../../shared/session';
+import { hasControlCharacters } from '../../../shared/data-subject-validation';
 import type { IdentifierHasher } from './identifier-hash';
 import { PROBLEM_TYPES } from '../../../shared/problem';
 import { HttpProblem, invalidParameter } from '../../problem';
@@ -55,6 +57,8 @@ export interface AuditTrailRoutesDeps {
     /** AUDIT_CHECKPOINT_MINUTES, and whether AUDIT_CHECKPOINT_DIR is set (the page says so). */
     readonly everyMinutes: number;
     readonly outsideDirectory: boolean;
+    /** The last checkpoint AUDIT_CHECKPOINT_DIR refused, until one is written there again. */
+    readonly outsideFailure?: () => { at: string; error: string } | undefined;
   };
   /** Largest export, in records (AUDIT_EXPORT_MAX_RECORDS). */
   readonly exportMaxRecords: number;
@@ -72,11 +76,22 @@ function invalidSearch(parameter: string, detail: string): HttpProblem {
   return invalidParameter(parameter, detail, { title: 'The search is not valid' });
 }
 
+/**
+ * The 400 for a cursor the store cannot read: a cursor is only ever handed out by this server, so
+ * one it cannot read was altered, or comes from another list or an older version. Not titled as a
+ * bad query parameter: the search sends it in its body, and the fix is the same for both.
+ */
+function invalidCursor(): HttpProblem {
+  return invalidParameter(
+    'cursor',
+    'cursor: not one this server issued for this list (altered, stale, or from another list). Start again from the first page: send the request without a cursor, then follow each answer’s nextCursor.',
+    { title: 'The cursor is not valid', detailAsIs: true },
+  );
+}
+
 function cursorOf(cursor: string | null | undefined): string | undefined {
   if (cursor === null || cursor === undefined) return undefined;
-  if (cursor.length === 0 || cursor.length > 600) {
-    throw invalidParameter('cursor', 'is not one this server issued');
-  }
+  if (cursor.length === 0 || cursor.length > 600) throw invalidCursor();
   return cursor;
 }
 
@@ -117,6 +132,12 @@ function searchedIdentifier(given: unknown): string {
       `is longer than ${AUDIT_SEARCH_MAX_LENGTH} characters: no identifier the console looks up is that long`,
     );
   }
+  if (hasControlCharacters(given.trim())) {
+    throw invalidSearch(
+      'identifier',
+      'must not contain control characters (such as NUL): a lookup refuses them, so no lookup asked for one',
+    );
+  }
   return given.trim();
 }
 
@@ -150,9 +171,7 @@ export function auditTrailRoutes(deps: AuditTrailRoutesDeps) {
   const { store, hasher, operations } = deps;
   const auditQuery = auditQuerySchema(new Set([...operations, 'unknown']));
   const badCursor = (error: unknown): never => {
-    if (error instanceof InvalidCursorError) {
-      throw invalidParameter('cursor', 'is not one this server issued');
-    }
+    if (error instanceof InvalidCursorError) throw invalidCursor();
     throw error;
   };
   // One walk of the chain at a time, however many admins press "verify now".
@@ -169,6 +188,7 @@ export function auditTrailRoutes(deps: AuditTrailRoutesDeps) {
       const given = (body as { identifier?: unknown } | null)?.identifier;
       const identifier = searchedIdentifier(given);
       const parsed = AuditSearchRequestSchema.safeParse(body);
+      if (!parsed.success && parsed.error.issues[0]?.path[0] === 'cursor') throw invalidCursor();
       if (!parsed.success) {
         throw invalidSearch(
           'body',
@@ -185,7 +205,11 @@ export function auditTrailRoutes(deps: AuditTrailRoutesDeps) {
         })
         .catch(badCursor);
       return c.json(
-        { ...(await search.annotate(page)), match: matchOf(identifier, hashes) },
+        {
+          ...(await search.annotate(page)),
+          match: matchOf(identifier, hashes),
+          links: search.links,
+        },
         200,
         NO_STORE,
       );
@@ -222,8 +246,11 @@ export function auditTrailRoutes(deps: AuditTrailRoutesDeps) {
               ...(cursor ? { cursor } : {}),
             }),
           );
-        scope =
-          'lookups that asked for or showed one person (searched by the keyed hash of one key and the keys shown with it)';
+        scope = `lookups that asked for or showed one person (searched by the keyed hash of one key and the keys shown with it)${
+          search.links.complete
+            ? ''
+            : `; the search stopped at its bound of ${search.links.max} linked keys, so lookups that showed the person only under further keys are missing`
+        }`;
       } else {
         const { limit: _limit, ...query }: AuditQuery = parseListQuery(
           auditQuery,
@@ -320,6 +347,7 @@ export function auditTrailRoutes(deps: AuditTrailRoutesDeps) {
         checkpoints: {
           everyMinutes: deps.checkpoints.everyMinutes,
           outsideDirectory: deps.checkpoints.outsideDirectory,
+          outsideFailure: deps.checkpoints.outsideFailure?.() ?? null,
           latest: latest
             ? { seq: latest.seq, at: latest.at, keyFingerprint: latest.keyFingerprint }
             : null,
@@ -372,7 +400,7 @@ export const auditTrailApi: ApiModule = {
       path: '/',
       operationId: 'listAuditRecords',
       summary: 'The audit trail, newest first',
-      access: { session: ADMIN_ONLY },
+      access: { session: AUDIT_TRAIL_ROLES },
       query: auditQuerySchema(new Set()),
       responses: { 200: { description: 'One page of records.', schema: AuditPageSchema } },
       problems: { 400: 'An unknown or invalid query parameter (`/problems/invalid-parameter`).' },
@@ -384,7 +412,7 @@ export const auditTrailApi: ApiModule = {
       summary: 'The lookups that asked for or showed one identifier',
       description:
         'The identifier travels in the body and is compared only as its keyed hashes; it is never stored or logged.',
-      access: { session: ADMIN_ONLY },
+      access: { session: AUDIT_TRAIL_ROLES },
       body: AuditSearchRequestSchema,
       responses: { 200: { description: 'One page of matches.', schema: AuditSearchPageSchema } },
       problems: { 400: 'No identifier, or an invalid cursor (`/problems/invalid-parameter`).' },
@@ -396,7 +424,7 @@ export const auditTrailApi: ApiModule = {
       summary: 'Export a search or filtered records as CSV or JSON, streamed and signed',
       description:
         'Fetch the detached signature by the `X-Export-Id` once the last byte has arrived.',
-      access: { session: ADMIN_ONLY },
+      access: { session: AUDIT_TRAIL_ROLES },
       body: AuditExportRequestSchema,
       responses: {
         200: {
@@ -419,7 +447,7 @@ export const auditTrailApi: ApiModule = {
       path: '/exports/:id/signature',
       operationId: 'getAuditExportSignature',
       summary: 'The detached signature of one of your exports',
-      access: { session: ADMIN_ONLY },
+      access: { session: AUDIT_TRAIL_ROLES },
       params: exportId,
       responses: {
         200: { description: 'The signed manifest.', schema: AuditExportSignatureSchema },
@@ -435,7 +463,7 @@ export const auditTrailApi: ApiModule = {
       path: '/integrity',
       operationId: 'getAuditIntegrity',
       summary: 'The hash chain’s last walk and the retention',
-      access: { session: ADMIN_ONLY },
+      access: { session: AUDIT_TRAIL_ROLES },
       responses: { 200: { description: 'The integrity.', schema: AuditIntegritySchema } },
     },
     {
@@ -443,7 +471,7 @@ export const auditTrailApi: ApiModule = {
       path: '/verify',
       operationId: 'verifyAuditChain',
       summary: 'Walk the hash chain now',
-      access: { session: ADMIN_ONLY },
+      access: { session: AUDIT_TRAIL_ROLES },
       responses: { 200: { description: 'The walk’s result.', schema: AuditVerificationSchema } },
     },
   ],

@@ -1,17 +1,18 @@
 // Takes the signed checkpoints of the audit chain's head (checkpoints.ts): every
 // AUDIT_CHECKPOINT_MINUTES while the chain grows, after every export, and as the console stops.
-// Each goes first to AUDIT_CHECKPOINT_DIR (flushed to disk), then to the database, and only then
-// is it reported: one structured log line (logs are usually shipped elsewhere) and, for alert
-// destinations that subscribe to it, an `audit.checkpoint` event. Replicas each take their own;
-// duplicates of one head are harmless.
-import { existsSync } from 'node:fs';
+// Each goes first to AUDIT_CHECKPOINT_DIR (flushed to disk, off the event loop, within a short
+// deadline), then to the database, and only then is it reported: one structured log line (logs are
+// usually shipped elsewhere) and, for alert destinations that subscribe to it, an
+// `audit.checkpoint` event. A copy the directory refused is logged as an error and kept as the
+// directory's failure until a later one is written there (readiness and the audit page show it).
+// Replicas each take their own; duplicates of one head are harmless.
 import { join } from 'node:path';
 import type { Logger } from '../../logger';
 import type { AuditStore } from './audit-store';
-import { appendCheckpointLine, CHECKPOINT_FILE, readCheckpointLines } from './checkpoint-file';
+import { CHECKPOINT_FILE, CheckpointFileError, writeCheckpointLine } from './checkpoint-file';
+import { checkpointSource, readCheckpointFile, type CheckpointSource } from './checkpoint-reader';
 import { checkpointLine, signCheckpoint, type AuditCheckpoint } from './checkpoints';
 import type { ExportSigner } from './export-signing';
-import type { CheckpointSource } from './verify-chain';
 
 export interface CheckpointerOptions {
   readonly store: AuditStore;
@@ -23,6 +24,15 @@ export interface CheckpointerOptions {
   readonly now: () => number;
   /** Hands a checkpoint to alert destinations (their outbox); failures are logged. */
   readonly publish?: (checkpoint: AuditCheckpoint) => Promise<unknown>;
+  /** How long a write to AUDIT_CHECKPOINT_DIR may take (default CHECKPOINT_WRITE_DEADLINE_MS). */
+  readonly writeDeadlineMs?: number;
+}
+
+/** The last checkpoint AUDIT_CHECKPOINT_DIR could not take, until a later one is written there. */
+export interface CheckpointDirFailure {
+  readonly at: string;
+  /** Which checkpoint, and why: the path and the reason, never a stack. */
+  readonly error: string;
 }
 
 /** Takes checkpoints, one at a time. */
@@ -36,6 +46,8 @@ export interface Checkpointer {
   start(): () => void;
   /** Where the checkpoints are kept, read for a walk of the chain. */
   sources(): Promise<CheckpointSource[]>;
+  /** Whether the last checkpoint reached AUDIT_CHECKPOINT_DIR (undefined: it did, or no dir). */
+  dirFailure(): CheckpointDirFailure | undefined;
 }
 
 /**
@@ -46,12 +58,19 @@ export async function checkpointSources(
   store: Pick<AuditStore, 'checkpoints'>,
   dir: string | undefined,
 ): Promise<CheckpointSource[]> {
-  const sources: CheckpointSource[] = [{ name: 'the database', lines: await store.checkpoints() }];
-  if (dir !== undefined && existsSync(join(dir, CHECKPOINT_FILE))) {
-    sources.push({
-      name: `AUDIT_CHECKPOINT_DIR/${CHECKPOINT_FILE}`,
-      lines: readCheckpointLines(dir, true),
-    });
+  const sources = [checkpointSource('the database', await store.checkpoints())];
+  if (dir !== undefined) {
+    try {
+      sources.push(
+        await readCheckpointFile(join(dir, CHECKPOINT_FILE), {
+          name: `AUDIT_CHECKPOINT_DIR/${CHECKPOINT_FILE}`,
+          followLinks: false,
+        }),
+      );
+    } catch (error) {
+      // None written there yet.
+      if (!(error instanceof CheckpointFileError && error.why === 'it does not exist')) throw error;
+    }
   }
   return sources;
 }
@@ -60,6 +79,7 @@ export function createCheckpointer(options: CheckpointerOptions): Checkpointer {
   let last: { seq: number; hash: string } | undefined;
   // One at a time: a file's lines stay whole, and the "unchanged head" test sees the last one.
   let queue: Promise<unknown> = Promise.resolve();
+  let dirFailure: CheckpointDirFailure | undefined;
 
   async function takeNow(reason: AuditCheckpoint['reason']) {
     const head = await options.store.chainState();
@@ -70,11 +90,21 @@ export function createCheckpointer(options: CheckpointerOptions): Checkpointer {
     const line = checkpointLine(checkpoint);
     if (options.dir !== undefined) {
       try {
-        appendCheckpointLine(options.dir, line);
+        await writeCheckpointLine(options.dir, line, options.writeDeadlineMs);
+        dirFailure = undefined;
       } catch (error) {
         // The database and the log still get it; the operator must see the outside copy fail.
+        // In the directory's name, not its path: the audit page shows it.
+        const why =
+          error instanceof CheckpointFileError
+            ? error.why
+            : (error as Error).message.replaceAll(options.dir, 'AUDIT_CHECKPOINT_DIR');
+        dirFailure = {
+          at: checkpoint.at,
+          error: `the checkpoint of entry ${checkpoint.seq} could not be written to AUDIT_CHECKPOINT_DIR/${CHECKPOINT_FILE}: ${why}`,
+        };
         options.logger.error(
-          { err: error, dir: options.dir },
+          { err: error, dir: options.dir, seq: checkpoint.seq },
           'audit checkpoint could not be appended to AUDIT_CHECKPOINT_DIR',
         );
       }
@@ -110,6 +140,7 @@ export function createCheckpointer(options: CheckpointerOptions): Checkpointer {
       return () => clearInterval(timer);
     },
     sources: () => checkpointSources(options.store, options.dir),
+    dirFailure: () => dirFailure,
   };
   return checkpointer;
 }

@@ -5,7 +5,8 @@
 // the second run finds nothing left to delete.
 import type { Logger } from '../../logger';
 import type { AuditStore } from './audit-store';
-import { verifyAuditChain, type CheckpointSource } from './verify-chain';
+import { verifyAuditChain } from './verify-chain';
+import type { CheckpointSource } from './checkpoint-reader';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 

@@ -1,7 +1,8 @@
 // Which data subjects an answer showed: walks any JSON answer (the platform's slices with
 // `content`, bare lists, single records, linked identity groups with members) and collects the
-// string values of identifier-bearing fields, whatever the answer's exact shape. The walk is
-// bounded, so a huge or hostile answer costs a fixed amount of work at most.
+// string values of the fields the platform contract marks as a person's keys, whatever the
+// answer's exact shape. The walk is bounded, so a huge or hostile answer costs a fixed amount of
+// work at most.
 import { canonicalIdentifier } from '../../../shared/audit-trail';
 import { personKeyKindOf, type PersonKeyKind } from '../../../shared/data-subject-contract';
 import { fieldSchema } from '../../../shared/schema-fields';
@@ -19,9 +20,10 @@ export const SHOWN_LIMITS = {
 } as const;
 
 /**
- * Field names that carry data-subject identifiers: `identifier`, `identifiers`, and any name
- * ending in `Identifier(s)` (`primaryDataSubjectIdentifier`, `memberIdentifiers`,
- * `primaryIdentifiers`…). `identifierType` and the like are not identifiers.
+ * Field names that carry data-subject identifiers in an answer the contract does not describe:
+ * `identifier`, `identifiers`, and any name ending in `Identifier(s)`
+ * (`primaryDataSubjectIdentifier`, `memberIdentifiers`…). `identifierType` and the like are not
+ * identifiers.
  */
 export function isIdentifierField(name: string): boolean {
   return /^identifiers?$/i.test(name) || /[a-z]Identifiers?$/.test(name);
@@ -103,9 +105,12 @@ class People {
 
 /**
  * Collects the person keys `answer` shows. With the operation's answer `schema` (the platform
- * contract), the fields it marks are taken with their kind (data-subject ids and link tokens
- * included); any other field named like an identifier is taken as one too, so a field the
- * contract does not know is not missed.
+ * contract), only the fields it marks are taken, with their kind, and keys of one record are
+ * linked as one person. A field merely named like an identifier is not a key there: an upstream
+ * field such as `sourceIdentifier: "web-form"` holds the same value for many people, and linking
+ * through it would merge them. Without a schema (an answer the contract does not describe), fields
+ * named like identifiers are taken, each value a person of its own: a search by that exact value
+ * still finds the lookup, but no link is made from a guess.
  */
 export function shownSubjects(answer: unknown, schema?: unknown): ShownSubjects {
   const kinds = new Map<string, PersonKeyKind>();
@@ -153,8 +158,9 @@ export function shownSubjects(answer: unknown, schema?: unknown): ShownSubjects 
     const record: string[] = [];
     for (const [key, child] of Object.entries(value)) {
       const declared = fieldSchema(at, key);
-      const kind = personKeyKindOf(declared) ?? (isIdentifierField(key) ? 'identifier' : null);
-      if (kind) take(child, kind, record);
+      const marked = personKeyKindOf(declared);
+      if (marked) take(child, marked, record);
+      else if (schema === undefined && isIdentifierField(key)) take(child, 'identifier', []);
       if (typeof child === 'object' && child !== null) stack.push([child, declared, depth + 1]);
     }
     if (record.length > 0) people.add(record);

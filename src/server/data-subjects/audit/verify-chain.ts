@@ -13,7 +13,8 @@ import {
   readSignedCheckpoint,
   type ChainCheckpoint,
 } from './audit-chain';
-import { checkpointSignatureFault, findCheckpoint } from './checkpoints';
+import { checkpointSignatureFault } from './checkpoints';
+import type { CheckpointSource } from './checkpoint-reader';
 import {
   intentPayload,
   outcomePayload,
@@ -73,6 +74,7 @@ function recordFault(
       continued: record.continued,
       requestId: record.requestId,
       params: record.params,
+      tokenName: record.tokenName,
     });
     if (now !== row.payload) return `record ${record.id} was changed after it was written`;
     // Completed: its outcome entry must follow. Not: the record must still be a bare intent.
@@ -110,14 +112,6 @@ function recordFault(
   return undefined;
 }
 
-/** Checkpoint lines from one place they are kept, named for the report. */
-export interface CheckpointSource {
-  /** "the database", "AUDIT_CHECKPOINT_DIR/audit-checkpoints.jsonl", a file given… */
-  readonly name: string;
-  /** Its lines; lines that hold no checkpoint (other log lines) are passed over. */
-  readonly lines: readonly string[];
-}
-
 interface KnownCheckpoint {
   readonly seq: number;
   readonly hash: string;
@@ -132,21 +126,12 @@ function readCheckpoints(
 ): { checkpoints: KnownCheckpoint[]; refused?: string } {
   const checkpoints: KnownCheckpoint[] = [];
   for (const source of sources) {
-    for (const [index, line] of source.lines.entries()) {
-      if (line.trim() === '') continue;
-      let value: unknown;
-      try {
-        value = JSON.parse(line);
-      } catch {
-        continue;
-      }
-      const checkpoint = findCheckpoint(value);
-      if (!checkpoint) continue;
+    for (const { line, checkpoint } of source.found) {
       const fault = checkpointSignatureFault(checkpoint, publicKeyPem);
       if (fault) {
         return {
           checkpoints,
-          refused: `the checkpoint of entry ${checkpoint.seq} taken ${checkpoint.at} (${source.name}, line ${index + 1}) is refused: ${fault}`,
+          refused: `the checkpoint of entry ${checkpoint.seq} taken ${checkpoint.at} (${source.name}, line ${line}) is refused: ${fault}`,
         };
       }
       checkpoints.push({ ...checkpoint, source: source.name });
