@@ -26,6 +26,7 @@ import type { DemoControlsPort } from './demo/demo-controls-routes';
 import { createEventTypesArea } from './event-types/event-types-module';
 import { createIntegrationsArea } from './integrations/integrations-module';
 import { createPlanningArea } from './planning/planning-module';
+import type { ReplayDatabase } from './planning/replay-worker';
 import { addToAccountTraffic } from './planning/traffic-store';
 import type { DemoTrafficPort } from './integrations/demo-integrations';
 import { createRateLimitsArea } from './rate-limits/rate-limits-module';
@@ -91,6 +92,11 @@ export interface ComposeOptions {
   auditMaintenance?: boolean;
   /** Replaces fetch for the calls to the identity provider (tests: tampered answers). */
   providerFetch?: ProviderFetch;
+  /**
+   * Where `database` lives, for the threads what-if replays run in (index.ts); without it replays
+   * run on the event loop (an in-memory database: tests).
+   */
+  replayDatabase?: ReplayDatabase;
 }
 
 /** The composed BFF: its app, its areas' parts tests read, and its start and shutdown. */
@@ -112,6 +118,7 @@ export function composeBff({
   readinessChecks = [],
   auditMaintenance = false,
   providerFetch,
+  replayDatabase,
 }: ComposeOptions) {
   // Infrastructure: metrics, the one database every store borrows (the one handed in, else in
   // memory for this process), and the Redis keys of this upstream account, all under one hash
@@ -293,6 +300,8 @@ export function composeBff({
       ),
     logger,
     now,
+    replayConcurrency: config.planning.replayConcurrency,
+    ...(replayDatabase ? { replayDatabase } : {}),
   });
   const areas: AreaModule[] = [
     authArea,

@@ -143,6 +143,10 @@ const EnvSchema = z.object({
   INTEGRATION_FAILED_KEYS_PER_MINUTE: intIn(1, 10_000).default(20),
   INTEGRATION_FAILED_KEY_HOLD_MS: intIn(0, 10_000).default(1_000),
   INTEGRATION_STALE_SECONDS: intIn(10, 86_400).default(120),
+  // What-if replays one replica runs at once (docs/planning.md, "Replays share the console"):
+  // each takes a core's worth of work for as long as it runs, so on a small machine two leave the
+  // rest for requests; more are refused with 429 until one ends.
+  REPLAY_CONCURRENCY: intIn(1, 16).default(2),
   // Whether the governor also keeps the soft limits of docs/rate-limit-model.md ("service objectives
   // not met"); going over them slows the upstream down for the whole account.
   // A temporary account-level override granted by the vendor (docs/rate-limit-model.md): the account's
@@ -387,6 +391,11 @@ export interface Config {
     failedKeyHoldMs: number;
     staleAfterSeconds: number;
   };
+  /** What-if replays (docs/planning.md). */
+  planning: {
+    /** Replays one replica runs at once (REPLAY_CONCURRENCY); more are refused with 429. */
+    replayConcurrency: number;
+  };
   alerts: {
     /** Allow alert destinations on private, loopback and link-local addresses. */
     allowPrivate: boolean;
@@ -562,6 +571,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
       failedKeyHoldMs: e.INTEGRATION_FAILED_KEY_HOLD_MS,
       staleAfterSeconds: e.INTEGRATION_STALE_SECONDS,
     },
+    planning: { replayConcurrency: e.REPLAY_CONCURRENCY },
     alerts: {
       allowPrivate: e.ALERT_ALLOW_PRIVATE === 'true' || e.ALERT_ALLOW_PRIVATE === '1',
       timeoutMs: e.ALERT_TIMEOUT_MS,
