@@ -34,6 +34,8 @@ import type { Logger } from './logger';
 import type { SqlDatabase } from './store/database';
 import { openConsoleStore } from './store/open-store';
 import { filterUpstreamAnswers } from './security/upstream-answer-filter';
+import { clientAddress } from './security/web-settings';
+import { changeRecorder } from './http/admin-change';
 import { createHttpTransport, type Transport } from './upstream/http-transport';
 import { startAlertingCountersAtZero } from './observability/alerting-baseline';
 import { createConsoleHealth } from './observability/console-health';
@@ -231,7 +233,20 @@ export function composeBff({
     },
   });
   const { integrations } = integrationsArea;
+  // Every area records its administrative changes in the audit trail through this one port; the
+  // store is read when a change is made (the data-subjects area is built after the others).
+  const recordChange = changeRecorder({
+    record: (change) => dataSubjects.auditStore.recordChange(change),
+    clientAddress: (c) => clientAddress(c, config.web),
+    now,
+    onFailure: (error, change) =>
+      logger.error(
+        { err: error, action: change.action, reqId: change.requestId },
+        'administrative change refused: its audit entry could not be written',
+      ),
+  });
   const alerts = createAlertsArea({
+    recordChange,
     config,
     database: consoleStore.database,
     governor: rateLimiting.governor,
