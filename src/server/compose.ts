@@ -121,10 +121,30 @@ export function composeBff({
   );
   const shared = redis ? { connection: redis, keys } : undefined;
 
-  const authArea = createAuthArea({ config, logger, now, store: consoleStore, redis: shared });
+  // Every area records its administrative changes in the audit trail through this one port; the
+  // store is read when a change is made (the data-subjects area is built after the others).
+  const recordChange = changeRecorder({
+    record: (change) => dataSubjects.auditStore.recordChange(change),
+    clientAddress: (c) => clientAddress(c, config.web),
+    now,
+    onFailure: (error, change) =>
+      logger.error(
+        { err: error, action: change.action, reqId: change.requestId },
+        'administrative change refused: its audit entry could not be written',
+      ),
+  });
+  const authArea = createAuthArea({
+    config,
+    logger,
+    now,
+    store: consoleStore,
+    redis: shared,
+    recordChange,
+  });
   const { auth } = authArea;
   const tokenUrl = new URL(config.oauth.tokenUrl ?? `${upstreamBaseUrl}${TOKEN_OPERATION.path}`);
   const rateLimits = createRateLimitsArea({
+    recordChange,
     config,
     logger,
     now,
@@ -216,6 +236,7 @@ export function composeBff({
   });
   // The demo's integrations report through the real ingest route, in-process (app, below).
   const integrationsArea = createIntegrationsArea({
+    recordChange,
     settings: config.integrations,
     database: consoleStore.database,
     governor: rateLimiting.governor,
@@ -233,18 +254,6 @@ export function composeBff({
     },
   });
   const { integrations } = integrationsArea;
-  // Every area records its administrative changes in the audit trail through this one port; the
-  // store is read when a change is made (the data-subjects area is built after the others).
-  const recordChange = changeRecorder({
-    record: (change) => dataSubjects.auditStore.recordChange(change),
-    clientAddress: (c) => clientAddress(c, config.web),
-    now,
-    onFailure: (error, change) =>
-      logger.error(
-        { err: error, action: change.action, reqId: change.requestId },
-        'administrative change refused: its audit entry could not be written',
-      ),
-  });
   const alerts = createAlertsArea({
     recordChange,
     config,
@@ -264,6 +273,7 @@ export function composeBff({
         })),
   });
   const dataSubjects = createDataSubjectsArea({
+    recordChange,
     database: consoleStore.database,
     upstream,
     operations,
@@ -308,6 +318,7 @@ export function composeBff({
     ...(demoControls
       ? [
           createDemoArea({
+            recordChange,
             controls: demoControls,
             upstream,
             governor: rateLimiting.governor,

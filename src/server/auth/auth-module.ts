@@ -2,6 +2,7 @@
 // database), the failed sign-in throttle, and their routes. Built first, so a live mode without
 // usable console users stops before anything else is built.
 import type { AreaModule } from '../area-module';
+import type { RecordChange } from '../http/admin-change';
 import type { Config } from '../config';
 import type { Logger } from '../logger';
 import type { RedisClient } from '../redis/redis-connection';
@@ -20,6 +21,8 @@ export interface AuthAreaDeps {
   readonly now: () => number;
   readonly store: ConsoleStore;
   readonly redis?: { readonly connection: RedisClient; readonly keys: RedisKeys } | undefined;
+  /** Records sign-ins, unlocks and sessions ended by others in the audit trail (compose.ts). */
+  readonly recordChange: RecordChange;
 }
 
 export interface AuthArea extends AreaModule {
@@ -39,10 +42,18 @@ export function createAuthArea(deps: AuthAreaDeps): AuthArea {
     auth,
     routes: [
       // Signing in needs no session (the Origin and CSRF checks still apply).
-      { path: '/api/session', app: sessionRoutes(auth), access: 'no-session' },
-      { path: '/api/sign-in-locks', app: signInLockRoutes(auth), access: ['admin'] },
+      { path: '/api/session', app: sessionRoutes(auth, deps.recordChange), access: 'no-session' },
+      {
+        path: '/api/sign-in-locks',
+        app: signInLockRoutes(auth, deps.recordChange),
+        access: ['admin'],
+      },
       // Everyone sees and ends their own sessions; the routes let admins at everyone's.
-      { path: '/api/sessions', app: consoleSessionsRoutes(auth), access: ANY_ROLE },
+      {
+        path: '/api/sessions',
+        app: consoleSessionsRoutes(auth, deps.recordChange),
+        access: ANY_ROLE,
+      },
     ],
     start() {},
     stop() {},

@@ -2,6 +2,7 @@
 // and their legacy equivalents, each audited; the audit trail with its hash chain, signed
 // checkpoints, exports and daily retention. Admins only.
 import { randomBytes } from 'node:crypto';
+import type { RecordChange } from '../http/admin-change';
 import type { DataSubjectOperation } from '../../shared/data-subject-operations';
 import type { AreaModule } from '../area-module';
 import { ConfigError } from '../config';
@@ -32,6 +33,8 @@ export interface AuditSettings {
 
 export interface DataSubjectsAreaDeps {
   readonly database: () => Promise<SqlDatabase>;
+  /** Records exports made and verifications run in the audit trail (compose.ts). */
+  readonly recordChange: RecordChange;
   readonly upstream: UpstreamClient;
   /** The catalog, overrides applied (operations-file.ts). */
   readonly operations: readonly DataSubjectOperation[];
@@ -129,6 +132,7 @@ export function createDataSubjectsArea(deps: DataSubjectsAreaDeps): DataSubjects
         path: '/api/audit-trail',
         app: auditTrailRoutes({
           store: auditStore,
+          recordChange: deps.recordChange,
           hasher,
           operations: deps.operations.map((operation) => operation.id),
           chainKey,

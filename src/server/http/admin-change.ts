@@ -18,6 +18,8 @@ export interface ChangeDetails {
   readonly before?: unknown;
   /** Its state after, the same way; null when it no longer exists. */
   readonly after?: unknown;
+  /** Who, when the request has no signed-in user yet (a sign-in names who signed in). */
+  readonly actorName?: string;
 }
 
 /** Who made a change: a person, or a token acting for its owner. */
@@ -67,14 +69,14 @@ export interface ChangeRecorderDeps {
 
 /** The `RecordChange` every area receives: the request's actor and address, then the store. */
 export function changeRecorder(deps: ChangeRecorderDeps): RecordChange {
-  return async (c, details) => {
+  return async (c, { actorName, ...details }) => {
     const user = c.get('user');
     const change: AdministrativeChange = {
       ...details,
       at: deps.now(),
       actor: {
         // Sign-in entries are written before a session exists: the name tried is in `target`.
-        user: user?.username ?? 'anonymous',
+        user: user?.username ?? actorName ?? 'anonymous',
         token: user?.token ? { id: user.token.id, name: user.token.name } : null,
       },
       address: deps.clientAddress(c),
