@@ -45,7 +45,9 @@ describe('alert changes in the audit trail', () => {
       json({ name: 'Chat', kind: 'slack', url: SLACK_URL, events: ['incident.new'] }),
     );
 
-    const { items } = await h.auditStore.listChanges({ limit: 20 });
+    const items = (await h.auditStore.listChanges({ kind: 'alert-destination', limit: 20 })).items
+      .concat((await h.auditStore.listChanges({ kind: 'threshold', limit: 20 })).items)
+      .sort((a, b) => (a.id < b.id ? 1 : -1));
     expect(items.map((item) => item.action).reverse()).toEqual([
       'alert-destination.created',
       'alert-destination.changed',

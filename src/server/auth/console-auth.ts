@@ -3,15 +3,25 @@
 import { ConfigError, type Config } from '../config';
 import type { Logger } from '../logger';
 import type { WebSettings } from '../security/web-settings';
+import type { ApiTokens } from './api-tokens';
 import type { SessionCookieSettings } from './session-cookie';
 import { MemorySessionStore, type SessionStore } from './session-store';
 import { SignInThrottle } from './sign-in-throttle';
 import { demoUserDirectory, fileUserDirectory, type UserDirectory } from './user-directory';
 import { UsersFileError } from './users-file';
 
+/** The directory when local sign-in is off: nobody. */
+const NO_LOCAL_USERS: UserDirectory = {
+  find: () => undefined,
+  authenticate: async () => undefined,
+  list: () => [],
+};
+
 /** Everything the session routes and the session middleware need. */
 export interface ConsoleAuth {
   users: UserDirectory;
+  /** Whether the password form signs anyone in (LOCAL_SIGN_IN). */
+  localSignIn: boolean;
   sessions: SessionStore;
   cookie: SessionCookieSettings;
   throttle: SignInThrottle;
@@ -25,6 +35,8 @@ export interface ConsoleAuth {
   sessionEnds: Set<(handle: string) => void>;
   /** SESSION_IDLE_MINUTES in seconds: the page warns a minute before. */
   idleSeconds: number;
+  /** Tokens for scripts (`Authorization: Bearer`); without them every bearer token is refused. */
+  tokens?: ApiTokens;
 }
 
 export interface ConsoleAuthOptions {
@@ -35,6 +47,8 @@ export interface ConsoleAuthOptions {
   sessions?: SessionStore;
   /** Failed sign-in counting; default this process's memory (REDIS_URL: shared, scale-out.ts). */
   throttle?: SignInThrottle;
+  /** Tokens for scripts (api-tokens.ts). */
+  tokens?: ApiTokens;
 }
 
 /**
@@ -47,6 +61,7 @@ export function createConsoleAuth({
   now,
   sessions,
   throttle,
+  tokens,
 }: ConsoleAuthOptions): ConsoleAuth {
   const web: WebSettings = {
     publicOrigin: config.web.publicOrigin,
@@ -54,7 +69,11 @@ export function createConsoleAuth({
   };
   const signInThrottle = throttle ?? new SignInThrottle();
   let users: UserDirectory;
-  if (config.mode === 'demo') {
+  if (!config.auth.localSignIn) {
+    // Single sign-on only (LOCAL_SIGN_IN=off): no password signs anyone in, whatever a users
+    // file holds, and password sessions from before end at their next request.
+    users = NO_LOCAL_USERS;
+  } else if (config.mode === 'demo') {
     users = demoUserDirectory(config.auth.demoPassword);
   } else {
     const file = config.auth.usersFile;
@@ -84,6 +103,7 @@ export function createConsoleAuth({
   }
   return {
     users,
+    localSignIn: config.auth.localSignIn,
     sessions:
       sessions ??
       new MemorySessionStore({
@@ -97,5 +117,6 @@ export function createConsoleAuth({
     logger,
     sessionEnds: new Set(),
     idleSeconds: config.auth.sessionIdleMinutes * 60,
+    ...(tokens ? { tokens } : {}),
   };
 }

@@ -1,8 +1,10 @@
 // The data-subjects area (docs/product.md §6): lookups of personal data through the v4 operations
-// and their legacy equivalents, each audited; the audit trail with its hash chain, signed
-// checkpoints, exports and daily retention. Admins only.
+// and their legacy equivalents, each audited (admins); the audit trail with its hash chain, signed
+// checkpoints, exports and daily retention (admins and auditors).
 import { randomBytes } from 'node:crypto';
 import type { RecordChange } from '../http/admin-change';
+import type { MiddlewareHandler } from 'hono';
+import type { AppEnv } from '../app-env';
 import type { DataSubjectOperation } from '../../shared/data-subject-operations';
 import type { AreaModule } from '../area-module';
 import { ConfigError } from '../config';
@@ -43,6 +45,8 @@ export interface DataSubjectsAreaDeps {
   readonly settings: AuditSettings;
   readonly logger: Logger;
   readonly now: () => number;
+  /** Runs before each lookup: the auth area's step-up (PERSONAL_DATA_MAX_AUTH_AGE_MINUTES). */
+  readonly beforeLookup?: MiddlewareHandler<AppEnv> | undefined;
   /** Where each new checkpoint is announced (the alerts area's `audit.checkpoint` event). */
   readonly publishCheckpoint: (checkpoint: AuditCheckpoint) => Promise<unknown>;
   /** Runs the daily retention and chain walk (the process does; tests drive it themselves). */
@@ -125,8 +129,12 @@ export function createDataSubjectsArea(deps: DataSubjectsAreaDeps): DataSubjects
     routes: [
       {
         path: '/api/data-subjects',
-        app: dataSubjectsRoutes({ lookups, audit: lookupAudit, logger }),
-        access: ['admin'],
+        app: dataSubjectsRoutes({
+          lookups,
+          audit: lookupAudit,
+          logger,
+          ...(deps.beforeLookup ? { beforeLookup: deps.beforeLookup } : {}),
+        }),
       },
       {
         path: '/api/audit-trail',
@@ -148,7 +156,6 @@ export function createDataSubjectsArea(deps: DataSubjectsAreaDeps): DataSubjects
           retentionDays: settings.auditRetentionDays,
           now,
         }),
-        access: ['admin'],
       },
     ],
     start() {

@@ -58,11 +58,7 @@ export function createIntegrationsArea(deps: IntegrationsAreaDeps): Integrations
         app: integrationReportRoutes(routeDeps),
         access: 'integration-key',
       },
-      {
-        path: '/api/integrations',
-        app: integrationAdminRoutes({ ...routeDeps, recordChange }),
-        access: ['admin'],
-      },
+      { path: '/api/integrations', app: integrationAdminRoutes({ ...routeDeps, recordChange }) },
       { path: '/api/account-usage', app: accountUsageRoutes(routeDeps) },
     ],
     async start() {

@@ -167,7 +167,7 @@ function auditedIntegration(integration: Integration) {
 
 const IdParam = z.string().check(z.regex(/^[0-9a-f-]{36}$/));
 
-/** The admin routes, mounted at /api/integrations behind requireRole('admin'). */
+/** The admin routes, mounted at /api/integrations (admins: their API description says so). */
 export function integrationAdminRoutes(
   deps: IntegrationsRoutesDeps & { readonly recordChange: RecordChange },
 ) {

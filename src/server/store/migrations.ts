@@ -403,6 +403,44 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   {
     version: 13,
+    name: 'tokens for scripts',
+    sql: `
+      -- Tokens for scripts (auth/api-tokens.ts). token_hash is the SHA-256 of the token
+      -- (base64url): the token itself is answered once and never stored, so a copy of the database
+      -- authenticates nobody. A revoked token's row is deleted.
+      CREATE TABLE api_tokens (
+        id text PRIMARY KEY,
+        token_hash text NOT NULL UNIQUE,
+        name text NOT NULL,
+        owner text NOT NULL,
+        -- 'users-file' (checked against the users file at every use) or 'provider'.
+        owner_source text NOT NULL CHECK (owner_source IN ('users-file', 'provider')),
+        role text NOT NULL,
+        created_at text NOT NULL,
+        expires_at text NOT NULL,
+        last_used_at text
+      );
+      CREATE INDEX api_tokens_owner ON api_tokens (owner);
+      -- A lookup made with a token names it beside its owner (the username). Null for sessions,
+      -- and the intent's chain payload covers it only when set, so records written before verify
+      -- as they did.
+      ALTER TABLE lookup_audit ADD COLUMN token_name text;
+    `,
+  },
+  {
+    version: 14,
+    name: 'back-channel logout tokens seen',
+    sql: `
+      -- The SHA-256 of each accepted logout token's jti until the token expires: a replay is
+      -- refused on every replica sharing the database (docs/identity.md).
+      CREATE TABLE logout_tokens_seen (
+        jti_hash text PRIMARY KEY,
+        expires_at text NOT NULL
+      );
+    `,
+  },
+  {
+    version: 15,
     name: 'audit trail: administrative changes',
     sql: `
       -- Every change of what the console does (alert destinations, thresholds, integrations,

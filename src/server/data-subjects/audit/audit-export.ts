@@ -45,6 +45,8 @@ const CSV_HEADER = [
   'record_count',
   'subject_count',
   'matched_by',
+  // Last, so the columns before keep their places for readers written earlier.
+  'token',
 ];
 
 /** The parameters asked, in words: `updatedSince=…; identifier=(hashed)`. */
@@ -70,6 +72,7 @@ function csvRow(record: AuditRecord): string {
     record.recordCount,
     record.subjectCount,
     record.matchedBy,
+    record.token,
   ]
     .map(csvCell)
     .join(',')}\r\n`;

@@ -31,6 +31,8 @@ import {
 export interface AuditIntentEntry {
   readonly at: number;
   readonly user: string;
+  /** The token the lookup was made with (its name); absent for a signed-in person. */
+  readonly tokenName?: string | null;
   readonly operation: string;
   /** HMAC of the identifier asked for (identifier-hash.ts); null when it named none. */
   readonly identifierHash: string | null;
@@ -137,6 +139,7 @@ export interface StoredAuditRow {
   recordCount: number | null;
   subjectCount: number;
   completed: boolean;
+  tokenName: string | null;
 }
 
 /** The chain's head and checkpoint. */
@@ -259,6 +262,7 @@ const AuditRowSchema = z.object({
   record_count: integer.nullable(),
   subject_count: integer,
   completed: flag,
+  token_name: z.string().nullable(),
   matched_by: z.string().nullable().optional(),
 });
 type AuditRow = z.infer<typeof AuditRowSchema>;
@@ -289,6 +293,7 @@ function toRecord(row: AuditRow): AuditRecord {
     id: row.id,
     at: new Date(row.at).toISOString(),
     user: row.username,
+    ...(row.token_name === null ? {} : { token: row.token_name }),
     ...outcomeOf(row),
     identifierHashed: row.identifier_hash !== null,
     continued: row.continued,
@@ -316,6 +321,7 @@ function toStored(row: AuditRow): StoredAuditRow {
     recordCount: row.record_count,
     subjectCount: row.subject_count,
     completed: row.completed,
+    tokenName: row.token_name,
   };
 }
 
@@ -326,7 +332,7 @@ function encodeCursor(record: AuditRecord): string {
 const decodeCursor = (cursor: string) => decodeKeysetCursor(cursor, 64);
 
 const COLUMNS = `id, at, username, operation, outcome, status, detail, identifier_hash, key_id,
-  continued, request_id, params, record_count, subject_count, completed`;
+  continued, request_id, params, record_count, subject_count, completed, token_name`;
 
 const FILTERS = `(CAST($1 AS text) IS NULL OR at >= CAST($1 AS text))
     AND (CAST($2 AS text) IS NULL OR at <= CAST($2 AS text))
@@ -436,8 +442,8 @@ export function personCount(keys: readonly StoredShownKey[]): number {
 
 const INSERT = `INSERT INTO lookup_audit (
     id, at, username, operation, outcome, status, detail, identifier_hash, key_id, continued,
-    request_id, params, record_count, subject_count, completed, chained
-  ) VALUES ($1, $2, $3, $4, 'error', 0, NULL, $5, $6, $7, $8, $9, NULL, 0, 0, 1)`;
+    request_id, params, record_count, subject_count, completed, chained, token_name
+  ) VALUES ($1, $2, $3, $4, 'error', 0, NULL, $5, $6, $7, $8, $9, NULL, 0, 0, 1, $10)`;
 
 const COMPLETE = `UPDATE lookup_audit
   SET outcome = $2, status = $3, detail = $4, record_count = $5, subject_count = $6, completed = 1
@@ -460,6 +466,7 @@ export function intentPayload(row: {
   continued: boolean;
   requestId: string | null;
   params: string | null;
+  tokenName: string | null;
 }): string {
   return JSON.stringify({
     kind: 'intent',
@@ -472,6 +479,8 @@ export function intentPayload(row: {
     continued: row.continued,
     requestId: row.requestId,
     params: row.params,
+    // Only when set: an intent written before tokens existed has the same payload as it had.
+    ...(row.tokenName === null ? {} : { token: row.tokenName }),
   });
 }
 
@@ -574,6 +583,7 @@ export class SqlAuditStore implements AuditStore {
       intent.continued ? 1 : 0,
       intent.requestId,
       params,
+      intent.tokenName ?? null,
     ]);
     await this.#append(tx, {
       at,
@@ -589,6 +599,7 @@ export class SqlAuditStore implements AuditStore {
         continued: intent.continued,
         requestId: intent.requestId,
         params,
+        tokenName: intent.tokenName ?? null,
       }),
     });
     return id;
@@ -668,6 +679,7 @@ export class SqlAuditStore implements AuditStore {
       record_count: null,
       subject_count: 0,
       completed: false,
+      token_name: intent.tokenName ?? null,
     });
   }
 
@@ -813,7 +825,7 @@ export class SqlAuditStore implements AuditStore {
       `SELECT c.seq, c.at AS entry_at, c.kind, c.record_id, c.payload, c.prev_hash, c.hash,
           a.id, a.at, a.username, a.operation, a.outcome, a.status, a.detail, a.identifier_hash,
           a.key_id, a.continued, a.request_id, a.params, a.record_count, a.subject_count,
-          a.completed
+          a.completed, a.token_name
         FROM audit_chain c
           LEFT JOIN lookup_audit a ON a.id = c.record_id AND c.kind IN ('intent', 'outcome')
         WHERE c.seq > $1

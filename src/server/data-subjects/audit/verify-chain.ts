@@ -85,6 +85,7 @@ function recordFault(
       continued: record.continued,
       requestId: record.requestId,
       params: record.params,
+      tokenName: record.tokenName,
     });
     if (now !== row.payload) return `record ${record.id} was changed after it was written`;
     // Completed: its outcome entry must follow. Not: the record must still be a bare intent.
