@@ -36,6 +36,8 @@ import type { Logger } from './logger';
 import type { SqlDatabase } from './store/database';
 import { openConsoleStore } from './store/open-store';
 import { filterUpstreamAnswers } from './security/upstream-answer-filter';
+import { clientAddress } from './security/web-settings';
+import { changeRecorder } from './http/admin-change';
 import { createHttpTransport, type Transport } from './upstream/http-transport';
 import { startAlertingCountersAtZero } from './observability/alerting-baseline';
 import { createConsoleHealth } from './observability/console-health';
@@ -130,17 +132,31 @@ export function composeBff({
   );
   const shared = redis ? { connection: redis, keys } : undefined;
 
+  // Every area records its administrative changes in the audit trail through this one port; the
+  // store is read when a change is made (the data-subjects area is built after the others).
+  const recordChange = changeRecorder({
+    record: (change) => dataSubjects.auditStore.recordChange(change),
+    clientAddress: (c) => clientAddress(c, config.web),
+    now,
+    onFailure: (error, change) =>
+      logger.error(
+        { err: error, action: change.action, reqId: change.requestId },
+        'administrative change refused: its audit entry could not be written',
+      ),
+  });
   const authArea = createAuthArea({
     config,
     logger,
     now,
     store: consoleStore,
     redis: shared,
+    recordChange,
     ...(providerFetch ? { providerFetch } : {}),
   });
   const { auth } = authArea;
   const tokenUrl = new URL(config.oauth.tokenUrl ?? `${upstreamBaseUrl}${TOKEN_OPERATION.path}`);
   const rateLimits = createRateLimitsArea({
+    recordChange,
     config,
     logger,
     now,
@@ -232,6 +248,7 @@ export function composeBff({
   });
   // The demo's integrations report through the real ingest route, in-process (app, below).
   const integrationsArea = createIntegrationsArea({
+    recordChange,
     settings: config.integrations,
     database: consoleStore.database,
     governor: rateLimiting.governor,
@@ -250,6 +267,7 @@ export function composeBff({
   });
   const { integrations } = integrationsArea;
   const alerts = createAlertsArea({
+    recordChange,
     config,
     database: consoleStore.database,
     governor: rateLimiting.governor,
@@ -267,6 +285,7 @@ export function composeBff({
         })),
   });
   const dataSubjects = createDataSubjectsArea({
+    recordChange,
     database: consoleStore.database,
     upstream,
     operations,
@@ -314,6 +333,7 @@ export function composeBff({
     ...(demoControls
       ? [
           createDemoArea({
+            recordChange,
             controls: demoControls,
             upstream,
             governor: rateLimiting.governor,

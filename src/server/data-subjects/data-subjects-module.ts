@@ -2,6 +2,7 @@
 // and their legacy equivalents, each audited (admins); the audit trail with its hash chain, signed
 // checkpoints, exports and daily retention (admins and auditors).
 import { randomBytes } from 'node:crypto';
+import type { RecordChange } from '../http/admin-change';
 import type { MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../app-env';
 import type { DataSubjectOperation } from '../../shared/data-subject-operations';
@@ -34,6 +35,8 @@ export interface AuditSettings {
 
 export interface DataSubjectsAreaDeps {
   readonly database: () => Promise<SqlDatabase>;
+  /** Records exports made and verifications run in the audit trail (compose.ts). */
+  readonly recordChange: RecordChange;
   readonly upstream: UpstreamClient;
   /** The catalog, overrides applied (operations-file.ts). */
   readonly operations: readonly DataSubjectOperation[];
@@ -137,6 +140,7 @@ export function createDataSubjectsArea(deps: DataSubjectsAreaDeps): DataSubjects
         path: '/api/audit-trail',
         app: auditTrailRoutes({
           store: auditStore,
+          recordChange: deps.recordChange,
           hasher,
           operations: deps.operations.map((operation) => operation.id),
           chainKey,

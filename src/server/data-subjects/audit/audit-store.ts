@@ -17,6 +17,15 @@ import { sortableId } from '../../store/sortable-id';
 import * as z from 'zod';
 import { flag, integer, parseRow, select } from '../../store/typed-rows';
 import { AuditEvidenceStore } from './audit-evidence-store';
+import type { AdministrativeChange } from '../../http/admin-change';
+import {
+  CHANGE_COLUMNS,
+  ChangeRowSchema,
+  changePayload,
+  stateText,
+  storedChange,
+  type StoredChange,
+} from './admin-change-entry';
 
 /** What a lookup is about to do, written before anything is sent (time in epoch ms). */
 export interface AuditIntentEntry {
@@ -88,7 +97,7 @@ export interface AuditRecordPage {
 export interface ChainRow {
   seq: number;
   entryAt: string;
-  kind: 'intent' | 'outcome' | 'retention';
+  kind: 'intent' | 'outcome' | 'retention' | 'change';
   recordId: string | null;
   payload: string;
   prevHash: string;
@@ -97,6 +106,20 @@ export interface ChainRow {
   record: StoredAuditRow | null;
   /** The record's shown keys as stored now, sorted by hash. */
   subjects: StoredShownKey[];
+  /** For a `change` entry: the change as stored now; null when it is gone (or another kind). */
+  change?: StoredChange | null;
+}
+
+/** The administrative changes' filters; times in epoch ms. */
+export interface ChangeQuery {
+  readonly since?: number;
+  readonly until?: number;
+  /** A prefix of the person's name (or a token's owner). */
+  readonly user?: string;
+  /** The kind of change: the part of its action before the dot (`alert-destination`). */
+  readonly kind?: string;
+  readonly limit: number;
+  readonly cursor?: string;
 }
 
 /** A record's columns as stored. */
@@ -147,6 +170,10 @@ export interface AuditStore {
   complete(id: string, outcome: AuditOutcomeEntry): Promise<AuditRecord>;
   /** Writes a whole lookup (intent and outcome) at once. */
   record(entry: AuditEntry): Promise<AuditRecord>;
+  /** Writes an administrative change and its chain entry in one transaction. */
+  recordChange(change: AdministrativeChange): Promise<StoredChange>;
+  /** One page of administrative changes, newest first. */
+  listChanges(query: ChangeQuery): Promise<{ items: StoredChange[]; nextCursor: string | null }>;
   /** One page of the trail, newest first. */
   list(query: AuditQuery): Promise<AuditRecordPage>;
   /** How many records match the filters (for the export's limit). */
@@ -362,7 +389,7 @@ function countByIdentifierSql(hashes: number): string {
 const ChainEntryRowSchema = z.looseObject({
   seq: integer,
   entry_at: z.string(),
-  kind: z.enum(['intent', 'outcome', 'retention']),
+  kind: z.enum(['intent', 'outcome', 'retention', 'change']),
   record_id: z.string().nullable(),
   payload: z.string(),
   prev_hash: z.string(),
@@ -670,6 +697,82 @@ export class SqlAuditStore implements AuditStore {
     return toRecord(row);
   }
 
+  async recordChange(change: AdministrativeChange): Promise<StoredChange> {
+    const db = await this.#db();
+    const stored: StoredChange = {
+      id: sortableId(change.at),
+      at: new Date(change.at).toISOString(),
+      username: change.actor.user,
+      tokenId: change.actor.token?.id ?? null,
+      tokenName: change.actor.token?.name ?? null,
+      address: change.address,
+      action: change.action,
+      target: change.target,
+      before: stateText(change.before),
+      after: stateText(change.after),
+      requestId: change.requestId,
+    };
+    await db.transaction(async (tx) => {
+      await tx.query(
+        `INSERT INTO admin_changes (${CHANGE_COLUMNS})
+          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+        [
+          stored.id,
+          stored.at,
+          stored.username,
+          stored.tokenId,
+          stored.tokenName,
+          stored.address,
+          stored.action,
+          stored.target,
+          stored.before,
+          stored.after,
+          stored.requestId,
+        ],
+      );
+      await this.#append(tx, {
+        at: stored.at,
+        kind: 'change',
+        recordId: stored.id,
+        payload: changePayload(stored),
+      });
+    });
+    return stored;
+  }
+
+  async listChanges(query: ChangeQuery) {
+    const db = await this.#db();
+    const cursor = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
+    const { rows } = await select(
+      db,
+      ChangeRowSchema,
+      `SELECT ${CHANGE_COLUMNS} FROM admin_changes
+        WHERE (CAST($1 AS text) IS NULL OR at >= CAST($1 AS text))
+          AND (CAST($2 AS text) IS NULL OR at <= CAST($2 AS text))
+          AND (CAST($3 AS text) IS NULL OR LOWER(username) LIKE CAST($3 AS text) ESCAPE '!')
+          AND (CAST($4 AS text) IS NULL OR action LIKE CAST($4 AS text) ESCAPE '!')
+          AND (CAST($5 AS text) IS NULL
+            OR at < CAST($5 AS text) OR (at = CAST($5 AS text) AND id < CAST($6 AS text)))
+        ORDER BY at DESC, id DESC
+        LIMIT $7`,
+      [
+        query.since === undefined ? null : new Date(query.since).toISOString(),
+        query.until === undefined ? null : new Date(query.until).toISOString(),
+        query.user ? userPrefixPattern(query.user) : null,
+        query.kind ? `${query.kind.replace(/[!%_]/g, '!$&')}.%` : null,
+        cursor ? cursor[0] : null,
+        cursor ? cursor[1] : null,
+        query.limit + 1,
+      ],
+    );
+    const items = rows.slice(0, query.limit).map(storedChange);
+    const last = items.at(-1);
+    return {
+      items,
+      nextCursor: rows.length > query.limit && last ? encodeKeysetCursor(last.at, last.id) : null,
+    };
+  }
+
   async list(query: AuditQuery): Promise<AuditRecordPage> {
     const db = await this.#db();
     const cursor = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
@@ -723,7 +826,8 @@ export class SqlAuditStore implements AuditStore {
           a.id, a.at, a.username, a.operation, a.outcome, a.status, a.detail, a.identifier_hash,
           a.key_id, a.continued, a.request_id, a.params, a.record_count, a.subject_count,
           a.completed, a.token_name
-        FROM audit_chain c LEFT JOIN lookup_audit a ON a.id = c.record_id
+        FROM audit_chain c
+          LEFT JOIN lookup_audit a ON a.id = c.record_id AND c.kind IN ('intent', 'outcome')
         WHERE c.seq > $1
         ORDER BY c.seq
         LIMIT $2`,
@@ -745,7 +849,22 @@ export class SqlAuditStore implements AuditStore {
         subjects.set(row.audit_id, list);
       }
     }
+    const changeIds = rows
+      .filter((row) => row.kind === 'change' && row.record_id !== null)
+      .map((row) => row.record_id as string);
+    const changes = new Map<string, StoredChange>();
+    if (changeIds.length > 0) {
+      const found = await select(
+        db,
+        ChangeRowSchema,
+        `SELECT ${CHANGE_COLUMNS} FROM admin_changes
+          WHERE id IN (${placeholders(1, changeIds.length)})`,
+        changeIds,
+      );
+      for (const row of found.rows) changes.set(row.id, storedChange(row));
+    }
     return rows.map((row) => ({
+      ...(row.kind === 'change' ? { change: changes.get(row.record_id ?? '') ?? null } : {}),
       seq: row.seq,
       entryAt: row.entry_at,
       kind: row.kind,
@@ -787,15 +906,21 @@ export class SqlAuditStore implements AuditStore {
     const db = await this.#db();
     const count = async (sql: string) =>
       Number((await select(db, CountRowSchema, sql)).rows[0]?.n ?? 0);
-    const [unchained, legacy, completed, outcomes] = await Promise.all([
+    const [unchained, unchainedChanges, legacy, completed, outcomes] = await Promise.all([
       count(`SELECT COUNT(*) AS n FROM lookup_audit a WHERE a.chained = 1 AND NOT EXISTS
         (SELECT 1 FROM audit_chain c WHERE c.record_id = a.id AND c.kind = 'intent')`),
+      count(`SELECT COUNT(*) AS n FROM admin_changes a WHERE NOT EXISTS
+        (SELECT 1 FROM audit_chain c WHERE c.record_id = a.id AND c.kind = 'change')`),
       count('SELECT COUNT(*) AS n FROM lookup_audit WHERE chained = 0'),
       count('SELECT COUNT(*) AS n FROM lookup_audit WHERE chained = 1 AND completed = 1'),
       count(`SELECT COUNT(*) AS n FROM audit_chain c JOIN lookup_audit a ON a.id = c.record_id
         WHERE c.kind = 'outcome'`),
     ]);
-    return { unchained, legacy, completedWithoutOutcome: Math.max(0, completed - outcomes) };
+    return {
+      unchained: unchained + unchainedChanges,
+      legacy,
+      completedWithoutOutcome: Math.max(0, completed - outcomes),
+    };
   }
 
   async applyRetention(cutoff: number, now: number) {
@@ -839,6 +964,7 @@ export class SqlAuditStore implements AuditStore {
         [cutoffText],
       );
       await tx.query('DELETE FROM lookup_audit WHERE at < $1', [cutoffText]);
+      await tx.query('DELETE FROM admin_changes WHERE at < $1', [cutoffText]);
       let checkpointSeq = previous?.seq ?? 0;
       if (cutsChain) {
         const hash = (

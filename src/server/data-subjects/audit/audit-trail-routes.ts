@@ -3,6 +3,8 @@
 // URL) and is compared only as its keyed hashes; signed exports of either, streamed; and the
 // trail's integrity (the hash chain's last walk, retention).
 import { Hono } from 'hono';
+import type { RecordChange } from '../../http/admin-change';
+import { CheckpointFileError } from './checkpoint-file';
 import * as z from 'zod';
 import { randomUUID } from 'node:crypto';
 import {
@@ -42,6 +44,8 @@ import { listFilter, listQuerySchema, parseListQuery, validListQuery } from '../
 
 export interface AuditTrailRoutesDeps {
   readonly store: AuditStore;
+  /** Records exports made and verifications run in the audit trail, before they run. */
+  readonly recordChange: RecordChange;
   readonly hasher: IdentifierHasher;
   /** Operation ids the trail can hold (the catalog's, and `unknown`). */
   readonly operations: readonly string[];
@@ -270,6 +274,11 @@ export function auditTrailRoutes(deps: AuditTrailRoutesDeps) {
         });
       }
       const id = randomUUID();
+      await deps.recordChange(c, {
+        action: 'audit.exported',
+        target: id,
+        after: { format: request.format, scope, records: total },
+      });
       await store.saveExport(id, deps.now(), user.username, null);
       const stream = streamAuditExport({
         id,
@@ -357,14 +366,27 @@ export function auditTrailRoutes(deps: AuditTrailRoutesDeps) {
     })
     .post('/verify', async (c) => {
       const user = c.get('user');
+      await deps.recordChange(c, { action: 'audit.verified', target: null });
+      const source = `${user?.username ?? 'an unknown user'} on the audit page`;
       verifying ??= deps.checkpoints
         .sources()
+        .then(
+          (sources) => sources,
+          // The checkpoint file swapped for a FIFO, a link or a directory while the console runs:
+          // a walk without the evidence kept outside would mislead, so it says why instead.
+          (error: unknown) => {
+            if (!(error instanceof CheckpointFileError)) throw error;
+            return unreadableCheckpoints(error, source, deps.now());
+          },
+        )
         .then((sources) =>
-          verifyAuditChain(store, deps.chainKey, {
-            now: deps.now,
-            source: `${user?.username ?? 'an unknown user'} on the audit page`,
-            checkpoints: { publicKeyPem: deps.checkpoints.publicKeyPem, sources },
-          }),
+          !Array.isArray(sources)
+            ? sources
+            : verifyAuditChain(store, deps.chainKey, {
+                now: deps.now,
+                source,
+                checkpoints: { publicKeyPem: deps.checkpoints.publicKeyPem, sources },
+              }),
         )
         .then(async (verification) => {
           await store.saveVerification(verification);
@@ -375,6 +397,22 @@ export function auditTrailRoutes(deps: AuditTrailRoutesDeps) {
         });
       return c.json(await verifying, 200, NO_STORE);
     });
+}
+
+/** The walk's result when the checkpoint file could not be read: failed, saying why. */
+function unreadableCheckpoints(
+  error: CheckpointFileError,
+  source: string,
+  now: number,
+): AuditVerification {
+  return {
+    at: new Date(now).toISOString(),
+    ok: false,
+    entries: 0,
+    brokenAt: null,
+    detail: `the checkpoint file could not be read (${error.why}), so the chain was not held against it`,
+    source,
+  };
 }
 
 /** A JSON export as audit/audit-export.ts streams it. */

@@ -23,6 +23,7 @@ import {
   type AuditVerification,
   type ChainRow,
 } from './audit-store';
+import { changePayload } from './admin-change-entry';
 
 const PAGE = 500;
 
@@ -55,6 +56,16 @@ function recordFault(
     payload = JSON.parse(row.payload) as typeof payload;
   } catch {
     return 'its content is not readable';
+  }
+  if (row.kind === 'change') {
+    if (!row.change) {
+      if (checkpoint && payload.at !== undefined && payload.at < checkpoint.cutoff)
+        return undefined;
+      return `administrative change ${row.recordId} it covers was deleted`;
+    }
+    return changePayload(row.change) === row.payload
+      ? undefined
+      : `administrative change ${row.change.id} was changed after it was written`;
   }
   const record = row.record;
   if (!record) {
