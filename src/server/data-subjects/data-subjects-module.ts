@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import type { DataSubjectOperation } from '../../shared/data-subject-operations';
 import type { AreaModule } from '../area-module';
 import { ConfigError } from '../config';
+import { DEFAULT_PURPOSE_CATEGORIES, type PurposeMode } from '../../shared/lookup-purpose';
 import type { Logger } from '../logger';
 import type { ExtraCheck } from '../observability/readiness';
 import type { SqlDatabase } from '../store/database';
@@ -28,6 +29,10 @@ export interface AuditSettings {
   readonly auditCheckpointMinutes: number;
   readonly auditExportMaxRecords: number;
   readonly auditRetentionDays: number;
+  /** Whether a lookup must state why (LOOKUP_PURPOSE); absent: optional. */
+  readonly purposeMode?: PurposeMode;
+  /** The purpose categories offered (LOOKUP_PURPOSE_CATEGORIES); absent: the default list. */
+  readonly purposeCategories?: readonly string[];
 }
 
 export interface DataSubjectsAreaDeps {
@@ -122,7 +127,15 @@ export function createDataSubjectsArea(deps: DataSubjectsAreaDeps): DataSubjects
     routes: [
       {
         path: '/api/data-subjects',
-        app: dataSubjectsRoutes({ lookups, audit: lookupAudit, logger }),
+        app: dataSubjectsRoutes({
+          lookups,
+          purpose: {
+            mode: settings.purposeMode ?? 'optional',
+            categories: settings.purposeCategories ?? DEFAULT_PURPOSE_CATEGORIES,
+          },
+          audit: lookupAudit,
+          logger,
+        }),
         access: ['admin'],
       },
       {

@@ -45,6 +45,9 @@ const CSV_HEADER = [
   'record_count',
   'subject_count',
   'matched_by',
+  // Appended last, so the columns before keep their places for readers of earlier exports.
+  'purpose_category',
+  'purpose_reference',
 ];
 
 /** The parameters asked, in words: `updatedSince=…; identifier=(hashed)`. */
@@ -70,6 +73,8 @@ function csvRow(record: AuditRecord): string {
     record.recordCount,
     record.subjectCount,
     record.matchedBy,
+    record.purpose?.category,
+    record.purpose?.reference,
   ]
     .map(csvCell)
     .join(',')}\r\n`;
