@@ -4,6 +4,7 @@ import type { Role } from '../src/shared/session';
 
 export const E2E_USERS: Record<Role, { username: string; password: string }> = {
   admin: { username: 'admin', password: 'e2e-admin-password' },
+  auditor: { username: 'auditor', password: 'e2e-auditor-password' },
   support: { username: 'support', password: 'e2e-support-password' },
 };
 

@@ -1,5 +1,5 @@
 // The console's pages in navigation order. Later pages join this list as they are built.
-import { roleAllows, type Role } from '../shared/session';
+import { AUDIT_TRAIL_ROLES, roleAllows, type Role } from '../shared/session';
 
 export interface NavigationEntry {
   to: string;
@@ -41,7 +41,7 @@ const NAVIGATION: readonly NavigationEntry[] = [
     to: '/audit',
     label: 'Audit',
     description: 'Every lookup of personal data: who, when, which operation, what came of it',
-    roles: ['admin'],
+    roles: AUDIT_TRAIL_ROLES,
   },
   {
     to: '/integrations',
@@ -53,6 +53,11 @@ const NAVIGATION: readonly NavigationEntry[] = [
     to: '/sessions',
     label: 'Sessions',
     description: 'Where you are signed in, and signing out there; admins see everyone’s',
+  },
+  {
+    to: '/tokens',
+    label: 'Tokens',
+    description: 'Tokens that let scripts call the console’s API as you, and revoking them',
   },
 ];
 

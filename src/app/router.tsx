@@ -11,12 +11,17 @@ import { useSignOutHere } from '../features/session/api/session';
 import { RequireRole } from '../features/session/components/require-role';
 import { AppLayout, useDocumentTitle } from './layout';
 import { NotFoundPage } from './not-found-page';
+import { AUDIT_TRAIL_ROLES, type Role } from '../shared/session';
 
-/** `Page` for admins; other roles read `reason` (what the page holds) instead. */
-function adminOnly(Page: ComponentType, reason: string): ComponentType {
+/** `Page` for admins (or `roles`); other roles read `reason` (what the page holds) instead. */
+function adminOnly(
+  Page: ComponentType,
+  reason: string,
+  roles: readonly Role[] = ['admin'],
+): ComponentType {
   return function AdminOnlyPage() {
     return (
-      <RequireRole roles={['admin']} reason={reason}>
+      <RequireRole roles={roles} reason={reason}>
         <Page />
       </RequireRole>
     );
@@ -117,6 +122,7 @@ export function createAppRouter(client: QueryClient): AppRouterInstance {
             Component: adminOnly(
               (await import('../features/audit-trail/components/audit-trail-page')).AuditTrailPage,
               'This page lists who looked up which data subject: it shows personal data.',
+              AUDIT_TRAIL_ROLES,
             ),
           }),
         },
@@ -146,6 +152,13 @@ export function createAppRouter(client: QueryClient): AppRouterInstance {
             const { SessionsPage } = await import('../features/sessions/components/sessions-page');
             return { Component: () => <SessionsPage signOutHere={useSignOutHere()} /> };
           },
+        },
+        // Tokens for scripts: every role makes its own (the BFF caps their role).
+        {
+          path: 'tokens',
+          lazy: async () => ({
+            Component: (await import('../features/tokens/components/tokens-page')).TokensPage,
+          }),
         },
         { path: '*', element: <NotFoundPage /> },
       ],

@@ -8,9 +8,11 @@ import type { ConsoleMeta } from '../shared/console-meta';
 import { PROBLEM_TYPES } from '../shared/problem';
 import type { AppEnv } from './app-env';
 import type { AreaModule, AreaRoutes } from './area-module';
+import type { ApiModule } from './http/api-operation';
 import type { ConsoleAuth } from './auth/console-auth';
-import { requireRole } from './http/require-role';
+import { requireDescribedAccess } from './http/described-access';
 import { requireSession } from './auth/require-session';
+import { unlessBearer } from './auth/bearer-token';
 import type { Logger } from './logger';
 import { HttpProblem, problemResponse } from './problem';
 import type { Readiness } from './observability/readiness';
@@ -39,8 +41,13 @@ export interface AppDeps {
   staticDir?: string;
   /** Console users, sessions and sign-in throttling (the auth area): the edge's checks use it. */
   auth: ConsoleAuth;
-  /** The areas whose routes are mounted (area-module.ts), each with the access it declares. */
+  /** The areas whose routes are mounted (area-module.ts). */
   areas: readonly AreaModule[];
+  /**
+   * The API description whose operations' roles are enforced (default: the console's own,
+   * API_MODULES); a request it does not describe is not served.
+   */
+  api?: readonly ApiModule[];
   /** What `GET /api/meta` tells the SPA (mode, account tier, demo controls). */
   meta?: ConsoleMeta;
   /** What `GET /readyz` reports (composed: observability/readiness.ts). */
@@ -92,7 +99,13 @@ export function createApp(deps: AppDeps) {
   for (const routes of routesWith(deps.areas, (access) => access === 'integration-key')) {
     app.route(routes.path, routes.app);
   }
-  app.use('/api/*', queryLimits(), originCheck(deps.auth.web), requireCsrfHeader());
+  // A bearer request carries no ambient credential for these to guard (auth/bearer-token.ts).
+  app.use(
+    '/api/*',
+    queryLimits(),
+    unlessBearer(originCheck(deps.auth.web)),
+    unlessBearer(requireCsrfHeader()),
+  );
 
   app.get('/healthz', (c) => c.json({ status: 'ok' }));
   // Ready to serve: the store answers and takes writes and the process is not shutting down. A
@@ -113,19 +126,19 @@ export function createApp(deps: AppDeps) {
   for (const routes of routesWith(deps.areas, (access) => access === 'no-session')) {
     app.route(routes.path, routes.app);
   }
-  app.use('/api/*', requireSession(deps.auth));
-  const signedIn = routesWith(
-    deps.areas,
-    (access) => access === undefined || Array.isArray(access),
+  // Roles are enforced from the API description, before any route is mounted: each operation's
+  // `access` beside its handler is the one check, and a request no described operation matches is
+  // not served (the fallback's 404 or 405), so a route added later without its description, below
+  // a personal-data prefix or anywhere else, is closed by construction.
+  const fallback = apiFallback(app);
+  app.use(
+    '/api/*',
+    requireSession(deps.auth),
+    requireDescribedAccess(deps.api ?? API_MODULES, fallback),
   );
-  // Role guards on the whole prefix before any route is mounted: `${path}*` matches the path
-  // itself, anything below it, and siblings such as `/api/audit-trail.csv`: wider than needed,
-  // never narrower, so a route added later below a personal-data prefix is protected by
-  // construction, and an unknown path below it is still a 404 for an admin.
-  for (const { path, access } of signedIn) {
-    if (Array.isArray(access)) app.use(`${path}*`, requireRole(...access));
+  for (const routes of routesWith(deps.areas, (access) => access === undefined)) {
+    app.route(routes.path, routes.app);
   }
-  for (const routes of signedIn) app.route(routes.path, routes.app);
   if (deps.meta) app.route('/api/meta', metaRoutes(deps.meta));
   // The console's own API description (api-description/), for every signed-in role.
   app.route(
@@ -134,7 +147,7 @@ export function createApp(deps: AppDeps) {
   );
   // The console's own health, for the banner on every page.
   if (deps.health) app.route('/api/health', healthRoutes(deps.health));
-  app.all('/api/*', apiFallback(app));
+  app.all('/api/*', fallback);
   // Where a problem's `type` URI leads, for everyone (no session); and the usual description
   // addresses answer a 404 problem rather than the app's page.
   app.route('/problems', problemPagesRoutes());

@@ -4,7 +4,6 @@
 // compose.ts lists the modules; app.ts mounts their routes; the process starts and stops their
 // jobs through start/stop, and /readyz asks each for its readiness.
 import type { Hono } from 'hono';
-import type { Role } from '../shared/session';
 
 /** One group of an area's routes, mounted under `path` (for example `/api/alerts`). */
 export interface AreaRoutes {
@@ -14,12 +13,13 @@ export interface AreaRoutes {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   readonly app: Hono<any, any, any>;
   /**
-   * Who may call them. Absent: every signed-in role; a list: those roles (403 for the others).
-   * `'no-session'`: browsers without a session (signing in), after the Origin and CSRF checks.
-   * `'integration-key'`: servers reporting with an integration's key, before the browser checks
-   * (no session, cookie, Origin or CSRF header).
+   * Where the group is mounted. Absent: behind the session, where each operation's roles in the
+   * route module's API description are enforced (http/described-access.ts); the roles are written
+   * there, once. `'no-session'`: browsers without a session (signing in), after the Origin and
+   * CSRF checks. `'integration-key'`: servers reporting with an integration's key, before the
+   * browser checks (no session, cookie, Origin or CSRF header).
    */
-  readonly access?: readonly Role[] | 'no-session' | 'integration-key';
+  readonly access?: 'no-session' | 'integration-key';
 }
 
 /** What an area tells /readyz and /api/health about itself. */

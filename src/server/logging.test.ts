@@ -121,6 +121,26 @@ describe('what never reaches the log', () => {
       body: JSON.stringify({ identifier }),
     });
     expect(search.status).toBe(200);
+    // A token for scripts: made, used, refused when wrong, revoked.
+    const made = await h.request('/api/tokens', {
+      method: 'POST',
+      headers: { Cookie: cookie, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ name: 'nightly', role: 'auditor', expiresInDays: 1 }),
+    });
+    const { id: tokenId, token: scriptToken } = (await made.json()) as {
+      id: string;
+      token: string;
+    };
+    const bearer = { headers: { Authorization: `Bearer ${scriptToken}` } };
+    expect((await h.app.request('/api/audit-trail', bearer)).status).toBe(200);
+    expect((await h.app.request('/api/data-subjects/operations', bearer)).status).toBe(403);
+    const wrongToken = `${scriptToken.slice(0, -4)}AAAA`;
+    const wrong = { headers: { Authorization: `Bearer ${wrongToken}` } };
+    expect((await h.app.request('/api/event-types', wrong)).status).toBe(401);
+    expect(
+      (await h.request(`/api/tokens/${tokenId}`, { method: 'DELETE', headers: { Cookie: cookie } }))
+        .status,
+    ).toBe(200);
     expect(
       (await h.request('/api/session', { method: 'DELETE', headers: { Cookie: cookie } })).status,
     ).toBe(204);
@@ -144,6 +164,9 @@ describe('what never reaches the log', () => {
       ['admin session id', decodeURIComponent(cookie.split('=')[1] ?? '').split('.')[0] ?? ''],
       ['support cookie', supportCookie.split('=')[1] ?? supportCookie],
       ...tokens.map((token) => ['access token', token] as [string, string]),
+      ['token for scripts', scriptToken],
+      ['token for scripts without its prefix', scriptToken.slice(4)],
+      ['a wrong token for scripts', wrongToken],
     ];
     for (const [what, secret] of secrets) {
       expect(secret.length, what).toBeGreaterThan(8);

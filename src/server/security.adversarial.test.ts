@@ -525,7 +525,8 @@ describe('a parameter sent twice', () => {
 
 describe('spoofed client headers', () => {
   const spoofed = {
-    Authorization: 'Bearer attacker-supplied-token',
+    // Not Bearer: a bearer header is a token for scripts, checked instead of the cookie.
+    Authorization: 'Basic YXR0YWNrZXI6c3VwcGxpZWQ=',
     'X-Forwarded-For': '10.0.0.1',
     'X-Forwarded-Host': 'evil.example',
     'X-Forwarded-Proto': 'https',

@@ -36,8 +36,10 @@ export type AuditParam = z.infer<typeof AuditParamSchema>;
 export const AuditRecordSchema = z.object({
   id: z.string(),
   at: z.iso.datetime(),
-  /** The console user who made it. */
+  /** The console user who made it (for a token: the token's owner). */
   user: z.string(),
+  /** The name of the token for scripts it was made with; absent when a person made it. */
+  token: z.optional(z.string()),
   /** Catalog operation id, or `unknown` when the request named none the catalog has. */
   operation: z.string(),
   outcome: z.enum(AUDIT_OUTCOMES),

@@ -2,10 +2,17 @@
 import * as z from 'zod/mini';
 import { PROBLEM_TYPES } from './problem';
 
-/** The console's roles: `admin` sees everything, `support` never sees personal data. */
-const ROLES = ['admin', 'support'] as const;
+/**
+ * The console's roles: `admin` sees and changes everything; `auditor` reads, verifies and exports
+ * the audit trail and reads the operational pages but looks nobody up and changes nothing;
+ * `support` works the operational pages and never sees personal data.
+ */
+const ROLES = ['admin', 'auditor', 'support'] as const;
 export const RoleSchema = z.enum(ROLES);
 export type Role = z.infer<typeof RoleSchema>;
+
+/** Who may read, search, verify and export the audit trail (the BFF's routes and the SPA's page). */
+export const AUDIT_TRAIL_ROLES: readonly Role[] = ['admin', 'auditor'];
 
 /**
  * What a console username may look like, after the BFF lower-cases it: a letter or digit first,

@@ -7,6 +7,7 @@ import { promisify } from 'node:util';
 import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_IDENTIFIERS } from '../../shared/data-subject-demo';
+import { RoleSchema } from '../../shared/session';
 import { startBffHarness, type BffHarness } from '../test-support/bff-harness';
 import {
   API_DOCUMENT,
@@ -73,7 +74,7 @@ describe('coverage', () => {
 
 describe('GET /api/openapi.json', () => {
   it('serves the document to every signed-in role', async () => {
-    for (const as of ['admin', 'support'] as const) {
+    for (const as of RoleSchema.options) {
       const response = await h.request('/api/openapi.json', {}, { as });
       expect(response.status).toBe(200);
       expect(response.headers.get('content-type')).toMatch(/^application\/json/);

@@ -19,12 +19,14 @@ import { rateLimitsApi } from '../rate-limits/rate-limits-routes';
 import { consoleSessionsApi } from '../auth/console-sessions-routes';
 import { sessionApi } from '../auth/session-routes';
 import { signInLocksApi } from '../auth/sign-in-lock-routes';
+import { tokensApi } from '../auth/token-routes';
 
 /** The console's API, module by module. */
 export const API_MODULES: readonly ApiModule[] = [
   sessionApi,
   signInLocksApi,
   consoleSessionsApi,
+  tokensApi,
   metaApi,
   healthApi,
   apiDescriptionApi,

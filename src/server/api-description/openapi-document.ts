@@ -5,6 +5,7 @@ import * as z from 'zod';
 import type * as zc from 'zod/v4/core';
 import { PROBLEM_CONTENT_TYPE, PROBLEM_TYPES, ProblemSchema } from '../../shared/problem';
 import type { ApiAnswer, ApiModule, ApiOperation } from '../http/api-operation';
+import { RoleSchema } from '../../shared/session';
 
 /** A JSON Schema object, as the document holds it. */
 export type JsonSchema = Record<string, unknown>;
@@ -149,14 +150,17 @@ function commonProblems(operation: ApiOperation): Record<string, JsonSchema> {
   };
   if ('session' in operation.access) {
     common['401'] = problemAnswer(
-      'Not signed in, or the session ended (`/problems/signed-out`). Sign in with POST /api/session.',
-      { 'WWW-Authenticate': 'The session challenge: `Cookie realm="console"`.' },
+      'Not signed in, or the session ended (`/problems/signed-out`); or the bearer token is malformed, revoked or expired. Sign in with POST /api/session, or make a token.',
+      {
+        'WWW-Authenticate':
+          'The session challenge, `Cookie realm="console"`; for a bearer token, `Bearer error="invalid_token"`.',
+      },
     );
     const roles = operation.access.session;
     common['403'] = problemAnswer(
-      roles.length === 1
-        ? `A cross-origin request, a missing X-CSRF header, or a role other than ${roles[0]}.`
-        : 'A cross-origin request or a missing X-CSRF header.',
+      roles.length < RoleSchema.options.length
+        ? `A cross-origin request, a missing X-CSRF header (with the cookie), or a role other than ${roles.join(', ')} (a token's: with \`WWW-Authenticate: Bearer error="insufficient_scope"\`).`
+        : 'A cross-origin request or a missing X-CSRF header (with the cookie).',
     );
   } else if ('public' in operation.access) {
     common['403'] = problemAnswer('A cross-origin request or a missing X-CSRF header.');
@@ -200,7 +204,7 @@ function operationObject(
     tags: [module.tag.name],
     security:
       'session' in access
-        ? [{ sessionCookie: [] }]
+        ? [{ sessionCookie: [] }, { consoleToken: [] }]
         : 'integrationKey' in access
           ? [{ integrationKey: [] }]
           : [],
@@ -260,6 +264,12 @@ export function buildOpenApiDocument(modules: readonly ApiModule[]): OpenApiDocu
           description:
             'The session cookie POST /api/session sets (`__Host-console_session` over HTTPS).',
         },
+        consoleToken: {
+          type: 'http',
+          scheme: 'bearer',
+          description:
+            'A token for scripts (`pac_…`), made on the Tokens page or with POST /api/tokens. It acts for its owner with its own role; no cookie, Origin or X-CSRF header is needed.',
+        },
         integrationKey: {
           type: 'http',
           scheme: 'bearer',
@@ -270,8 +280,9 @@ export function buildOpenApiDocument(modules: readonly ApiModule[]): OpenApiDocu
         Csrf: {
           name: 'X-CSRF',
           in: 'header',
-          required: true,
-          description: 'Always `1`: a cross-site page cannot send it.',
+          required: false,
+          description:
+            'Always `1` with the session cookie (a cross-site page cannot send it); not needed with a bearer token.',
           schema: { type: 'string', const: '1' },
         },
       },

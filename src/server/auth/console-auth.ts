@@ -3,6 +3,7 @@
 import { ConfigError, type Config } from '../config';
 import type { Logger } from '../logger';
 import type { WebSettings } from '../security/web-settings';
+import type { ApiTokens } from './api-tokens';
 import type { SessionCookieSettings } from './session-cookie';
 import { MemorySessionStore, type SessionStore } from './session-store';
 import { SignInThrottle } from './sign-in-throttle';
@@ -25,6 +26,8 @@ export interface ConsoleAuth {
   sessionEnds: Set<(handle: string) => void>;
   /** SESSION_IDLE_MINUTES in seconds: the page warns a minute before. */
   idleSeconds: number;
+  /** Tokens for scripts (`Authorization: Bearer`); without them every bearer token is refused. */
+  tokens?: ApiTokens;
 }
 
 export interface ConsoleAuthOptions {
@@ -35,6 +38,8 @@ export interface ConsoleAuthOptions {
   sessions?: SessionStore;
   /** Failed sign-in counting; default this process's memory (REDIS_URL: shared, scale-out.ts). */
   throttle?: SignInThrottle;
+  /** Tokens for scripts (api-tokens.ts). */
+  tokens?: ApiTokens;
 }
 
 /**
@@ -47,6 +52,7 @@ export function createConsoleAuth({
   now,
   sessions,
   throttle,
+  tokens,
 }: ConsoleAuthOptions): ConsoleAuth {
   const web: WebSettings = {
     publicOrigin: config.web.publicOrigin,
@@ -97,5 +103,6 @@ export function createConsoleAuth({
     logger,
     sessionEnds: new Set(),
     idleSeconds: config.auth.sessionIdleMinutes * 60,
+    ...(tokens ? { tokens } : {}),
   };
 }

@@ -1,8 +1,10 @@
-// Middleware that lets a request through only with a live session of a current user, and puts
-// that user on the context. Everything under /api except signing in goes through it.
+// Middleware that lets a request through only with a live session of a current user, or a live
+// token for scripts (bearer-token.ts), and puts that user on the context. Everything under /api
+// except signing in goes through it.
 import type { Context, MiddlewareHandler } from 'hono';
 import type { AppEnv, RequestUser } from '../app-env';
-import { signedOutProblem } from '../http/auth-problems';
+import { invalidTokenProblem, signedOutProblem } from '../http/auth-problems';
+import { bearerCredential, tokenUser } from './bearer-token';
 import type { ConsoleAuth } from './console-auth';
 import { endSession } from './end-sessions';
 import { clearSessionCookie, readSessionCookie } from './session-cookie';
@@ -59,6 +61,12 @@ export async function sessionUser(
   c: Context<AppEnv>,
   auth: ConsoleAuth,
 ): Promise<{ user: RequestUser | undefined; sessionId: string | undefined; presented: boolean }> {
+  // A bearer request is the token's, never the cookie's (bearer-token.ts).
+  const bearer = bearerCredential(c);
+  if (bearer !== undefined) {
+    const user = await tokenUser(auth.tokens, auth.users, bearer);
+    return { user, sessionId: undefined, presented: false };
+  }
   const { id, presented } = await readSessionCookie(c, auth.cookie);
   if (!id) return { user: undefined, sessionId: undefined, presented };
   const user = await liveSessionUser(auth, id, { extend: !isBackgroundRequest(c) });
@@ -85,6 +93,7 @@ export function requireSession(auth: ConsoleAuth): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const { user, presented, sessionId } = await sessionUser(c, auth);
     if (!user) {
+      if (bearerCredential(c) !== undefined) throw invalidTokenProblem();
       if (presented) clearSessionCookie(c, auth.cookie);
       throw signedOutProblem();
     }

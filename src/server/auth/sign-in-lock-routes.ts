@@ -12,7 +12,7 @@ import type { ConsoleAuth } from './console-auth';
 import { normalizeUsername } from './users-file';
 import { HttpProblem } from '../problem';
 
-/** The routes, mounted at /api/sign-in-locks behind requireRole('admin'). */
+/** The routes, mounted at /api/sign-in-locks (admins: their API description says so). */
 export function signInLockRoutes(auth: Pick<ConsoleAuth, 'throttle' | 'users' | 'logger'>) {
   return new Hono<AppEnv>().delete('/:username', async (c) => {
     const username = normalizeUsername(decodeURIComponent(c.req.param('username')));
@@ -37,7 +37,7 @@ export const signInLocksApi: ApiModule = {
   operations: [
     {
       method: 'delete',
-      path: '/{username}',
+      path: '/:username',
       operationId: 'unlockSignIn',
       summary: 'Lift a user’s sign-in lockout',
       description:

@@ -140,9 +140,9 @@ export function fileUserDirectory(path: string, options: FileUserDirectoryOption
   return directoryOf(current, () => dummy);
 }
 
-/** The demo users (demo mode only): `admin` and `support`, both with `password`. */
+/** The demo users (demo mode only): `admin`, `auditor` and `support`, each with `password`. */
 export function demoUserDirectory(password: string): UserDirectory {
-  const roles: Role[] = ['admin', 'support'];
+  const roles: Role[] = ['admin', 'auditor', 'support'];
   // Hashed once in the background at start; the first sign-in waits for it if it is that quick.
   const users = Promise.all(
     roles.map(async (role) => ({

@@ -51,10 +51,11 @@ describe('npm run users', () => {
   it('lists and removes users', async () => {
     await run(['add', 'alice', '--role', 'admin'], 'a-long-password-1\n');
     await run(['add', 'bob', '--role', 'support'], 'b-long-password-2\n');
-    expect((await run(['list'])).out).toBe('alice\tadmin\nbob\tsupport\n');
+    await run(['add', 'carol', '--role', 'auditor'], 'c-long-password-3\n');
+    expect((await run(['list'])).out).toBe('alice\tadmin\nbob\tsupport\ncarol\tauditor\n');
     const removed = await run(['remove', 'bob']);
     expect(removed.code).toBe(0);
-    expect((await run(['list'])).out).toBe('alice\tadmin\n');
+    expect((await run(['list'])).out).toBe('alice\tadmin\ncarol\tauditor\n');
   });
 
   it('refuses to overwrite a user unless told to, then replaces password and role', async () => {
@@ -73,7 +74,11 @@ describe('npm run users', () => {
   });
 
   it.each([
-    [['add', 'alice', '--role', 'root'], 'a-long-password-1\n', /--role admin or --role support/],
+    [
+      ['add', 'alice', '--role', 'root'],
+      'a-long-password-1\n',
+      /--role admin, --role auditor or --role support/,
+    ],
     [['add', 'alice', '--role', 'admin'], 'short\n', /at least 12 characters/],
     [['add', 'bad name!', '--role', 'admin'], 'a-long-password-1\n', /lower-case letters, digits/],
     [['remove', 'nobody'], '', /nobody is not in/],
@@ -118,6 +123,6 @@ describe('npm run users', () => {
   it('prints usage for --help', async () => {
     const result = await run(['--help']);
     expect(result.code).toBe(0);
-    expect(result.out).toContain('npm run users -- add NAME --role admin|support');
+    expect(result.out).toContain('npm run users -- add NAME --role admin|auditor|support');
   });
 });

@@ -1,4 +1,4 @@
-// `npm run users -- add NAME --role admin|support | list | remove NAME | unlock NAME`: manages the console users
+// `npm run users -- add NAME --role admin|auditor|support | list | remove NAME | unlock NAME`: manages the console users
 // file. Passwords are prompted for without echo, or read from standard input when it is piped,
 // and only their scrypt hashes are written.
 import { createInterface } from 'node:readline';
@@ -21,7 +21,7 @@ const MIN_PASSWORD_LENGTH = 12;
 
 const USAGE = `Manage the console's users (CONSOLE_USERS_FILE, default ./.data/users.json).
 
-  npm run users -- add NAME --role admin|support [--replace]
+  npm run users -- add NAME --role admin|auditor|support [--replace]
       Prompts for the password twice, or reads one line from standard input when piped:
       printf '%s\\n' "$PASSWORD" | npm run users -- add alice --role admin
   npm run users -- list
@@ -146,7 +146,8 @@ export async function runUsersCli(argv: string[], io: CliIo): Promise<number> {
       case 'add': {
         const username = usernameArgument(name);
         const role = RoleSchema.safeParse(values.role);
-        if (!role.success) throw new UsageError('Give the role: --role admin or --role support.');
+        if (!role.success)
+          throw new UsageError('Give the role: --role admin, --role auditor or --role support.');
         const users = readExisting(file);
         const existing = users.find((user) => user.username === username);
         if (existing && !values.replace) {

@@ -1,6 +1,6 @@
 // The data-subjects area (docs/product.md §6): lookups of personal data through the v4 operations
-// and their legacy equivalents, each audited; the audit trail with its hash chain, signed
-// checkpoints, exports and daily retention. Admins only.
+// and their legacy equivalents, each audited (admins); the audit trail with its hash chain, signed
+// checkpoints, exports and daily retention (admins and auditors).
 import { randomBytes } from 'node:crypto';
 import type { DataSubjectOperation } from '../../shared/data-subject-operations';
 import type { AreaModule } from '../area-module';
@@ -136,7 +136,6 @@ export function createDataSubjectsArea(deps: DataSubjectsAreaDeps): DataSubjects
           audit: lookupAudit,
           logger,
         }),
-        access: ['admin'],
       },
       {
         path: '/api/audit-trail',
@@ -157,7 +156,6 @@ export function createDataSubjectsArea(deps: DataSubjectsAreaDeps): DataSubjects
           retentionDays: settings.auditRetentionDays,
           now,
         }),
-        access: ['admin'],
       },
     ],
     start() {

@@ -22,6 +22,7 @@ import { AuditPageSchema, type AuditRecord } from '../../shared/audit-trail';
 import { MODULE_RULES } from '../../shared/rate-limits';
 import { createLogger } from '../logger';
 import type { BffHarness } from '../test-support/bff-harness';
+import type { Role } from '../../shared/session';
 import { harnessPerTest } from '../test-support/harness-per-test';
 
 const ADA = DEMO_IDENTIFIERS[0];
@@ -40,7 +41,7 @@ const updatesBetween = (updatedSince: string, updatedUntil: string) => ({
   params: { updatedSince, updatedUntil },
 });
 
-function lookup(h: BffHarness, body: unknown, as: 'admin' | 'support' = 'admin') {
+function lookup(h: BffHarness, body: unknown, as: Role = 'admin') {
   return h.request(
     '/api/data-subjects/lookups',
     {
@@ -425,17 +426,20 @@ describe('POST /api/data-subjects/lookups', () => {
     expect(JSON.stringify(records)).not.toMatch(/lovelace|nobody/);
   });
 
-  it('refuses support with 403 and writes no audit record of a lookup it never made', async () => {
-    const h = await start();
-    const response = await lookup(
-      h,
-      { operation: 'v4-details', params: { identifier: ADA } },
-      'support',
-    );
-    expect(response.status).toBe(403);
-    expect(h.sent).toHaveLength(0);
-    expect(await trail(h)).toEqual([]);
-  });
+  it.each(['support', 'auditor'] as const)(
+    'refuses %s with 403 and writes no audit record of a lookup it never made',
+    async (role) => {
+      const h = await start();
+      const response = await lookup(
+        h,
+        { operation: 'v4-details', params: { identifier: ADA } },
+        role,
+      );
+      expect(response.status).toBe(403);
+      expect(h.sent).toHaveLength(0);
+      expect(await trail(h)).toEqual([]);
+    },
+  );
 
   it('withholds the answer when the lookup’s outcome cannot be written to the audit trail', async () => {
     const h = await start();

@@ -125,6 +125,7 @@ export function dataSubjectsRoutes({ lookups, purpose, audit, logger }: DataSubj
         const answer = await audited.lookUp({
           ...read,
           user: user.username,
+          token: user.token?.name,
           requestId: c.get('requestId') ?? null,
         });
         return c.json(answer, 200, NO_STORE);

@@ -14,7 +14,7 @@ import {
 } from '../../shared/demo-scenarios';
 import type { BlocksEnded } from '../../shared/incident';
 import { PROBLEM_TYPES } from '../../shared/problem';
-import { ANY_ROLE, type ApiModule } from '../http/api-operation';
+import { OPERATORS, type ApiModule } from '../http/api-operation';
 import type { Governor } from '../governor/governor';
 import { HttpProblem } from '../problem';
 import type { UpstreamClient } from '../upstream/upstream-client';
@@ -133,7 +133,7 @@ export const demoControlsApi: ApiModule = {
       path: '/',
       operationId: 'listDemoScenarios',
       summary: 'What the demo controls can provoke',
-      access: { session: ANY_ROLE },
+      access: { session: OPERATORS },
       demoOnly: true,
       responses: { 200: { description: 'The scenarios.', schema: ScenarioListSchema } },
     },
@@ -142,7 +142,7 @@ export const demoControlsApi: ApiModule = {
       path: '/',
       operationId: 'provokeDemoScenario',
       summary: 'Arm a scenario in the mock and send one probe call',
-      access: { session: ANY_ROLE },
+      access: { session: OPERATORS },
       demoOnly: true,
       body: ProvokeSchema,
       responses: { 200: { description: 'What the probe drew.', schema: DemoOutcomeSchema } },
@@ -153,7 +153,7 @@ export const demoControlsApi: ApiModule = {
       path: '/reset',
       operationId: 'resetDemo',
       summary: 'End every block in the mock and the governor',
-      access: { session: ANY_ROLE },
+      access: { session: OPERATORS },
       demoOnly: true,
       responses: { 204: { description: 'Reset; open pages are told on the live stream.' } },
     },

@@ -24,7 +24,6 @@ export function createDemoArea(deps: DemoAreaDeps): AreaModule {
       {
         path: '/api/demo-controls',
         app: demoControlsRoutes(deps),
-        access: ['admin', 'support'],
       },
     ],
     start() {},

@@ -64,6 +64,8 @@ export interface ApiModule {
 }
 
 /** Every role: what most read-only operations allow. */
-export const ANY_ROLE: readonly Role[] = ['admin', 'support'];
+export const ANY_ROLE: readonly Role[] = ['admin', 'auditor', 'support'];
 /** Admins only. */
 export const ADMIN_ONLY: readonly Role[] = ['admin'];
+/** The roles that work the console (demo controls): everyone but the auditor, who changes nothing. */
+export const OPERATORS: readonly Role[] = ['admin', 'support'];

@@ -73,3 +73,27 @@ export function forbiddenProblem(role: Role): HttpProblem {
     detail: `The ${role} role cannot use this part of the console. Ask a console administrator if you need it.`,
   });
 }
+
+/** The challenge of a refused token (RFC 6750 §3). */
+export const INVALID_TOKEN_CHALLENGE = {
+  'WWW-Authenticate': 'Bearer error="invalid_token"',
+} as const;
+
+/** The challenge beside a 403 for a token used above its role (RFC 6750 §3.1). */
+export const INSUFFICIENT_SCOPE_CHALLENGE = {
+  'WWW-Authenticate': 'Bearer error="insufficient_scope"',
+} as const;
+
+/** 401: the bearer token is malformed, unknown, revoked or expired. */
+export function invalidTokenProblem(): HttpProblem {
+  return new HttpProblem(
+    {
+      type: SESSION_PROBLEM_TYPES.signedOut,
+      title: 'The token is not valid',
+      status: 401,
+      detail:
+        'The bearer token is malformed, revoked or expired, or its owner may no longer give it. Make a new one on the Tokens page.',
+    },
+    INVALID_TOKEN_CHALLENGE,
+  );
+}

@@ -55,7 +55,7 @@ export function createIntegrationsArea(deps: IntegrationsAreaDeps): Integrations
         app: integrationReportRoutes(routeDeps),
         access: 'integration-key',
       },
-      { path: '/api/integrations', app: integrationAdminRoutes(routeDeps), access: ['admin'] },
+      { path: '/api/integrations', app: integrationAdminRoutes(routeDeps) },
       { path: '/api/account-usage', app: accountUsageRoutes(routeDeps) },
     ],
     async start() {

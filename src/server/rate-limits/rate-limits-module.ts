@@ -8,7 +8,6 @@ import type { Incident } from '../../shared/incident';
 import type { AppEnv } from '../app-env';
 import type { AreaModule } from '../area-module';
 import type { Config } from '../config';
-import { requireRole } from '../http/require-role';
 import type { Logger } from '../logger';
 import type { RedisClient } from '../redis/redis-connection';
 import type { RedisKeys } from '../redis/redis-keys';
@@ -79,7 +78,6 @@ export function createRateLimitsArea(deps: RateLimitsAreaDeps): RateLimitsArea {
   });
   const streams = new StreamRegistry();
   const routes = new Hono<AppEnv>();
-  routes.delete('/reported-limits', requireRole('admin'));
   routes.route(
     '/',
     rateLimitsRoutes({

@@ -403,6 +403,32 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   {
     version: 13,
+    name: 'tokens for scripts',
+    sql: `
+      -- Tokens for scripts (auth/api-tokens.ts). token_hash is the SHA-256 of the token
+      -- (base64url): the token itself is answered once and never stored, so a copy of the database
+      -- authenticates nobody. A revoked token's row is deleted.
+      CREATE TABLE api_tokens (
+        id text PRIMARY KEY,
+        token_hash text NOT NULL UNIQUE,
+        name text NOT NULL,
+        owner text NOT NULL,
+        -- 'users-file' (checked against the users file at every use) or 'provider'.
+        owner_source text NOT NULL CHECK (owner_source IN ('users-file', 'provider')),
+        role text NOT NULL,
+        created_at text NOT NULL,
+        expires_at text NOT NULL,
+        last_used_at text
+      );
+      CREATE INDEX api_tokens_owner ON api_tokens (owner);
+      -- A lookup made with a token names it beside its owner (the username). Null for sessions,
+      -- and the intent's chain payload covers it only when set, so records written before verify
+      -- as they did.
+      ALTER TABLE lookup_audit ADD COLUMN token_name text;
+    `,
+  },
+  {
+    version: 14,
     name: 'audit trail: the purpose of each lookup',
     sql: `
       -- Why a person was looked up (docs/audit-trail.md): a category of the configured list and a

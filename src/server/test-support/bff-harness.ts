@@ -61,6 +61,7 @@ export interface HarnessOptions {
 /** The console users every harness has, one per role, and their passwords. */
 export const HARNESS_USERS: Record<Role, { username: string; password: string }> = {
   admin: { username: 'admin', password: 'admin-password-for-tests' },
+  auditor: { username: 'auditor', password: 'auditor-password-for-tests' },
   support: { username: 'support', password: 'support-password-for-tests' },
 };
 

@@ -31,6 +31,18 @@ const columns = columnHelper.columns([
   columnHelper.accessor('user', {
     header: 'User',
     meta: { className: 'cell-user', label: 'User' },
+    // A script's lookup: its owner, and the token it used.
+    cell: (info) => {
+      const token = info.row.original.token;
+      return token === undefined ? (
+        info.getValue()
+      ) : (
+        <>
+          {info.getValue()}
+          <span className="cell-sub muted">token “{token}”</span>
+        </>
+      );
+    },
   }),
   columnHelper.accessor('operation', {
     header: 'Operation',

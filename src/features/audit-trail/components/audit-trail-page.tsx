@@ -1,4 +1,4 @@
-// Page `/audit`, admins only: every lookup of personal data, newest first, with filters in the
+// Page `/audit`, admins and auditors: every lookup of personal data, newest first, with filters in the
 // URL; every lookup that asked for or showed one identifier, found by typing it; signed exports of
 // either; and when the trail's hash chain was last verified. The identifier is sent in a request
 // body and kept in this page's state only; the trail holds it as a keyed hash.

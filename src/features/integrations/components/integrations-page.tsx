@@ -5,6 +5,7 @@ import { useState, type FormEvent, type ReactNode } from 'react';
 import { ConfirmButton } from '../../../components/ui/confirm-button';
 import { FormField } from '../../../components/ui/form-field';
 import { LoadErrorPanel } from '../../../components/ui/load-error-panel';
+import { OneTimeSecret } from '../../../components/ui/one-time-secret';
 import { PageHeader } from '../../../components/ui/page-header';
 import { formatDateTime } from '../../../lib/format';
 import type { IssuedKey } from '../../../shared/integrations';
@@ -14,39 +15,9 @@ import {
   useRevokeIntegration,
   useRotateKey,
 } from '../api/integrations-api';
-import './integrations-page.css';
+import '../../../components/ui/managed-list.css';
 
 const when = (iso: string | null) => (iso ? formatDateTime(iso) : '—');
-
-function IssuedKeyPanel({ issued, onDone }: { issued: IssuedKey; onDone: () => void }) {
-  const [copied, setCopied] = useState(false);
-  return (
-    <div className="card issued-key" role="alert">
-      <h2>Reporting key of {issued.integration.name}</h2>
-      <p>
-        Copy it now: it is shown this once and the console keeps only its hash. Give it to the
-        integration as <code>Authorization: Bearer &lt;key&gt;</code> (see the reporter README).
-      </p>
-      <code className="issued-key-value" data-testid="issued-key">
-        {issued.key}
-      </code>
-      <div className="issued-key-actions">
-        <button
-          type="button"
-          className="button"
-          onClick={() => {
-            void navigator.clipboard?.writeText(issued.key).then(() => setCopied(true));
-          }}
-        >
-          {copied ? 'Copied' : 'Copy key'}
-        </button>
-        <button type="button" className="button button-link" onClick={onDone}>
-          I have stored it
-        </button>
-      </div>
-    </div>
-  );
-}
 
 /** The page; `children`: sections another area adds at its end, laid out as its own. */
 export function IntegrationsPage({ children }: { children?: ReactNode }) {
@@ -74,15 +45,26 @@ export function IntegrationsPage({ children }: { children?: ReactNode }) {
   };
 
   return (
-    <section className="page integrations-page" aria-labelledby="integrations-title">
+    <section className="page managed-page" aria-labelledby="integrations-title">
       <PageHeader titleId="integrations-title" title="Integrations">
         The account’s other clients of the platform. Each reports its requests and 429s with its own
         key, so the rate-limits page shows the whole account.
       </PageHeader>
 
-      {issued ? <IssuedKeyPanel issued={issued} onDone={() => setIssued(null)} /> : null}
+      {issued ? (
+        <OneTimeSecret
+          title={`Reporting key of ${issued.integration.name}`}
+          value={issued.key}
+          copyLabel="Copy key"
+          testId="issued-key"
+          onDone={() => setIssued(null)}
+        >
+          Copy it now: it is shown this once and the console keeps only its hash. Give it to the
+          integration as <code>Authorization: Bearer &lt;key&gt;</code> (see the reporter README).
+        </OneTimeSecret>
+      ) : null}
 
-      <form className="card integrations-form" onSubmit={submit}>
+      <form className="card managed-form" onSubmit={submit}>
         <h2>Register an integration</h2>
         <FormField id="integration-name" label="Name">
           <input
@@ -133,7 +115,7 @@ export function IntegrationsPage({ children }: { children?: ReactNode }) {
         ) : list.data.items.length === 0 ? (
           <p className="muted">None yet.</p>
         ) : (
-          <table className="integrations-table">
+          <table className="managed-table">
             <thead>
               <tr>
                 <th scope="col">Name</th>
@@ -156,7 +138,7 @@ export function IntegrationsPage({ children }: { children?: ReactNode }) {
                       : `…${item.keyHint ?? ''} issued ${when(item.keyIssuedAt)}`}
                   </td>
                   <td data-label="Last report">{when(item.lastReportAt)}</td>
-                  <td className="integrations-actions">
+                  <td className="managed-actions">
                     <ConfirmButton
                       className="button"
                       busy={rotate.isPending}

@@ -6,6 +6,7 @@ import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Role } from '../../../shared/session';
 import type { Incident } from '../../../shared/incident';
 import { AccountBlockBanner } from './account-block-banner';
 import { RateLimitsPage } from './rate-limits-page';
@@ -25,11 +26,14 @@ let incidents: Incident[] = [];
 let now = Date.now();
 /** When set, the history has an older page, answered only when the test says so. */
 let olderIncidents: Promise<Incident[]> | null;
+/** Who is signed in. */
+let viewer: Role = 'admin';
 
 beforeEach(() => {
   now = Date.now();
   incidents = [];
   olderIncidents = null;
+  viewer = 'admin';
   vi.stubGlobal('EventSource', FakeEventSource);
   vi.stubGlobal(
     'fetch',
@@ -55,7 +59,7 @@ beforeEach(() => {
         return json({ items: incidents, nextCursor: null });
       if (url.startsWith('/api/meta'))
         return json({ mode: 'demo', accountTier: 'production', demoControls: true });
-      if (url.startsWith('/api/session')) return json({ username: 'admin', role: 'admin' });
+      if (url.startsWith('/api/session')) return json({ username: viewer, role: viewer });
       return json({ type: '/problems/not-found', title: 'nope', status: 404 }, 404);
     }),
   );
@@ -187,5 +191,17 @@ describe('RateLimitsPage', () => {
     renderPage();
     expect(await screen.findByRole('heading', { name: 'Demo controls' })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Account minute block' })).toBeEnabled();
+  });
+
+  it('shows an auditor the page without the demo controls, which would only answer 403', async () => {
+    viewer = 'auditor';
+    renderPage();
+    expect(await screen.findByRole('heading', { name: '429 incidents' })).toBeInTheDocument();
+    // Both answers the panel depends on have arrived and been rendered.
+    const asked = (path: string) =>
+      vi.mocked(fetch).mock.calls.some(([input]) => String(input).startsWith(path));
+    await waitFor(() => expect(asked('/api/session') && asked('/api/meta')).toBe(true));
+    await act(async () => {});
+    expect(screen.queryByRole('heading', { name: 'Demo controls' })).not.toBeInTheDocument();
   });
 });

@@ -138,7 +138,8 @@ export function RateLimitsPage() {
           : ''}
       </PageHeader>
 
-      {showDemo ? <DemoControlsPanel /> : null}
+      {/* Auditors change nothing, demo controls included (the BFF answers them 403). */}
+      {showDemo && role.data !== 'auditor' ? <DemoControlsPanel /> : null}
       {/* Bursts register as an integration's traffic: an admin's action, like the Integrations page. */}
       <AccountWideView canBurst={showDemo && role.data === 'admin'} />
 

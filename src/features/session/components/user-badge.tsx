@@ -6,6 +6,7 @@ import './session.css';
 
 const ROLE_LABELS: Record<Session['role'], string> = {
   admin: 'Admin',
+  auditor: 'Auditor',
   support: 'Support',
 };
 

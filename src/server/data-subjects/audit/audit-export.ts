@@ -45,7 +45,8 @@ const CSV_HEADER = [
   'record_count',
   'subject_count',
   'matched_by',
-  // Appended last, so the columns before keep their places for readers of earlier exports.
+  // Last, so the columns before keep their places for readers written earlier.
+  'token',
   'purpose_category',
   'purpose_reference',
 ];
@@ -73,6 +74,7 @@ function csvRow(record: AuditRecord): string {
     record.recordCount,
     record.subjectCount,
     record.matchedBy,
+    record.token,
     record.purpose?.category,
     record.purpose?.reference,
   ]

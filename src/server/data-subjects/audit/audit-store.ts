@@ -23,6 +23,8 @@ import { AuditEvidenceStore } from './audit-evidence-store';
 export interface AuditIntentEntry {
   readonly at: number;
   readonly user: string;
+  /** The token the lookup was made with (its name); absent for a signed-in person. */
+  readonly tokenName?: string | null;
   readonly operation: string;
   /** HMAC of the identifier asked for (identifier-hash.ts); null when it named none. */
   readonly identifierHash: string | null;
@@ -123,6 +125,7 @@ export interface StoredAuditRow {
   recordCount: number | null;
   subjectCount: number;
   completed: boolean;
+  tokenName: string | null;
 }
 
 /** The chain's head and checkpoint. */
@@ -243,6 +246,7 @@ const AuditRowSchema = z.object({
   record_count: integer.nullable(),
   subject_count: integer,
   completed: flag,
+  token_name: z.string().nullable(),
   matched_by: z.string().nullable().optional(),
 });
 type AuditRow = z.infer<typeof AuditRowSchema>;
@@ -280,6 +284,7 @@ function toRecord(row: AuditRow): AuditRecord {
     id: row.id,
     at: new Date(row.at).toISOString(),
     user: row.username,
+    ...(row.token_name === null ? {} : { token: row.token_name }),
     ...outcomeOf(row),
     identifierHashed: row.identifier_hash !== null,
     continued: row.continued,
@@ -310,6 +315,7 @@ function toStored(row: AuditRow): StoredAuditRow {
     recordCount: row.record_count,
     subjectCount: row.subject_count,
     completed: row.completed,
+    tokenName: row.token_name,
   };
 }
 
@@ -320,8 +326,8 @@ function encodeCursor(record: AuditRecord): string {
 const decodeCursor = (cursor: string) => decodeKeysetCursor(cursor, 64);
 
 const COLUMNS = `id, at, username, operation, outcome, status, detail, identifier_hash, key_id,
-  continued, request_id, params, purpose_category, purpose_reference, record_count, subject_count,
-  completed`;
+  continued, request_id, params, record_count, subject_count, completed, token_name,
+  purpose_category, purpose_reference`;
 
 const FILTERS = `(CAST($1 AS text) IS NULL OR at >= CAST($1 AS text))
     AND (CAST($2 AS text) IS NULL OR at <= CAST($2 AS text))
@@ -433,9 +439,9 @@ export function personCount(keys: readonly StoredShownKey[]): number {
 
 const INSERT = `INSERT INTO lookup_audit (
     id, at, username, operation, outcome, status, detail, identifier_hash, key_id, continued,
-    request_id, params, purpose_category, purpose_reference, record_count, subject_count,
-    completed, chained
-  ) VALUES ($1, $2, $3, $4, 'error', 0, NULL, $5, $6, $7, $8, $9, $10, $11, NULL, 0, 0, 1)`;
+    request_id, params, record_count, subject_count, completed, chained, token_name,
+    purpose_category, purpose_reference
+  ) VALUES ($1, $2, $3, $4, 'error', 0, NULL, $5, $6, $7, $8, $9, NULL, 0, 0, 1, $10, $11, $12)`;
 
 const COMPLETE = `UPDATE lookup_audit
   SET outcome = $2, status = $3, detail = $4, record_count = $5, subject_count = $6, completed = 1
@@ -463,6 +469,7 @@ export function intentPayload(
     continued: boolean;
     requestId: string | null;
     params: string | null;
+    tokenName: string | null;
     purposeCategory: string | null;
     purposeReference: string | null;
   },
@@ -479,6 +486,8 @@ export function intentPayload(
     continued: row.continued,
     requestId: row.requestId,
     params: row.params,
+    // Only when set: an intent written before tokens existed has the same payload as it had.
+    ...(row.tokenName === null ? {} : { token: row.tokenName }),
   };
   if (version === 1) return JSON.stringify(fields);
   const purpose =
@@ -587,6 +596,7 @@ export class SqlAuditStore implements AuditStore {
       intent.continued ? 1 : 0,
       intent.requestId,
       params,
+      intent.tokenName ?? null,
       intent.purpose?.category ?? null,
       intent.purpose?.reference ?? null,
     ]);
@@ -604,6 +614,7 @@ export class SqlAuditStore implements AuditStore {
         continued: intent.continued,
         requestId: intent.requestId,
         params,
+        tokenName: intent.tokenName ?? null,
         purposeCategory: intent.purpose?.category ?? null,
         purposeReference: intent.purpose?.reference ?? null,
       }),
@@ -687,6 +698,7 @@ export class SqlAuditStore implements AuditStore {
       record_count: null,
       subject_count: 0,
       completed: false,
+      token_name: intent.tokenName ?? null,
     });
   }
 
@@ -755,8 +767,8 @@ export class SqlAuditStore implements AuditStore {
       ChainEntryRowSchema,
       `SELECT c.seq, c.at AS entry_at, c.kind, c.record_id, c.payload, c.prev_hash, c.hash,
           a.id, a.at, a.username, a.operation, a.outcome, a.status, a.detail, a.identifier_hash,
-          a.key_id, a.continued, a.request_id, a.params, a.purpose_category, a.purpose_reference,
-          a.record_count, a.subject_count, a.completed
+          a.key_id, a.continued, a.request_id, a.params, a.record_count, a.subject_count,
+          a.completed, a.token_name, a.purpose_category, a.purpose_reference
         FROM audit_chain c LEFT JOIN lookup_audit a ON a.id = c.record_id
         WHERE c.seq > $1
         ORDER BY c.seq

@@ -130,19 +130,25 @@ describe('GET /api/audit-trail', () => {
     );
   });
 
-  it('is for admins only', async () => {
+  it('is for admins and auditors, never support', async () => {
     const { h } = await setUp();
     expect((await h.request('/api/audit-trail', {}, { as: 'support' })).status).toBe(403);
+    expect((await h.request('/api/audit-trail', {}, { as: 'auditor' })).status).toBe(200);
     expect((await search(h, { identifier: ADA })).status).toBe(200);
-    expect(
-      (
-        await h.request(
-          '/api/audit-trail/search',
-          { method: 'POST', body: JSON.stringify({ identifier: ADA }) },
-          { as: 'support' },
-        )
-      ).status,
-    ).toBe(403);
+    const searchAs = (as: 'auditor' | 'support') =>
+      h.request(
+        '/api/audit-trail/search',
+        { method: 'POST', body: JSON.stringify({ identifier: ADA }) },
+        { as },
+      );
+    expect((await searchAs('support')).status).toBe(403);
+    expect((await searchAs('auditor')).status).toBe(200);
+    const verify = await h.request(
+      '/api/audit-trail/verify',
+      { method: 'POST' },
+      { as: 'auditor' },
+    );
+    expect(verify.status).toBe(200);
   });
 });
 

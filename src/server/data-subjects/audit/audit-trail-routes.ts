@@ -22,7 +22,7 @@ import {
   type AuditMatch,
 } from '../../../shared/audit-trail';
 import type { AppEnv } from '../../app-env';
-import { ADMIN_ONLY, type ApiModule } from '../../http/api-operation';
+import type { ApiModule } from '../../http/api-operation';
 import { streamAuditExport, type ExportPages } from './audit-export';
 import { personSearch } from './person-search';
 import type { ExportSigner } from './export-signing';
@@ -30,7 +30,7 @@ import type { Checkpointer } from './checkpoint-job';
 import { findCheckpoint } from './checkpoints';
 import { verifyAuditChain } from './verify-chain';
 import type { CheckpointSource } from './checkpoint-reader';
-import { USERNAME_PATTERN } from '../../../shared/session';
+import { AUDIT_TRAIL_ROLES, USERNAME_PATTERN } from '../../../shared/session';
 import { hasControlCharacters } from '../../../shared/data-subject-validation';
 import type { IdentifierHasher } from './identifier-hash';
 import { PROBLEM_TYPES } from '../../../shared/problem';
@@ -412,7 +412,7 @@ export const auditTrailApi: ApiModule = {
       path: '/',
       operationId: 'listAuditRecords',
       summary: 'The audit trail, newest first',
-      access: { session: ADMIN_ONLY },
+      access: { session: AUDIT_TRAIL_ROLES },
       query: auditQuerySchema(new Set()),
       responses: { 200: { description: 'One page of records.', schema: AuditPageSchema } },
       problems: { 400: 'An unknown or invalid query parameter (`/problems/invalid-parameter`).' },
@@ -424,7 +424,7 @@ export const auditTrailApi: ApiModule = {
       summary: 'The lookups that asked for or showed one identifier',
       description:
         'The identifier travels in the body and is compared only as its keyed hashes; it is never stored or logged.',
-      access: { session: ADMIN_ONLY },
+      access: { session: AUDIT_TRAIL_ROLES },
       body: AuditSearchRequestSchema,
       responses: { 200: { description: 'One page of matches.', schema: AuditSearchPageSchema } },
       problems: { 400: 'No identifier, or an invalid cursor (`/problems/invalid-parameter`).' },
@@ -436,7 +436,7 @@ export const auditTrailApi: ApiModule = {
       summary: 'Export a search or filtered records as CSV or JSON, streamed and signed',
       description:
         'Fetch the detached signature by the `X-Export-Id` once the last byte has arrived.',
-      access: { session: ADMIN_ONLY },
+      access: { session: AUDIT_TRAIL_ROLES },
       body: AuditExportRequestSchema,
       responses: {
         200: {
@@ -459,7 +459,7 @@ export const auditTrailApi: ApiModule = {
       path: '/exports/:id/signature',
       operationId: 'getAuditExportSignature',
       summary: 'The detached signature of one of your exports',
-      access: { session: ADMIN_ONLY },
+      access: { session: AUDIT_TRAIL_ROLES },
       params: exportId,
       responses: {
         200: { description: 'The signed manifest.', schema: AuditExportSignatureSchema },
@@ -475,7 +475,7 @@ export const auditTrailApi: ApiModule = {
       path: '/integrity',
       operationId: 'getAuditIntegrity',
       summary: 'The hash chain’s last walk and the retention',
-      access: { session: ADMIN_ONLY },
+      access: { session: AUDIT_TRAIL_ROLES },
       responses: { 200: { description: 'The integrity.', schema: AuditIntegritySchema } },
     },
     {
@@ -483,7 +483,7 @@ export const auditTrailApi: ApiModule = {
       path: '/verify',
       operationId: 'verifyAuditChain',
       summary: 'Walk the hash chain now',
-      access: { session: ADMIN_ONLY },
+      access: { session: AUDIT_TRAIL_ROLES },
       responses: { 200: { description: 'The walk’s result.', schema: AuditVerificationSchema } },
     },
   ],

@@ -14,6 +14,8 @@ import { shownSubjects } from './shown-identifiers';
 /** One lookup to account for. */
 export interface LookupAccount {
   readonly user: string;
+  /** The name of the token for scripts the lookup was made with, if any. */
+  readonly token?: string | undefined;
   readonly operation: string;
   readonly outcome: AuditOutcome;
   readonly status: number;
@@ -125,6 +127,7 @@ export class LookupAudit {
     return {
       at: this.#now(),
       user: intent.user,
+      tokenName: intent.token ?? null,
       operation: intent.operation,
       identifierHash: identifier ? this.#hasher.hash(identifier) : null,
       keyId: this.#hasher.keyId,

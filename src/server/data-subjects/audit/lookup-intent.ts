@@ -12,6 +12,8 @@ import type { LookupIntent } from './lookup-audit';
 /** Who asks for what, as the lookup's caller knows it. */
 export interface LookupAsker {
   readonly user: string;
+  /** The name of the token for scripts that asked, if one did. */
+  readonly token?: string | undefined;
   /** The id of the request that asked, to find its log lines; null outside a request. */
   readonly requestId: string | null;
   /** The request, when it could be read; absent when it was not a lookup request at all. */
@@ -25,11 +27,12 @@ export interface LookupAsker {
 /** Who asks for what: the audit's account of a lookup before its outcome is known. */
 export function lookupIntent(
   lookups: DataSubjectLookups,
-  { user, requestId, request, identifier, purpose }: LookupAsker,
+  { user, token, requestId, request, identifier, purpose }: LookupAsker,
 ): LookupIntent {
   const operation = request ? lookups.find(request.operation) : undefined;
   return {
     user,
+    token,
     operation: operation?.id ?? 'unknown',
     identifier,
     continued: request?.continuation !== undefined,

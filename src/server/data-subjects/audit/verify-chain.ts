@@ -81,6 +81,7 @@ function recordFault(
         continued: record.continued,
         requestId: record.requestId,
         params: record.params,
+        tokenName: record.tokenName,
         purposeCategory: record.purposeCategory,
         purposeReference: record.purposeReference,
       },

@@ -1,0 +1,138 @@
+// Every described operation, as every role: the roles its description names get past the role
+// check, the others get 403 and nothing reaches the platform. Driven by the API description
+// itself, so a new operation is covered the day it is described.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RoleSchema, type Role } from '../../shared/session';
+import { startBffHarness, type BffHarness } from '../test-support/bff-harness';
+import { API_MODULES } from './api-modules';
+
+let h: BffHarness;
+beforeAll(async () => {
+  // Demo mode's extras too, so demo-only operations are served and checked.
+  h = await startBffHarness({ mockRateLimits: true, demoControls: true });
+}, 30_000);
+afterAll(() => h.close());
+
+const ROLES = RoleSchema.options;
+
+/** Every operation behind a session: method, a concrete path (parameters filled), its roles. */
+const OPERATIONS = API_MODULES.flatMap((module) =>
+  module.operations.flatMap((operation) =>
+    'session' in operation.access
+      ? [
+          {
+            operationId: operation.operationId,
+            method: operation.method.toUpperCase(),
+            path: `${module.base}${operation.path === '/' ? '' : operation.path}`.replace(
+              /:[A-Za-z]+/g,
+              'x',
+            ),
+            roles: operation.access.session,
+          },
+        ]
+      : [],
+  ),
+);
+
+async function call(method: string, path: string, as: Role): Promise<Response> {
+  const response = await h.request(
+    path,
+    {
+      method,
+      headers: { 'Content-Type': 'application/json' },
+      ...(method === 'GET' ? {} : { body: '{}' }),
+    },
+    { as },
+  );
+  // The live stream never ends by itself; only the status is wanted.
+  await response.body?.cancel();
+  return response;
+}
+
+describe('each role on each described operation', () => {
+  it('covers the whole description, and each role is refused somewhere but auditors see the trail', () => {
+    expect(OPERATIONS.length).toBeGreaterThanOrEqual(40);
+    const allowed = (role: Role) =>
+      OPERATIONS.filter((operation) => operation.roles.includes(role));
+    expect(allowed('admin')).toHaveLength(OPERATIONS.length);
+    expect(allowed('auditor').map(({ method, path }) => `${method} ${path}`)).toEqual(
+      expect.arrayContaining(['GET /api/audit-trail', 'POST /api/audit-trail/verify']),
+    );
+    expect(allowed('auditor').every(({ path }) => !path.startsWith('/api/data-subjects'))).toBe(
+      true,
+    );
+  });
+
+  it.each(ROLES)(
+    'refuses %s with 403 wherever its role is not named, sending nothing',
+    async (role) => {
+      const refused = OPERATIONS.filter((operation) => !operation.roles.includes(role));
+      const sentBefore = h.sent.length;
+      const wrong: string[] = [];
+      for (const { method, path } of refused) {
+        const response = await call(method, path, role);
+        if (response.status !== 403) wrong.push(`${method} ${path}: ${response.status}`);
+      }
+      expect(wrong).toEqual([]);
+      expect(h.sent.length).toBe(sentBefore);
+    },
+  );
+
+  it.each(ROLES)('lets %s past the role check wherever its role is named', async (role) => {
+    const wrong: string[] = [];
+    // Signing out everywhere ends the test's own session, so it is called last.
+    const last = (operationId: string) => (operationId === 'signOutEverywhere' ? 1 : 0);
+    const allowed = OPERATIONS.filter((operation) => operation.roles.includes(role)).sort(
+      (a, b) => last(a.operationId) - last(b.operationId),
+    );
+    for (const { method, path } of allowed) {
+      const response = await call(method, path, role);
+      // The handler answers (200, 400 for the empty body, 404 for the made-up id …), never 401/403.
+      if (response.status === 401 || response.status === 403) {
+        wrong.push(`${method} ${path}: ${response.status}`);
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+});
+
+describe('what each role may do, in words', () => {
+  const rolesOf = (method: string, path: string) =>
+    OPERATIONS.find((operation) => operation.method === method && operation.path === path)?.roles;
+
+  it('auditors read, search, verify and export the trail, and read the operational pages', () => {
+    for (const [method, path] of [
+      ['GET', '/api/audit-trail'],
+      ['POST', '/api/audit-trail/search'],
+      ['POST', '/api/audit-trail/export'],
+      ['POST', '/api/audit-trail/verify'],
+      ['GET', '/api/event-types'],
+      ['GET', '/api/rate-limits/incidents'],
+      ['POST', '/api/planning/what-if'],
+    ] as const) {
+      expect(rolesOf(method, path), `${method} ${path}`).toContain('auditor');
+    }
+  });
+
+  it('auditors look nobody up and change nothing', () => {
+    for (const [method, path] of [
+      ['POST', '/api/data-subjects/lookups'],
+      ['PUT', '/api/alerts/thresholds/x/x'],
+      ['POST', '/api/alerts/destinations'],
+      ['POST', '/api/integrations'],
+      ['DELETE', '/api/rate-limits/reported-limits'],
+      ['DELETE', '/api/sign-in-locks/x'],
+      ['POST', '/api/demo-controls'],
+    ] as const) {
+      expect(rolesOf(method, path), `${method} ${path}`).not.toContain('auditor');
+    }
+  });
+
+  it('support never reaches personal data', () => {
+    const personal = OPERATIONS.filter(
+      ({ path }) => path.startsWith('/api/data-subjects') || path.startsWith('/api/audit-trail'),
+    );
+    expect(personal.length).toBeGreaterThan(0);
+    expect(personal.filter(({ roles }) => roles.includes('support'))).toEqual([]);
+  });
+});

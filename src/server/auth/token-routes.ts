@@ -1,0 +1,147 @@
+// `/api/tokens`: tokens for scripts. Anyone signed in makes tokens for themselves, with a role
+// no higher than theirs (tokenRolesFor) and at most a year's life; the token is in the answer to
+// the POST and nowhere else. Lists show one's own tokens (admins: everyone's); one's own can be
+// revoked, and an admin can revoke anyone's. A request made with a token cannot make another
+// token: a leaked token must not be able to outlive its own revocation.
+import { Hono } from 'hono';
+import * as z from 'zod';
+import {
+  ApiTokenListSchema,
+  ApiTokenSchema,
+  CreateApiTokenSchema,
+  CreatedApiTokenSchema,
+  tokenRolesFor,
+  type ApiToken,
+  type ApiTokenList,
+  type CreatedApiToken,
+} from '../../shared/api-tokens';
+import { PROBLEM_TYPES } from '../../shared/problem';
+import { SESSION_PROBLEM_TYPES } from '../../shared/session';
+import type { AppEnv, RequestUser } from '../app-env';
+import { ANY_ROLE, type ApiModule } from '../http/api-operation';
+import { firstIssue, invalidBody, readJson } from '../http/json-body';
+import type { Logger } from '../logger';
+import { HttpProblem } from '../problem';
+import type { ApiTokenRecord, ApiTokens } from './api-tokens';
+
+const NO_STORE = { 'Cache-Control': 'no-store' } as const;
+
+/** A listing never says where the owner's access comes from: that is the server's business. */
+function listed({ ownerSource: _, ...token }: ApiTokenRecord): ApiToken {
+  return token;
+}
+
+function signedInUser(user: RequestUser | undefined): RequestUser {
+  if (!user) throw new Error('token route without a signed-in user');
+  return user;
+}
+
+/** The routes, mounted at /api/tokens. */
+export function tokenRoutes({ tokens, logger }: { tokens: ApiTokens; logger: Logger }) {
+  return new Hono<AppEnv>()
+    .get('/', async (c) => {
+      const user = signedInUser(c.get('user'));
+      const items = await tokens.list(user.role === 'admin' ? undefined : user.username);
+      return c.json<ApiTokenList>({ items: items.map(listed) }, 200, NO_STORE);
+    })
+    .post('/', async (c) => {
+      const user = signedInUser(c.get('user'));
+      if (user.method === 'token') {
+        throw new HttpProblem({
+          type: SESSION_PROBLEM_TYPES.forbidden,
+          title: 'Tokens are made by a person',
+          status: 403,
+          detail: 'A token cannot make another token. Sign in to the console to make one.',
+        });
+      }
+      const parsed = CreateApiTokenSchema.safeParse(await readJson(c.req.raw));
+      if (!parsed.success) throw firstIssue(parsed.error);
+      if (!tokenRolesFor(user.role).includes(parsed.data.role)) {
+        throw invalidBody(
+          'role',
+          `The ${user.role} role can make tokens of the role: ${tokenRolesFor(user.role).join(', ')}.`,
+        );
+      }
+      const { token, record } = await tokens.create(user, parsed.data);
+      logger.info(
+        { user: user.username, tokenId: record.id, tokenName: record.name, role: record.role },
+        'token for scripts created',
+      );
+      return c.json<CreatedApiToken>({ ...listed(record), token }, 201, NO_STORE);
+    })
+    .delete('/:id', async (c) => {
+      const user = signedInUser(c.get('user'));
+      const revoked = await tokens.revoke(
+        c.req.param('id'),
+        (record) => user.role === 'admin' || record.owner === user.username,
+      );
+      // Another person's token is "not found" to a non-admin: its existence is not theirs to know.
+      if (!revoked) {
+        throw new HttpProblem({
+          type: PROBLEM_TYPES.notFound,
+          title: 'No such token',
+          status: 404,
+          detail: 'It may have been revoked already. Reload the list.',
+        });
+      }
+      logger.info(
+        { user: user.username, tokenId: revoked.id, owner: revoked.owner },
+        'token for scripts revoked',
+      );
+      return c.json<ApiToken>(listed(revoked), 200, NO_STORE);
+    });
+}
+
+/** The API description of these routes (api-description/). */
+export const tokensApi: ApiModule = {
+  base: '/api/tokens',
+  tag: {
+    name: 'Tokens',
+    description:
+      'Tokens for scripts: `Authorization: Bearer pac_…` on any /api route the token’s role may use, without a cookie or X-CSRF.',
+  },
+  operations: [
+    {
+      method: 'get',
+      path: '/',
+      operationId: 'listTokens',
+      summary: 'Your tokens (an admin: everyone’s), newest first, expired ones included',
+      access: { session: ANY_ROLE },
+      responses: {
+        200: {
+          description: 'The tokens, never the tokens themselves.',
+          schema: ApiTokenListSchema,
+        },
+      },
+    },
+    {
+      method: 'post',
+      path: '/',
+      operationId: 'createToken',
+      summary: 'Make a token for scripts; the answer is the only time it is shown',
+      description:
+        'The role may be the creator’s own; an admin may give any role. At most 365 days. A request made with a token cannot make another.',
+      access: { session: ANY_ROLE },
+      body: CreateApiTokenSchema,
+      responses: {
+        201: { description: 'The token, once, with its listing.', schema: CreatedApiTokenSchema },
+      },
+      problems: {
+        400: 'The name, role (above the creator’s) or expiry is not accepted (`/problems/invalid-parameter`).',
+      },
+    },
+    {
+      method: 'delete',
+      path: '/:id',
+      operationId: 'revokeToken',
+      summary: 'Revoke a token: it stops working at once',
+      description: 'Your own; an admin can revoke anyone’s.',
+      access: { session: ANY_ROLE },
+      params: z.object({ id: z.string() }),
+      responses: {
+        200: { description: 'The revoked token.', schema: ApiTokenSchema },
+      },
+      problems: { 404: 'No such token of yours (`/problems/not-found`).' },
+    },
+  ],
+};

@@ -1,0 +1,105 @@
+// Who may call what, read from the API description: each route module's operations declare their
+// roles beside the handler (api-operation.ts), and this middleware enforces exactly those, so a
+// route's access is written once and the published description cannot differ from what is served.
+import type { Handler, MiddlewareHandler } from 'hono';
+import { roleAllows, type Role } from '../../shared/session';
+import type { AppEnv, RequestUser } from '../app-env';
+import { HttpProblem } from '../problem';
+import type { ApiAccess, ApiModule } from './api-operation';
+import { forbiddenProblem, INSUFFICIENT_SCOPE_CHALLENGE, signedOutProblem } from './auth-problems';
+
+/** One described operation as the matcher sees it: its method, its full path, its access. */
+interface DescribedRoute {
+  readonly base: string;
+  readonly method: string;
+  readonly pattern: RegExp;
+  readonly access: ApiAccess;
+}
+
+/** What the description says about one request. */
+export interface RequestAccess {
+  /** The operations the method and path match (HEAD is described by GET). */
+  readonly matches: readonly ApiAccess[];
+  /**
+   * Every operation of the route modules the path is under (the base itself, anything below it,
+   * and siblings such as `/api/audit-trail.csv`: wider than needed, never narrower).
+   */
+  readonly under: readonly ApiAccess[];
+}
+
+/** `/api/alerts` + `/destinations/:id` as a pattern of whole segments (a parameter is one). */
+function patternOf(base: string, path: string): RegExp {
+  const full = path === '/' ? base : `${base}${path}`;
+  const source = full
+    .split('/')
+    .map((segment) =>
+      segment.startsWith(':') ? '[^/]+' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'),
+    )
+    .join('/');
+  return new RegExp(`^${source}/?$`);
+}
+
+/** What `modules` say about a request of `method` to `path`. */
+export function describedAccess(
+  modules: readonly ApiModule[],
+): (method: string, path: string) => RequestAccess {
+  const routes: DescribedRoute[] = modules.flatMap((module) =>
+    module.operations.map((operation) => ({
+      base: module.base,
+      method: operation.method.toUpperCase(),
+      pattern: patternOf(module.base, operation.path),
+      access: operation.access,
+    })),
+  );
+  return (method, path) => {
+    const wanted = method === 'HEAD' ? 'GET' : method;
+    return {
+      matches: routes
+        .filter((route) => route.method === wanted && route.pattern.test(path))
+        .map((route) => route.access),
+      under: routes.filter((route) => path.startsWith(route.base)).map((route) => route.access),
+    };
+  };
+}
+
+/** Whether `access` lets `role` in (an operation without a session lets everyone past this check). */
+function allows(role: Role, access: ApiAccess): boolean {
+  return !('session' in access) || roleAllows(role, access.session);
+}
+
+/** The 403 for `user`; a token's also says so in its challenge (RFC 6750 §3.1). */
+function refused(user: RequestUser): HttpProblem {
+  const problem = forbiddenProblem(user.role);
+  return user.method === 'token'
+    ? new HttpProblem(problem.problem, { ...problem.headers, ...INSUFFICIENT_SCOPE_CHALLENGE })
+    : problem;
+}
+
+/**
+ * Serves a signed-in /api request only when it is a described operation the user's role may
+ * call, and answers 403 problem+json to another role. Two descriptions that overlap (a static
+ * path and a parameter) must both allow it, so neither widens the other. A request no operation
+ * describes is not served at all (`notDescribed`: the API's 404 or 405), so a route added without
+ * its description is closed by construction; below a prefix where the role may call nothing (the
+ * personal-data routes for support) it is a 403 like its neighbours, so that role does not learn
+ * which paths exist there. Must run after requireSession; without a user it answers 401.
+ */
+export function requireDescribedAccess(
+  modules: readonly ApiModule[],
+  notDescribed: Handler<AppEnv>,
+): MiddlewareHandler<AppEnv> {
+  const accessOf = describedAccess(modules);
+  return async (c, next) => {
+    const user = c.get('user');
+    if (!user) throw signedOutProblem();
+    const { matches, under } = accessOf(c.req.method, c.req.path);
+    if (matches.length === 0) {
+      if (under.length > 0 && !under.some((access) => allows(user.role, access))) {
+        throw refused(user);
+      }
+      return notDescribed(c, next);
+    }
+    if (!matches.every((access) => allows(user.role, access))) throw refused(user);
+    await next();
+  };
+}
