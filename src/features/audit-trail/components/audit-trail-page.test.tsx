@@ -200,6 +200,10 @@ describe('AuditTrailPage', () => {
     await user.selectOptions(screen.getByLabelText('Outcome'), 'rate-limited');
     expect(router.state.location.search).toBe('?outcome=rate-limited');
     expect(calls.at(-1)?.url).toBe('/api/audit-trail?outcome=rate-limited');
+
+    await user.type(screen.getByLabelText('Reference'), 'DSAR-2291');
+    expect(router.state.location.search).toBe('?outcome=rate-limited&reference=DSAR-2291');
+    expect(calls.at(-1)?.url).toBe('/api/audit-trail?outcome=rate-limited&reference=DSAR-2291');
   });
 
   it('finds the lookups of a typed identifier, sending it in the body only', async () => {
