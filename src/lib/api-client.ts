@@ -120,6 +120,15 @@ function sessionEnded(): void {
   for (const listener of signedOutListeners) listener();
 }
 
+/**
+ * Whether a failure means the session has ended: a 401, except the step-up before a lookup
+ * (`reauthentication-required`), where the session goes on and the page sends the browser
+ * through the identity provider itself.
+ */
+function endsSession(error: ApiError): boolean {
+  return error.status === 401 && error.problem.type !== PROBLEM_TYPES.reauthenticationRequired;
+}
+
 /** Calls the BFF and returns the body parsed with `schema`; throws ApiError otherwise. */
 export async function apiRequest<T>(
   path: string,
@@ -151,7 +160,7 @@ export async function apiRequest<T>(
   }
   if (!response.ok) {
     const error = new ApiError(await readProblem(response));
-    if (response.status === 401) sessionEnded();
+    if (endsSession(error)) sessionEnded();
     throw error;
   }
   if (!isBackground) {

@@ -16,6 +16,7 @@ import { accountUsageSource } from './alerts/account-usage-source';
 import { consoleUsageSource } from './alerts/console-usage-source';
 import { createAlertsArea } from './alerts/alerts-module';
 import { createAuthArea } from './auth/auth-module';
+import type { ProviderFetch } from './auth/oidc-discovery';
 import { liveSessionUser } from './auth/require-session';
 import { sessionIdHash } from './auth/session-store';
 import { createDataSubjectsArea } from './data-subjects/data-subjects-module';
@@ -88,6 +89,8 @@ export interface ComposeOptions {
   readinessChecks?: readonly ExtraCheck[];
   /** Runs the audit trail's daily retention and chain walk (the process entry does). */
   auditMaintenance?: boolean;
+  /** Replaces fetch for the calls to the identity provider (tests: tampered answers). */
+  providerFetch?: ProviderFetch;
 }
 
 /** The composed BFF: its app, its areas' parts tests read, and its start and shutdown. */
@@ -108,6 +111,7 @@ export function composeBff({
   demoTraffic,
   readinessChecks = [],
   auditMaintenance = false,
+  providerFetch,
 }: ComposeOptions) {
   // Infrastructure: metrics, the one database every store borrows (the one handed in, else in
   // memory for this process), and the Redis keys of this upstream account, all under one hash
@@ -119,7 +123,14 @@ export function composeBff({
   );
   const shared = redis ? { connection: redis, keys } : undefined;
 
-  const authArea = createAuthArea({ config, logger, now, store: consoleStore, redis: shared });
+  const authArea = createAuthArea({
+    config,
+    logger,
+    now,
+    store: consoleStore,
+    redis: shared,
+    ...(providerFetch ? { providerFetch } : {}),
+  });
   const { auth } = authArea;
   const tokenUrl = new URL(config.oauth.tokenUrl ?? `${upstreamBaseUrl}${TOKEN_OPERATION.path}`);
   const rateLimits = createRateLimitsArea({
@@ -258,6 +269,7 @@ export function composeBff({
     now,
     publishCheckpoint: (checkpoint) => alerts.alerting.service.auditCheckpoint(checkpoint),
     dailyMaintenance: auditMaintenance,
+    beforeLookup: authArea.recentAuthentication,
   });
   const planning = createPlanningArea({
     database: consoleStore.database,
@@ -311,7 +323,21 @@ export function composeBff({
     heldBack: async (error) => (await rateLimiting.guard.explainFailure(error)) !== undefined,
     shared: () => rateLimits.scaleOut.readiness(),
     audit: () => dataSubjects.lookupAudit.health(),
-    extraChecks: [...readinessChecks, ...dataSubjects.readinessChecks],
+    extraChecks: [
+      ...readinessChecks,
+      ...dataSubjects.readinessChecks,
+      // The provider away only stops single sign-on: degraded, still ready (password sign-in
+      // and every signed-in session go on).
+      ...(authArea.identityProvider
+        ? [
+            {
+              name: 'identityProvider',
+              required: false,
+              check: () => authArea.identityProvider!.readiness(),
+            },
+          ]
+        : []),
+    ],
     now,
   });
   const app = createApp({

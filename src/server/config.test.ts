@@ -403,3 +403,68 @@ describe('parseConfig', () => {
     });
   });
 });
+
+describe('single sign-on settings', () => {
+  const OIDC = {
+    OIDC_ISSUER: 'https://login.example.com/realms/staff',
+    OIDC_CLIENT_ID: 'privacy-console',
+    OIDC_CLIENT_SECRET: 'a-client-secret',
+    OIDC_ROLE_MAP: 'admin=privacy-admins;auditor=dpo;support=support-team,helpdesk',
+    PUBLIC_URL: 'https://console.example.com',
+  };
+
+  it('reads the provider, the role map in its order and the redirect URI', () => {
+    const { identity, auth } = parseConfig({ ...OIDC, OIDC_ROLES_CLAIM: 'realm_access.roles' });
+    expect(identity).toMatchObject({
+      issuer: OIDC.OIDC_ISSUER,
+      clientAuth: 'basic',
+      scopes: 'openid profile email',
+      displayName: 'login.example.com',
+      rolesClaim: ['realm_access', 'roles'],
+      roleMap: [
+        { role: 'admin', groups: ['privacy-admins'] },
+        { role: 'auditor', groups: ['dpo'] },
+        { role: 'support', groups: ['support-team', 'helpdesk'] },
+      ],
+      requireMfa: false,
+      personalDataMaxAuthAgeSeconds: undefined,
+      redirectUri: 'https://console.example.com/auth/callback',
+    });
+    expect(auth.localSignIn).toBe(true);
+  });
+
+  it.each<[string, Record<string, string>, string]>([
+    [
+      'an http:// issuer off loopback',
+      { OIDC_ISSUER: 'http://login.example.com' },
+      'OIDC_ISSUER must use https:// unless it is on a loopback address (got "http://login.example.com")',
+    ],
+    [
+      'no client secret',
+      { OIDC_CLIENT_SECRET: '' },
+      'OIDC_CLIENT_SECRET is required when OIDC_ISSUER is set',
+    ],
+    ['no PUBLIC_URL', { PUBLIC_URL: '' }, 'PUBLIC_URL is required when OIDC_ISSUER is set'],
+    ['an unknown role', { OIDC_ROLE_MAP: 'owner=everyone' }, 'OIDC_ROLE_MAP must be role=group'],
+    ['a role twice', { OIDC_ROLE_MAP: 'admin=a;admin=b' }, 'OIDC_ROLE_MAP names admin twice'],
+    ['a role without group', { OIDC_ROLE_MAP: 'admin=' }, 'OIDC_ROLE_MAP gives admin no group'],
+    ['scopes without openid', { OIDC_SCOPES: 'profile email' }, 'OIDC_SCOPES must include openid'],
+  ])('refuses %s with one line', (_case, env, message) => {
+    expect(() => parseConfig({ ...OIDC, ...env })).toThrow(ConfigError);
+    expect(() => parseConfig({ ...OIDC, ...env })).toThrow(message);
+  });
+
+  it('accepts a plain-http issuer on loopback (a local provider)', () => {
+    expect(parseConfig({ ...OIDC, OIDC_ISSUER: 'http://127.0.0.1:8791' }).identity?.issuer).toBe(
+      'http://127.0.0.1:8791',
+    );
+  });
+
+  it('refuses LOCAL_SIGN_IN=off without a provider, and needs no users file with one', () => {
+    expect(() => parseConfig({ LOCAL_SIGN_IN: 'off' })).toThrow(
+      'LOCAL_SIGN_IN=off needs OIDC_ISSUER',
+    );
+    const live = { ...LIVE_ENV, ...OIDC, LOCAL_SIGN_IN: 'off', CONSOLE_USERS_FILE: '' };
+    expect(parseConfig(live).auth.localSignIn).toBe(false);
+  });
+});

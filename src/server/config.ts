@@ -10,6 +10,7 @@ import {
   PURPOSE_MODES,
   type PurposeMode,
 } from '../shared/lookup-purpose';
+import { RoleSchema, type Role } from '../shared/session';
 
 /** Client id and secret of the built-in mock; they exist in demo mode only. */
 export const DEMO_CLIENT_CREDENTIALS = { clientId: 'demo-client', clientSecret: 'demo-secret' };
@@ -65,6 +66,18 @@ const optionalNonEmpty = z.preprocess(
   (value) => (value === '' ? undefined : value),
   z.string().min(1).optional(),
 );
+
+/** Text shown on a page (a name, whom to ask): at most `max` characters, no control characters. */
+const optionalPlainText = (max: number) =>
+  z.preprocess(
+    (value) => (value === '' ? undefined : value),
+    z
+      .string()
+      .max(max, `must be at most ${max} characters`)
+      // eslint-disable-next-line no-control-regex
+      .regex(/^[^\u0000-\u001f\u007f]+$/, 'must be plain text')
+      .optional(),
+  );
 
 const EnvSchema = z.object({
   HOST: z.string().min(1).default('127.0.0.1'),
@@ -174,6 +187,55 @@ const EnvSchema = z.object({
   TRUST_PROXY: z
     .enum(['true', 'false', '1', '0'], { error: 'must be "true" or "false"' })
     .default('false'),
+  // Single sign-on through the organisation's OpenID provider (docs/identity.md); setting
+  // OIDC_ISSUER turns it on. The issuer is checked for https below, where loopback is known.
+  OIDC_ISSUER: z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z
+      .url({ protocol: /^https?$/, error: 'must be an absolute http(s) URL' })
+      .refine(
+        (value) => !urlOf(value)?.search && !urlOf(value)?.hash,
+        'must not carry a query or fragment',
+      )
+      .optional(),
+  ),
+  OIDC_CLIENT_ID: optionalNonEmpty,
+  OIDC_CLIENT_SECRET: optionalNonEmpty,
+  // `basic` (client_secret_basic) is OpenID Connect's default; `post` sends form fields.
+  OIDC_CLIENT_AUTH: z
+    .enum(['basic', 'post'], { error: 'must be "basic" or "post"' })
+    .default('basic'),
+  OIDC_SCOPES: z
+    .string()
+    .regex(
+      /^[\x21\x23-\x5b\x5d-\x7e]+( [\x21\x23-\x5b\x5d-\x7e]+)*$/,
+      'must be space-separated scope names',
+    )
+    .refine((value) => value.split(' ').includes('openid'), 'must include openid')
+    .default('openid profile email'),
+  OIDC_DISPLAY_NAME: optionalPlainText(60),
+  OIDC_ROLES_CLAIM: z
+    .string()
+    .regex(
+      /^[\w:/-]+(\.[\w:/-]+)*$/,
+      'must be a claim name or a dotted path such as realm_access.roles',
+    )
+    .default('groups'),
+  OIDC_ROLE_MAP: optionalNonEmpty,
+  // Whom the no-access page tells people to ask, e.g. "the privacy team (privacy@example.com)".
+  OIDC_ACCESS_CONTACT: optionalPlainText(200),
+  OIDC_REQUIRE_MFA: z
+    .enum(['true', 'false', '1', '0'], { error: 'must be "true" or "false"' })
+    .default('false'),
+  OIDC_ACR_VALUES: z
+    .string()
+    .regex(/^\s*$|^[\x21-\x7e]+( [\x21-\x7e]+)*$/, 'must be space-separated acr values')
+    .optional(),
+  // Minutes after a provider sign-in beyond which a data-subject lookup first sends the person
+  // back through the provider; off by default.
+  PERSONAL_DATA_MAX_AUTH_AGE_MINUTES: intIn(1, 10_080).optional(),
+  // `off` leaves single sign-on as the only way in (no users file, no password form).
+  LOCAL_SIGN_IN: z.enum(['on', 'off'], { error: 'must be "on" or "off"' }).default('on'),
   // Scale-out (README "Running at scale"): replicas share one PostgreSQL and one Redis.
   DATABASE_URL: z.preprocess(
     (v) => (v === '' ? undefined : v),
@@ -311,7 +373,11 @@ export interface Config {
     sessionMaxHours: number;
     /** Password of the demo users (demo mode only). */
     demoPassword: string;
+    /** Whether local users may sign in with a password (LOCAL_SIGN_IN). */
+    localSignIn: boolean;
   };
+  /** Single sign-on through an OpenID provider; unset without OIDC_ISSUER (docs/identity.md). */
+  identity: IdentityConfig | undefined;
   web: {
     /** PUBLIC_URL's origin, e.g. `https://console.example.com`. */
     publicOrigin: string | undefined;
@@ -372,6 +438,30 @@ export interface Config {
   };
 }
 
+/** The OpenID Connect relying party's settings (OIDC_* variables). */
+export interface IdentityConfig {
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
+  clientAuth: 'basic' | 'post';
+  scopes: string;
+  /** "Sign in with <displayName>": OIDC_DISPLAY_NAME, else the issuer's host. */
+  displayName: string;
+  /** Where the roles are in the ID token's claims, as path segments (`realm_access.roles`). */
+  rolesClaim: readonly string[];
+  roleMap: RoleMap;
+  /** Whom the no-access page says to ask (OIDC_ACCESS_CONTACT). */
+  accessContact: string;
+  /** Refuse a sign-in whose ID token shows no second factor (amr, or acr in acrValues). */
+  requireMfa: boolean;
+  /** Sent as acr_values, and accepted as proof of a second factor; empty when unset. */
+  acrValues: readonly string[];
+  /** A lookup needs a provider sign-in at most this old (seconds); unset: no step-up. */
+  personalDataMaxAuthAgeSeconds: number | undefined;
+  /** PUBLIC_URL + /auth/callback. */
+  redirectUri: string;
+}
+
 /** Thrown with the one line to print when the environment is unusable. */
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -397,7 +487,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     for (const name of ['OAUTH_CLIENT_ID', 'OAUTH_CLIENT_SECRET'] as const) {
       if (!e[name]) throw new ConfigError(`${name} is required when UPSTREAM_BASE_URL is set`);
     }
-    if (!e.CONSOLE_USERS_FILE) {
+    if (!e.CONSOLE_USERS_FILE && e.LOCAL_SIGN_IN === 'on') {
       throw new ConfigError(
         'CONSOLE_USERS_FILE is required when UPSTREAM_BASE_URL is set (create it with: npm run users -- add NAME --role admin)',
       );
@@ -421,6 +511,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
   if (e.RATE_LIMIT_POLICY !== 'per-endpoint' && e.ENDPOINT_MINUTE_LIMIT !== undefined) {
     throw new ConfigError('ENDPOINT_MINUTE_LIMIT applies only with RATE_LIMIT_POLICY=per-endpoint');
   }
+  const identity = identityConfig(e);
   const redisClusterFlag = e.REDIS_CLUSTER === 'true' || e.REDIS_CLUSTER === '1';
   let redisCluster = false;
   if (e.REDIS_URL) {
@@ -481,7 +572,9 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
       sessionIdleMinutes: e.SESSION_IDLE_MINUTES,
       sessionMaxHours: e.SESSION_MAX_HOURS,
       demoPassword: e.DEMO_PASSWORD,
+      localSignIn: e.LOCAL_SIGN_IN === 'on',
     },
+    identity,
     web: {
       publicOrigin: e.PUBLIC_URL ? new URL(e.PUBLIC_URL).origin : undefined,
       trustProxy: e.TRUST_PROXY === 'true' || e.TRUST_PROXY === '1',
@@ -516,6 +609,87 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
       maxAttempts: e.ALERT_MAX_ATTEMPTS,
       repeatMs: e.ALERT_REPEAT_HOURS === 0 ? null : e.ALERT_REPEAT_HOURS * 3_600_000,
     },
+  };
+}
+
+/** OIDC_ROLE_MAP parsed: each role with the provider groups that grant it, in the map's order. */
+export type RoleMap = readonly { readonly role: Role; readonly groups: readonly string[] }[];
+
+/**
+ * Parses `admin=privacy-admins;auditor=dpo;support=support-team,helpdesk`. Each role once, each
+ * with at least one group; group names are compared exactly (providers treat them as opaque).
+ */
+function parseRoleMap(text: string): RoleMap {
+  const map: { role: Role; groups: string[] }[] = [];
+  for (const entry of text.split(';').map((part) => part.trim())) {
+    if (!entry) continue;
+    const equals = entry.indexOf('=');
+    const name = entry.slice(0, Math.max(equals, 0)).trim();
+    const role = RoleSchema.safeParse(name);
+    if (equals <= 0 || !role.success) {
+      throw new ConfigError(
+        `OIDC_ROLE_MAP must be role=group,group;… with roles among ${RoleSchema.options.join(', ')} (got "${equals <= 0 ? entry : name}")`,
+      );
+    }
+    if (map.some((known) => known.role === role.data)) {
+      throw new ConfigError(`OIDC_ROLE_MAP names ${role.data} twice`);
+    }
+    const groups = entry
+      .slice(equals + 1)
+      .split(',')
+      .map((group) => group.trim())
+      .filter(Boolean);
+    if (groups.length === 0) throw new ConfigError(`OIDC_ROLE_MAP gives ${role.data} no group`);
+    map.push({ role: role.data, groups });
+  }
+  if (map.length === 0) throw new ConfigError('OIDC_ROLE_MAP maps no role');
+  return map;
+}
+
+/** Host names that reach only this machine: a plain-HTTP issuer is accepted there (tests, demo). */
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/** The OIDC_* variables as IdentityConfig, or undefined without OIDC_ISSUER. */
+function identityConfig(e: Env): IdentityConfig | undefined {
+  if (!e.OIDC_ISSUER) {
+    if (e.LOCAL_SIGN_IN === 'off') {
+      throw new ConfigError('LOCAL_SIGN_IN=off needs OIDC_ISSUER (nobody could sign in)');
+    }
+    return undefined;
+  }
+  const issuer = new URL(e.OIDC_ISSUER);
+  // The ID token's keys and the provider's answers travel over this: only https protects them,
+  // except on this machine itself.
+  if (issuer.protocol === 'http:' && !LOOPBACK_HOSTS.has(issuer.hostname)) {
+    throw new ConfigError(
+      `OIDC_ISSUER must use https:// unless it is on a loopback address (got "${e.OIDC_ISSUER}")`,
+    );
+  }
+  for (const name of ['OIDC_CLIENT_ID', 'OIDC_CLIENT_SECRET', 'OIDC_ROLE_MAP'] as const) {
+    if (!e[name]) throw new ConfigError(`${name} is required when OIDC_ISSUER is set`);
+  }
+  if (!e.PUBLIC_URL) {
+    throw new ConfigError(
+      'PUBLIC_URL is required when OIDC_ISSUER is set (the provider sends people back to PUBLIC_URL/auth/callback)',
+    );
+  }
+  const roleMap = parseRoleMap(e.OIDC_ROLE_MAP!);
+  const minutes = e.PERSONAL_DATA_MAX_AUTH_AGE_MINUTES;
+  return {
+    // Kept as written: the ID token's `iss` must match it exactly, trailing slash included.
+    issuer: e.OIDC_ISSUER,
+    clientId: e.OIDC_CLIENT_ID!,
+    clientSecret: e.OIDC_CLIENT_SECRET!,
+    clientAuth: e.OIDC_CLIENT_AUTH,
+    scopes: e.OIDC_SCOPES,
+    displayName: e.OIDC_DISPLAY_NAME ?? issuer.host,
+    rolesClaim: e.OIDC_ROLES_CLAIM.split('.'),
+    roleMap,
+    accessContact: e.OIDC_ACCESS_CONTACT ?? 'an administrator of this console',
+    requireMfa: e.OIDC_REQUIRE_MFA === 'true' || e.OIDC_REQUIRE_MFA === '1',
+    acrValues: (e.OIDC_ACR_VALUES ?? '').split(' ').filter(Boolean),
+    personalDataMaxAuthAgeSeconds: minutes === undefined ? undefined : minutes * 60,
+    redirectUri: `${new URL(e.PUBLIC_URL).origin}/auth/callback`,
   };
 }
 

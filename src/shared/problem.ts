@@ -63,6 +63,11 @@ export const PROBLEM_TYPES = {
   signInThrottled: '/problems/sign-in-throttled',
   /** Signed in, but the role may not use this part of the console (403). */
   forbidden: '/problems/forbidden',
+  /**
+   * A data-subject lookup needs a more recent sign-in at the identity provider
+   * (PERSONAL_DATA_MAX_AUTH_AGE_MINUTES); `signInUrl` starts it (401). The session stays.
+   */
+  reauthenticationRequired: '/problems/reauthentication-required',
 
   /** The platform said, in its documented not-found answer, that it has no such record (404). */
   dataSubjectNotFound: '/problems/data-subject-not-found',
@@ -124,5 +129,10 @@ export const ProblemSchema = z.looseObject({
   cause: z.optional(z.string()),
   /** The token endpoint's RFC 6749 `error` code, when it gave one. */
   oauthError: z.optional(z.string()),
+  /**
+   * `reauthentication-required`: where to send the browser to sign in again (a console path; the
+   * page adds `returnTo`).
+   */
+  signInUrl: z.optional(z.string()),
 });
 export type Problem = z.infer<typeof ProblemSchema>;

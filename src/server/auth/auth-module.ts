@@ -8,8 +8,16 @@ import type { RedisClient } from '../redis/redis-connection';
 import type { RedisKeys } from '../redis/redis-keys';
 import type { ConsoleStore } from '../store/open-store';
 import { ApiTokens } from './api-tokens';
+import { Hono, type MiddlewareHandler } from 'hono';
+import type { AppEnv } from '../app-env';
+import type { SignInOptions } from '../../shared/sign-in-options';
 import { createConsoleAuth, type ConsoleAuth } from './console-auth';
 import { consoleSessionsRoutes } from './console-sessions-routes';
+import { OidcDiscovery, type ProviderFetch } from './oidc-discovery';
+import { oidcRoutes } from './oidc-routes';
+import { MemorySeenLogoutTokens } from './oidc-seen-tokens';
+import { OidcSignIn } from './oidc-sign-in';
+import { requireRecentAuthentication } from './oidc-step-up';
 import { createSessionBackends } from './session-backends';
 import { sessionRoutes } from './session-routes';
 import { signInLockRoutes } from './sign-in-lock-routes';
@@ -21,10 +29,19 @@ export interface AuthAreaDeps {
   readonly now: () => number;
   readonly store: ConsoleStore;
   readonly redis?: { readonly connection: RedisClient; readonly keys: RedisKeys } | undefined;
+  /** Replaces fetch for the calls to the identity provider (tests). */
+  readonly providerFetch?: ProviderFetch;
 }
 
 export interface AuthArea extends AreaModule {
   readonly auth: ConsoleAuth;
+  /**
+   * Guards a personal-data route with the step-up of PERSONAL_DATA_MAX_AUTH_AGE_MINUTES; unset
+   * when it is off.
+   */
+  readonly recentAuthentication?: MiddlewareHandler<AppEnv>;
+  /** For /readyz: whether the identity provider's discovery works (single sign-on only). */
+  readonly identityProvider?: { readiness(): Promise<{ ok: boolean; error?: string }> };
 }
 
 export function createAuthArea(deps: AuthAreaDeps): AuthArea {
@@ -37,8 +54,36 @@ export function createAuthArea(deps: AuthAreaDeps): AuthArea {
   });
   const tokens = new ApiTokens({ database: deps.store.database, now });
   const auth = createConsoleAuth({ config, logger, now, ...backends, tokens });
+  const identity = config.identity;
+  const discovery = identity
+    ? new OidcDiscovery({
+        config: identity,
+        now,
+        ...(deps.providerFetch ? { fetch: deps.providerFetch } : {}),
+      })
+    : undefined;
+  // What the sign-in page offers, whether or not single sign-on is configured.
+  const options = new Hono().get('/options', (c) =>
+    c.json<SignInOptions>(
+      {
+        provider: identity ? { name: identity.displayName } : null,
+        localSignIn: config.auth.localSignIn,
+      },
+      200,
+      { 'Cache-Control': 'no-store' },
+    ),
+  );
   return {
     auth,
+    ...(discovery ? { identityProvider: discovery } : {}),
+    ...(identity?.personalDataMaxAuthAgeSeconds
+      ? {
+          recentAuthentication: requireRecentAuthentication(
+            identity.personalDataMaxAuthAgeSeconds,
+            now,
+          ),
+        }
+      : {}),
     routes: [
       // Signing in needs no session (the Origin and CSRF checks still apply).
       { path: '/api/session', app: sessionRoutes(auth), access: 'no-session' },
@@ -46,6 +91,25 @@ export function createAuthArea(deps: AuthAreaDeps): AuthArea {
       // Everyone sees and ends their own sessions; the routes let admins at everyone's.
       { path: '/api/sessions', app: consoleSessionsRoutes(auth) },
       { path: '/api/tokens', app: tokenRoutes({ tokens, logger }) },
+      // Browser navigations and the provider's back-channel calls, outside /api.
+      { path: '/auth', app: options, access: 'no-session' },
+      ...(identity && discovery
+        ? [
+            {
+              path: '/auth',
+              app: oidcRoutes({
+                auth,
+                config: identity,
+                discovery,
+                signIn: new OidcSignIn({ config: identity, discovery, now }),
+                seenLogoutTokens: backends.seenLogoutTokens ?? new MemorySeenLogoutTokens(now),
+                localSignIn: config.auth.localSignIn,
+                now,
+              }),
+              access: 'no-session' as const,
+            },
+          ]
+        : []),
     ],
     start() {},
     stop() {},

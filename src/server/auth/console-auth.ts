@@ -10,9 +10,18 @@ import { SignInThrottle } from './sign-in-throttle';
 import { demoUserDirectory, fileUserDirectory, type UserDirectory } from './user-directory';
 import { UsersFileError } from './users-file';
 
+/** The directory when local sign-in is off: nobody. */
+const NO_LOCAL_USERS: UserDirectory = {
+  find: () => undefined,
+  authenticate: async () => undefined,
+  list: () => [],
+};
+
 /** Everything the session routes and the session middleware need. */
 export interface ConsoleAuth {
   users: UserDirectory;
+  /** Whether the password form signs anyone in (LOCAL_SIGN_IN). */
+  localSignIn: boolean;
   sessions: SessionStore;
   cookie: SessionCookieSettings;
   throttle: SignInThrottle;
@@ -60,7 +69,11 @@ export function createConsoleAuth({
   };
   const signInThrottle = throttle ?? new SignInThrottle();
   let users: UserDirectory;
-  if (config.mode === 'demo') {
+  if (!config.auth.localSignIn) {
+    // Single sign-on only (LOCAL_SIGN_IN=off): no password signs anyone in, whatever a users
+    // file holds, and password sessions from before end at their next request.
+    users = NO_LOCAL_USERS;
+  } else if (config.mode === 'demo') {
     users = demoUserDirectory(config.auth.demoPassword);
   } else {
     const file = config.auth.usersFile;
@@ -90,6 +103,7 @@ export function createConsoleAuth({
   }
   return {
     users,
+    localSignIn: config.auth.localSignIn,
     sessions:
       sessions ??
       new MemorySessionStore({

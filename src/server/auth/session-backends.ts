@@ -9,6 +9,11 @@ import type { RedisClient } from '../redis/redis-connection';
 import type { RedisKeys } from '../redis/redis-keys';
 import type { Config } from '../config';
 import type { ConsoleStore } from '../store/open-store';
+import {
+  RedisSeenLogoutTokens,
+  SqlSeenLogoutTokens,
+  type SeenLogoutTokens,
+} from './oidc-seen-tokens';
 import { RedisSessionStore } from './redis-session-store';
 import type { SessionStore } from './session-store';
 import { DEFAULT_SIGN_IN_THROTTLE, SignInThrottle } from './sign-in-throttle';
@@ -27,6 +32,8 @@ export interface SessionBackendsOptions {
 export interface SessionBackends {
   readonly sessions?: SessionStore;
   readonly throttle?: SignInThrottle;
+  /** Back-channel logout tokens already used, kept beside the sessions they end. */
+  readonly seenLogoutTokens?: SeenLogoutTokens;
 }
 
 /** Builds the Redis-backed sessions and throttle, or the database-backed sessions. */
@@ -43,12 +50,16 @@ export function createSessionBackends({
   };
   if (!redis) {
     return store.persistent
-      ? { sessions: new SqlSessionStore({ database: store.database, ...limits }) }
+      ? {
+          sessions: new SqlSessionStore({ database: store.database, ...limits }),
+          seenLogoutTokens: new SqlSeenLogoutTokens(store.database, now),
+        }
       : {};
   }
   const { connection, keys } = redis;
   return {
     sessions: new RedisSessionStore({ redis: connection, keys, ...limits }),
     throttle: new SignInThrottle(DEFAULT_SIGN_IN_THROTTLE, { redis: connection, keys }),
+    seenLogoutTokens: new RedisSeenLogoutTokens(connection, keys, now),
   };
 }

@@ -1,6 +1,9 @@
-// The session cookie: only a random id, HMAC-signed with SESSION_SECRET, HttpOnly, SameSite=Strict,
+// The session cookie: only a random id, HMAC-signed with SESSION_SECRET, HttpOnly, SameSite=Lax,
 // Path=/, no Domain; over HTTPS also Secure with the __Host- prefix, which browsers refuse to let a
-// sibling subdomain or a plain-HTTP page set (no cookie tossing).
+// sibling subdomain or a plain-HTTP page set (no cookie tossing). Lax, not Strict, so the return
+// from the identity provider (a cross-site navigation to /auth/callback) carries the session it
+// replaces; cross-site requests are still refused by the X-CSRF and Origin checks of every /api
+// route (docs/security-model.md §4).
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Context } from 'hono';
 import { deleteCookie, setSignedCookie } from 'hono/cookie';
@@ -26,8 +29,8 @@ function cookieOptions(c: Context<AppEnv>, settings: SessionCookieSettings): Coo
   const secure = isHttpsRequest(c, settings.web);
   // No Max-Age: a browser-session cookie. The server decides expiry (idle and maximum lifetime).
   return secure
-    ? { httpOnly: true, sameSite: 'Strict', path: '/', secure: true, prefix: 'host' }
-    : { httpOnly: true, sameSite: 'Strict', path: '/' };
+    ? { httpOnly: true, sameSite: 'Lax', path: '/', secure: true, prefix: 'host' }
+    : { httpOnly: true, sameSite: 'Lax', path: '/' };
 }
 
 /** The full cookie name for this request. */

@@ -54,7 +54,7 @@ describe('POST /api/session', () => {
     const setCookie = response.headers.get('set-cookie') ?? '';
     expect(setCookie).toMatch(/^console_session=[\w-]{43}\.[^;]+;/);
     expect(setCookie).toContain('HttpOnly');
-    expect(setCookie).toContain('SameSite=Strict');
+    expect(setCookie).toContain('SameSite=Lax');
     expect(setCookie).toContain('Path=/');
     expect(setCookie).not.toMatch(/Domain=/i);
     expect(setCookie).not.toMatch(/Max-Age|Expires/i);

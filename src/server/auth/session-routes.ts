@@ -1,6 +1,7 @@
 // /api/session: who is signed in (GET), signing in (POST) and signing out (DELETE), docs/product.md §4.
 import { Hono } from 'hono';
 import {
+  SESSION_PROBLEM_TYPES,
   SessionSchema,
   SignInRequestSchema,
   USERNAME_PATTERN,
@@ -91,6 +92,15 @@ export function sessionRoutes(auth: ConsoleAuth) {
       return c.json<Session>(sessionAnswer(user, auth), 200, NO_STORE);
     })
     .post('/', async (c) => {
+      if (!auth.localSignIn) {
+        throw new HttpProblem({
+          type: SESSION_PROBLEM_TYPES.forbidden,
+          title: 'Password sign-in is off',
+          status: 403,
+          detail:
+            'This console signs people in through the identity provider only (LOCAL_SIGN_IN=off).',
+        });
+      }
       const { username, password } = await readSignIn(c.req.raw);
       const attempt = { username, address: clientAddress(c, auth.web) };
       // Looking the name up first picks up a changed users file, and with it an unlock from the
@@ -172,7 +182,7 @@ export const sessionApi: ApiModule = {
         200: {
           description: 'Signed in; the answer sets the session cookie.',
           schema: SessionSchema,
-          headers: { 'Set-Cookie': 'The session cookie (HttpOnly, SameSite=Strict).' },
+          headers: { 'Set-Cookie': 'The session cookie (HttpOnly, SameSite=Lax).' },
         },
       },
       problems: {

@@ -2,6 +2,8 @@
 // and their legacy equivalents, each audited (admins); the audit trail with its hash chain, signed
 // checkpoints, exports and daily retention (admins and auditors).
 import { randomBytes } from 'node:crypto';
+import type { MiddlewareHandler } from 'hono';
+import type { AppEnv } from '../app-env';
 import type { DataSubjectOperation } from '../../shared/data-subject-operations';
 import type { AreaModule } from '../area-module';
 import { ConfigError } from '../config';
@@ -45,6 +47,8 @@ export interface DataSubjectsAreaDeps {
   readonly settings: AuditSettings;
   readonly logger: Logger;
   readonly now: () => number;
+  /** Runs before each lookup: the auth area's step-up (PERSONAL_DATA_MAX_AUTH_AGE_MINUTES). */
+  readonly beforeLookup?: MiddlewareHandler<AppEnv> | undefined;
   /** Where each new checkpoint is announced (the alerts area's `audit.checkpoint` event). */
   readonly publishCheckpoint: (checkpoint: AuditCheckpoint) => Promise<unknown>;
   /** Runs the daily retention and chain walk (the process does; tests drive it themselves). */
@@ -135,6 +139,7 @@ export function createDataSubjectsArea(deps: DataSubjectsAreaDeps): DataSubjects
           },
           audit: lookupAudit,
           logger,
+          ...(deps.beforeLookup ? { beforeLookup: deps.beforeLookup } : {}),
         }),
       },
       {

@@ -2,7 +2,7 @@
 // lookups that run one operation. A lookup's route reads the request and renders the answer or
 // the problem; the audited lookup (audited-lookup.ts) writes every lookup, refused and failed ones
 // included, to the audit trail before the answer leaves, and withholds it if it cannot.
-import { Hono } from 'hono';
+import { Hono, type MiddlewareHandler } from 'hono';
 import {
   LookupRequestSchema,
   LookupResponseSchema,
@@ -26,6 +26,8 @@ export interface DataSubjectsRoutesDeps {
   readonly purpose: PurposePolicy;
   readonly audit: LookupAudit;
   readonly logger: Logger;
+  /** Runs before each lookup (the step-up to a recent provider sign-in). */
+  readonly beforeLookup?: MiddlewareHandler<AppEnv>;
 }
 
 /** Personal data is never kept by a browser or proxy cache. */
@@ -108,7 +110,13 @@ function readLookup(
 }
 
 /** The data-subject routes, mounted at /api/data-subjects. */
-export function dataSubjectsRoutes({ lookups, purpose, audit, logger }: DataSubjectsRoutesDeps) {
+export function dataSubjectsRoutes({
+  lookups,
+  purpose,
+  audit,
+  logger,
+  beforeLookup = (_c, next) => next(),
+}: DataSubjectsRoutesDeps) {
   const catalog = JSON.stringify({ operations: lookups.operations });
   const audited = new AuditedLookups({ lookups, audit, logger });
 
@@ -116,7 +124,7 @@ export function dataSubjectsRoutes({ lookups, purpose, audit, logger }: DataSubj
     .get('/operations', (c) =>
       c.body(catalog, 200, { 'Content-Type': 'application/json; charset=utf-8', ...NO_STORE }),
     )
-    .post('/lookups', async (c) => {
+    .post('/lookups', beforeLookup, async (c) => {
       const user = c.get('user');
       if (!user) throw new Error('lookup without a signed-in user');
       const read = readLookup(lookups, purpose, await c.req.text().catch(() => undefined));

@@ -167,6 +167,13 @@ export const PROBLEM_EXPLANATIONS: Record<keyof typeof PROBLEM_TYPES, ProblemExp
       'Too many failed sign-ins for this user or from this address. Signing in is paused for the time `retryAfterSeconds` gives.',
     todo: 'Wait, then sign in with the right password. Ask a console administrator if you forgot it.',
   },
+  reauthenticationRequired: {
+    title: 'Sign in again to look someone up',
+    status: '401',
+    happened:
+      'Looking up personal data needs a recent sign-in at the identity provider (PERSONAL_DATA_MAX_AUTH_AGE_MINUTES), and yours is older. Your session goes on; nothing was looked up or recorded.',
+    todo: 'Follow `signInUrl` (the console page does so by itself and brings you back to the lookup), sign in at the identity provider again, then repeat the lookup.',
+  },
   forbidden: {
     title: 'Not available for your role',
     status: '403',

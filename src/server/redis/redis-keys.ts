@@ -31,6 +31,8 @@ export interface RedisKeys {
    * sessions can be listed and ended by person on a cluster too (no SCAN across nodes).
    */
   readonly sessionIndex: string;
+  /** A back-channel logout token's `jti`, by its hash, once seen (replays are refused). */
+  logoutToken(jtiHash: string): string;
   /** Prefix of a rate-limiter-flexible limiter's keys (sign-in throttle, ingest limiter). */
   limiter(name: string): string;
   /** A key read to check that the deployment's own slot answers (readiness, fallback probe). */
@@ -48,6 +50,7 @@ export function redisKeys(namespace: string): RedisKeys {
     blocksChannel: `${tag}:blocks`,
     session: (idHash) => `${tag}:session:${idHash}`,
     sessionIndex: `${tag}:sessions`,
+    logoutToken: (jtiHash) => `${tag}:logout-token:${jtiHash}`,
     limiter: (name) => `${tag}:${name}`,
     probe: `${tag}:probe`,
   };

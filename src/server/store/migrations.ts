@@ -429,6 +429,18 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   {
     version: 14,
+    name: 'back-channel logout tokens seen',
+    sql: `
+      -- The SHA-256 of each accepted logout token's jti until the token expires: a replay is
+      -- refused on every replica sharing the database (docs/identity.md).
+      CREATE TABLE logout_tokens_seen (
+        jti_hash text PRIMARY KEY,
+        expires_at text NOT NULL
+      );
+    `,
+  },
+  {
+    version: 15,
     name: 'audit trail: the purpose of each lookup',
     sql: `
       -- Why a person was looked up (docs/audit-trail.md): a category of the configured list and a

@@ -16,6 +16,7 @@ import { startMockUpstreamServer, type MockUpstreamServer } from '../../mocks/se
 import { createMockState, type MockStateOptions } from '../../mocks/state';
 import type { RateLimitRule } from '../../shared/rate-limits';
 import type { Role } from '../../shared/session';
+import type { ProviderFetch } from '../auth/oidc-discovery';
 import { hashPassword, type ScryptParams } from '../auth/password-hash';
 import { writeUsersFile } from '../auth/users-file';
 import { parseConfig } from '../config';
@@ -56,6 +57,8 @@ export interface HarnessOptions {
   lastGoodEventTypesFile?: string;
   /** Further readiness checks (observability/readiness.ts). */
   readinessChecks?: readonly ExtraCheck[];
+  /** Replaces fetch for the BFF's calls to the identity provider (tampered answers). */
+  providerFetch?: ProviderFetch;
 }
 
 /** The console users every harness has, one per role, and their passwords. */
@@ -119,6 +122,7 @@ export async function startBffHarness({
   upstream: sharedUpstream,
   lastGoodEventTypesFile,
   readinessChecks,
+  providerFetch,
 }: HarnessOptions = {}) {
   const usersFile = await writeHarnessUsersFile();
   const limits: MockRateLimits | undefined = mockRateLimits
@@ -162,6 +166,7 @@ export async function startBffHarness({
     ...(redis ? { redis } : {}),
     ...(lastGoodEventTypesFile ? { lastGoodEventTypesFile } : {}),
     ...(readinessChecks ? { readinessChecks } : {}),
+    ...(providerFetch ? { providerFetch } : {}),
     ...(demoControls && limits
       ? { demoControls: createMockDemoControls(upstream.state, limits) }
       : {}),

@@ -12,6 +12,7 @@ import type { OperationParam } from '../../../shared/data-subject-operations';
 import { checkLookupParams } from '../../../shared/data-subject-validation';
 import { useConsoleMode } from '../../../lib/console-meta-query';
 import { useLookup, useOperations } from '../api/data-subjects-api';
+import { stepUpAddress } from '../step-up';
 import { fieldErrorsOf } from '../describe-lookup-problem';
 import { defaultValues, lookupParams } from '../lookup-params';
 import { operationFromParams } from '../operation-url-state';
@@ -122,7 +123,13 @@ function Lookups({ operations }: { operations: LookupResultState['operation'][] 
     const sent = { ...params };
     lookup.mutate(
       { operation: operation.id, params: sent },
-      { onSuccess: (page) => setResult({ operation, params: sent, pages: [page] }) },
+      {
+        onSuccess: (page) => setResult({ operation, params: sent, pages: [page] }),
+        onError: (error) => {
+          const stepUp = stepUpAddress(error, window.location);
+          if (stepUp) window.location.assign(stepUp);
+        },
+      },
     );
   };
 

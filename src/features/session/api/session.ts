@@ -36,11 +36,14 @@ const SIGN_OUT_CHANNEL = 'privacy-console-session';
 
 /**
  * Signs out: ends the session on the server, calls `leave` (to navigate away from the page), then
- * drops all cached data and tells the console's other tabs. Cached data goes even when the server
+ * drops all cached data and tells the console's other tabs; a provider sign-in then continues at
+ * the provider (/auth/sign-out). Cached data goes even when the server
  * could not be reached, so nothing personal stays in this tab.
  */
 export async function signOut(queryClient: QueryClient, leave?: () => void): Promise<void> {
   recordSessionEnd('signed-out');
+  const atProvider =
+    queryClient.getQueryData<Session | null>(sessionQueryKey)?.method === 'provider';
   try {
     await apiRequest('/api/session', z.undefined(), { method: 'DELETE' });
   } catch {
@@ -53,6 +56,9 @@ export async function signOut(queryClient: QueryClient, leave?: () => void): Pro
     channel.postMessage('signed-out');
     channel.close();
   }
+  // A provider sign-in is ended at the provider too (RP-initiated logout), which then sends the
+  // browser back to the sign-in page.
+  if (atProvider) window.location.assign('/auth/sign-out');
 }
 
 /**

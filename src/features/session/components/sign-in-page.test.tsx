@@ -7,6 +7,7 @@ import { flushSync } from 'react-dom';
 import { createMemoryRouter, RouterProvider, useLocation } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Problem } from '../../../shared/problem';
+import type { SignInOptions } from '../../../shared/sign-in-options';
 import { sessionQueryKey } from '../../../lib/session-query';
 import { recordSessionEnd } from '../session-end';
 import { SignInPage } from './sign-in-page';
@@ -29,10 +30,16 @@ const SIGNED_OUT: Problem = {
   status: 401,
 };
 
-/** Stubs the BFF: GET /api/session is signed out, POST answers with `signIn()`. */
-function stubBff(signIn: () => Response) {
+/**
+ * Stubs the BFF: GET /api/session is signed out, POST answers with `signIn()`, and GET
+ * /auth/options answers `options` (default: none, as a console without single sign-on answers).
+ */
+function stubBff(signIn: () => Response, options?: SignInOptions) {
   const posts: unknown[] = [];
   const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+    if (String(input) === '/auth/options') {
+      return options ? Response.json(options) : problem({ ...SIGNED_OUT, status: 404 });
+    }
     expect(String(input)).toBe('/api/session');
     if (init?.method === 'POST') {
       posts.push(JSON.parse(String(init.body)));
@@ -78,6 +85,21 @@ async function signIn(username: string, password: string) {
 }
 
 describe('SignInPage', () => {
+  it('offers the identity provider, coming back to where the person was heading', async () => {
+    stubBff(() => problem(SIGNED_OUT), { provider: { name: 'Contoso' }, localSignIn: true });
+    renderSignIn('/sign-in?returnTo=%2Faudit%3Fq%3D1');
+    const button = await screen.findByRole('link', { name: 'Sign in with Contoso' });
+    expect(button).toHaveAttribute('href', '/auth/sign-in?returnTo=%2Faudit%3Fq%3D1');
+    expect(screen.getByLabelText('Password')).toBeInTheDocument();
+  });
+
+  it('shows no password form when local sign-in is off', async () => {
+    stubBff(() => problem(SIGNED_OUT), { provider: { name: 'Contoso' }, localSignIn: false });
+    renderSignIn();
+    await screen.findByRole('link', { name: 'Sign in with Contoso' });
+    expect(screen.queryByLabelText('Password')).toBeNull();
+  });
+
   it.each([
     ['idle', /nothing was done in the console for a while/],
     ['signed-out', /You have signed out/],

@@ -9,7 +9,8 @@ import { ApiError } from '../../../lib/api-client';
 import { SESSION_PROBLEM_TYPES } from '../../../shared/session';
 import { useSession } from '../../../lib/session-query';
 import { useSignIn } from '../api/session';
-import { safeReturnTo } from '../return-to';
+import { useSignInOptions } from '../api/sign-in-options';
+import { safeReturnTo } from '../../../shared/return-to';
 import { peekSessionEnd, SESSION_END_MESSAGES, takeSessionEnd } from '../session-end';
 import './session.css';
 
@@ -58,6 +59,7 @@ export function SignInPage() {
   const returnTo = safeReturnTo(searchParams.get('returnTo'));
   const session = useSession();
   const signIn = useSignIn();
+  const options = useSignInOptions();
   const navigate = useNavigate();
   const [failure, setFailure] = useState<Failure | null>(null);
   // Why the last session ended, said once: read here, forgotten after the first render.
@@ -103,45 +105,61 @@ export function SignInPage() {
             {SESSION_END_MESSAGES[ended]}
           </p>
         ) : null}
-        <p className="muted">Use the console account your administrator gave you.</p>
-        <form className="sign-in-form stack" onSubmit={onSubmit}>
-          <SignInField
-            label="Username"
-            name="username"
-            autoComplete="username"
-            autoCapitalize="none"
-            autoCorrect="off"
-            spellCheck={false}
-            required
-            maxLength={64}
-            // Signing in is the one thing to do on this page.
-            autoFocus
-          />
-          <SignInField
-            label="Password"
-            type="password"
-            name="password"
-            autoComplete="current-password"
-            required
-            maxLength={1024}
-          />
-          <div className="sign-in-error" role="alert" aria-live="assertive">
-            {failure ? (
-              <p>
-                {failure.message}
-                {failure.retryAt ? (
-                  <ThrottleCountdown key={failure.retryAt} retryAt={failure.retryAt} />
+        {options.provider ? (
+          <a
+            className="button button-primary sign-in-provider"
+            href={`/auth/sign-in?returnTo=${encodeURIComponent(returnTo)}`}
+          >
+            Sign in with {options.provider.name}
+          </a>
+        ) : null}
+        {options.localSignIn ? (
+          <>
+            <p className="muted">
+              {options.provider
+                ? 'Or with a console account (for those the administrator set up here):'
+                : 'Use the console account your administrator gave you.'}
+            </p>
+            <form className="sign-in-form stack" onSubmit={onSubmit}>
+              <SignInField
+                label="Username"
+                name="username"
+                autoComplete="username"
+                autoCapitalize="none"
+                autoCorrect="off"
+                spellCheck={false}
+                required
+                maxLength={64}
+                // Signing in is the one thing to do on this page.
+                autoFocus
+              />
+              <SignInField
+                label="Password"
+                type="password"
+                name="password"
+                autoComplete="current-password"
+                required
+                maxLength={1024}
+              />
+              <div className="sign-in-error" role="alert" aria-live="assertive">
+                {failure ? (
+                  <p>
+                    {failure.message}
+                    {failure.retryAt ? (
+                      <ThrottleCountdown key={failure.retryAt} retryAt={failure.retryAt} />
+                    ) : null}
+                  </p>
                 ) : null}
-              </p>
-            ) : null}
-          </div>
-          <SubmitButton busy={signIn.isPending} busyLabel="Signing in…">
-            Sign in
-          </SubmitButton>
-        </form>
-        <p className="sign-in-help muted">
-          Forgotten your password or locked out? A console administrator can set a new one.
-        </p>
+              </div>
+              <SubmitButton busy={signIn.isPending} busyLabel="Signing in…">
+                Sign in
+              </SubmitButton>
+            </form>
+            <p className="sign-in-help muted">
+              Forgotten your password or locked out? A console administrator can set a new one.
+            </p>
+          </>
+        ) : null}
       </div>
     </main>
   );
