@@ -8,6 +8,7 @@ import type { AppEnv } from '../app-env';
 import type { DataSubjectOperation } from '../../shared/data-subject-operations';
 import type { AreaModule } from '../area-module';
 import { ConfigError } from '../config';
+import { DEFAULT_PURPOSE_CATEGORIES, type PurposeMode } from '../../shared/lookup-purpose';
 import type { Logger } from '../logger';
 import type { ExtraCheck } from '../observability/readiness';
 import type { SqlDatabase } from '../store/database';
@@ -31,6 +32,10 @@ export interface AuditSettings {
   readonly auditCheckpointMinutes: number;
   readonly auditExportMaxRecords: number;
   readonly auditRetentionDays: number;
+  /** Whether a lookup must state why (LOOKUP_PURPOSE); absent: optional. */
+  readonly purposeMode?: PurposeMode;
+  /** The purpose categories offered (LOOKUP_PURPOSE_CATEGORIES); absent: the default list. */
+  readonly purposeCategories?: readonly string[];
 }
 
 export interface DataSubjectsAreaDeps {
@@ -131,6 +136,10 @@ export function createDataSubjectsArea(deps: DataSubjectsAreaDeps): DataSubjects
         path: '/api/data-subjects',
         app: dataSubjectsRoutes({
           lookups,
+          purpose: {
+            mode: settings.purposeMode ?? 'optional',
+            categories: settings.purposeCategories ?? DEFAULT_PURPOSE_CATEGORIES,
+          },
           audit: lookupAudit,
           logger,
           ...(deps.beforeLookup ? { beforeLookup: deps.beforeLookup } : {}),

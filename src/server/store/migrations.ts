@@ -480,4 +480,17 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX audit_chain_at ON audit_chain (at);
     `,
   },
+  {
+    version: 16,
+    name: 'audit trail: the purpose of each lookup',
+    sql: `
+      -- Why a person was looked up (docs/audit-trail.md): a category of the configured list and a
+      -- reference (a ticket or request id, never personal data). Null on records made before, and
+      -- on lookups without one (LOOKUP_PURPOSE=optional or off). Covered by the intent's chain
+      -- entry from version 2 of its payload on.
+      ALTER TABLE lookup_audit ADD COLUMN purpose_category text;
+      ALTER TABLE lookup_audit ADD COLUMN purpose_reference text;
+      CREATE INDEX lookup_audit_reference ON lookup_audit (purpose_reference, at DESC);
+    `,
+  },
 ];

@@ -10,6 +10,7 @@ import {
   type AuditRecord,
 } from '../../../shared/audit-trail';
 import type { PersonKeyKind } from '../../../shared/data-subject-contract';
+import type { LookupPurpose } from '../../../shared/lookup-purpose';
 import { chainEntryHash, signCheckpoint, type ChainCheckpoint } from './audit-chain';
 import type { SqlDatabase, SqlExecutor } from '../../store/database';
 import { decodeKeysetCursor, encodeKeysetCursor } from '../../store/keyset-cursor';
@@ -42,6 +43,8 @@ export interface AuditIntentEntry {
   readonly requestId: string | null;
   /** The parameters asked, identifiers hashed. */
   readonly params?: readonly AuditParam[];
+  /** Why the person is looked up; null or absent when none was stated. */
+  readonly purpose?: LookupPurpose | null;
 }
 
 /** What came of a lookup. */
@@ -82,6 +85,10 @@ export interface AuditQuery {
   readonly user?: string;
   readonly operation?: string;
   readonly outcome?: AuditOutcome;
+  /** The purpose's reference, exactly (case-insensitive): "everything under DSAR-2291". */
+  readonly reference?: string;
+  /** The purpose's category. */
+  readonly category?: string;
   readonly limit: number;
   /** From a previous page's `nextCursor`. */
   readonly cursor?: string;
@@ -136,6 +143,8 @@ export interface StoredAuditRow {
   continued: boolean;
   requestId: string | null;
   params: string | null;
+  purposeCategory: string | null;
+  purposeReference: string | null;
   recordCount: number | null;
   subjectCount: number;
   completed: boolean;
@@ -259,6 +268,8 @@ const AuditRowSchema = z.object({
   continued: flag,
   request_id: z.string().nullable(),
   params: z.string().nullable(),
+  purpose_category: z.string().nullable(),
+  purpose_reference: z.string().nullable(),
   record_count: integer.nullable(),
   subject_count: integer,
   completed: flag,
@@ -287,6 +298,13 @@ function outcomeOf(row: AuditRow) {
   };
 }
 
+/** The purpose a record states; null when none was recorded (records made before, `optional`). */
+function purposeOf(row: AuditRow): LookupPurpose | null {
+  return row.purpose_category !== null && row.purpose_reference !== null
+    ? { category: row.purpose_category, reference: row.purpose_reference }
+    : null;
+}
+
 function toRecord(row: AuditRow): AuditRecord {
   const params = parseParams(row.params);
   return {
@@ -299,6 +317,7 @@ function toRecord(row: AuditRow): AuditRecord {
     continued: row.continued,
     completed: row.completed,
     ...(params ? { params } : {}),
+    purpose: purposeOf(row),
     recordCount: row.record_count,
     subjectCount: row.subject_count,
     ...(row.matched_by === 'asked' || row.matched_by === 'shown' || row.matched_by === 'both'
@@ -318,6 +337,8 @@ function toStored(row: AuditRow): StoredAuditRow {
     continued: row.continued,
     requestId: row.request_id,
     params: row.params,
+    purposeCategory: row.purpose_category,
+    purposeReference: row.purpose_reference,
     recordCount: row.record_count,
     subjectCount: row.subject_count,
     completed: row.completed,
@@ -332,21 +353,24 @@ function encodeCursor(record: AuditRecord): string {
 const decodeCursor = (cursor: string) => decodeKeysetCursor(cursor, 64);
 
 const COLUMNS = `id, at, username, operation, outcome, status, detail, identifier_hash, key_id,
-  continued, request_id, params, record_count, subject_count, completed, token_name`;
+  continued, request_id, params, record_count, subject_count, completed, token_name,
+  purpose_category, purpose_reference`;
 
 const FILTERS = `(CAST($1 AS text) IS NULL OR at >= CAST($1 AS text))
     AND (CAST($2 AS text) IS NULL OR at <= CAST($2 AS text))
     AND (CAST($3 AS text) IS NULL OR LOWER(username) LIKE CAST($3 AS text) ESCAPE '!')
     AND (CAST($4 AS text) IS NULL OR operation = CAST($4 AS text))
-    AND (CAST($5 AS text) IS NULL OR outcome = CAST($5 AS text))`;
+    AND (CAST($5 AS text) IS NULL OR outcome = CAST($5 AS text))
+    AND (CAST($6 AS text) IS NULL OR LOWER(purpose_reference) = CAST($6 AS text))
+    AND (CAST($7 AS text) IS NULL OR purpose_category = CAST($7 AS text))`;
 
 // Keyset paging on (at, id): stable while new lookups arrive at the top.
 const LIST = `SELECT ${COLUMNS} FROM lookup_audit
   WHERE ${FILTERS}
-    AND (CAST($6 AS text) IS NULL
-      OR at < CAST($6 AS text) OR (at = CAST($6 AS text) AND id < CAST($7 AS text)))
+    AND (CAST($8 AS text) IS NULL
+      OR at < CAST($8 AS text) OR (at = CAST($8 AS text) AND id < CAST($9 AS text)))
   ORDER BY at DESC, id DESC
-  LIMIT $8`;
+  LIMIT $10`;
 
 const COUNT = `SELECT COUNT(*) AS n FROM lookup_audit WHERE ${FILTERS}`;
 
@@ -442,8 +466,9 @@ export function personCount(keys: readonly StoredShownKey[]): number {
 
 const INSERT = `INSERT INTO lookup_audit (
     id, at, username, operation, outcome, status, detail, identifier_hash, key_id, continued,
-    request_id, params, record_count, subject_count, completed, chained, token_name
-  ) VALUES ($1, $2, $3, $4, 'error', 0, NULL, $5, $6, $7, $8, $9, NULL, 0, 0, 1, $10)`;
+    request_id, params, record_count, subject_count, completed, chained, token_name,
+    purpose_category, purpose_reference
+  ) VALUES ($1, $2, $3, $4, 'error', 0, NULL, $5, $6, $7, $8, $9, NULL, 0, 0, 1, $10, $11, $12)`;
 
 const COMPLETE = `UPDATE lookup_audit
   SET outcome = $2, status = $3, detail = $4, record_count = $5, subject_count = $6, completed = 1
@@ -455,20 +480,29 @@ function page(rows: AuditRow[], limit: number): AuditRecordPage {
   return { items, nextCursor: rows.length > limit && last ? encodeCursor(last) : null };
 }
 
-/** The payload of a lookup's intent entry: exactly the columns it wrote. */
-export function intentPayload(row: {
-  id: string;
-  at: string;
-  username: string;
-  operation: string;
-  identifierHash: string | null;
-  keyId: string;
-  continued: boolean;
-  requestId: string | null;
-  params: string | null;
-  tokenName: string | null;
-}): string {
-  return JSON.stringify({
+/**
+ * The payload of a lookup's intent entry: exactly the columns it wrote. Version 2 covers the
+ * purpose (null when none was stated), so it cannot be added, edited or removed afterwards;
+ * version 1, written before purposes were kept, covers the rest alone.
+ */
+export function intentPayload(
+  row: {
+    id: string;
+    at: string;
+    username: string;
+    operation: string;
+    identifierHash: string | null;
+    keyId: string;
+    continued: boolean;
+    requestId: string | null;
+    params: string | null;
+    tokenName: string | null;
+    purposeCategory: string | null;
+    purposeReference: string | null;
+  },
+  version: 1 | 2 = 2,
+): string {
+  const fields = {
     kind: 'intent',
     id: row.id,
     at: row.at,
@@ -481,7 +515,13 @@ export function intentPayload(row: {
     params: row.params,
     // Only when set: an intent written before tokens existed has the same payload as it had.
     ...(row.tokenName === null ? {} : { token: row.tokenName }),
-  });
+  };
+  if (version === 1) return JSON.stringify(fields);
+  const purpose =
+    row.purposeCategory === null && row.purposeReference === null
+      ? null
+      : [row.purposeCategory, row.purposeReference];
+  return JSON.stringify({ ...fields, v: 2, purpose });
 }
 
 /**
@@ -584,6 +624,8 @@ export class SqlAuditStore implements AuditStore {
       intent.requestId,
       params,
       intent.tokenName ?? null,
+      intent.purpose?.category ?? null,
+      intent.purpose?.reference ?? null,
     ]);
     await this.#append(tx, {
       at,
@@ -600,6 +642,8 @@ export class SqlAuditStore implements AuditStore {
         requestId: intent.requestId,
         params,
         tokenName: intent.tokenName ?? null,
+        purposeCategory: intent.purpose?.category ?? null,
+        purposeReference: intent.purpose?.reference ?? null,
       }),
     });
     return id;
@@ -676,6 +720,8 @@ export class SqlAuditStore implements AuditStore {
       continued: intent.continued,
       request_id: intent.requestId,
       params: intent.params ? JSON.stringify(intent.params) : null,
+      purpose_category: intent.purpose?.category ?? null,
+      purpose_reference: intent.purpose?.reference ?? null,
       record_count: null,
       subject_count: 0,
       completed: false,
@@ -825,7 +871,7 @@ export class SqlAuditStore implements AuditStore {
       `SELECT c.seq, c.at AS entry_at, c.kind, c.record_id, c.payload, c.prev_hash, c.hash,
           a.id, a.at, a.username, a.operation, a.outcome, a.status, a.detail, a.identifier_hash,
           a.key_id, a.continued, a.request_id, a.params, a.record_count, a.subject_count,
-          a.completed, a.token_name
+          a.completed, a.token_name, a.purpose_category, a.purpose_reference
         FROM audit_chain c
           LEFT JOIN lookup_audit a ON a.id = c.record_id AND c.kind IN ('intent', 'outcome')
         WHERE c.seq > $1
@@ -1094,5 +1140,7 @@ function filterParams(query: Omit<AuditQuery, 'limit' | 'cursor'>): unknown[] {
     query.user ? userPrefixPattern(query.user) : null,
     query.operation ?? null,
     query.outcome ?? null,
+    query.reference ? query.reference.trim().toLowerCase() : null,
+    query.category ?? null,
   ];
 }

@@ -38,6 +38,10 @@ import type { IdentifierHasher } from './identifier-hash';
 import { PROBLEM_TYPES } from '../../../shared/problem';
 import { HttpProblem, invalidParameter } from '../../problem';
 import type { AuditQuery, AuditStore, AuditVerification } from './audit-store';
+import {
+  PURPOSE_CATEGORY_MAX_LENGTH,
+  PURPOSE_REFERENCE_MAX_LENGTH,
+} from '../../../shared/lookup-purpose';
 import type { Context } from 'hono';
 import { InvalidCursorError } from '../../store/keyset-cursor';
 import { listFilter, listQuerySchema, parseListQuery, validListQuery } from '../../http/list-query';
@@ -99,7 +103,7 @@ function cursorOf(cursor: string | null | undefined): string | undefined {
   return cursor;
 }
 
-/** The trail's query: time range and paging, filtered by user, operation and outcome. */
+/** The trail's query: time range and paging, filtered by user, operation, outcome and purpose. */
 function auditQuerySchema(operations: ReadonlySet<string>) {
   return listQuerySchema(
     {
@@ -120,6 +124,12 @@ function auditQuerySchema(operations: ReadonlySet<string>) {
       outcome: listFilter(
         z.enum(AUDIT_OUTCOMES, { error: `must be one of ${AUDIT_OUTCOMES.join(', ')}` }),
       ).describe(`One of ${AUDIT_OUTCOMES.join(', ')}.`),
+      reference: listFilter(z.string().trim().min(1).max(PURPOSE_REFERENCE_MAX_LENGTH)).describe(
+        'A purpose’s reference, exactly (case ignored): everything under one request.',
+      ),
+      category: listFilter(z.string().min(1).max(PURPOSE_CATEGORY_MAX_LENGTH)).describe(
+        'A purpose category (LOOKUP_PURPOSE_CATEGORIES).',
+      ),
     },
     AUDIT_QUERY_LIMITS,
   );
@@ -166,6 +176,8 @@ function scopeOf(query: Omit<AuditQuery, 'limit'>): string {
     query.user === undefined ? null : `user ${query.user}`,
     query.operation === undefined ? null : `operation ${query.operation}`,
     query.outcome === undefined ? null : `outcome ${query.outcome}`,
+    query.reference === undefined ? null : `reference ${query.reference}`,
+    query.category === undefined ? null : `category ${query.category}`,
   ].filter((part): part is string => part !== null);
   return parts.length === 0 ? 'the whole trail' : `filters: ${parts.join(', ')}`;
 }

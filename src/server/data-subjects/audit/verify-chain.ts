@@ -75,18 +75,29 @@ function recordFault(
     return `record ${row.recordId} it covers was deleted`;
   }
   if (row.kind === 'intent') {
-    const now = intentPayload({
-      id: record.id,
-      at: record.at,
-      username: record.username,
-      operation: record.operation,
-      identifierHash: record.identifierHash,
-      keyId: record.keyId,
-      continued: record.continued,
-      requestId: record.requestId,
-      params: record.params,
-      tokenName: record.tokenName,
-    });
+    // Version 1 intents were written before purposes were kept: one showing a purpose now had it
+    // added afterwards.
+    const version = (payload as { v?: unknown }).v === 2 ? 2 : 1;
+    if (version === 1 && (record.purposeCategory !== null || record.purposeReference !== null)) {
+      return `record ${record.id} was changed after it was written`;
+    }
+    const now = intentPayload(
+      {
+        id: record.id,
+        at: record.at,
+        username: record.username,
+        operation: record.operation,
+        identifierHash: record.identifierHash,
+        keyId: record.keyId,
+        continued: record.continued,
+        requestId: record.requestId,
+        params: record.params,
+        tokenName: record.tokenName,
+        purposeCategory: record.purposeCategory,
+        purposeReference: record.purposeReference,
+      },
+      version,
+    );
     if (now !== row.payload) return `record ${record.id} was changed after it was written`;
     // Completed: its outcome entry must follow. Not: the record must still be a bare intent.
     if (record.completed) {
