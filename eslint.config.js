@@ -28,6 +28,7 @@ const SERVER_INFRASTRUCTURE_FILES = [
   'logger',
   'problem',
   'rate-limit-fields',
+  'start-worker',
   'within-deadline',
 ];
 // Every other folder of src/server is an area: it may import itself and infrastructure, never

@@ -10,6 +10,7 @@ import { governorRedisScenario } from './scenarios/governor-redis';
 import { integrationIngestScenario } from './scenarios/integration-ingest';
 import { largeAnswersScenario } from './scenarios/large-answers';
 import { replayScenario } from './scenarios/replay';
+import { replayFairnessScenario } from './scenarios/replay-fairness';
 import { reportFloodScenario } from './scenarios/report-flood';
 import { wrongKeyFloodScenario } from './scenarios/wrong-key-flood';
 import { liveIncidentScenario } from './scenarios/live-incident';
@@ -54,6 +55,7 @@ const scenarios: Array<[string, Scenario]> = [
   ['memory', memoryScenario],
   ['store', storeScaleScenario],
   ['replay', replayScenario],
+  ['replay-fairness', replayFairnessScenario],
   ['ingest', integrationIngestScenario],
   ['robustness', robustnessScenario],
   ['incident-flood', incidentFloodScenario],

@@ -26,6 +26,7 @@ import type { DemoControlsPort } from './demo/demo-controls-routes';
 import { createEventTypesArea } from './event-types/event-types-module';
 import { createIntegrationsArea } from './integrations/integrations-module';
 import { createPlanningArea } from './planning/planning-module';
+import type { ReplayDatabase } from './planning/replay-worker';
 import { addToAccountTraffic } from './planning/traffic-store';
 import type { DemoTrafficPort } from './integrations/demo-integrations';
 import { createRateLimitsArea } from './rate-limits/rate-limits-module';
@@ -35,6 +36,8 @@ import type { Logger } from './logger';
 import type { SqlDatabase } from './store/database';
 import { openConsoleStore } from './store/open-store';
 import { filterUpstreamAnswers } from './security/upstream-answer-filter';
+import { clientAddress } from './security/web-settings';
+import { changeRecorder } from './http/admin-change';
 import { createHttpTransport, type Transport } from './upstream/http-transport';
 import { startAlertingCountersAtZero } from './observability/alerting-baseline';
 import { createConsoleHealth } from './observability/console-health';
@@ -91,6 +94,11 @@ export interface ComposeOptions {
   auditMaintenance?: boolean;
   /** Replaces fetch for the calls to the identity provider (tests: tampered answers). */
   providerFetch?: ProviderFetch;
+  /**
+   * Where `database` lives, for the threads what-if replays run in (index.ts); without it replays
+   * run on the event loop (an in-memory database: tests).
+   */
+  replayDatabase?: ReplayDatabase;
 }
 
 /** The composed BFF: its app, its areas' parts tests read, and its start and shutdown. */
@@ -112,6 +120,7 @@ export function composeBff({
   readinessChecks = [],
   auditMaintenance = false,
   providerFetch,
+  replayDatabase,
 }: ComposeOptions) {
   // Infrastructure: metrics, the one database every store borrows (the one handed in, else in
   // memory for this process), and the Redis keys of this upstream account, all under one hash
@@ -123,17 +132,31 @@ export function composeBff({
   );
   const shared = redis ? { connection: redis, keys } : undefined;
 
+  // Every area records its administrative changes in the audit trail through this one port; the
+  // store is read when a change is made (the data-subjects area is built after the others).
+  const recordChange = changeRecorder({
+    record: (change) => dataSubjects.auditStore.recordChange(change),
+    clientAddress: (c) => clientAddress(c, config.web),
+    now,
+    onFailure: (error, change) =>
+      logger.error(
+        { err: error, action: change.action, reqId: change.requestId },
+        'administrative change refused: its audit entry could not be written',
+      ),
+  });
   const authArea = createAuthArea({
     config,
     logger,
     now,
     store: consoleStore,
     redis: shared,
+    recordChange,
     ...(providerFetch ? { providerFetch } : {}),
   });
   const { auth } = authArea;
   const tokenUrl = new URL(config.oauth.tokenUrl ?? `${upstreamBaseUrl}${TOKEN_OPERATION.path}`);
   const rateLimits = createRateLimitsArea({
+    recordChange,
     config,
     logger,
     now,
@@ -225,6 +248,7 @@ export function composeBff({
   });
   // The demo's integrations report through the real ingest route, in-process (app, below).
   const integrationsArea = createIntegrationsArea({
+    recordChange,
     settings: config.integrations,
     database: consoleStore.database,
     governor: rateLimiting.governor,
@@ -243,6 +267,7 @@ export function composeBff({
   });
   const { integrations } = integrationsArea;
   const alerts = createAlertsArea({
+    recordChange,
     config,
     database: consoleStore.database,
     governor: rateLimiting.governor,
@@ -260,6 +285,7 @@ export function composeBff({
         })),
   });
   const dataSubjects = createDataSubjectsArea({
+    recordChange,
     database: consoleStore.database,
     upstream,
     operations,
@@ -293,6 +319,8 @@ export function composeBff({
       ),
     logger,
     now,
+    replayConcurrency: config.planning.replayConcurrency,
+    ...(replayDatabase ? { replayDatabase } : {}),
   });
   const areas: AreaModule[] = [
     authArea,
@@ -305,6 +333,7 @@ export function composeBff({
     ...(demoControls
       ? [
           createDemoArea({
+            recordChange,
             controls: demoControls,
             upstream,
             governor: rateLimiting.governor,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, parseConfig } from './config';
 import { parseRedisTarget as parseTarget } from './redis/redis-target';
+import { DEFAULT_PURPOSE_CATEGORIES } from '../shared/lookup-purpose';
 
 /** The least a live-mode configuration needs. */
 const LIVE_ENV = {
@@ -344,7 +345,22 @@ describe('parseConfig', () => {
         auditExportMaxRecords: 100_000,
         auditCheckpointMinutes: 5,
         auditCheckpointDir: undefined,
+        purposeMode: 'optional',
+        purposeCategories: [...DEFAULT_PURPOSE_CATEGORIES],
       });
+    });
+
+    it('reads LOOKUP_PURPOSE and LOOKUP_PURPOSE_CATEGORIES, and refuses nonsense', () => {
+      expect(
+        parseConfig({
+          LOOKUP_PURPOSE: 'required',
+          LOOKUP_PURPOSE_CATEGORIES: ' access request, audit ,audit,',
+        }).dataSubjects,
+      ).toMatchObject({ purposeMode: 'required', purposeCategories: ['access request', 'audit'] });
+      expect(() => parseConfig({ LOOKUP_PURPOSE: 'sometimes' })).toThrow(/LOOKUP_PURPOSE/);
+      expect(() => parseConfig({ LOOKUP_PURPOSE_CATEGORIES: ' , ' })).toThrow(
+        /LOOKUP_PURPOSE_CATEGORIES/,
+      );
     });
 
     it('reads the audit retention and the largest export, and refuses nonsense', () => {

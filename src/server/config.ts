@@ -4,6 +4,12 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { z } from 'zod';
 import { parseRedisTarget, RedisUrlError } from './redis/redis-target';
+import {
+  DEFAULT_PURPOSE_CATEGORIES,
+  PURPOSE_CATEGORY_MAX_LENGTH,
+  PURPOSE_MODES,
+  type PurposeMode,
+} from '../shared/lookup-purpose';
 import { RoleSchema, type Role } from '../shared/session';
 
 /** Client id and secret of the built-in mock; they exist in demo mode only. */
@@ -143,6 +149,10 @@ const EnvSchema = z.object({
   INTEGRATION_FAILED_KEYS_PER_MINUTE: intIn(1, 10_000).default(20),
   INTEGRATION_FAILED_KEY_HOLD_MS: intIn(0, 10_000).default(1_000),
   INTEGRATION_STALE_SECONDS: intIn(10, 86_400).default(120),
+  // What-if replays one replica runs at once (docs/planning.md, "Replays share the console"):
+  // each takes a core's worth of work for as long as it runs, so on a small machine two leave the
+  // rest for requests; more are refused with 429 until one ends.
+  REPLAY_CONCURRENCY: intIn(1, 16).default(2),
   // Whether the governor also keeps the soft limits of docs/rate-limit-model.md ("service objectives
   // not met"); going over them slows the upstream down for the whole account.
   // A temporary account-level override granted by the vendor (docs/rate-limit-model.md): the account's
@@ -275,7 +285,36 @@ const EnvSchema = z.object({
   // directory outside the database to append them to (write-once or separately permissioned).
   AUDIT_CHECKPOINT_MINUTES: intIn(1, 1_440).default(5),
   AUDIT_CHECKPOINT_DIR: optionalNonEmpty,
+  // Why each person is looked up (docs/audit-trail.md): whether a lookup must state a purpose,
+  // and the categories offered, comma-separated (the default list when unset). The default stays
+  // `optional` until the data-subjects page asks for a purpose: `required` before that would
+  // refuse every lookup the page makes.
+  LOOKUP_PURPOSE: z
+    .enum(PURPOSE_MODES, { error: 'must be "required", "optional" or "off"' })
+    .default('optional'),
+  LOOKUP_PURPOSE_CATEGORIES: z
+    .string()
+    .optional()
+    .transform((text) => purposeCategories(text))
+    .pipe(
+      z
+        .array(z.string().max(PURPOSE_CATEGORY_MAX_LENGTH, 'names a category over 64 characters'))
+        .min(1, 'must name at least one category'),
+    ),
 });
+
+/** The configured categories: trimmed, empty ones and repeats dropped; the default list when unset. */
+function purposeCategories(text: string | undefined): string[] {
+  if (text === undefined || text.trim() === '') return [...DEFAULT_PURPOSE_CATEGORIES];
+  return [
+    ...new Set(
+      text
+        .split(',')
+        .map((name) => name.trim())
+        .filter((name) => name !== ''),
+    ),
+  ];
+}
 
 type Env = z.infer<typeof EnvSchema>;
 
@@ -372,6 +411,10 @@ export interface Config {
     auditCheckpointMinutes: number;
     /** Where checkpoints are also appended, outside the database (AUDIT_CHECKPOINT_DIR). */
     auditCheckpointDir: string | undefined;
+    /** Whether a lookup must state why (LOOKUP_PURPOSE). */
+    purposeMode: PurposeMode;
+    /** The purpose categories offered (LOOKUP_PURPOSE_CATEGORIES). */
+    purposeCategories: readonly string[];
   };
   metrics: {
     /** Bearer token for GET /metrics (METRICS_TOKEN); unset = loopback only. */
@@ -386,6 +429,11 @@ export interface Config {
     /** How long such an early refusal is held before it is sent (0: at once). */
     failedKeyHoldMs: number;
     staleAfterSeconds: number;
+  };
+  /** What-if replays (docs/planning.md). */
+  planning: {
+    /** Replays one replica runs at once (REPLAY_CONCURRENCY); more are refused with 429. */
+    replayConcurrency: number;
   };
   alerts: {
     /** Allow alert destinations on private, loopback and link-local addresses. */
@@ -553,6 +601,8 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
       auditExportMaxRecords: e.AUDIT_EXPORT_MAX_RECORDS,
       auditCheckpointMinutes: e.AUDIT_CHECKPOINT_MINUTES,
       auditCheckpointDir: e.AUDIT_CHECKPOINT_DIR,
+      purposeMode: e.LOOKUP_PURPOSE,
+      purposeCategories: e.LOOKUP_PURPOSE_CATEGORIES,
     },
     metrics: { token: e.METRICS_TOKEN },
     integrations: {
@@ -562,6 +612,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
       failedKeyHoldMs: e.INTEGRATION_FAILED_KEY_HOLD_MS,
       staleAfterSeconds: e.INTEGRATION_STALE_SECONDS,
     },
+    planning: { replayConcurrency: e.REPLAY_CONCURRENCY },
     alerts: {
       allowPrivate: e.ALERT_ALLOW_PRIVATE === 'true' || e.ALERT_ALLOW_PRIVATE === '1',
       timeoutMs: e.ALERT_TIMEOUT_MS,

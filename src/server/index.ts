@@ -192,6 +192,10 @@ async function main(): Promise<void> {
       processMetrics: true,
       // The audit trail's daily retention and chain walk (retention-job.ts), stopped on close.
       auditMaintenance: true,
+      // What-if replays run in threads of their own, each opening the same database.
+      replayDatabase: config.scaleOut.databaseUrl
+        ? { kind: 'postgres', url: config.scaleOut.databaseUrl }
+        : { kind: 'sqlite', dataDir: config.dataDir },
     });
   } catch (error) {
     if (error instanceof ConfigError) {

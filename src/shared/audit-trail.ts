@@ -2,6 +2,7 @@
 // when, with which operation, what it asked for, how many records came back and what came of it.
 // Identifiers are never part of it: the trail keeps them only as keyed hashes.
 import * as z from 'zod/mini';
+import { LookupPurposeSchema } from './lookup-purpose';
 import { IDENTIFIER_MAX_LENGTH } from './data-subject-operations';
 
 /** The kinds of key a person is shown under (data-subject-contract.ts marks them). */
@@ -57,6 +58,8 @@ export const AuditRecordSchema = z.object({
   completed: z.optional(z.boolean()),
   /** The parameters asked (identifiers hashed); absent on records made before they were kept. */
   params: z.optional(z.array(AuditParamSchema)),
+  /** Why the person was looked up; null when no purpose was recorded (older records, `optional`). */
+  purpose: z.optional(z.nullable(LookupPurposeSchema)),
   /** Records the answer held (slice `content`, a list's length, 1 for one object). */
   recordCount: z.optional(z.nullable(z.int())),
   /** Distinct data subjects (identifiers) the answer showed. */
@@ -141,6 +144,8 @@ const AuditExportFiltersSchema = z.strictObject({
   user: z.optional(z.string().check(z.maxLength(64))),
   operation: z.optional(z.string().check(z.maxLength(64))),
   outcome: z.optional(z.string().check(z.maxLength(32))),
+  reference: z.optional(z.string().check(z.maxLength(80))),
+  category: z.optional(z.string().check(z.maxLength(64))),
 });
 export type AuditExportFilters = z.infer<typeof AuditExportFiltersSchema>;
 

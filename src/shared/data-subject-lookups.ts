@@ -3,6 +3,7 @@
 import * as z from 'zod/mini';
 import { contractOperation } from './data-subject-contract';
 import { CONTINUATION_MAX_LENGTH, type DataSubjectOperation } from './data-subject-operations';
+import { LookupPurposeSchema } from './lookup-purpose';
 
 /** `POST /api/data-subjects/lookups`: one operation of the catalog with its parameters. */
 export const LookupRequestSchema = z.strictObject({
@@ -15,6 +16,8 @@ export const LookupRequestSchema = z.strictObject({
   ),
   /** The continuation token of the previous page ("load more"). */
   continuation: z.optional(z.string().check(z.minLength(1), z.maxLength(CONTINUATION_MAX_LENGTH))),
+  /** Why the person is looked up (LOOKUP_PURPOSE says whether it is required). */
+  purpose: z.optional(LookupPurposeSchema),
 });
 export type LookupRequest = z.infer<typeof LookupRequestSchema>;
 

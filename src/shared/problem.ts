@@ -45,6 +45,11 @@ export const PROBLEM_TYPES = {
   conflict: '/problems/conflict',
   /** A what-if replay asked for a period in which no request was recorded (422). */
   noRecordedTraffic: '/problems/no-recorded-traffic',
+  /**
+   * As many what-if replays run as the replica allows; see `retryAfterSeconds` (429). The same
+   * request is never refused: it joins the one running.
+   */
+  replayBusy: '/problems/replay-busy',
   /** More audit records match than one export may hold (413). */
   exportTooLarge: '/problems/export-too-large',
   /** The console holds as many live streams open as it allows; the platform is not involved (503). */

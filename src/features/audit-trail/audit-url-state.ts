@@ -2,6 +2,7 @@
 // identifier: searching by identifier is a form whose value stays in the page.
 import * as z from 'zod/mini';
 import { AUDIT_OUTCOMES, type AuditOutcome } from '../../shared/audit-trail';
+import { PURPOSE_REFERENCE_MAX_LENGTH } from '../../shared/lookup-purpose';
 
 /** The filters of the trail. Days are `YYYY-MM-DD` in the browser's time zone. */
 export interface AuditFilters {
@@ -10,6 +11,8 @@ export interface AuditFilters {
   user?: string;
   operation?: string;
   outcome?: AuditOutcome;
+  /** A purpose's reference (a ticket or request id, never personal data): "everything under it". */
+  reference?: string;
 }
 
 const Day = z.catch(z.optional(z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/))), undefined);
@@ -19,9 +22,13 @@ const FiltersSchema = z.object({
   user: z.catch(z.optional(z.string().check(z.regex(/^[a-z0-9][a-z0-9._-]{0,63}$/))), undefined),
   operation: z.catch(z.optional(z.string().check(z.regex(/^[a-z0-9-]{1,64}$/))), undefined),
   outcome: z.catch(z.optional(z.enum(AUDIT_OUTCOMES)), undefined),
+  reference: z.catch(
+    z.optional(z.string().check(z.trim(), z.maxLength(PURPOSE_REFERENCE_MAX_LENGTH))),
+    undefined,
+  ),
 });
 
-const NAMES = ['since', 'until', 'user', 'operation', 'outcome'] as const;
+const NAMES = ['since', 'until', 'user', 'operation', 'outcome', 'reference'] as const;
 
 /** Reads the filters from search params; anything invalid is dropped, never thrown. */
 export function parseAuditFilters(params: URLSearchParams): AuditFilters {
@@ -62,6 +69,7 @@ export function auditQueryString(filters: AuditFilters, cursor?: string): string
   if (filters.user) params.set('user', filters.user);
   if (filters.operation) params.set('operation', filters.operation);
   if (filters.outcome) params.set('outcome', filters.outcome);
+  if (filters.reference) params.set('reference', filters.reference);
   if (cursor) params.set('cursor', cursor);
   const query = params.toString();
   return query ? `?${query}` : '';

@@ -1,71 +1,8 @@
 // The what-if form's text fields turned into the policy the BFF checks, and the BFF's refusal put
 // back on the field it names.
 import { describe, expect, it } from 'vitest';
-import type { PlanningPolicies } from '../../shared/planning';
 import { draftFromInForce, fieldOfParameter, policyOfDraft } from './policy-draft';
-
-const policies: PlanningPolicies = {
-  inForce: {
-    label: 'Published: account and module limits (in force)',
-    choice: { kind: 'published', version: 'account-and-module' },
-    limits: [
-      {
-        ruleId: 'account-minute',
-        name: 'Account minute limit',
-        scope: 'account',
-        period: 'MINUTE',
-        limit: 20_000,
-        kind: 'hard',
-        blocks: 'account',
-        blockSeconds: 60,
-      },
-      {
-        ruleId: 'account-hour',
-        name: 'Account hour limit',
-        scope: 'account',
-        period: 'HOUR',
-        limit: 200_000,
-        kind: 'hard',
-        blocks: 'account',
-        blockSeconds: 3_600,
-      },
-      {
-        ruleId: 'v2-datasubjects-quota',
-        name: 'v2 data-subjects quota per minute',
-        scope: 'module',
-        period: 'MINUTE',
-        limit: 300,
-        kind: 'hard',
-        blocks: 'rule',
-        blockSeconds: 60,
-      },
-    ],
-  },
-  other: {
-    label: 'Published: per-endpoint limits',
-    choice: { kind: 'published', version: 'per-endpoint' },
-    limits: [],
-  },
-  moduleRules: [
-    {
-      id: 'v2-datasubjects-quota',
-      name: 'v2 data-subjects quota',
-      kind: 'hard',
-      minute: 300,
-      hour: 18_000,
-    },
-    {
-      id: 'scim-quota',
-      name: 'User provisioning quota',
-      kind: 'hard',
-      minute: 2_000,
-      hour: 20_000,
-    },
-  ],
-  retentionDays: 7,
-  periods: ['hour', 'day', 'week'],
-  bounds: { minute: { min: 1, max: 1_000_000 }, hour: { min: 1, max: 60_000_000 } },
-};
+import { policies } from './test-support/policies';
 
 describe('the what-if form’s policy', () => {
   it('starts from the policy in force: its numbers, the module rules it keeps', () => {

@@ -3,6 +3,7 @@
 // Every role reads; admins change.
 import type { AreaModule } from '../area-module';
 import type { Config } from '../config';
+import type { RecordChange } from '../http/admin-change';
 import { alertsRoutes } from './alerts-routes';
 import type { AlertMonitorOptions } from './alert-monitor';
 import { createAlerting, type Alerting, type AlertingOptions } from './create-alerting';
@@ -17,6 +18,8 @@ export interface AlertsAreaDeps extends Pick<
   readonly usage: UsageSource;
   /** Integrations that stopped reporting. */
   readonly silentReporters: NonNullable<AlertMonitorOptions['silentReporters']>;
+  /** Records each change of destinations and thresholds in the audit trail, before it is made. */
+  readonly recordChange: RecordChange;
 }
 
 export interface AlertsArea extends AreaModule {
@@ -48,6 +51,7 @@ export function createAlertsArea(deps: AlertsAreaDeps): AlertsArea {
           alerting,
           policy,
           now,
+          recordChange: deps.recordChange,
           ruleIds: deps.governor.rules().map((rule) => rule.id),
         }),
       },

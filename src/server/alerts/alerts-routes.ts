@@ -36,6 +36,7 @@ import { newStandardWebhooksSecret } from './standard-webhooks';
 import { HttpProblem } from '../problem';
 import { firstIssue, invalidBody, readJson } from '../http/json-body';
 import { sortableId } from '../store/sortable-id';
+import { fingerprint, type RecordChange } from '../http/admin-change';
 
 export interface AlertsRoutesDeps {
   readonly alerting: Alerting;
@@ -43,6 +44,27 @@ export interface AlertsRoutesDeps {
   readonly now: () => number;
   /** Ids of the governor's rules, for validating threshold keys. */
   readonly ruleIds: readonly string[];
+  /** Records each change in the audit trail first: a change it cannot record is not made. */
+  readonly recordChange: RecordChange;
+}
+
+/**
+ * A destination as its audit entry shows it: the URL as the page hints it plus a fingerprint of
+ * the whole (a Slack-compatible URL is a credential, and so may a webhook's path be), so a
+ * re-pointed destination shows; the signing secret as a fingerprint.
+ */
+function auditedDestination(destination: StoredDestination) {
+  return {
+    name: destination.name,
+    kind: destination.kind,
+    url: urlHint(destination.url),
+    urlFingerprint: fingerprint(destination.url),
+    signing: destination.signing,
+    secret: fingerprint(destination.secret),
+    events: destination.events,
+    enabled: destination.enabled,
+    holdBackSeconds: destination.holdBackSeconds,
+  };
 }
 
 const NO_STORE = { 'Cache-Control': 'private, no-store' };
@@ -81,7 +103,7 @@ function notFound(what: string): HttpProblem {
 
 /** The alerts routes, mounted at /api/alerts. */
 export function alertsRoutes(deps: AlertsRoutesDeps) {
-  const { alerting, policy, now } = deps;
+  const { alerting, policy, now, recordChange } = deps;
   const { store, service } = alerting;
   const limitKeys = new Set(
     deps.ruleIds.flatMap((rule) => RATE_LIMIT_PERIODS.map((period) => `${rule}:${period}`)),
@@ -110,6 +132,12 @@ export function alertsRoutes(deps: AlertsRoutesDeps) {
           `must be a whole number from ${ALERT_LIMITS.thresholdPercent.min} to ${ALERT_LIMITS.thresholdPercent.max}`,
         );
       }
+      await recordChange(c, {
+        action: 'threshold.changed',
+        target: key,
+        before: { percent: (await store.thresholds()).get(key) ?? null },
+        after: { percent: parsed.data.percent },
+      });
       await store.setThreshold(key, parsed.data.percent, now());
       return c.body(null, 204);
     })
@@ -159,6 +187,12 @@ export function alertsRoutes(deps: AlertsRoutesDeps) {
         holdBackSeconds: input.holdBackSeconds ?? ALERT_LIMITS.holdBackSeconds.default,
         createdAt: new Date(now()).toISOString(),
       };
+      await recordChange(c, {
+        action: 'alert-destination.created',
+        target: destination.id,
+        before: null,
+        after: auditedDestination(destination),
+      });
       await store.createDestination(destination);
       const body: CreatedDestination = { destination: publicDestination(destination), secret };
       return c.json(body, 201, NO_STORE);
@@ -168,28 +202,43 @@ export function alertsRoutes(deps: AlertsRoutesDeps) {
       const parsed = UpdateDestinationSchema.safeParse(await readJson(c.req.raw));
       if (!parsed.success) throw firstIssue(parsed.error);
       const change = parsed.data;
-      const updated = await store.updateDestination(
-        existing.id,
-        {
-          ...(change.name === undefined ? {} : { name: change.name }),
-          ...(change.events === undefined ? {} : { events: [...new Set(change.events)] }),
-          ...(change.enabled === undefined ? {} : { enabled: change.enabled }),
-          ...(change.holdBackSeconds === undefined
-            ? {}
-            : { holdBackSeconds: change.holdBackSeconds }),
-        },
-        now(),
-      );
+      const fields = {
+        ...(change.name === undefined ? {} : { name: change.name }),
+        ...(change.events === undefined ? {} : { events: [...new Set(change.events)] }),
+        ...(change.enabled === undefined ? {} : { enabled: change.enabled }),
+        ...(change.holdBackSeconds === undefined
+          ? {}
+          : { holdBackSeconds: change.holdBackSeconds }),
+      };
+      await recordChange(c, {
+        action: 'alert-destination.changed',
+        target: existing.id,
+        before: auditedDestination(existing),
+        after: auditedDestination({ ...existing, ...fields }),
+      });
+      const updated = await store.updateDestination(existing.id, fields, now());
       if (!updated) throw notFound('destination');
       return c.json(publicDestination(updated), 200, NO_STORE);
     })
     .delete('/destinations/:id', async (c) => {
       const existing = await destinationOf(c.req.param('id'));
+      await recordChange(c, {
+        action: 'alert-destination.deleted',
+        target: existing.id,
+        before: auditedDestination(existing),
+        after: null,
+      });
       await store.deleteDestination(existing.id);
       return c.body(null, 204);
     })
     .post('/destinations/:id/test', async (c) => {
       const destination = await destinationOf(c.req.param('id'));
+      await recordChange(c, {
+        action: 'alert-destination.test-sent',
+        target: destination.id,
+        before: null,
+        after: { name: destination.name },
+      });
       const delivery = await service.sendTest(destination);
       if (!delivery) throw notFound('delivery');
       return c.json(delivery, 200, NO_STORE);

@@ -2,6 +2,7 @@
 // database), the failed sign-in throttle, tokens for scripts (in the database), and their routes. Built first, so a live mode without
 // usable console users stops before anything else is built.
 import type { AreaModule } from '../area-module';
+import type { RecordChange } from '../http/admin-change';
 import type { Config } from '../config';
 import type { Logger } from '../logger';
 import type { RedisClient } from '../redis/redis-connection';
@@ -29,6 +30,8 @@ export interface AuthAreaDeps {
   readonly now: () => number;
   readonly store: ConsoleStore;
   readonly redis?: { readonly connection: RedisClient; readonly keys: RedisKeys } | undefined;
+  /** Records sign-ins, unlocks and sessions ended by others in the audit trail (compose.ts). */
+  readonly recordChange: RecordChange;
   /** Replaces fetch for the calls to the identity provider (tests). */
   readonly providerFetch?: ProviderFetch;
 }
@@ -86,10 +89,10 @@ export function createAuthArea(deps: AuthAreaDeps): AuthArea {
       : {}),
     routes: [
       // Signing in needs no session (the Origin and CSRF checks still apply).
-      { path: '/api/session', app: sessionRoutes(auth), access: 'no-session' },
-      { path: '/api/sign-in-locks', app: signInLockRoutes(auth) },
+      { path: '/api/session', app: sessionRoutes(auth, deps.recordChange), access: 'no-session' },
+      { path: '/api/sign-in-locks', app: signInLockRoutes(auth, deps.recordChange) },
       // Everyone sees and ends their own sessions; the routes let admins at everyone's.
-      { path: '/api/sessions', app: consoleSessionsRoutes(auth) },
+      { path: '/api/sessions', app: consoleSessionsRoutes(auth, deps.recordChange) },
       { path: '/api/tokens', app: tokenRoutes({ tokens, logger }) },
       // Browser navigations and the provider's back-channel calls, outside /api.
       { path: '/auth', app: options, access: 'no-session' },

@@ -2,6 +2,7 @@
 // all of one's own ("Sign out everywhere"). Sessions are named by their handle, never their id.
 // An ended session's live streams end at once on this replica, and on others at their next check.
 import { Hono, type Context } from 'hono';
+import type { RecordChange } from '../http/admin-change';
 import * as z from 'zod';
 import {
   ConsoleSessionListSchema,
@@ -77,7 +78,7 @@ function shown(record: SessionRecord, actsFor: RequestUser, current: string | un
 }
 
 /** The routes, mounted at /api/sessions behind requireSession (every signed-in role). */
-export function consoleSessionsRoutes(auth: ConsoleAuth) {
+export function consoleSessionsRoutes(auth: ConsoleAuth, recordChange: RecordChange) {
   return new Hono<AppEnv>()
     .get('/', async (c) => {
       const { user, handle } = caller(c);
@@ -107,6 +108,15 @@ export function consoleSessionsRoutes(auth: ConsoleAuth) {
       if (!session) throw noSuchSession();
       if (session.username !== user.username && !seesEveryone(user)) {
         throw forbiddenProblem(user.role);
+      }
+      // Someone else's session ended by an admin is an administrative change; one's own is not.
+      if (session.username !== user.username) {
+        await recordChange(c, {
+          action: 'session.ended',
+          target: session.username,
+          before: { session: session.handle, method: session.method },
+          after: null,
+        });
       }
       const ended = await auth.sessions.endWhere({ handle: id });
       if (ended.length === 0) throw noSuchSession();

@@ -1,5 +1,6 @@
 // /api/session: who is signed in (GET), signing in (POST) and signing out (DELETE), docs/product.md §4.
 import { Hono } from 'hono';
+import type { RecordChange } from '../http/admin-change';
 import {
   SESSION_PROBLEM_TYPES,
   SessionSchema,
@@ -81,7 +82,11 @@ function sessionAnswer(user: RequestUser, auth: ConsoleAuth): Session {
 }
 
 /** The session routes. Mount at /api/session before requireSession. */
-export function sessionRoutes(auth: ConsoleAuth) {
+export function sessionRoutes(auth: ConsoleAuth, recordChange: RecordChange) {
+  // Sign-ins are recorded, but unlike changes not refused when the trail cannot take them: a full
+  // or unreachable store must not lock out the people who look at /readyz and fix it. The
+  // recorder has logged the failure at error level by then.
+  const recordSignIn: RecordChange = (c, change) => recordChange(c, change).catch(() => undefined);
   return new Hono<AppEnv>()
     .get('/', async (c) => {
       const { user, presented } = await sessionUser(c, auth);
@@ -123,12 +128,25 @@ export function sessionRoutes(auth: ConsoleAuth) {
         await auth.throttle.recordFailure(reserved);
         // The name is logged only when it is a real account: a mistyped name is often a password.
         const known = auth.users.find(username) !== undefined;
+        // Refusals the throttle lets through are recorded (it bounds them); throttled ones are
+        // only logged, so a flood of guesses cannot fill the trail.
+        await recordSignIn(c, {
+          action: 'sign-in.refused',
+          target: known ? username : null,
+          after: { method: 'password', reason: known ? 'wrong password' : 'unknown name' },
+        });
         auth.logger.warn(
           { reqId: c.get('requestId'), ...(known ? { user: username } : { unknownUser: true }) },
           'sign-in failed',
         );
         throw signInFailedProblem();
       }
+      await recordSignIn(c, {
+        action: 'sign-in.succeeded',
+        actorName: user.username,
+        target: user.username,
+        after: { method: 'password', role: user.role },
+      });
       await auth.throttle.recordSuccess(reserved);
       // A fresh id on every sign-in (no session fixation); any session the browser had ends.
       const previous = await sessionUser(c, auth);

@@ -3,6 +3,7 @@
 // the throttle, docs/security-model.md); the locked-out user is told to ask an admin, and this is
 // what the admin does. The address counts stay: they guard against guessing many names.
 import { Hono } from 'hono';
+import type { RecordChange } from '../http/admin-change';
 import * as z from 'zod';
 import { PROBLEM_TYPES } from '../../shared/problem';
 import { SignInUnlockSchema, USERNAME_PATTERN, type SignInUnlock } from '../../shared/session';
@@ -13,7 +14,10 @@ import { normalizeUsername } from './users-file';
 import { HttpProblem } from '../problem';
 
 /** The routes, mounted at /api/sign-in-locks (admins: their API description says so). */
-export function signInLockRoutes(auth: Pick<ConsoleAuth, 'throttle' | 'users' | 'logger'>) {
+export function signInLockRoutes(
+  auth: Pick<ConsoleAuth, 'throttle' | 'users' | 'logger'>,
+  recordChange: RecordChange,
+) {
   return new Hono<AppEnv>().delete('/:username', async (c) => {
     const username = normalizeUsername(decodeURIComponent(c.req.param('username')));
     if (!USERNAME_PATTERN.test(username) || !auth.users.find(username)) {
@@ -24,6 +28,12 @@ export function signInLockRoutes(auth: Pick<ConsoleAuth, 'throttle' | 'users' | 
         detail: 'Check the name; users are listed with: npm run users -- list',
       });
     }
+    await recordChange(c, {
+      action: 'sign-in-lock.released',
+      target: username,
+      before: { locked: true },
+      after: { locked: false },
+    });
     await auth.throttle.unlock(username);
     auth.logger.info({ user: username, by: c.get('user')?.username }, 'sign-in unlocked');
     return c.json<SignInUnlock>({ username, unlocked: true }, 200, { 'Cache-Control': 'no-store' });

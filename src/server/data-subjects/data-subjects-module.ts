@@ -2,11 +2,13 @@
 // and their legacy equivalents, each audited (admins); the audit trail with its hash chain, signed
 // checkpoints, exports and daily retention (admins and auditors).
 import { randomBytes } from 'node:crypto';
+import type { RecordChange } from '../http/admin-change';
 import type { MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../app-env';
 import type { DataSubjectOperation } from '../../shared/data-subject-operations';
 import type { AreaModule } from '../area-module';
 import { ConfigError } from '../config';
+import { DEFAULT_PURPOSE_CATEGORIES, type PurposeMode } from '../../shared/lookup-purpose';
 import type { Logger } from '../logger';
 import type { ExtraCheck } from '../observability/readiness';
 import type { SqlDatabase } from '../store/database';
@@ -30,10 +32,16 @@ export interface AuditSettings {
   readonly auditCheckpointMinutes: number;
   readonly auditExportMaxRecords: number;
   readonly auditRetentionDays: number;
+  /** Whether a lookup must state why (LOOKUP_PURPOSE); absent: optional. */
+  readonly purposeMode?: PurposeMode;
+  /** The purpose categories offered (LOOKUP_PURPOSE_CATEGORIES); absent: the default list. */
+  readonly purposeCategories?: readonly string[];
 }
 
 export interface DataSubjectsAreaDeps {
   readonly database: () => Promise<SqlDatabase>;
+  /** Records exports made and verifications run in the audit trail (compose.ts). */
+  readonly recordChange: RecordChange;
   readonly upstream: UpstreamClient;
   /** The catalog, overrides applied (operations-file.ts). */
   readonly operations: readonly DataSubjectOperation[];
@@ -128,6 +136,10 @@ export function createDataSubjectsArea(deps: DataSubjectsAreaDeps): DataSubjects
         path: '/api/data-subjects',
         app: dataSubjectsRoutes({
           lookups,
+          purpose: {
+            mode: settings.purposeMode ?? 'optional',
+            categories: settings.purposeCategories ?? DEFAULT_PURPOSE_CATEGORIES,
+          },
           audit: lookupAudit,
           logger,
           ...(deps.beforeLookup ? { beforeLookup: deps.beforeLookup } : {}),
@@ -137,6 +149,7 @@ export function createDataSubjectsArea(deps: DataSubjectsAreaDeps): DataSubjects
         path: '/api/audit-trail',
         app: auditTrailRoutes({
           store: auditStore,
+          recordChange: deps.recordChange,
           hasher,
           operations: deps.operations.map((operation) => operation.id),
           chainKey,

@@ -16,11 +16,14 @@ import { auditWithheldProblem } from './audit/lookup-intent';
 import { AuditedLookups, AuditUnavailableError, type AskedLookup } from './audited-lookup';
 import type { DataSubjectLookups } from './data-subject-lookups';
 import { invalidLookupProblem } from './data-subject-lookups';
+import { checkPurpose, type PurposePolicy } from './lookup-purpose';
 import type { Logger } from '../logger';
 import { HttpProblem, problemResponse } from '../problem';
 
 export interface DataSubjectsRoutesDeps {
   readonly lookups: DataSubjectLookups;
+  /** Whether a lookup must state why, and the categories it may name (LOOKUP_PURPOSE). */
+  readonly purpose: PurposePolicy;
   readonly audit: LookupAudit;
   readonly logger: Logger;
   /** Runs before each lookup (the step-up to a recent provider sign-in). */
@@ -48,23 +51,43 @@ function identifierOf(lookups: DataSubjectLookups, body: unknown): string | unde
   return undefined;
 }
 
-/** The lookup request in `text`, or the 400 that says why it is not one. */
+/** A lookup as read: refused before it began (its purpose), or asked (valid or not). */
+type ReadLookup =
+  | { readonly refused: HttpProblem }
+  | (Pick<AskedLookup, 'identifier' | 'purpose'> &
+      ({ request: LookupRequest } | { invalid: HttpProblem }));
+
+/**
+ * The lookup request in `text`, or the 400 that says why it is not one. A faulty purpose refuses
+ * the lookup before it begins (nothing is sent or recorded); any other fault is a lookup refused,
+ * and recorded as such.
+ */
 function readLookup(
   lookups: DataSubjectLookups,
+  policy: PurposePolicy,
   text: string | undefined,
-): Pick<AskedLookup, 'identifier'> & ({ request: LookupRequest } | { invalid: HttpProblem }) {
+): ReadLookup {
   let body: unknown;
   try {
     body = JSON.parse(text ?? '');
   } catch {
     return {
       identifier: undefined,
+      purpose: null,
       invalid: invalidLookupProblem({ body: 'must be a JSON object' }),
     };
   }
   const identifier = identifierOf(lookups, body);
-  const parsed = LookupRequestSchema.safeParse(body);
-  if (parsed.success) return { identifier, request: parsed.data };
+  const checked = checkPurpose(policy, body, identifier);
+  if ('problem' in checked) return { refused: checked.problem };
+  const { purpose } = checked;
+  // The purpose was checked above (and is ignored with LOOKUP_PURPOSE=off): the rest is the lookup.
+  const { purpose: _stated, ...rest } =
+    typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
+  const parsed = LookupRequestSchema.safeParse(
+    typeof body === 'object' && body !== null && !Array.isArray(body) ? rest : body,
+  );
+  if (parsed.success) return { identifier, purpose, request: parsed.data };
   const issue = parsed.error.issues[0];
   const [field, param] = issue?.path ?? [];
   // A parameter's own fault names the parameter, as the catalog checks do.
@@ -74,6 +97,7 @@ function readLookup(
       : issue?.path.map(String).join('.') || 'body';
   return {
     identifier,
+    purpose,
     invalid: invalidLookupProblem({
       [where]:
         issue?.code === 'unrecognized_keys'
@@ -88,6 +112,7 @@ function readLookup(
 /** The data-subject routes, mounted at /api/data-subjects. */
 export function dataSubjectsRoutes({
   lookups,
+  purpose,
   audit,
   logger,
   beforeLookup = (_c, next) => next(),
@@ -102,7 +127,8 @@ export function dataSubjectsRoutes({
     .post('/lookups', beforeLookup, async (c) => {
       const user = c.get('user');
       if (!user) throw new Error('lookup without a signed-in user');
-      const read = readLookup(lookups, await c.req.text().catch(() => undefined));
+      const read = readLookup(lookups, purpose, await c.req.text().catch(() => undefined));
+      if ('refused' in read) return problemResponse(c, read.refused.problem);
       try {
         const answer = await audited.lookUp({
           ...read,
@@ -146,12 +172,12 @@ export const dataSubjectsApi: ApiModule = {
       operationId: 'lookUpDataSubject',
       summary: 'Run one catalog operation against the platform',
       description:
-        'The identifier travels in the body, never in a URL. Every lookup, refused and failed ones included, is written to the audit trail before the answer leaves.',
+        'The identifier travels in the body, never in a URL. `purpose` says why the person is looked up (a category of the configured list and a ticket or request id); it is kept in the audit trail. Every lookup, refused and failed ones included, is written to the audit trail before the answer leaves.',
       access: { session: ADMIN_ONLY },
       body: LookupRequestSchema,
       responses: { 200: { description: 'The platform’s answer.', schema: LookupResponseSchema } },
       problems: {
-        400: 'An unknown operation or invalid parameters, each named (`/problems/invalid-parameter`).',
+        400: 'An unknown operation or invalid parameters, each named (`/problems/invalid-parameter`); a purpose missing (LOOKUP_PURPOSE=required), of an unknown category, too long or holding personal data, named as `purpose`, `purpose.category` or `purpose.reference`, in which case nothing is sent or recorded.',
         404: 'The platform has no such data subject (`/problems/data-subject-not-found`).',
         429: 'The platform or the governor holds requests back (`/problems/rate-limited`).',
         502: 'The platform refused or answered something unusable (`/problems/upstream-*`, `/problems/data-subject-operation-unavailable`).',

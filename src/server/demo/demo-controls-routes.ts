@@ -3,6 +3,8 @@
 // the governor so the result shows up as it would in real use. The mock is reached in-process;
 // its /__mock routes are never exposed to the browser.
 import { Hono } from 'hono';
+import type { RecordChange } from '../http/admin-change';
+import type { AppEnv } from '../app-env';
 import * as z from 'zod/mini';
 import { EVENT_TYPES_OPERATION } from '../../shared/event-types';
 import {
@@ -29,6 +31,8 @@ export interface DemoControlsPort {
 
 export interface DemoControlsRoutesDeps {
   readonly controls: DemoControlsPort;
+  /** Records scenarios armed and blocks ended in the audit trail, before they happen. */
+  readonly recordChange: RecordChange;
   readonly upstream: UpstreamClient;
   readonly governor: Governor;
   /** Where the end of the blocks is announced to open pages (the live stream). */
@@ -93,7 +97,7 @@ async function probe(upstream: UpstreamClient): Promise<DemoOutcome['probe']> {
  *   stream so open pages drop their banners and countdowns (204).
  */
 export function demoControlsRoutes(deps: DemoControlsRoutesDeps) {
-  return new Hono()
+  return new Hono<AppEnv>()
     .get('/', (c) => c.json({ scenarios: DEMO_SCENARIOS }))
     .post('/', async (c) => {
       const parsed = ProvokeSchema.safeParse(await c.req.json().catch(() => undefined));
@@ -107,13 +111,31 @@ export function demoControlsRoutes(deps: DemoControlsRoutesDeps) {
         });
       }
       const { scenario } = parsed.data;
+      await deps.recordChange(c, {
+        action: 'demo.scenario-armed',
+        target: scenario,
+        before: null,
+        after: { scenario },
+      });
       // A failure here (e.g. the account is blocked already) shows in the probe instead.
       await deps.prepare?.().catch(() => undefined);
       deps.controls.provoke(scenario);
       const outcome: DemoOutcome = { scenario, probe: await probe(deps.upstream) };
       return c.json(outcome);
     })
-    .post('/reset', (c) => {
+    .post('/reset', async (c) => {
+      await deps.recordChange(c, {
+        action: 'blocks.ended',
+        target: null,
+        before: {
+          blocks: deps.governor.activeBlocks().map((block) => ({
+            scope: block.scope,
+            ruleId: block.ruleId,
+            until: new Date(block.until).toISOString(),
+          })),
+        },
+        after: { blocks: [] },
+      });
       deps.controls.reset();
       // Demo mode only: the operator ended the mock's blocks, so the console may send again.
       const incidentKeys = deps.governor.clearBlocks();

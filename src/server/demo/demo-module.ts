@@ -2,6 +2,7 @@
 // faults, so the rate-limit panel can be tried without a real account. Support engineers
 // investigate throttling, so they may use them too; nothing here reaches personal data.
 import type { AreaModule } from '../area-module';
+import type { RecordChange } from '../http/admin-change';
 import type { Governor } from '../governor/governor';
 import type { BlocksEnded } from '../../shared/incident';
 import type { UpstreamClient } from '../upstream/upstream-client';
@@ -9,6 +10,8 @@ import { demoControlsRoutes, type DemoControlsPort } from './demo-controls-route
 
 export interface DemoAreaDeps {
   readonly controls: DemoControlsPort;
+  /** Records scenarios armed and blocks ended in the audit trail, before they happen. */
+  readonly recordChange: RecordChange;
   readonly upstream: UpstreamClient;
   readonly governor: Governor;
   /** Where the end of the blocks is announced to open pages (the rate-limits area's hub). */

@@ -6,6 +6,7 @@ import type { RedisClient } from '../redis/redis-connection';
 import type { RedisKeys } from '../redis/redis-keys';
 import { DemoIntegrations, type DemoTrafficPort } from './demo-integrations';
 import { createIntegrations, type IntegrationsOptions } from './integrations';
+import type { RecordChange } from '../http/admin-change';
 import {
   accountUsageRoutes,
   integrationAdminRoutes,
@@ -14,6 +15,8 @@ import {
 
 export interface IntegrationsAreaDeps extends Omit<IntegrationsOptions, 'redis' | 'keys'> {
   readonly redis?: { readonly connection: RedisClient; readonly keys: RedisKeys } | undefined;
+  /** Records registrations, rotations and revocations in the audit trail, before they are made. */
+  readonly recordChange: RecordChange;
   /** Demo mode: the mock's simulated other clients, shown as reporting integrations. */
   readonly demo?:
     | {
@@ -32,7 +35,7 @@ export interface IntegrationsArea extends AreaModule {
 }
 
 export function createIntegrationsArea(deps: IntegrationsAreaDeps): IntegrationsArea {
-  const { redis, demo: _demo, ...options } = deps;
+  const { redis, demo: _demo, recordChange, ...options } = deps;
   const integrations = createIntegrations({
     ...options,
     ...(redis ? { redis: redis.connection, keys: redis.keys } : {}),
@@ -55,7 +58,7 @@ export function createIntegrationsArea(deps: IntegrationsAreaDeps): Integrations
         app: integrationReportRoutes(routeDeps),
         access: 'integration-key',
       },
-      { path: '/api/integrations', app: integrationAdminRoutes(routeDeps) },
+      { path: '/api/integrations', app: integrationAdminRoutes({ ...routeDeps, recordChange }) },
       { path: '/api/account-usage', app: accountUsageRoutes(routeDeps) },
     ],
     async start() {

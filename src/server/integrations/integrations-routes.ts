@@ -30,6 +30,7 @@ import { HttpProblem, problemResponse } from '../problem';
 import { quotaRefusalHeaders } from '../rate-limit-fields';
 import { SECURITY_PROBLEM_TYPES } from '../security/security-problems';
 import { clientAddress } from '../security/web-settings';
+import type { RecordChange } from '../http/admin-change';
 
 const noStore = { 'Cache-Control': 'private, no-store' };
 
@@ -159,10 +160,18 @@ export function integrationReportRoutes(deps: IntegrationsRoutesDeps) {
   });
 }
 
+/** An integration as its audit entry shows it: its key never (the store keeps only a hash). */
+function auditedIntegration(integration: Integration) {
+  return { name: integration.name, owner: integration.owner };
+}
+
 const IdParam = z.string().check(z.regex(/^[0-9a-f-]{36}$/));
 
 /** The admin routes, mounted at /api/integrations (admins: their API description says so). */
-export function integrationAdminRoutes(deps: IntegrationsRoutesDeps) {
+export function integrationAdminRoutes(
+  deps: IntegrationsRoutesDeps & { readonly recordChange: RecordChange },
+) {
+  const { recordChange } = deps;
   const idOf = (c: Context) => {
     const parsed = IdParam.safeParse(c.req.param('id'));
     if (!parsed.success) throw notFound();
@@ -191,6 +200,13 @@ export function integrationAdminRoutes(deps: IntegrationsRoutesDeps) {
           parameter: field,
         });
       }
+      // Recorded before the key exists: the entry names the integration, never its key.
+      await recordChange(c, {
+        action: 'integration.added',
+        target: parsed.data.name,
+        before: null,
+        after: { name: parsed.data.name, owner: parsed.data.owner || null },
+      });
       try {
         const issued = await deps.store.register(parsed.data.name, parsed.data.owner || null);
         changed(c, 'registered', issued.integration);
@@ -209,13 +225,29 @@ export function integrationAdminRoutes(deps: IntegrationsRoutesDeps) {
       }
     })
     .post('/:id/rotate', async (c) => {
-      const issued = await deps.store.rotate(idOf(c));
+      const existing = await deps.store.findById(idOf(c));
+      if (!existing) throw notFound();
+      await recordChange(c, {
+        action: 'integration.key-rotated',
+        target: existing.id,
+        before: auditedIntegration(existing),
+        after: { ...auditedIntegration(existing), key: 'replaced' },
+      });
+      const issued = await deps.store.rotate(existing.id);
       if (!issued) throw notFound();
       changed(c, 'key rotated', issued.integration);
       return c.json(issued, 200, noStore);
     })
     .post('/:id/revoke', async (c) => {
-      const integration = await deps.store.revoke(idOf(c));
+      const existing = await deps.store.findById(idOf(c));
+      if (!existing) throw notFound();
+      await recordChange(c, {
+        action: 'integration.revoked',
+        target: existing.id,
+        before: auditedIntegration(existing),
+        after: null,
+      });
+      const integration = await deps.store.revoke(existing.id);
       if (!integration) throw notFound();
       changed(c, 'revoked', integration);
       return c.json(integration, 200, noStore);

@@ -4,6 +4,7 @@
 // area, through the port compose.ts hands it), prunes it with the reports' retention, and answers
 // the what-if and readiness routes.
 import type { DataSubjectOperation } from '../../shared/data-subject-operations';
+import type { WhatIfResult } from '../../shared/planning';
 import type { AreaModule } from '../area-module';
 import type { GovernorEvents } from '../governor/governor-events';
 import type { Logger } from '../logger';
@@ -11,6 +12,9 @@ import type { SqlDatabase } from '../store/database';
 import { ConsoleTraffic } from './console-traffic';
 import { planningRoutes } from './planning-routes';
 import type { PolicyInForce } from './policies';
+import { ReplayGate } from './replay-gate';
+import { inProcessReplays, workerReplays } from './replay-runner';
+import type { ReplayDatabase } from './replay-worker';
 import { TrafficStore } from './traffic-store';
 
 const PRUNE_EVERY_MS = 60 * 60_000;
@@ -27,6 +31,13 @@ export interface PlanningAreaDeps {
   readonly integrationNames: () => Promise<ReadonlyMap<string, string>>;
   readonly logger: Logger;
   readonly now: () => number;
+  /** Replays this replica runs at once (REPLAY_CONCURRENCY). */
+  readonly replayConcurrency: number;
+  /**
+   * Where replay threads open the database (the one `database` opens); without it (an in-memory
+   * database, which no other thread can open) replays run on the event loop.
+   */
+  readonly replayDatabase?: ReplayDatabase;
 }
 
 export interface PlanningArea extends AreaModule {
@@ -42,6 +53,20 @@ export function createPlanningArea(deps: PlanningAreaDeps): PlanningArea {
     logger: deps.logger,
     now: deps.now,
   });
+  const planningDeps = {
+    store: traffic,
+    inForce: deps.inForce,
+    retentionDays: deps.retentionDays,
+    operations: deps.operations,
+    integrationNames: deps.integrationNames,
+    now: deps.now,
+  };
+  const replays = {
+    gate: new ReplayGate<WhatIfResult>({ limit: deps.replayConcurrency, now: deps.now }),
+    run: deps.replayDatabase
+      ? workerReplays({ database: deps.replayDatabase, deps: planningDeps })
+      : inProcessReplays(planningDeps),
+  };
   let timer: NodeJS.Timeout | undefined;
   const prune = async () => {
     try {
@@ -57,14 +82,7 @@ export function createPlanningArea(deps: PlanningAreaDeps): PlanningArea {
     routes: [
       {
         path: '/api/planning',
-        app: planningRoutes({
-          store: traffic,
-          inForce: deps.inForce,
-          retentionDays: deps.retentionDays,
-          operations: deps.operations,
-          integrationNames: deps.integrationNames,
-          now: deps.now,
-        }),
+        app: planningRoutes({ ...planningDeps, replays }),
       },
     ],
     start() {

@@ -16,6 +16,7 @@ import {
   WhatIfRequestSchema,
   WhatIfResultSchema,
   type PlanningPolicies,
+  type WhatIfResult,
 } from '../../shared/planning';
 import { PROBLEM_TYPES } from '../../shared/problem';
 import type { AppEnv } from '../app-env';
@@ -25,7 +26,9 @@ import { HttpProblem, invalidParameter } from '../problem';
 import { migrationReadiness, type ReadinessDeps } from './migration-readiness';
 import { migrationCsv, migrationMarkdown, whatIfCsv, whatIfMarkdown } from './planning-exports';
 import { limitsOf, otherVersion, PolicyRejectedError, rulesOf, summaryOf } from './policies';
-import { NoRecordedTrafficError, PeriodTooLongError, whatIf } from './what-if';
+import { ReplayBusyError, type ReplayGate } from './replay-gate';
+import type { RunReplay } from './replay-runner';
+import { NoRecordedTrafficError, PeriodTooLongError } from './what-if';
 
 const NO_STORE = { 'Cache-Control': 'private, no-store' };
 
@@ -73,6 +76,18 @@ function file(c: Context, format: 'csv' | 'markdown', name: string, body: string
 function asProblem(error: unknown): never {
   if (error instanceof PolicyRejectedError) throw invalidBody(error.parameter, error.message);
   if (error instanceof PeriodTooLongError) throw invalidBody('period', error.message);
+  if (error instanceof ReplayBusyError) {
+    throw new HttpProblem(
+      {
+        type: PROBLEM_TYPES.replayBusy,
+        title: 'A replay is already running',
+        status: 429,
+        detail: error.message,
+        retryAfterSeconds: error.retryAfterSeconds,
+      },
+      { 'Retry-After': String(error.retryAfterSeconds) },
+    );
+  }
   if (error instanceof NoRecordedTrafficError) {
     throw new HttpProblem({
       type: PROBLEM_TYPES.noRecordedTraffic,
@@ -109,14 +124,26 @@ export function planningPolicies(deps: ReadinessDeps): PlanningPolicies {
   };
 }
 
-export function planningRoutes(deps: ReadinessDeps) {
+/** How the routes run replays: shared fairly by the gate, each run off the event loop. */
+export interface PlanningReplays {
+  readonly gate: ReplayGate<WhatIfResult>;
+  readonly run: RunReplay;
+}
+
+export function planningRoutes(deps: ReadinessDeps & { readonly replays: PlanningReplays }) {
   return new Hono<AppEnv>()
     .get('/policies', (c) => c.json(planningPolicies(deps), 200, NO_STORE))
     .post('/what-if', async (c) => {
       const format = formatOf(c);
       const parsed = WhatIfRequestSchema.safeParse(await readJson(c.req.raw));
       if (!parsed.success) throw firstIssue(parsed.error);
-      const result = await whatIf(deps, parsed.data).catch(asProblem);
+      // The parsed request is in its canonical form (the schema's key order, unknown fields
+      // refused), so equal requests have equal keys; the role is what the asker may see, so a
+      // joined asker never receives a result computed for a wider view.
+      const key = JSON.stringify([c.get('user')?.role ?? null, parsed.data]);
+      const result = await deps.replays.gate
+        .run(key, c.req.raw.signal, (signal) => deps.replays.run(parsed.data, signal))
+        .catch(asProblem);
       if (format === 'csv') return file(c, format, `what-if-${result.period}`, whatIfCsv(result));
       if (format === 'markdown') {
         return file(c, format, `what-if-${result.period}`, whatIfMarkdown(result));
@@ -180,6 +207,7 @@ export const planningApi: ApiModule = {
       problems: {
         400: 'A limit of a custom policy is zero, negative, fractional or absurd (`parameter` names it), or the period is longer than the retention.',
         422: 'No request was recorded in the period: there is nothing to replay (`/problems/no-recorded-traffic`).',
+        429: 'As many replays run as this replica allows (REPLAY_CONCURRENCY); `Retry-After` and `retryAfterSeconds` say when to try again (`/problems/replay-busy`). The same request while it runs is not refused: it gets that replay’s result.',
       },
     },
     {

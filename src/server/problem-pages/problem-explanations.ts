@@ -125,6 +125,13 @@ export const PROBLEM_EXPLANATIONS: Record<keyof typeof PROBLEM_TYPES, ProblemExp
       'A what-if replay was asked for a period in which neither the console nor any reporting integration recorded a request. An empty replay would look like "no breaches", so the console answers this instead.',
     todo: 'Choose a longer period, or wait until integrations have reported (the Integrations page shows when each last did).',
   },
+  replayBusy: {
+    title: 'A replay is already running',
+    status: '429',
+    happened:
+      'Each console replica runs at most a few what-if replays at once (REPLAY_CONCURRENCY, 2 by default), so replays cannot slow down everything else the console does. This one would have been one too many, and was not started. The platform is not involved.',
+    todo: 'Try again after the time in `Retry-After` (the form keeps what you entered). Asking for the very same replay while it runs is never refused: it waits for that one’s result.',
+  },
   exportTooLarge: {
     title: 'The export is too large',
     status: '413',

@@ -58,6 +58,8 @@ async function streamApp(
         store,
         hub,
         logger: createLogger('silent'),
+        // The stream records no administrative change.
+        recordChange: () => Promise.resolve(),
         now: () => T0,
         heartbeatMs: 20,
         ...options,

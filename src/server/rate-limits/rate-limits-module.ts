@@ -3,6 +3,7 @@
 // incidents' retention. Every signed-in role reads it; forgetting the limits the platform
 // reported changes what the governor keeps, so that is for admins.
 import { Hono } from 'hono';
+import type { RecordChange } from '../http/admin-change';
 import type { RateLimitRule } from '../../shared/rate-limits';
 import type { Incident } from '../../shared/incident';
 import type { AppEnv } from '../app-env';
@@ -39,6 +40,8 @@ export interface RateLimitsAreaDeps {
   readonly moduleRules?: readonly RateLimitRule[] | undefined;
   /** Whether a session is still live, asked by the stream at every heartbeat. */
   readonly sessionAlive: (sessionId: string) => Promise<boolean>;
+  /** Records administrative changes in the audit trail (compose.ts). */
+  readonly recordChange: RecordChange;
   /** Told of governor fallback changes and of incidents stored or not (metrics). */
   readonly observe: {
     readonly fallbackChanged: (active: boolean) => void;
@@ -88,6 +91,7 @@ export function createRateLimitsArea(deps: RateLimitsAreaDeps): RateLimitsArea {
       now,
       streams,
       sessionAlive: deps.sessionAlive,
+      recordChange: deps.recordChange,
     }),
   );
   // Incidents are kept INCIDENT_RETENTION_DAYS (the audit trail has its own retention): swept at

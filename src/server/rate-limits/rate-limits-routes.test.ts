@@ -382,6 +382,8 @@ describe('GET /api/rate-limits/stream', () => {
         store: new SqlIncidentStore(database),
         hub: new IncidentHub(),
         logger: createLogger('silent'),
+        // The stream records no administrative change.
+        recordChange: () => Promise.resolve(),
         now: () => clock.now,
         heartbeatMs: 10,
       }),

@@ -2,6 +2,7 @@
 // console uses right now, the 429 incident history, and the live Server-Sent Events stream of
 // incident changes, mounted here and run by incident-stream.ts.
 import { Hono } from 'hono';
+import type { RecordChange } from '../http/admin-change';
 import * as z from 'zod';
 import {
   BLOCKS_ENDED_EVENT,
@@ -22,6 +23,8 @@ import { invalidParameter } from '../problem';
 import { InvalidCursorError, type IncidentQuery } from './incident-store';
 
 export interface RateLimitsRoutesDeps extends IncidentStreamDeps {
+  /** Records the reset of learned limits in the audit trail, before it is made. */
+  readonly recordChange: RecordChange;
   readonly governor: Governor;
 }
 
@@ -103,7 +106,18 @@ export function rateLimitsRoutes(deps: RateLimitsRoutesDeps) {
         return c.json(body, 200, noStore);
       })
       // Admins only (app.ts): back to the configured limits alone.
-      .delete('/reported-limits', (c) => {
+      .delete('/reported-limits', async (c) => {
+        const learned = [...(await deps.governor.reportedUsage()).keys()].map((state) => ({
+          endpoint: state.endpoint,
+          period: state.period,
+          reported: state.reported,
+        }));
+        await deps.recordChange(c, {
+          action: 'learned-limits.reset',
+          target: null,
+          before: { learned },
+          after: { learned: [] },
+        });
         deps.governor.forgetReportedLimits();
         return c.body(null, 204);
       })

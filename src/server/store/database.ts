@@ -270,6 +270,25 @@ export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<S
   return db;
 }
 
+/**
+ * A second, read-only connection to the database under `dataDir`, which another connection has
+ * opened and migrated: for work that only reads, in a thread of its own (what-if replays). In
+ * write-ahead-log mode its reads see the last commit and never wait for a writer. No check or
+ * migration runs: the console's own connection did both when it opened.
+ */
+export function openReadOnlyDatabase(dataDir: string): SqlDatabase {
+  try {
+    const connection = new Database(join(dataDir, DATABASE_FILE), {
+      readonly: true,
+      fileMustExist: true,
+    });
+    connection.pragma('busy_timeout = 5000');
+    return sqliteDatabase(connection);
+  } catch (error) {
+    throw explainStoreError(error, dataDir);
+  }
+}
+
 export interface RetryingDatabaseOptions {
   /** Opens the database; called again after a failure once `retryMs` has passed. */
   readonly open: () => Promise<SqlDatabase>;

@@ -439,4 +439,58 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 15,
+    name: 'audit trail: administrative changes',
+    sql: `
+      -- Every change of what the console does (alert destinations, thresholds, integrations,
+      -- unlocks, sessions, tokens, blocks, demo controls, exports, sign-ins): who (the person, or
+      -- a token and its owner), from where, what, before and after as JSON with secrets replaced
+      -- by fingerprints (data-subjects/audit/admin-change-entry.ts). Chained like lookups.
+      CREATE TABLE admin_changes (
+        id text PRIMARY KEY,
+        at text NOT NULL,
+        username text NOT NULL,
+        token_id text,
+        token_name text,
+        address text NOT NULL,
+        action text NOT NULL,
+        target text,
+        before_state text,
+        after_state text,
+        request_id text
+      );
+      CREATE INDEX admin_changes_newest ON admin_changes (at DESC, id DESC);
+      -- The chain gains the kind 'change'; a CHECK cannot be altered in SQLite, so the table is
+      -- rebuilt with its entries as they are (their hashes cover their payloads, not the table).
+      CREATE TABLE audit_chain_next (
+        seq bigint PRIMARY KEY,
+        at text NOT NULL,
+        kind text NOT NULL CHECK (kind IN ('intent', 'outcome', 'retention', 'change')),
+        record_id text,
+        payload text NOT NULL,
+        prev_hash text NOT NULL,
+        hash text NOT NULL
+      );
+      INSERT INTO audit_chain_next (seq, at, kind, record_id, payload, prev_hash, hash)
+        SELECT seq, at, kind, record_id, payload, prev_hash, hash FROM audit_chain;
+      DROP TABLE audit_chain;
+      ALTER TABLE audit_chain_next RENAME TO audit_chain;
+      CREATE INDEX audit_chain_record ON audit_chain (record_id);
+      CREATE INDEX audit_chain_at ON audit_chain (at);
+    `,
+  },
+  {
+    version: 16,
+    name: 'audit trail: the purpose of each lookup',
+    sql: `
+      -- Why a person was looked up (docs/audit-trail.md): a category of the configured list and a
+      -- reference (a ticket or request id, never personal data). Null on records made before, and
+      -- on lookups without one (LOOKUP_PURPOSE=optional or off). Covered by the intent's chain
+      -- entry from version 2 of its payload on.
+      ALTER TABLE lookup_audit ADD COLUMN purpose_category text;
+      ALTER TABLE lookup_audit ADD COLUMN purpose_reference text;
+      CREATE INDEX lookup_audit_reference ON lookup_audit (purpose_reference, at DESC);
+    `,
+  },
 ];

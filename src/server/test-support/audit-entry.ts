@@ -21,5 +21,6 @@ export function sampleAuditEntry(at: number, overrides: Partial<AuditEntry> = {}
 /** Empties the audit trail's tables and sets the chain back to its start, between tests. */
 export const RESET_AUDIT_TRAIL_SQL = `DELETE FROM lookup_audit; DELETE FROM lookup_audit_subjects;
   DELETE FROM audit_chain; DELETE FROM audit_verifications; DELETE FROM audit_checkpoints;
+  DELETE FROM admin_changes;
   UPDATE audit_chain_state SET seq = 0, hash = '${'0'.repeat(64)}', checkpoint = NULL,
     last_retention = NULL, legacy_records = 0`;

@@ -5,11 +5,9 @@
 // it is stopped (its worker is ended and a fresh one takes the next job), so nothing is worked on
 // for a request that has already been answered with a timeout. Measured in bench/ (scenario
 // large-answers) against the alternatives: see docs/architecture.md, "Large answers".
-import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { startWorker } from '../start-worker';
 import type { AnswerJob, AnswerResult } from './answer-worker';
 import { checkedEventTypesBody, withItems, type EventTypesBody } from './event-types-json';
 import { bufferView, ownedWhole } from './owned-bytes';
@@ -22,29 +20,12 @@ export class AnswerDeadlineExceeded extends Error {
   override name = 'AnswerDeadlineExceeded';
 }
 
-/**
- * The worker's script: the TypeScript source when running from a checkout (loaded through tsx),
- * the bundled file next to the server's chunks after `npm run build`.
- */
-function workerScript(): { url: URL; typescript: boolean } {
-  const source = new URL('./answer-worker.ts', import.meta.url);
-  if (existsSync(fileURLToPath(source))) return { url: source, typescript: true };
-  return { url: new URL('./upstream/answer-worker.js', import.meta.url), typescript: false };
-}
-
-function startWorker(): Worker {
-  const { url, typescript } = workerScript();
-  if (!typescript) return new Worker(url);
-  // tsx's register() makes the worker load TypeScript, whatever loader its parent used.
-  // Its ESM entry, found next to the CommonJS one `require.resolve` gives.
-  const tsx = pathToFileURL(
-    createRequire(import.meta.url)
-      .resolve('tsx/esm/api')
-      .replace(/\.cjs$/, '.mjs'),
-  ).href;
-  const boot = `import(${JSON.stringify(tsx)}).then((api) => { api.register(); return import(${JSON.stringify(url.href)}); });`;
-  return new Worker(boot, { eval: true });
-}
+/** The worker: the TypeScript source from a checkout, the bundled file after a build. */
+const startAnswerWorker = () =>
+  startWorker(
+    new URL('./answer-worker.ts', import.meta.url),
+    new URL('./upstream/answer-worker.js', import.meta.url),
+  );
 
 interface Job {
   readonly id: number;
@@ -152,7 +133,7 @@ export class AnswerParser {
   }
 
   #spawn(slot: Slot): Worker {
-    const worker = startWorker();
+    const worker = startAnswerWorker();
     worker.unref();
     worker.on('message', (result: AnswerResult) => {
       const job = slot.job;

@@ -7,6 +7,7 @@ import {
   type FilterOption,
 } from '../../../components/ui/filter-bar';
 import { AUDIT_OUTCOMES } from '../../../shared/audit-trail';
+import { PURPOSE_REFERENCE_MAX_LENGTH } from '../../../shared/lookup-purpose';
 import { BUILT_IN_OPERATIONS, operationLabel } from '../../../shared/data-subject-operations';
 import type { AuditFilters } from '../audit-url-state';
 import { OUTCOME_TEXT } from '../format';
@@ -29,7 +30,7 @@ const OUTCOME_OPTIONS: readonly FilterOption[] = AUDIT_OUTCOMES.map((outcome) =>
   label: OUTCOME_TEXT[outcome].label,
 }));
 
-/** Time range, user, operation and outcome. */
+/** Time range, user, a purpose's reference, operation and outcome. */
 export function AuditFiltersBar({ filters, onChange }: AuditFiltersBarProps) {
   return (
     <FilterBar label="Filter the audit trail" filters={filters} onChange={onChange}>
@@ -52,6 +53,17 @@ export function AuditFiltersBar({ filters, onChange }: AuditFiltersBarProps) {
             onChange={(event) =>
               set({ user: event.target.value.trim().toLowerCase() || undefined })
             }
+          />
+          <FilterInput
+            label="Reference"
+            type="text"
+            autoComplete="off"
+            spellCheck={false}
+            size={12}
+            maxLength={PURPOSE_REFERENCE_MAX_LENGTH}
+            placeholder="DSAR-2291"
+            value={filters.reference ?? ''}
+            onChange={(event) => set({ reference: event.target.value.trim() || undefined })}
           />
           <FilterSelect label="Operation" options={OPERATION_OPTIONS} {...bind('operation')} />
           <FilterSelect label="Outcome" options={OUTCOME_OPTIONS} {...bind('outcome')} />

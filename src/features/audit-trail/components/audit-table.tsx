@@ -96,6 +96,13 @@ const columns = columnHelper.columns([
           ) : null}
           {matched ? <span className="cell-sub audit-matched-keys">Matched {matched}</span> : null}
           <span>{notes.join(' · ')}</span>
+          {record.purpose === undefined ? null : (
+            <span className="cell-sub audit-purpose">
+              {record.purpose
+                ? `Purpose: ${record.purpose.reference} · ${record.purpose.category}`
+                : 'No purpose recorded'}
+            </span>
+          )}
           {params ? <span className="cell-sub muted audit-params">{params}</span> : null}
           {detail ? (
             <span className="cell-sub muted audit-detail" title={detail}>

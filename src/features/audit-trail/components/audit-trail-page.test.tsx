@@ -31,8 +31,14 @@ const TRAIL = [
     outcome: 'not-found',
     status: 404,
     detail: '/problems/data-subject-not-found',
+    purpose: { category: 'access request', reference: 'DSAR-2291' },
   }),
-  record({ operation: 'v4-link-tokens', identifierHashed: false, continued: true }),
+  record({
+    operation: 'v4-link-tokens',
+    identifierHashed: false,
+    continued: true,
+    purpose: null,
+  }),
   record({
     operation: 'v2-datasubjects',
     outcome: 'rate-limited',
@@ -176,6 +182,8 @@ describe('AuditTrailPage', () => {
     expect(rows[1]).toHaveTextContent('Not found');
     expect(rows[1]).toHaveTextContent('data subject not found');
     expect(rows[2]).toHaveTextContent('no identifier asked · load-more page');
+    expect(rows[1]).toHaveTextContent('Purpose: DSAR-2291 · access request');
+    expect(rows[2]).toHaveTextContent('No purpose recorded');
     expect(screen.getByTestId('chain-last-verified')).toHaveTextContent(
       /Intact.*12 entries intact \(by the daily retention job\)/,
     );
@@ -192,6 +200,10 @@ describe('AuditTrailPage', () => {
     await user.selectOptions(screen.getByLabelText('Outcome'), 'rate-limited');
     expect(router.state.location.search).toBe('?outcome=rate-limited');
     expect(calls.at(-1)?.url).toBe('/api/audit-trail?outcome=rate-limited');
+
+    await user.type(screen.getByLabelText('Reference'), 'DSAR-2291');
+    expect(router.state.location.search).toBe('?outcome=rate-limited&reference=DSAR-2291');
+    expect(calls.at(-1)?.url).toBe('/api/audit-trail?outcome=rate-limited&reference=DSAR-2291');
   });
 
   it('finds the lookups of a typed identifier, sending it in the body only', async () => {

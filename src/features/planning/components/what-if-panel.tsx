@@ -22,6 +22,16 @@ export interface WhatIfPanelProps {
   onPeriod: (period: PlanningPeriod) => void;
 }
 
+/**
+ * The console's refusal of one replay too many (429), in the page's words: the policy entered
+ * stays in the form, so trying again is one click.
+ */
+export function replayBusyMessage(retryAfterSeconds: number | undefined): string {
+  return retryAfterSeconds === undefined
+    ? 'A replay is already running; try again shortly.'
+    : `A replay is already running; try again in ${retryAfterSeconds} s.`;
+}
+
 export function WhatIfPanel({ policies, period, onPeriod }: WhatIfPanelProps) {
   const [draft, setDraft] = useState<PolicyDraft>(() => draftFromInForce(policies));
   const [localErrors, setLocalErrors] = useState<ReadonlyMap<DraftField, string>>(new Map());
@@ -86,9 +96,15 @@ export function WhatIfPanel({ policies, period, onPeriod }: WhatIfPanelProps) {
           <p>{problem.detail}</p>
         </StatusPanel>
       ) : null}
+      {problem?.type === PROBLEM_TYPES.replayBusy ? (
+        <StatusPanel role="alert" tone="warning" title="Not replayed yet">
+          <p>{replayBusyMessage(problem.retryAfterSeconds)}</p>
+        </StatusPanel>
+      ) : null}
       {replay.error &&
       problem?.type !== PROBLEM_TYPES.invalidParameter &&
-      problem?.type !== PROBLEM_TYPES.noRecordedTraffic ? (
+      problem?.type !== PROBLEM_TYPES.noRecordedTraffic &&
+      problem?.type !== PROBLEM_TYPES.replayBusy ? (
         <StatusPanel role="alert" tone="danger" title="The replay failed">
           <p>{replay.error.message}</p>
         </StatusPanel>

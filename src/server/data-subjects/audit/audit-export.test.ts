@@ -106,7 +106,7 @@ describe('streamAuditExport', () => {
     const text = await new Response(stream).text();
     const lines = text.trim().split('\r\n');
     expect(lines[0]).toBe(
-      'id,at,user,operation,outcome,status,detail,identifier_hashed,continued,completed,parameters,record_count,subject_count,matched_by,token',
+      'id,at,user,operation,outcome,status,detail,identifier_hashed,continued,completed,parameters,record_count,subject_count,matched_by,token,purpose_category,purpose_reference',
     );
     expect(lines[1]).toContain(`"'=HYPERLINK(""x"")"`);
     expect(lines[1]).toContain(`"' \n=2+3"`);

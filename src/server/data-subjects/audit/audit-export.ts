@@ -47,6 +47,8 @@ const CSV_HEADER = [
   'matched_by',
   // Last, so the columns before keep their places for readers written earlier.
   'token',
+  'purpose_category',
+  'purpose_reference',
 ];
 
 /** The parameters asked, in words: `updatedSince=…; identifier=(hashed)`. */
@@ -73,6 +75,8 @@ function csvRow(record: AuditRecord): string {
     record.subjectCount,
     record.matchedBy,
     record.token,
+    record.purpose?.category,
+    record.purpose?.reference,
   ]
     .map(csvCell)
     .join(',')}\r\n`;

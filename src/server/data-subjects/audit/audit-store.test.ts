@@ -63,6 +63,7 @@ for (const engine of STORE_ENGINES) {
         identifierHashed: true,
         continued: true,
         completed: true,
+        purpose: null,
         recordCount: null,
         subjectCount: 0,
       });
@@ -211,6 +212,41 @@ for (const engine of STORE_ENGINES) {
       expect(broken.ok).toBe(false);
       expect(broken.brokenAt).toBe(3);
       expect(broken.detail).toContain(second!.id);
+    });
+
+    it('keeps a lookup’s purpose under the chain: edited, removed or added, the walk finds it', async () => {
+      const purpose = { category: 'access request', reference: 'DSAR-2291' };
+      const stated = await store.record(entry({ purpose }));
+      const none = await store.record(entry({ at: T0 + 1_000 }));
+      expect(stated.purpose).toEqual(purpose);
+      expect(none.purpose).toBeNull();
+      expect((await store.list({ limit: 10, reference: 'dsar-2291' })).items).toHaveLength(1);
+      expect(await verify()).toMatchObject({ ok: true, entries: 4 });
+
+      const edits: Array<[string, unknown[]]> = [
+        ['UPDATE lookup_audit SET purpose_reference = $1 WHERE id = $2', ['DSAR-9999', stated.id]],
+        ['UPDATE lookup_audit SET purpose_category = $1 WHERE id = $2', ['other', stated.id]],
+        [
+          'UPDATE lookup_audit SET purpose_category = NULL, purpose_reference = NULL WHERE id = $1',
+          [stated.id],
+        ],
+      ];
+      for (const [sql, params] of edits) {
+        await db.query(sql, params);
+        const broken = await verify();
+        expect(broken).toMatchObject({ ok: false, brokenAt: 1 });
+        expect(broken.detail).toContain(stated.id);
+        await db.query(
+          'UPDATE lookup_audit SET purpose_category = $1, purpose_reference = $2 WHERE id = $3',
+          [purpose.category, purpose.reference, stated.id],
+        );
+      }
+      expect((await verify()).ok).toBe(true);
+      await db.query(
+        'UPDATE lookup_audit SET purpose_category = $1, purpose_reference = $2 WHERE id = $3',
+        [purpose.category, purpose.reference, none.id],
+      );
+      expect(await verify()).toMatchObject({ ok: false, brokenAt: 3 });
     });
 
     it('finds an outcome, a shown subject, a chain entry or a record removed or added', async () => {

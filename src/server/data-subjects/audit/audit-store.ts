@@ -10,6 +10,7 @@ import {
   type AuditRecord,
 } from '../../../shared/audit-trail';
 import type { PersonKeyKind } from '../../../shared/data-subject-contract';
+import type { LookupPurpose } from '../../../shared/lookup-purpose';
 import { chainEntryHash, signCheckpoint, type ChainCheckpoint } from './audit-chain';
 import type { SqlDatabase, SqlExecutor } from '../../store/database';
 import { decodeKeysetCursor, encodeKeysetCursor } from '../../store/keyset-cursor';
@@ -17,6 +18,15 @@ import { sortableId } from '../../store/sortable-id';
 import * as z from 'zod';
 import { flag, integer, parseRow, select } from '../../store/typed-rows';
 import { AuditEvidenceStore } from './audit-evidence-store';
+import type { AdministrativeChange } from '../../http/admin-change';
+import {
+  CHANGE_COLUMNS,
+  ChangeRowSchema,
+  changePayload,
+  stateText,
+  storedChange,
+  type StoredChange,
+} from './admin-change-entry';
 
 /** What a lookup is about to do, written before anything is sent (time in epoch ms). */
 export interface AuditIntentEntry {
@@ -33,6 +43,8 @@ export interface AuditIntentEntry {
   readonly requestId: string | null;
   /** The parameters asked, identifiers hashed. */
   readonly params?: readonly AuditParam[];
+  /** Why the person is looked up; null or absent when none was stated. */
+  readonly purpose?: LookupPurpose | null;
 }
 
 /** What came of a lookup. */
@@ -73,6 +85,10 @@ export interface AuditQuery {
   readonly user?: string;
   readonly operation?: string;
   readonly outcome?: AuditOutcome;
+  /** The purpose's reference, exactly (case-insensitive): "everything under DSAR-2291". */
+  readonly reference?: string;
+  /** The purpose's category. */
+  readonly category?: string;
   readonly limit: number;
   /** From a previous page's `nextCursor`. */
   readonly cursor?: string;
@@ -88,7 +104,7 @@ export interface AuditRecordPage {
 export interface ChainRow {
   seq: number;
   entryAt: string;
-  kind: 'intent' | 'outcome' | 'retention';
+  kind: 'intent' | 'outcome' | 'retention' | 'change';
   recordId: string | null;
   payload: string;
   prevHash: string;
@@ -97,6 +113,20 @@ export interface ChainRow {
   record: StoredAuditRow | null;
   /** The record's shown keys as stored now, sorted by hash. */
   subjects: StoredShownKey[];
+  /** For a `change` entry: the change as stored now; null when it is gone (or another kind). */
+  change?: StoredChange | null;
+}
+
+/** The administrative changes' filters; times in epoch ms. */
+export interface ChangeQuery {
+  readonly since?: number;
+  readonly until?: number;
+  /** A prefix of the person's name (or a token's owner). */
+  readonly user?: string;
+  /** The kind of change: the part of its action before the dot (`alert-destination`). */
+  readonly kind?: string;
+  readonly limit: number;
+  readonly cursor?: string;
 }
 
 /** A record's columns as stored. */
@@ -113,6 +143,8 @@ export interface StoredAuditRow {
   continued: boolean;
   requestId: string | null;
   params: string | null;
+  purposeCategory: string | null;
+  purposeReference: string | null;
   recordCount: number | null;
   subjectCount: number;
   completed: boolean;
@@ -147,6 +179,10 @@ export interface AuditStore {
   complete(id: string, outcome: AuditOutcomeEntry): Promise<AuditRecord>;
   /** Writes a whole lookup (intent and outcome) at once. */
   record(entry: AuditEntry): Promise<AuditRecord>;
+  /** Writes an administrative change and its chain entry in one transaction. */
+  recordChange(change: AdministrativeChange): Promise<StoredChange>;
+  /** One page of administrative changes, newest first. */
+  listChanges(query: ChangeQuery): Promise<{ items: StoredChange[]; nextCursor: string | null }>;
   /** One page of the trail, newest first. */
   list(query: AuditQuery): Promise<AuditRecordPage>;
   /** How many records match the filters (for the export's limit). */
@@ -232,6 +268,8 @@ const AuditRowSchema = z.object({
   continued: flag,
   request_id: z.string().nullable(),
   params: z.string().nullable(),
+  purpose_category: z.string().nullable(),
+  purpose_reference: z.string().nullable(),
   record_count: integer.nullable(),
   subject_count: integer,
   completed: flag,
@@ -260,6 +298,13 @@ function outcomeOf(row: AuditRow) {
   };
 }
 
+/** The purpose a record states; null when none was recorded (records made before, `optional`). */
+function purposeOf(row: AuditRow): LookupPurpose | null {
+  return row.purpose_category !== null && row.purpose_reference !== null
+    ? { category: row.purpose_category, reference: row.purpose_reference }
+    : null;
+}
+
 function toRecord(row: AuditRow): AuditRecord {
   const params = parseParams(row.params);
   return {
@@ -272,6 +317,7 @@ function toRecord(row: AuditRow): AuditRecord {
     continued: row.continued,
     completed: row.completed,
     ...(params ? { params } : {}),
+    purpose: purposeOf(row),
     recordCount: row.record_count,
     subjectCount: row.subject_count,
     ...(row.matched_by === 'asked' || row.matched_by === 'shown' || row.matched_by === 'both'
@@ -291,6 +337,8 @@ function toStored(row: AuditRow): StoredAuditRow {
     continued: row.continued,
     requestId: row.request_id,
     params: row.params,
+    purposeCategory: row.purpose_category,
+    purposeReference: row.purpose_reference,
     recordCount: row.record_count,
     subjectCount: row.subject_count,
     completed: row.completed,
@@ -305,21 +353,24 @@ function encodeCursor(record: AuditRecord): string {
 const decodeCursor = (cursor: string) => decodeKeysetCursor(cursor, 64);
 
 const COLUMNS = `id, at, username, operation, outcome, status, detail, identifier_hash, key_id,
-  continued, request_id, params, record_count, subject_count, completed, token_name`;
+  continued, request_id, params, record_count, subject_count, completed, token_name,
+  purpose_category, purpose_reference`;
 
 const FILTERS = `(CAST($1 AS text) IS NULL OR at >= CAST($1 AS text))
     AND (CAST($2 AS text) IS NULL OR at <= CAST($2 AS text))
     AND (CAST($3 AS text) IS NULL OR LOWER(username) LIKE CAST($3 AS text) ESCAPE '!')
     AND (CAST($4 AS text) IS NULL OR operation = CAST($4 AS text))
-    AND (CAST($5 AS text) IS NULL OR outcome = CAST($5 AS text))`;
+    AND (CAST($5 AS text) IS NULL OR outcome = CAST($5 AS text))
+    AND (CAST($6 AS text) IS NULL OR LOWER(purpose_reference) = CAST($6 AS text))
+    AND (CAST($7 AS text) IS NULL OR purpose_category = CAST($7 AS text))`;
 
 // Keyset paging on (at, id): stable while new lookups arrive at the top.
 const LIST = `SELECT ${COLUMNS} FROM lookup_audit
   WHERE ${FILTERS}
-    AND (CAST($6 AS text) IS NULL
-      OR at < CAST($6 AS text) OR (at = CAST($6 AS text) AND id < CAST($7 AS text)))
+    AND (CAST($8 AS text) IS NULL
+      OR at < CAST($8 AS text) OR (at = CAST($8 AS text) AND id < CAST($9 AS text)))
   ORDER BY at DESC, id DESC
-  LIMIT $8`;
+  LIMIT $10`;
 
 const COUNT = `SELECT COUNT(*) AS n FROM lookup_audit WHERE ${FILTERS}`;
 
@@ -362,7 +413,7 @@ function countByIdentifierSql(hashes: number): string {
 const ChainEntryRowSchema = z.looseObject({
   seq: integer,
   entry_at: z.string(),
-  kind: z.enum(['intent', 'outcome', 'retention']),
+  kind: z.enum(['intent', 'outcome', 'retention', 'change']),
   record_id: z.string().nullable(),
   payload: z.string(),
   prev_hash: z.string(),
@@ -415,8 +466,9 @@ export function personCount(keys: readonly StoredShownKey[]): number {
 
 const INSERT = `INSERT INTO lookup_audit (
     id, at, username, operation, outcome, status, detail, identifier_hash, key_id, continued,
-    request_id, params, record_count, subject_count, completed, chained, token_name
-  ) VALUES ($1, $2, $3, $4, 'error', 0, NULL, $5, $6, $7, $8, $9, NULL, 0, 0, 1, $10)`;
+    request_id, params, record_count, subject_count, completed, chained, token_name,
+    purpose_category, purpose_reference
+  ) VALUES ($1, $2, $3, $4, 'error', 0, NULL, $5, $6, $7, $8, $9, NULL, 0, 0, 1, $10, $11, $12)`;
 
 const COMPLETE = `UPDATE lookup_audit
   SET outcome = $2, status = $3, detail = $4, record_count = $5, subject_count = $6, completed = 1
@@ -428,20 +480,29 @@ function page(rows: AuditRow[], limit: number): AuditRecordPage {
   return { items, nextCursor: rows.length > limit && last ? encodeCursor(last) : null };
 }
 
-/** The payload of a lookup's intent entry: exactly the columns it wrote. */
-export function intentPayload(row: {
-  id: string;
-  at: string;
-  username: string;
-  operation: string;
-  identifierHash: string | null;
-  keyId: string;
-  continued: boolean;
-  requestId: string | null;
-  params: string | null;
-  tokenName: string | null;
-}): string {
-  return JSON.stringify({
+/**
+ * The payload of a lookup's intent entry: exactly the columns it wrote. Version 2 covers the
+ * purpose (null when none was stated), so it cannot be added, edited or removed afterwards;
+ * version 1, written before purposes were kept, covers the rest alone.
+ */
+export function intentPayload(
+  row: {
+    id: string;
+    at: string;
+    username: string;
+    operation: string;
+    identifierHash: string | null;
+    keyId: string;
+    continued: boolean;
+    requestId: string | null;
+    params: string | null;
+    tokenName: string | null;
+    purposeCategory: string | null;
+    purposeReference: string | null;
+  },
+  version: 1 | 2 = 2,
+): string {
+  const fields = {
     kind: 'intent',
     id: row.id,
     at: row.at,
@@ -454,7 +515,13 @@ export function intentPayload(row: {
     params: row.params,
     // Only when set: an intent written before tokens existed has the same payload as it had.
     ...(row.tokenName === null ? {} : { token: row.tokenName }),
-  });
+  };
+  if (version === 1) return JSON.stringify(fields);
+  const purpose =
+    row.purposeCategory === null && row.purposeReference === null
+      ? null
+      : [row.purposeCategory, row.purposeReference];
+  return JSON.stringify({ ...fields, v: 2, purpose });
 }
 
 /**
@@ -557,6 +624,8 @@ export class SqlAuditStore implements AuditStore {
       intent.requestId,
       params,
       intent.tokenName ?? null,
+      intent.purpose?.category ?? null,
+      intent.purpose?.reference ?? null,
     ]);
     await this.#append(tx, {
       at,
@@ -573,6 +642,8 @@ export class SqlAuditStore implements AuditStore {
         requestId: intent.requestId,
         params,
         tokenName: intent.tokenName ?? null,
+        purposeCategory: intent.purpose?.category ?? null,
+        purposeReference: intent.purpose?.reference ?? null,
       }),
     });
     return id;
@@ -649,6 +720,8 @@ export class SqlAuditStore implements AuditStore {
       continued: intent.continued,
       request_id: intent.requestId,
       params: intent.params ? JSON.stringify(intent.params) : null,
+      purpose_category: intent.purpose?.category ?? null,
+      purpose_reference: intent.purpose?.reference ?? null,
       record_count: null,
       subject_count: 0,
       completed: false,
@@ -668,6 +741,82 @@ export class SqlAuditStore implements AuditStore {
       return this.#complete(tx, id, entry, entry.at);
     });
     return toRecord(row);
+  }
+
+  async recordChange(change: AdministrativeChange): Promise<StoredChange> {
+    const db = await this.#db();
+    const stored: StoredChange = {
+      id: sortableId(change.at),
+      at: new Date(change.at).toISOString(),
+      username: change.actor.user,
+      tokenId: change.actor.token?.id ?? null,
+      tokenName: change.actor.token?.name ?? null,
+      address: change.address,
+      action: change.action,
+      target: change.target,
+      before: stateText(change.before),
+      after: stateText(change.after),
+      requestId: change.requestId,
+    };
+    await db.transaction(async (tx) => {
+      await tx.query(
+        `INSERT INTO admin_changes (${CHANGE_COLUMNS})
+          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+        [
+          stored.id,
+          stored.at,
+          stored.username,
+          stored.tokenId,
+          stored.tokenName,
+          stored.address,
+          stored.action,
+          stored.target,
+          stored.before,
+          stored.after,
+          stored.requestId,
+        ],
+      );
+      await this.#append(tx, {
+        at: stored.at,
+        kind: 'change',
+        recordId: stored.id,
+        payload: changePayload(stored),
+      });
+    });
+    return stored;
+  }
+
+  async listChanges(query: ChangeQuery) {
+    const db = await this.#db();
+    const cursor = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
+    const { rows } = await select(
+      db,
+      ChangeRowSchema,
+      `SELECT ${CHANGE_COLUMNS} FROM admin_changes
+        WHERE (CAST($1 AS text) IS NULL OR at >= CAST($1 AS text))
+          AND (CAST($2 AS text) IS NULL OR at <= CAST($2 AS text))
+          AND (CAST($3 AS text) IS NULL OR LOWER(username) LIKE CAST($3 AS text) ESCAPE '!')
+          AND (CAST($4 AS text) IS NULL OR action LIKE CAST($4 AS text) ESCAPE '!')
+          AND (CAST($5 AS text) IS NULL
+            OR at < CAST($5 AS text) OR (at = CAST($5 AS text) AND id < CAST($6 AS text)))
+        ORDER BY at DESC, id DESC
+        LIMIT $7`,
+      [
+        query.since === undefined ? null : new Date(query.since).toISOString(),
+        query.until === undefined ? null : new Date(query.until).toISOString(),
+        query.user ? userPrefixPattern(query.user) : null,
+        query.kind ? `${query.kind.replace(/[!%_]/g, '!$&')}.%` : null,
+        cursor ? cursor[0] : null,
+        cursor ? cursor[1] : null,
+        query.limit + 1,
+      ],
+    );
+    const items = rows.slice(0, query.limit).map(storedChange);
+    const last = items.at(-1);
+    return {
+      items,
+      nextCursor: rows.length > query.limit && last ? encodeKeysetCursor(last.at, last.id) : null,
+    };
   }
 
   async list(query: AuditQuery): Promise<AuditRecordPage> {
@@ -722,8 +871,9 @@ export class SqlAuditStore implements AuditStore {
       `SELECT c.seq, c.at AS entry_at, c.kind, c.record_id, c.payload, c.prev_hash, c.hash,
           a.id, a.at, a.username, a.operation, a.outcome, a.status, a.detail, a.identifier_hash,
           a.key_id, a.continued, a.request_id, a.params, a.record_count, a.subject_count,
-          a.completed, a.token_name
-        FROM audit_chain c LEFT JOIN lookup_audit a ON a.id = c.record_id
+          a.completed, a.token_name, a.purpose_category, a.purpose_reference
+        FROM audit_chain c
+          LEFT JOIN lookup_audit a ON a.id = c.record_id AND c.kind IN ('intent', 'outcome')
         WHERE c.seq > $1
         ORDER BY c.seq
         LIMIT $2`,
@@ -745,7 +895,22 @@ export class SqlAuditStore implements AuditStore {
         subjects.set(row.audit_id, list);
       }
     }
+    const changeIds = rows
+      .filter((row) => row.kind === 'change' && row.record_id !== null)
+      .map((row) => row.record_id as string);
+    const changes = new Map<string, StoredChange>();
+    if (changeIds.length > 0) {
+      const found = await select(
+        db,
+        ChangeRowSchema,
+        `SELECT ${CHANGE_COLUMNS} FROM admin_changes
+          WHERE id IN (${placeholders(1, changeIds.length)})`,
+        changeIds,
+      );
+      for (const row of found.rows) changes.set(row.id, storedChange(row));
+    }
     return rows.map((row) => ({
+      ...(row.kind === 'change' ? { change: changes.get(row.record_id ?? '') ?? null } : {}),
       seq: row.seq,
       entryAt: row.entry_at,
       kind: row.kind,
@@ -787,15 +952,21 @@ export class SqlAuditStore implements AuditStore {
     const db = await this.#db();
     const count = async (sql: string) =>
       Number((await select(db, CountRowSchema, sql)).rows[0]?.n ?? 0);
-    const [unchained, legacy, completed, outcomes] = await Promise.all([
+    const [unchained, unchainedChanges, legacy, completed, outcomes] = await Promise.all([
       count(`SELECT COUNT(*) AS n FROM lookup_audit a WHERE a.chained = 1 AND NOT EXISTS
         (SELECT 1 FROM audit_chain c WHERE c.record_id = a.id AND c.kind = 'intent')`),
+      count(`SELECT COUNT(*) AS n FROM admin_changes a WHERE NOT EXISTS
+        (SELECT 1 FROM audit_chain c WHERE c.record_id = a.id AND c.kind = 'change')`),
       count('SELECT COUNT(*) AS n FROM lookup_audit WHERE chained = 0'),
       count('SELECT COUNT(*) AS n FROM lookup_audit WHERE chained = 1 AND completed = 1'),
       count(`SELECT COUNT(*) AS n FROM audit_chain c JOIN lookup_audit a ON a.id = c.record_id
         WHERE c.kind = 'outcome'`),
     ]);
-    return { unchained, legacy, completedWithoutOutcome: Math.max(0, completed - outcomes) };
+    return {
+      unchained: unchained + unchainedChanges,
+      legacy,
+      completedWithoutOutcome: Math.max(0, completed - outcomes),
+    };
   }
 
   async applyRetention(cutoff: number, now: number) {
@@ -839,6 +1010,7 @@ export class SqlAuditStore implements AuditStore {
         [cutoffText],
       );
       await tx.query('DELETE FROM lookup_audit WHERE at < $1', [cutoffText]);
+      await tx.query('DELETE FROM admin_changes WHERE at < $1', [cutoffText]);
       let checkpointSeq = previous?.seq ?? 0;
       if (cutsChain) {
         const hash = (
@@ -968,5 +1140,7 @@ function filterParams(query: Omit<AuditQuery, 'limit' | 'cursor'>): unknown[] {
     query.user ? userPrefixPattern(query.user) : null,
     query.operation ?? null,
     query.outcome ?? null,
+    query.reference ? query.reference.trim().toLowerCase() : null,
+    query.category ?? null,
   ];
 }

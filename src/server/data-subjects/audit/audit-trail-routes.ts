@@ -3,6 +3,8 @@
 // URL) and is compared only as its keyed hashes; signed exports of either, streamed; and the
 // trail's integrity (the hash chain's last walk, retention).
 import { Hono } from 'hono';
+import type { RecordChange } from '../../http/admin-change';
+import { CheckpointFileError } from './checkpoint-file';
 import * as z from 'zod';
 import { randomUUID } from 'node:crypto';
 import {
@@ -36,12 +38,18 @@ import type { IdentifierHasher } from './identifier-hash';
 import { PROBLEM_TYPES } from '../../../shared/problem';
 import { HttpProblem, invalidParameter } from '../../problem';
 import type { AuditQuery, AuditStore, AuditVerification } from './audit-store';
+import {
+  PURPOSE_CATEGORY_MAX_LENGTH,
+  PURPOSE_REFERENCE_MAX_LENGTH,
+} from '../../../shared/lookup-purpose';
 import type { Context } from 'hono';
 import { InvalidCursorError } from '../../store/keyset-cursor';
 import { listFilter, listQuerySchema, parseListQuery, validListQuery } from '../../http/list-query';
 
 export interface AuditTrailRoutesDeps {
   readonly store: AuditStore;
+  /** Records exports made and verifications run in the audit trail, before they run. */
+  readonly recordChange: RecordChange;
   readonly hasher: IdentifierHasher;
   /** Operation ids the trail can hold (the catalog's, and `unknown`). */
   readonly operations: readonly string[];
@@ -95,7 +103,7 @@ function cursorOf(cursor: string | null | undefined): string | undefined {
   return cursor;
 }
 
-/** The trail's query: time range and paging, filtered by user, operation and outcome. */
+/** The trail's query: time range and paging, filtered by user, operation, outcome and purpose. */
 function auditQuerySchema(operations: ReadonlySet<string>) {
   return listQuerySchema(
     {
@@ -116,6 +124,12 @@ function auditQuerySchema(operations: ReadonlySet<string>) {
       outcome: listFilter(
         z.enum(AUDIT_OUTCOMES, { error: `must be one of ${AUDIT_OUTCOMES.join(', ')}` }),
       ).describe(`One of ${AUDIT_OUTCOMES.join(', ')}.`),
+      reference: listFilter(z.string().trim().min(1).max(PURPOSE_REFERENCE_MAX_LENGTH)).describe(
+        'A purpose’s reference, exactly (case ignored): everything under one request.',
+      ),
+      category: listFilter(z.string().min(1).max(PURPOSE_CATEGORY_MAX_LENGTH)).describe(
+        'A purpose category (LOOKUP_PURPOSE_CATEGORIES).',
+      ),
     },
     AUDIT_QUERY_LIMITS,
   );
@@ -162,6 +176,8 @@ function scopeOf(query: Omit<AuditQuery, 'limit'>): string {
     query.user === undefined ? null : `user ${query.user}`,
     query.operation === undefined ? null : `operation ${query.operation}`,
     query.outcome === undefined ? null : `outcome ${query.outcome}`,
+    query.reference === undefined ? null : `reference ${query.reference}`,
+    query.category === undefined ? null : `category ${query.category}`,
   ].filter((part): part is string => part !== null);
   return parts.length === 0 ? 'the whole trail' : `filters: ${parts.join(', ')}`;
 }
@@ -270,6 +286,11 @@ export function auditTrailRoutes(deps: AuditTrailRoutesDeps) {
         });
       }
       const id = randomUUID();
+      await deps.recordChange(c, {
+        action: 'audit.exported',
+        target: id,
+        after: { format: request.format, scope, records: total },
+      });
       await store.saveExport(id, deps.now(), user.username, null);
       const stream = streamAuditExport({
         id,
@@ -357,14 +378,27 @@ export function auditTrailRoutes(deps: AuditTrailRoutesDeps) {
     })
     .post('/verify', async (c) => {
       const user = c.get('user');
+      await deps.recordChange(c, { action: 'audit.verified', target: null });
+      const source = `${user?.username ?? 'an unknown user'} on the audit page`;
       verifying ??= deps.checkpoints
         .sources()
+        .then(
+          (sources) => sources,
+          // The checkpoint file swapped for a FIFO, a link or a directory while the console runs:
+          // a walk without the evidence kept outside would mislead, so it says why instead.
+          (error: unknown) => {
+            if (!(error instanceof CheckpointFileError)) throw error;
+            return unreadableCheckpoints(error, source, deps.now());
+          },
+        )
         .then((sources) =>
-          verifyAuditChain(store, deps.chainKey, {
-            now: deps.now,
-            source: `${user?.username ?? 'an unknown user'} on the audit page`,
-            checkpoints: { publicKeyPem: deps.checkpoints.publicKeyPem, sources },
-          }),
+          !Array.isArray(sources)
+            ? sources
+            : verifyAuditChain(store, deps.chainKey, {
+                now: deps.now,
+                source,
+                checkpoints: { publicKeyPem: deps.checkpoints.publicKeyPem, sources },
+              }),
         )
         .then(async (verification) => {
           await store.saveVerification(verification);
@@ -375,6 +409,22 @@ export function auditTrailRoutes(deps: AuditTrailRoutesDeps) {
         });
       return c.json(await verifying, 200, NO_STORE);
     });
+}
+
+/** The walk's result when the checkpoint file could not be read: failed, saying why. */
+function unreadableCheckpoints(
+  error: CheckpointFileError,
+  source: string,
+  now: number,
+): AuditVerification {
+  return {
+    at: new Date(now).toISOString(),
+    ok: false,
+    entries: 0,
+    brokenAt: null,
+    detail: `the checkpoint file could not be read (${error.why}), so the chain was not held against it`,
+    source,
+  };
 }
 
 /** A JSON export as audit/audit-export.ts streams it. */

@@ -3,6 +3,7 @@
 // outcome, the number of records and the keyed hash of every identifier the answer showed after.
 // Keeps the health of those writes for /readyz and /api/health.
 import type { AuditOutcome, AuditParam, AuditRecord } from '../../../shared/audit-trail';
+import type { LookupPurpose } from '../../../shared/lookup-purpose';
 import { DATA_SUBJECT_PROBLEM_TYPES } from '../../../shared/data-subject-operations';
 import { PROBLEM_TYPES } from '../../../shared/problem';
 import type { HttpProblem } from '../../problem';
@@ -23,6 +24,8 @@ export interface LookupAccount {
   readonly identifier: string | undefined;
   readonly continued: boolean;
   readonly requestId: string | null;
+  /** Why the person is looked up; null when none was stated. Kept in the chained intent. */
+  readonly purpose?: LookupPurpose | null;
   /** The parameters as asked (`request.params`); identifier ones are hashed here. */
   readonly params?: Readonly<Record<string, unknown>> | undefined;
   /** Names of the parameters that are identifiers (the catalog's `identifier` format). */
@@ -130,6 +133,7 @@ export class LookupAudit {
       keyId: this.#hasher.keyId,
       continued: intent.continued,
       requestId: intent.requestId,
+      purpose: intent.purpose ?? null,
       ...(params ? { params } : {}),
     };
   }

@@ -3,6 +3,7 @@
 // take the record. Plain values only, so the audited lookup runs the same with or without HTTP.
 import type { AuditOutcome } from '../../../shared/audit-trail';
 import type { LookupRequest } from '../../../shared/data-subject-lookups';
+import type { LookupPurpose } from '../../../shared/lookup-purpose';
 import { DATA_SUBJECT_PROBLEM_TYPES } from '../../../shared/data-subject-operations';
 import type { DataSubjectLookups } from '../data-subject-lookups';
 import { HttpProblem } from '../../problem';
@@ -19,12 +20,14 @@ export interface LookupAsker {
   readonly request: LookupRequest | undefined;
   /** The identifier the request names, as given: what the audit hashes. */
   readonly identifier: string | undefined;
+  /** Why the person is looked up; null when none was stated (LOOKUP_PURPOSE optional or off). */
+  readonly purpose?: LookupPurpose | null;
 }
 
 /** Who asks for what: the audit's account of a lookup before its outcome is known. */
 export function lookupIntent(
   lookups: DataSubjectLookups,
-  { user, token, requestId, request, identifier }: LookupAsker,
+  { user, token, requestId, request, identifier, purpose }: LookupAsker,
 ): LookupIntent {
   const operation = request ? lookups.find(request.operation) : undefined;
   return {
@@ -34,6 +37,7 @@ export function lookupIntent(
     identifier,
     continued: request?.continuation !== undefined,
     requestId,
+    purpose,
     params: request?.params,
     identifierParams: operation?.params
       .filter((param) => param.format === 'identifier')

@@ -23,6 +23,7 @@ import {
   type AuditVerification,
   type ChainRow,
 } from './audit-store';
+import { changePayload } from './admin-change-entry';
 
 const PAGE = 500;
 
@@ -56,6 +57,16 @@ function recordFault(
   } catch {
     return 'its content is not readable';
   }
+  if (row.kind === 'change') {
+    if (!row.change) {
+      if (checkpoint && payload.at !== undefined && payload.at < checkpoint.cutoff)
+        return undefined;
+      return `administrative change ${row.recordId} it covers was deleted`;
+    }
+    return changePayload(row.change) === row.payload
+      ? undefined
+      : `administrative change ${row.change.id} was changed after it was written`;
+  }
   const record = row.record;
   if (!record) {
     // Retention deletes records made before its cutoff; their later entries stay in the chain.
@@ -64,18 +75,29 @@ function recordFault(
     return `record ${row.recordId} it covers was deleted`;
   }
   if (row.kind === 'intent') {
-    const now = intentPayload({
-      id: record.id,
-      at: record.at,
-      username: record.username,
-      operation: record.operation,
-      identifierHash: record.identifierHash,
-      keyId: record.keyId,
-      continued: record.continued,
-      requestId: record.requestId,
-      params: record.params,
-      tokenName: record.tokenName,
-    });
+    // Version 1 intents were written before purposes were kept: one showing a purpose now had it
+    // added afterwards.
+    const version = (payload as { v?: unknown }).v === 2 ? 2 : 1;
+    if (version === 1 && (record.purposeCategory !== null || record.purposeReference !== null)) {
+      return `record ${record.id} was changed after it was written`;
+    }
+    const now = intentPayload(
+      {
+        id: record.id,
+        at: record.at,
+        username: record.username,
+        operation: record.operation,
+        identifierHash: record.identifierHash,
+        keyId: record.keyId,
+        continued: record.continued,
+        requestId: record.requestId,
+        params: record.params,
+        tokenName: record.tokenName,
+        purposeCategory: record.purposeCategory,
+        purposeReference: record.purposeReference,
+      },
+      version,
+    );
     if (now !== row.payload) return `record ${record.id} was changed after it was written`;
     // Completed: its outcome entry must follow. Not: the record must still be a bare intent.
     if (record.completed) {

@@ -1,0 +1,88 @@
+// Runs what-if replays off the event loop: each in a worker thread of its own (replay-worker.ts)
+// that opens the console's database itself, so neither its queries nor its walk through the
+// minutes hold up other requests. A replay that is stopped (its askers are gone: replay-gate.ts)
+// ends its thread, which stops the work wherever it is.
+import type { Worker } from 'node:worker_threads';
+import type { WhatIfRequest, WhatIfResult } from '../../shared/planning';
+import { startWorker } from '../start-worker';
+import { StoreUnavailableError } from '../store/database';
+import { PolicyRejectedError } from './policies';
+import type { ReplayDatabase, ReplayJob, ReplayOutcome } from './replay-worker';
+import { NoRecordedTrafficError, PeriodTooLongError, whatIf, type PlanningDeps } from './what-if';
+
+/** Replays `request`; stops and rejects with the signal's reason when `signal` aborts. */
+export type RunReplay = (request: WhatIfRequest, signal: AbortSignal) => Promise<WhatIfResult>;
+
+/** The worker: the TypeScript source from a checkout, the bundled file after a build. */
+const startReplayWorker = () =>
+  startWorker(
+    new URL('./replay-worker.ts', import.meta.url),
+    new URL('./planning/replay-worker.js', import.meta.url),
+  );
+
+/** The worker's refusal as the error the routes know, or a plain Error for anything else. */
+function asError(error: { name: string; message: string; parameter?: string }): Error {
+  if (error.name === 'NoRecordedTrafficError') return new NoRecordedTrafficError(error.message);
+  if (error.name === 'PeriodTooLongError') return new PeriodTooLongError(error.message);
+  if (error.name === 'PolicyRejectedError') {
+    return new PolicyRejectedError(error.parameter ?? 'policy', error.message);
+  }
+  if (error.name === 'StoreUnavailableError') return new StoreUnavailableError(error.message);
+  return new Error(`The replay failed: ${error.message}`);
+}
+
+export interface WorkerReplaysOptions {
+  readonly database: ReplayDatabase;
+  readonly deps: Omit<PlanningDeps, 'store'>;
+  /** Starts the worker (tests hand in a controllable one). */
+  readonly spawn?: () => Worker;
+}
+
+/** Replays, each in its own worker thread over `database`. */
+export function workerReplays(options: WorkerReplaysOptions): RunReplay {
+  const spawn = options.spawn ?? startReplayWorker;
+  return async (request, signal) => {
+    signal.throwIfAborted();
+    const job: ReplayJob = {
+      database: options.database,
+      request,
+      inForce: options.deps.inForce,
+      retentionDays: options.deps.retentionDays,
+      names: [...(await options.deps.integrationNames())],
+      now: options.deps.now(),
+    };
+    signal.throwIfAborted();
+    const worker = spawn();
+    return new Promise<WhatIfResult>((resolve, reject) => {
+      const stop = () => {
+        reject(signal.reason as Error);
+        void worker.terminate();
+      };
+      signal.addEventListener('abort', stop, { once: true });
+      const settle = (outcome: ReplayOutcome | Error) => {
+        signal.removeEventListener('abort', stop);
+        void worker.terminate();
+        if (outcome instanceof Error) reject(outcome);
+        else if ('result' in outcome) resolve(outcome.result);
+        else reject(asError(outcome.error));
+      };
+      worker.once('message', settle);
+      worker.once('error', settle);
+      worker.once('exit', (code) => settle(new Error(`The replay's thread ended (code ${code})`)));
+      worker.postMessage(job);
+    });
+  };
+}
+
+/**
+ * Replays on the event loop, for a database no worker can open (an in-memory one: tests and the
+ * benchmark's harness). A stopped replay's result is dropped; its work runs to its end.
+ */
+export function inProcessReplays(deps: PlanningDeps): RunReplay {
+  return async (request, signal) => {
+    signal.throwIfAborted();
+    const result = await whatIf(deps, request);
+    signal.throwIfAborted();
+    return result;
+  };
+}
