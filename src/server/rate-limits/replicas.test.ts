@@ -9,7 +9,11 @@ import { createLogger } from '../logger';
 import { closeRedis, connectRedis } from '../redis/redis-connection';
 import type { SqlDatabase } from '../store/database';
 import { openPostgresDatabase } from '../store/postgres-database';
-import { startBffHarness, type BffHarness } from '../test-support/bff-harness';
+import {
+  startBffHarness,
+  writeHarnessUsersFile,
+  type BffHarness,
+} from '../test-support/bff-harness';
 import {
   createTestSchema,
   REDIS_ENGINES,
@@ -55,7 +59,12 @@ async function replicas(options: {
   }
   // Both replicas' clock: a test moves it past a block instead of waiting the block out.
   const clock = { offsetMs: 0 };
+  // Replicas of one console read one users file: a session is bound to the version of its user's
+  // entry (the password hash's salt included), so each replica writing its own would disagree.
+  const usersFile = await writeHarnessUsersFile();
+  cleanups.push(() => usersFile.remove());
   const env = {
+    CONSOLE_USERS_FILE: usersFile.path,
     EVENT_TYPES_CACHE_SECONDS: '0',
     REPLICAS: '2',
     // Every replica of one console has the same secrets.

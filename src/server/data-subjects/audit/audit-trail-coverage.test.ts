@@ -424,18 +424,21 @@ describe('the trail’s integrity', () => {
     expect(before.retention.days).toBe(730);
 
     const verified = await post(h, '/api/audit-trail/verify', {});
-    expect(await verified.json()).toMatchObject({ ok: true, entries: 2 });
+    // The lookup's intent and outcome, the admin's sign-in and the verification itself: changes
+    // are chained beside lookups.
+    expect(await verified.json()).toMatchObject({ ok: true, entries: 4 });
     const after = AuditIntegritySchema.parse(
       await (await h.request('/api/audit-trail/integrity')).json(),
     );
     expect(after.lastVerification).toMatchObject({
       ok: true,
-      entries: 2,
+      entries: 4,
       source: 'admin on the audit page',
     });
 
     await database!.query(`UPDATE lookup_audit SET username = 'someone-else'`);
     const broken = await post(h, '/api/audit-trail/verify', {});
-    expect(await broken.json()).toMatchObject({ ok: false, brokenAt: 1 });
+    // Entry 1 is the sign-in; the lookup's intent, the first entry naming the user, is entry 2.
+    expect(await broken.json()).toMatchObject({ ok: false, brokenAt: 2 });
   });
 });

@@ -113,7 +113,8 @@ describe('an auditor with openssl, jq and sha256sum alone', () => {
     const lines = readFileSync(join(checkpoints, CHECKPOINT_FILE), 'utf8').trim().split('\n');
     const CHECKPOINT = join(work, 'checkpoint.json');
     writeFileSync(CHECKPOINT, lines.at(-1)!);
-    expect(JSON.parse(lines.at(-1)!)).toMatchObject({ reason: 'export', seq: 6 });
+    // Three lookups (intent and outcome each), the admin's sign-in and the export itself.
+    expect(JSON.parse(lines.at(-1)!)).toMatchObject({ reason: 'export', seq: 8 });
 
     const exportRecipe = recipe('verify-export');
     const checkpointRecipe = recipe('verify-checkpoint');
@@ -149,7 +150,7 @@ describe('an auditor with openssl, jq and sha256sum alone', () => {
       ],
       [
         'the checkpoint’s entry',
-        () => flip(CHECKPOINT, 0, '"seq":6', '"seq":5'),
+        () => flip(CHECKPOINT, 0, '"seq":8', '"seq":7'),
         checkpointRecipe,
         { CHECKPOINT, PUB },
       ],
