@@ -62,7 +62,7 @@ async function replicas(options: {
   // Replicas of one console read one users file: a session is bound to the version of its user's
   // entry (the password hash's salt included), so each replica writing its own would disagree.
   const usersFile = await writeHarnessUsersFile();
-  cleanups.push(() => usersFile.remove());
+  cleanups.push(async () => usersFile.remove());
   const env = {
     CONSOLE_USERS_FILE: usersFile.path,
     EVENT_TYPES_CACHE_SECONDS: '0',
