@@ -4,18 +4,16 @@
 # The image holds the build only: the server, the mock and the operator tools are bundled by
 # esbuild into dist/, so neither the sources (tests included) nor tsx are shipped.
 
-FROM node:20-bookworm-slim AS build
+# Node 24, the maintained LTS line (README "Supported Node versions").
+FROM node:24-bookworm-slim AS build
 WORKDIR /app
-# better-sqlite3 compiles from source when its prebuilt binary cannot be downloaded.
-RUN apt-get update \
-  && apt-get install -y --no-install-recommends python3 make g++ \
-  && rm -rf /var/lib/apt/lists/*
+# No compiler: better-sqlite3 ships Node-API builds for linux-x64 and linux-arm64 in its package.
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 COPY . .
 RUN npm run build && npm prune --omit=dev
 
-FROM node:20-bookworm-slim
+FROM node:24-bookworm-slim
 WORKDIR /app
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \

@@ -9,8 +9,10 @@ rmSync(resultsDir, { recursive: true, force: true });
 mkdirSync(resultsDir, { recursive: true });
 const env = { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' };
 
+// Each part names the Node it runs on: `npm test` runs this file on a supported Node
+// (scripts/with-supported-node.mjs), first on PATH for every command below.
 function run(label, command, args, extraEnv = {}) {
-  console.log(`\n=== ${label} ===`);
+  console.log(`\n=== ${label} (Node ${process.version}) ===`);
   const result = spawnSync(command, args, { stdio: 'inherit', env: { ...env, ...extraEnv } });
   return result.status === 0;
 }
