@@ -43,6 +43,7 @@ import { startAlertingCountersAtZero } from './observability/alerting-baseline';
 import { createConsoleHealth } from './observability/console-health';
 import { createConsoleMetrics } from './observability/console-metrics';
 import { createReadiness, type ExtraCheck } from './observability/readiness';
+import { scrapeGauges } from './observability/scrape-gauges';
 import {
   countRejections,
   observedTransport,
@@ -268,6 +269,7 @@ export function composeBff({
   const { integrations } = integrationsArea;
   const alerts = createAlertsArea({
     recordChange,
+    onDeliveryOutcome: (outcome) => metrics.alertDeliveries.inc({ outcome }),
     config,
     database: consoleStore.database,
     governor: rateLimiting.governor,
@@ -369,6 +371,13 @@ export function composeBff({
     ],
     now,
   });
+  const refreshScrapedGauges = scrapeGauges(metrics, {
+    limits: () => rateLimiting.governor.usage(),
+    integrations: async () => (await integrations.usage.overview()).integrations,
+    readiness: () => readiness.check(),
+    audit: () => dataSubjects.auditChainHealth(),
+    now,
+  });
   const app = createApp({
     logger,
     staticDir: config.staticDir,
@@ -406,7 +415,10 @@ export function composeBff({
     metrics: {
       metrics,
       token: config.metrics.token,
-      beforeScrape: () => metrics.sseClients.set(rateLimiting.hub.size),
+      beforeScrape: async () => {
+        metrics.sseClients.set(rateLimiting.hub.size);
+        await refreshScrapedGauges();
+      },
     },
   });
   return {

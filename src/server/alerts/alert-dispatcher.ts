@@ -39,6 +39,8 @@ export interface AlertDispatcherOptions {
   readonly scheduler?: AlertScheduler;
   /** The HTTP attempt (tests may wrap it); default postAlert. */
   readonly send?: typeof postAlert;
+  /** Told each attempt's outcome (the console_alert_deliveries_total counter). */
+  readonly onOutcome?: (outcome: 'delivered' | 'retrying' | 'dead') => void;
 }
 
 /** Most deliveries attempted in one pass. */
@@ -158,6 +160,7 @@ export class AlertDispatcher {
       error: result.error,
       latencyMs: result.latencyMs,
     });
+    this.#options.onOutcome?.(status);
     // Never the URL (a Slack URL is a credential) nor the payload: the id and event suffice.
     const fields = { delivery: delivery.id, event: delivery.event, attempts, status };
     if (status === 'dead') logger.warn({ ...fields, error: result.error }, 'alert dead-lettered');

@@ -11,7 +11,7 @@ import type { UsageSource } from './forecast';
 
 export interface AlertsAreaDeps extends Pick<
   AlertingOptions,
-  'database' | 'governor' | 'hub' | 'logger' | 'now'
+  'database' | 'governor' | 'hub' | 'logger' | 'now' | 'onDeliveryOutcome'
 > {
   readonly config: Config;
   /** The account-wide numbers the forecast reads: the console's own plus every integration's. */
@@ -41,6 +41,7 @@ export function createAlertsArea(deps: AlertsAreaDeps): AlertsArea {
     ...(config.web.publicOrigin ? { publicOrigin: config.web.publicOrigin } : {}),
     usage: deps.usage,
     silentReporters: deps.silentReporters,
+    ...(deps.onDeliveryOutcome ? { onDeliveryOutcome: deps.onDeliveryOutcome } : {}),
   });
   return {
     alerting,

@@ -38,6 +38,8 @@ export interface AlertingOptions {
   readonly scheduler?: AlertScheduler;
   /** Replaces the HTTP attempt (tests). */
   readonly send?: ConstructorParameters<typeof AlertDispatcher>[0]['send'];
+  /** Told each delivery attempt's outcome (metrics). */
+  readonly onDeliveryOutcome?: ConstructorParameters<typeof AlertDispatcher>[0]['onOutcome'];
 }
 
 /** Builds the alerting parts; start() once the app serves, stop() on shutdown. */
@@ -53,6 +55,7 @@ export function createAlerting(options: AlertingOptions) {
     maxAttempts: options.maxAttempts,
     scheduler,
     ...(options.send ? { send: options.send } : {}),
+    ...(options.onDeliveryOutcome ? { onOutcome: options.onDeliveryOutcome } : {}),
   });
   const service = new AlertService({
     store,

@@ -65,6 +65,11 @@ export interface DataSubjectsArea extends AreaModule {
   readonly maintenance: RetentionJobOptions;
   /** Readiness beside the audit writes: whether checkpoints reach AUDIT_CHECKPOINT_DIR. */
   readonly readinessChecks: readonly ExtraCheck[];
+  /**
+   * For /metrics: the entries newer than the last signed checkpoint and when it was taken, and
+   * whether the last walk of the chain (daily, or `npm run audit -- verify`) found it broken.
+   */
+  auditChainHealth(): Promise<{ entriesAfter: number; lastAt: number; chainBroken: boolean }>;
 }
 
 /**
@@ -131,6 +136,10 @@ export function createDataSubjectsArea(deps: DataSubjectsAreaDeps): DataSubjects
     auditStore,
     lookupAudit,
     maintenance,
+    auditChainHealth: async () => ({
+      ...(await checkpointer.lag()),
+      chainBroken: (await auditStore.lastVerification())?.ok === false,
+    }),
     routes: [
       {
         path: '/api/data-subjects',

@@ -18,6 +18,7 @@ export interface KnownLabelValues {
 const ALERTING_STATUSES = ['429', '500', '502', '503', '504', 'invalid'] as const;
 const INCIDENT_SCOPES = ['account', 'rule'] as const satisfies readonly Incident['scope'][];
 const TOKEN_OUTCOMES = ['success', 'failure'] as const;
+const DELIVERY_OUTCOMES = ['delivered', 'retrying', 'dead'] as const;
 
 /** Creates the 0-valued series of every alerting counter. */
 export function startAlertingCountersAtZero(
@@ -34,4 +35,5 @@ export function startAlertingCountersAtZero(
   }
   for (const scope of INCIDENT_SCOPES) metrics.incidents.inc({ scope }, 0);
   for (const outcome of TOKEN_OUTCOMES) metrics.tokenRequests.inc({ outcome }, 0);
+  for (const outcome of DELIVERY_OUTCOMES) metrics.alertDeliveries.inc({ outcome }, 0);
 }

@@ -78,6 +78,80 @@ export function createConsoleMetrics(options: ConsoleMetricsOptions = {}) {
       help: 'Browsers connected to the live incident stream of this replica',
       registers,
     }),
+    alertDeliveries: new Counter({
+      name: 'console_alert_deliveries_total',
+      help: 'Attempts to deliver an alert, by outcome (delivered, retrying, dead)',
+      labelNames: ['outcome'] as const,
+      registers,
+    }),
+    // Read at each scrape (scrape-gauges.ts). Labelled by rule and period only: never a path, an
+    // endpoint or a person. With Redis the windows are shared, so every replica reports the same
+    // values: take max(), not sum().
+    rateLimitRemaining: new Gauge({
+      name: 'console_rate_limit_remaining',
+      help: 'Requests left in the current window of each limit, by rule and period',
+      labelNames: ['rule', 'period'] as const,
+      registers,
+    }),
+    rateLimitLimit: new Gauge({
+      name: 'console_rate_limit_limit',
+      help: 'Requests each limit allows in its window, by rule and period',
+      labelNames: ['rule', 'period'] as const,
+      registers,
+    }),
+    rateLimitResetSeconds: new Gauge({
+      name: 'console_rate_limit_reset_seconds',
+      help: 'Seconds until the oldest counted request leaves the window (0: nothing counted), by rule and period',
+      labelNames: ['rule', 'period'] as const,
+      registers,
+    }),
+    rateLimitBlockedSeconds: new Gauge({
+      name: 'console_rate_limit_blocked_seconds',
+      help: 'Seconds until the platform block on a limit ends (0: no block), by rule and period',
+      labelNames: ['rule', 'period'] as const,
+      registers,
+    }),
+    // Integration names are chosen by admins to name a service ("billing-sync"), are bounded (one
+    // per registered integration) and are shown to every role on the rate-limits page already;
+    // they are not personal data, and an operator needs them to see who uses the account up.
+    integrationRequests: new Gauge({
+      name: 'console_integration_reported_requests',
+      help: 'Requests each integration reported in the last minute or hour, by integration and period',
+      labelNames: ['integration', 'period'] as const,
+      registers,
+    }),
+    integrationThrottled: new Gauge({
+      name: 'console_integration_reported_throttled',
+      help: '429 answers each integration reported in the last hour, by integration and period',
+      labelNames: ['integration', 'period'] as const,
+      registers,
+    }),
+    ready: new Gauge({
+      name: 'console_ready',
+      help: '1 while this replica is ready for traffic (what /readyz answers), 0 otherwise',
+      registers,
+    }),
+    readinessChecks: new Gauge({
+      name: 'console_readiness_check',
+      help: '1 while a readiness check passes, 0 while it fails, by check (as /readyz names them)',
+      labelNames: ['check'] as const,
+      registers,
+    }),
+    auditEntriesAfterCheckpoint: new Gauge({
+      name: 'console_audit_entries_after_checkpoint',
+      help: 'Audit chain entries newer than the last signed checkpoint this replica took',
+      registers,
+    }),
+    auditCheckpointTimestamp: new Gauge({
+      name: 'console_audit_checkpoint_last_timestamp_seconds',
+      help: 'When this replica last took a signed checkpoint of the audit chain (its start until then)',
+      registers,
+    }),
+    auditChainBroken: new Gauge({
+      name: 'console_audit_chain_broken',
+      help: '1 when the last walk of the audit chain (daily, or npm run audit -- verify) found it broken',
+      registers,
+    }),
     httpDuration: new Histogram({
       name: 'console_http_request_duration_seconds',
       help: 'Time to answer browser requests (first byte for streams), by method, route and status',

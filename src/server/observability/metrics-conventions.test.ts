@@ -5,13 +5,12 @@
 // standard names, the console's carry its prefix; alerting counters exist at 0 before anything
 // happened.
 import { spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnBff, type BffProcess } from '../test-support/bff-process';
 import { tempDirsPerTest } from '../test-support/temp-dirs';
 
-/** The metrics reference, which lists every metric and the example alert rules. */
+/** The metrics reference, which lists every metric. */
 const METRICS_DOC = readFileSync('docs/metrics.md', 'utf8');
 
 const PROMTOOL = spawnSync('which', ['promtool'], { encoding: 'utf8' }).stdout.trim() || undefined;
@@ -84,13 +83,17 @@ describe('GET /metrics for standard tools', () => {
   let text: string;
 
   beforeAll(async () => {
-    bff = await spawnBff({ DATA_DIR: tempDir(), MOCK_BACKGROUND_RPM: '0' });
+    // A busy machine takes its time to start a process that compiles TypeScript on the fly.
+    bff = await spawnBff(
+      { DATA_DIR: tempDir(), MOCK_BACKGROUND_RPM: '0' },
+      { startTimeoutMs: 60_000 },
+    );
     // A request first, so the request-duration histogram has series to check too.
     await bff.request('/api/session');
     const response = await fetch(`${bff.url}/metrics`);
     expect(response.status).toBe(200);
     text = await response.text();
-  }, 30_000);
+  }, 90_000);
   afterAll(async () => {
     bff?.kill('SIGKILL');
     await bff?.exited;
@@ -146,6 +149,9 @@ describe('GET /metrics for standard tools', () => {
     expect(value('console_incidents_recorded_total{scope="account"}')).toBe('0');
     expect(value('console_token_requests_total{outcome="failure"}')).toBe('0');
     expect(value('console_incident_write_failures_total')).toBe('0');
+    for (const outcome of ['retrying', 'dead']) {
+      expect(value(`console_alert_deliveries_total{outcome="${outcome}"}`)).toBe('0');
+    }
   });
 
   it('every metric is listed in docs/metrics.md', () => {
@@ -153,17 +159,4 @@ describe('GET /metrics for standard tools', () => {
     const missing = [...parseFamilies(text).keys()].filter((name) => !listed.has(name));
     expect(missing).toEqual([]);
   });
-
-  it.skipIf(!PROMTOOL)(
-    'the example alert rules of docs/metrics.md pass promtool check rules',
-    () => {
-      const rules = /```yaml\n([\s\S]*?)```/.exec(METRICS_DOC)?.[1];
-      expect(rules).toContain('console_');
-      const file = join(tempDir(), 'console-alerts.yaml');
-      writeFileSync(file, rules!);
-      const check = spawnSync(PROMTOOL!, ['check', 'rules', file], { encoding: 'utf8' });
-      expect(check.stdout).toContain('SUCCESS: 2 rules found');
-      expect(check.status).toBe(0);
-    },
-  );
 });

@@ -12,8 +12,8 @@ export interface MetricsRoutesDeps {
   readonly metrics: ConsoleMetrics;
   /** METRICS_TOKEN; unset = loopback only. */
   readonly token: string | undefined;
-  /** Brings gauges up to date just before a scrape (open streams, fallback). */
-  readonly beforeScrape?: () => void;
+  /** Brings gauges up to date just before a scrape (open streams, limits, readiness). */
+  readonly beforeScrape?: () => void | Promise<void>;
 }
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+)$/;
@@ -62,7 +62,7 @@ export function metricsRoutes(deps: MetricsRoutesDeps) {
         detail: 'Scrape from loopback, or set METRICS_TOKEN and send it as a bearer token.',
       });
     }
-    deps.beforeScrape?.();
+    await deps.beforeScrape?.();
     const body = await deps.metrics.registry.metrics();
     return c.body(body, 200, {
       'Content-Type': deps.metrics.registry.contentType,

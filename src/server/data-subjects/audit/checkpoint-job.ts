@@ -48,6 +48,11 @@ export interface Checkpointer {
   sources(): Promise<CheckpointSource[]>;
   /** Whether the last checkpoint reached AUDIT_CHECKPOINT_DIR (undefined: it did, or no dir). */
   dirFailure(): CheckpointDirFailure | undefined;
+  /**
+   * The chain's entries newer than the last checkpoint this process took, and when it took it
+   * (epoch ms; until the first, the entries since it started and its start), for /metrics.
+   */
+  lag(): Promise<{ entriesAfter: number; lastAt: number }>;
 }
 
 /**
@@ -80,6 +85,7 @@ export function createCheckpointer(options: CheckpointerOptions): Checkpointer {
   // One at a time: a file's lines stay whole, and the "unchanged head" test sees the last one.
   let queue: Promise<unknown> = Promise.resolve();
   let dirFailure: CheckpointDirFailure | undefined;
+  let lastTaken: { seq: number; at: number } | undefined;
 
   async function takeNow(reason: AuditCheckpoint['reason']) {
     const head = await options.store.chainState();
@@ -111,6 +117,7 @@ export function createCheckpointer(options: CheckpointerOptions): Checkpointer {
     }
     await options.store.saveCheckpoint({ seq: checkpoint.seq, at: checkpoint.at, line });
     last = head;
+    lastTaken = { seq: checkpoint.seq, at: options.now() };
     options.logger.info({ checkpoint }, 'audit checkpoint');
     options.publish?.(checkpoint).catch((error: unknown) => {
       options.logger.warn({ err: error }, 'audit checkpoint could not be queued for alerts');
@@ -118,7 +125,15 @@ export function createCheckpointer(options: CheckpointerOptions): Checkpointer {
     return checkpoint;
   }
 
+  const startedAt = options.now();
+  let seqAtStart: number | undefined;
   const checkpointer: Checkpointer = {
+    async lag() {
+      const head = await options.store.chainState();
+      seqAtStart ??= head.seq;
+      const since = lastTaken ?? { seq: seqAtStart, at: startedAt };
+      return { entriesAfter: Math.max(0, head.seq - since.seq), lastAt: since.at };
+    },
     take(reason) {
       const next = queue.then(() => takeNow(reason));
       queue = next.catch((error: unknown) => {

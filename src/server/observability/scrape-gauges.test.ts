@@ -1,0 +1,126 @@
+// The gauges read at each scrape, as Prometheus sees them: each limit's headroom by rule and
+// period (the tightest of a rule's per-endpoint limits, no path in any label), each integration's
+// reported use (a removed one gone), readiness, and a part that fails not failing the scrape.
+import { describe, expect, it } from 'vitest';
+import { createConsoleMetrics } from './console-metrics';
+import { scrapeGauges, type ScrapeSources, type ScrapedIntegration } from './scrape-gauges';
+
+const NOW = Date.parse('2026-05-01T12:00:00Z');
+
+function sources(overrides: Partial<ScrapeSources> = {}): ScrapeSources {
+  return {
+    limits: async () => [
+      {
+        ruleId: 'account-minute',
+        period: 'MINUTE',
+        limit: 1000,
+        used: 940,
+        resetsAt: NOW + 12_500,
+        blockedUntil: null,
+      },
+      {
+        ruleId: 'account-hour',
+        period: 'HOUR',
+        limit: 10_000,
+        used: 0,
+        resetsAt: null,
+        blockedUntil: NOW + 90_000,
+      },
+      // Two limits the platform reported for two endpoints of one rule: the tightest stands.
+      {
+        ruleId: 'module-minute',
+        period: 'MINUTE',
+        limit: 100,
+        used: 10,
+        resetsAt: null,
+        blockedUntil: null,
+      },
+      {
+        ruleId: 'module-minute',
+        period: 'MINUTE',
+        limit: 50,
+        used: 45,
+        resetsAt: null,
+        blockedUntil: null,
+      },
+    ],
+    integrations: async () => [
+      { name: 'billing-sync', requestsLastMinute: 12, requestsLastHour: 700, throttledLastHour: 3 },
+    ],
+    readiness: async () => ({
+      ok: true,
+      checks: { store: { ok: true }, auditWrites: { ok: false } },
+    }),
+    audit: async () => ({ entriesAfter: 4, lastAt: NOW - 60_000, chainBroken: true }),
+    now: () => NOW,
+    ...overrides,
+  };
+}
+
+async function scrape(source: ScrapeSources, metrics = createConsoleMetrics()) {
+  await scrapeGauges(metrics, source)();
+  const text = await metrics.registry.metrics();
+  return (series: string) =>
+    text
+      .split('\n')
+      .find((line) => line.startsWith(`${series} `))
+      ?.split(' ')[1];
+}
+
+describe('the gauges read at each scrape', () => {
+  it('reports each limit’s headroom, reset and block by rule and period', async () => {
+    const value = await scrape(sources());
+    const minute = '{rule="account-minute",period="MINUTE"}';
+    expect(value(`console_rate_limit_remaining${minute}`)).toBe('60');
+    expect(value(`console_rate_limit_limit${minute}`)).toBe('1000');
+    expect(value(`console_rate_limit_reset_seconds${minute}`)).toBe('13');
+    expect(value(`console_rate_limit_blocked_seconds${minute}`)).toBe('0');
+    expect(value('console_rate_limit_blocked_seconds{rule="account-hour",period="HOUR"}')).toBe(
+      '90',
+    );
+    expect(value('console_rate_limit_remaining{rule="module-minute",period="MINUTE"}')).toBe('5');
+    expect(value('console_rate_limit_limit{rule="module-minute",period="MINUTE"}')).toBe('50');
+  });
+
+  it('reports each integration by name, and drops one that is gone', async () => {
+    const metrics = createConsoleMetrics();
+    let listed: ScrapedIntegration[] = [
+      { name: 'billing-sync', requestsLastMinute: 12, requestsLastHour: 700, throttledLastHour: 3 },
+    ];
+    const source = sources({ integrations: async () => listed });
+    let value = await scrape(source, metrics);
+    expect(
+      value('console_integration_reported_requests{integration="billing-sync",period="MINUTE"}'),
+    ).toBe('12');
+    expect(
+      value('console_integration_reported_requests{integration="billing-sync",period="HOUR"}'),
+    ).toBe('700');
+    expect(
+      value('console_integration_reported_throttled{integration="billing-sync",period="HOUR"}'),
+    ).toBe('3');
+    listed = [];
+    value = await scrape(source, metrics);
+    expect(
+      value('console_integration_reported_requests{integration="billing-sync",period="HOUR"}'),
+    ).toBeUndefined();
+  });
+
+  it('reports readiness and each check, the audit chain beside its checkpoint, and a broken chain', async () => {
+    const value = await scrape(sources());
+    expect(value('console_ready')).toBe('1');
+    expect(value('console_readiness_check{check="store"}')).toBe('1');
+    expect(value('console_readiness_check{check="auditWrites"}')).toBe('0');
+    expect(value('console_audit_entries_after_checkpoint')).toBe('4');
+    expect(value('console_audit_chain_broken')).toBe('1');
+    expect(value('console_audit_checkpoint_last_timestamp_seconds')).toBe(
+      String((NOW - 60_000) / 1000),
+    );
+  });
+
+  it('a part that fails leaves the scrape whole, and readiness that fails reads as not ready', async () => {
+    const failing = () => Promise.reject(new Error('store down'));
+    const value = await scrape(sources({ readiness: failing, integrations: failing }));
+    expect(value('console_ready')).toBe('0');
+    expect(value('console_rate_limit_remaining{rule="account-minute",period="MINUTE"}')).toBe('60');
+  });
+});
