@@ -30,6 +30,12 @@ export function createConsoleMetrics(options: ConsoleMetricsOptions = {}) {
     for (const name of NON_CONFORMING_DEFAULTS) registry.removeSingleMetric(name);
   }
   const registers = [registry];
+  /** A gauge per limit: labelled by rule and period only, never a path, an endpoint or a person. */
+  const limitGauge = (name: string, help: string) =>
+    new Gauge({ name, help, labelNames: ['rule', 'period'] as const, registers });
+  /** A gauge per integration, by its name and the period it covers. */
+  const integrationGauge = (name: string, help: string) =>
+    new Gauge({ name, help, labelNames: ['integration', 'period'] as const, registers });
   return {
     registry,
     upstreamRequests: new Counter({
@@ -84,48 +90,35 @@ export function createConsoleMetrics(options: ConsoleMetricsOptions = {}) {
       labelNames: ['outcome'] as const,
       registers,
     }),
-    // Read at each scrape (scrape-gauges.ts). Labelled by rule and period only: never a path, an
-    // endpoint or a person. With Redis the windows are shared, so every replica reports the same
-    // values: take max(), not sum().
-    rateLimitRemaining: new Gauge({
-      name: 'console_rate_limit_remaining',
-      help: 'Requests left in the current window of each limit, by rule and period',
-      labelNames: ['rule', 'period'] as const,
-      registers,
-    }),
-    rateLimitLimit: new Gauge({
-      name: 'console_rate_limit_limit',
-      help: 'Requests each limit allows in its window, by rule and period',
-      labelNames: ['rule', 'period'] as const,
-      registers,
-    }),
-    rateLimitResetSeconds: new Gauge({
-      name: 'console_rate_limit_reset_seconds',
-      help: 'Seconds until the oldest counted request leaves the window (0: nothing counted), by rule and period',
-      labelNames: ['rule', 'period'] as const,
-      registers,
-    }),
-    rateLimitBlockedSeconds: new Gauge({
-      name: 'console_rate_limit_blocked_seconds',
-      help: 'Seconds until the platform block on a limit ends (0: no block), by rule and period',
-      labelNames: ['rule', 'period'] as const,
-      registers,
-    }),
+    // Read at each scrape (scrape-gauges.ts). With Redis the windows are shared, so every replica
+    // reports the same values: take max(), not sum().
+    rateLimitRemaining: limitGauge(
+      'console_rate_limit_remaining',
+      'Requests left in the current window of each limit, by rule and period',
+    ),
+    rateLimitLimit: limitGauge(
+      'console_rate_limit_limit',
+      'Requests each limit allows in its window, by rule and period',
+    ),
+    rateLimitResetSeconds: limitGauge(
+      'console_rate_limit_reset_seconds',
+      'Seconds until the oldest counted request leaves the window (0: nothing counted), by rule and period',
+    ),
+    rateLimitBlockedSeconds: limitGauge(
+      'console_rate_limit_blocked_seconds',
+      'Seconds until the platform block on a limit ends (0: no block), by rule and period',
+    ),
     // Integration names are chosen by admins to name a service ("billing-sync"), are bounded (one
     // per registered integration) and are shown to every role on the rate-limits page already;
     // they are not personal data, and an operator needs them to see who uses the account up.
-    integrationRequests: new Gauge({
-      name: 'console_integration_reported_requests',
-      help: 'Requests each integration reported in the last minute or hour, by integration and period',
-      labelNames: ['integration', 'period'] as const,
-      registers,
-    }),
-    integrationThrottled: new Gauge({
-      name: 'console_integration_reported_throttled',
-      help: '429 answers each integration reported in the last hour, by integration and period',
-      labelNames: ['integration', 'period'] as const,
-      registers,
-    }),
+    integrationRequests: integrationGauge(
+      'console_integration_reported_requests',
+      'Requests each integration reported in the last minute or hour, by integration and period',
+    ),
+    integrationThrottled: integrationGauge(
+      'console_integration_reported_throttled',
+      '429 answers each integration reported in the last hour, by integration and period',
+    ),
     ready: new Gauge({
       name: 'console_ready',
       help: '1 while this replica is ready for traffic (what /readyz answers), 0 otherwise',
