@@ -2,14 +2,13 @@
 // signed so the Standard Webhooks library verifies it; while the destination is down the entries
 // wait, none given up on or overtaken, and go out in order once it is back; a full queue drops the
 // newest and the log says which. Clock and scheduler are injected: nothing sleeps.
-import { Writable } from 'node:stream';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ocsfEvent } from '../data-subjects/audit/ocsf-event';
-import { createLogger } from '../logger';
 import type { SqlDatabase } from '../store/database';
 import { sortableId } from '../store/sortable-id';
 import { alertPipeline } from '../test-support/alert-pipeline';
+import { capturingLogger } from '../test-support/capturing-logger';
 import { replyWith, startAlertReceiver, type AlertReceiver } from '../test-support/alert-receiver';
 import { STORE_ENGINES } from '../test-support/store-engines';
 import type { AlertPayload } from './alert-payload';
@@ -50,19 +49,6 @@ function entry(seq: number, at: number): AuditEntryAlert {
     },
   });
   return { sequence: seq, time: event.time, message: event.message, event };
-}
-
-function capturingLogger() {
-  const lines: Array<Record<string, unknown>> = [];
-  const destination = new Writable({
-    write(chunk: Buffer, _encoding, callback) {
-      for (const line of chunk.toString('utf8').split('\n').filter(Boolean)) {
-        lines.push(JSON.parse(line) as Record<string, unknown>);
-      }
-      callback();
-    },
-  });
-  return { logger: createLogger('info', destination), lines };
 }
 
 async function addDestination(

@@ -1,13 +1,12 @@
 // The trail as it leaves the console: a lookup of Ada and administrative changes that handle
 // secrets each become one log line holding an OCSF event that conforms to its class, carries the
 // entry's place in the chain, and holds no identifier, hash of one, secret or password anywhere.
-import { Writable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CreatedDestinationSchema } from '../../../shared/alerts';
 import { DEMO_IDENTIFIERS } from '../../../shared/data-subject-demo';
 import { IssuedKeySchema } from '../../../shared/integrations';
-import { createLogger } from '../../logger';
 import { startBffHarness, type BffHarness } from '../../test-support/bff-harness';
+import { capturingLogger } from '../../test-support/capturing-logger';
 import { ocsfProblems } from '../../test-support/ocsf-schema';
 import { AUDIT_ENTRY_MESSAGE } from './audit-stream';
 import { AUDIT_EVENT_SCHEMA_VERSION, OCSF_VERSION } from './ocsf-event';
@@ -19,17 +18,6 @@ afterEach(async () => {
   await h?.close();
   h = undefined;
 });
-
-function capturingLogger() {
-  const lines: string[] = [];
-  const destination = new Writable({
-    write(chunk: Buffer, _encoding, callback) {
-      lines.push(...chunk.toString('utf8').split('\n').filter(Boolean));
-      callback();
-    },
-  });
-  return { logger: createLogger('info', destination), lines };
-}
 
 const post = (harness: BffHarness, path: string, body: unknown = {}) =>
   harness.request(path, {
@@ -90,9 +78,8 @@ describe('the audit trail as log lines', () => {
     await h.request(`/api/alerts/destinations/${created.destination.id}`, { method: 'DELETE' });
 
     const events = lines
-      .map((line) => JSON.parse(line) as { msg: string; ocsf?: Event })
       .filter((line) => line.msg === AUDIT_ENTRY_MESSAGE)
-      .map((line) => line.ocsf!);
+      .map((line) => line.ocsf as Event);
     const chain = await h.auditStore.readChain(0, 100);
     // One line per lookup (its outcome entry) and per change, in the chain's order.
     const expected = chain.filter((entry) => entry.kind === 'outcome' || entry.kind === 'change');
