@@ -296,6 +296,8 @@ export function composeBff({
     logger,
     now,
     publishCheckpoint: (checkpoint) => alerts.alerting.service.auditCheckpoint(checkpoint),
+    publishEntry: (entry) => alerts.alerting.service.auditEntry(entry),
+    clientAddress: (c) => clientAddress(c, config.web),
     dailyMaintenance: auditMaintenance,
     beforeLookup: authArea.recentAuthentication,
   });

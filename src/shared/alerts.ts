@@ -19,6 +19,8 @@ export const ALERT_EVENTS = {
   'governor.holding': 'The console held requests back for longer than the destination allows',
   'audit.checkpoint':
     'The audit trail signed a checkpoint of its chain (evidence to keep outside the console)',
+  'audit.entry':
+    'Every lookup and administrative change, as it is recorded (an OCSF event, for a SIEM)',
 } as const;
 export type AlertEventType = keyof typeof ALERT_EVENTS;
 export const ALERT_EVENT_TYPES = Object.keys(ALERT_EVENTS) as AlertEventType[];

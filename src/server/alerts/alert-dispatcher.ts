@@ -5,7 +5,7 @@
 import type { Logger } from '../logger';
 import { postAlert, type AlertHttpOptions, type AlertHttpResult } from './alert-http';
 import { formatAlert, type AlertPayload } from './alert-payload';
-import type { AlertStore, ClaimedDelivery } from './alert-store';
+import { ORDERED_EVENTS, type AlertStore, type ClaimedDelivery } from './alert-store';
 
 /** Timers, injectable so tests drive them. */
 export interface AlertScheduler {
@@ -147,7 +147,10 @@ export class AlertDispatcher {
     }
     const attempts = delivery.attempts + 1;
     const at = now();
-    const last = !destination || attempts >= this.#options.maxAttempts;
+    // An ordered event (audit.entry) is never given up on for its attempts: those behind it would
+    // overtake it. It retries, at most maxBackoffMs apart, while its queue's bound drops new ones.
+    const ordered = ORDERED_EVENTS.includes(delivery.event);
+    const last = !destination || (!ordered && attempts >= this.#options.maxAttempts);
     const status = result.ok ? 'delivered' : last ? 'dead' : 'retrying';
     await store.finish(delivery.id, {
       status,
@@ -163,6 +166,8 @@ export class AlertDispatcher {
     this.#options.onOutcome?.(status);
     // Never the URL (a Slack URL is a credential) nor the payload: the id and event suffice.
     const fields = { delivery: delivery.id, event: delivery.event, attempts, status };
+    // The next in line is due now: one more pass sends it rather than the next poll.
+    if (ordered && status === 'delivered') this.#again = true;
     if (status === 'dead') logger.warn({ ...fields, error: result.error }, 'alert dead-lettered');
     else if (status === 'retrying')
       logger.info({ ...fields, error: result.error }, 'alert retrying');

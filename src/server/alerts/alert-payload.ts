@@ -18,6 +18,11 @@ export interface AlertPayload {
   readonly data: Readonly<Record<string, string | number | boolean | null>>;
   /** Where to look: the console's page for it, when PUBLIC_URL is set. */
   readonly link: string | null;
+  /**
+   * `audit.entry` only: the entry as its OCSF event (docs/audit-trail.md), as the log line has it.
+   * Slack-compatible destinations get the summary and `data` alone.
+   */
+  readonly ocsf?: Readonly<Record<string, unknown>>;
 }
 
 /** The event as the monitor describes it, before it gets an id per destination. */
@@ -32,6 +37,7 @@ const TITLES: Record<DeliveryEventType, string> = {
   'reporter.silent': 'Reporter went silent',
   'governor.holding': 'Requests held back',
   'audit.checkpoint': 'Audit checkpoint',
+  'audit.entry': 'Audit entry',
   test: 'Test alert',
 };
 

@@ -4,6 +4,7 @@
 // account-wide reporters will raise `reporter.silent` through reporterSilent()).
 import { randomUUID } from 'node:crypto';
 import type { AlertEventType, Delivery } from '../../shared/alerts';
+import type { Logger } from '../logger';
 import { sortableId } from '../store/sortable-id';
 import type { AlertDispatcher } from './alert-dispatcher';
 import type { AlertEvent, AlertPayload } from './alert-payload';
@@ -15,6 +16,32 @@ export interface AlertServiceOptions {
   readonly now: () => number;
   /** PUBLIC_URL's origin: alerts link to the console's pages when it is set. */
   readonly publicOrigin?: string;
+  /** Told when a full queue drops an audit entry (default: nowhere). */
+  readonly logger?: Logger;
+  /** Most audit entries waiting per destination (default AUDIT_ENTRY_QUEUE_MAX). */
+  readonly auditQueueMax?: number;
+}
+
+/**
+ * Most `audit.entry` alerts waiting for one destination. A day of a busy console's lookups and
+ * changes: enough to ride out a SIEM's outage over a weekend night, small enough that the outbox
+ * of a destination gone for good stays a few megabytes.
+ */
+export const AUDIT_ENTRY_QUEUE_MAX = 10_000;
+
+/** An audit-trail entry as an `audit.entry` alert carries it. */
+export interface AuditEntryAlert {
+  /** Its sequence number in the chain: one alert per entry. */
+  readonly sequence: number;
+  /** When it was recorded (epoch ms). */
+  readonly time: number;
+  /** One sentence, as the event's `message`. */
+  readonly message: string;
+  /** The OCSF event itself. */
+  readonly event: Readonly<Record<string, unknown>> & {
+    readonly class_uid: number;
+    readonly activity_id: number;
+  };
 }
 
 /** How an event is queued. */
@@ -27,6 +54,10 @@ export interface EmitOptions {
   readonly postpone?: boolean;
   /** Only destinations this accepts (e.g. their hold-back threshold). */
   readonly filter?: (destination: StoredDestination) => boolean;
+  /** Most alerts of this type that may wait per destination; past it the new one is dropped. */
+  readonly maxWaiting?: number;
+  /** Told of each destination whose full queue dropped the event, with how many wait. */
+  readonly onDrop?: (destination: StoredDestination, waiting: number) => void;
 }
 
 /** Raises alerts. */
@@ -56,6 +87,13 @@ export class AlertService {
     );
     let queued = 0;
     for (const destination of destinations) {
+      if (options.maxWaiting !== undefined) {
+        const waiting = await store.waiting(destination.id, event.type);
+        if (waiting >= options.maxWaiting) {
+          options.onDrop?.(destination, waiting);
+          continue;
+        }
+      }
       const id = sortableId(now());
       const payload = (alertId: string) => JSON.stringify({ id: alertId, ...event });
       const added = await store.enqueue({
@@ -127,6 +165,38 @@ export class AlertService {
       { dedupKey: `reporter-silent:${name}:${since}` },
     );
   }
+  /**
+   * An entry was recorded in the audit trail (data-subjects/audit/audit-stream.ts). It waits in
+   * its destination's queue, in order, behind the entries before it; a full queue drops it, and
+   * the log says so with its sequence number, which is where the SIEM's copy has a gap.
+   */
+  auditEntry(entry: AuditEntryAlert): Promise<number> {
+    const max = this.#options.auditQueueMax ?? AUDIT_ENTRY_QUEUE_MAX;
+    return this.emit(
+      {
+        type: 'audit.entry',
+        occurredAt: new Date(entry.time).toISOString(),
+        summary: entry.message,
+        data: {
+          sequence: entry.sequence,
+          classUid: entry.event.class_uid,
+          activityId: entry.event.activity_id,
+        },
+        link: this.link('/audit'),
+        ocsf: entry.event,
+      },
+      {
+        dedupKey: `audit-entry:${entry.sequence}`,
+        maxWaiting: max,
+        onDrop: (destination, waiting) =>
+          this.#options.logger?.warn(
+            { destination: destination.id, sequence: entry.sequence, waiting, max },
+            'audit entry dropped: the destination’s queue is full',
+          ),
+      },
+    );
+  }
+
   /**
    * The audit trail signed a checkpoint of its chain's head (audit/checkpoints.ts). The
    * destination keeps it as evidence outside the console's database: `npm run audit -- verify

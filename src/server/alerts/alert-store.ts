@@ -164,6 +164,23 @@ const DELIVERY_COLUMNS = `id, destination_id, event, summary, payload, status, a
 const DUE = `((status IN ('pending', 'retrying') AND next_attempt_at <= CAST($1 AS text))
   OR (status = 'delivering' AND lease_until <= CAST($1 AS text)))`;
 
+/** The events whose deliveries go out one at a time per destination, oldest first. */
+export const ORDERED_EVENTS: readonly DeliveryEventType[] = ['audit.entry'];
+
+/** An alert that has not gone out yet. */
+const WAITING = `status IN ('pending', 'retrying', 'delivering')`;
+
+/**
+ * An ordered event waits while an older one of its kind to the same destination has not gone out
+ * (ids are UUIDv7, in the order they were queued): a SIEM receives entries in the chain's order,
+ * and one the receiver refuses holds the rest back instead of being overtaken.
+ */
+const IN_TURN = `(event NOT IN (${ORDERED_EVENTS.map((event) => `'${event}'`).join(', ')})
+  OR NOT EXISTS (SELECT 1 FROM alert_deliveries older
+    WHERE older.destination_id = alert_deliveries.destination_id
+      AND older.event = alert_deliveries.event AND older.id < alert_deliveries.id
+      AND older.status IN ('pending', 'retrying', 'delivering')))`;
+
 /** The alert tables. */
 export class AlertStore {
   readonly #db: () => Promise<SqlDatabase>;
@@ -307,6 +324,19 @@ export class AlertStore {
     return rows.length > 0;
   }
 
+  /** How many alerts of `event` to the destination have not gone out yet (the bounded queue). */
+  async waiting(destinationId: string, event: DeliveryEventType): Promise<number> {
+    const db = await this.#db();
+    const { rows } = await select(
+      db,
+      z.object({ n: integer }),
+      `SELECT COUNT(*) AS n FROM alert_deliveries
+        WHERE destination_id = $1 AND event = $2 AND ${WAITING}`,
+      [destinationId, event],
+    );
+    return rows[0]?.n ?? 0;
+  }
+
   /**
    * Moves a still-pending alert to a later due time with a new payload (a block that was
    * lengthened ends later). Nothing happens to one already sent.
@@ -344,7 +374,8 @@ export class AlertStore {
     const { rows } = await select(
       db,
       z.object({ id: z.string() }),
-      `SELECT id FROM alert_deliveries WHERE ${DUE} ORDER BY next_attempt_at, id LIMIT $2`,
+      `SELECT id FROM alert_deliveries WHERE ${DUE} AND ${IN_TURN}
+        ORDER BY next_attempt_at, id LIMIT $2`,
       [iso(now), limit],
     );
     const claimed: ClaimedDelivery[] = [];

@@ -61,6 +61,7 @@ export function createAlerting(options: AlertingOptions) {
     store,
     dispatcher,
     now,
+    logger,
     ...(options.publicOrigin ? { publicOrigin: options.publicOrigin } : {}),
   });
   // compose.ts passes the account-wide source; the console's own numbers otherwise.

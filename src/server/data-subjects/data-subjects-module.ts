@@ -3,7 +3,7 @@
 // checkpoints, exports and daily retention (admins and auditors).
 import { randomBytes } from 'node:crypto';
 import type { RecordChange } from '../http/admin-change';
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../app-env';
 import type { DataSubjectOperation } from '../../shared/data-subject-operations';
 import type { AreaModule } from '../area-module';
@@ -15,6 +15,7 @@ import type { SqlDatabase } from '../store/database';
 import type { UpstreamClient } from '../upstream/upstream-client';
 import { deriveAuditKey } from './audit/audit-chain';
 import { SqlAuditStore } from './audit/audit-store';
+import { auditStream, type AuditStreamOptions } from './audit/audit-stream';
 import { auditTrailRoutes } from './audit/audit-trail-routes';
 import type { AuditCheckpoint } from './audit/checkpoints';
 import { checkCheckpointPlace, CheckpointFileError } from './audit/checkpoint-file';
@@ -54,6 +55,10 @@ export interface DataSubjectsAreaDeps {
   readonly beforeLookup?: MiddlewareHandler<AppEnv> | undefined;
   /** Where each new checkpoint is announced (the alerts area's `audit.checkpoint` event). */
   readonly publishCheckpoint: (checkpoint: AuditCheckpoint) => Promise<unknown>;
+  /** Where each new entry is announced (the alerts area's `audit.entry` event); logged anyway. */
+  readonly publishEntry?: AuditStreamOptions['publish'];
+  /** The client's address as the console sees it, for the entries' log lines and alerts. */
+  readonly clientAddress?: (c: Context<AppEnv>) => string;
   /** Runs the daily retention and chain walk (the process does; tests drive it themselves). */
   readonly dailyMaintenance?: boolean;
 }
@@ -99,7 +104,10 @@ export function createDataSubjectsArea(deps: DataSubjectsAreaDeps): DataSubjects
   const hasher = createIdentifierHasher(auditSecret);
   // The trail's hash chain and export signatures use keys derived from the same audit key.
   const chainKey = deriveAuditKey(auditSecret, 'chain');
-  const auditStore = new SqlAuditStore(deps.database, { chainKey });
+  const auditStore = new SqlAuditStore(deps.database, {
+    chainKey,
+    onEntry: auditStream({ logger, publish: deps.publishEntry ?? (() => Promise.resolve()) }),
+  });
   const lookupAudit = new LookupAudit(auditStore, hasher, now);
   const lookups = new DataSubjectLookups({
     operations: deps.operations,
@@ -151,6 +159,7 @@ export function createDataSubjectsArea(deps: DataSubjectsAreaDeps): DataSubjects
           },
           audit: lookupAudit,
           logger,
+          ...(deps.clientAddress ? { clientAddress: deps.clientAddress } : {}),
           ...(deps.beforeLookup ? { beforeLookup: deps.beforeLookup } : {}),
         }),
       },

@@ -2,7 +2,7 @@
 // lookups that run one operation. A lookup's route reads the request and renders the answer or
 // the problem; the audited lookup (audited-lookup.ts) writes every lookup, refused and failed ones
 // included, to the audit trail before the answer leaves, and withholds it if it cannot.
-import { Hono, type MiddlewareHandler } from 'hono';
+import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import {
   LookupRequestSchema,
   LookupResponseSchema,
@@ -28,6 +28,8 @@ export interface DataSubjectsRoutesDeps {
   readonly logger: Logger;
   /** Runs before each lookup (the step-up to a recent provider sign-in). */
   readonly beforeLookup?: MiddlewareHandler<AppEnv>;
+  /** The client's address as the console sees it (TRUST_PROXY), for the entry's log line. */
+  readonly clientAddress?: (c: Context<AppEnv>) => string;
 }
 
 /** Personal data is never kept by a browser or proxy cache. */
@@ -116,6 +118,7 @@ export function dataSubjectsRoutes({
   audit,
   logger,
   beforeLookup = (_c, next) => next(),
+  clientAddress,
 }: DataSubjectsRoutesDeps) {
   const catalog = JSON.stringify({ operations: lookups.operations });
   const audited = new AuditedLookups({ lookups, audit, logger });
@@ -135,6 +138,7 @@ export function dataSubjectsRoutes({
           user: user.username,
           token: user.token?.name,
           requestId: c.get('requestId') ?? null,
+          address: clientAddress?.(c) ?? null,
         });
         return c.json(answer, 200, NO_STORE);
       } catch (error) {

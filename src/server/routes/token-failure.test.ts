@@ -2,26 +2,12 @@
 // banner) and the log line all name the same cause, in the same words, with the token endpoint's
 // own error; none carries the secret; and page views during the backoff cost the token endpoint
 // nothing. The console's clock is injected: no sleeps.
-import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { createLogger } from '../logger';
+import { capturingLogger } from '../test-support/capturing-logger';
 import { harnessPerTest } from '../test-support/harness-per-test';
 
 const start = harnessPerTest();
 const SECRET = 'wrong-secret-value';
-
-function capturingLogger() {
-  const lines: Record<string, unknown>[] = [];
-  const destination = new Writable({
-    write(chunk: Buffer, _encoding, callback) {
-      for (const line of chunk.toString('utf8').split('\n').filter(Boolean)) {
-        lines.push(JSON.parse(line) as Record<string, unknown>);
-      }
-      callback();
-    },
-  });
-  return { logger: createLogger('info', destination), lines };
-}
 
 describe('a refused client secret', () => {
   it('is named alike on the page, /readyz, /api/health and in the log, and backs off', async () => {

@@ -5,7 +5,7 @@ import {
   type AlertDispatcherOptions,
   type AlertScheduler,
 } from '../alerts/alert-dispatcher';
-import { AlertService } from '../alerts/alert-service';
+import { AlertService, type AlertServiceOptions } from '../alerts/alert-service';
 import { AlertStore } from '../alerts/alert-store';
 import { createLogger } from '../logger';
 import type { SqlDatabase } from '../store/database';
@@ -21,6 +21,8 @@ export function alertPipeline(
   db: () => Promise<SqlDatabase>,
   clock: { now: number },
   delivery: Pick<AlertDispatcherOptions, 'http' | 'maxAttempts' | 'retryBaseMs'>,
+  /** The service's logger (to read what it says) and its audit queue's bound. */
+  serviceOptions: Pick<AlertServiceOptions, 'logger' | 'auditQueueMax'> = {},
 ) {
   const store = new AlertStore(db);
   const now = () => clock.now;
@@ -31,6 +33,6 @@ export function alertPipeline(
     scheduler: MANUAL_SCHEDULER,
     ...delivery,
   });
-  const service = new AlertService({ store, dispatcher, now });
+  const service = new AlertService({ store, dispatcher, now, ...serviceOptions });
   return { store, dispatcher, service };
 }

@@ -45,6 +45,11 @@ export interface AuditIntentEntry {
   readonly params?: readonly AuditParam[];
   /** Why the person is looked up; null or absent when none was stated. */
   readonly purpose?: LookupPurpose | null;
+  /**
+   * The client's address, for the entry's log line and `audit.entry` alert only: the lookup's
+   * rows and chain payload never held one, so it is not stored (older entries would differ).
+   */
+  readonly address?: string | null;
 }
 
 /** What came of a lookup. */
@@ -58,6 +63,8 @@ export interface AuditOutcomeEntry {
   readonly shownHashes?: readonly string[];
   /** Every person key the answer showed: its keyed hash, kind and person (shown-identifiers.ts). */
   readonly shown?: readonly ShownHash[];
+  /** The client's address, as on the intent (not stored). */
+  readonly address?: string | null;
 }
 
 /** One person key an answer showed, as the trail keeps it. */
@@ -564,13 +571,37 @@ export function outcomePayload(
 export interface SqlAuditStoreOptions {
   /** The chain's key (deriveAuditKey(AUDIT_KEY, 'chain')). */
   readonly chainKey: Buffer;
+  /**
+   * Told of each completed lookup and each change once its transaction has committed
+   * (audit-stream.ts sends it out); must not throw. A lookup is told once, complete.
+   */
+  readonly onEntry?: (entry: AppendedEntry) => void;
 }
+
+/** Where an entry sits in the chain: its sequence number and hash. */
+export interface ChainLink {
+  readonly seq: number;
+  readonly hash: string;
+}
+
+/** An entry as the store hands it out after writing it. */
+export type AppendedEntry =
+  | {
+      readonly kind: 'lookup';
+      readonly record: StoredAuditRow;
+      /** The intent's chain entry; null when the store could not find it (should not happen). */
+      readonly intent: ChainLink | null;
+      readonly outcome: ChainLink;
+      readonly address: string | null;
+    }
+  | { readonly kind: 'change'; readonly change: StoredChange; readonly link: ChainLink };
 
 /** The audit store over a SQL database (SQLite embedded, or PostgreSQL). */
 export class SqlAuditStore implements AuditStore {
   readonly #db: () => Promise<SqlDatabase>;
   readonly #chainKey: Buffer;
   readonly #evidence: AuditEvidenceStore;
+  readonly #onEntry: ((entry: AppendedEntry) => void) | undefined;
 
   /** `db` may still be opening, or be opened on first use: the first query waits for it. */
   constructor(
@@ -579,6 +610,7 @@ export class SqlAuditStore implements AuditStore {
   ) {
     this.#db = typeof db === 'function' ? db : () => Promise.resolve(db);
     this.#chainKey = options.chainKey;
+    this.#onEntry = options.onEntry;
     this.#evidence = new AuditEvidenceStore(this.#db);
   }
 
@@ -590,7 +622,7 @@ export class SqlAuditStore implements AuditStore {
   async #append(
     tx: SqlExecutor,
     entry: { at: string; kind: ChainRow['kind']; recordId: string | null; payload: string },
-  ): Promise<void> {
+  ): Promise<ChainLink> {
     // Last in its transaction, so the head's lock is held for three statements and the commit.
     const { rows } = await select(
       tx,
@@ -607,6 +639,16 @@ export class SqlAuditStore implements AuditStore {
       [seq, entry.at, entry.kind, entry.recordId, entry.payload, head.hash, hash],
     );
     await tx.query(`UPDATE audit_chain_state SET hash = $1 WHERE name = 'head'`, [hash]);
+    return { seq, hash };
+  }
+
+  /** Hands a committed entry out; a listener's fault never undoes or fails the write. */
+  #tell(entry: AppendedEntry): void {
+    try {
+      this.#onEntry?.(entry);
+    } catch {
+      // The entry is in the trail; its copy outside is best effort (audit-stream.ts logs its own).
+    }
   }
 
   async #insertIntent(tx: SqlExecutor, intent: AuditIntentEntry): Promise<string> {
@@ -654,7 +696,7 @@ export class SqlAuditStore implements AuditStore {
     id: string,
     outcome: AuditOutcomeEntry,
     now: number,
-  ): Promise<AuditRow> {
+  ): Promise<{ row: AuditRow; intent: ChainLink | null; outcome: ChainLink }> {
     const subjects = shownKeys(outcome);
     const recordCount = outcome.recordCount ?? null;
     // Only an intent still open is completed: RETURNING tells whether there was one.
@@ -686,7 +728,15 @@ export class SqlAuditStore implements AuditStore {
         [id, at, ...batch.flatMap((key) => [key.hash, key.kind, key.person])],
       );
     }
-    await this.#append(tx, {
+    const intentLink = (
+      await select(
+        tx,
+        HeadRowSchema,
+        `SELECT seq, hash FROM audit_chain WHERE record_id = $1 AND kind = 'intent'`,
+        [id],
+      )
+    ).rows[0];
+    const outcomeLink = await this.#append(tx, {
       at: new Date(Math.max(now, Date.parse(at))).toISOString(),
       kind: 'outcome',
       recordId: id,
@@ -700,7 +750,21 @@ export class SqlAuditStore implements AuditStore {
         subjects,
       }),
     });
-    return row;
+    return { row, intent: intentLink ?? null, outcome: outcomeLink };
+  }
+
+  /** Tells the listener of a lookup just completed. */
+  #tellLookup(
+    done: { row: AuditRow; intent: ChainLink | null; outcome: ChainLink },
+    address: string | null | undefined,
+  ): void {
+    this.#tell({
+      kind: 'lookup',
+      record: toStored(done.row),
+      intent: done.intent,
+      outcome: done.outcome,
+      address: address ?? null,
+    });
   }
 
   async begin(intent: AuditIntentEntry): Promise<AuditRecord> {
@@ -731,16 +795,19 @@ export class SqlAuditStore implements AuditStore {
 
   async complete(id: string, outcome: AuditOutcomeEntry, now = Date.now()): Promise<AuditRecord> {
     const db = await this.#db();
-    return toRecord(await db.transaction((tx) => this.#complete(tx, id, outcome, now)));
+    const done = await db.transaction((tx) => this.#complete(tx, id, outcome, now));
+    this.#tellLookup(done, outcome.address);
+    return toRecord(done.row);
   }
 
   async record(entry: AuditEntry): Promise<AuditRecord> {
     const db = await this.#db();
-    const row = await db.transaction(async (tx) => {
+    const done = await db.transaction(async (tx) => {
       const id = await this.#insertIntent(tx, entry);
       return this.#complete(tx, id, entry, entry.at);
     });
-    return toRecord(row);
+    this.#tellLookup(done, entry.address);
+    return toRecord(done.row);
   }
 
   async recordChange(change: AdministrativeChange): Promise<StoredChange> {
@@ -758,7 +825,7 @@ export class SqlAuditStore implements AuditStore {
       after: stateText(change.after),
       requestId: change.requestId,
     };
-    await db.transaction(async (tx) => {
+    const link = await db.transaction(async (tx) => {
       await tx.query(
         `INSERT INTO admin_changes (${CHANGE_COLUMNS})
           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
@@ -776,13 +843,14 @@ export class SqlAuditStore implements AuditStore {
           stored.requestId,
         ],
       );
-      await this.#append(tx, {
+      return this.#append(tx, {
         at: stored.at,
         kind: 'change',
         recordId: stored.id,
         payload: changePayload(stored),
       });
     });
+    this.#tell({ kind: 'change', change: stored, link });
     return stored;
   }
 

@@ -26,6 +26,8 @@ export interface LookupAccount {
   readonly requestId: string | null;
   /** Why the person is looked up; null when none was stated. Kept in the chained intent. */
   readonly purpose?: LookupPurpose | null;
+  /** The client's address (not stored: see AuditIntentEntry.address). */
+  readonly address?: string | null | undefined;
   /** The parameters as asked (`request.params`); identifier ones are hashed here. */
   readonly params?: Readonly<Record<string, unknown>> | undefined;
   /** Names of the parameters that are identifiers (the catalog's `identifier` format). */
@@ -134,13 +136,15 @@ export class LookupAudit {
       continued: intent.continued,
       requestId: intent.requestId,
       purpose: intent.purpose ?? null,
+      address: intent.address ?? null,
       ...(params ? { params } : {}),
     };
   }
 
   #outcomeEntry(account: LookupAccount) {
+    const address = account.address ?? null;
     if (account.answer === undefined) {
-      return { outcome: account.outcome, status: account.status, detail: account.detail };
+      return { outcome: account.outcome, status: account.status, detail: account.detail, address };
     }
     const shown = shownSubjects(account.answer, account.answerSchema);
     return {
@@ -149,6 +153,7 @@ export class LookupAudit {
       // The walk stopped at a bound: say so, the shown subjects may be incomplete.
       detail: shown.truncated ? 'answer too large: shown identifiers incomplete' : account.detail,
       recordCount: shown.recordCount,
+      address,
       shown: shown.keys.map((key) => ({
         hash: this.#hasher.hash(key.value),
         kind: key.kind,

@@ -22,12 +22,14 @@ export interface LookupAsker {
   readonly identifier: string | undefined;
   /** Why the person is looked up; null when none was stated (LOOKUP_PURPOSE optional or off). */
   readonly purpose?: LookupPurpose | null;
+  /** The client's address as the console sees it; only for the entry's log line and alert. */
+  readonly address?: string | null;
 }
 
 /** Who asks for what: the audit's account of a lookup before its outcome is known. */
 export function lookupIntent(
   lookups: DataSubjectLookups,
-  { user, token, requestId, request, identifier, purpose }: LookupAsker,
+  { user, token, requestId, request, identifier, purpose, address }: LookupAsker,
 ): LookupIntent {
   const operation = request ? lookups.find(request.operation) : undefined;
   return {
@@ -38,6 +40,7 @@ export function lookupIntent(
     continued: request?.continuation !== undefined,
     requestId,
     purpose,
+    address,
     params: request?.params,
     identifierParams: operation?.params
       .filter((param) => param.format === 'identifier')
