@@ -5,6 +5,7 @@
 import { useMemo, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
+import { ExportStatus } from '../../../components/ui/export-status';
 import { LoadErrorPanel } from '../../../components/ui/load-error-panel';
 import { PageHeader } from '../../../components/ui/page-header';
 import { StatusLine } from '../../../components/ui/status-line';
@@ -67,20 +68,16 @@ function ExportButtons({ period }: { period: { since?: string; until?: string } 
           </button>
         ))}
       </div>
-      {exporter.isPending ? (
-        <StatusLine>Exporting…</StatusLine>
-      ) : exporter.isError ? (
-        <p role="alert" className="field-error">
-          The export failed: {exporter.error.message}
-        </p>
-      ) : exporter.data ? (
-        <p className="muted" role="status">
-          Saved {exporter.data.fileName} and its Ed25519 signature {exporter.data.signatureName}{' '}
-          (key {exporter.data.signature.keyFingerprint}). Check them with{' '}
-          <code>npm run audit -- verify-export FILE SIGNATURE</code>, or with openssl as the audit
-          trail’s guide shows.
-        </p>
-      ) : null}
+      <ExportStatus
+        exporter={exporter}
+        saved={(result) => (
+          <>
+            Saved {result.fileName} and its Ed25519 signature {result.signatureName} (key{' '}
+            {result.signature.keyFingerprint}), which openssl checks too, as the audit trail’s guide
+            shows.
+          </>
+        )}
+      />
     </div>
   );
 }
