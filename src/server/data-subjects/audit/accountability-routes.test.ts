@@ -4,9 +4,11 @@
 // Markdown file that the documented openssl recipe verifies, and refuses once a byte changes.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { Writable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AccountabilityReportSchema } from '../../../shared/accountability';
 import { type Role } from '../../../shared/session';
+import { runAuditCli } from '../../cli/audit';
 import {
   SEEDED_FIGURES,
   SEEDED_PERIOD,
@@ -140,6 +142,15 @@ describe('POST /api/accountability/export', () => {
       const good = runRecipe(verifyExport, work, { EXPORT, SIG, PUB });
       expect(good.code, good.output).toBe(0);
       expect(good.output).toContain('Signature Verified Successfully');
+      // The console's own verifier takes it too, Markdown included.
+      const sink = new Writable({ write: (_chunk, _encoding, done) => done() });
+      expect(
+        await runAuditCli(['verify-export', EXPORT, SIG, '--public-key', PUB], {
+          env: { AUDIT_KEY: KEY },
+          stdout: sink,
+          stderr: sink,
+        }),
+      ).toBe(0);
       const text = bytes.toString('utf8');
       expect(text).not.toMatch(/aaaaaaaa|bbbbbbbb/);
       // A figure changed in the file: the recipe fails.
