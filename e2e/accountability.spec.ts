@@ -6,6 +6,8 @@ import type { Page } from '@playwright/test';
 import { a11yViolations, E2E_USERS, expect, SIGNED_OUT_STATE, test } from './fixtures';
 
 const ADA = 'ada.lovelace@example.com';
+// A lookup, a second sign-in and two axe runs: generous, but bounded, on a busy machine.
+test.describe.configure({ timeout: 90_000 });
 
 /** The figures the API counts for the last 30 days, read in the signed-in page. */
 function apiFigures(page: Page) {
