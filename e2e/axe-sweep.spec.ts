@@ -44,6 +44,10 @@ const ADMIN_PAGES: ReadonlyArray<{ path: string; ready: (page: Page) => Promise<
       expect(page.getByRole('heading', { level: 1, name: 'Audit trail' })).toBeVisible(),
   },
   {
+    path: '/accountability',
+    ready: (page) => expect(page.getByTestId('lookups-total')).toBeVisible(),
+  },
+  {
     path: '/integrations',
     ready: (page) => expect(page.getByRole('heading', { name: 'Registered' })).toBeVisible(),
   },

@@ -44,6 +44,13 @@ const NAVIGATION: readonly NavigationEntry[] = [
     roles: AUDIT_TRAIL_ROLES,
   },
   {
+    to: '/accountability',
+    label: 'Accountability',
+    description:
+      'For a period: who was looked up, by whom, under which purposes, and every administrative change',
+    roles: AUDIT_TRAIL_ROLES,
+  },
+  {
     to: '/integrations',
     label: 'Integrations',
     description: 'Register the account’s other clients so they report their requests and 429s',

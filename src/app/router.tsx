@@ -126,6 +126,18 @@ export function createAppRouter(client: QueryClient): AppRouterInstance {
             ),
           }),
         },
+        // What a data-protection officer answers a regulator: admins and auditors.
+        {
+          path: 'accountability',
+          lazy: async () => ({
+            Component: adminOnly(
+              (await import('../features/accountability/components/accountability-page'))
+                .AccountabilityPage,
+              'This page reports who looked up personal data and why, for the data-protection officer.',
+              AUDIT_TRAIL_ROLES,
+            ),
+          }),
+        },
         {
           path: 'integrations',
           lazy: async () => {

@@ -137,6 +137,9 @@ export type AuditSearchRequest = z.infer<typeof AuditSearchRequestSchema>;
 export const AUDIT_EXPORT_FORMATS = ['csv', 'json'] as const;
 export type AuditExportFormat = (typeof AUDIT_EXPORT_FORMATS)[number];
 
+/** What a signed file may be: a trail export, or the accountability report as Markdown too. */
+export const SIGNED_FILE_FORMATS = [...AUDIT_EXPORT_FORMATS, 'md'] as const;
+
 /** The trail's filters as an export names them (the same meaning as the list's query). */
 const AuditExportFiltersSchema = z.strictObject({
   since: z.optional(z.string().check(z.maxLength(40))),
@@ -170,7 +173,7 @@ export const AuditExportSignatureSchema = z.object({
   algorithm: z.literal('Ed25519'),
   exportId: z.string(),
   createdAt: z.iso.datetime(),
-  format: z.enum(AUDIT_EXPORT_FORMATS),
+  format: z.enum(SIGNED_FILE_FORMATS),
   /** What was exported, in words: the filters, or "search by identifier (hashed)". */
   scope: z.string(),
   records: z.int(),

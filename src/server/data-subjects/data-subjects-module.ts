@@ -1,6 +1,6 @@
 // The data-subjects area (docs/product.md §6): lookups of personal data through the v4 operations
 // and their legacy equivalents, each audited (admins); the audit trail with its hash chain, signed
-// checkpoints, exports and daily retention (admins and auditors).
+// checkpoints, exports and daily retention, and the accountability report (admins and auditors).
 import { randomBytes } from 'node:crypto';
 import type { RecordChange } from '../http/admin-change';
 import type { Context, MiddlewareHandler } from 'hono';
@@ -17,6 +17,8 @@ import { deriveAuditKey } from './audit/audit-chain';
 import { SqlAuditStore } from './audit/audit-store';
 import { auditStream, type AuditStreamOptions } from './audit/audit-stream';
 import { auditTrailRoutes } from './audit/audit-trail-routes';
+import { accountabilityRoutes } from './audit/accountability-routes';
+import { AccountabilityStore } from './audit/accountability-store';
 import type { AuditCheckpoint } from './audit/checkpoints';
 import { checkCheckpointPlace, CheckpointFileError } from './audit/checkpoint-file';
 import { createCheckpointer } from './audit/checkpoint-job';
@@ -181,6 +183,18 @@ export function createDataSubjectsArea(deps: DataSubjectsAreaDeps): DataSubjects
           },
           exportMaxRecords: settings.auditExportMaxRecords,
           retentionDays: settings.auditRetentionDays,
+          now,
+        }),
+      },
+      {
+        path: '/api/accountability',
+        app: accountabilityRoutes({
+          figures: new AccountabilityStore(deps.database),
+          store: auditStore,
+          recordChange: deps.recordChange,
+          signer,
+          checkpointer,
+          exportMaxRecords: settings.auditExportMaxRecords,
           now,
         }),
       },

@@ -2,16 +2,14 @@
 // Searching by identifier is a mutation: the identifier must not become a cache key. Exports are
 // downloaded as files with their detached signature beside them.
 import { infiniteQueryOptions, queryOptions, useMutation } from '@tanstack/react-query';
-import { apiRequest, fetchFile, getJson } from '../../../lib/api-client';
-import { saveFile } from '../../../lib/csv';
+import { apiRequest, getJson } from '../../../lib/api-client';
+import { downloadSignedExport, type SignedExportResult } from '../../../lib/signed-export';
 import {
-  AuditExportSignatureSchema,
   AuditIntegritySchema,
   AuditPageSchema,
   AuditSearchPageSchema,
   type AuditExportFilters,
   type AuditExportFormat,
-  type AuditExportSignature,
   type AuditPage,
   type AuditSearchPage,
 } from '../../../shared/audit-trail';
@@ -88,38 +86,18 @@ export function exportFilters(filters: AuditFilters): AuditExportFilters {
 }
 
 /** What an export produced. */
-export interface AuditExportResult {
-  readonly fileName: string;
-  readonly signatureName: string;
-  readonly signature: AuditExportSignature;
-}
+export type AuditExportResult = SignedExportResult;
 
 /**
  * Exports a search (`identifier`) or the filters as a file, then fetches its detached signature
  * and saves it beside it as `<file>.sig.json`.
  */
-async function exportAuditTrail(request: {
+function exportAuditTrail(request: {
   format: AuditExportFormat;
   identifier?: string;
   filters?: AuditExportFilters;
 }): Promise<AuditExportResult> {
-  const { blob, fileName, headers } = await fetchFile(
-    '/api/audit-trail/export',
-    `audit-trail.${request.format}`,
-    { method: 'POST', body: request },
-  );
-  const id = headers.get('X-Export-Id') ?? '';
-  const signature = await apiRequest(
-    `/api/audit-trail/exports/${encodeURIComponent(id)}/signature`,
-    AuditExportSignatureSchema,
-  );
-  const signatureName = `${fileName}.sig.json`;
-  saveFile(fileName, blob);
-  saveFile(
-    signatureName,
-    new Blob([`${JSON.stringify(signature, null, 2)}\n`], { type: 'application/json' }),
-  );
-  return { fileName, signatureName, signature };
+  return downloadSignedExport('/api/audit-trail/export', request, `audit-trail.${request.format}`);
 }
 
 export function useAuditExport() {

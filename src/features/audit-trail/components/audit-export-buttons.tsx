@@ -1,7 +1,7 @@
 // "Export CSV" and "Export JSON" for a search or the filtered trail: each saves the file and its
 // detached signature, and says how an auditor checks them.
 import { AUDIT_EXPORT_FORMATS, type AuditExportFilters } from '../../../shared/audit-trail';
-import { StatusLine } from '../../../components/ui/status-line';
+import { ExportStatus } from '../../../components/ui/export-status';
 import { useAuditExport } from '../api/audit-trail-api';
 
 export interface AuditExportButtonsProps {
@@ -29,20 +29,16 @@ export function AuditExportButtons({ what, label }: AuditExportButtonsProps) {
           </button>
         ))}
       </div>
-      {exporter.isPending ? (
-        <StatusLine>Exporting…</StatusLine>
-      ) : exporter.isError ? (
-        <p role="alert" className="field-error">
-          The export failed: {exporter.error.message}
-        </p>
-      ) : exporter.data ? (
-        <p className="muted" role="status">
-          Saved {exporter.data.fileName} ({exporter.data.signature.records}{' '}
-          {exporter.data.signature.records === 1 ? 'record' : 'records'}) and its Ed25519 signature{' '}
-          {exporter.data.signatureName} (key {exporter.data.signature.keyFingerprint}). Check them
-          with <code>npm run audit -- verify-export FILE SIGNATURE</code>.
-        </p>
-      ) : null}
+      <ExportStatus
+        exporter={exporter}
+        saved={(result) => (
+          <>
+            Saved {result.fileName} ({result.signature.records}{' '}
+            {result.signature.records === 1 ? 'record' : 'records'}) and its Ed25519 signature{' '}
+            {result.signatureName} (key {result.signature.keyFingerprint}).
+          </>
+        )}
+      />
     </div>
   );
 }

@@ -11,31 +11,11 @@ import { DEMO_IDENTIFIERS } from '../../../shared/data-subject-demo';
 import { runAuditCli } from '../../cli/audit';
 import { startBffHarness, type BffHarness } from '../../test-support/bff-harness';
 import { tempDirsPerTest } from '../../test-support/temp-dirs';
+import { MISSING_TOOLS, recipe, runRecipe } from '../../test-support/auditor-recipe';
 import { CHECKPOINT_FILE } from './checkpoint-file';
 
 const KEY = 'an-audit-key-for-the-auditor-recipe-0123456789';
 const tempDir = tempDirsPerTest('auditor-recipe-');
-
-/** The shell block between `<!-- recipe: name -->` and `<!-- end recipe -->` in the doc. */
-function recipe(name: string): string {
-  const doc = readFileSync(join(process.cwd(), 'docs', 'audit-trail.md'), 'utf8');
-  const start = doc.indexOf(`<!-- recipe: ${name} -->`);
-  const end = doc.indexOf('<!-- end recipe -->', start);
-  expect(start, `docs/audit-trail.md has the recipe ${name}`).toBeGreaterThan(0);
-  const block = /```sh\n([\s\S]*?)```/.exec(doc.slice(start, end));
-  expect(block).not.toBeNull();
-  return block![1]!;
-}
-
-/** Runs a recipe with bash in `dir`, with `env`; exit code and what it printed. */
-function runRecipe(script: string, dir: string, env: Record<string, string>) {
-  const result = spawnSync('bash', ['-c', script], {
-    cwd: dir,
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...env },
-    encoding: 'utf8',
-  });
-  return { code: result.status, output: `${result.stdout}${result.stderr}` };
-}
 
 /** What the operator publishes: the PEM `npm run audit -- public-key` prints. */
 async function publishedKey(dir: string): Promise<string> {
@@ -64,9 +44,7 @@ afterEach(async () => {
   harness = undefined;
 });
 
-const tools = ['openssl', 'jq', 'sha256sum', 'base64'].filter(
-  (tool) => spawnSync('sh', ['-c', `command -v ${tool}`]).status !== 0,
-);
+const tools = MISSING_TOOLS;
 
 describe('an auditor with openssl, jq and sha256sum alone', () => {
   it(`verifies a real export and checkpoint by the documented recipe, and refuses a changed byte${tools.length ? ` (missing: ${tools.join(', ')})` : ''}`, async () => {
