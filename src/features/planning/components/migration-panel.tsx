@@ -45,15 +45,15 @@ function LegacyRow({ use }: { use: LegacyUse }) {
           {use.method} {use.template}
         </div>
       </td>
-      <td>{formatCount(use.calls)}</td>
-      <td>
+      <td data-label="Calls">{formatCount(use.calls)}</td>
+      <td data-label="Called by">
         {use.callers.map((caller) => (
           <div key={caller.source}>
             {caller.name}: {formatCount(caller.calls)}
           </div>
         ))}
       </td>
-      <td>
+      <td data-label="Replace with">
         {use.noReplacement ? <p>{use.noReplacement}</p> : null}
         {use.replacements.map((replacement) => (
           <div key={replacement.operation} className="migration-replacement">
