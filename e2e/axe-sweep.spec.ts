@@ -156,6 +156,51 @@ for (const size of WIDTHS) {
         await page.getByRole('button', { name: 'End all blocks' }).click();
         await expect(banner).toBeHidden();
       });
+
+      test('planning’s results, the readiness report and a delivery log fit the screen', async ({
+        page,
+      }) => {
+        // The states that once widened a phone's page: the replay's result cards, the readiness
+        // table of legacy calls, and a destination's delivery log.
+        test.slow();
+        await page.goto('/sign-in');
+        await page.getByLabel('Username').fill('admin');
+        await page.getByLabel('Password').fill('demo');
+        await page.getByRole('button', { name: 'Sign in' }).click();
+        await expect(page).toHaveURL(/event-types/, { timeout: 15_000 });
+
+        await page.goto('/planning?period=day');
+        await page.getByRole('button', { name: 'Replay' }).click();
+        // A replay of a day's recorded minutes takes seconds on a busy machine.
+        await expect(page.getByRole('region', { name: /^Under the policy chosen/ })).toBeVisible({
+          timeout: 30_000,
+        });
+        await expectNoViolations(page, 'planning result');
+        await expectNoSidewaysScroll(page, 'planning result');
+
+        await page.goto('/planning?tab=migration&period=week');
+        const legacy = page.getByRole('region', { name: 'Legacy calls and what replaces them' });
+        await expect(legacy).toContainText('Nightly consent sync', { timeout: 30_000 });
+        await expectNoViolations(page, 'migration readiness');
+        await expectNoSidewaysScroll(page, 'migration readiness');
+        // Every column of the legacy table is in sight: no cell starts right of the screen.
+        const replaceWith = legacy.getByText(/^v4 · /).first();
+        const box = await replaceWith.boundingBox();
+        expect(box!.x + box!.width).toBeLessThanOrEqual(size.width);
+
+        await page.goto('/alerts');
+        const name = `Phone receiver ${Date.now().toString(36)}`;
+        await page.getByLabel('Name').fill(name);
+        // Nothing listens there: the test is logged as failed, which is what the log is for.
+        await page.getByLabel('URL').fill('http://127.0.0.1:9/hook');
+        await page.getByRole('button', { name: 'Add destination' }).click();
+        await page.getByRole('button', { name: 'Done' }).click();
+        const card = page.getByRole('article', { name });
+        await card.getByRole('button', { name: 'Send test' }).click();
+        await expect(card.getByRole('table', { name: `Delivery log of ${name}` })).toBeVisible();
+        await expectNoViolations(page, 'alerts with a delivery log');
+        await expectNoSidewaysScroll(page, 'alerts with a delivery log');
+      });
     });
 
     test.describe('signed out, and as support', () => {

@@ -40,13 +40,31 @@ describe('compareAnswers', () => {
     expect(diff.paging).toEqual({ v4: [], legacy: ['number', 'size', 'totalElements'] });
   });
 
-  it('counts records of two listings and reports values only one side has', () => {
+  it('counts records of two listings and pairs them by the token both carry', () => {
     const v4 = { content: [{ token: 't1' }, { token: 't2' }], requestContinuation: 'x' };
     const legacy = { content: [{ token: 't1' }], number: 0 };
     const diff = compareAnswers(v4, legacy);
     expect(diff.counts).toEqual([{ path: RECORDS_PATH, v4: 2, legacy: 1 }]);
-    expect(diff.values).toEqual([{ path: 'token', v4: ['t2'], legacy: [] }]);
+    // t2 has no partner: one record only v4 holds, not a value that disagrees.
+    expect(diff.values).toEqual([]);
+    expect(diff.matched).toEqual({ by: 'token', both: 1, onlyV4: 1, onlyLegacy: 0 });
     expect(diff.paging).toEqual({ v4: ['requestContinuation'], legacy: ['number'] });
+  });
+
+  it('compares first pages holding different people record by record, not by position', () => {
+    const person = (id: string, identifier: string, language = 'en') => ({
+      id,
+      identifier,
+      language,
+    });
+    const v4 = { content: [person('1', 'alan.kay@example.com'), person('2', 'ada@example.com')] };
+    const legacy = {
+      content: [person('3', 'barbara.liskov@example.com'), person('2', 'ada@example.com', 'fr')],
+      totalElements: 40,
+    };
+    const diff = compareAnswers(v4, legacy);
+    expect(diff.values).toEqual([{ path: 'language', v4: ['en'], legacy: ['fr'] }]);
+    expect(diff.matched).toEqual({ by: 'id', both: 1, onlyV4: 1, onlyLegacy: 1 });
   });
 
   it('tells renamed fields apart as added and left out', () => {
@@ -85,5 +103,54 @@ describe('compareAnswers across the documents’ names', () => {
     );
     expect(result.inBoth).toEqual(['id', 'name']);
     expect(result.onlyInLegacy).toEqual([]);
+  });
+});
+
+describe('compareAnswers with fields v4 carries under another shape', () => {
+  it('finds v2’s data elements map in v4’s name/value entries, and only what is gone left out', () => {
+    const v4 = {
+      identifier: 'ada@example.com',
+      dataElements: [
+        { name: 'Country', value: 'DE' },
+        { name: 'First name', value: 'Ada' },
+      ],
+    };
+    const v2 = {
+      content: [
+        {
+          identifier: 'ada@example.com',
+          dataElements: { Country: 'DE', 'First name': 'Ada', Nickname: 'Countess' },
+        },
+      ],
+    };
+    const diff = compareAnswers(v4, v2);
+    expect(diff.reshaped).toEqual([
+      { path: 'dataElements.country', to: 'dataElements[]', how: 'entry', entry: 'Country' },
+      { path: 'dataElements.first name', to: 'dataElements[]', how: 'entry', entry: 'First name' },
+    ]);
+    expect(diff.onlyInLegacy).toEqual(['dataElements.nickname']);
+  });
+
+  it('sees one link token become a list of them, and a list renamed with the same fields', () => {
+    const v4 = {
+      linkTokens: [{ token: 't', expiryDate: '2027-01-01' }],
+      dataElements: [{ name: 'Country', value: 'DE', linked: false }],
+    };
+    const v3 = { linkToken: 't', dataElementsMetaData: [{ name: 'Country', value: 'DE' }] };
+    const diff = compareAnswers(v4, v3);
+    expect(diff.reshaped).toEqual([
+      { path: 'dataElementsMetaData[]', to: 'dataElements[]', how: 'moved' },
+      { path: 'linkToken', to: 'linkTokens[]', how: 'list' },
+    ]);
+    expect(diff.onlyInLegacy).toEqual([]);
+  });
+
+  it('keeps a list left out when v4’s list lacks one of its fields', () => {
+    const diff = compareAnswers(
+      { dataElements: [{ name: 'Country' }] },
+      { dataElementsMetaData: [{ name: 'Country', consentGiven: true }] },
+    );
+    expect(diff.reshaped).toEqual([]);
+    expect(diff.onlyInLegacy).toContain('dataElementsMetaData[].consentGiven');
   });
 });

@@ -3,14 +3,19 @@
 // path over all records, so a legacy answer wrapped in a page compares with a bare v4 record, v1's
 // capitalised names compare with v4's, and the catalog's field map lines up what the two documents
 // name differently (a group's `groupName` and `name`, v3's nested purposes and v4's profiles).
+// Fields v4 carries under another shape are "reshaped", not left out (see reshaped-fields.ts);
+// listings whose records carry an id compare values record by record, matched by that id.
 import { isRecord, PAGING_FIELDS } from './answer-shape';
+import { findReshaped, type Reshaped } from './reshaped-fields';
 
 /** The differences between two answers. */
 export interface AnswerComparison {
   /** Field paths v4 has and the legacy answer does not: what v4 adds. */
   readonly onlyInV4: string[];
-  /** Field paths only the legacy answer has: what v4 leaves out. */
+  /** Field paths only the legacy answer has and v4 has under no other shape: what v4 leaves out. */
   readonly onlyInLegacy: string[];
+  /** Legacy fields v4 carries under another shape, and where. */
+  readonly reshaped: Reshaped[];
   /** Field paths both have. */
   readonly inBoth: string[];
   /** Lists whose lengths differ (`(records)` is the answer's own list of records). */
@@ -19,7 +24,16 @@ export interface AnswerComparison {
   readonly values: Array<{ path: string; v4: string[]; legacy: string[] }>;
   /** Paging fields each side has (requestContinuation, page and size…). */
   readonly paging: { v4: string[]; legacy: string[] };
+  /**
+   * How two listings' records were paired for `values`: by a field both sides' records all carry,
+   * with how many records each side has that the other does not (not compared). Absent when the
+   * answers are compared as wholes.
+   */
+  readonly matched?: { by: string; both: number; onlyV4: number; onlyLegacy: number };
 }
+
+/** Fields that name a record, in the order tried for pairing two listings' records. */
+const RECORD_KEYS = ['id', 'identifier', 'token'] as const;
 
 /** The path of the answer's own list of records. */
 export const RECORDS_PATH = '(records)';
@@ -62,12 +76,67 @@ function collect(value: unknown, path: string, into: Collected): void {
   into.values.set(path, list);
 }
 
-function collectAnswer(data: unknown): Collected & { listed: boolean } {
+function collectAnswer(data: unknown): Collected & { listed: boolean; list: unknown[] } {
   const { list, paging, listed } = records(data);
   const into: Collected = { values: new Map(), counts: new Map(), paging };
   into.counts.set(RECORDS_PATH, list.length);
   for (const record of list) collect(record, '', into);
-  return { ...into, listed };
+  return { ...into, listed, list };
+}
+
+const keyOf = (record: unknown, by: string): string | undefined => {
+  const value = isRecord(record) ? record[by] : undefined;
+  return typeof value === 'string' || typeof value === 'number' ? String(value) : undefined;
+};
+
+/**
+ * The field that names every record of both listings, when both hold more than one record between
+ * them: pages of two listings hold different people, and their values only compare person by person.
+ */
+function pairingKey(left: readonly unknown[], right: readonly unknown[]): string | undefined {
+  if (left.length + right.length <= 2) return undefined;
+  return RECORD_KEYS.find((by) =>
+    [...left, ...right].every((record) => keyOf(record, by) !== undefined),
+  );
+}
+
+/** Values one record has and its partner lacks, per field path, over every pair of records. */
+function pairedValues(
+  left: readonly unknown[],
+  right: readonly unknown[],
+  by: string,
+  inBoth: readonly string[],
+): { values: AnswerComparison['values']; matched: NonNullable<AnswerComparison['matched']> } {
+  const partners = new Map(right.map((record) => [keyOf(record, by)!, record]));
+  const found = new Map<string, { v4: Set<string>; legacy: Set<string> }>();
+  let both = 0;
+  for (const record of left) {
+    const partner = partners.get(keyOf(record, by)!);
+    if (partner === undefined) continue;
+    both += 1;
+    const a = collectAnswer(record);
+    const b = collectAnswer(partner);
+    for (const path of inBoth) {
+      const va = a.values.get(path);
+      const vb = b.values.get(path);
+      if (!va || !vb || path.endsWith('[]')) continue;
+      const entry = found.get(path) ?? { v4: new Set(), legacy: new Set() };
+      for (const value of surplus(va, vb)) entry.v4.add(value);
+      for (const value of surplus(vb, va)) entry.legacy.add(value);
+      found.set(path, entry);
+    }
+  }
+  const values = [...found]
+    .filter(([, entry]) => entry.v4.size > 0 || entry.legacy.size > 0)
+    .map(([path, entry]) => ({
+      path,
+      v4: [...entry.v4].slice(0, 3),
+      legacy: [...entry.legacy].slice(0, 3),
+    }));
+  return {
+    values,
+    matched: { by, both, onlyV4: left.length - both, onlyLegacy: right.length - both },
+  };
 }
 
 function paths(collected: Collected): Set<string> {
@@ -162,6 +231,21 @@ export function compareAnswers(
       continue;
     counts.push({ path, v4: a, legacy: b });
   }
+  const onlyInV4 = sorted([...leftPaths].filter((path) => !rightPaths.has(path)));
+  const legacyOnly = sorted([...rightPaths].filter((path) => !leftPaths.has(path)));
+  const reshaped = findReshaped(legacyOnly, onlyInV4, left.values);
+  const reshapedPaths = (path: string) =>
+    reshaped.some((item) => path === item.path || path.startsWith(`${item.path}.`));
+  const common = {
+    onlyInV4,
+    onlyInLegacy: legacyOnly.filter((path) => !reshapedPaths(path)),
+    reshaped,
+    inBoth,
+    counts,
+    paging: { v4: left.paging, legacy: right.paging },
+  };
+  const by = left.listed && right.listed ? pairingKey(left.list, right.list) : undefined;
+  if (by !== undefined) return { ...common, ...pairedValues(left.list, right.list, by, inBoth) };
   const values: AnswerComparison['values'] = [];
   for (const path of inBoth) {
     const a = left.values.get(path);
@@ -172,12 +256,5 @@ export function compareAnswers(
     if (onlyV4.length > 0 || onlyLegacy.length > 0)
       values.push({ path, v4: onlyV4, legacy: onlyLegacy });
   }
-  return {
-    onlyInV4: sorted([...leftPaths].filter((path) => !rightPaths.has(path))),
-    onlyInLegacy: sorted([...rightPaths].filter((path) => !leftPaths.has(path))),
-    inBoth,
-    counts,
-    values,
-    paging: { v4: left.paging, legacy: right.paging },
-  };
+  return { ...common, values };
 }

@@ -3,6 +3,7 @@
 // validates requests with them and the SPA reads answers with them.
 import * as z from 'zod/mini';
 import { RATE_LIMIT_POLICIES } from './rate-limits';
+import { RESHAPE_KINDS } from './reshaped-fields';
 
 const IsoTime = z.iso.datetime({ offset: true });
 
@@ -235,6 +236,15 @@ export const LegacyUseSchema = z.object({
       /** Fields of the documented answers only v4 has, and only the legacy answer has. */
       v4Adds: z.array(z.string()),
       v4LeavesOut: z.array(z.string()),
+      /** Legacy fields v4 carries under another shape (see reshaped-fields.ts), and where. */
+      v4Reshapes: z.array(
+        z.object({
+          path: z.string(),
+          to: z.string(),
+          how: z.enum(RESHAPE_KINDS),
+          entry: z.optional(z.string()),
+        }),
+      ),
       complete: z.boolean(),
       /** The module rule that counts the call today, and the one that counts its replacement. */
       ruleBefore: z.nullable(z.object({ id: z.string(), name: z.string(), limits: z.string() })),

@@ -94,6 +94,12 @@ for (const engine of STORE_ENGINES) {
       // The documents: v2 pages its data subjects and keeps data elements as a name → value map;
       // v4's basic details carry the notices v2 has no field for.
       expect(basic?.v4Adds).toContain('notices[]');
+      // v2's data-element metadata list is v4's data elements list under another name: moved,
+      // not lost. Only the link token, which basic details do not carry, is left out.
+      expect(basic?.v4LeavesOut).toEqual(['linkToken']);
+      expect(basic?.v4Reshapes).toEqual([
+        { path: 'dataElementsMetaData[]', to: 'dataElements[]', how: 'moved' },
+      ]);
       expect(basic?.ruleBefore).toMatchObject({
         id: 'v2-datasubjects-quota',
         limits: '300 per minute and 18,000 per hour',
@@ -111,6 +117,12 @@ for (const engine of STORE_ENGINES) {
       const markdown = migrationMarkdown(report);
       expect(markdown).toContain('**38 %** of 65 data-subject calls were already on v4');
       expect(markdown).toContain('Counted today by v2 data-subjects quota');
+      expect(markdown).toContain(
+        '`dataElementsMetaData[]` is not lost: moved to `dataElements[]`, with the same fields.',
+      );
+      expect(csv).toContain(
+        'dataElementsMetaData[]: moved to dataElements[], with the same fields',
+      );
     });
 
     it('leaves out and lists a minute in which one integration claimed a whole account minute', async () => {

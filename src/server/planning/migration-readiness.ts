@@ -47,11 +47,14 @@ function countingRule(method: string, template: string, rules: readonly RateLimi
   return rule ? { id: rule.id, name: limitName(rule.id), limits: describeLimits(rule) } : null;
 }
 
-/** What the two documented answers differ in: fields only v4 has, and only the legacy one has. */
+/**
+ * What the two documented answers differ in: fields only v4 has, only the legacy one has, and the
+ * legacy ones v4 carries under another shape.
+ */
 function documentedDifferences(v4: DataSubjectOperation, legacy: DataSubjectOperation) {
   const v4Answer = contractOperation(v4.operationId)?.answer;
   const legacyAnswer = contractOperation(legacy.operationId)?.answer;
-  if (!v4Answer || !legacyAnswer) return { v4Adds: [], v4LeavesOut: [] };
+  if (!v4Answer || !legacyAnswer) return { v4Adds: [], v4LeavesOut: [], v4Reshapes: [] };
   const fields = v4.legacy.find((entry) => entry.operation === legacy.id)?.fields;
   const comparison = compareAnswers(sampleOf(v4Answer), sampleOf(legacyAnswer), fields);
   // A list or object only one side has is named once, not again with each of its fields.
@@ -65,7 +68,11 @@ function documentedDifferences(v4: DataSubjectOperation, legacy: DataSubjectOper
             (path.startsWith(`${other}.`) || (other.endsWith('[]') && path.startsWith(other))),
         ),
     );
-  return { v4Adds: named(comparison.onlyInV4), v4LeavesOut: named(comparison.onlyInLegacy) };
+  return {
+    v4Adds: named(comparison.onlyInV4),
+    v4LeavesOut: named(comparison.onlyInLegacy),
+    v4Reshapes: comparison.reshaped,
+  };
 }
 
 export interface ReadinessDeps extends PlanningDeps {

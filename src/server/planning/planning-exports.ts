@@ -5,6 +5,7 @@ import type { MigrationReport, ReplayOutcome, WhatIfResult } from '../../shared/
 import { PLANNING_PERIODS } from '../../shared/planning';
 import { csvCell } from '../../shared/csv-formula';
 import { counted } from '../../shared/counted';
+import { describeReshaped } from '../../shared/reshaped-fields';
 
 const CRLF = '\r\n';
 const csv = (rows: ReadonlyArray<ReadonlyArray<string | number | null>>) =>
@@ -126,6 +127,7 @@ export function migrationCsv(report: MigrationReport): string {
       'replacement_endpoint',
       'complete',
       'v4_leaves_out',
+      'v4_reshapes',
       'v4_adds',
       'limit_before',
       'limit_after',
@@ -144,6 +146,11 @@ export function migrationCsv(report: MigrationReport): string {
           replacement ? `${replacement.method} ${replacement.template}` : null,
           replacement ? (replacement.complete ? 'yes' : 'no') : null,
           replacement?.v4LeavesOut.join(' ') ?? null,
+          replacement
+            ? replacement.v4Reshapes
+                .map((item) => `${item.path}: ${describeReshaped(item, (path) => path)}`)
+                .join('; ')
+            : null,
           replacement?.v4Adds.join(' ') ?? null,
           replacement?.ruleBefore?.name ?? null,
           replacement?.ruleAfter?.name ?? null,
@@ -189,6 +196,9 @@ export function migrationMarkdown(report: MigrationReport): string {
       lines.push(
         `- Replace with **v4 · ${replacement.title}** (\`${replacement.method} ${replacement.template}\`). ${replacement.note}`,
         `  - ${replacement.complete ? 'Complete: v4 answers every documented field of the legacy answer.' : `Not complete: v4 leaves out ${replacement.v4LeavesOut.map((field) => `\`${field}\``).join(', ')}.`}${replacement.v4Adds.length > 0 ? ` v4 adds ${replacement.v4Adds.map((field) => `\`${field}\``).join(', ')}.` : ''}`,
+        ...replacement.v4Reshapes.map(
+          (item) => `  - \`${item.path}\` is not lost: ${describeReshaped(item)}.`,
+        ),
         `  - Counted today by ${replacement.ruleBefore ? `${replacement.ruleBefore.name} (${replacement.ruleBefore.limits})` : 'the account limits only'}; after moving, by ${replacement.ruleAfter ? `${replacement.ruleAfter.name} (${replacement.ruleAfter.limits})` : 'the account limits only'}.`,
       );
     }

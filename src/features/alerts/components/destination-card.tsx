@@ -84,21 +84,23 @@ function DeliveryLog({ destination, canEdit }: { destination: Destination; canEd
         <tbody>
           {byEventTime(log.data.items).map((delivery) => (
             <tr key={delivery.id}>
-              <td>{time(delivery.occurredAt)}</td>
-              <td title={delivery.summary}>
+              <td data-label="Happened">{time(delivery.occurredAt)}</td>
+              <td data-label="Event" title={delivery.summary}>
                 {delivery.event === 'test' ? 'Test' : ALERT_EVENTS[delivery.event]}
               </td>
-              <td>
+              <td data-label="Limit">
                 {delivery.ruleId === null
                   ? '—'
                   : limitName(delivery.ruleId, delivery.period ?? undefined)}
               </td>
-              <td>
+              <td data-label="Status">
                 <DeliveryStatus status={delivery.status} />
               </td>
-              <td>{delivery.attempts}</td>
-              <td>{delivery.latencyMs === null ? '—' : `${delivery.latencyMs} ms`}</td>
-              <td>{outcome(delivery)}</td>
+              <td data-label="Attempts">{delivery.attempts}</td>
+              <td data-label="Latency">
+                {delivery.latencyMs === null ? '—' : `${delivery.latencyMs} ms`}
+              </td>
+              <td data-label="Outcome">{outcome(delivery)}</td>
               {canEdit ? (
                 <td>
                   {delivery.status === 'dead' || delivery.status === 'delivered' ? (

@@ -1,5 +1,6 @@
 // The migration view: a v4 answer next to the legacy call it replaces, with what differs first —
-// fields v4 adds, fields it leaves out, lists of another length and values that disagree.
+// fields v4 adds, fields it carries under another shape, fields it leaves out, lists of another
+// length and values that disagree (record by record, paired by id, for listings).
 import { useEffect, useMemo, useRef } from 'react';
 import {
   operationLabel,
@@ -7,6 +8,7 @@ import {
   type LegacyEquivalent,
 } from '../../../shared/data-subject-operations';
 import type { LookupResponse } from '../../../shared/data-subject-lookups';
+import { counted } from '../../../shared/counted';
 import { checkLookupParams } from '../../../shared/data-subject-validation';
 import { pathLabel } from '../answer-model';
 import {
@@ -14,6 +16,7 @@ import {
   RECORDS_PATH,
   type AnswerComparison,
 } from '../../../shared/compare-answers';
+import { describeReshaped } from '../../../shared/reshaped-fields';
 import type { LegacyCall } from '../legacy-call';
 import { listTitleOf } from '../lookup-params';
 import { AnswerView } from './answer-view';
@@ -329,6 +332,24 @@ function PathList({ paths, empty }: { paths: readonly string[]; empty: string })
   );
 }
 
+/**
+ * Which records the values compare: a listing's records are paired by their id, so two pages
+ * holding different people never read as one person's values disagreeing.
+ */
+function MatchedNote({ matched }: { matched: NonNullable<AnswerComparison['matched']> }) {
+  const unpaired = [
+    matched.onlyV4 > 0 ? `${counted(matched.onlyV4, 'record')} only in v4` : '',
+    matched.onlyLegacy > 0 ? `${counted(matched.onlyLegacy, 'record')} only in legacy` : '',
+  ].filter(Boolean);
+  return (
+    <p className="muted">
+      Record by record, paired by {lowerFirst(pathLabel(matched.by))}:{' '}
+      {counted(matched.both, 'record')} on both sides.
+      {unpaired.length > 0 ? ` Not compared: ${unpaired.join(' and ')}.` : ''}
+    </p>
+  );
+}
+
 function DiffSummary({ comparison }: { comparison: AnswerComparison }) {
   const countLabel = (path: string) => (path === RECORDS_PATH ? 'Records' : pathLabel(path));
   const paging = comparison.paging;
@@ -344,6 +365,19 @@ function DiffSummary({ comparison }: { comparison: AnswerComparison }) {
           <h4>v4 leaves out</h4>
           <PathList paths={comparison.onlyInLegacy} empty="Nothing the legacy call has." />
         </div>
+        {comparison.reshaped.length > 0 ? (
+          <div>
+            <h4>Moved or reshaped in v4</h4>
+            <ul className="diff-list">
+              {comparison.reshaped.map((item) => (
+                <li key={item.path}>
+                  <span className="diff-path">{pathLabel(item.path)}</span>:{' '}
+                  {describeReshaped(item, pathLabel)}
+                </li>
+              ))}
+            </ul>
+          </div>
+        ) : null}
         <div>
           <h4>Different counts</h4>
           {comparison.counts.length === 0 ? (
@@ -361,6 +395,7 @@ function DiffSummary({ comparison }: { comparison: AnswerComparison }) {
         </div>
         <div>
           <h4>Different values</h4>
+          {comparison.matched ? <MatchedNote matched={comparison.matched} /> : null}
           {comparison.values.length === 0 ? (
             <p className="muted">Fields both have agree.</p>
           ) : (

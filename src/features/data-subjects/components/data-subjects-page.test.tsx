@@ -46,7 +46,13 @@ function answer(request: LookupRequest): Response {
     case 'v4-details':
       return json({
         operation: request.operation,
-        data: { identifier, language: 'en', profiles, loyaltyTier: 'gold' },
+        data: {
+          identifier,
+          language: 'en',
+          profiles,
+          loyaltyTier: 'gold',
+          linkTokens: [{ token: 'lt_1', expiryDate: '2027-01-01T00:00:00Z' }],
+        },
         fetchedAt: at,
       });
     case 'v3-datasubject-profile':
@@ -55,6 +61,7 @@ function answer(request: LookupRequest): Response {
         data: {
           identifier,
           language: 'en',
+          linkToken: 'lt_1',
           purposes: profiles.map(({ totalTransactionCount: _, ...rest }) => rest),
         },
         fetchedAt: at,
@@ -274,6 +281,13 @@ describe('DataSubjectsPage', () => {
     // v3's purposes are v4's profiles: only the field v3 lacks differs, not the whole list.
     expect(within(summary).getByText('Profiles › Total transaction count')).toBeInTheDocument();
     expect(within(summary).queryByText(/^Purposes/)).not.toBeInTheDocument();
+    // v3's one link token is v4's list of them: reshaped, not left out.
+    const leftOut = within(summary).getByText('v4 leaves out').parentElement!;
+    expect(within(leftOut).queryByText('Link token')).toBeNull();
+    const reshaped = within(summary).getByRole('heading', {
+      name: 'Moved or reshaped in v4',
+    }).parentElement!;
+    expect(reshaped).toHaveTextContent('Link token: reshaped: now a list, Link tokens');
     expect(lookups.at(-1)).toEqual({
       operation: 'v3-datasubject-profile',
       params: { identifier: ADA },
@@ -364,7 +378,7 @@ describe('DataSubjectsPage', () => {
     expect(screen.queryByRole('button', { name: /Load more from/ })).not.toBeInTheDocument();
   });
 
-  it('says which pages a comparison covers, loads all of both, and writes "only in legacy"', async () => {
+  it('says which pages a comparison covers, loads all of both, and pairs records by id', async () => {
     const { user } = renderPage('/data-subjects?operation=v4-data-subjects');
     await user.click(await screen.findByRole('button', { name: 'Look up' }));
     await user.click(await screen.findByRole('button', { name: 'Compare with legacy' }));
@@ -378,7 +392,13 @@ describe('DataSubjectsPage', () => {
       await screen.findByText('Compared whole answers: v4 1 page, legacy 2 pages.'),
     ).toBeInTheDocument();
     const summary = screen.getByRole('region', { name: 'What differs' });
-    expect(within(summary).getByText(/only in legacy: c@example\.com/)).toBeInTheDocument();
+    // The person only the legacy listing holds is a record v4 lacks, not a value that differs.
+    expect(
+      within(summary).getByText(
+        'Record by record, paired by identifier: 2 records on both sides. Not compared: 1 record only in legacy.',
+      ),
+    ).toBeInTheDocument();
+    expect(within(summary).queryByText(/c@example\.com/)).toBeNull();
     expect(within(summary).queryByText(/v4 —/)).toBeNull();
     expect(screen.queryByRole('button', { name: 'Load all and compare' })).toBeNull();
   });

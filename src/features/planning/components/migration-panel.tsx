@@ -13,6 +13,7 @@ import {
   type PlanningPolicies,
 } from '../../../shared/planning';
 import { downloadMigration, migrationQueryOptions, type ExportFormat } from '../api/planning-api';
+import { describeReshaped } from '../../../shared/reshaped-fields';
 import { SetAsideList } from './set-aside-list';
 
 const percent = (share: number | null) => (share === null ? '—' : `${Math.round(share * 100)} %`);
@@ -44,15 +45,15 @@ function LegacyRow({ use }: { use: LegacyUse }) {
           {use.method} {use.template}
         </div>
       </td>
-      <td>{formatCount(use.calls)}</td>
-      <td>
+      <td data-label="Calls">{formatCount(use.calls)}</td>
+      <td data-label="Called by">
         {use.callers.map((caller) => (
           <div key={caller.source}>
             {caller.name}: {formatCount(caller.calls)}
           </div>
         ))}
       </td>
-      <td>
+      <td data-label="Replace with">
         {use.noReplacement ? <p>{use.noReplacement}</p> : null}
         {use.replacements.map((replacement) => (
           <div key={replacement.operation} className="migration-replacement">
@@ -68,6 +69,15 @@ function LegacyRow({ use }: { use: LegacyUse }) {
               <p>
                 v4 leaves out <FieldList fields={replacement.v4LeavesOut} />.
               </p>
+            ) : null}
+            {replacement.v4Reshapes.length > 0 ? (
+              <ul className="migration-reshapes">
+                {replacement.v4Reshapes.map((item) => (
+                  <li key={item.path}>
+                    <code>{item.path}</code> {describeReshaped(item, (path) => path)}
+                  </li>
+                ))}
+              </ul>
             ) : null}
             {replacement.v4Adds.length > 0 ? (
               <p>

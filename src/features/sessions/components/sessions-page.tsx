@@ -6,7 +6,7 @@ import { formatDateTime } from '../../../lib/format';
 import type { ConsoleSession } from '../../../shared/console-sessions';
 import { counted } from '../../../shared/counted';
 import { useEndSession, useSessions, useSignOutEverywhere } from '../api/sessions-api';
-import { ConfirmInline } from './confirm-inline';
+import { ConfirmInline } from '../../../components/ui/confirm-inline';
 import './sessions-page.css';
 
 const METHOD_LABELS: Record<ConsoleSession['method'], string> = {

@@ -1,6 +1,7 @@
 // A two-step action inside the page instead of the browser's confirm(): the first press asks the
 // question beside the button and moves focus to "Yes"; Escape or "Keep" takes it back.
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import './confirm-inline.css';
 
 export interface ConfirmInlineProps {
   /** The first button's label, e.g. "End". */
