@@ -4,6 +4,7 @@ import type { ApiModule } from '../http/api-operation';
 import { alertsApi } from '../alerts/alerts-routes';
 import { apiDescriptionApi } from '../routes/api-description';
 import { auditTrailApi } from '../data-subjects/audit/audit-trail-routes';
+import { adminChangesApi } from '../data-subjects/audit/admin-changes-routes';
 import { dataSubjectsApi } from '../data-subjects/data-subjects-routes';
 import { demoControlsApi } from '../demo/demo-controls-routes';
 import { eventTypesApi } from '../event-types/event-types-routes';
@@ -34,6 +35,7 @@ export const API_MODULES: readonly ApiModule[] = [
   rateLimitsApi,
   dataSubjectsApi,
   auditTrailApi,
+  adminChangesApi,
   alertsApi,
   integrationReportsApi,
   integrationAdminApi,

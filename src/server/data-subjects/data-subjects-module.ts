@@ -16,6 +16,7 @@ import type { UpstreamClient } from '../upstream/upstream-client';
 import { deriveAuditKey } from './audit/audit-chain';
 import { SqlAuditStore } from './audit/audit-store';
 import { auditTrailRoutes } from './audit/audit-trail-routes';
+import { adminChangesRoutes } from './audit/admin-changes-routes';
 import type { AuditCheckpoint } from './audit/checkpoints';
 import { checkCheckpointPlace, CheckpointFileError } from './audit/checkpoint-file';
 import { createCheckpointer } from './audit/checkpoint-job';
@@ -145,6 +146,7 @@ export function createDataSubjectsArea(deps: DataSubjectsAreaDeps): DataSubjects
           ...(deps.beforeLookup ? { beforeLookup: deps.beforeLookup } : {}),
         }),
       },
+      { path: '/api/audit-trail/changes', app: adminChangesRoutes({ store: auditStore }) },
       {
         path: '/api/audit-trail',
         app: auditTrailRoutes({
