@@ -32,6 +32,7 @@ import {
   serialiseChangeFilters,
   type AuditView,
 } from '../changes-url-state';
+import { ListFooter } from './list-footer';
 import './audit-trail.css';
 
 const VIEWS: readonly AuditView[] = ['lookups', 'changes'];
@@ -315,28 +316,7 @@ export function AuditTrailPage() {
               >
                 <>
                   <AuditTable records={rows} label="Audit trail" />
-                  <div className="audit-more cluster">
-                    {trail.hasNextPage ? (
-                      <ActionButton
-                        className="button"
-                        onClick={() => void trail.fetchNextPage()}
-                        unavailable={trail.isFetchingNextPage}
-                      >
-                        {trail.isFetchingNextPage ? 'Loading…' : 'Load older'}
-                      </ActionButton>
-                    ) : null}
-                    <span className="muted">
-                      {rows.length} {rows.length === 1 ? 'lookup' : 'lookups'} shown
-                      {trail.hasNextPage ? '' : ', the oldest included'}.
-                    </span>
-                    <ActionButton
-                      className="button button-small"
-                      onClick={() => void trail.refetch()}
-                      unavailable={trail.isFetching}
-                    >
-                      Refresh
-                    </ActionButton>
-                  </div>
+                  <ListFooter query={trail} shown={rows.length} noun={['lookup', 'lookups']} />
                 </>
               </ListRegion>
             </section>

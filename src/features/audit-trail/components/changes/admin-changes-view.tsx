@@ -2,7 +2,6 @@
 // kind, person and period (in the URL), newest first, with older pages on demand.
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
-import { ActionButton } from '../../../../components/ui/action-button';
 import {
   FilterBar,
   FilterInput,
@@ -16,6 +15,7 @@ import { adminChangesQueryOptions } from '../../api/admin-changes-api';
 import { CHANGE_KIND_LABELS } from '../../change-text';
 import type { ChangeFilters } from '../../changes-url-state';
 import { AdminChangeTable } from './admin-change-table';
+import { ListFooter } from '../list-footer';
 
 const KIND_OPTIONS: readonly FilterOption[] = ADMIN_CHANGE_KINDS.map((kind) => ({
   value: kind,
@@ -87,28 +87,7 @@ export function AdminChangesView({ filters, onChange }: AdminChangesViewProps) {
       >
         <>
           <AdminChangeTable changes={rows} label="Administrative changes" />
-          <div className="audit-more cluster">
-            {changes.hasNextPage ? (
-              <ActionButton
-                className="button"
-                onClick={() => void changes.fetchNextPage()}
-                unavailable={changes.isFetchingNextPage}
-              >
-                {changes.isFetchingNextPage ? 'Loading…' : 'Load older'}
-              </ActionButton>
-            ) : null}
-            <span className="muted">
-              {rows.length} {rows.length === 1 ? 'change' : 'changes'} shown
-              {changes.hasNextPage ? '' : ', the oldest included'}.
-            </span>
-            <ActionButton
-              className="button button-small"
-              onClick={() => void changes.refetch()}
-              unavailable={changes.isFetching}
-            >
-              Refresh
-            </ActionButton>
-          </div>
+          <ListFooter query={changes} shown={rows.length} noun={['change', 'changes']} />
         </>
       </ListRegion>
     </section>
