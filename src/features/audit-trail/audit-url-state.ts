@@ -15,11 +15,16 @@ export interface AuditFilters {
   reference?: string;
 }
 
-const Day = z.catch(z.optional(z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/))), undefined);
+export const Day = z.catch(z.optional(z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/))), undefined);
+/** A user filter: the start of a console username. */
+export const UserFilter = z.catch(
+  z.optional(z.string().check(z.regex(/^[a-z0-9][a-z0-9._-]{0,63}$/))),
+  undefined,
+);
 const FiltersSchema = z.object({
   since: Day,
   until: Day,
-  user: z.catch(z.optional(z.string().check(z.regex(/^[a-z0-9][a-z0-9._-]{0,63}$/))), undefined),
+  user: UserFilter,
   operation: z.catch(z.optional(z.string().check(z.regex(/^[a-z0-9-]{1,64}$/))), undefined),
   outcome: z.catch(z.optional(z.enum(AUDIT_OUTCOMES)), undefined),
   reference: z.catch(
@@ -54,18 +59,25 @@ export function serialiseAuditFilters(filters: AuditFilters): URLSearchParams {
   return params;
 }
 
+/** The start (or the end) of day `YYYY-MM-DD` in this browser's time zone, as an instant. */
+function localDay(day: string, end: boolean): string {
+  const [y, m, d] = day.split('-').map(Number);
+  const date = end
+    ? new Date(y!, m! - 1, d!, 23, 59, 59, 999)
+    : new Date(y!, m! - 1, d!, 0, 0, 0, 0);
+  return date.toISOString();
+}
+
+/** `since` and `until` of the API query from a period of days, into `params`. */
+export function setPeriod(params: URLSearchParams, period: { since?: string; until?: string }) {
+  if (period.since) params.set('since', localDay(period.since, false));
+  if (period.until) params.set('until', localDay(period.until, true));
+}
+
 /** The API query: days become the start and end of the day in this browser's time zone. */
 export function auditQueryString(filters: AuditFilters, cursor?: string): string {
   const params = new URLSearchParams();
-  const local = (day: string, end: boolean) => {
-    const [y, m, d] = day.split('-').map(Number);
-    const date = end
-      ? new Date(y!, m! - 1, d!, 23, 59, 59, 999)
-      : new Date(y!, m! - 1, d!, 0, 0, 0, 0);
-    return date.toISOString();
-  };
-  if (filters.since) params.set('since', local(filters.since, false));
-  if (filters.until) params.set('until', local(filters.until, true));
+  setPeriod(params, filters);
   if (filters.user) params.set('user', filters.user);
   if (filters.operation) params.set('operation', filters.operation);
   if (filters.outcome) params.set('outcome', filters.outcome);

@@ -5,6 +5,7 @@ import { alertsApi } from '../alerts/alerts-routes';
 import { apiDescriptionApi } from '../routes/api-description';
 import { auditTrailApi } from '../data-subjects/audit/audit-trail-routes';
 import { accountabilityApi } from '../data-subjects/audit/accountability-routes';
+import { adminChangesApi } from '../data-subjects/audit/admin-changes-routes';
 import { dataSubjectsApi } from '../data-subjects/data-subjects-routes';
 import { demoControlsApi } from '../demo/demo-controls-routes';
 import { eventTypesApi } from '../event-types/event-types-routes';
@@ -36,6 +37,7 @@ export const API_MODULES: readonly ApiModule[] = [
   dataSubjectsApi,
   auditTrailApi,
   accountabilityApi,
+  adminChangesApi,
   alertsApi,
   integrationReportsApi,
   integrationAdminApi,

@@ -76,10 +76,15 @@ export class ApiTokens {
     this.#options = options;
   }
 
-  /** Makes a token for `owner`; the answer is the only place the token ever appears. */
+  /**
+   * Makes a token for `owner`; the answer is the only place the token ever appears. `beforeWrite`
+   * runs once the token and its record exist but before they are stored (the audit entry): when it
+   * rejects, no token is made.
+   */
   async create(
     owner: RequestUser,
     request: CreateApiToken,
+    beforeWrite?: (made: { token: string; record: ApiTokenRecord }) => Promise<void>,
   ): Promise<{ token: string; record: ApiTokenRecord }> {
     const token = `${API_TOKEN_PREFIX}${randomBytes(32).toString('base64url')}`;
     const at = this.#options.now();
@@ -93,6 +98,7 @@ export class ApiTokens {
       expiresAt: new Date(at + request.expiresInDays * 86_400_000).toISOString(),
       lastUsedAt: null,
     };
+    await beforeWrite?.({ token, record });
     const db = await this.#options.database();
     await db.query(
       `INSERT INTO api_tokens (id, token_hash, name, owner, owner_source, role, created_at,
@@ -156,16 +162,21 @@ export class ApiTokens {
     return rows.map(recordOf);
   }
 
-  /** Deletes token `id` if `allowed` says its record may be revoked; answers what was revoked. */
+  /**
+   * Deletes token `id` if `allowed` says its record may be revoked; answers what was revoked.
+   * `beforeDelete` runs first (the audit entry): when it rejects, the token keeps working.
+   */
   async revoke(
     id: string,
     allowed: (record: ApiTokenRecord) => boolean,
+    beforeDelete?: (record: ApiTokenRecord) => Promise<void>,
   ): Promise<ApiTokenRecord | undefined> {
     const db = await this.#options.database();
     const {
       rows: [row],
     } = await select(db, TokenRowSchema, `SELECT ${COLUMNS} FROM api_tokens WHERE id = $1`, [id]);
     if (!row || !allowed(recordOf(row))) return undefined;
+    await beforeDelete?.(recordOf(row));
     await db.query('DELETE FROM api_tokens WHERE id = $1', [id]);
     this.#lastWritten.delete(id);
     return recordOf(row);

@@ -30,7 +30,10 @@ export interface AuthAreaDeps {
   readonly now: () => number;
   readonly store: ConsoleStore;
   readonly redis?: { readonly connection: RedisClient; readonly keys: RedisKeys } | undefined;
-  /** Records sign-ins, unlocks and sessions ended by others in the audit trail (compose.ts). */
+  /**
+   * Records sign-ins (password and provider), unlocks, sessions ended by others and tokens made
+   * and revoked in the audit trail (compose.ts).
+   */
   readonly recordChange: RecordChange;
   /** Replaces fetch for the calls to the identity provider (tests). */
   readonly providerFetch?: ProviderFetch;
@@ -93,7 +96,10 @@ export function createAuthArea(deps: AuthAreaDeps): AuthArea {
       { path: '/api/sign-in-locks', app: signInLockRoutes(auth, deps.recordChange) },
       // Everyone sees and ends their own sessions; the routes let admins at everyone's.
       { path: '/api/sessions', app: consoleSessionsRoutes(auth, deps.recordChange) },
-      { path: '/api/tokens', app: tokenRoutes({ tokens, logger }) },
+      {
+        path: '/api/tokens',
+        app: tokenRoutes({ tokens, logger, recordChange: deps.recordChange }),
+      },
       // Browser navigations and the provider's back-channel calls, outside /api.
       { path: '/auth', app: options, access: 'no-session' },
       ...(identity && discovery
@@ -107,6 +113,7 @@ export function createAuthArea(deps: AuthAreaDeps): AuthArea {
                 signIn: new OidcSignIn({ config: identity, discovery, now }),
                 seenLogoutTokens: backends.seenLogoutTokens ?? new MemorySeenLogoutTokens(now),
                 localSignIn: config.auth.localSignIn,
+                recordChange: deps.recordChange,
                 now,
               }),
               access: 'no-session' as const,

@@ -123,6 +123,49 @@ describe('signing in with the identity provider', () => {
   });
 });
 
+describe('provider sign-ins in the audit trail', () => {
+  const signIns = async (harness: BffHarness) =>
+    (await harness.auditStore.listChanges({ kind: 'sign-in', limit: 10 })).items;
+
+  it('records a sign-in with the person and method, once', async () => {
+    const { harness } = await consoleWithProvider();
+    await signInTrip(harness.app, 'dora');
+    const entries = await signIns(harness);
+    expect(entries).toHaveLength(1);
+    expect(entries[0]).toMatchObject({
+      action: 'sign-in.succeeded',
+      username: 'dora',
+      target: 'dora',
+      before: null,
+    });
+    expect(JSON.parse(entries[0]!.after!)).toEqual({ method: 'provider', role: 'auditor' });
+  });
+
+  it('records a refused sign-in with its reason, never the code or the provider’s words', async () => {
+    const { harness } = await consoleWithProvider();
+    await signInTrip(harness.app, 'nora');
+    const forged = await signInTrip(harness.app, 'ada', {
+      tamperCallback: (url) => url.searchParams.set('state', 'forged'),
+    });
+    const code = new URL(forged.callbackPath, TEST_PUBLIC_URL).searchParams.get('code')!;
+    // A callback without a transaction reached no provider: logged, not recorded.
+    expect((await harness.app.request(forged.callbackPath)).status).toBe(400);
+    const entries = await signIns(harness);
+    expect(entries.map((entry) => [entry.action, entry.username, entry.target])).toEqual([
+      ['sign-in.refused', 'anonymous', null],
+      ['sign-in.refused', 'anonymous', null],
+    ]);
+    expect(entries.map((entry) => JSON.parse(entry.after!) as unknown)).toEqual([
+      { method: 'provider', reason: 'invalid-response' },
+      { method: 'provider', reason: 'no-access' },
+    ]);
+    const text = JSON.stringify(entries);
+    expect(code.length).toBeGreaterThan(10);
+    expect(text).not.toContain(code);
+    expect(text).not.toContain('Nora');
+  });
+});
+
 describe('bad answers on the way back from the provider', () => {
   it.each<[string, (url: URL) => void, RegExp]>([
     ['a wrong state', (url) => url.searchParams.set('state', 'forged'), /state/],

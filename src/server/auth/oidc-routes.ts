@@ -6,6 +6,7 @@ import { Hono, type Context } from 'hono';
 import * as jose from 'jose';
 import { safeReturnTo } from '../../shared/return-to';
 import type { AppEnv, RequestUser } from '../app-env';
+import type { RecordChange } from '../http/admin-change';
 import type { IdentityConfig } from '../config';
 import { browserDescription } from './browser-description';
 import type { ConsoleAuth } from './console-auth';
@@ -13,7 +14,12 @@ import { ProviderUnreachableError, type OidcDiscovery } from './oidc-discovery';
 import { LogoutTokenError, verifyLogoutToken } from './oidc-logout-token';
 import { refusalPage } from './oidc-pages';
 import type { SeenLogoutTokens } from './oidc-seen-tokens';
-import { SignInRefusedError, type OidcSignIn, type ProviderIdentity } from './oidc-sign-in';
+import {
+  SignInRefusedError,
+  type OidcSignIn,
+  type ProviderIdentity,
+  type SignInRefusal,
+} from './oidc-sign-in';
 import {
   clearTransactionCookie,
   readTransactionCookie,
@@ -22,6 +28,7 @@ import {
 import { sessionUser } from './require-session';
 import { endSession, endSessions } from './end-sessions';
 import { writeSessionCookie } from './session-cookie';
+import { signInRecorder } from './sign-in-record';
 
 const NO_STORE = { 'Cache-Control': 'no-store' };
 
@@ -32,7 +39,27 @@ export interface OidcRoutesDeps {
   readonly signIn: OidcSignIn;
   readonly seenLogoutTokens: SeenLogoutTokens;
   readonly localSignIn: boolean;
+  /** Records sign-ins and refused sign-ins in the audit trail (never refusing one for it). */
+  readonly recordChange: RecordChange;
   readonly now: () => number;
+}
+
+/** An OAuth error code as the provider sent it, when it looks like one (RFC 6749 §5.2). */
+const OAUTH_ERROR_CODE = /^[a-z0-9_.-]{1,64}$/i;
+
+/**
+ * What a refused sign-in's audit entry says: the reason's kind and, from the provider, its OAuth
+ * error code. Never the details, which quote the provider's answer: those go to the log only, so
+ * no code, token or claim can reach the trail.
+ */
+function refusalEntry(refusal: SignInRefusal) {
+  return {
+    method: 'provider',
+    reason: refusal.kind,
+    ...(refusal.kind === 'provider-error' && OAUTH_ERROR_CODE.test(refusal.error)
+      ? { providerError: refusal.error }
+      : {}),
+  };
 }
 
 /** The provider's keys for logout tokens, fetched by jose when first needed and cached. */
@@ -64,6 +91,7 @@ export function oidcRoutes(deps: OidcRoutesDeps) {
     accessContact: config.accessContact,
   };
   const keys = logoutKeys(discovery);
+  const recordSignIn = signInRecorder(deps.recordChange);
 
   /** Starts a session for `identity`, ending the one this browser had (no session fixation). */
   async function startSession(c: Context<AppEnv>, identity: ProviderIdentity): Promise<void> {
@@ -127,6 +155,12 @@ export function oidcRoutes(deps: OidcRoutesDeps) {
           const callbackUrl = new URL(config.redirectUri);
           callbackUrl.search = new URL(c.req.url).search;
           const identity = await deps.signIn.finish(callbackUrl, transaction);
+          await recordSignIn(c, {
+            action: 'sign-in.succeeded',
+            actorName: identity.username,
+            target: identity.username,
+            after: { method: 'provider', role: identity.role },
+          });
           await startSession(c, identity);
           auth.logger.info(
             { reqId: c.get('requestId'), user: identity.username, role: identity.role },
@@ -145,6 +179,15 @@ export function oidcRoutes(deps: OidcRoutesDeps) {
             },
             'provider sign-in refused',
           );
+          // A callback without a transaction reached no provider: anyone can send those by the
+          // thousand, so they are only logged, as throttled password guesses are.
+          if (refusal.kind !== 'no-transaction') {
+            await recordSignIn(c, {
+              action: 'sign-in.refused',
+              target: null,
+              after: refusalEntry(refusal),
+            });
+          }
           const page = refusalPage(refusal, pageContext);
           return c.html(page.html, page.status, NO_STORE);
         }

@@ -1,6 +1,7 @@
 // /api/session: who is signed in (GET), signing in (POST) and signing out (DELETE), docs/product.md §4.
 import { Hono } from 'hono';
 import type { RecordChange } from '../http/admin-change';
+import { signInRecorder } from './sign-in-record';
 import {
   SESSION_PROBLEM_TYPES,
   SessionSchema,
@@ -83,10 +84,7 @@ function sessionAnswer(user: RequestUser, auth: ConsoleAuth): Session {
 
 /** The session routes. Mount at /api/session before requireSession. */
 export function sessionRoutes(auth: ConsoleAuth, recordChange: RecordChange) {
-  // Sign-ins are recorded, but unlike changes not refused when the trail cannot take them: a full
-  // or unreachable store must not lock out the people who look at /readyz and fix it. The
-  // recorder has logged the failure at error level by then.
-  const recordSignIn: RecordChange = (c, change) => recordChange(c, change).catch(() => undefined);
+  const recordSignIn = signInRecorder(recordChange);
   return new Hono<AppEnv>()
     .get('/', async (c) => {
       const { user, presented } = await sessionUser(c, auth);

@@ -2,7 +2,8 @@
 // no higher than theirs (tokenRolesFor) and at most a year's life; the token is in the answer to
 // the POST and nowhere else. Lists show one's own tokens (admins: everyone's); one's own can be
 // revoked, and an admin can revoke anyone's. A request made with a token cannot make another
-// token: a leaked token must not be able to outlive its own revocation.
+// token: a leaked token must not be able to outlive its own revocation. Making and revoking one
+// are administrative changes: recorded in the audit trail first, refused when they cannot be.
 import { Hono } from 'hono';
 import * as z from 'zod';
 import {
@@ -18,6 +19,7 @@ import {
 import { PROBLEM_TYPES } from '../../shared/problem';
 import { SESSION_PROBLEM_TYPES } from '../../shared/session';
 import type { AppEnv, RequestUser } from '../app-env';
+import { fingerprint, type RecordChange } from '../http/admin-change';
 import { ANY_ROLE, type ApiModule } from '../http/api-operation';
 import { firstIssue, invalidBody, readJson } from '../http/json-body';
 import type { Logger } from '../logger';
@@ -31,13 +33,26 @@ function listed({ ownerSource: _, ...token }: ApiTokenRecord): ApiToken {
   return token;
 }
 
+/** A token as its audit entry shows it: who may use it, how, until when; never the token. */
+function audited(record: ApiTokenRecord) {
+  return { name: record.name, owner: record.owner, role: record.role, expiresAt: record.expiresAt };
+}
+
 function signedInUser(user: RequestUser | undefined): RequestUser {
   if (!user) throw new Error('token route without a signed-in user');
   return user;
 }
 
 /** The routes, mounted at /api/tokens. */
-export function tokenRoutes({ tokens, logger }: { tokens: ApiTokens; logger: Logger }) {
+export function tokenRoutes({
+  tokens,
+  logger,
+  recordChange,
+}: {
+  tokens: ApiTokens;
+  logger: Logger;
+  recordChange: RecordChange;
+}) {
   return new Hono<AppEnv>()
     .get('/', async (c) => {
       const user = signedInUser(c.get('user'));
@@ -62,7 +77,15 @@ export function tokenRoutes({ tokens, logger }: { tokens: ApiTokens; logger: Log
           `The ${user.role} role can make tokens of the role: ${tokenRolesFor(user.role).join(', ')}.`,
         );
       }
-      const { token, record } = await tokens.create(user, parsed.data);
+      const { token, record } = await tokens.create(user, parsed.data, (made) =>
+        recordChange(c, {
+          action: 'token.created',
+          target: made.record.id,
+          before: null,
+          // The fingerprint ties a token found in a leak to the entry that made it.
+          after: { ...audited(made.record), token: fingerprint(made.token) },
+        }),
+      );
       logger.info(
         { user: user.username, tokenId: record.id, tokenName: record.name, role: record.role },
         'token for scripts created',
@@ -74,6 +97,13 @@ export function tokenRoutes({ tokens, logger }: { tokens: ApiTokens; logger: Log
       const revoked = await tokens.revoke(
         c.req.param('id'),
         (record) => user.role === 'admin' || record.owner === user.username,
+        (record) =>
+          recordChange(c, {
+            action: 'token.revoked',
+            target: record.id,
+            before: audited(record),
+            after: null,
+          }),
       );
       // Another person's token is "not found" to a non-admin: its existence is not theirs to know.
       if (!revoked) {
@@ -128,6 +158,7 @@ export const tokensApi: ApiModule = {
       },
       problems: {
         400: 'The name, role (above the creator’s) or expiry is not accepted (`/problems/invalid-parameter`).',
+        503: 'The audit trail cannot record it now, so no token was made (`/problems/audit-unavailable`).',
       },
     },
     {
@@ -141,7 +172,10 @@ export const tokensApi: ApiModule = {
       responses: {
         200: { description: 'The revoked token.', schema: ApiTokenSchema },
       },
-      problems: { 404: 'No such token of yours (`/problems/not-found`).' },
+      problems: {
+        404: 'No such token of yours (`/problems/not-found`).',
+        503: 'The audit trail cannot record it now, so the token still works (`/problems/audit-unavailable`).',
+      },
     },
   ],
 };

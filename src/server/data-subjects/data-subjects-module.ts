@@ -19,6 +19,7 @@ import { auditStream, type AuditStreamOptions } from './audit/audit-stream';
 import { auditTrailRoutes } from './audit/audit-trail-routes';
 import { accountabilityRoutes } from './audit/accountability-routes';
 import { AccountabilityStore } from './audit/accountability-store';
+import { adminChangesRoutes } from './audit/admin-changes-routes';
 import type { AuditCheckpoint } from './audit/checkpoints';
 import { checkCheckpointPlace, CheckpointFileError } from './audit/checkpoint-file';
 import { createCheckpointer } from './audit/checkpoint-job';
@@ -165,6 +166,7 @@ export function createDataSubjectsArea(deps: DataSubjectsAreaDeps): DataSubjects
           ...(deps.beforeLookup ? { beforeLookup: deps.beforeLookup } : {}),
         }),
       },
+      { path: '/api/audit-trail/changes', app: adminChangesRoutes({ store: auditStore }) },
       {
         path: '/api/audit-trail',
         app: auditTrailRoutes({

@@ -15,12 +15,14 @@ import {
 } from '../../../shared/audit-trail';
 import * as z from 'zod/mini';
 import { auditQueryString, type AuditFilters } from '../audit-url-state';
+import type { ChangeFilters } from '../changes-url-state';
 
 /** Query keys of this feature. */
 export const auditKeys = {
   all: ['audit-trail'] as const,
   list: (filters: AuditFilters) => [...auditKeys.all, 'list', filters] as const,
   integrity: () => [...auditKeys.all, 'integrity'] as const,
+  changes: (filters: ChangeFilters) => [...auditKeys.all, 'changes', filters] as const,
 };
 
 /** The trail, newest first, one page at a time. */

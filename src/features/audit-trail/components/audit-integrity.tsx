@@ -68,8 +68,8 @@ export function AuditIntegrityPanel() {
                   </span>
                   {since ? (
                     <span className="cell-sub" data-testid="entries-since">
-                      {formatCount(since)} {since === 1 ? 'entry' : 'entries'} written since: not
-                      verified yet. Press “Verify now” to cover them.
+                      {formatCount(since)} {since === 1 ? 'entry' : 'entries'} (lookups and changes)
+                      written since: not verified yet. Press “Verify now” to cover them.
                     </span>
                   ) : null}
                 </>

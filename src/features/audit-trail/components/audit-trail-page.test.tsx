@@ -189,7 +189,7 @@ describe('AuditTrailPage', () => {
     );
     // What was written since the walk is not covered by it, and the page says so.
     expect(screen.getByTestId('entries-since')).toHaveTextContent(
-      '3 entries written since: not verified yet',
+      '3 entries (lookups and changes) written since: not verified yet',
     );
     expect(screen.getByTestId('checkpoints')).toHaveTextContent(
       /Latest: entry 12, .*key 0123456789abcdef.*every 5 minutes/,

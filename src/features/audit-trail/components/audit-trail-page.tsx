@@ -1,7 +1,8 @@
 // Page `/audit`, admins and auditors: every lookup of personal data, newest first, with filters in the
 // URL; every lookup that asked for or showed one identifier, found by typing it; signed exports of
-// either; and when the trail's hash chain was last verified. The identifier is sent in a request
-// body and kept in this page's state only; the trail holds it as a keyed hash.
+// either; when the trail's hash chain was last verified; and, as a second view (?view=changes),
+// the administrative changes. The identifier is sent in a request body and kept in this page's
+// state only; the trail holds it as a keyed hash.
 import { useMemo, useState, type FormEvent } from 'react';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
@@ -24,14 +25,73 @@ import { AuditExportButtons } from './audit-export-buttons';
 import { AuditFiltersBar } from './audit-filters';
 import { AuditIntegrityPanel } from './audit-integrity';
 import { AuditTable } from './audit-table';
+import { AdminChangesView } from './changes/admin-changes-view';
+import {
+  parseAuditView,
+  parseChangeFilters,
+  serialiseChangeFilters,
+  type AuditView,
+} from '../changes-url-state';
+import { ListFooter } from './list-footer';
 import './audit-trail.css';
+
+const VIEWS: readonly AuditView[] = ['lookups', 'changes'];
+const VIEW_LABELS: Readonly<Record<AuditView, string>> = {
+  lookups: 'Lookups',
+  changes: 'Administrative changes',
+};
+
+/** The two views as tabs (arrow keys move between them); the view is in the URL. */
+function AuditViewTabs({
+  view,
+  onSelect,
+}: {
+  view: AuditView;
+  onSelect: (view: AuditView) => void;
+}) {
+  const onKey = (event: React.KeyboardEvent) => {
+    if (event.key !== 'ArrowRight' && event.key !== 'ArrowLeft') return;
+    event.preventDefault();
+    const next = VIEWS[(VIEWS.indexOf(view) + 1) % VIEWS.length]!;
+    onSelect(next);
+    document.getElementById(`audit-tab-${next}`)?.focus();
+  };
+  return (
+    <div role="tablist" aria-label="Audit trail views" className="audit-tabs">
+      {VIEWS.map((tab) => (
+        <button
+          key={tab}
+          id={`audit-tab-${tab}`}
+          type="button"
+          role="tab"
+          className="audit-tab"
+          aria-selected={view === tab}
+          aria-controls="audit-view-panel"
+          tabIndex={view === tab ? 0 : -1}
+          onClick={() => onSelect(tab)}
+          onKeyDown={onKey}
+        >
+          {VIEW_LABELS[tab]}
+        </button>
+      ))}
+    </div>
+  );
+}
 
 /** The audit page. */
 export function AuditTrailPage() {
   const [searchParams, setSearchParams] = useSearchParams();
+  const view = parseAuditView(searchParams);
   const filters = useMemo(() => parseAuditFilters(searchParams), [searchParams]);
+  const changeFilters = useMemo(() => parseChangeFilters(searchParams), [searchParams]);
+  // Each view keeps its own filters; switching starts the other one unfiltered.
+  const selectView = (next: AuditView) =>
+    setSearchParams(next === 'changes' ? serialiseChangeFilters({}) : new URLSearchParams());
   const setFilters = (next: AuditFilters) => setSearchParams(serialiseAuditFilters(next));
-  const trail = useInfiniteQuery(auditTrailQueryOptions(filters));
+  const trail = useInfiniteQuery({
+    ...auditTrailQueryOptions(filters),
+    enabled: view === 'lookups',
+  });
   const rows = useMemo(() => trail.data?.pages.flatMap((page) => page.items) ?? [], [trail.data]);
 
   // The identifier searched for: this component's state only.
@@ -110,156 +170,159 @@ export function AuditTrailPage() {
 
       <AuditIntegrityPanel />
 
-      <section className="card audit-section" aria-labelledby="audit-search-title">
-        <h2 id="audit-search-title">Who saw this person’s data?</h2>
-        <p className="muted audit-search-help" id="audit-search-help">
-          Type any key of the person: the identifier (e-mail or other), the platform’s data-subject
-          id or a link token. Finds every lookup that asked for it and every listing page (“load
-          more” pages included) whose answer showed the person, also under another key shown with
-          it. E-mail addresses and ids match regardless of upper and lower case; other identifiers
-          (customer ids, phone numbers) match exactly as typed. Spaces around them never matter.
-        </p>
-        <form
-          className="audit-search"
-          role="search"
-          noValidate
-          autoComplete="off"
-          onSubmit={runSearch}
-        >
-          <FormField className="audit-search-field" id="audit-identifier" label="Identifier">
-            <input
-              id="audit-identifier"
-              className="input"
-              type="text"
-              autoComplete="off"
-              spellCheck={false}
-              autoCapitalize="off"
-              maxLength={IDENTIFIER_MAX_LENGTH}
-              placeholder="e.g. someone@example.com"
-              value={identifier}
-              aria-invalid={searchError ? true : undefined}
-              aria-describedby={
-                searchError ? 'audit-identifier-error audit-search-help' : 'audit-search-help'
-              }
-              onChange={(event) => changeIdentifier(event.target.value)}
-            />
-            <FieldError id="audit-identifier-error" message={searchError} />
-          </FormField>
-          <SubmitButton busy={search.isPending} busyLabel="Searching…">
-            Find lookups
-          </SubmitButton>
-          {searched || search.isError ? (
-            <button type="button" className="button" onClick={clearSearch}>
-              Clear search
-            </button>
-          ) : null}
-        </form>
-        {search.isError ? (
-          <StatusPanel role="alert" tone="danger" headingLevel={3} title="The search failed">
-            <p>{search.error.message}</p>
-          </StatusPanel>
-        ) : searched ? (
-          <div className="audit-search-results">
-            <p role="status" className="audit-result-count">
-              {searchSummary(searched.items, searched.next !== null)}
-            </p>
-            <p className="muted audit-match-note">
-              Matched{' '}
-              <code className="audit-searched">{canonicalIdentifier(searched.identifier)}</code>{' '}
-              {searched.match.rule === 'email'
-                ? 'as an e-mail address, without regard to case'
-                : 'exactly as typed'}
-              {searched.match.forms > 1
-                ? `, and also as typed (${searched.identifier.trim()}) for records made before e-mail addresses were matched without regard to case`
-                : ''}
-              .
-            </p>
-            {searched.links.complete ? null : (
-              <StatusPanel
-                tone="warning"
-                headingLevel={3}
-                title={`The search stopped at ${searched.links.max} linked keys`}
-              >
-                <p>
-                  Answers showed this person under more keys than a search follows. Lookups that
-                  showed them only under a key beyond the bound are not listed: search again by
-                  another of their keys (a data-subject id or link token from an answer) to find
-                  those.
-                </p>
-              </StatusPanel>
-            )}
-            {searched.items.length > 0 ? (
-              <AuditExportButtons
-                what={{ identifier: searched.identifier }}
-                label="the search results"
-              />
-            ) : null}
-            {searched.items.length > 0 ? (
-              <AuditTable records={searched.items} label="Lookups of the identifier" />
-            ) : null}
-            {searched.next ? (
-              <ActionButton className="button" onClick={searchOlder} unavailable={search.isPending}>
-                Load older
-              </ActionButton>
-            ) : null}
-          </div>
-        ) : null}
-      </section>
-
-      <section className="card audit-section" aria-labelledby="audit-list-title">
-        <div className="section-head">
-          <h2 id="audit-list-title">All lookups</h2>
-          <AuditFiltersBar filters={filters} onChange={setFilters} />
-        </div>
-        {rows.length > 0 ? (
-          <AuditExportButtons
-            what={{ filters: exportFilters(filters) }}
-            label={Object.keys(filters).length > 0 ? 'the filtered trail' : 'the whole trail'}
+      <AuditViewTabs view={view} onSelect={selectView} />
+      <div
+        role="tabpanel"
+        id="audit-view-panel"
+        aria-labelledby={`audit-tab-${view}`}
+        className="page-stack"
+      >
+        {view === 'changes' ? (
+          <AdminChangesView
+            filters={changeFilters}
+            onChange={(next) => setSearchParams(serialiseChangeFilters(next))}
           />
-        ) : null}
-        <ListRegion
-          query={trail}
-          loading="Loading the audit trail…"
-          errorTitle="The audit trail could not be loaded"
-          empty={
-            rows.length === 0
-              ? {
-                  title: 'No lookups recorded',
-                  text:
-                    Object.keys(filters).length > 0
-                      ? 'No lookup matches these filters.'
-                      : 'Lookups made on the Data subjects page appear here.',
-                }
-              : undefined
-          }
-        >
+        ) : (
           <>
-            <AuditTable records={rows} label="Audit trail" />
-            <div className="audit-more cluster">
-              {trail.hasNextPage ? (
-                <ActionButton
-                  className="button"
-                  onClick={() => void trail.fetchNextPage()}
-                  unavailable={trail.isFetchingNextPage}
-                >
-                  {trail.isFetchingNextPage ? 'Loading…' : 'Load older'}
-                </ActionButton>
-              ) : null}
-              <span className="muted">
-                {rows.length} {rows.length === 1 ? 'lookup' : 'lookups'} shown
-                {trail.hasNextPage ? '' : ', the oldest included'}.
-              </span>
-              <ActionButton
-                className="button button-small"
-                onClick={() => void trail.refetch()}
-                unavailable={trail.isFetching}
+            <section className="card audit-section" aria-labelledby="audit-search-title">
+              <h2 id="audit-search-title">Who saw this person’s data?</h2>
+              <p className="muted audit-search-help" id="audit-search-help">
+                Type any key of the person: the identifier (e-mail or other), the platform’s
+                data-subject id or a link token. Finds every lookup that asked for it and every
+                listing page (“load more” pages included) whose answer showed the person, also under
+                another key shown with it. E-mail addresses and ids match regardless of upper and
+                lower case; other identifiers (customer ids, phone numbers) match exactly as typed.
+                Spaces around them never matter.
+              </p>
+              <form
+                className="audit-search"
+                role="search"
+                noValidate
+                autoComplete="off"
+                onSubmit={runSearch}
               >
-                Refresh
-              </ActionButton>
-            </div>
+                <FormField className="audit-search-field" id="audit-identifier" label="Identifier">
+                  <input
+                    id="audit-identifier"
+                    className="input"
+                    type="text"
+                    autoComplete="off"
+                    spellCheck={false}
+                    autoCapitalize="off"
+                    maxLength={IDENTIFIER_MAX_LENGTH}
+                    placeholder="e.g. someone@example.com"
+                    value={identifier}
+                    aria-invalid={searchError ? true : undefined}
+                    aria-describedby={
+                      searchError ? 'audit-identifier-error audit-search-help' : 'audit-search-help'
+                    }
+                    onChange={(event) => changeIdentifier(event.target.value)}
+                  />
+                  <FieldError id="audit-identifier-error" message={searchError} />
+                </FormField>
+                <SubmitButton busy={search.isPending} busyLabel="Searching…">
+                  Find lookups
+                </SubmitButton>
+                {searched || search.isError ? (
+                  <button type="button" className="button" onClick={clearSearch}>
+                    Clear search
+                  </button>
+                ) : null}
+              </form>
+              {search.isError ? (
+                <StatusPanel role="alert" tone="danger" headingLevel={3} title="The search failed">
+                  <p>{search.error.message}</p>
+                </StatusPanel>
+              ) : searched ? (
+                <div className="audit-search-results">
+                  <p role="status" className="audit-result-count">
+                    {searchSummary(searched.items, searched.next !== null)}
+                  </p>
+                  <p className="muted audit-match-note">
+                    Matched{' '}
+                    <code className="audit-searched">
+                      {canonicalIdentifier(searched.identifier)}
+                    </code>{' '}
+                    {searched.match.rule === 'email'
+                      ? 'as an e-mail address, without regard to case'
+                      : 'exactly as typed'}
+                    {searched.match.forms > 1
+                      ? `, and also as typed (${searched.identifier.trim()}) for records made before e-mail addresses were matched without regard to case`
+                      : ''}
+                    .
+                  </p>
+                  {searched.links.complete ? null : (
+                    <StatusPanel
+                      tone="warning"
+                      headingLevel={3}
+                      title={`The search stopped at ${searched.links.max} linked keys`}
+                    >
+                      <p>
+                        Answers showed this person under more keys than a search follows. Lookups
+                        that showed them only under a key beyond the bound are not listed: search
+                        again by another of their keys (a data-subject id or link token from an
+                        answer) to find those.
+                      </p>
+                    </StatusPanel>
+                  )}
+                  {searched.items.length > 0 ? (
+                    <AuditExportButtons
+                      what={{ identifier: searched.identifier }}
+                      label="the search results"
+                    />
+                  ) : null}
+                  {searched.items.length > 0 ? (
+                    <AuditTable records={searched.items} label="Lookups of the identifier" />
+                  ) : null}
+                  {searched.next ? (
+                    <ActionButton
+                      className="button"
+                      onClick={searchOlder}
+                      unavailable={search.isPending}
+                    >
+                      Load older
+                    </ActionButton>
+                  ) : null}
+                </div>
+              ) : null}
+            </section>
+
+            <section className="card audit-section" aria-labelledby="audit-list-title">
+              <div className="section-head">
+                <h2 id="audit-list-title">All lookups</h2>
+                <AuditFiltersBar filters={filters} onChange={setFilters} />
+              </div>
+              {rows.length > 0 ? (
+                <AuditExportButtons
+                  what={{ filters: exportFilters(filters) }}
+                  label={Object.keys(filters).length > 0 ? 'the filtered trail' : 'the whole trail'}
+                />
+              ) : null}
+              <ListRegion
+                query={trail}
+                loading="Loading the audit trail…"
+                errorTitle="The audit trail could not be loaded"
+                empty={
+                  rows.length === 0
+                    ? {
+                        title: 'No lookups recorded',
+                        text:
+                          Object.keys(filters).length > 0
+                            ? 'No lookup matches these filters.'
+                            : 'Lookups made on the Data subjects page appear here.',
+                      }
+                    : undefined
+                }
+              >
+                <>
+                  <AuditTable records={rows} label="Audit trail" />
+                  <ListFooter query={trail} shown={rows.length} noun={['lookup', 'lookups']} />
+                </>
+              </ListRegion>
+            </section>
           </>
-        </ListRegion>
-      </section>
+        )}
+      </div>
     </section>
   );
 }

@@ -6,6 +6,8 @@ import { execFileSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { ConsoleSessionListSchema } from '../../../shared/console-sessions';
+import { DEMO_SCENARIO_IDS } from '../../../shared/demo-scenarios';
 import { IssuedKeySchema } from '../../../shared/integrations';
 import { startBffHarness, type BffHarness } from '../../test-support/bff-harness';
 import { tempDirsPerTest } from '../../test-support/temp-dirs';
@@ -69,6 +71,29 @@ describe('administrative changes through the API', () => {
     const refused = items.find((item) => item.action === 'sign-in.refused')!;
     expect([refused.username, refused.target]).toEqual(['anonymous', 'support']);
     expect(items.find((item) => item.action === 'sign-in.succeeded')?.username).toBe('admin');
+  });
+
+  it('records a session ended by an admin, a demo scenario armed and blocks ended, once each', async () => {
+    h = await startBffHarness({ mockRateLimits: true, demoControls: true });
+    await h.signIn('support');
+    const { sessions } = ConsoleSessionListSchema.parse(
+      await (await h.request('/api/sessions')).json(),
+    );
+    const theirs = sessions.find((session) => session.username === 'support')!;
+    expect((await h.request(`/api/sessions/${theirs.id}`, { method: 'DELETE' })).status).toBe(204);
+    const scenario = DEMO_SCENARIO_IDS[0];
+    expect((await post(h, '/api/demo-controls', { scenario })).status).toBe(200);
+    expect((await post(h, '/api/demo-controls/reset')).status).toBe(204);
+
+    const { items } = await h.auditStore.listChanges({ limit: 50 });
+    const made = items.filter((item) => !item.action.startsWith('sign-in.')).reverse();
+    expect(made.map((item) => [item.action, item.username, item.target])).toEqual([
+      ['session.ended', 'admin', 'support'],
+      ['demo.scenario-armed', 'admin', scenario],
+      ['blocks.ended', 'admin', null],
+    ]);
+    expect(JSON.parse(made[0]!.before!)).toEqual({ session: theirs.id, method: 'password' });
+    expect(JSON.parse(made[2]!.after!)).toEqual({ blocks: [] });
   });
 
   it('answers "verify now" with a readable result when the checkpoint file became a FIFO', async () => {

@@ -89,7 +89,7 @@ function invalidSearch(parameter: string, detail: string): HttpProblem {
  * one it cannot read was altered, or comes from another list or an older version. Not titled as a
  * bad query parameter: the search sends it in its body, and the fix is the same for both.
  */
-function invalidCursor(): HttpProblem {
+export function invalidCursor(): HttpProblem {
   return invalidParameter(
     'cursor',
     'cursor: not one this server issued for this list (altered, stale, or from another list). Start again from the first page: send the request without a cursor, then follow each answer’s nextCursor.',

@@ -1,0 +1,95 @@
+// The audit page's administrative changes as an auditor reads them, with a stubbed BFF: a tab of
+// its own whose filters are in the URL, each change as a sentence with who (a token beside its
+// owner), when and from where, and its before and after behind a disclosure, fingerprints marked.
+import { screen, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import {
+  jsonAnswer as json,
+  renderRoute,
+  stubApiPerTest,
+} from '../../../../lib/test-support/render-with-queries';
+import type { AdminChange } from '../../../../shared/admin-changes';
+import { AuditTrailPage } from '../audit-trail-page';
+
+const CHANGES: AdminChange[] = [
+  {
+    id: 'c2',
+    at: '2026-03-01T10:00:00.000Z',
+    user: 'ada',
+    token: { id: 't1', name: 'deploy' },
+    address: '203.0.113.7',
+    action: 'threshold.changed',
+    target: 'account-minute:MINUTE',
+    before: { percent: 80 },
+    after: { percent: 55 },
+  },
+  {
+    id: 'c1',
+    at: '2026-03-01T09:00:00.000Z',
+    user: 'admin',
+    token: null,
+    address: '198.51.100.23',
+    action: 'alert-destination.created',
+    target: '0190c0de',
+    before: null,
+    after: { name: 'SIEM', secret: 'sha256:0123456789abcdef' },
+  },
+];
+
+const asked: string[] = [];
+stubApiPerTest((url) => {
+  if (url.startsWith('/api/audit-trail/changes')) {
+    asked.push(url);
+    const kind = new URL(url, 'http://console.test').searchParams.get('kind');
+    return json({
+      items: kind === 'token' ? [] : CHANGES,
+      nextCursor: null,
+    });
+  }
+  if (url === '/api/audit-trail/integrity') return json({});
+  if (url.startsWith('/api/audit-trail')) return json({ items: [], nextCursor: null });
+  return undefined;
+});
+
+const renderPage = (path: string) => renderRoute('/audit', <AuditTrailPage />, path);
+
+describe('the administrative changes view', () => {
+  it('is a tab of its own, kept in the URL, reached with the keyboard', async () => {
+    const { user, router } = renderPage('/audit');
+    const lookups = screen.getByRole('tab', { name: 'Lookups' });
+    expect(lookups).toHaveAttribute('aria-selected', 'true');
+    lookups.focus();
+    await user.keyboard('{ArrowRight}');
+    const tab = screen.getByRole('tab', { name: 'Administrative changes' });
+    expect(tab).toHaveAttribute('aria-selected', 'true');
+    expect(tab).toHaveFocus();
+    expect(router.state.location.search).toBe('?view=changes');
+    expect(await screen.findByRole('table', { name: 'Administrative changes' })).toBeVisible();
+  });
+
+  it('says what changed, who with which token, when, from where, and before and after', async () => {
+    const { user } = renderPage('/audit?view=changes');
+    const table = await screen.findByRole('table', { name: 'Administrative changes' });
+    const [, threshold, destination] = within(table).getAllByRole('row');
+    expect(threshold).toHaveTextContent('Changed the alert threshold of “account-minute:MINUTE”');
+    expect(threshold).toHaveTextContent('ada');
+    expect(threshold).toHaveTextContent('with the token “deploy”');
+    expect(threshold).toHaveTextContent('203.0.113.7');
+    expect(within(threshold!).getByText(/2026-03-01 \d\d:00:00 (GMT|UTC)/)).toBeVisible();
+    await user.click(within(threshold!).getByText('Before and after'));
+    expect(within(threshold!).getByText('percent: 80')).toBeVisible();
+    expect(within(threshold!).getByText('percent: 55')).toBeVisible();
+    expect(destination).toHaveTextContent('Added the alert destination “SIEM”');
+    expect(destination).toHaveTextContent('secret: fingerprint sha256:0123456789abcdef');
+    expect(destination).toHaveTextContent('did not exist');
+  });
+
+  it('filters by kind through the URL, and says when nothing matches', async () => {
+    const { user, router } = renderPage('/audit?view=changes');
+    await screen.findByRole('table', { name: 'Administrative changes' });
+    await user.selectOptions(screen.getByLabelText('Kind'), 'token');
+    expect(router.state.location.search).toBe('?view=changes&kind=token');
+    expect(await screen.findByText('No change matches these filters.')).toBeVisible();
+    expect(asked.at(-1)).toBe('/api/audit-trail/changes?kind=token');
+  });
+});
