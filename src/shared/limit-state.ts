@@ -137,9 +137,12 @@ export function accountBlock(blocks: readonly BlockState[]): BlockState | null {
   );
 }
 
-/** "Blocked: Account minute limit" — the short state every page shows beside a blocked limit. */
+/**
+ * The short state every page shows beside a blocked limit, with the limit's one name: "Blocked by
+ * the platform: Account minute limit", "Paused by the console after a 429: Unknown limit (…)".
+ */
 export function blockedLabel(block: Pick<BlockState, 'ruleName' | 'cause'>): string {
   return block.cause === 'precaution'
-    ? `Paused by the console after a 429 (${block.ruleName})`
-    : `Blocked by the platform (${block.ruleName})`;
+    ? `Paused by the console after a 429: ${block.ruleName}`
+    : `Blocked by the platform: ${block.ruleName}`;
 }

@@ -57,6 +57,9 @@ describe('AccountBlockBanner', () => {
     renderRoute('/', <AccountBlockBanner />, '/');
     const banner = await screen.findByRole('status');
     expect(banner).toHaveTextContent(
+      'Paused by the console after a 429: Unknown limit (1,000 per minute, as the platform stated).',
+    );
+    expect(banner).toHaveTextContent(
       'The platform refused one call (GET /api/audit/v4/audits/event-types) with a 429 under a limit this console does not know (1,000 per minute); it has not blocked the account, but the console paused every request of the account as a precaution.',
     );
     expect(banner).not.toHaveTextContent('The platform blocked the account');
@@ -71,20 +74,17 @@ describe('AccountBlockBanner', () => {
       headers: {},
     });
     renderRoute('/', <AccountBlockBanner />, '/');
-    expect(
-      await screen.findByText(
-        /under a limit this console does not know \(the 429 had no usable rate-limit headers\)/,
-      ),
-    ).toBeInTheDocument();
+    expect(await screen.findByRole('status')).toHaveTextContent(
+      /under a limit this console does not know \(the 429 had no usable rate-limit headers\)/,
+    );
   });
 
   it('names the platform and the limit when an account limit blocked the account', async () => {
     current = incident();
     renderRoute('/', <AccountBlockBanner />, '/');
-    expect(
-      await screen.findByText(
-        'The platform blocked the account: the Account minute limit was used up, and every request of the account is refused until the block ends.',
-      ),
-    ).toBeInTheDocument();
+    const banner = await screen.findByRole('status');
+    expect(banner).toHaveTextContent(
+      'Blocked by the platform: Account minute limit. The platform blocked the account: the Account minute limit was used up, and every request of the account is refused until the block ends.',
+    );
   });
 });

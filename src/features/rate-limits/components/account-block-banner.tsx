@@ -5,7 +5,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { useCountdown } from '../../../components/ui/use-countdown';
-import { accountBlock, type BlockState } from '../../../shared/limit-state';
+import { accountBlock, blockedLabel, type BlockState } from '../../../shared/limit-state';
 import { rateLimitKeys, usageQueryOptions } from '../api/rate-limits-api';
 import { formatDuration, formatTime } from '../format';
 import { useIncidentSignals } from '../incident-stream';
@@ -43,7 +43,7 @@ function AccountBlockNotice({ until, block }: { until: number; block: BlockState
         <rect x="5" y="8.75" width="10" height="2.5" rx="1" fill="#fff" />
       </svg>
       <p>
-        <strong>{block.reason}</strong>{' '}
+        <strong>{blockedLabel(block)}.</strong> {block.reason}{' '}
         {block.cause === 'platform'
           ? 'The console sends nothing until the block ends, so the block is not extended. It ends in'
           : 'It resumes in'}{' '}

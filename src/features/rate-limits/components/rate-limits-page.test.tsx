@@ -131,9 +131,7 @@ describe('RateLimitsPage', () => {
     ).toHaveTextContent('3');
 
     // The account block shows in the banner too.
-    expect(
-      await screen.findByText(/The privacy platform has blocked this account/),
-    ).toBeInTheDocument();
+    expect(await screen.findAllByText(/The platform blocked the account/)).not.toHaveLength(0);
   });
 
   it('says when the live connection dropped and is coming back', async () => {
