@@ -40,7 +40,7 @@ export function policyStatement(policy: PolicySummary): string[] {
       limit.kind === 'soft'
         ? 'soft: slows, refuses nothing'
         : `hard, blocks ${limit.blocks === 'account' ? 'the account' : 'its requests'}${limit.blockSeconds > 0 ? ` ${counted(limit.blockSeconds, 'second')}` : ' for the rest of its period'}`;
-    return `${limit.name}: ${n(limit.limit)} a ${limit.period === 'MINUTE' ? 'minute' : 'hour'} (${effect})`;
+    return `${limit.name}: ${n(limit.limit)} ${limit.period === 'MINUTE' ? 'a minute' : 'an hour'} (${effect})`;
   });
 }
 
