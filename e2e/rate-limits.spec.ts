@@ -16,7 +16,7 @@ const incidentsTable = (page: Page) => page.getByRole('table', { name: '429 inci
 const banner = (page: Page) =>
   page
     .getByRole('status')
-    .filter({ hasText: /The privacy platform (has blocked this account|refused one call)/ });
+    .filter({ hasText: /^(Blocked by the platform|Paused by the console after a 429): / });
 
 async function waitForLive(page: Page) {
   await expect(page.getByRole('status').filter({ hasText: /^Live$/ })).toBeVisible();
@@ -80,7 +80,7 @@ test.describe('in demo mode', () => {
     await expect(banner(page)).toBeVisible();
     await expect(banner(page)).toContainText(/ends in 0:[0-5]\d|ends in 1:00/);
     await expect(banner(page)).toContainText(
-      'The privacy platform has blocked this account: the Account minute limit was used up.',
+      'Blocked by the platform: Account minute limit. The platform blocked the account: the Account minute limit was used up',
     );
 
     // "See the incident" scrolls to its row and marks it.
@@ -126,7 +126,7 @@ test.describe('in demo mode', () => {
     await expect(outcome).toBeVisible();
     const key = (await outcome.innerText()).match(/incident ([0-9a-f-]{36})/)?.[1];
     const row = incidentsTable(page).getByRole('row').filter({ hasText: key! });
-    await expect(row).toContainText('Unknown rule (1,000 per minute, as the platform stated)');
+    await expect(row).toContainText('Unknown limit (1,000 per minute, as the platform stated)');
     await expect(row).not.toContainText('Consent API quota');
     // The copy button's name starts with what it shows.
     await expect(row.getByRole('button', { name: /^Copy for support: incident/ })).toBeVisible();
@@ -140,9 +140,8 @@ test.describe('in demo mode', () => {
     await expect(banner(other)).toBeVisible();
     // Who refused what: one call, refused by the platform; the pause is the console's own.
     await expect(banner(other)).toContainText(
-      'The privacy platform refused one call (GET /api/audit/v4/audits/event-types) with a 429 under a limit this console does not know (it stated 1,000 a minute).',
+      'The platform refused one call (GET /api/audit/v4/audits/event-types) with a 429 under a limit this console does not know (1,000 per minute); it has not blocked the account',
     );
-    await expect(banner(other)).toContainText('The platform has not blocked the account');
     await page.getByRole('button', { name: 'End all blocks' }).click();
     await expect(banner(other)).toBeHidden();
     await expect(row).toContainText('Ended early');

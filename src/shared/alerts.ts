@@ -2,6 +2,7 @@
 // destinations as the browser may see them, and the delivery log. The BFF answers with them, the
 // SPA validates with them.
 import * as z from 'zod/mini';
+import { BlockStateSchema } from './limit-state';
 import { PROBLEM_TYPES } from './problem';
 import { RATE_LIMIT_PERIODS } from './rate-limits';
 
@@ -160,7 +161,7 @@ export type Delivery = z.infer<typeof DeliverySchema>;
 export const DeliveryListSchema = z.object({ items: z.array(DeliverySchema) });
 
 /** The warning state of one limit. */
-const FORECAST_LEVELS = ['ok', 'near', 'forecast', 'exhausted'] as const;
+const FORECAST_LEVELS = ['ok', 'near', 'forecast', 'exhausted', 'blocked'] as const;
 export type ForecastLevel = (typeof FORECAST_LEVELS)[number];
 
 /** One limit's forecast. */
@@ -180,7 +181,10 @@ const LimitForecastSchema = z.object({
   /** Seconds until the window is full at the current rate; null when it never fills at it. */
   secondsToExhaustion: z.nullable(z.number()),
   exhaustsAt: z.nullable(IsoTime),
+  /** `blocked` whenever a running block stops the limit, whatever its numbers say. */
   level: z.enum(FORECAST_LEVELS),
+  /** The block that stops the limit now (shared/limit-state.ts), or null. */
+  block: z.nullable(BlockStateSchema),
   /** Whose requests the numbers count: this console only, or every reporting integration. */
   source: z.enum(['console', 'account']),
   /**

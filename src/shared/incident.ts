@@ -1,6 +1,7 @@
 // Shapes of the rate-limit panel's API: 429 incidents, per-rule usage, the rules table and the live
 // stream's payload. The BFF answers with them, the SPA validates with them.
 import * as z from 'zod/mini';
+import { BlockStateSchema, type BlockState } from './limit-state';
 import { ACCOUNT_TIERS, RATE_LIMIT_PERIODS, RATE_LIMIT_POLICIES } from './rate-limits';
 
 /**
@@ -89,19 +90,13 @@ const RuleUsageSchema = z.object({
   enforced: z.boolean(),
   /** For a per-endpoint rule: the endpoint this window counts ("GET /path"). */
   endpoint: z.optional(z.string()),
+  /** The block that stops this limit now, described (shared/limit-state.ts), or null. */
+  block: z.nullable(BlockStateSchema),
 });
 export type RuleUsage = z.infer<typeof RuleUsageSchema>;
 
-/** A block the governor is honouring. */
-const ActiveBlockSchema = z.object({
-  scope: z.enum(['account', 'rule']),
-  ruleId: z.nullable(z.string()),
-  until: IsoTime,
-  incidentKey: z.nullable(z.string()),
-  /** For a per-endpoint rule: the one endpoint the block stops. */
-  endpoint: z.optional(z.string()),
-});
-export type ActiveBlock = z.infer<typeof ActiveBlockSchema>;
+/** A running block, described once for every page (shared/limit-state.ts). */
+export type ActiveBlock = BlockState;
 
 /** The console's request rate, in fixed buckets, oldest first. */
 const TimelineSchema = z.object({
@@ -147,7 +142,7 @@ export const UsageSchema = z.object({
   now: IsoTime,
   accountTier: z.enum(ACCOUNT_TIERS),
   rules: z.array(RuleUsageSchema),
-  blocks: z.array(ActiveBlockSchema),
+  blocks: z.array(BlockStateSchema),
   timeline: TimelineSchema,
   /** Limits the platform reported that disagree with the configured ones. */
   reported: z.array(ReportedLimitSchema),

@@ -2,6 +2,7 @@
 // `POST /api/integrations/reports`, the ingest answer, and the overview the rate-limits page
 // shows. The BFF validates with them, the SPA reads with them.
 import * as z from 'zod/mini';
+import { BlockStateSchema } from './limit-state';
 import { RATE_LIMIT_PERIODS } from './rate-limits';
 import { collapseSpaces, hasUnsafeCharacters } from './safe-text';
 
@@ -180,6 +181,8 @@ const AccountLimitSchema = z.object({
    * the account's minute ceiling): counted in no figure above, shown so nothing is hidden.
    */
   setAside: z.optional(z.int()),
+  /** The block that stops this limit now, as every page describes it (shared/limit-state.ts). */
+  block: z.nullable(BlockStateSchema),
 });
 export type AccountLimit = z.infer<typeof AccountLimitSchema>;
 

@@ -169,10 +169,21 @@ export const SetAsideSchema = z.object({
   reported: z.number(),
 });
 
+/** The 429s the platform answered in the period, as the console and the integrations recorded them. */
+export const Recorded429sSchema = z.object({
+  total: z.number(),
+  /** Per endpoint ("GET /…"), most first. */
+  byEndpoint: z.array(z.object({ endpoint: z.string(), throttled: z.number() })),
+});
+export type Recorded429s = z.infer<typeof Recorded429sSchema>;
+
 /** `POST /api/planning/what-if` answers this. */
 export const WhatIfResultSchema = z.object({
+  /** This run's id, stamped in its exports: a file is the result on screen, not a new replay. */
+  runId: z.string(),
   period: PlanningPeriodSchema,
   from: IsoTime,
+  /** The end of the traffic read: the generation time, never later. */
   to: IsoTime,
   bucketMinutes: z.number(),
   /** Requests replayed, and the minutes that had any. */
@@ -184,6 +195,8 @@ export const WhatIfResultSchema = z.object({
   buckets: z.array(ReplayBucketSchema),
   /** Reported minutes left out as implausible (docs/account-wide-view.md). */
   setAside: z.array(SetAsideSchema),
+  /** What the platform actually refused in the period, beside what the baseline replay refuses. */
+  recorded429s: Recorded429sSchema,
   generatedAt: IsoTime,
 });
 export type WhatIfResult = z.infer<typeof WhatIfResultSchema>;

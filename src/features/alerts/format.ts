@@ -18,6 +18,7 @@ export const LEVEL_LABELS: Record<ForecastLevel, string> = {
   near: 'Past threshold',
   forecast: 'Runs out at this rate',
   exhausted: 'Exhausted',
+  blocked: 'Blocked',
 };
 
 export const STATUS_LABELS: Record<DeliveryStatus, string> = {
@@ -36,6 +37,8 @@ export function limitName(forecast: Pick<LimitForecast, 'ruleId' | 'period'>): s
 /** One sentence for a limit that warns, or null for one that does not. */
 export function warningText(forecast: LimitForecast): string | null {
   const name = limitName(forecast);
+  // The account's block has a banner of its own above every page; a rule's block is said here.
+  if (forecast.block) return forecast.block.scope === 'rule' ? forecast.block.reason : null;
   if (forecast.level === 'exhausted') {
     const figures = `${formatCount(forecast.used)} of ${formatCount(forecast.limit)}`;
     // Reported use counts integrations too: the console held nothing back; the platform decides.

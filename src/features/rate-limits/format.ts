@@ -1,8 +1,9 @@
 // Words and numbers of the rate-limit panel, fixed to English like the rest of the UI text.
 import { INCIDENT_FLAGS, type Incident, type Rule } from '../../shared/incident';
+import { incidentLimitName } from '../../shared/limit-state';
 import { describeLimits, limitName } from '../../shared/rate-limits';
 import { formatCountdown } from '../../components/ui/format-countdown';
-import { formatCount, formatDateTime as formatInstant } from '../../lib/format';
+import { formatDateTime as formatInstant } from '../../lib/format';
 
 // The console's one time format (lib/format.ts): "09:01:05" for today's times.
 export { formatTime } from '../../lib/format';
@@ -25,20 +26,10 @@ export function ruleRequests(rule: Rule): string | null {
   return `${rule.method === '*' ? 'any method' : rule.method} ${rule.path}`;
 }
 
-/** The rule an incident matched, in words. */
+/** The rule an incident matched, in words: its one name (shared/limit-state.ts) and figures. */
 export function incidentRuleText(incident: Incident, rules: readonly Rule[] | undefined): string {
-  if (incident.ruleId === null) {
-    // Never another operation's limit: the figures the platform sent, as they came.
-    const figures =
-      incident.requestsAllowed !== null && incident.period !== null
-        ? `${formatCount(incident.requestsAllowed)} per ${incident.period.toLowerCase()}`
-        : incident.period !== null
-          ? `per ${incident.period.toLowerCase()}`
-          : 'no usable figures';
-    return `Unknown rule (${figures}, as the platform stated)`;
-  }
+  const name = incidentLimitName(incident);
   const rule = rules?.find((candidate) => candidate.id === incident.ruleId);
-  const name = limitName(incident.ruleId, incident.period ?? undefined);
   return rule ? `${name} (${describeLimits(rule)})` : name;
 }
 

@@ -44,6 +44,7 @@ const limit = (ruleId: string, period: 'MINUTE' | 'HOUR', consoleUsed: number, o
     integrations: others ? [{ id: 'i1', name: 'Nightly consent sync', used: others }] : [],
     reported: consoleUsed + others,
     unreported: null,
+    block: null,
   }) satisfies AccountLimit;
 
 describe('the account-wide usage source', () => {

@@ -3,6 +3,7 @@
 // forecast (near-limit, forecast exhaustion: once per episode, then "resolved", see
 // alert-conditions.ts) and the governor's request timeline (requests held back for longer than a
 // destination allows). It changes nothing it watches.
+import { blockOfLimit, type BlockState } from '../../shared/limit-state';
 import type { Incident } from '../../shared/incident';
 import type { LimitForecast } from '../../shared/alerts';
 import { ALERT_LIMITS, type AlertEventType } from '../../shared/alerts';
@@ -46,6 +47,7 @@ export async function currentForecast(
   usage: UsageSource,
   store: AlertStore,
   now: number,
+  blocks: readonly BlockState[] = [],
 ): Promise<LimitForecast[]> {
   const [samples, thresholds] = await Promise.all([usage.sample(), store.thresholds()]);
   return samples.map((sample) =>
@@ -54,6 +56,7 @@ export async function currentForecast(
       thresholds.get(limitKey(sample.ruleId, sample.period)) ??
         ALERT_LIMITS.thresholdPercent.default,
       now,
+      blockOfLimit(sample, blocks),
     ),
   );
 }

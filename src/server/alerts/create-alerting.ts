@@ -85,8 +85,8 @@ export function createAlerting(options: AlertingOptions) {
     service,
     monitor,
     http: options.http,
-    /** The forecast of every limit now. */
-    forecast: () => currentForecast(usage, store, now()),
+    /** The forecast of every limit now, each stopped by a running block saying so. */
+    forecast: () => currentForecast(usage, store, now(), options.governor.blockStates()),
     start() {
       stopObserving = options.hub.observe((incident) => {
         void monitor.onIncident(incident).catch((error: unknown) => {

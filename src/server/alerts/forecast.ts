@@ -2,6 +2,7 @@
 // injected "now", so the rule that decides a warning can be tested without waiting. The model is
 // explained in docs/alerts.md ("How the forecast works").
 import type { ForecastLevel, LimitForecast } from '../../shared/alerts';
+import type { BlockState } from '../../shared/limit-state';
 import type { RateLimitPeriod } from '../../shared/rate-limits';
 
 /** One limit as a usage source sees it now. */
@@ -54,11 +55,16 @@ export function secondsToExhaustion(
   return Math.min(windowSeconds, (limit - used) / growth);
 }
 
-/** The forecast of one limit at `now` (epoch ms) with the warning threshold in percent. */
+/**
+ * The forecast of one limit at `now` (epoch ms) with the warning threshold in percent. A `block`
+ * that stops the limit makes it `blocked`, whatever its numbers say: a forecast of "OK" under a
+ * running block is the contradiction the pages must not show.
+ */
 export function forecastLimit(
   sample: LimitSample,
   thresholdPercent: number,
   now: number,
+  block: BlockState | null = null,
 ): LimitForecast {
   const seconds = secondsToExhaustion(
     sample.used,
@@ -71,6 +77,7 @@ export function forecastLimit(
   if (sample.used >= sample.limit) level = 'exhausted';
   else if (seconds !== null) level = 'forecast';
   else if (percentUsed >= thresholdPercent) level = 'near';
+  if (block) level = 'blocked';
   return {
     key: limitKey(sample.ruleId, sample.period),
     ruleId: sample.ruleId,
@@ -84,6 +91,7 @@ export function forecastLimit(
     secondsToExhaustion: seconds === null ? null : Math.round(seconds * 10) / 10,
     exhaustsAt: seconds === null ? null : new Date(now + seconds * 1_000).toISOString(),
     level,
+    block,
     source: sample.source,
     ...(sample.setAside ? { setAside: sample.setAside } : {}),
   };

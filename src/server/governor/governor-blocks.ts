@@ -1,6 +1,7 @@
 // The blocks upstream 429s announced: nothing of a block's scope is sent before it ends. Kept per
 // account, per rule, or per endpoint of a per-endpoint rule; a shorter block never shortens a
 // running one.
+import type { BlockStated } from '../../shared/limit-state';
 import { endpointKey, type RateLimitPeriod, type RateLimitRule } from '../../shared/rate-limits';
 import type { GuardedOperation } from '../upstream/send-guard';
 
@@ -18,6 +19,8 @@ export interface GovernorBlock {
    * every endpoint (a block restored from the store, or learnt from another replica).
    */
   readonly endpoint?: string;
+  /** What its 429 stated, so every page names an unknown limit by the same figures. */
+  readonly stated?: BlockStated;
 }
 
 /** A block learnt from another replica, or from this one. */

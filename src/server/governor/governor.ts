@@ -17,6 +17,7 @@ import {
   type RateLimitRule,
   type RateLimitWindow,
 } from '../../shared/rate-limits';
+import { describeBlock, type BlockState } from '../../shared/limit-state';
 import type { GuardedOperation } from '../upstream/send-guard';
 import { toSeconds, type GovernedLimit, type MakeLimit } from './governed-limit';
 import { GovernorBlocks, type BlockOrigin, type GovernorBlock } from './governor-blocks';
@@ -352,6 +353,14 @@ export class Governor {
   /** The blocks running now. */
   activeBlocks(): GovernorBlock[] {
     return this.#blocks.active();
+  }
+
+  /**
+   * The running blocks, described once (shared/limit-state.ts): every answer that shows a limit
+   * takes its state from here, so no two pages can tell a different story about the same block.
+   */
+  blockStates(): BlockState[] {
+    return this.activeBlocks().map(describeBlock);
   }
 
   /**

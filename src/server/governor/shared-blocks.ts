@@ -14,6 +14,13 @@ const BlockSchema = z.object({
   period: z.enum(['MINUTE', 'HOUR']).nullable(),
   until: z.number().int().positive(),
   incidentKey: z.string().max(200).nullable(),
+  // Absent from a replica of an older version: its pages name the limit without the figures.
+  stated: z
+    .object({
+      requestsAllowed: z.number().int().nonnegative().nullable(),
+      request: z.string().max(300).optional(),
+    })
+    .optional(),
 });
 
 // Keeps the longer of the stored block and the new one: a block never shortens.

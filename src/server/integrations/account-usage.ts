@@ -11,6 +11,7 @@ import type {
   IntegrationActivity,
 } from '../../shared/integrations';
 import type { Incident } from '../../shared/incident';
+import { blockOfLimit, type BlockState } from '../../shared/limit-state';
 import { OTHER_TEMPLATE } from '../../shared/operation-templates';
 import {
   accountMinuteCeiling,
@@ -35,6 +36,8 @@ export interface IncidentList {
 export interface GovernorView {
   rules(): readonly RateLimitRule[];
   usage(): Promise<LimitUsage[]>;
+  /** The running blocks, described (shared/limit-state.ts): each limit's state comes from it. */
+  blockStates(): BlockState[];
   readonly timeline: {
     snapshot(): { bucketSeconds: number; start: number; sent: number[] };
   };
@@ -194,6 +197,7 @@ export class AccountUsage {
     }
     const nameOf = new Map(integrations.map((item) => [item.id, item.name]));
 
+    const blocks = governor.blockStates();
     const limits: AccountLimit[] = usage.map((limit) => {
       const rule = ruleById.get(limit.ruleId);
       const windowMs = PERIOD_SECONDS[limit.period] * 1_000;
@@ -238,6 +242,7 @@ export class AccountUsage {
           limit.incidentKey,
         ),
         ...(setAsideUsed > 0 ? { setAside: setAsideUsed } : {}),
+        block: blockOfLimit(limit, blocks),
       };
     });
 

@@ -63,12 +63,19 @@ describe('the planning routes', () => {
     const csv = await replay({ period: 'hour', policy: custom(1) }, '?format=csv');
     expect(csv.headers.get('content-type')).toBe('text/csv; charset=utf-8');
     expect(csv.headers.get('content-disposition')).toBe('attachment; filename="what-if-hour.csv"');
-    expect((await csv.text()).split('\r\n')[0]).toBe(
-      'policy,minute,limit,endpoint,period,limit_requests,requests,refused,kind',
-    );
+    const lines = (await csv.text()).split('\r\n');
+    expect(lines[0]).toBe('run_id,generated_at,from,to,recorded_429s');
+    // The custom policy stated number by number, and the window ends by the generation time.
+    expect(lines).toContain('chosen: Custom,Account minute limit,MINUTE,1,hard,account,60');
+    const [, generatedAt, , to] = lines[1]!.split(',');
+    expect(Date.parse(to!)).toBeLessThanOrEqual(Date.parse(generatedAt!));
+    expect(Date.parse(result.to)).toBeLessThanOrEqual(Date.parse(result.generatedAt));
     const markdown = await replay({ period: 'hour', policy: custom(1) }, '?format=markdown');
     expect(markdown.headers.get('content-type')).toBe('text/markdown; charset=utf-8');
-    expect(await markdown.text()).toContain(`- Requests refused: **${sent - 1}**`);
+    const report = await markdown.text();
+    expect(report).toContain(`- Requests refused: **${sent - 1}**`);
+    expect(report).toContain('- Account minute limit: 1 a minute (hard, blocks the account');
+    expect(report).toContain('## How this is counted');
   });
 
   it('names the field at fault and sends nothing upstream', async () => {

@@ -1,6 +1,7 @@
 // The what-if use case: the account's recorded traffic over a period, replayed against a chosen
 // policy and against the one in force, side by side, with who would have drawn the refusals and
 // a chart's worth of buckets. No HTTP here: the routes read the request and render the answer.
+import { randomUUID } from 'node:crypto';
 import { counted } from '../../shared/counted';
 import {
   MAX_BREACHES_LISTED,
@@ -67,6 +68,7 @@ export function setAsideListed(
 export function periodWindow(
   period: WhatIfRequest['period'],
   deps: Pick<PlanningDeps, 'retentionDays' | 'now'>,
+  at = deps.now(),
 ): { from: number; to: number; length: number } {
   const { minutes, label } = PLANNING_PERIODS[period];
   if (minutes > deps.retentionDays * 1_440) {
@@ -74,7 +76,7 @@ export function periodWindow(
       `${label} is longer than the ${counted(deps.retentionDays, 'day')} traffic is kept (INTEGRATION_RETENTION_DAYS): the replay would miss its start. Choose a shorter period.`,
     );
   }
-  const to = Math.floor(deps.now() / MINUTE_MS) * MINUTE_MS;
+  const to = Math.floor(at / MINUTE_MS) * MINUTE_MS;
   return { from: to - (minutes - 1) * MINUTE_MS, to, length: minutes };
 }
 
@@ -166,12 +168,24 @@ function bucketsOf(
   return buckets;
 }
 
+/** The 429s recorded in the period's minutes, per endpoint (the console's and the reporters'). */
+async function recorded429s(store: TrafficStore, from: number, to: number) {
+  const byEndpoint = (await store.endpointTotals(from, to))
+    .filter((row) => row.throttled > 0)
+    .map((row) => ({ endpoint: `${row.method} ${row.template}`, throttled: row.throttled }))
+    .sort((a, b) => b.throttled - a.throttled || a.endpoint.localeCompare(b.endpoint));
+  return { total: byEndpoint.reduce((sum, row) => sum + row.throttled, 0), byEndpoint };
+}
+
 /** Replays the period's traffic against `request.policy` and the policy in force. */
 export async function whatIf(deps: PlanningDeps, request: WhatIfRequest): Promise<WhatIfResult> {
   const inForceChoice: PolicyChoice = { kind: 'published', version: deps.inForce.policy };
   const inForceRules = rulesOf(inForceChoice, deps.inForce);
   const chosenRules = rulesOf(request.policy, deps.inForce);
-  const { from, to, length } = periodWindow(request.period, deps);
+  // One instant for the window and the stamp: the last minute is read as far as it has gone, so
+  // the window ends at the generation time, never after it.
+  const at = deps.now();
+  const { from, to, length } = periodWindow(request.period, deps, at);
   const traffic = await loadTraffic(
     deps.store,
     from,
@@ -222,9 +236,10 @@ export async function whatIf(deps: PlanningDeps, request: WhatIfRequest): Promis
   const busiest = series.busiest.index;
   const { bucketMinutes } = PLANNING_PERIODS[request.period];
   return {
+    runId: randomUUID(),
     period: request.period,
     from: iso(from),
-    to: iso(to + MINUTE_MS),
+    to: iso(at),
     bucketMinutes,
     requests: replayed,
     activeMinutes: series.total.filter((value) => value > 0).length,
@@ -233,6 +248,7 @@ export async function whatIf(deps: PlanningDeps, request: WhatIfRequest): Promis
     chosen: outcomeOf(request.policy, chosenRules, chosenRun, series, chosenShares, names, deps),
     buckets: bucketsOf(series, bucketMinutes, inForceRun, chosenRun),
     setAside: setAsideListed(traffic.setAside, names),
-    generatedAt: iso(deps.now()),
+    recorded429s: await recorded429s(deps.store, from, to),
+    generatedAt: iso(at),
   };
 }

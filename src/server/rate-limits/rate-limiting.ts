@@ -100,6 +100,7 @@ export function createRateLimiting(options: RateLimitingOptions) {
             period: incident.period,
             until: Date.parse(incident.blockedUntil),
             incidentKey: incident.key,
+            stated: { requestsAllowed: incident.requestsAllowed },
           });
         }
       } catch (error) {

@@ -92,14 +92,19 @@ describe('an upstream 429', () => {
     expect(incident).toMatchObject(expected);
 
     const usage = UsageSchema.parse(await (await h.request('/api/rate-limits/usage')).json());
-    expect(usage.blocks).toEqual([
-      {
-        scope: 'account',
-        ruleId: 'account-minute',
-        until: new Date(T0 + 60_000).toISOString(),
-        incidentKey: eventId,
-      },
-    ]);
+    const block = {
+      scope: 'account',
+      ruleId: 'account-minute',
+      ruleName: 'Account minute limit',
+      cause: 'platform',
+      reason:
+        'The platform blocked the account: the Account minute limit was used up, and every request of the account is refused until the block ends.',
+      until: new Date(T0 + 60_000).toISOString(),
+      incidentKey: eventId,
+    };
+    expect(usage.blocks).toEqual([block]);
+    // Every limit says so, in the same words: the hour limit is stopped by the account's block.
+    expect(usage.rules.find((rule) => rule.ruleId === 'account-hour')?.block).toEqual(block);
     expect(usage.rules.find((rule) => rule.ruleId === 'account-minute')).toMatchObject({
       used: 3, // the token request and two calls
       limit: 20_000,

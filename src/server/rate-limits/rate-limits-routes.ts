@@ -14,6 +14,7 @@ import {
   type Usage,
 } from '../../shared/incident';
 import { ADMIN_ONLY, ANY_ROLE, type ApiModule } from '../http/api-operation';
+import { blockOfLimit } from '../../shared/limit-state';
 import { RATE_LIMIT_PERIODS } from '../../shared/rate-limits';
 import type { Governor } from '../governor/governor';
 import type { AppEnv } from '../app-env';
@@ -73,22 +74,25 @@ export function rateLimitsRoutes(deps: RateLimitsRoutesDeps) {
         const usage = await deps.governor.usage();
         const reportedUsage = await deps.governor.reportedUsage();
         const timeline = deps.governor.timeline.snapshot();
+        // One description of the running blocks: each limit's state is read from it, as the
+        // forecast's and the account-wide view's are (shared/limit-state.ts).
+        const blocks = deps.governor.blockStates();
         const body: Usage = {
           now: new Date(deps.now()).toISOString(),
           accountTier: deps.governor.tier,
-          rules: usage.map((limit) => ({
-            ...limit,
-            remaining: Math.max(0, limit.limit - limit.used),
-            resetsAt: iso(limit.resetsAt),
-            blockedUntil: iso(limit.blockedUntil),
-          })),
-          blocks: deps.governor.activeBlocks().map((block) => ({
-            scope: block.scope,
-            ruleId: block.ruleId,
-            until: new Date(block.until).toISOString(),
-            incidentKey: block.incidentKey,
-            ...(block.endpoint === undefined ? {} : { endpoint: block.endpoint }),
-          })),
+          rules: usage.map((limit) => {
+            const block = blockOfLimit(limit, blocks);
+            return {
+              ...limit,
+              remaining: Math.max(0, limit.limit - limit.used),
+              resetsAt: iso(limit.resetsAt),
+              blockedUntil: block?.until ?? null,
+              blockedBy: block?.scope ?? null,
+              incidentKey: block?.incidentKey ?? null,
+              block,
+            };
+          }),
+          blocks,
           timeline: { ...timeline, start: new Date(timeline.start).toISOString() },
           reported: [...reportedUsage].map(([state, used]) => ({
             endpoint: state.endpoint,

@@ -72,6 +72,7 @@ function blockOf(incident: Incident) {
     period: incident.period,
     until: Date.parse(incident.blockedUntil),
     incidentKey: incident.key,
+    stated: { requestsAllowed: incident.requestsAllowed },
   };
 }
 

@@ -69,6 +69,10 @@ export function createUpstreamGuard(options: UpstreamGuardOptions): GovernorGuar
       period: reading.period,
       until: placement.blockedUntil,
       incidentKey: placement.key,
+      stated: {
+        requestsAllowed: reading.requestsAllowed,
+        request: `${operation.method} ${operation.path}`,
+      },
       // A per-endpoint rule's 429 stops only the endpoint that drew it.
       ...(reading.rule?.scope === 'endpoint'
         ? { endpoint: endpointKey(operation.method, operation.path) }

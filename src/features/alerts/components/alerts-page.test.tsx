@@ -54,6 +54,7 @@ const forecast: ForecastResponse = {
       exhaustsAt: null,
       level: 'ok',
       source: 'console',
+      block: null,
       setAside: 20_000,
     },
   ],

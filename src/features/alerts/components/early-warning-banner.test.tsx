@@ -25,6 +25,7 @@ const limit = (overrides: Partial<LimitForecast>): LimitForecast => ({
   secondsToExhaustion: null,
   exhaustsAt: null,
   level: 'ok',
+  block: null,
   source: 'console',
   ...overrides,
 });

@@ -3,7 +3,8 @@
 // left out as implausible are named under the figure they are not part of.
 import { useState, type FormEvent } from 'react';
 import { ApiError } from '../../../lib/api-client';
-import { formatCount } from '../../../lib/format';
+import { formatCount, formatTime } from '../../../lib/format';
+import { blockedLabel } from '../../../shared/limit-state';
 import { counted } from '../../../shared/counted';
 import { ALERT_LIMITS, type LimitForecast } from '../../../shared/alerts';
 import { useSetThreshold } from '../api/alerts-api';
@@ -94,11 +95,13 @@ export function ForecastTable({
               </td>
               <td data-label="Rate">{formatCount(limit.ratePerMinute)} / min</td>
               <td data-label="Runs out">
-                {limit.secondsToExhaustion === null
-                  ? 'Not at this rate'
-                  : limit.secondsToExhaustion === 0
-                    ? 'Now'
-                    : `in ${formatDuration(limit.secondsToExhaustion)}`}
+                {limit.block
+                  ? `Blocked until ${formatTime(limit.block.until)}`
+                  : limit.secondsToExhaustion === null
+                    ? 'Not at this rate'
+                    : limit.secondsToExhaustion === 0
+                      ? 'Now'
+                      : `in ${formatDuration(limit.secondsToExhaustion)}`}
               </td>
               <td data-label="Warn at">
                 <ThresholdCell key={limit.thresholdPercent} forecast={limit} canEdit={canEdit} />
@@ -107,6 +110,12 @@ export function ForecastTable({
                 <span className="level-badge" data-level={limit.level}>
                   {LEVEL_LABELS[limit.level]}
                 </span>
+                {/* Why, in the same words as the rate-limits page and the banner. */}
+                {limit.block ? (
+                  <div className="forecast-block-reason">
+                    {blockedLabel(limit.block)}. <span className="muted">{limit.block.reason}</span>
+                  </div>
+                ) : null}
               </td>
             </tr>
           ))}

@@ -9,7 +9,9 @@ import {
   WhatIfResultSchema,
   type PlanningPeriod,
   type WhatIfRequest,
+  type WhatIfResult,
 } from '../../../shared/planning';
+import { whatIfCsv, whatIfMarkdown } from '../../../shared/what-if-report';
 
 export function planningPoliciesQueryOptions() {
   return queryOptions({
@@ -37,13 +39,21 @@ export function useWhatIf() {
 
 export type ExportFormat = 'csv' | 'markdown';
 
-/** Downloads the replay of `request` as a file. */
-export async function downloadWhatIf(request: WhatIfRequest, format: ExportFormat) {
-  const file = await fetchFile(`/api/planning/what-if?format=${format}`, `what-if.${format}`, {
-    method: 'POST',
-    body: request,
-  });
-  saveFile(file.fileName, file.blob);
+/** Saves the replay shown, `result`, as a file stamped with its run's id and time. */
+export function downloadWhatIf(result: WhatIfResult, format: ExportFormat): void {
+  // Built from the result on screen: the same run, never a replay of a later window.
+  const stamp = result.generatedAt.replace(/[:.]/g, '-');
+  if (format === 'csv') {
+    saveFile(
+      `what-if-${result.period}-${stamp}.csv`,
+      new Blob(['\uFEFF', whatIfCsv(result)], { type: 'text/csv;charset=utf-8' }),
+    );
+  } else {
+    saveFile(
+      `what-if-${result.period}-${stamp}.md`,
+      new Blob([whatIfMarkdown(result)], { type: 'text/markdown;charset=utf-8' }),
+    );
+  }
 }
 
 /** Downloads the readiness report of `period` as a file. */

@@ -7,6 +7,7 @@ import { counted } from '../../../shared/counted';
 import type { ReplayOutcome, WhatIfResult } from '../../../shared/planning';
 import { PLANNING_PERIODS } from '../../../shared/planning';
 
+import { baselineNote, HOW_COUNTED, policyStatement } from '../../../shared/what-if-report';
 import { SetAsideList } from './set-aside-list';
 
 const ReplayChart = lazy(() => import('./replay-chart'));
@@ -14,7 +15,16 @@ const ReplayChart = lazy(() => import('./replay-chart'));
 /** Breaches listed on the page; the export has every one. */
 const BREACHES_SHOWN = 25;
 
-function Outcome({ title, outcome }: { title: string; outcome: ReplayOutcome }) {
+function Outcome({
+  title,
+  outcome,
+  note,
+}: {
+  title: string;
+  outcome: ReplayOutcome;
+  /** What the figures leave out, said beside them (the baseline's recorded 429s). */
+  note?: string;
+}) {
   const first = outcome.firstBreach;
   const headroom = outcome.headroom;
   return (
@@ -23,6 +33,14 @@ function Outcome({ title, outcome }: { title: string; outcome: ReplayOutcome }) 
         {title}
         <span className="muted what-if-policy-label">{outcome.policy.label}</span>
       </h3>
+      {/* A policy of one's own is stated number by number, as in both exports. */}
+      {outcome.policy.choice.kind === 'custom' ? (
+        <ul className="what-if-policy-limits" aria-label={`Limits of ${outcome.policy.label}`}>
+          {policyStatement(outcome.policy).map((line) => (
+            <li key={line}>{line}</li>
+          ))}
+        </ul>
+      ) : null}
       <p className="what-if-figure" data-tone={outcome.refused > 0 ? 'bad' : 'good'}>
         <strong>{formatCount(outcome.refused)}</strong> requests refused
       </p>
@@ -46,6 +64,7 @@ function Outcome({ title, outcome }: { title: string; outcome: ReplayOutcome }) 
             : 'No hard limit to measure against'}
         </dd>
       </dl>
+      {note ? <p className="what-if-baseline-note">{note}</p> : null}
       {outcome.bySource.length > 0 ? (
         <table className="data-table what-if-sources">
           <caption>Who would have drawn the refusals</caption>
@@ -79,12 +98,28 @@ export function ReplayResults({ result }: { result: WhatIfResult }) {
         {PLANNING_PERIODS[result.period].label}: {counted(result.requests, 'request')} in{' '}
         {counted(result.activeMinutes, 'minute')}, replayed a minute at a time. Busiest minute{' '}
         {formatDateTime(result.busiestMinute.minute)} with{' '}
-        {counted(result.busiestMinute.requests, 'request')}.
+        {counted(result.busiestMinute.requests, 'request')}.{' '}
+        <span className="muted">
+          Run {result.runId}, generated {formatDateTime(result.generatedAt)}; the exports are this
+          run.
+        </span>
       </p>
       <div className="what-if-outcomes">
-        <Outcome title="Under the policy in force" outcome={result.inForce} />
+        <Outcome
+          title="Under the policy in force"
+          outcome={result.inForce}
+          note={baselineNote(result)}
+        />
         <Outcome title="Under the policy chosen" outcome={chosen} />
       </div>
+      <section className="card what-if-method" aria-labelledby="what-if-method-title">
+        <h3 id="what-if-method-title">How this is counted</h3>
+        <ul>
+          {HOW_COUNTED.map((line) => (
+            <li key={line}>{line}</li>
+          ))}
+        </ul>
+      </section>
       <section className="card what-if-chart" aria-labelledby="what-if-chart-title">
         <h3 id="what-if-chart-title">Traffic against both policies’ minute limits</h3>
         <Suspense fallback={<p className="muted">Loading the chart…</p>}>

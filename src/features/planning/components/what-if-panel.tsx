@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { StatusPanel } from '../../../components/ui/status-panel';
 import { ApiError } from '../../../lib/api-client';
 import { PROBLEM_TYPES } from '../../../shared/problem';
-import type { PlanningPeriod, PlanningPolicies, WhatIfRequest } from '../../../shared/planning';
+import type { PlanningPeriod, PlanningPolicies } from '../../../shared/planning';
 import { downloadWhatIf, useWhatIf, type ExportFormat } from '../api/planning-api';
 import {
   draftFromInForce,
@@ -35,7 +35,6 @@ export function replayBusyMessage(retryAfterSeconds: number | undefined): string
 export function WhatIfPanel({ policies, period, onPeriod }: WhatIfPanelProps) {
   const [draft, setDraft] = useState<PolicyDraft>(() => draftFromInForce(policies));
   const [localErrors, setLocalErrors] = useState<ReadonlyMap<DraftField, string>>(new Map());
-  const [asked, setAsked] = useState<WhatIfRequest | null>(null);
   const [exportError, setExportError] = useState<string | null>(null);
   const replay = useWhatIf();
 
@@ -61,16 +60,17 @@ export function WhatIfPanel({ policies, period, onPeriod }: WhatIfPanelProps) {
     }
     setLocalErrors(new Map());
     const request = { policy: parsed.policy, period };
-    setAsked(request);
     replay.mutate(request);
   };
 
   const download = (format: ExportFormat) => {
-    if (!asked) return;
+    if (!replay.data) return;
     setExportError(null);
-    downloadWhatIf(asked, format).catch((error: unknown) =>
-      setExportError(error instanceof Error ? error.message : 'The export failed.'),
-    );
+    try {
+      downloadWhatIf(replay.data, format);
+    } catch (error) {
+      setExportError(error instanceof Error ? error.message : 'The export failed.');
+    }
   };
 
   return (

@@ -9,7 +9,7 @@ import {
   renderRoute,
   stubApiPerTest,
 } from '../../../lib/test-support/render-with-queries';
-import { FakeEventSource, incident, RULES, usage } from '../test-support/fixtures';
+import { blockOf, FakeEventSource, incident, RULES, usage } from '../test-support/fixtures';
 import { AccountBlockBanner } from './account-block-banner';
 
 let current: Incident;
@@ -24,12 +24,10 @@ stubApiPerTest((url) => {
     return jsonAnswer(
       usage(now, {
         blocks: [
-          {
-            scope: 'account',
-            ruleId: current.ruleId,
-            until: new Date(now + 45_000).toISOString(),
-            incidentKey: current.key,
-          },
+          blockOf(
+            { ...current, blockedUntil: new Date(now + 45_000).toISOString() },
+            'GET /api/audit/v4/audits/event-types',
+          ),
         ],
       }),
     );
@@ -58,14 +56,13 @@ describe('AccountBlockBanner', () => {
     });
     renderRoute('/', <AccountBlockBanner />, '/');
     const banner = await screen.findByRole('status');
-    expect(
-      await screen.findByText(
-        'The privacy platform refused one call (GET /api/audit/v4/audits/event-types) with a 429 under a limit this console does not know (it stated 1,000 a minute).',
-      ),
-    ).toBeInTheDocument();
-    expect(banner).toHaveTextContent('The platform has not blocked the account');
-    expect(banner).toHaveTextContent('this console has paused every request of the account');
-    expect(banner).not.toHaveTextContent('has blocked this account');
+    expect(banner).toHaveTextContent(
+      'Paused by the console after a 429: Unknown limit (1,000 per minute, as the platform stated).',
+    );
+    expect(banner).toHaveTextContent(
+      'The platform refused one call (GET /api/audit/v4/audits/event-types) with a 429 under a limit this console does not know (1,000 per minute); it has not blocked the account, but the console paused every request of the account as a precaution.',
+    );
+    expect(banner).not.toHaveTextContent('The platform blocked the account');
   });
 
   it('says a 429 came without headers when it did', async () => {
@@ -77,20 +74,17 @@ describe('AccountBlockBanner', () => {
       headers: {},
     });
     renderRoute('/', <AccountBlockBanner />, '/');
-    expect(
-      await screen.findByText(
-        /under a limit this console does not know \(without rate-limit headers\)/,
-      ),
-    ).toBeInTheDocument();
+    expect(await screen.findByRole('status')).toHaveTextContent(
+      /under a limit this console does not know \(the 429 had no usable rate-limit headers\)/,
+    );
   });
 
   it('names the platform and the limit when an account limit blocked the account', async () => {
     current = incident();
     renderRoute('/', <AccountBlockBanner />, '/');
-    expect(
-      await screen.findByText(
-        'The privacy platform has blocked this account: the Account minute limit was used up.',
-      ),
-    ).toBeInTheDocument();
+    const banner = await screen.findByRole('status');
+    expect(banner).toHaveTextContent(
+      'Blocked by the platform: Account minute limit. The platform blocked the account: the Account minute limit was used up, and every request of the account is refused until the block ends.',
+    );
   });
 });

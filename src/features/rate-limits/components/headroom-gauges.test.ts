@@ -17,6 +17,7 @@ const minute: RuleUsage = {
   blockedBy: null,
   incidentKey: null,
   enforced: true,
+  block: null,
 };
 
 describe('platformCount', () => {

@@ -1,5 +1,6 @@
 // How close each limit is: the console's own requests in each rule's sliding window against the
 // limit, when headroom grows again, and any block running for the rule.
+import { blockedLabel, type BlockState } from '../../../shared/limit-state';
 import { counted } from '../../../shared/counted';
 import type { Incident, Rule, RuleUsage, Usage } from '../../../shared/incident';
 import { useCountdown } from '../../../components/ui/use-countdown';
@@ -153,9 +154,8 @@ function Gauge({
   const period = limit.period === 'MINUTE' ? 'minute' : 'hour';
   const label = `${limitName(rule.id, limit.period)}: ${formatCount(level)} of ${formatCount(limit.limit)} per ${period}${platform ? ', as the platform counted' : ''}`;
   // An account block is on the banner and the account gauges; a module gauge shows its own.
-  const ownBlock = prominent || limit.blockedBy === 'rule';
-  const blockedUntil =
-    limit.blockedUntil && ownBlock ? Date.parse(limit.blockedUntil) + offsetMs : null;
+  const block = limit.block && (prominent || limit.block.scope === 'rule') ? limit.block : null;
+  const blockedUntil = block ? Date.parse(block.until) + offsetMs : null;
   return (
     <div className="gauge" data-prominent={prominent || undefined}>
       <div className="gauge-head">
@@ -189,8 +189,8 @@ function Gauge({
         />
       </div>
       <div className="gauge-foot muted">
-        {blockedUntil !== null && blockedUntil > Date.now() ? (
-          <BlockedFor key={limit.blockedUntil} until={blockedUntil} />
+        {block && blockedUntil !== null && blockedUntil > Date.now() ? (
+          <BlockedFor key={block.until} until={blockedUntil} block={block} />
         ) : !prominent && limit.used === 0 ? null : limit.resetsAt ? (
           <span>
             {/* With the platform's count, what is left is what it would still allow. */}
@@ -207,11 +207,12 @@ function Gauge({
   );
 }
 
-function BlockedFor({ until }: { until: number }) {
+/** The block's state in the words every page uses (shared/limit-state.ts), and its countdown. */
+function BlockedFor({ until, block }: { until: number; block: BlockState }) {
   const remaining = useCountdown(until);
   return remaining > 0 ? (
-    <span className="gauge-blocked">
-      Blocked · <span aria-live="off">{formatDuration(remaining)}</span> left
+    <span className="gauge-blocked" title={block.reason}>
+      {blockedLabel(block)} · <span aria-live="off">{formatDuration(remaining)}</span> left
     </span>
   ) : (
     <span>Block ended</span>

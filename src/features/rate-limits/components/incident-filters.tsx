@@ -39,7 +39,7 @@ const PERIOD_OPTIONS: readonly FilterOption[] = [
 export function IncidentFiltersBar({ filters, rules, onChange }: IncidentFiltersProps) {
   const ruleOptions: FilterOption[] = [
     ...(rules ?? []).map((rule) => ({ value: rule.id, label: ruleTitle(rule) })),
-    { value: 'unmatched', label: 'Unknown rule' },
+    { value: 'unmatched', label: 'Unknown limit' },
   ];
   return (
     <FilterBar label="Filter incidents" filters={filters} onChange={onChange}>

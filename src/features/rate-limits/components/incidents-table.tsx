@@ -63,8 +63,12 @@ export function IncidentsTable({
               <>
                 <span>{incidentRuleText(incident, rules)}</span>
                 <span className="cell-sub muted">
-                  {incident.scope === 'account' ? 'blocks the account' : 'blocks this quota'} ·{' '}
-                  {periodText(incident.period)}
+                  {incident.ruleId === null
+                    ? 'the console paused the account'
+                    : incident.scope === 'account'
+                      ? 'blocks the account'
+                      : 'blocks this quota'}{' '}
+                  · {periodText(incident.period)}
                   {incident.requestsAllowed !== null
                     ? ` · ${formatCount(incident.requestsMade ?? 0)} made of ${formatCount(incident.requestsAllowed)} allowed`
                     : ''}

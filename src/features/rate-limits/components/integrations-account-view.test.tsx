@@ -24,6 +24,7 @@ const overview: AccountOverview = {
       integrations: [{ id: 'crm', name: 'CRM connector', used: 173 }],
       reported: 582,
       unreported: 19_420,
+      block: null,
     },
   ],
   integrations: [

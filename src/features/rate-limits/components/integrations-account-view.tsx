@@ -2,6 +2,7 @@
 // integration's requests stacked and the unreported share shown as unknown, the last hour's
 // requests per source, the per-integration table, the incidents of every reporter merged, and
 // the reported minutes set aside as implausible.
+import { blockedLabel, incidentLimitName } from '../../../shared/limit-state';
 import { useQuery } from '@tanstack/react-query';
 import { LoadErrorPanel } from '../../../components/ui/load-error-panel';
 import { formatCount, formatTime } from '../../../lib/format';
@@ -69,6 +70,13 @@ function LimitBar({ limit, overview }: { limit: AccountLimit; overview: AccountO
           {limit.unreported === null ? 'rest: unknown (not reported)' : ''}
         </span>
       </div>
+      {/* The same state as the gauges, Alerts and the banner: the server's words for the block. */}
+      {limit.block ? (
+        <p className="gauge-blocked account-limit-blocked">
+          {blockedLabel(limit.block)} until {formatTime(limit.block.until)}.{' '}
+          <span className="muted">{limit.block.reason}</span>
+        </p>
+      ) : null}
     </li>
   );
 }
@@ -230,11 +238,7 @@ function Incidents({ overview }: { overview: AccountOverview }) {
       {overview.incidents.slice(0, 10).map((incident) => (
         <li key={incident.key}>
           <div>
-            <strong>
-              {incident.ruleId === null
-                ? 'Unknown limit'
-                : limitName(incident.ruleId, incident.period ?? undefined)}
-            </strong>{' '}
+            <strong>{incidentLimitName(incident)}</strong>{' '}
             <span className="muted">
               {time(incident.firstSeen)}
               {incident.requestsMade !== null && incident.requestsAllowed !== null

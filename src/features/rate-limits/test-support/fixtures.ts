@@ -1,5 +1,6 @@
 // Test data and doubles for the rate-limit feature's tests: incidents, usage, a fake EventSource.
 import type { Incident, RulesResponse, Usage } from '../../../shared/incident';
+import { blockOfLimit, describeBlock, type BlockState } from '../../../shared/limit-state';
 import { rulesForTier } from '../../../shared/rate-limits';
 import {
   INCIDENT_EVENT_ID,
@@ -25,7 +26,12 @@ export const RULES: RulesResponse = {
   })),
 };
 
+/**
+ * A usage answer at `now`; each limit's `block` and `blockedUntil` follow `overrides.blocks`, as the
+ * server derives them from one description of the blocks.
+ */
 export function usage(now: number, overrides: Partial<Usage> = {}): Usage {
+  const blocks = overrides.blocks ?? [];
   const buckets = 360;
   const start = Math.floor(now / 10_000) * 10_000 - (buckets - 1) * 10_000;
   return {
@@ -40,13 +46,11 @@ export function usage(now: number, overrides: Partial<Usage> = {}): Usage {
         used: 0,
         remaining: limit.limit,
         resetsAt: null,
-        blockedUntil: null,
-        blockedBy: null,
-        incidentKey: null,
+        ...blockFields(blockOfLimit({ ruleId: rule.id }, blocks)),
         enforced: true,
       })),
     ),
-    blocks: [],
+    blocks,
     reported: [],
     timeline: {
       bucketSeconds: 10,
@@ -57,6 +61,30 @@ export function usage(now: number, overrides: Partial<Usage> = {}): Usage {
     },
     ...overrides,
   };
+}
+
+function blockFields(block: BlockState | null) {
+  return {
+    blockedUntil: block?.until ?? null,
+    blockedBy: block?.scope ?? null,
+    incidentKey: block?.incidentKey ?? null,
+    block,
+  };
+}
+
+/**
+ * A running block as the server describes it, from the incident that started it (and the call
+ * that drew it, as method and path template, when the test wants it named).
+ */
+export function blockOf(incident: Incident, request?: string): BlockState {
+  return describeBlock({
+    scope: incident.scope,
+    ruleId: incident.ruleId,
+    period: incident.period,
+    until: Date.parse(incident.blockedUntil),
+    incidentKey: incident.key,
+    stated: { requestsAllowed: incident.requestsAllowed, request },
+  });
 }
 
 /** An EventSource double: tests push events and errors into the instance the code opened. */
