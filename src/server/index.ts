@@ -37,7 +37,7 @@ async function main(): Promise<void> {
   let config: Config;
   let dataSubjectOperations: DataSubjectOperation[];
   try {
-    config = loadConfig();
+    config = loadConfig((warning) => console.warn(`Configuration warning: ${warning}`));
     // Before anything starts: a bad DATA_SUBJECT_OPERATIONS_FILE stops the process with one line.
     dataSubjectOperations = loadOperationsCatalog(config.dataSubjects.operationsFile);
   } catch (error) {
