@@ -12,6 +12,7 @@ import {
 } from '../shared/lookup-purpose';
 import { RoleSchema, type Role } from '../shared/session';
 import { readSecretFiles, SecretFileError } from './security/secret-files';
+import { tracingRequested } from './observability/tracing';
 
 /** Client id and secret of the built-in mock; they exist in demo mode only. */
 export const DEMO_CLIENT_CREDENTIALS = { clientId: 'demo-client', clientSecret: 'demo-secret' };
@@ -726,6 +727,17 @@ export function loadEnvironment(
     if (error instanceof SecretFileError) throw new ConfigError(error.message);
     throw error;
   }
+}
+
+/**
+ * The standard OTEL_* variables when they ask for traces (observability/tracing.ts), else
+ * undefined. Read here with the rest of the environment; the SDK reads its settings from them.
+ */
+export function loadTracingEnvironment(): Record<string, string | undefined> | undefined {
+  if (!tracingRequested(process.env)) return undefined;
+  return Object.fromEntries(
+    Object.entries(process.env).filter(([name]) => name.startsWith('OTEL_')),
+  );
 }
 
 /** Validates the environment of loadEnvironment; each secret-file warning goes to `warn`. */
