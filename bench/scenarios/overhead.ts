@@ -93,12 +93,13 @@ export async function overheadScenario(ctx: BenchContext): Promise<Figure[]> {
       }),
       await startConsole(PORTS.cached, mock.url, NO_GOVERNOR_BLOCKING),
     ];
+    processes.push(uncached, cached);
     const traced = await startConsole(PORTS.traced, mock.url, {
       EVENT_TYPES_CACHE_SECONDS: '0',
       ...NO_GOVERNOR_BLOCKING,
       OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${PORTS.traceSink}`,
     });
-    processes.push(uncached, cached, traced);
+    processes.push(traced);
     const tokenAnswer = (await (
       await fetch(`${mock.url}/api/access/v1/oauth/token`, {
         method: 'POST',
