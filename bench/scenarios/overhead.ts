@@ -5,7 +5,11 @@
 // at most 1.5 × what the validating peer adds. The plain proxy parses nothing, so its figure is
 // reported, not a bar: a ratio against a peer that does less work measures the work, not the
 // implementation. Throughput against the plain proxy is reported too (at 32 connections identical
-// requests in flight share one upstream call, as they do in production).
+// requests in flight share one upstream call, as they do in production). (f) is (b) with
+// OpenTelemetry traces on, exported to a sink in this process: what tracing costs the uncached
+// path is reported as the difference from (b); (b) itself, tracing off, keeps its bars, and its
+// before-and-after figures show that the no-op spans of tracing off cost nothing measurable.
+import { createServer } from 'node:http';
 import { Agent, request } from 'undici';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -17,7 +21,15 @@ import { figure, type Figure } from '../lib/report';
 import { consoleRoot } from '../lib/under-test';
 import type { BenchContext } from './context';
 
-const PORTS = { mock: 8780, uncached: 8781, cached: 8782, proxy: 8783, peer: 8784 };
+const PORTS = {
+  mock: 8780,
+  uncached: 8781,
+  cached: 8782,
+  proxy: 8783,
+  peer: 8784,
+  traced: 8785,
+  traceSink: 8786,
+};
 /** The governor must not be what is measured: the limits are raised as a vendor override would. */
 const NO_GOVERNOR_BLOCKING = {
   ACCOUNT_MINUTE_LIMIT: '100000000',
@@ -25,7 +37,7 @@ const NO_GOVERNOR_BLOCKING = {
 };
 
 interface Target {
-  key: 'a' | 'b' | 'c' | 'd' | 'e';
+  key: 'a' | 'b' | 'c' | 'd' | 'e' | 'f';
   label: string;
   url: string;
   headers: Record<string, string>;
@@ -67,6 +79,12 @@ export async function overheadScenario(ctx: BenchContext): Promise<Figure[]> {
     MOCK_RATE_LIMITS: 'off',
   });
   const processes = [mock];
+  // An OTLP/HTTP receiver that takes every export and keeps nothing, as a healthy collector would.
+  const traceSink = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => res.writeHead(200, { 'Content-Type': 'application/json' }).end('{}'));
+  });
+  await new Promise<void>((resolve) => traceSink.listen(PORTS.traceSink, '127.0.0.1', resolve));
   try {
     const [uncached, cached] = [
       await startConsole(PORTS.uncached, mock.url, {
@@ -76,6 +94,12 @@ export async function overheadScenario(ctx: BenchContext): Promise<Figure[]> {
       await startConsole(PORTS.cached, mock.url, NO_GOVERNOR_BLOCKING),
     ];
     processes.push(uncached, cached);
+    const traced = await startConsole(PORTS.traced, mock.url, {
+      EVENT_TYPES_CACHE_SECONDS: '0',
+      ...NO_GOVERNOR_BLOCKING,
+      OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${PORTS.traceSink}`,
+    });
+    processes.push(traced);
     const tokenAnswer = (await (
       await fetch(`${mock.url}/api/access/v1/oauth/token`, {
         method: 'POST',
@@ -127,6 +151,12 @@ export async function overheadScenario(ctx: BenchContext): Promise<Figure[]> {
       },
       { key: 'd', label: 'plain reverse proxy', url: `${proxy.url}/api/event-types`, headers: {} },
       { key: 'e', label: 'validating peer', url: `${peer.url}/api/event-types`, headers: {} },
+      {
+        key: 'f',
+        label: 'console, cache off, tracing on',
+        url: `${traced.url}/api/event-types`,
+        headers: traced.apiHeaders,
+      },
     ];
 
     const duration = ctx.smoke ? 1 : 5;
@@ -189,6 +219,24 @@ export async function overheadScenario(ctx: BenchContext): Promise<Figure[]> {
       );
     }
     const rps32 = (key: string) => m(many, key, 'rps');
+    // What traces cost the uncached path: a figure, not a bar (it depends on the exporter's
+    // protocol and the collector), stated so an operator can weigh it.
+    figures.push(
+      figure(
+        s,
+        'f − b: latency tracing on adds, p50 at 1 connection',
+        m(one, 'f', 'p50') - m(one, 'b', 'p50'),
+        'ms',
+      ),
+    );
+    figures.push(
+      figure(
+        s,
+        'f/b throughput at 32 connections (tracing on ÷ off)',
+        rps32('f') / rps32('b'),
+        'ratio',
+      ),
+    );
     figures.push(
       figure(s, 'c/a throughput at 32 connections', rps32('c') / rps32('a'), 'ratio', {
         op: '>=',
@@ -273,6 +321,7 @@ export async function overheadScenario(ctx: BenchContext): Promise<Figure[]> {
     return figures;
   } finally {
     await Promise.all(processes.map((p) => p.stop()));
+    traceSink.close();
   }
 }
 

@@ -31,6 +31,7 @@ import { originCheck } from './security/origin-check';
 import { htmlNoStore } from './html-no-store';
 import { bodySizeLimit, queryLimits, requestTargetGuard } from './security/request-limits';
 import { requestLogging } from './observability/request-logging';
+import { traceRequests, tracedMiddleware } from './observability/traced-steps';
 import { staticSiteRoutes } from './static-site';
 import { problemForUpstreamFailure } from './upstream/upstream-problems';
 import { StoreUnavailableError } from './store/database';
@@ -69,6 +70,8 @@ function routesWith(
 export function createApp(deps: AppDeps) {
   const app = new Hono<AppEnv>();
 
+  // Outermost, so the request's log line and every problem answer carry its trace id.
+  app.use('*', traceRequests());
   app.use('*', requestLogging(deps.logger, deps.auth.web));
   if (deps.metrics) app.use('*', httpMetrics(deps.metrics.metrics));
 
@@ -133,7 +136,7 @@ export function createApp(deps: AppDeps) {
   const fallback = apiFallback(app);
   app.use(
     '/api/*',
-    requireSession(deps.auth),
+    tracedMiddleware('session check', requireSession(deps.auth)),
     requireDescribedAccess(deps.api ?? API_MODULES, fallback),
   );
   for (const routes of routesWith(deps.areas, (access) => access === undefined)) {

@@ -39,6 +39,7 @@ import { filterUpstreamAnswers } from './security/upstream-answer-filter';
 import { clientAddress } from './security/web-settings';
 import { changeRecorder } from './http/admin-change';
 import { createHttpTransport, type Transport } from './upstream/http-transport';
+import { traceTransport } from './upstream/traced-transport';
 import { startAlertingCountersAtZero } from './observability/alerting-baseline';
 import { createConsoleHealth } from './observability/console-health';
 import { createConsoleMetrics } from './observability/console-metrics';
@@ -207,7 +208,11 @@ export function composeBff({
     clientAuth: config.oauth.clientAuth,
     defaultTtlSeconds: config.oauth.defaultTokenTtlSeconds,
     transport: guardTokenTransport(
-      observedTransport(httpTransport, rateLimiting.tokenOperation.id, metrics),
+      observedTransport(
+        traceTransport(httpTransport, rateLimiting.tokenOperation.id),
+        rateLimiting.tokenOperation.id,
+        metrics,
+      ),
       guard,
       rateLimiting.tokenOperation,
     ),
@@ -221,7 +226,7 @@ export function composeBff({
   });
   const upstream = new UpstreamClient({
     baseUrl: new URL(upstreamBaseUrl),
-    transport: filterUpstreamAnswers(httpTransport, logger),
+    transport: filterUpstreamAnswers(traceTransport(httpTransport), logger),
     tokens,
     guard,
     maxAnswerBytesByOperation: config.upstream.maxAnswerBytesByOperation,

@@ -1,8 +1,11 @@
 // What an operator sees when a value is wrong: the real entry started with a bad environment,
 // its output read as written. One line naming the variable, no stack trace, no password.
+import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { redactedValue } from './config';
-import { runBff } from './test-support/bff-process';
+import { runBff, spawnBff } from './test-support/bff-process';
 
 async function startWith(env: Record<string, string>) {
   const run = runBff(env);
@@ -24,7 +27,7 @@ const LIVE = {
   AUDIT_KEY: 'k'.repeat(32),
 };
 
-describe('configuration errors at start', () => {
+describe('configuration errors at start', { timeout: 30_000 }, () => {
   it.each([
     ['UPSTREAM_BASE_URL', { UPSTREAM_BASE_URL: 'http://user:HUNTER2PASS@api.example.com' }],
     ['PUBLIC_URL', { PUBLIC_URL: 'http://user:HUNTER2PASS@console.example.com' }],
@@ -49,6 +52,80 @@ describe('configuration errors at start', () => {
       // starting it can take longer than Vitest's 5 s default, so the deadline only bounds a hang.
     },
     60_000,
+  );
+});
+
+/** A file holding `content` with `mode`, in a directory of its own. */
+function secretFile(content: string, mode = 0o600): string {
+  const file = join(mkdtempSync(join(tmpdir(), 'console-secret-')), 'secret');
+  writeFileSync(file, content);
+  chmodSync(file, mode);
+  return file;
+}
+
+// Each case starts a process: on a busy machine that takes longer than a unit test's default.
+describe('secrets from files at start', { timeout: 30_000 }, () => {
+  it('refuses NAME and NAME_FILE both set, naming both in one line', async () => {
+    const { code, lines } = await startWith({
+      ...LIVE,
+      UPSTREAM_BASE_URL: 'https://api.example.com',
+      OAUTH_CLIENT_SECRET_FILE: secretFile('HUNTER2PASS-from-the-file\n'),
+    });
+    expect(code).toBe(1);
+    expect(lines).toEqual([
+      'Configuration error: OAUTH_CLIENT_SECRET and OAUTH_CLIENT_SECRET_FILE are both set; set only one of them',
+    ]);
+  });
+
+  it.each([
+    ['a missing file', () => join(tmpdir(), 'console-no-such-secret'), /does not exist$/],
+    ['a directory', () => mkdtempSync(join(tmpdir(), 'console-secret-dir-')), /is a directory/],
+    [
+      'a huge file',
+      () => secretFile('HUNTER2PASS'.repeat(10_000)),
+      /is larger than 64 KiB; it must hold the secret alone$/,
+    ],
+  ])('refuses %s, naming the path and never its content', async (_what, make, why) => {
+    const path = make();
+    const { code, lines } = await startWith({
+      ...LIVE,
+      SESSION_SECRET: '',
+      SESSION_SECRET_FILE: path,
+    });
+    expect(code).toBe(1);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain(`Configuration error: SESSION_SECRET_FILE ${path} `);
+    expect(lines[0]).toMatch(why);
+    expect(lines[0]).not.toContain('HUNTER2PASS');
+  });
+
+  it(
+    'serves with the secret read at start, warns of a file others can read, and keeps the value when the file changes',
+    { timeout: 90_000 },
+    async () => {
+      const token = 'scrape-token-from-a-file-0123456789abcdef';
+      const file = secretFile(`${token}\n`, 0o644);
+      const bff = await spawnBff(
+        { METRICS_TOKEN_FILE: file, DATA_DIR: mkdtempSync(join(tmpdir(), 'console-data-')) },
+        { startTimeoutMs: 60_000 },
+      );
+      try {
+        const scrape = (bearer: string) =>
+          fetch(`${bff.url}/metrics`, { headers: { Authorization: `Bearer ${bearer}` } });
+        expect((await scrape(token)).status).toBe(200);
+        expect(bff.output()).toContain(
+          `Configuration warning: METRICS_TOKEN_FILE ${file} is readable by other users (mode 644)`,
+        );
+        expect(bff.output()).not.toContain(token);
+        const replaced = 'another-token-written-later-0123456789abcdef';
+        writeFileSync(file, replaced);
+        expect((await scrape(token)).status).toBe(200);
+        expect((await scrape(replaced)).status).toBe(401);
+      } finally {
+        bff.kill();
+        await bff.exited;
+      }
+    },
   );
 });
 

@@ -11,6 +11,8 @@ import {
   type PurposeMode,
 } from '../shared/lookup-purpose';
 import { RoleSchema, type Role } from '../shared/session';
+import { readSecretFiles, SecretFileError } from './security/secret-files';
+import { tracingRequested } from './observability/tracing';
 
 /** Client id and secret of the built-in mock; they exist in demo mode only. */
 export const DEMO_CLIENT_CREDENTIALS = { clientId: 'demo-client', clientSecret: 'demo-secret' };
@@ -709,10 +711,38 @@ export function loadUsersFilePath(): string {
   return process.env.CONSOLE_USERS_FILE || './.data/users.json';
 }
 
-/** Reads `.env` (when present, without overriding the real environment) and process.env. */
-export function loadConfig(): Config {
+/**
+ * The environment with every secret's NAME_FILE read (secret-files.ts), after `.env` (when present,
+ * without overriding the real environment); each warning about a secret file goes to `warn`.
+ */
+export function loadEnvironment(
+  warn: (warning: string) => void = () => {},
+): Record<string, string | undefined> {
   if (existsSync('.env')) process.loadEnvFile('.env');
-  return parseConfig(process.env);
+  try {
+    const { env, warnings } = readSecretFiles(process.env);
+    warnings.forEach(warn);
+    return env;
+  } catch (error) {
+    if (error instanceof SecretFileError) throw new ConfigError(error.message);
+    throw error;
+  }
+}
+
+/**
+ * The standard OTEL_* variables when they ask for traces (observability/tracing.ts), else
+ * undefined. Read here with the rest of the environment; the SDK reads its settings from them.
+ */
+export function loadTracingEnvironment(): Record<string, string | undefined> | undefined {
+  if (!tracingRequested(process.env)) return undefined;
+  return Object.fromEntries(
+    Object.entries(process.env).filter(([name]) => name.startsWith('OTEL_')),
+  );
+}
+
+/** Validates the environment of loadEnvironment; each secret-file warning goes to `warn`. */
+export function loadConfig(warn?: (warning: string) => void): Config {
+  return parseConfig(loadEnvironment(warn));
 }
 
 /**
@@ -720,7 +750,7 @@ export function loadConfig(): Config {
  * destination's signing secret (`whsec_…`), from `.env` or the environment.
  */
 export function loadAlertReceiverSettings(): { port: number; secret: string | undefined } {
-  if (existsSync('.env')) process.loadEnvFile('.env');
+  const env = loadEnvironment((warning) => console.warn(`Configuration warning: ${warning}`));
   const parsed = z
     .object({
       ALERT_RECEIVER_PORT: port.default(8790),
@@ -732,7 +762,7 @@ export function loadAlertReceiverSettings(): { port: number; secret: string | un
           .optional(),
       ),
     })
-    .safeParse(process.env);
+    .safeParse(env);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     throw new ConfigError(`${String(issue?.path[0])} ${issue?.message ?? 'is invalid'}`);

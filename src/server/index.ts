@@ -11,7 +11,14 @@ import {
 } from './data-subjects/audit/audit-key';
 import { SESSION_SECRET_FILE } from './auth/session-cookie';
 import { tightenPrivatePaths } from './store/private-files';
-import { ConfigError, loadConfig, redactedValue, type Config } from './config';
+import {
+  ConfigError,
+  loadConfig,
+  loadTracingEnvironment,
+  redactedValue,
+  type Config,
+} from './config';
+import { startTracing, type Tracing } from './observability/tracing';
 import { composeBff } from './compose';
 import {
   identifierPlacementWarnings,
@@ -37,7 +44,7 @@ async function main(): Promise<void> {
   let config: Config;
   let dataSubjectOperations: DataSubjectOperation[];
   try {
-    config = loadConfig();
+    config = loadConfig((warning) => console.warn(`Configuration warning: ${warning}`));
     // Before anything starts: a bad DATA_SUBJECT_OPERATIONS_FILE stops the process with one line.
     dataSubjectOperations = loadOperationsCatalog(config.dataSubjects.operationsFile);
   } catch (error) {
@@ -75,6 +82,11 @@ async function main(): Promise<void> {
     }
   }
   const logger = createLogger(config.logLevel);
+  // Traces only when OTEL_* asks for them: otherwise the SDK is never even imported.
+  const tracingEnvironment = loadTracingEnvironment();
+  const tracing: Tracing | undefined = tracingEnvironment
+    ? await startTracing(tracingEnvironment, logger)
+    : undefined;
   for (const warning of identifierPlacementWarnings(dataSubjectOperations)) {
     console.warn(`Configuration warning: ${warning}`);
   }
@@ -277,6 +289,12 @@ async function main(): Promise<void> {
         await database.close();
         if (redis) await closeRedis(redis);
         await stopDemoUpstream?.();
+        // The spans still queued, sent within 2 s at most: a collector that is away must not
+        // hold the shutdown past its deadline.
+        await Promise.race([
+          tracing?.shutdown(),
+          new Promise((resolve) => setTimeout(resolve, 2_000).unref()),
+        ]);
       } catch (error) {
         logger.error({ err: error }, 'error while shutting down');
         process.exit(1);

@@ -1,6 +1,7 @@
 // Structured logging with pino. Redaction is the second line of defence: the first is never
 // passing secrets, tokens or identifiers to the logger at all.
 import pino, { type Logger } from 'pino';
+import { activeTraceId } from './observability/traced-steps';
 
 export type { Logger };
 
@@ -48,6 +49,11 @@ export function createLogger(level: string, destination?: pino.DestinationStream
       base: { service: 'privacy-api-console' },
       redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
       timestamp: pino.stdTimeFunctions.isoTime,
+      // The trace a line was written in, so a trace leads to its log lines and back.
+      mixin: () => {
+        const traceId = activeTraceId();
+        return traceId ? { traceId } : {};
+      },
     },
     destination,
   );

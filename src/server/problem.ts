@@ -1,6 +1,7 @@
 // Problem+json responses (RFC 9457) and the error type routes throw to produce them.
 import type { Context } from 'hono';
 import { PROBLEM_CONTENT_TYPE, PROBLEM_TYPES, type Problem } from '../shared/problem';
+import { activeTraceId } from './observability/traced-steps';
 
 /**
  * An error that becomes a problem+json answer. Routes throw it; the app's error handler renders
@@ -18,17 +19,25 @@ export class HttpProblem extends Error {
   }
 }
 
-/** Renders a problem as the response, with `Cache-Control: no-store`. */
+/**
+ * Renders a problem as the response, with `Cache-Control: no-store`, and the request's `traceId`
+ * when it is traced, so a person reporting the problem hands the operator the whole trace.
+ */
 export function problemResponse(
   c: Context,
   problem: Problem,
   headers: Record<string, string> = {},
 ) {
-  return c.body(JSON.stringify(problem), problem.status as 400, {
-    ...headers,
-    'Content-Type': PROBLEM_CONTENT_TYPE,
-    'Cache-Control': 'no-store',
-  });
+  const traceId = activeTraceId();
+  return c.body(
+    JSON.stringify(traceId ? { ...problem, traceId } : problem),
+    problem.status as 400,
+    {
+      ...headers,
+      'Content-Type': PROBLEM_CONTENT_TYPE,
+      'Cache-Control': 'no-store',
+    },
+  );
 }
 
 /** How an invalid-parameter problem reads where it is raised. */

@@ -29,6 +29,7 @@ import { createLogger } from '../logger';
 import { SqlAuditStore } from '../data-subjects/audit/audit-store';
 import { DATABASE_FILE, openDatabase, type SqlDatabase } from '../store/database';
 import { openPostgresDatabase } from '../store/postgres-database';
+import { ConfigError, loadEnvironment } from '../config';
 import { isProcessEntry } from './process-entry';
 
 const USAGE = `The audit trail's operator commands (reads DATABASE_URL or DATA_DIR, and AUDIT_KEY or
@@ -239,9 +240,17 @@ export async function runAuditCli(argv: string[], io: AuditCliIo): Promise<numbe
 }
 
 if (isProcessEntry(import.meta.url)) {
-  if (existsSync('.env')) process.loadEnvFile('.env');
+  let env: Record<string, string | undefined>;
+  try {
+    // AUDIT_KEY_FILE and DATABASE_URL_FILE, as the console reads them.
+    env = loadEnvironment((warning) => process.stderr.write(`audit: warning: ${warning}\n`));
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    process.stderr.write(`audit: ${error.message}\n`);
+    process.exit(2);
+  }
   const code = await runAuditCli(process.argv.slice(2), {
-    env: process.env,
+    env,
     stdout: process.stdout,
     stderr: process.stderr,
   });

@@ -1,7 +1,6 @@
 // `npm run integrations -- add NAME [--owner TEXT] | list | rotate NAME | revoke NAME`: manages the
 // integrations that report to the console, in the console's own database (DATABASE_URL, else
 // SQLite under DATA_DIR). A new key is printed once; only its hash is stored.
-import { existsSync } from 'node:fs';
 import type { Writable } from 'node:stream';
 import { parseArgs } from 'node:util';
 import { IntegrationNameSchema, IntegrationOwnerSchema } from '../../shared/integrations';
@@ -9,6 +8,7 @@ import { printable } from '../../shared/safe-text';
 import { IntegrationNameTakenError, IntegrationStore } from '../integrations/integration-store';
 import { openDatabase, type SqlDatabase } from '../store/database';
 import { openPostgresDatabase } from '../store/postgres-database';
+import { loadEnvironment } from '../config';
 import { isProcessEntry } from './process-entry';
 
 const USAGE = `Manage the integrations that report to the console (its database: DATABASE_URL, else DATA_DIR).
@@ -26,11 +26,10 @@ export interface IntegrationsCliIo {
 
 /** Opens the console's database as configured. */
 async function openConfiguredDatabase(): Promise<SqlDatabase> {
-  if (existsSync('.env')) process.loadEnvFile('.env');
-  const url = process.env.DATABASE_URL;
-  return url
-    ? openPostgresDatabase({ url })
-    : openDatabase({ dataDir: process.env.DATA_DIR || './.data' });
+  // DATABASE_URL_FILE as the console reads it; a bad one is a ConfigError, reported by the CLI.
+  const env = loadEnvironment((warning) => process.stderr.write(`warning: ${warning}\n`));
+  const url = env.DATABASE_URL;
+  return url ? openPostgresDatabase({ url }) : openDatabase({ dataDir: env.DATA_DIR || './.data' });
 }
 
 /** Runs one command; resolves to the exit code. */

@@ -10,6 +10,7 @@ import type { Logger } from '../logger';
 import { HttpProblem } from '../problem';
 import { problemForUpstreamFailure } from '../upstream/upstream-problems';
 import { outcomeOfProblem, type LookupAudit } from './audit/lookup-audit';
+import { traceStep } from '../observability/traced-steps';
 import {
   auditWithheldMessage,
   lookupIntent,
@@ -148,12 +149,16 @@ export class AuditedLookups {
     stage: AuditStage,
     write: () => Promise<AuditRecord>,
   ): Promise<AuditRecord> {
-    try {
-      return await write();
-    } catch (error) {
-      // Never the identifier: the operation and the stage are enough to find the cause.
-      this.#logger.error({ err: error, operation, outcome: stage }, auditWithheldMessage(stage));
-      throw new AuditUnavailableError(stage, operation, error);
-    }
+    const step = stage === 'intent' ? 'audit intent' : 'audit outcome';
+    const attributes = { 'console.operation_id': operation, 'console.audit_stage': stage };
+    return traceStep(step, attributes, async () => {
+      try {
+        return await write();
+      } catch (error) {
+        // Never the identifier: the operation and the stage are enough to find the cause.
+        this.#logger.error({ err: error, operation, outcome: stage }, auditWithheldMessage(stage));
+        throw new AuditUnavailableError(stage, operation, error);
+      }
+    });
   }
 }

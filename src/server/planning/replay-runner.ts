@@ -5,6 +5,7 @@
 import type { Worker } from 'node:worker_threads';
 import type { WhatIfRequest, WhatIfResult } from '../../shared/planning';
 import { startWorker } from '../start-worker';
+import { traceStep } from '../observability/traced-steps';
 import { StoreUnavailableError } from '../store/database';
 import { PolicyRejectedError } from './policies';
 import type { ReplayDatabase, ReplayJob, ReplayOutcome } from './replay-worker';
@@ -41,7 +42,9 @@ export interface WorkerReplaysOptions {
 /** Replays, each in its own worker thread over `database`. */
 export function workerReplays(options: WorkerReplaysOptions): RunReplay {
   const spawn = options.spawn ?? startReplayWorker;
-  return async (request, signal) => {
+  // The "replay" span is around the thread, not inside it: the thread makes no calls out and has
+  // no SDK of its own, so the span's duration is what a trace needs of it.
+  const run: RunReplay = async (request, signal) => {
     signal.throwIfAborted();
     const job: ReplayJob = {
       database: options.database,
@@ -72,6 +75,7 @@ export function workerReplays(options: WorkerReplaysOptions): RunReplay {
       worker.postMessage(job);
     });
   };
+  return tracedReplays(run);
 }
 
 /**
@@ -79,10 +83,15 @@ export function workerReplays(options: WorkerReplaysOptions): RunReplay {
  * benchmark's harness). A stopped replay's result is dropped; its work runs to its end.
  */
 export function inProcessReplays(deps: PlanningDeps): RunReplay {
-  return async (request, signal) => {
+  return tracedReplays(async (request, signal) => {
     signal.throwIfAborted();
     const result = await whatIf(deps, request);
     signal.throwIfAborted();
     return result;
-  };
+  });
+}
+
+/** Each replay of `run` as a "replay" step of the request's trace. */
+function tracedReplays(run: RunReplay): RunReplay {
+  return (request, signal) => traceStep('replay', {}, () => run(request, signal));
 }

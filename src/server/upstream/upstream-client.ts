@@ -1,6 +1,8 @@
 // Sends the BFF's catalog operations to the upstream: builds each URL from validated parts,
 // checks it stays on the configured origin and path, attaches the bearer token, and renews the
 // token once (and retries once) when the upstream answers 401.
+import { traceStep } from '../observability/traced-steps';
+import { HttpProblem } from '../problem';
 import type { UpstreamGuard } from './send-guard';
 import type { TokenManager } from './token-manager';
 import {
@@ -105,7 +107,7 @@ export class UpstreamClient {
   async send(operation: UpstreamOperation, call: UpstreamCall = {}): Promise<TransportResponse> {
     const url = buildUpstreamUrl(this.#options.baseUrl, operation, call);
     // Before the token: a blocked account must not even cause a token request.
-    await this.#options.guard?.beforeSend(operation);
+    await this.#governorWait(operation);
     const token = await this.#getToken();
     const first = await this.#sendWith(token, operation, url, call);
     if (!TOKEN_REFUSED.has(first.status)) return first;
@@ -113,16 +115,36 @@ export class UpstreamClient {
     // platform will not take (431, its header too large): renew once and retry once, never more.
     this.#options.tokens.invalidate(token);
     const renewed = await this.#getToken();
-    await this.#options.guard?.beforeSend(operation);
+    await this.#governorWait(operation);
     return this.#sendWith(renewed, operation, url, call);
   }
 
+  /** The governor's turn, as the "governor wait" step naming the rule that held the call back. */
+  async #governorWait(operation: UpstreamOperation): Promise<void> {
+    const guard = this.#options.guard;
+    if (!guard) return;
+    await traceStep('governor wait', { 'console.operation_id': operation.id }, async (span) => {
+      try {
+        await guard.beforeSend(operation);
+      } catch (error) {
+        const held = error instanceof HttpProblem ? error.problem : undefined;
+        if (typeof held?.ruleId === 'string') span.setAttribute('console.rule_id', held.ruleId);
+        if (typeof held?.limitedBy === 'string') {
+          span.setAttribute('console.limited_by', held.limitedBy);
+        }
+        throw error;
+      }
+    });
+  }
+
   async #getToken(): Promise<string> {
-    try {
-      return await this.#options.tokens.getToken();
-    } catch (error) {
-      throw (await this.#options.guard?.explainFailure(error)) ?? error;
-    }
+    return traceStep('token fetch', {}, async () => {
+      try {
+        return await this.#options.tokens.getToken();
+      } catch (error) {
+        throw (await this.#options.guard?.explainFailure(error)) ?? error;
+      }
+    });
   }
 
   #answerLimit(operationId: string): { maxAnswerBytes?: number } {
