@@ -12,6 +12,7 @@ import { runAuditCli } from '../../cli/audit';
 import { startBffHarness, type BffHarness } from '../../test-support/bff-harness';
 import { tempDirsPerTest } from '../../test-support/temp-dirs';
 import { CHECKPOINT_FILE } from './checkpoint-file';
+import { withPurpose } from '../../test-support/lookup-purpose';
 
 const KEY = 'an-audit-key-for-the-auditor-recipe-0123456789';
 const tempDir = tempDirsPerTest('auditor-recipe-');
@@ -87,10 +88,10 @@ describe('an auditor with openssl, jq and sha256sum alone', () => {
         { as: 'admin' },
       );
     for (const identifier of DEMO_IDENTIFIERS.slice(0, 3)) {
-      const found = await post('/api/data-subjects/lookups', {
-        operation: 'v4-details',
-        params: { identifier },
-      });
+      const found = await post(
+        '/api/data-subjects/lookups',
+        withPurpose({ operation: 'v4-details', params: { identifier } }),
+      );
       expect(found.status).toBe(200);
     }
     const exported = await post('/api/audit-trail/export', { format: 'csv' });
