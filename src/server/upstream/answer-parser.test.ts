@@ -42,22 +42,19 @@ function sourceAnswering(text: string, parser?: AnswerParser) {
 }
 
 /**
- * Watches the event loop: a timer due every 5 ms, and the longest it had to wait. `stop()` waits
- * for one more turn first, so a loop blocked until the very end is measured too.
+ * Counts the turns of the event loop: a timer due every 5 ms. A loop blocked by reading answers on
+ * the main thread turns once between reads at most; one left free turns as often as the timer is
+ * due, and more often the slower the reads are, so a busy machine cannot make the count too low.
  */
-function watchEventLoop() {
-  let last = performance.now();
-  let longest = 0;
+function countEventLoopTurns() {
+  let turns = 0;
   const timer = setInterval(() => {
-    const now = performance.now();
-    longest = Math.max(longest, now - last);
-    last = now;
+    turns += 1;
   }, 5);
   return {
-    async stop(): Promise<number> {
-      await new Promise((resolve) => setTimeout(resolve, 5));
+    stop(): number {
       clearInterval(timer);
-      return Math.max(longest, performance.now() - last);
+      return turns;
     },
   };
 }
@@ -71,16 +68,18 @@ describe('reading large answers', () => {
     const source = sourceAnswering(ANSWER, parser);
     // The worker's start is not what is measured.
     await source.getJson({ modules: ['warm-up'], objectTypes: [] });
-    const loop = watchEventLoop();
+    const loop = countEventLoopTurns();
     const lists = await Promise.all(
       ['A', 'B', 'C', 'D'].map((module) => source.getJson({ modules: [module], objectTypes: [] })),
     );
-    const longestWaitMs = await loop.stop();
+    const turns = loop.stop();
     for (const json of lists) {
       expect(JSON.parse(json.toString()).items.length).toBeGreaterThan(50_000);
     }
-    // Read on the main thread, each answer blocks it for hundreds of milliseconds.
-    expect(longestWaitMs).toBeLessThan(150);
+    // Four 8 MB answers take well over 50 ms to read anywhere; read on the main thread, they would
+    // run back to back in one or two turns of the loop. How long the reads take is the bench's
+    // business, not this test's: it asserts only that the loop kept turning meanwhile.
+    expect(turns).toBeGreaterThanOrEqual(10);
   }, 60_000);
 
   it('drops answers that cannot be read by their deadline, queued or running', async () => {
