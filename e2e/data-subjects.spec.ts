@@ -203,6 +203,8 @@ test('a purpose stated in the bar goes with the lookup, and the audit page finds
   page,
   mockUpstream,
 }) => {
+  // Two pages and a filtered trail: more than the default on a busy machine.
+  test.setTimeout(90_000);
   await mockUpstream.reset();
   // Unique to this run, so the filtered trail holds this test's lookup only.
   const reference = `DSAR-${Date.now()}`;
