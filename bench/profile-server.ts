@@ -36,6 +36,8 @@ const send = async (index: number) => {
           body: JSON.stringify({
             operation: 'v4-basic-details',
             params: { identifier: DEMO_IDENTIFIERS[index % DEMO_IDENTIFIERS.length] },
+            // LOOKUP_PURPOSE is required by default: every lookup states why.
+            purpose: { category: 'support ticket', reference: 'BENCH-1' },
           }),
           dispatcher: agent,
         })

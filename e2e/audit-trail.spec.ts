@@ -6,6 +6,7 @@
 import { execFileSync } from 'node:child_process';
 import type { Page } from '@playwright/test';
 import { expect, expectNoSeriousA11yViolations, test } from './fixtures';
+import { E2E_PURPOSE } from './lookup-purpose';
 
 const ADA = 'ada.lovelace@example.com';
 const E2E_AUDIT_KEY = 'e2e-audit-key-not-for-any-real-deployment-0123';
@@ -21,22 +22,25 @@ interface Lookup {
  * identifiers it displayed.
  */
 async function lookUp(page: Page, body: Lookup) {
-  return page.evaluate(async (request) => {
-    const response = await fetch('/api/data-subjects/lookups', {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', 'X-CSRF': '1' },
-      body: JSON.stringify(request),
-    });
-    const answer = (await response.json()) as { data?: unknown; continuation?: string };
-    const text = JSON.stringify(answer.data ?? null).toLowerCase();
-    const identifiers = [...text.matchAll(/"identifier":"([^"]+)"/g)].map((match) => match[1]!);
-    return {
-      status: response.status,
-      showedAda: text.includes('ada.lovelace@example.com'),
-      identifiers,
-      continuation: answer.continuation,
-    };
-  }, body);
+  return page.evaluate(
+    async ({ request, purpose }) => {
+      const response = await fetch('/api/data-subjects/lookups', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'X-CSRF': '1' },
+        body: JSON.stringify({ purpose, ...request }),
+      });
+      const answer = (await response.json()) as { data?: unknown; continuation?: string };
+      const text = JSON.stringify(answer.data ?? null).toLowerCase();
+      const identifiers = [...text.matchAll(/"identifier":"([^"]+)"/g)].map((match) => match[1]!);
+      return {
+        status: response.status,
+        showedAda: text.includes('ada.lovelace@example.com'),
+        identifiers,
+        continuation: answer.continuation,
+      };
+    },
+    { request: body, purpose: E2E_PURPOSE },
+  );
 }
 
 /** How many records a search for `identifier` finds, all pages. */

@@ -5,6 +5,7 @@
 import type { Page } from '@playwright/test';
 import { a11yViolations, E2E_USERS, expect, SIGNED_OUT_STATE, test } from './fixtures';
 import { E2E_DEMO_BFF_PORT } from './ports';
+import { statePurpose } from './lookup-purpose';
 
 const WIDTHS = [
   { name: 'desktop', width: 1280, height: 800 },
@@ -93,6 +94,7 @@ for (const size of WIDTHS) {
       page,
     }) => {
       await page.goto('/data-subjects?operation=v4-data-subjects');
+      await statePurpose(page);
       await page.getByRole('button', { name: 'Look up' }).click();
       const result = page.getByRole('region', { name: /v4 · / });
       await expect(result.getByRole('table').first()).toBeVisible();

@@ -13,6 +13,7 @@ import {
   SIGNED_OUT_STATE,
   test,
 } from './fixtures';
+import { statePurpose, statePurposeIfAsked } from './lookup-purpose';
 
 const ADA = 'ada.lovelace@example.com';
 /** The mock's example purpose (Marketing e-mails) and linked identity group. */
@@ -30,6 +31,7 @@ async function expectIdentifierNowhere(page: Page, identifier = ADA) {
 }
 
 async function lookUp(page: Page, operation: string, identifier?: string) {
+  await statePurposeIfAsked(page);
   await page.getByLabel('Operation', { exact: true }).selectOption(operation);
   if (identifier !== undefined)
     await page.getByLabel('Identifier', { exact: true }).fill(identifier);
@@ -195,6 +197,30 @@ test('an admin runs every v4 lookup and its legacy comparison, and finds them in
   await expect(found).toContainText('All link tokens');
   await expect(found).not.toContainText(ADA);
   await expectIdentifierNowhere(page);
+});
+
+test('a purpose stated in the bar goes with the lookup, and the audit page finds it by its reference', async ({
+  page,
+  mockUpstream,
+}) => {
+  // Two pages and a filtered trail: more than the default on a busy machine.
+  test.setTimeout(90_000);
+  await mockUpstream.reset();
+  // Unique to this run, so the filtered trail holds this test's lookup only.
+  const reference = `DSAR-${Date.now()}`;
+  await page.goto('/data-subjects?operation=v4-basic-details');
+  await statePurpose(page, { category: 'access request', reference });
+  await expect(page.getByText(`Working on ${reference} · access request`)).toBeVisible();
+  await lookUp(page, 'v4-basic-details', ADA);
+  await expect(page.getByRole('region', { name: 'v4 · Basic details' })).toBeVisible();
+
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Audit' }).click();
+  await page.getByLabel('Reference', { exact: true }).fill(reference);
+  await expect(page).toHaveURL(new RegExp(`reference=${reference}`));
+  const trail = page.getByRole('table', { name: 'Audit trail' });
+  const rows = trail.getByRole('row').filter({ hasText: 'v4 · Basic details' });
+  await expect(rows).toHaveCount(1);
+  await expect(rows).toContainText(`Purpose: ${reference} · access request`);
 });
 
 test('a lookup with an option: Do Not Call inclusion finds the person only when ticked, sent in the query', async ({

@@ -72,6 +72,10 @@ try {
 
   // A lookup of one of the demo data's people, then its comparison with the legacy call.
   await page.goto(`${consoleUrl}/data-subjects?operation=v4-details`);
+  // The purpose bar first: LOOKUP_PURPOSE is required by default.
+  await page.getByLabel('Category', { exact: true }).selectOption('access request');
+  await page.getByLabel('Reference', { exact: true }).fill('DSAR-2291');
+  await page.getByRole('button', { name: 'Use this purpose' }).click();
   await page.getByRole('button', { name: 'ada.lovelace@example.com' }).click();
   await page.getByRole('button', { name: 'Look up' }).click();
   await page.getByRole('table', { name: 'Profiles' }).waitFor();

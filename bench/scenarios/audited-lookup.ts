@@ -133,6 +133,8 @@ export async function auditedLookupScenario(ctx: BenchContext): Promise<Figure[]
               JSON.stringify({
                 operation: 'v4-basic-details',
                 params: { identifier: identifier(index) },
+                // LOOKUP_PURPOSE is required by default: every lookup states why.
+                purpose: { category: 'support ticket', reference: 'BENCH-1' },
               }),
           };
           // One call first: the console's token request is not part of a lookup's cost.

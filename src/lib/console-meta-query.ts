@@ -25,3 +25,14 @@ export function useConsoleMeta() {
 export function useConsoleMode() {
   return useQuery({ ...consoleMetaQueryOptions(), select: (meta) => meta.mode });
 }
+
+/**
+ * Whether a lookup must state a purpose, and the categories offered (`undefined` while loading).
+ * A console that does not say asks for none.
+ */
+export function useLookupPurposePolicy() {
+  return useQuery({
+    ...consoleMetaQueryOptions(),
+    select: (meta) => meta.lookupPurpose ?? { mode: 'off' as const, categories: [] },
+  });
+}

@@ -34,6 +34,7 @@ import {
 } from '../server/test-support/prism-proxy';
 import type { MockOperation } from './operations';
 import { startMockUpstreamServer, type MockUpstreamServer } from './server';
+import { withPurpose } from '../server/test-support/lookup-purpose';
 
 const DESCRIPTION = 'docs/platform-openapi.json';
 const DAY = 86_400_000;
@@ -99,7 +100,7 @@ async function lookup(body: unknown) {
   const response = await h.request('/api/data-subjects/lookups', {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify(body),
+    body: JSON.stringify(withPurpose(body)),
   });
   const json: unknown = await response.json();
   return { status: response.status, json };

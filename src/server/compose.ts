@@ -398,6 +398,10 @@ export function composeBff({
       // secret (it names the credential); the secret never leaves the BFF.
       serviceHost: new URL(upstreamBaseUrl).host,
       oauthClientId: config.oauth.clientId,
+      lookupPurpose: {
+        mode: config.dataSubjects.purposeMode,
+        categories: [...config.dataSubjects.purposeCategories],
+      },
       operations: Object.fromEntries([
         [
           EVENT_TYPES_OPERATION.id,

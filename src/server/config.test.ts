@@ -345,7 +345,7 @@ describe('parseConfig', () => {
         auditExportMaxRecords: 100_000,
         auditCheckpointMinutes: 5,
         auditCheckpointDir: undefined,
-        purposeMode: 'optional',
+        purposeMode: 'required',
         purposeCategories: [...DEFAULT_PURPOSE_CATEGORIES],
       });
     });

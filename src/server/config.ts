@@ -288,12 +288,12 @@ const EnvSchema = z.object({
   AUDIT_CHECKPOINT_MINUTES: intIn(1, 1_440).default(5),
   AUDIT_CHECKPOINT_DIR: optionalNonEmpty,
   // Why each person is looked up (docs/audit-trail.md): whether a lookup must state a purpose,
-  // and the categories offered, comma-separated (the default list when unset). The default stays
-  // `optional` until the data-subjects page asks for a purpose: `required` before that would
-  // refuse every lookup the page makes.
+  // and the categories offered, comma-separated (the default list when unset). `required` by
+  // default: accountability asks that every access to personal data has a stated reason, and the
+  // data-subjects page's purpose bar states it once per investigation.
   LOOKUP_PURPOSE: z
     .enum(PURPOSE_MODES, { error: 'must be "required", "optional" or "off"' })
-    .default('optional'),
+    .default('required'),
   LOOKUP_PURPOSE_CATEGORIES: z
     .string()
     .optional()

@@ -20,6 +20,7 @@ import {
   type RedisEngine,
 } from './test-support/store-engines';
 import { startTcpProxy, type TcpProxy } from './test-support/tcp-proxy';
+import { withPurpose } from './test-support/lookup-purpose';
 
 /** The limit both the replicas and the mock keep: 30 a minute. */
 const LIMIT = 30;
@@ -207,7 +208,9 @@ describe.each(REDIS_ENGINES)('two BFF processes on $name and one PostgreSQL', (e
               {
                 method: 'POST',
                 headers: { 'Content-Type': 'application/json' },
-                body: JSON.stringify({ operation: 'v4-details', params: { identifier } }),
+                body: JSON.stringify(
+                  withPurpose({ operation: 'v4-details', params: { identifier } }),
+                ),
               },
               d.cookie,
             );

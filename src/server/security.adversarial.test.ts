@@ -17,6 +17,7 @@ import { GZIP_MIN_BYTES } from './http/gzip-answer';
 import { HARNESS_USERS, startBffHarness, type BffHarness } from './test-support/bff-harness';
 import { createHttpTransport } from './upstream/http-transport';
 import { buildUpstreamUrl, UnsafeUpstreamUrlError } from './upstream/upstream-client';
+import { withPurpose } from './test-support/lookup-purpose';
 
 let harness: BffHarness | undefined;
 const cleanups: Array<() => Promise<void> | void> = [];
@@ -318,7 +319,7 @@ describe('data-subject lookups: hostile parameter values', () => {
     h.request('/api/data-subjects/lookups', {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ operation, params }),
+      body: JSON.stringify(withPurpose({ operation, params })),
     });
 
   it.each([
@@ -437,7 +438,7 @@ describe('oversized input', () => {
     const cookie = await h.signIn('admin');
     const head = (extra: string) =>
       `POST /api/data-subjects/lookups HTTP/1.1\r\nHost: 127.0.0.1\r\nX-CSRF: 1\r\nCookie: ${cookie}\r\nContent-Type: application/json\r\n${extra}Connection: close\r\n\r\n`;
-    const unknown = JSON.stringify({ operation: 'no-such-operation', params: {} });
+    const unknown = JSON.stringify(withPurpose({ operation: 'no-such-operation', params: {} }));
 
     const read = await rawRequest(
       port,
@@ -912,7 +913,9 @@ describe('compression', () => {
         await h.request('/api/data-subjects/lookups', {
           method: 'POST',
           headers: { ...gzip, 'Content-Type': 'application/json' },
-          body: JSON.stringify({ operation: 'v4-basic-details', params: { identifier } }),
+          body: JSON.stringify(
+            withPurpose({ operation: 'v4-basic-details', params: { identifier } }),
+          ),
         }),
       );
     }

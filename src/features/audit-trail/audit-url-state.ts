@@ -2,7 +2,10 @@
 // identifier: searching by identifier is a form whose value stays in the page.
 import * as z from 'zod/mini';
 import { AUDIT_OUTCOMES, type AuditOutcome } from '../../shared/audit-trail';
-import { PURPOSE_REFERENCE_MAX_LENGTH } from '../../shared/lookup-purpose';
+import {
+  PURPOSE_CATEGORY_MAX_LENGTH,
+  PURPOSE_REFERENCE_MAX_LENGTH,
+} from '../../shared/lookup-purpose';
 
 /** The filters of the trail. Days are `YYYY-MM-DD` in the browser's time zone. */
 export interface AuditFilters {
@@ -13,6 +16,8 @@ export interface AuditFilters {
   outcome?: AuditOutcome;
   /** A purpose's reference (a ticket or request id, never personal data): "everything under it". */
   reference?: string;
+  /** A purpose category (LOOKUP_PURPOSE_CATEGORIES). */
+  category?: string;
 }
 
 export const Day = z.catch(z.optional(z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/))), undefined);
@@ -31,9 +36,13 @@ const FiltersSchema = z.object({
     z.optional(z.string().check(z.trim(), z.maxLength(PURPOSE_REFERENCE_MAX_LENGTH))),
     undefined,
   ),
+  category: z.catch(
+    z.optional(z.string().check(z.trim(), z.maxLength(PURPOSE_CATEGORY_MAX_LENGTH))),
+    undefined,
+  ),
 });
 
-const NAMES = ['since', 'until', 'user', 'operation', 'outcome', 'reference'] as const;
+const NAMES = ['since', 'until', 'user', 'operation', 'outcome', 'reference', 'category'] as const;
 
 /** Reads the filters from search params; anything invalid is dropped, never thrown. */
 export function parseAuditFilters(params: URLSearchParams): AuditFilters {
@@ -82,6 +91,7 @@ export function auditQueryString(filters: AuditFilters, cursor?: string): string
   if (filters.operation) params.set('operation', filters.operation);
   if (filters.outcome) params.set('outcome', filters.outcome);
   if (filters.reference) params.set('reference', filters.reference);
+  if (filters.category) params.set('category', filters.category);
   if (cursor) params.set('cursor', cursor);
   const query = params.toString();
   return query ? `?${query}` : '';

@@ -16,6 +16,7 @@ import {
   undocumentedAnswer,
 } from '../test-support/openapi-answers';
 import { generatedApiDocs } from './generated-docs';
+import { withPurpose } from '../test-support/lookup-purpose';
 
 const run = promisify(execFile);
 const REGENERATE = 'run `npm run openapi` and commit docs/openapi.json and docs/problems.md';
@@ -216,10 +217,11 @@ describe('real answers match the document', () => {
     if (reportMismatch) mismatches.push(reportMismatch);
     await call('POST', `${integration}/revoke`);
     // A lookup of personal data, so the trail, its search and its export hold a record.
-    await call('POST', '/api/data-subjects/lookups', {
-      operation: 'v4-details',
-      params: { identifier: DEMO_IDENTIFIERS[0] },
-    });
+    await call(
+      'POST',
+      '/api/data-subjects/lookups',
+      withPurpose({ operation: 'v4-details', params: { identifier: DEMO_IDENTIFIERS[0] } }),
+    );
     const found = await call<{ items: unknown[] }>('POST', '/api/audit-trail/search', {
       identifier: DEMO_IDENTIFIERS[0],
     });

@@ -14,6 +14,7 @@ import {
   TEST_PUBLIC_URL,
   type TestProvider,
 } from '../test-support/oidc-sign-in-flow';
+import { withPurpose } from '../test-support/lookup-purpose';
 
 const startHarness = harnessPerTest();
 const providers: TestProvider[] = [];
@@ -419,10 +420,9 @@ describe('step-up before a lookup (PERSONAL_DATA_MAX_AUTH_AGE_MINUTES)', () => {
       harness.app.request('/api/data-subjects/lookups', {
         method: 'POST',
         headers: { 'X-CSRF': '1', 'Content-Type': 'application/json', Cookie: cookie },
-        body: JSON.stringify({
-          operation: 'v4-details',
-          params: { identifier: DEMO_IDENTIFIERS[0] },
-        }),
+        body: JSON.stringify(
+          withPurpose({ operation: 'v4-details', params: { identifier: DEMO_IDENTIFIERS[0] } }),
+        ),
       });
     expect((await lookUp(first.sessionCookie!)).status).toBe(200);
     // Ten minutes later the same lookup needs the provider again; the session goes on.
@@ -462,10 +462,9 @@ describe('step-up before a lookup (PERSONAL_DATA_MAX_AUTH_AGE_MINUTES)', () => {
     const response = await harness.app.request('/api/data-subjects/lookups', {
       method: 'POST',
       headers: { 'X-CSRF': '1', 'Content-Type': 'application/json', Cookie: cookie },
-      body: JSON.stringify({
-        operation: 'v4-details',
-        params: { identifier: DEMO_IDENTIFIERS[0] },
-      }),
+      body: JSON.stringify(
+        withPurpose({ operation: 'v4-details', params: { identifier: DEMO_IDENTIFIERS[0] } }),
+      ),
     });
     expect(response.status).toBe(200);
   });

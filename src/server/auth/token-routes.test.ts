@@ -9,6 +9,7 @@ import type { Role } from '../../shared/session';
 import { openDatabase } from '../store/database';
 import type { BffHarness } from '../test-support/bff-harness';
 import { harnessPerTest } from '../test-support/harness-per-test';
+import { withPurpose } from '../test-support/lookup-purpose';
 
 const start = harnessPerTest();
 const DAY = 86_400_000;
@@ -216,10 +217,9 @@ describe('the audit trail', () => {
       h.app.request('/api/data-subjects/lookups', {
         method: 'POST',
         ...init,
-        body: JSON.stringify({
-          operation: 'v4-details',
-          params: { identifier: DEMO_IDENTIFIERS[0] },
-        }),
+        body: JSON.stringify(
+          withPurpose({ operation: 'v4-details', params: { identifier: DEMO_IDENTIFIERS[0] } }),
+        ),
       });
     // A person first, then a script: records with and without a token in one chain.
     const cookie = await h.signIn('admin');

@@ -6,6 +6,7 @@ import { MOCK_DO_NOT_CALL_IDENTIFIER } from '../../mocks/data/data-subjects';
 import { DEMO_IDENTIFIERS, DEMO_LINKED_GROUP_ID } from '../../shared/data-subject-demo';
 import { LookupResponseSchema } from '../../shared/data-subject-lookups';
 import { startBffHarness, type BffHarness } from '../test-support/bff-harness';
+import { withPurpose } from '../test-support/lookup-purpose';
 
 const ADA = DEMO_IDENTIFIERS[0];
 const DAY = 86_400_000;
@@ -25,7 +26,7 @@ async function lookup(h: BffHarness, body: unknown) {
   const response = await h.request('/api/data-subjects/lookups', {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify(body),
+    body: JSON.stringify(withPurpose(body)),
   });
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 }

@@ -36,7 +36,7 @@ export interface AuditSettings {
   readonly auditCheckpointMinutes: number;
   readonly auditExportMaxRecords: number;
   readonly auditRetentionDays: number;
-  /** Whether a lookup must state why (LOOKUP_PURPOSE); absent: optional. */
+  /** Whether a lookup must state why (LOOKUP_PURPOSE); absent: required, as configured by default. */
   readonly purposeMode?: PurposeMode;
   /** The purpose categories offered (LOOKUP_PURPOSE_CATEGORIES); absent: the default list. */
   readonly purposeCategories?: readonly string[];
@@ -157,7 +157,7 @@ export function createDataSubjectsArea(deps: DataSubjectsAreaDeps): DataSubjects
         app: dataSubjectsRoutes({
           lookups,
           purpose: {
-            mode: settings.purposeMode ?? 'optional',
+            mode: settings.purposeMode ?? 'required',
             categories: settings.purposeCategories ?? DEFAULT_PURPOSE_CATEGORIES,
           },
           audit: lookupAudit,

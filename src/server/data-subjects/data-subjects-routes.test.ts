@@ -24,6 +24,7 @@ import { createLogger } from '../logger';
 import type { BffHarness } from '../test-support/bff-harness';
 import type { Role } from '../../shared/session';
 import { harnessPerTest } from '../test-support/harness-per-test';
+import { withPurpose } from '../test-support/lookup-purpose';
 
 const ADA = DEMO_IDENTIFIERS[0];
 
@@ -47,7 +48,7 @@ function lookup(h: BffHarness, body: unknown, as: Role = 'admin') {
     {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
-      body: typeof body === 'string' ? body : JSON.stringify(body),
+      body: typeof body === 'string' ? body : JSON.stringify(withPurpose(body)),
     },
     { as },
   );

@@ -1,15 +1,18 @@
-// A lookup's purpose through the BFF against the real mock: with LOOKUP_PURPOSE=required a lookup
-// without one, or with a faulty one, is a 400 naming the field, nothing is sent and nothing is
-// recorded; a stated purpose is kept with the lookup and found again by its reference.
+// A lookup's purpose through the BFF against the real mock: with LOOKUP_PURPOSE=required (the
+// default) a lookup without one, or with a faulty one, is a 400 naming the field, nothing is sent
+// and nothing is recorded; a stated purpose is kept with the lookup and found again by its
+// reference; the SPA learns the mode and the categories from /api/meta.
 import { describe, expect, it } from 'vitest';
 import { DEMO_IDENTIFIERS } from '../../shared/data-subject-demo';
 import { AuditPageSchema, type AuditRecord } from '../../shared/audit-trail';
+import { ConsoleMetaSchema } from '../../shared/console-meta';
 import type { BffHarness } from '../test-support/bff-harness';
 import { harnessPerTest } from '../test-support/harness-per-test';
 
 const ADA = DEMO_IDENTIFIERS[0];
 const start = harnessPerTest();
-const required = () => start({ env: { LOOKUP_PURPOSE: 'required' } });
+/** A console as configured by default: LOOKUP_PURPOSE=required. */
+const required = () => start();
 
 function lookUpAda(h: BffHarness, purpose?: unknown) {
   return h.request('/api/data-subjects/lookups', {
@@ -71,6 +74,15 @@ describe('a lookup’s purpose', () => {
     expect((await trail(h, '&category=complaint')).map((record) => record.purpose)).toEqual([
       { category: 'complaint', reference: 'CASE-7' },
     ]);
+  });
+
+  it('tells the SPA the mode and the categories to offer', async () => {
+    const h = await start({ env: { LOOKUP_PURPOSE_CATEGORIES: 'access request, legal hold' } });
+    const meta = ConsoleMetaSchema.parse(await (await h.request('/api/meta')).json());
+    expect(meta.lookupPurpose).toEqual({
+      mode: 'required',
+      categories: ['access request', 'legal hold'],
+    });
   });
 
   it('with LOOKUP_PURPOSE=optional, looks up without one and shows none recorded', async () => {

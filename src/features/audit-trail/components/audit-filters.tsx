@@ -6,6 +6,7 @@ import {
   FilterTimeRange,
   type FilterOption,
 } from '../../../components/ui/filter-bar';
+import { useLookupPurposePolicy } from '../../../lib/console-meta-query';
 import { AUDIT_OUTCOMES } from '../../../shared/audit-trail';
 import { PURPOSE_REFERENCE_MAX_LENGTH } from '../../../shared/lookup-purpose';
 import { BUILT_IN_OPERATIONS, operationLabel } from '../../../shared/data-subject-operations';
@@ -30,8 +31,19 @@ const OUTCOME_OPTIONS: readonly FilterOption[] = AUDIT_OUTCOMES.map((outcome) =>
   label: OUTCOME_TEXT[outcome].label,
 }));
 
-/** Time range, user, a purpose's reference, operation and outcome. */
+/**
+ * The purpose categories to filter by: the configured ones, and the one the URL names even when
+ * it is configured no longer (older records keep the categories they were made under).
+ */
+function useCategoryOptions(chosen: string | undefined): readonly FilterOption[] {
+  const categories = useLookupPurposePolicy().data?.categories ?? [];
+  const all = chosen && !categories.includes(chosen) ? [...categories, chosen] : categories;
+  return all.map((category) => ({ value: category, label: category }));
+}
+
+/** Time range, user, a purpose's reference and category, operation and outcome. */
 export function AuditFiltersBar({ filters, onChange }: AuditFiltersBarProps) {
+  const categoryOptions = useCategoryOptions(filters.category);
   return (
     <FilterBar label="Filter the audit trail" filters={filters} onChange={onChange}>
       {(set, bind) => (
@@ -65,6 +77,7 @@ export function AuditFiltersBar({ filters, onChange }: AuditFiltersBarProps) {
             value={filters.reference ?? ''}
             onChange={(event) => set({ reference: event.target.value.trim() || undefined })}
           />
+          <FilterSelect label="Category" options={categoryOptions} {...bind('category')} />
           <FilterSelect label="Operation" options={OPERATION_OPTIONS} {...bind('operation')} />
           <FilterSelect label="Outcome" options={OUTCOME_OPTIONS} {...bind('outcome')} />
         </>

@@ -152,6 +152,14 @@ stubApiPerTest((url, init) => {
     });
   }
   if (url.startsWith('/api/audit-trail')) return json({ items: TRAIL, nextCursor: null });
+  if (url === '/api/meta') {
+    return json({
+      mode: 'live',
+      accountTier: 'production',
+      demoControls: false,
+      lookupPurpose: { mode: 'required', categories: ['access request', 'complaint'] },
+    });
+  }
   return undefined;
 });
 
@@ -204,6 +212,19 @@ describe('AuditTrailPage', () => {
     await user.type(screen.getByLabelText('Reference'), 'DSAR-2291');
     expect(router.state.location.search).toBe('?outcome=rate-limited&reference=DSAR-2291');
     expect(calls.at(-1)?.url).toBe('/api/audit-trail?outcome=rate-limited&reference=DSAR-2291');
+  });
+
+  it('filters by a purpose category of the configured list, kept in the URL', async () => {
+    // A shared link may name a category configured no longer: it stays chosen, and offered.
+    const { user, router } = renderPage('/audit?category=legal+hold');
+    await screen.findByRole('table', { name: 'Audit trail' });
+    expect(calls.map((call) => call.url)).toContain('/api/audit-trail?category=legal+hold');
+    const category = screen.getByLabelText('Category');
+    expect(category).toHaveValue('legal hold');
+    await screen.findByRole('option', { name: 'complaint' });
+    await user.selectOptions(category, 'complaint');
+    expect(router.state.location.search).toBe('?category=complaint');
+    expect(calls.at(-1)?.url).toBe('/api/audit-trail?category=complaint');
   });
 
   it('finds the lookups of a typed identifier, sending it in the body only', async () => {

@@ -8,6 +8,7 @@ import {
   type LookupRequest,
   type LookupResponse,
 } from '../../../shared/data-subject-lookups';
+import { useLookupPurpose } from '../purpose-context';
 
 /** Query keys of this feature. */
 const dataSubjectKeys = {
@@ -37,9 +38,16 @@ function runLookup(request: LookupRequest): Promise<LookupResponse> {
 }
 
 /**
- * A lookup as a mutation. Its variables (the identifier among them) live in memory only and are
- * dropped with the rest of the cache on sign-out.
+ * A lookup as a mutation, stating the purpose in force (purpose-context.ts). Its variables (the
+ * identifier among them) live in memory only and are dropped with the rest of the cache on
+ * sign-out.
  */
 export function useLookup() {
-  return useMutation({ mutationFn: runLookup, retry: false });
+  const purpose = useLookupPurpose();
+  return useMutation({
+    // A purpose the request names wins: the form states one it has just set, before this renders.
+    mutationFn: (request: LookupRequest) =>
+      runLookup(request.purpose || !purpose ? request : { ...request, purpose }),
+    retry: false,
+  });
 }

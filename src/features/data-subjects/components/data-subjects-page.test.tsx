@@ -3,7 +3,7 @@
 // validation that sends nothing until it is right, the answer as tables,
 // "load more", the legacy comparison, not-found as an answer, and the identifier kept out of the
 // URL.
-import { screen, waitFor, within } from '@testing-library/react';
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   jsonAnswer as json,
@@ -15,6 +15,8 @@ import {
   DATA_SUBJECT_PROBLEM_TYPES,
 } from '../../../shared/data-subject-operations';
 import type { LookupRequest } from '../../../shared/data-subject-lookups';
+import type { PurposeMode } from '../../../shared/lookup-purpose';
+import { PROBLEM_TYPES } from '../../../shared/problem';
 import { DataSubjectsPage } from './data-subjects-page';
 
 const ADA = 'ada.lovelace@example.com';
@@ -26,10 +28,25 @@ const profiles = [
 ];
 
 let mode: 'demo' | 'live' = 'live';
+/** LOOKUP_PURPOSE as /api/meta says it; unset: a console that asks for none (the bar is absent). */
+let purposeMode: PurposeMode | undefined;
 let lookups: LookupRequest[] = [];
 
 function answer(request: LookupRequest): Response {
   const at = new Date().toISOString();
+  // The BFF's refusal of a reference that holds personal data (lookup-purpose.ts).
+  if (request.purpose?.reference.includes('@')) {
+    return json(
+      {
+        type: PROBLEM_TYPES.invalidParameter,
+        title: 'The lookup is not valid',
+        status: 400,
+        parameter: 'purpose.reference',
+        errors: { 'purpose.reference': 'must not be personal data: use the ticket or request id' },
+      },
+      400,
+    );
+  }
   const identifier = request.params?.identifier;
   if (identifier === 'nobody@example.com') {
     return json(
@@ -116,11 +133,25 @@ function answer(request: LookupRequest): Response {
 
 beforeEach(() => {
   mode = 'live';
+  purposeMode = undefined;
   lookups = [];
+  sessionStorage.clear();
 });
 stubApiPerTest((url, init) => {
   if (url === '/api/data-subjects/operations') return json({ operations: BUILT_IN_OPERATIONS });
-  if (url === '/api/meta') return json({ mode, accountTier: 'production', demoControls: false });
+  if (url === '/api/meta') {
+    return json({
+      mode,
+      accountTier: 'production',
+      demoControls: false,
+      ...(purposeMode
+        ? { lookupPurpose: { mode: purposeMode, categories: ['access request', 'complaint'] } }
+        : {}),
+    });
+  }
+  if (url === '/api/session') {
+    return json({ username: 'alice', role: 'admin' });
+  }
   if (url === '/api/data-subjects/lookups') {
     const request = JSON.parse(String(init?.body)) as LookupRequest;
     lookups.push(request);
@@ -417,5 +448,113 @@ describe('DataSubjectsPage', () => {
       expect(vi.mocked(fetch)).toHaveBeenCalledWith('/api/meta', expect.anything()),
     );
     expect(screen.queryByRole('complementary', { name: 'Demo data' })).not.toBeInTheDocument();
+  });
+});
+
+// Each test types into several fields, some twice: more than the default 5 s on a busy machine.
+describe('the purpose bar', { timeout: 20_000 }, () => {
+  const DSAR = { category: 'access request', reference: 'DSAR-2291' };
+
+  async function statePurpose(user: ReturnType<typeof renderPage>['user'], reference: string) {
+    await user.selectOptions(await screen.findByLabelText('Category'), 'access request');
+    await user.clear(screen.getByLabelText('Reference'));
+    await user.type(screen.getByLabelText('Reference'), reference);
+  }
+
+  it('asks for a purpose before the first lookup, sending nothing without one', async () => {
+    purposeMode = 'required';
+    const { user } = renderPage();
+    await user.type(await screen.findByLabelText('Identifier'), ADA);
+    await user.click(screen.getByRole('button', { name: 'Look up' }));
+    expect(screen.getByText('Category is required: choose one.')).toBeInTheDocument();
+    expect(screen.getByText('Reference is required (a ticket or request id).')).toBeInTheDocument();
+    expect(screen.getByLabelText('Category')).toHaveFocus();
+    expect(screen.getByLabelText('Category')).toHaveAttribute('aria-invalid', 'true');
+    expect(lookups).toEqual([]);
+  });
+
+  it('sends the purpose with every lookup, its next pages and the legacy comparison, and shows it', async () => {
+    purposeMode = 'required';
+    const { user } = renderPage('/data-subjects?operation=v4-data-subjects');
+    await statePurpose(user, ' DSAR-2291 ');
+    await user.click(screen.getByRole('button', { name: 'Look up' }));
+    await screen.findByRole('table', { name: 'Data subjects' });
+    expect(screen.getByRole('group', { name: 'Purpose' })).toHaveTextContent(
+      'Working on DSAR-2291 · access request',
+    );
+    expect(screen.queryByLabelText('Reference')).not.toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Compare with legacy' }));
+    await user.click(
+      await screen.findByRole('button', { name: 'Load more from v2 data subjects' }),
+    );
+    await screen.findByText(/3 of 3 records, 2 pages loaded; that is all/);
+    expect(lookups.map((each) => each.operation)).toEqual([
+      'v4-data-subjects',
+      'v2-datasubjects',
+      'v2-datasubjects',
+    ]);
+    expect(lookups.map((each) => each.purpose)).toEqual([DSAR, DSAR, DSAR]);
+  });
+
+  it('changes in one step, keeping what was stated, and keeps it for the tab', async () => {
+    purposeMode = 'required';
+    const first = renderPage();
+    await statePurpose(first.user, 'DSAR-2291');
+    await first.user.click(screen.getByRole('button', { name: 'Use this purpose' }));
+    await first.user.click(await screen.findByRole('button', { name: 'Change the purpose' }));
+    expect(screen.getByLabelText('Reference')).toHaveValue('DSAR-2291');
+    expect(screen.getByLabelText('Category')).toHaveFocus();
+    await first.user.selectOptions(screen.getByLabelText('Category'), 'complaint');
+    await first.user.type(screen.getByLabelText('Reference'), '{Enter}');
+    expect(screen.getByRole('group', { name: 'Purpose' })).toHaveTextContent(
+      'Working on DSAR-2291 · complaint',
+    );
+    cleanup();
+    // Back on the page in the same tab: the purpose is still in force, and sent.
+    const again = renderPage();
+    expect(await screen.findByRole('group', { name: 'Purpose' })).toHaveTextContent(
+      'Working on DSAR-2291 · complaint',
+    );
+    await again.user.type(screen.getByLabelText('Identifier'), ADA);
+    await again.user.click(screen.getByRole('button', { name: 'Look up' }));
+    await waitFor(() => expect(lookups).toHaveLength(1));
+    expect(lookups[0]?.purpose).toEqual({ category: 'complaint', reference: 'DSAR-2291' });
+  });
+
+  it('shows a refused reference beside its field, with what was typed', async () => {
+    purposeMode = 'required';
+    const { user } = renderPage();
+    await statePurpose(user, 'ada@example.org');
+    await user.type(screen.getByLabelText('Identifier'), ADA);
+    await user.click(screen.getByRole('button', { name: 'Look up' }));
+    expect(
+      await screen.findByText('Reference must not be personal data: use the ticket or request id.'),
+    ).toBeInTheDocument();
+    expect(screen.getByLabelText('Reference')).toHaveValue('ada@example.org');
+    expect(screen.getByLabelText('Reference')).toHaveAttribute('aria-invalid', 'true');
+    expect(screen.getByLabelText('Identifier')).toHaveValue(ADA);
+    await user.clear(screen.getByLabelText('Reference'));
+    await user.type(screen.getByLabelText('Reference'), 'DSAR-2291');
+    await user.click(screen.getByRole('button', { name: 'Look up' }));
+    await screen.findByRole('table', { name: 'Profiles' });
+    expect(lookups.at(-1)?.purpose).toEqual(DSAR);
+  });
+
+  it('lets a lookup go without a purpose when it is optional', async () => {
+    purposeMode = 'optional';
+    const { user } = renderPage();
+    expect(await screen.findByText('(optional)', { exact: false })).toBeInTheDocument();
+    await user.type(screen.getByLabelText('Identifier'), ADA);
+    await user.click(screen.getByRole('button', { name: 'Look up' }));
+    await screen.findByRole('table', { name: 'Profiles' });
+    expect(lookups[0]).not.toHaveProperty('purpose');
+  });
+
+  it('is not shown when the console asks for no purpose', async () => {
+    purposeMode = 'off';
+    renderPage();
+    await screen.findByLabelText('Identifier');
+    expect(screen.queryByLabelText('Reference')).not.toBeInTheDocument();
+    expect(screen.queryByRole('group', { name: 'Purpose' })).not.toBeInTheDocument();
   });
 });

@@ -2,6 +2,7 @@
 // form built from the catalog, read the answer as tables, load more pages, and compare with the
 // legacy call it replaces. The identifier lives in this page's React state only: never in the
 // URL, the history, browser storage or the query cache, and it is gone once the page unmounts.
+// Above the form, the purpose bar states why (LOOKUP_PURPOSE), sent with every lookup made here.
 import { useMemo, useRef, useState, type FormEvent } from 'react';
 import { useSearchParams } from 'react-router';
 import { LoadErrorPanel } from '../../../components/ui/load-error-panel';
@@ -10,8 +11,13 @@ import { PageHeader } from '../../../components/ui/page-header';
 import type { LookupResponse } from '../../../shared/data-subject-lookups';
 import type { OperationParam } from '../../../shared/data-subject-operations';
 import { checkLookupParams } from '../../../shared/data-subject-validation';
-import { useConsoleMode } from '../../../lib/console-meta-query';
+import { useConsoleMode, useLookupPurposePolicy } from '../../../lib/console-meta-query';
+import { useSession } from '../../../lib/session-query';
+import type { LookupPurpose, PurposeMode } from '../../../shared/lookup-purpose';
 import { useLookup, useOperations } from '../api/data-subjects-api';
+import { LookupPurposeContext } from '../purpose-context';
+import { loadPurpose, savePurpose } from '../purpose-session';
+import { focusPurposeBar, PurposeBar, type PurposeDraft, type PurposeErrors } from './purpose-bar';
 import { stepUpAddress } from '../step-up';
 import { fieldErrorsOf } from '../describe-lookup-problem';
 import { defaultValues, lookupParams } from '../lookup-params';
@@ -26,27 +32,77 @@ import './data-subjects.css';
 /** The data-subjects page. */
 export function DataSubjectsPage() {
   const catalog = useOperations();
+  const policy = useLookupPurposePolicy();
+  // Whose purpose the tab keeps (purpose-session.ts): known before the bar reads it.
+  const session = useSession();
   return (
     <section className="page page-stack data-subjects-page" aria-labelledby="data-subjects-title">
       <PageHeader titleId="data-subjects-title" title="Data subjects">
         Look up a data subject through the v4 operations and compare each answer with the v1, v2 or
         v3 call it replaces. Every lookup is recorded in the audit trail.
       </PageHeader>
-      {catalog.isPending ? (
+      {catalog.isPending || policy.isPending || session.isPending ? (
         <StatusPanel role="status" busy title="Loading the operations…" />
       ) : catalog.isError ? (
         <LoadErrorPanel title="The operations could not be loaded" query={catalog} />
+      ) : policy.isError ? (
+        <LoadErrorPanel title="The console’s settings could not be loaded" query={policy} />
       ) : (
-        <Lookups operations={catalog.data.operations} />
+        <Lookups
+          operations={catalog.data.operations}
+          mode={policy.data.mode}
+          categories={policy.data.categories}
+          user={session.data?.username}
+        />
       )}
     </section>
   );
 }
 
-function Lookups({ operations }: { operations: LookupResultState['operation'][] }) {
+/** The draft's problems before anything is sent; an empty draft is fine when a purpose is optional. */
+function draftErrors(
+  draft: PurposeDraft,
+  mode: Exclude<PurposeMode, 'off'>,
+  categories: readonly string[],
+): PurposeErrors {
+  const reference = draft.reference.trim();
+  if (mode === 'optional' && draft.category === '' && reference === '') return {};
+  return {
+    ...(categories.includes(draft.category) ? {} : { category: 'is required: choose one' }),
+    ...(reference === '' ? { reference: 'is required (a ticket or request id)' } : {}),
+  };
+}
+
+/** The purpose bar's problems a refused lookup names (`purpose`, `purpose.category`, …). */
+function refusedPurpose(serverErrors: Record<string, string>): PurposeErrors {
+  const errors: PurposeErrors = {};
+  if (serverErrors.purpose) errors.purpose = `The purpose ${serverErrors.purpose}.`;
+  if (serverErrors['purpose.category']) errors.category = serverErrors['purpose.category'];
+  if (serverErrors['purpose.reference']) errors.reference = serverErrors['purpose.reference'];
+  return errors;
+}
+
+interface LookupsProps {
+  operations: LookupResultState['operation'][];
+  mode: PurposeMode;
+  categories: readonly string[];
+  /** The signed-in person, whose purpose this tab keeps. */
+  user: string | undefined;
+}
+
+function Lookups({ operations, mode, categories, user }: LookupsProps) {
   const [searchParams, setSearchParams] = useSearchParams();
+  // The purpose in force, kept for this tab's session (purpose-session.ts); ignored with `off`.
+  const [purpose, setPurpose] = useState<LookupPurpose | null>(() =>
+    mode === 'off' ? null : loadPurpose(user, categories),
+  );
+  const [editingPurpose, setEditingPurpose] = useState(purpose === null);
+  const [draft, setDraft] = useState<PurposeDraft>(
+    purpose ?? { category: categories.length === 1 ? categories[0]! : '', reference: '' },
+  );
+  const [draftChecked, setDraftChecked] = useState(false);
   const operation = operationFromParams(searchParams, operations)!;
-  const mode = useConsoleMode();
+  const consoleMode = useConsoleMode();
   // Each operation keeps its own form: a value typed for one (a purpose GUID, a date) never turns
   // up unseen in another's, where it may mean something else or travel elsewhere. The one
   // exception is the data subject's identifier: the five identifier operations ask about the same
@@ -72,6 +128,41 @@ function Lookups({ operations }: { operations: LookupResultState['operation'][] 
   const serverErrors = fieldErrorsOf(lookup.error);
   const errorOf = (name: string) =>
     submitted || touched.has(name) ? (errors[name] ?? serverErrors[name]) : serverErrors[name];
+  const purposeRefused = refusedPurpose(serverErrors);
+  const purposeErrors: PurposeErrors =
+    mode === 'off'
+      ? {}
+      : {
+          ...(draftChecked && editingPurpose ? draftErrors(draft, mode, categories) : {}),
+          ...purposeRefused,
+        };
+  // A purpose the BFF refused opens the bar again, with what was typed, beside its problem.
+  const barOpen = editingPurpose || Object.keys(purposeRefused).length > 0;
+
+  /**
+   * The purpose to send: the bar's draft when its fields are open (and applied on the way), else
+   * the one in force; `false` when the draft has a problem (shown beside the bar's fields).
+   */
+  const applyPurpose = (): LookupPurpose | null | false => {
+    if (mode === 'off') return null;
+    if (!barOpen) return purpose;
+    setDraftChecked(true);
+    const problems = draftErrors(draft, mode, categories);
+    if (Object.keys(problems).length > 0) {
+      focusPurposeBar(problems);
+      return false;
+    }
+    const reference = draft.reference.trim();
+    const stated = reference === '' ? null : { category: draft.category, reference };
+    lookup.reset();
+    setPurpose(stated);
+    setDraftChecked(false);
+    if (stated) {
+      savePurpose(user, stated);
+      setEditingPurpose(false);
+    }
+    return stated;
+  };
 
   const options = operation.params.filter((param) => param.advanced);
   const [optionsOpen, setOptionsOpen] = useState(false);
@@ -108,6 +199,8 @@ function Lookups({ operations }: { operations: LookupResultState['operation'][] 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     setSubmitted(true);
+    const stated = applyPurpose();
+    if (stated === false) return;
     if (Object.keys(errors).length > 0) {
       const first = operation.params.find((param) => errors[param.name]);
       const focus = () =>
@@ -122,7 +215,7 @@ function Lookups({ operations }: { operations: LookupResultState['operation'][] 
     setResult(null);
     const sent = { ...params };
     lookup.mutate(
-      { operation: operation.id, params: sent },
+      { operation: operation.id, params: sent, ...(stated ? { purpose: stated } : {}) },
       {
         onSuccess: (page) => setResult({ operation, params: sent, pages: [page] }),
         onError: (error) => {
@@ -137,7 +230,35 @@ function Lookups({ operations }: { operations: LookupResultState['operation'][] 
     setResult((old) => (old ? { ...old, pages: [...old.pages, page] } : old));
 
   return (
-    <>
+    <LookupPurposeContext value={purpose}>
+      {mode === 'off' ? null : (
+        <PurposeBar
+          mode={mode}
+          categories={categories}
+          purpose={purpose}
+          editing={barOpen}
+          draft={draft}
+          errors={purposeErrors}
+          onDraft={setDraft}
+          onApply={() => {
+            if (applyPurpose()) {
+              // Focus stays in the bar, on what changes it again.
+              setTimeout(() => document.getElementById('purpose-change')?.focus(), 0);
+            }
+          }}
+          onChange={() => {
+            setDraft(purpose ?? draft);
+            setEditingPurpose(true);
+            setTimeout(() => focusPurposeBar({}), 0);
+          }}
+          onCancel={() => {
+            lookup.reset();
+            setDraft(purpose ?? draft);
+            setDraftChecked(false);
+            setEditingPurpose(false);
+          }}
+        />
+      )}
       <div className="card lookup-card">
         <OperationPicker operations={operations} selected={operation} onSelect={choose} />
         <form
@@ -178,7 +299,7 @@ function Lookups({ operations }: { operations: LookupResultState['operation'][] 
               <div className="param-fields">{options.map(field)}</div>
             </details>
           ) : null}
-          {mode.data === 'demo' ? <DemoHints operation={operation} onUse={set} /> : null}
+          {consoleMode.data === 'demo' ? <DemoHints operation={operation} onUse={set} /> : null}
           <div className="lookup-actions">
             <button type="submit" className="button button-primary" disabled={lookup.isPending}>
               {lookup.isPending ? 'Looking up…' : 'Look up'}
@@ -201,6 +322,6 @@ function Lookups({ operations }: { operations: LookupResultState['operation'][] 
           onMore={onMore}
         />
       ) : null}
-    </>
+    </LookupPurposeContext>
   );
 }

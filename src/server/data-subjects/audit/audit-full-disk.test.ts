@@ -12,6 +12,7 @@ import { DEMO_IDENTIFIERS } from '../../../shared/data-subject-demo';
 import { AUDIT_PROBE_INTERVAL_MS } from './lookup-audit';
 import { openDatabase } from '../../store/database';
 import { startBffHarness } from '../../test-support/bff-harness';
+import { withPurpose } from '../../test-support/lookup-purpose';
 
 const mountPoint = mkdtempSync(join(tmpdir(), 'audit-full-disk-'));
 const mounted =
@@ -68,10 +69,9 @@ describe.skipIf(!mounted)(
           {
             method: 'POST',
             headers: { 'Content-Type': 'application/json' },
-            body: JSON.stringify({
-              operation: 'v4-details',
-              params: { identifier: DEMO_IDENTIFIERS[0] },
-            }),
+            body: JSON.stringify(
+              withPurpose({ operation: 'v4-details', params: { identifier: DEMO_IDENTIFIERS[0] } }),
+            ),
           },
           { as: 'admin' },
         );

@@ -21,6 +21,7 @@ import { openDatabase, type SqlDatabase } from '../../store/database';
 import { startBffHarness, type BffHarness } from '../../test-support/bff-harness';
 import * as z from 'zod';
 import { integer, select } from '../../store/typed-rows';
+import { withPurpose } from '../../test-support/lookup-purpose';
 
 const [ADA] = DEMO_IDENTIFIERS;
 const KEY = 'a-test-audit-key-of-at-least-32-characters';
@@ -58,7 +59,7 @@ function post(h: BffHarness, path: string, body: unknown, as: 'admin' | 'support
 }
 
 const lookup = (h: BffHarness, body: unknown, as: 'admin' | 'support' = 'admin') =>
-  post(h, '/api/data-subjects/lookups', body, as);
+  post(h, '/api/data-subjects/lookups', withPurpose(body), as);
 
 async function search(h: BffHarness, identifier: string) {
   const response = await post(h, '/api/audit-trail/search', { identifier });

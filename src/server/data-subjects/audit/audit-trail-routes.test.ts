@@ -5,6 +5,7 @@ import { AuditPageSchema } from '../../../shared/audit-trail';
 import { DEMO_IDENTIFIERS } from '../../../shared/data-subject-demo';
 import { startBffHarness, type BffHarness } from '../../test-support/bff-harness';
 import { expectProblem } from '../../test-support/expect-problem';
+import { withPurpose } from '../../test-support/lookup-purpose';
 
 const [ADA, GRACE] = DEMO_IDENTIFIERS;
 
@@ -35,7 +36,7 @@ async function setUp() {
       {
         method: 'POST',
         headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify({ operation, params }),
+        body: JSON.stringify(withPurpose({ operation, params })),
       },
       { as },
     );

@@ -13,6 +13,7 @@ import { startBffHarness, type BffHarness } from '../../test-support/bff-harness
 import { tempDirsPerTest } from '../../test-support/temp-dirs';
 import { MISSING_TOOLS, recipe, runRecipe } from '../../test-support/auditor-recipe';
 import { CHECKPOINT_FILE } from './checkpoint-file';
+import { withPurpose } from '../../test-support/lookup-purpose';
 
 const KEY = 'an-audit-key-for-the-auditor-recipe-0123456789';
 const tempDir = tempDirsPerTest('auditor-recipe-');
@@ -65,10 +66,10 @@ describe('an auditor with openssl, jq and sha256sum alone', () => {
         { as: 'admin' },
       );
     for (const identifier of DEMO_IDENTIFIERS.slice(0, 3)) {
-      const found = await post('/api/data-subjects/lookups', {
-        operation: 'v4-details',
-        params: { identifier },
-      });
+      const found = await post(
+        '/api/data-subjects/lookups',
+        withPurpose({ operation: 'v4-details', params: { identifier } }),
+      );
       expect(found.status).toBe(200);
     }
     const exported = await post('/api/audit-trail/export', { format: 'csv' });
