@@ -287,6 +287,56 @@ describe('DataSubjectsPage', () => {
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
   });
 
+  it('clears the last answer when the next lookup is refused before it is sent', async () => {
+    const { user } = renderPage();
+    await user.type(await screen.findByLabelText('Identifier'), 'nobody@example.com');
+    await user.click(screen.getByRole('button', { name: 'Look up' }));
+    expect(await screen.findByRole('status')).toHaveTextContent('No data subject');
+    await user.clear(screen.getByLabelText('Identifier'));
+    await user.click(screen.getByRole('button', { name: 'Look up' }));
+    expect(screen.getByText('Identifier is required.')).toBeInTheDocument();
+    expect(screen.queryByText(/No data subject/)).toBeNull();
+  });
+
+  it('marks an answer as the previous one once the form has changed', async () => {
+    const { user } = renderPage();
+    await user.type(await screen.findByLabelText('Identifier'), ADA);
+    await user.click(screen.getByRole('button', { name: 'Look up' }));
+    const result = await screen.findByRole('region', { name: /Details with purposes/ });
+    expect(within(result).queryByText(/^Previous answer/)).toBeNull();
+    await user.type(screen.getByLabelText('Identifier'), '.uk');
+    expect(within(result).getByRole('note')).toHaveTextContent(
+      /^Previous answer: the form has changed since this lookup/,
+    );
+  });
+
+  it('checks what is typed in a number field, not the last number it held', async () => {
+    const { user } = renderPage('/data-subjects?operation=v4-data-subjects');
+    const size = await screen.findByLabelText(/^Page size/);
+    await user.type(size, '-1');
+    await user.tab();
+    expect(screen.getByText(/^Page size must be a whole number from 1/)).toBeInTheDocument();
+    await user.clear(size);
+    await user.type(size, 'abc');
+    expect(size).toHaveValue('abc');
+    expect(screen.getByText(/^Page size must be a whole number from 1/)).toBeInTheDocument();
+  });
+
+  it('moves focus to the answer’s heading when it arrives, and to a problem’s', async () => {
+    const { user } = renderPage();
+    await user.type(await screen.findByLabelText('Identifier'), ADA);
+    await user.click(screen.getByRole('button', { name: 'Look up' }));
+    await waitFor(() =>
+      expect(screen.getByRole('heading', { name: /Details with purposes/ })).toHaveFocus(),
+    );
+    await user.clear(screen.getByLabelText('Identifier'));
+    await user.type(screen.getByLabelText('Identifier'), 'nobody@example.com');
+    await user.click(screen.getByRole('button', { name: 'Look up' }));
+    await waitFor(() =>
+      expect(screen.getByRole('heading', { name: /No data subject/ })).toHaveFocus(),
+    );
+  });
+
   it('loads more pages with the continuation token until there are none', async () => {
     const { user } = renderPage('/data-subjects?operation=v4-link-tokens');
     await user.click(await screen.findByRole('button', { name: 'Look up' }));

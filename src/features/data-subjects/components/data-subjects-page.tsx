@@ -3,7 +3,7 @@
 // legacy call it replaces. The identifier lives in this page's React state only: never in the
 // URL, the history, browser storage or the query cache, and it is gone once the page unmounts.
 // Above the form, the purpose bar states why (LOOKUP_PURPOSE), sent with every lookup made here.
-import { useMemo, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { useSearchParams } from 'react-router';
 import { LoadErrorPanel } from '../../../components/ui/load-error-panel';
 import { StatusPanel } from '../../../components/ui/status-panel';
@@ -82,6 +82,12 @@ function refusedPurpose(serverErrors: Record<string, string>): PurposeErrors {
   return errors;
 }
 
+/** Whether two parameter sets are the same values, in any order. */
+function sameParams(a: Record<string, string>, b: Record<string, string>): boolean {
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every((key) => a[key] === b[key]);
+}
+
 interface LookupsProps {
   operations: LookupResultState['operation'][];
   mode: PurposeMode;
@@ -122,6 +128,18 @@ function Lookups({ operations, mode, categories, user }: LookupsProps) {
   const [result, setResult] = useState<LookupResultState | null>(null);
   const lookup = useLookup();
   const formRef = useRef<HTMLFormElement>(null);
+  // The answer (or the problem) opens below the form, out of sight on a phone: each one that
+  // arrives takes focus on its heading and scrolls into view, so it is read, not missed.
+  const answerRef = useRef<HTMLDivElement>(null);
+  const [answers, setAnswers] = useState(0);
+  useEffect(() => {
+    if (answers === 0) return;
+    const heading = answerRef.current?.querySelector<HTMLElement>('h2');
+    if (!heading) return;
+    heading.tabIndex = -1;
+    heading.scrollIntoView?.({ block: 'start' });
+    heading.focus({ preventScroll: true });
+  }, [answers]);
 
   const params = useMemo(() => lookupParams(operation, values), [operation, values]);
   const errors = useMemo(() => checkLookupParams(operation, params).errors, [operation, params]);
@@ -187,6 +205,8 @@ function Lookups({ operations, mode, categories, user }: LookupsProps) {
     setResult(null);
   };
   const set = (name: string, value: string) => {
+    // A refusal of this field described the value sent, not the one now typed.
+    if (serverErrors[name]) lookup.reset();
     if (operation.params.some((param) => param.name === name && param.format === 'identifier')) {
       setIdentifier(value);
     }
@@ -202,6 +222,10 @@ function Lookups({ operations, mode, categories, user }: LookupsProps) {
     const stated = applyPurpose();
     if (stated === false) return;
     if (Object.keys(errors).length > 0) {
+      // Nothing is sent, so the last answer (or "not found") would sit under the new problem as
+      // if it answered it: it answered other values, and goes.
+      lookup.reset();
+      setResult(null);
       const first = operation.params.find((param) => errors[param.name]);
       const focus = () =>
         formRef.current?.querySelector<HTMLElement>(`#param-${first?.name}`)?.focus();
@@ -217,10 +241,14 @@ function Lookups({ operations, mode, categories, user }: LookupsProps) {
     lookup.mutate(
       { operation: operation.id, params: sent, ...(stated ? { purpose: stated } : {}) },
       {
-        onSuccess: (page) => setResult({ operation, params: sent, pages: [page] }),
+        onSuccess: (page) => {
+          setResult({ operation, params: sent, pages: [page] });
+          setAnswers((count) => count + 1);
+        },
         onError: (error) => {
           const stepUp = stepUpAddress(error, window.location);
           if (stepUp) window.location.assign(stepUp);
+          else setAnswers((count) => count + 1);
         },
       },
     );
@@ -309,19 +337,22 @@ function Lookups({ operations, mode, categories, user }: LookupsProps) {
         </form>
       </div>
 
-      {lookup.isPending ? (
-        <StatusPanel role="status" busy title="Asking the privacy platform…" />
-      ) : lookup.isError ? (
-        <LookupProblem error={lookup.error} />
-      ) : result ? (
-        <LookupResult
-          // A new lookup starts with its own raw/compare state.
-          key={`${result.operation.id}:${result.pages[0]?.fetchedAt}`}
-          result={result}
-          operations={operations}
-          onMore={onMore}
-        />
-      ) : null}
+      <div ref={answerRef} className="lookup-answer page-stack">
+        {lookup.isPending ? (
+          <StatusPanel role="status" busy title="Asking the privacy platform…" />
+        ) : lookup.isError ? (
+          <LookupProblem error={lookup.error} />
+        ) : result ? (
+          <LookupResult
+            // A new lookup starts with its own raw/compare state.
+            key={`${result.operation.id}:${result.pages[0]?.fetchedAt}`}
+            result={result}
+            operations={operations}
+            onMore={onMore}
+            outdated={!sameParams(result.params, params)}
+          />
+        ) : null}
+      </div>
     </LookupPurposeContext>
   );
 }

@@ -54,10 +54,12 @@ export interface LookupResultProps {
   result: LookupResultState;
   operations: readonly DataSubjectOperation[];
   onMore: (page: LookupResponse) => void;
+  /** The form has changed since this lookup: the answer is to the values sent before. */
+  outdated?: boolean;
 }
 
 /** The result section. */
-export function LookupResult({ result, operations, onMore }: LookupResultProps) {
+export function LookupResult({ result, operations, onMore, outdated = false }: LookupResultProps) {
   const { operation, pages } = result;
   const [raw, setRaw] = useState(false);
   const more = useLookup();
@@ -172,6 +174,12 @@ export function LookupResult({ result, operations, onMore }: LookupResultProps) 
               Answered {last ? formatDateTime(last.fetchedAt) : ''}
               {pages.length > 1 ? ` · ${pages.length} pages` : ''}
             </p>
+            {outdated ? (
+              <p className="outdated-note" role="note">
+                Previous answer: the form has changed since this lookup. Look up again for an answer
+                to the values now in the form.
+              </p>
+            ) : null}
           </div>
           <div className="result-actions">
             <ActionButton

@@ -95,13 +95,15 @@ export function ParamField({
       input = <input {...common} type="date" onChange={(event) => onChange(event.target.value)} />;
       break;
     case 'integer':
+      // A text field with a numeric keypad, not type="number": a number field hands the page ""
+      // for "abc" and keeps its last value, so the problem shown would be about "-1" typed
+      // before. Here what is typed is what is checked (checkLookupParams names the range).
       input = (
         <input
           {...common}
-          type="number"
+          type="text"
           inputMode="numeric"
-          min={param.min}
-          max={param.max}
+          spellCheck={false}
           onChange={(event) => onChange(event.target.value)}
         />
       );
