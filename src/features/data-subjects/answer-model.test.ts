@@ -1,6 +1,13 @@
 // Laying an answer out: the record's fields, a table per list of records, paging kept apart.
 import { describe, expect, it } from 'vitest';
-import { describeAnswer, fieldLabel, mergePages, pathLabel, summarise } from './answer-model';
+import {
+  describeAnswer,
+  fieldLabel,
+  inlineLabel,
+  mergePages,
+  pathLabel,
+  summarise,
+} from './answer-model';
 
 describe('describeAnswer', () => {
   it('lists a subject’s fields and puts its profiles in a table, names first, ids last', () => {
@@ -80,6 +87,12 @@ describe('mergePages', () => {
 });
 
 describe('labels', () => {
+  it('keeps an acronym’s capitals inside a sentence', () => {
+    expect(['id', 'name', 'dataSubjectGuid'].map(fieldLabel).map(inlineLabel).join(', ')).toBe(
+      'ID, name, data subject GUID',
+    );
+  });
+
   it('reads field names as words', () => {
     expect(fieldLabel('lastTransactionDate')).toBe('Last transaction date');
     expect(fieldLabel('linkedIdentityGroupId')).toBe('Linked identity group ID');
@@ -88,6 +101,15 @@ describe('labels', () => {
     );
     expect(
       summarise([{ identifier: '+44 20 7946 0100', linkedDate: '2026-02-01T10:00:00Z' }]),
-    ).toBe('+44 20 7946 0100: 2026-02-01');
+    ).toBe('Identifier: +44 20 7946 0100, Linked date: 2026-02-01');
+  });
+
+  it('keeps each data element’s name beside its value, in v2’s map and v4’s list alike', () => {
+    expect(summarise({ firstName: 'Ada', lastName: 'Lovelace', country: 'DE' })).toBe(
+      'First name: Ada, Last name: Lovelace, Country: DE',
+    );
+    expect(summarise([{ name: 'firstName', value: 'Ada', doNotCall: false }])).toBe(
+      'First name: Ada',
+    );
   });
 });

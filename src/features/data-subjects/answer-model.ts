@@ -43,6 +43,11 @@ export function fieldLabel(key: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
+/** A label inside a sentence: "Linked date" -> "linked date"; "ID" or "GUID" keeps its capitals. */
+export function inlineLabel(label: string): string {
+  return /^[A-Z]{2}/.test(label) ? label : label.charAt(0).toLowerCase() + label.slice(1);
+}
+
 /** `purposes[].lastCollectionPointName` -> "Purposes › Last collection point name". */
 export function pathLabel(path: string): string {
   return path
@@ -147,15 +152,24 @@ export function isIsoTime(value: unknown): value is string {
   return typeof value === 'string' && ISO_TIME.test(value) && !Number.isNaN(Date.parse(value));
 }
 
-/** A nested value in a cell, in words: a list of members becomes "+44 20 7946 0100, CUST-010000". */
+/**
+ * A nested value in a cell, in words, each value beside its key: a member becomes "Identifier:
+ * +44 20 7946 0100, Linked date: 2026-02-01", v2's data elements "First name: Ada, Country: DE",
+ * and a v4 data element (a name and a value) "First name: Ada".
+ */
 export function summarise(value: unknown): string {
   if (value === null || value === undefined) return '';
   if (Array.isArray(value)) return value.map(summarise).filter(Boolean).join('; ');
   if (isRecord(value)) {
-    const texts = Object.values(value)
-      .filter((item) => typeof item === 'string' || typeof item === 'number')
-      .map((item) => (isIsoTime(item) ? item.slice(0, 10) : String(item)));
-    return texts.join(': ');
+    const text = (item: unknown) => (isIsoTime(item) ? item.slice(0, 10) : String(item));
+    const shown = (item: unknown) => typeof item === 'string' || typeof item === 'number';
+    if (typeof value.name === 'string' && 'value' in value && shown(value.value)) {
+      return `${fieldLabel(value.name)}: ${text(value.value)}`;
+    }
+    return Object.entries(value)
+      .filter(([, item]) => shown(item))
+      .map(([key, item]) => `${fieldLabel(key)}: ${text(item)}`)
+      .join(', ');
   }
   return String(value);
 }

@@ -10,7 +10,7 @@ import {
 import type { LookupResponse } from '../../../shared/data-subject-lookups';
 import { counted } from '../../../shared/counted';
 import { checkLookupParams } from '../../../shared/data-subject-validation';
-import { pathLabel } from '../answer-model';
+import { inlineLabel, pathLabel } from '../answer-model';
 import {
   compareAnswers,
   RECORDS_PATH,
@@ -292,7 +292,6 @@ function Coverage({
 }
 
 /** "Purpose GUID" -> "purpose GUID": the label inside a sentence. */
-const lowerFirst = (text: string) => text.charAt(0).toLowerCase() + text.slice(1);
 
 /** Paths grouped under the list they belong to, when the whole list is on one side only. */
 function grouped(paths: readonly string[]): Array<{ path: string; children: string[] }> {
@@ -323,7 +322,7 @@ function PathList({ paths, empty }: { paths: readonly string[]; empty: string })
           {children.length > 0 ? (
             <span className="muted">
               {' '}
-              — a list of {children.map((child) => lowerFirst(pathLabel(child))).join(', ')}
+              — a list of {children.map((child) => inlineLabel(pathLabel(child))).join(', ')}
             </span>
           ) : null}
         </li>
@@ -343,7 +342,7 @@ function MatchedNote({ matched }: { matched: NonNullable<AnswerComparison['match
   ].filter(Boolean);
   return (
     <p className="muted">
-      Record by record, paired by {lowerFirst(pathLabel(matched.by))}:{' '}
+      Record by record, paired by {inlineLabel(pathLabel(matched.by))}:{' '}
       {counted(matched.both, 'record')} on both sides.
       {unpaired.length > 0 ? ` Not compared: ${unpaired.join(' and ')}.` : ''}
     </p>
