@@ -23,11 +23,15 @@ function lookupsAnswering(status: number, contentType: string | undefined, body:
   return new DataSubjectLookups({ operations: BUILT_IN_OPERATIONS, upstream, now: () => 0 });
 }
 
+const GUID = '0b7e5c1a-2d3f-4e5a-9b6c-7d8e9f0a1b2c';
+
 async function problemOf(lookups: DataSubjectLookups, operation = 'v4-basic-details') {
   const params: Record<string, string> =
     operation === 'v4-linked-group'
-      ? { linkedIdentityGroupId: '0b7e5c1a-2d3f-4e5a-9b6c-7d8e9f0a1b2c' }
-      : { identifier: 'ada.lovelace@example.com' };
+      ? { linkedIdentityGroupId: GUID }
+      : operation === 'v4-purpose-profile'
+        ? { identifier: 'ada.lovelace@example.com', purposeGuid: GUID }
+        : { identifier: 'ada.lovelace@example.com' };
   try {
     await lookups.send(lookups.prepare({ operation, params }));
   } catch (error) {
@@ -52,6 +56,16 @@ describe('a 404 from the platform', () => {
       status: 404,
       title: 'No data subject with this identifier',
     });
+  });
+
+  it('is titled by the purpose when one purpose of a data subject was asked for', async () => {
+    const lookups = lookupsAnswering(404, 'application/json', '"Data Subject Not Found"');
+    const problem = await problemOf(lookups, 'v4-purpose-profile');
+    expect(problem).toMatchObject({
+      type: DATA_SUBJECT_PROBLEM_TYPES.notFound,
+      title: 'No record of this purpose for this data subject',
+    });
+    expect(problem.detail).toMatch(/or knows no data subject with this identifier/);
   });
 
   it.each([

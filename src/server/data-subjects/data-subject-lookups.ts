@@ -46,12 +46,17 @@ function notFoundProblem(operation: DataSubjectOperation): HttpProblem {
   );
   return new HttpProblem({
     type: DATA_SUBJECT_PROBLEM_TYPES.notFound,
+    // The platform's one not-found answer does not say which was missing. Asked for one purpose,
+    // it is most often the purpose (a GUID copied from elsewhere), so the title names it and the
+    // detail keeps the other possibility.
     title: byGroup
       ? 'No linked identity group with this id'
-      : 'No data subject with this identifier',
+      : byPurpose
+        ? 'No record of this purpose for this data subject'
+        : 'No data subject with this identifier',
     status: 404,
     detail: byPurpose
-      ? 'The privacy platform answered that it knows no data subject with this identifier, or that this data subject has no record of this purpose.'
+      ? 'The privacy platform answered that this data subject has no record of this purpose, or knows no data subject with this identifier. Check the purpose GUID first.'
       : 'The privacy platform answered that it has no such record.',
     upstreamStatus: 404,
   });
