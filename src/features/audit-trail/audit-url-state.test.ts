@@ -1,6 +1,11 @@
 // The audit trail's filters in the URL: shareable, forgiving of bad values, never the identifier.
 import { describe, expect, it } from 'vitest';
-import { auditQueryString, parseAuditFilters, serialiseAuditFilters } from './audit-url-state';
+import {
+  auditQueryString,
+  parseAuditFilters,
+  serialiseAuditFilters,
+  reversedPeriod,
+} from './audit-url-state';
 
 describe('audit filters in the URL', () => {
   it('round-trips the filters and drops what is invalid', () => {
@@ -19,9 +24,11 @@ describe('audit filters in the URL', () => {
       'since=2026-03-01&until=2026-03-31&user=admin&operation=v4-details&outcome=not-found',
     );
     expect(parseAuditFilters(new URLSearchParams('outcome=maybe&since=yesterday'))).toEqual({});
-    expect(parseAuditFilters(new URLSearchParams('since=2026-03-02&until=2026-03-01'))).toEqual({
-      since: '2026-03-02',
-    });
+    // A reversed period is kept as written, for the page to name it.
+    const reversed = parseAuditFilters(new URLSearchParams('since=2026-03-02&until=2026-03-01'));
+    expect(reversed).toEqual({ since: '2026-03-02', until: '2026-03-01' });
+    expect(reversedPeriod(reversed)).toBe(true);
+    expect(reversedPeriod({ since: '2026-03-01', until: '2026-03-01' })).toBe(false);
   });
 
   it('asks the API for whole local days', () => {

@@ -54,8 +54,14 @@ export function parseAuditFilters(params: URLSearchParams): AuditFilters {
     const value = parsed[name];
     if (value) (filters as Record<string, string>)[name] = value;
   }
-  if (filters.since && filters.until && filters.since > filters.until) delete filters.until;
+  // A reversed period is kept as typed, so the inputs, the URL and the page all show it; the
+  // page names the problem (reversedPeriod) instead of quietly dropping an end.
   return filters;
+}
+
+/** True when the period ends before it starts: nothing can match, so nothing is asked for. */
+export function reversedPeriod(filters: Pick<AuditFilters, 'since' | 'until'>): boolean {
+  return Boolean(filters.since && filters.until && filters.since > filters.until);
 }
 
 /** Writes the filters, leaving out what is unset. */

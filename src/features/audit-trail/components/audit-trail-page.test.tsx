@@ -151,6 +151,7 @@ stubApiPerTest((url, init) => {
       signature: 'c2ln',
     });
   }
+  if (url.startsWith('/api/audit-trail?user=nobody')) return json({ items: [], nextCursor: null });
   if (url.startsWith('/api/audit-trail')) return json({ items: TRAIL, nextCursor: null });
   if (url === '/api/meta') {
     return json({
@@ -212,6 +213,23 @@ describe('AuditTrailPage', () => {
     await user.type(screen.getByLabelText('Reference'), 'DSAR-2291');
     expect(router.state.location.search).toBe('?outcome=rate-limited&reference=DSAR-2291');
     expect(calls.at(-1)?.url).toBe('/api/audit-trail?outcome=rate-limited&reference=DSAR-2291');
+  });
+
+  it('keeps a reversed period on screen and in the URL, and names it instead of listing', async () => {
+    const { router } = renderPage('/audit?since=2026-03-02&until=2026-03-01');
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'The period ends before it starts' + 'From 2026-03-02 is after To 2026-03-01',
+    );
+    expect(screen.getByLabelText('From')).toHaveValue('2026-03-02');
+    expect(screen.getByLabelText('To')).toHaveValue('2026-03-01');
+    expect(router.state.location.search).toBe('?since=2026-03-02&until=2026-03-01');
+    expect(calls.filter((call) => call.url.startsWith('/api/audit-trail?'))).toEqual([]);
+  });
+
+  it('says that no lookup matches the filters, not that none was recorded', async () => {
+    renderPage('/audit?user=nobody');
+    expect(await screen.findByText('No lookup matches these filters')).toBeInTheDocument();
+    expect(screen.queryByText('No lookups recorded')).toBeNull();
   });
 
   it('filters by a purpose category of the configured list, kept in the URL', async () => {

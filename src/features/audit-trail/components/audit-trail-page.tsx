@@ -20,7 +20,12 @@ import {
 } from '../../../shared/audit-trail';
 import { IDENTIFIER_MAX_LENGTH } from '../../../shared/data-subject-operations';
 import { auditTrailQueryOptions, exportFilters, useAuditSearch } from '../api/audit-trail-api';
-import { parseAuditFilters, serialiseAuditFilters, type AuditFilters } from '../audit-url-state';
+import {
+  parseAuditFilters,
+  reversedPeriod,
+  serialiseAuditFilters,
+  type AuditFilters,
+} from '../audit-url-state';
 import { AuditExportButtons } from './audit-export-buttons';
 import { AuditFiltersBar } from './audit-filters';
 import { AuditIntegrityPanel } from './audit-integrity';
@@ -88,9 +93,10 @@ export function AuditTrailPage() {
   const selectView = (next: AuditView) =>
     setSearchParams(next === 'changes' ? serialiseChangeFilters({}) : new URLSearchParams());
   const setFilters = (next: AuditFilters) => setSearchParams(serialiseAuditFilters(next));
+  const reversed = reversedPeriod(filters);
   const trail = useInfiniteQuery({
     ...auditTrailQueryOptions(filters),
-    enabled: view === 'lookups',
+    enabled: view === 'lookups' && !reversed,
   });
   const rows = useMemo(() => trail.data?.pages.flatMap((page) => page.items) ?? [], [trail.data]);
 
@@ -298,27 +304,43 @@ export function AuditTrailPage() {
                   label={Object.keys(filters).length > 0 ? 'the filtered trail' : 'the whole trail'}
                 />
               ) : null}
-              <ListRegion
-                query={trail}
-                loading="Loading the audit trail…"
-                errorTitle="The audit trail could not be loaded"
-                empty={
-                  rows.length === 0
-                    ? {
-                        title: 'No lookups recorded',
-                        text:
-                          Object.keys(filters).length > 0
-                            ? 'No lookup matches these filters.'
-                            : 'Lookups made on the Data subjects page appear here.',
-                      }
-                    : undefined
-                }
-              >
-                <>
-                  <AuditTable records={rows} label="Audit trail" />
-                  <ListFooter query={trail} shown={rows.length} noun={['lookup', 'lookups']} />
-                </>
-              </ListRegion>
+              {reversed ? (
+                <StatusPanel
+                  role="alert"
+                  tone="warning"
+                  headingLevel={3}
+                  title="The period ends before it starts"
+                >
+                  <p>
+                    From {filters.since} is after To {filters.until}, so no lookup can match. Change
+                    either date to see the lookups between them.
+                  </p>
+                </StatusPanel>
+              ) : (
+                <ListRegion
+                  query={trail}
+                  loading="Loading the audit trail…"
+                  errorTitle="The audit trail could not be loaded"
+                  empty={
+                    rows.length === 0
+                      ? Object.keys(filters).length > 0
+                        ? {
+                            title: 'No lookup matches these filters',
+                            text: 'Change or clear a filter to see more of the trail.',
+                          }
+                        : {
+                            title: 'No lookups recorded',
+                            text: 'Lookups made on the Data subjects page appear here.',
+                          }
+                      : undefined
+                  }
+                >
+                  <>
+                    <AuditTable records={rows} label="Audit trail" />
+                    <ListFooter query={trail} shown={rows.length} noun={['lookup', 'lookups']} />
+                  </>
+                </ListRegion>
+              )}
             </section>
           </>
         )}
