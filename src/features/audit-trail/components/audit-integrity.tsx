@@ -1,11 +1,13 @@
 // The trail's integrity at a glance: when its hash chain was last verified and what that found
 // (a broken chain loudly, with its first broken point), what was written since, the latest signed
-// checkpoint and where copies go, a button to verify it now, and the retention it keeps.
+// checkpoint and where copies go, a button to verify it now, and the retention it keeps. Setting
+// names are for whoever runs the console: folded under "For operators", and only for admins.
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { LoadErrorPanel } from '../../../components/ui/load-error-panel';
 import { StatusLine } from '../../../components/ui/status-line';
 import { auditIntegrityQueryOptions, auditKeys, useVerifyChain } from '../api/audit-trail-api';
 import { formatCount } from '../../../lib/format';
+import { useSession } from '../../../lib/session-query';
 import { formatDateTime } from '../format';
 
 /** The integrity card of the audit page. */
@@ -17,6 +19,11 @@ export function AuditIntegrityPanel() {
   const retention = integrity.data?.retention;
   const checkpoints = integrity.data?.checkpoints;
   const since = integrity.data?.entriesSinceVerification ?? 0;
+  // A walk of an empty trail (the daily job on a new console) verified nothing: "0 entries
+  // intact" would read as a result, so it is shown as not verified yet.
+  const verified = last !== null && (!last.ok || last.entries > 0);
+  // Auditors read the trail; the console's settings are an admin's to pass on to its operator.
+  const operator = useSession().data?.role === 'admin';
 
   return (
     <section className="card audit-section audit-integrity" aria-labelledby="audit-integrity-title">
@@ -57,7 +64,7 @@ export function AuditIntegrityPanel() {
           <dl className="audit-integrity-facts">
             <dt>Chain last verified</dt>
             <dd data-testid="chain-last-verified">
-              {last ? (
+              {last && verified ? (
                 <>
                   <time dateTime={last.at}>{formatDateTime(last.at)}</time>{' '}
                   <span className="status-badge" data-tone={last.ok ? 'good' : 'bad'}>
@@ -96,22 +103,35 @@ export function AuditIntegrityPanel() {
                 Taken every {checkpoints?.everyMinutes} minutes while the trail grows and after each
                 export; kept in the database, the log and alert destinations subscribed to audit
                 checkpoints
-                {checkpoints?.outsideDirectory ? ', and in AUDIT_CHECKPOINT_DIR.' : '.'}
+                {checkpoints?.outsideDirectory ? ', and in a directory outside the database.' : '.'}
               </span>
               {checkpoints && !checkpoints.outsideDirectory ? (
                 <span className="cell-sub" data-tone="warn">
-                  AUDIT_CHECKPOINT_DIR is not set: a trail cut short or wiped by someone with access
-                  to the database is caught only by copies that left it (the shipped log, alert
-                  destinations).
+                  No copy is kept outside the database: a trail cut short or wiped by someone with
+                  access to the database is caught only by copies that left it (the shipped log,
+                  alert destinations).
                 </span>
               ) : null}
               {checkpoints?.outsideFailure ? (
                 <span className="cell-sub" data-tone="warn" data-testid="checkpoint-dir-failure">
-                  Not written to AUDIT_CHECKPOINT_DIR at{' '}
-                  {formatDateTime(checkpoints.outsideFailure.at)}:{' '}
-                  {checkpoints.outsideFailure.error}. The database and the log hold it; fix the
-                  directory, and the next checkpoint is written there again.
+                  The copy outside the database could not be written at{' '}
+                  {formatDateTime(checkpoints.outsideFailure.at)}. The database and the log hold the
+                  checkpoint; once the directory is fixed, the next one is written there again.
                 </span>
+              ) : null}
+              {operator &&
+              checkpoints &&
+              (!checkpoints.outsideDirectory || checkpoints.outsideFailure) ? (
+                <details className="operator-hints" data-testid="operator-hints">
+                  <summary>For operators</summary>
+                  {checkpoints.outsideDirectory ? null : (
+                    <p>
+                      Set <code>AUDIT_CHECKPOINT_DIR</code> to a directory outside the database (the
+                      audit trail’s documentation, “Checkpoints”).
+                    </p>
+                  )}
+                  {checkpoints.outsideFailure ? <p>{checkpoints.outsideFailure.error}.</p> : null}
+                </details>
               ) : null}
             </dd>
             <dt>Retention</dt>

@@ -2,7 +2,7 @@
 // the URL; the lookups that asked for or showed one identifier, found by typing it (it travels in a
 // request body and never reaches the URL), with how it was matched; when the chain was last
 // verified; and an export saved with its signature.
-import { screen, within } from '@testing-library/react';
+import { cleanup, screen, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   jsonAnswer as json,
@@ -51,8 +51,13 @@ const calls: Array<{ url: string; body?: string }> = [];
 let searchFindsNothing = false;
 let chainBroken = false;
 let linksCut = false;
+/** A first visit: the only walk so far was of the empty trail. */
+let emptyWalk = false;
+let role: 'admin' | 'auditor' = 'admin';
 
 beforeEach(() => {
+  emptyWalk = false;
+  role = 'admin';
   calls.length = 0;
   searchFindsNothing = false;
   chainBroken = false;
@@ -60,6 +65,7 @@ beforeEach(() => {
 });
 stubApiPerTest((url, init) => {
   calls.push({ url, ...(init?.body ? { body: String(init.body) } : {}) });
+  if (url === '/api/session') return json({ username: 'ada', role });
   if (url === '/api/audit-trail/search' && searchFindsNothing) {
     return json({
       items: [],
@@ -104,9 +110,9 @@ stubApiPerTest((url, init) => {
         : {
             at: '2026-03-01T10:00:00.000Z',
             ok: true,
-            entries: 12,
+            entries: emptyWalk ? 0 : 12,
             brokenAt: null,
-            detail: '12 entries intact',
+            detail: emptyWalk ? '0 entries intact' : '12 entries intact',
             source: 'the daily retention job',
           },
       retention: { days: 730, lastRun: null },
@@ -178,8 +184,35 @@ describe('AuditTrailPage', () => {
     expect(screen.queryByTestId('entries-since')).toBeNull();
     expect(screen.getByTestId('checkpoints')).not.toHaveTextContent(/not set/);
     expect(screen.getByTestId('checkpoint-dir-failure')).toHaveTextContent(
-      /Not written to AUDIT_CHECKPOINT_DIR at .*: the checkpoint of entry 479 .*it is a FIFO \(named pipe\), not a regular file/,
+      /The copy outside the database could not be written at .*the next one is written there again/,
     );
+    // The setting and the system's own words are for the operator, folded away.
+    expect(screen.getByTestId('operator-hints')).toHaveTextContent(
+      /For operators.*the checkpoint of entry 479 .*it is a FIFO \(named pipe\), not a regular file/,
+    );
+  });
+
+  it('says the chain is not verified yet when the only walk was of an empty trail', async () => {
+    emptyWalk = true;
+    renderPage();
+    const verified = await screen.findByTestId('chain-last-verified');
+    expect(verified).toHaveTextContent(/^Not yet/);
+    expect(verified).not.toHaveTextContent('0 entries intact');
+  });
+
+  it('keeps setting names and commands from auditors, and folds them for admins', async () => {
+    role = 'auditor';
+    renderPage();
+    const checkpoints = await screen.findByTestId('checkpoints');
+    expect(checkpoints).toHaveTextContent(/No copy is kept outside the database/);
+    expect(document.body).not.toHaveTextContent(/AUDIT_CHECKPOINT_DIR|npm run/);
+    cleanup();
+    role = 'admin';
+    renderPage();
+    const hints = await screen.findByTestId('operator-hints');
+    expect(hints).not.toHaveAttribute('open');
+    expect(within(hints).getByText('For operators')).toBeInTheDocument();
+    expect(hints).toHaveTextContent('Set AUDIT_CHECKPOINT_DIR');
   });
 
   it('lists the trail with readable outcomes and puts filters in the URL', async () => {
@@ -203,7 +236,9 @@ describe('AuditTrailPage', () => {
     expect(screen.getByTestId('checkpoints')).toHaveTextContent(
       /Latest: entry 12, .*key 0123456789abcdef.*every 5 minutes/,
     );
-    expect(screen.getByTestId('checkpoints')).toHaveTextContent(/AUDIT_CHECKPOINT_DIR is not set/);
+    expect(screen.getByTestId('checkpoints')).toHaveTextContent(
+      /No copy is kept outside the database/,
+    );
     expect(rows[3]).toHaveTextContent('Rate limited');
 
     await user.selectOptions(screen.getByLabelText('Outcome'), 'rate-limited');
