@@ -21,6 +21,12 @@ export const AUDIT_TRAIL_ROLES: readonly Role[] = ['admin', 'auditor'];
  */
 export const USERNAME_PATTERN = /^[a-z0-9][a-z0-9._-]{0,63}$/;
 
+/**
+ * A sign-in pause at least this long is a lock worth asking someone to lift; a shorter one is the
+ * throttle's slow-down after a few wrong passwords, over before anyone could answer.
+ */
+export const SIGN_IN_LOCK_SECONDS = 60;
+
 /** Passwords are limited only so that a huge body cannot make the BFF hash megabytes. */
 export const PASSWORD_MAX_LENGTH = 1024;
 

@@ -1,7 +1,7 @@
 // The problems of signing in and of access control, worded for the person at the browser and
 // never saying more than they need: a failed sign-in does not say whether the name exists.
 import { counted } from '../../shared/counted';
-import { SESSION_PROBLEM_TYPES, type Role } from '../../shared/session';
+import { SESSION_PROBLEM_TYPES, SIGN_IN_LOCK_SECONDS, type Role } from '../../shared/session';
 import { HttpProblem } from '../problem';
 import { quotaRefusalHeaders, type QuotaPolicy } from '../rate-limit-fields';
 
@@ -41,7 +41,8 @@ export function signInFailedProblem(): HttpProblem {
 
 /**
  * 429 with Retry-After and the RateLimit fields every 429 of the console carries: too many failed
- * sign-ins for this user or address. The detail says how long, and that an admin can lift it.
+ * sign-ins for this user or address. The detail says how long; only a lock (SIGN_IN_LOCK_SECONDS
+ * or more) mentions asking for an unlock, since a pause of a second is over before anyone answers.
  */
 export function signInThrottledProblem(
   retryAfterSeconds: number,
@@ -57,7 +58,10 @@ export function signInThrottledProblem(
       type: SESSION_PROBLEM_TYPES.signInThrottled,
       title: 'Too many failed sign-in attempts',
       status: 429,
-      detail: `For your account's safety, signing in is paused. Try again in ${wait}, or ask an administrator of this console to unlock your sign-in.`,
+      detail:
+        retryAfterSeconds >= SIGN_IN_LOCK_SECONDS
+          ? `For your account's safety, signing in is locked. Try again in ${wait}, or ask whoever runs the console to unlock your sign-in.`
+          : `Too many failed attempts in a row. Try again in ${wait}.`,
       retryAfterSeconds,
     },
     quotaRefusalHeaders(policies, spent, retryAfterSeconds),

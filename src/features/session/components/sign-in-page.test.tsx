@@ -159,8 +159,35 @@ describe('SignInPage', () => {
     const alert = await screen.findByRole('alert');
     expect(alert).toHaveTextContent('Too many failed attempts');
     expect(alert).toHaveTextContent(/Try again in 8 seconds\./);
-    // And whom to ask when it cannot wait.
-    expect(alert).toHaveTextContent('ask an administrator of this console to unlock');
+    // A pause of seconds is over before anyone could lift it: nobody to ask.
+    expect(alert).not.toHaveTextContent(/ask|unlock/);
+  });
+
+  it('says whom to ask when signing in is locked for minutes', async () => {
+    stubBff(() =>
+      problem({
+        type: '/problems/sign-in-throttled',
+        title: 'Too many failed sign-in attempts',
+        status: 429,
+        retryAfterSeconds: 900,
+      }),
+    );
+    renderSignIn();
+    await signIn('admin', 'guess');
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('signing in is locked for a while');
+    expect(alert).toHaveTextContent('ask whoever runs the console to unlock your sign-in');
+  });
+
+  it('points a forgotten password at whoever runs the console, not at a page it cannot reach', async () => {
+    stubBff(() => problem(SIGNED_OUT));
+    renderSignIn();
+    expect(
+      await screen.findByText(
+        /^Forgotten your password or locked out\? Ask whoever runs the console/,
+      ),
+    ).toBeInTheDocument();
+    expect(screen.queryByText(/A console administrator can set a new one/)).toBeNull();
   });
 
   it('goes back to where the user was after signing in', async () => {

@@ -6,7 +6,7 @@ import { BrandMark } from '../../../components/ui/brand-mark';
 import { SubmitButton } from '../../../components/ui/submit-button';
 import { useCountdown } from '../../../components/ui/use-countdown';
 import { ApiError } from '../../../lib/api-client';
-import { SESSION_PROBLEM_TYPES } from '../../../shared/session';
+import { SESSION_PROBLEM_TYPES, SIGN_IN_LOCK_SECONDS } from '../../../shared/session';
 import { useSession } from '../../../lib/session-query';
 import { useSignIn } from '../api/session';
 import { useSignInOptions } from '../api/sign-in-options';
@@ -29,10 +29,14 @@ function failureOf(error: unknown): Failure {
     return { message: 'Wrong username or password. Check both and try again.' };
   }
   if (problem.type === SESSION_PROBLEM_TYPES.signInThrottled) {
+    const seconds = problem.retryAfterSeconds ?? SIGN_IN_LOCK_SECONDS;
     return {
+      // Only a lock is worth asking someone to lift: a pause of seconds is over first.
       message:
-        'Too many failed attempts, so signing in is paused for a while. If you cannot wait, ask an administrator of this console to unlock your sign-in.',
-      retryAt: Date.now() + (problem.retryAfterSeconds ?? 60) * 1000,
+        seconds >= SIGN_IN_LOCK_SECONDS
+          ? 'Too many failed attempts, so signing in is locked for a while. If you cannot wait, ask whoever runs the console to unlock your sign-in.'
+          : 'Too many failed attempts in a row, so signing in waits a moment.',
+      retryAt: Date.now() + seconds * 1000,
     };
   }
   if (problem.status === 0) {
@@ -156,7 +160,8 @@ export function SignInPage() {
               </SubmitButton>
             </form>
             <p className="sign-in-help muted">
-              Forgotten your password or locked out? A console administrator can set a new one.
+              Forgotten your password or locked out? Ask whoever runs the console: they can set a
+              new password or unlock your sign-in.
             </p>
           </>
         ) : null}
