@@ -68,5 +68,10 @@ export function roleAllows(role: Role, roles: readonly Role[] | undefined): bool
 }
 
 /** `DELETE /api/sign-in-locks/:username` (admins): whose sign-in lockout was lifted. */
-export const SignInUnlockSchema = z.object({ username: z.string(), unlocked: z.literal(true) });
+export const SignInUnlockSchema = z.object({
+  username: z.string(),
+  unlocked: z.literal(true),
+  /** Whether the name was locked (or slowed down) before: false when there was nothing to lift. */
+  wasLocked: z.boolean(),
+});
 export type SignInUnlock = z.infer<typeof SignInUnlockSchema>;

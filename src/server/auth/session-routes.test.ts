@@ -166,7 +166,12 @@ describe('POST /api/session', () => {
     expect((await problemOf(locked)).detail).toMatch(/minutes, or ask whoever runs the console/);
 
     expect((await h.request('/api/sign-in-locks/nobody', { method: 'DELETE' })).status).toBe(404);
-    expect((await h.request('/api/sign-in-locks/support', { method: 'DELETE' })).status).toBe(200);
+    const unlocked = await h.request('/api/sign-in-locks/support', { method: 'DELETE' });
+    expect(unlocked.status).toBe(200);
+    expect(await unlocked.json()).toEqual({ username: 'support', unlocked: true, wasLocked: true });
+    // Unlocking a name that was not locked says so.
+    const notLocked = await h.request('/api/sign-in-locks/auditor', { method: 'DELETE' });
+    expect(await notLocked.json()).toMatchObject({ username: 'auditor', wasLocked: false });
     expect((await signInRequest(h, HARNESS_USERS.support)).status).toBe(200);
   });
 

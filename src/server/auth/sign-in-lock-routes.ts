@@ -28,15 +28,23 @@ export function signInLockRoutes(
         detail: 'Check the name; users are listed with: npm run users -- list',
       });
     }
+    // Asked before the change is recorded, so the record says what the state really was. An
+    // unlock of a name that was not locked still clears its failure count, so it is recorded too.
+    const wasLocked = await auth.throttle.isPaused(username);
     await recordChange(c, {
       action: 'sign-in-lock.released',
       target: username,
-      before: { locked: true },
+      before: { locked: wasLocked },
       after: { locked: false },
     });
     await auth.throttle.unlock(username);
-    auth.logger.info({ user: username, by: c.get('user')?.username }, 'sign-in unlocked');
-    return c.json<SignInUnlock>({ username, unlocked: true }, 200, { 'Cache-Control': 'no-store' });
+    auth.logger.info(
+      { user: username, by: c.get('user')?.username, wasLocked },
+      'sign-in unlocked',
+    );
+    return c.json<SignInUnlock>({ username, unlocked: true, wasLocked }, 200, {
+      'Cache-Control': 'no-store',
+    });
   });
 }
 

@@ -164,6 +164,23 @@ export class SignInThrottle {
   }
 
   /**
+   * Whether the name itself must wait now (locked, or in a slow-down), whatever the address: what
+   * an admin's unlock lifts, so the admin can be told when there was nothing to lift.
+   */
+  async isPaused(username: string): Promise<boolean> {
+    const [user, cooldown] = await Promise.all([
+      this.#byUser.get(username),
+      this.#cooldown.get(`user:${username}`),
+    ]);
+    return (
+      (user !== null && user.consumedPoints > this.#byUser.points && user.msBeforeNext > 0) ||
+      (cooldown !== null &&
+        cooldown.consumedPoints > this.#cooldown.points &&
+        cooldown.msBeforeNext > 0)
+    );
+  }
+
+  /**
    * Lifts a username's lockout and slow-down at once (an admin's unlock): the next attempt is
    * checked as the first. The address count stays: it guards against guessing many names.
    */

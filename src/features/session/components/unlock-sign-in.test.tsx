@@ -15,7 +15,10 @@ function stubBff() {
     vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
       calls.push({ url: String(input), method: init?.method });
       if (String(input).endsWith('/alice')) {
-        return Response.json({ username: 'alice', unlocked: true });
+        return Response.json({ username: 'alice', unlocked: true, wasLocked: true });
+      }
+      if (String(input).endsWith('/bob')) {
+        return Response.json({ username: 'bob', unlocked: true, wasLocked: false });
       }
       return new Response(
         JSON.stringify({
@@ -48,5 +51,19 @@ describe('UnlockSignIn', () => {
     await user.type(screen.getByLabelText('Console user'), 'nobody');
     await user.click(screen.getByRole('button', { name: 'Unlock sign-in' }));
     expect(await screen.findByText(/Check the name/)).toBeInTheDocument();
+  });
+
+  it('says a user who was not locked was not, instead of "can sign in again now"', async () => {
+    stubBff();
+    render(
+      <QueryClientProvider client={new QueryClient()}>
+        <UnlockSignIn />
+      </QueryClientProvider>,
+    );
+    const user = userEvent.setup();
+    await user.type(screen.getByLabelText('Console user'), 'bob');
+    await user.click(screen.getByRole('button', { name: 'Unlock sign-in' }));
+    expect(await screen.findByText(/^bob was not locked: nothing to unlock/)).toBeInTheDocument();
+    expect(screen.queryByText(/can sign in again now/)).toBeNull();
   });
 });

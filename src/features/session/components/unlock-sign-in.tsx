@@ -43,7 +43,13 @@ export function UnlockSignIn() {
           Unlock sign-in
         </SubmitButton>
       </form>
-      {unlock.data ? <StatusLine>{unlock.data.username} can sign in again now.</StatusLine> : null}
+      {unlock.data ? (
+        <StatusLine>
+          {unlock.data.wasLocked
+            ? `${unlock.data.username} can sign in again now.`
+            : `${unlock.data.username} was not locked: nothing to unlock, they can sign in as usual.`}
+        </StatusLine>
+      ) : null}
       {failure ? <StatusLine>{failure}</StatusLine> : null}
     </section>
   );
