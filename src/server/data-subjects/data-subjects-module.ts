@@ -166,7 +166,17 @@ export function createDataSubjectsArea(deps: DataSubjectsAreaDeps): DataSubjects
           ...(deps.beforeLookup ? { beforeLookup: deps.beforeLookup } : {}),
         }),
       },
-      { path: '/api/audit-trail/changes', app: adminChangesRoutes({ store: auditStore }) },
+      {
+        path: '/api/audit-trail/changes',
+        app: adminChangesRoutes({
+          store: auditStore,
+          recordChange: deps.recordChange,
+          signer,
+          checkpointer,
+          exportMaxRecords: settings.auditExportMaxRecords,
+          now,
+        }),
+      },
       {
         path: '/api/audit-trail',
         app: auditTrailRoutes({
