@@ -98,6 +98,9 @@ for (const size of WIDTHS) {
     test('a lookup, its comparison with legacy and its raw JSON have no axe violation', async ({
       page,
     }) => {
+      // Three axe runs over a page holding two 20-record tables: seconds each on a quiet machine,
+      // far longer on a busy one.
+      test.setTimeout(120_000);
       await page.goto('/data-subjects?operation=v4-data-subjects');
       await statePurpose(page);
       await page.getByRole('button', { name: 'Look up' }).click();

@@ -10,6 +10,7 @@ import { DEMO_IDENTIFIERS } from '../../shared/data-subject-demo';
 import { createLogger } from '../logger';
 import { harnessPerTest } from '../test-support/harness-per-test';
 import { startTracing, tracingRequested, type Tracing } from './tracing';
+import { withPurpose } from '../test-support/lookup-purpose';
 
 const ADA = DEMO_IDENTIFIERS[0]!;
 const TRACE_ID = '4bf92f3577b34da6a3ce929d0e0e4736';
@@ -138,7 +139,7 @@ describe('a lookup of Ada, traced', { timeout: 60_000 }, () => {
       h.request('/api/data-subjects/lookups', {
         method: 'POST',
         headers: { 'Content-Type': 'application/json', traceparent, Cookie: cookie },
-        body: JSON.stringify(body),
+        body: JSON.stringify(withPurpose(body)),
       });
     const answer = await lookup(TRACEPARENT, {
       operation: 'v4-details',
