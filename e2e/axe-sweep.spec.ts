@@ -45,6 +45,11 @@ const ADMIN_PAGES: ReadonlyArray<{ path: string; ready: (page: Page) => Promise<
       expect(page.getByRole('heading', { level: 1, name: 'Audit trail' })).toBeVisible(),
   },
   {
+    path: '/audit?view=changes',
+    ready: (page) =>
+      expect(page.getByRole('table', { name: 'Administrative changes' })).toBeVisible(),
+  },
+  {
     path: '/accountability',
     ready: (page) => expect(page.getByTestId('lookups-total')).toBeVisible(),
   },

@@ -1,6 +1,7 @@
 // Administrative changes as GET /api/audit-trail/changes answers them and the audit page reads
 // them: who changed what the console does, when, from where, and the state before and after.
 import * as z from 'zod/mini';
+import { AUDIT_EXPORT_FORMATS } from './audit-trail';
 
 /**
  * The kinds of change, the part of an action before its dot (`token.created` is a `token`
@@ -48,3 +49,21 @@ export const AdminChangePageSchema = z.object({
   nextCursor: z.nullable(z.string()),
 });
 export type AdminChangePage = z.infer<typeof AdminChangePageSchema>;
+
+/**
+ * `POST /api/audit-trail/changes/export`: the changes matching the list's filters (the same
+ * meaning as its query) as CSV or JSON, streamed; the detached signature is fetched afterwards by
+ * the export id, as for the lookups' export.
+ */
+export const AdminChangeExportRequestSchema = z.strictObject({
+  format: z.enum(AUDIT_EXPORT_FORMATS),
+  filters: z.optional(
+    z.strictObject({
+      since: z.optional(z.string().check(z.maxLength(40))),
+      until: z.optional(z.string().check(z.maxLength(40))),
+      kind: z.optional(z.string().check(z.maxLength(32))),
+      user: z.optional(z.string().check(z.maxLength(64))),
+    }),
+  ),
+});
+export type AdminChangeExportRequest = z.infer<typeof AdminChangeExportRequestSchema>;

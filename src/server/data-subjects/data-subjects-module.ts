@@ -142,6 +142,14 @@ export function createDataSubjectsArea(deps: DataSubjectsAreaDeps): DataSubjects
     now,
   };
   const stops: Array<() => void> = [];
+  // What every signed export (lookups, changes, the accountability report) is made with.
+  const signedExports = {
+    recordChange: deps.recordChange,
+    signer,
+    checkpointer,
+    exportMaxRecords: settings.auditExportMaxRecords,
+    now,
+  };
 
   return {
     auditStore,
@@ -166,7 +174,10 @@ export function createDataSubjectsArea(deps: DataSubjectsAreaDeps): DataSubjects
           ...(deps.beforeLookup ? { beforeLookup: deps.beforeLookup } : {}),
         }),
       },
-      { path: '/api/audit-trail/changes', app: adminChangesRoutes({ store: auditStore }) },
+      {
+        path: '/api/audit-trail/changes',
+        app: adminChangesRoutes({ store: auditStore, ...signedExports }),
+      },
       {
         path: '/api/audit-trail',
         app: auditTrailRoutes({
@@ -193,11 +204,7 @@ export function createDataSubjectsArea(deps: DataSubjectsAreaDeps): DataSubjects
         app: accountabilityRoutes({
           figures: new AccountabilityStore(deps.database),
           store: auditStore,
-          recordChange: deps.recordChange,
-          signer,
-          checkpointer,
-          exportMaxRecords: settings.auditExportMaxRecords,
-          now,
+          ...signedExports,
         }),
       },
     ],

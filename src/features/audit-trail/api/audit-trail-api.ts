@@ -15,7 +15,10 @@ import {
 } from '../../../shared/audit-trail';
 import * as z from 'zod/mini';
 import { auditQueryString, type AuditFilters } from '../audit-url-state';
-import type { ChangeFilters } from '../changes-url-state';
+import { changesQueryString, type ChangeFilters } from '../changes-url-state';
+import type { AdminChangeExportRequest } from '../../../shared/admin-changes';
+
+type AdminChangeExportFilters = NonNullable<AdminChangeExportRequest['filters']>;
 
 /** Query keys of this feature. */
 export const auditKeys = {
@@ -90,15 +93,29 @@ export function exportFilters(filters: AuditFilters): AuditExportFilters {
 /** What an export produced. */
 export type AuditExportResult = SignedExportResult;
 
+/** The API filters of a changes export: the same meaning as the changes list's query. */
+export function changeExportFilters(filters: ChangeFilters): AdminChangeExportFilters {
+  return Object.fromEntries(new URLSearchParams(changesQueryString(filters).slice(1)));
+}
+
+/** What an export holds: a search's lookups, the filtered lookups, or the filtered changes. */
+export type AuditExportSubject =
+  { identifier: string } | { filters: AuditExportFilters } | { changes: AdminChangeExportFilters };
+
 /**
- * Exports a search (`identifier`) or the filters as a file, then fetches its detached signature
- * and saves it beside it as `<file>.sig.json`.
+ * Exports a search (`identifier`), the filtered lookups or the filtered administrative changes as
+ * a file, then fetches its detached signature and saves it beside it as `<file>.sig.json`.
  */
-function exportAuditTrail(request: {
-  format: AuditExportFormat;
-  identifier?: string;
-  filters?: AuditExportFilters;
-}): Promise<AuditExportResult> {
+function exportAuditTrail(
+  request: { format: AuditExportFormat } & AuditExportSubject,
+): Promise<AuditExportResult> {
+  if ('changes' in request) {
+    return downloadSignedExport(
+      '/api/audit-trail/changes/export',
+      { format: request.format, filters: request.changes },
+      `audit-changes.${request.format}`,
+    );
+  }
   return downloadSignedExport('/api/audit-trail/export', request, `audit-trail.${request.format}`);
 }
 

@@ -1,7 +1,8 @@
 // Streams the audit records of a search or a filter as CSV or JSON, one page of the store at a
 // time and only as fast as the client reads, hashing the bytes as they leave; at the end the
 // manifest (digest, size, records, scope) is signed and kept, for the browser to fetch as the
-// export's detached signature. Nothing is built in memory, however large the export.
+// export's detached signature. Nothing is built in memory, however large the export. The lookups
+// and the administrative changes are exported alike; only their rows' layout differs.
 import { createHash } from 'node:crypto';
 import type {
   AuditExportFormat,
@@ -16,14 +17,24 @@ import { csvCell } from '../../../shared/csv-formula';
 export const EXPORT_PAGE_SIZE = 500;
 
 /** Where an export's records come from: pages of the trail, newest first. */
-export type ExportPages = (cursor: string | undefined, limit: number) => Promise<AuditRecordPage>;
+export type ExportPages<Row = AuditRecord> = (
+  cursor: string | undefined,
+  limit: number,
+) => Promise<Pick<AuditRecordPage, 'nextCursor'> & { readonly items: readonly Row[] }>;
 
-export interface AuditExportOptions {
+/** How one kind of record is written: its CSV columns, and its form in the JSON `records`. */
+export interface ExportLayout<Row> {
+  readonly csvHeader: readonly string[];
+  csvCells(row: Row): ReadonlyArray<Parameters<typeof csvCell>[0]>;
+  json(row: Row): unknown;
+}
+
+export interface AuditExportOptions<Row = AuditRecord> {
   readonly id: string;
   readonly format: AuditExportFormat;
   /** What is exported, in words (filters; never an identifier). */
   readonly scope: string;
-  readonly pages: ExportPages;
+  readonly pages: ExportPages<Row>;
   readonly signer: ExportSigner;
   readonly now: () => number;
   /** Called with the signature once the last byte is out, before the stream closes. */
@@ -58,8 +69,11 @@ export function paramsText(record: AuditRecord): string {
     .join('; ');
 }
 
-function csvRow(record: AuditRecord): string {
-  return `${[
+/** A lookup record's layout (docs/audit-trail.md, "Export layouts"). */
+export const AUDIT_RECORD_LAYOUT: ExportLayout<AuditRecord> = {
+  csvHeader: CSV_HEADER,
+  json: (record) => record,
+  csvCells: (record) => [
     record.id,
     record.at,
     record.user,
@@ -77,13 +91,20 @@ function csvRow(record: AuditRecord): string {
     record.token,
     record.purpose?.category,
     record.purpose?.reference,
-  ]
-    .map(csvCell)
-    .join(',')}\r\n`;
+  ],
+};
+
+/** The lookups' export as a byte stream; pull-based, so the store is read only as the client reads. */
+export function streamAuditExport(options: AuditExportOptions): ReadableStream<Uint8Array> {
+  return streamSignedExport(options, AUDIT_RECORD_LAYOUT);
 }
 
-/** The export as a byte stream; pull-based, so the store is read only as the client reads. */
-export function streamAuditExport(options: AuditExportOptions): ReadableStream<Uint8Array> {
+/** An export of rows laid out by `layout`, streamed, hashed and signed as it leaves. */
+export function streamSignedExport<Row>(
+  options: AuditExportOptions<Row>,
+  layout: ExportLayout<Row>,
+): ReadableStream<Uint8Array> {
+  const csvRow = (row: Row) => `${layout.csvCells(row).map(csvCell).join(',')}\r\n`;
   const encoder = new TextEncoder();
   const digest = createHash('sha256');
   const createdAt = new Date(options.now()).toISOString();
@@ -109,7 +130,7 @@ export function streamAuditExport(options: AuditExportOptions): ReadableStream<U
           started = true;
           text +=
             options.format === 'csv'
-              ? `${CSV_HEADER.join(',')}\r\n`
+              ? `${layout.csvHeader.join(',')}\r\n`
               : `{"exportId":${JSON.stringify(options.id)},"createdAt":${JSON.stringify(createdAt)},"scope":${JSON.stringify(options.scope)},"records":[`;
         }
         const page = await options.pages(cursor, EXPORT_PAGE_SIZE);
@@ -117,7 +138,7 @@ export function streamAuditExport(options: AuditExportOptions): ReadableStream<U
           text +=
             options.format === 'csv'
               ? csvRow(record)
-              : `${records === 0 ? '\n' : ',\n'}${JSON.stringify(record)}`;
+              : `${records === 0 ? '\n' : ',\n'}${JSON.stringify(layout.json(record))}`;
           records += 1;
         }
         cursor = page.nextCursor ?? undefined;

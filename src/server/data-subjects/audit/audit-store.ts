@@ -21,6 +21,7 @@ import { AuditEvidenceStore } from './audit-evidence-store';
 import type { AdministrativeChange } from '../../http/admin-change';
 import {
   CHANGE_COLUMNS,
+  ChangeCountSchema,
   ChangeRowSchema,
   changePayload,
   stateText,
@@ -190,6 +191,8 @@ export interface AuditStore {
   recordChange(change: AdministrativeChange): Promise<StoredChange>;
   /** One page of administrative changes, newest first. */
   listChanges(query: ChangeQuery): Promise<{ items: StoredChange[]; nextCursor: string | null }>;
+  /** How many administrative changes match the filters (for the export's limit). */
+  countChanges(query: Omit<ChangeQuery, 'limit' | 'cursor'>): Promise<number>;
   /** One page of the trail, newest first. */
   list(query: AuditQuery): Promise<AuditRecordPage>;
   /** How many records match the filters (for the export's limit). */
@@ -370,6 +373,12 @@ const FILTERS = `(CAST($1 AS text) IS NULL OR at >= CAST($1 AS text))
     AND (CAST($5 AS text) IS NULL OR outcome = CAST($5 AS text))
     AND (CAST($6 AS text) IS NULL OR LOWER(purpose_reference) = CAST($6 AS text))
     AND (CAST($7 AS text) IS NULL OR purpose_category = CAST($7 AS text))`;
+
+/** The administrative changes' filters ($1–$4, changeFilterParams): period, person, kind. */
+const CHANGE_FILTERS = `(CAST($1 AS text) IS NULL OR at >= CAST($1 AS text))
+    AND (CAST($2 AS text) IS NULL OR at <= CAST($2 AS text))
+    AND (CAST($3 AS text) IS NULL OR LOWER(username) LIKE CAST($3 AS text) ESCAPE '!')
+    AND (CAST($4 AS text) IS NULL OR action LIKE CAST($4 AS text) ESCAPE '!')`;
 
 // Keyset paging on (at, id): stable while new lookups arrive at the top.
 const LIST = `SELECT ${COLUMNS} FROM lookup_audit
@@ -861,19 +870,13 @@ export class SqlAuditStore implements AuditStore {
       db,
       ChangeRowSchema,
       `SELECT ${CHANGE_COLUMNS} FROM admin_changes
-        WHERE (CAST($1 AS text) IS NULL OR at >= CAST($1 AS text))
-          AND (CAST($2 AS text) IS NULL OR at <= CAST($2 AS text))
-          AND (CAST($3 AS text) IS NULL OR LOWER(username) LIKE CAST($3 AS text) ESCAPE '!')
-          AND (CAST($4 AS text) IS NULL OR action LIKE CAST($4 AS text) ESCAPE '!')
+        WHERE ${CHANGE_FILTERS}
           AND (CAST($5 AS text) IS NULL
             OR at < CAST($5 AS text) OR (at = CAST($5 AS text) AND id < CAST($6 AS text)))
         ORDER BY at DESC, id DESC
         LIMIT $7`,
       [
-        query.since === undefined ? null : new Date(query.since).toISOString(),
-        query.until === undefined ? null : new Date(query.until).toISOString(),
-        query.user ? userPrefixPattern(query.user) : null,
-        query.kind ? `${query.kind.replace(/[!%_]/g, '!$&')}.%` : null,
+        ...changeFilterParams(query),
         cursor ? cursor[0] : null,
         cursor ? cursor[1] : null,
         query.limit + 1,
@@ -885,6 +888,17 @@ export class SqlAuditStore implements AuditStore {
       items,
       nextCursor: rows.length > query.limit && last ? encodeKeysetCursor(last.at, last.id) : null,
     };
+  }
+
+  async countChanges(query: Omit<ChangeQuery, 'limit' | 'cursor'>): Promise<number> {
+    const db = await this.#db();
+    const { rows } = await select(
+      db,
+      ChangeCountSchema,
+      `SELECT COUNT(*) AS n FROM admin_changes WHERE ${CHANGE_FILTERS}`,
+      changeFilterParams(query),
+    );
+    return rows[0]?.n ?? 0;
   }
 
   async list(query: AuditQuery): Promise<AuditRecordPage> {
@@ -1199,6 +1213,15 @@ export class SqlAuditStore implements AuditStore {
  */
 function userPrefixPattern(user: string): string {
   return `${user.toLowerCase().replace(/[!%_]/g, '!$&')}%`;
+}
+
+function changeFilterParams(query: Omit<ChangeQuery, 'limit' | 'cursor'>): unknown[] {
+  return [
+    query.since === undefined ? null : new Date(query.since).toISOString(),
+    query.until === undefined ? null : new Date(query.until).toISOString(),
+    query.user ? userPrefixPattern(query.user) : null,
+    query.kind ? `${query.kind.replace(/[!%_]/g, '!$&')}.%` : null,
+  ];
 }
 
 function filterParams(query: Omit<AuditQuery, 'limit' | 'cursor'>): unknown[] {

@@ -6,7 +6,6 @@ import { Hono } from 'hono';
 import type { RecordChange } from '../../http/admin-change';
 import { CheckpointFileError } from './checkpoint-file';
 import * as z from 'zod';
-import { randomUUID } from 'node:crypto';
 import {
   AUDIT_OUTCOMES,
   AUDIT_QUERY_LIMITS,
@@ -25,7 +24,8 @@ import {
 } from '../../../shared/audit-trail';
 import type { AppEnv } from '../../app-env';
 import type { ApiModule } from '../../http/api-operation';
-import { streamAuditExport, type ExportPages } from './audit-export';
+import { AUDIT_RECORD_LAYOUT, type ExportPages } from './audit-export';
+import { signedExportResponse } from './signed-export-response';
 import { personSearch } from './person-search';
 import type { ExportSigner } from './export-signing';
 import type { Checkpointer } from './checkpoint-job';
@@ -231,8 +231,6 @@ export function auditTrailRoutes(deps: AuditTrailRoutesDeps) {
       );
     })
     .post('/export', async (c) => {
-      const user = c.get('user');
-      if (!user) throw new Error('export without a signed-in user');
       const body = await jsonBody(c, 'with a format, and an identifier or filters');
       const parsed = AuditExportRequestSchema.safeParse(body);
       if (!parsed.success) {
@@ -276,49 +274,13 @@ export function auditTrailRoutes(deps: AuditTrailRoutesDeps) {
         pages = (cursor, limit) => store.list({ ...query, limit, ...(cursor ? { cursor } : {}) });
         scope = scopeOf(query);
       }
-      if (total > deps.exportMaxRecords) {
-        throw new HttpProblem({
-          type: PROBLEM_TYPES.exportTooLarge,
-          title: 'The export is too large',
-          status: 413,
-          detail: `${total} records match; an export holds at most ${deps.exportMaxRecords} (AUDIT_EXPORT_MAX_RECORDS). Narrow the time range or filters and export in parts.`,
-          parameter: 'filters',
-        });
-      }
-      const id = randomUUID();
-      await deps.recordChange(c, {
-        action: 'audit.exported',
-        target: id,
-        after: { format: request.format, scope, records: total },
-      });
-      await store.saveExport(id, deps.now(), user.username, null);
-      const stream = streamAuditExport({
-        id,
+      return signedExportResponse(c, deps, {
         format: request.format,
         scope,
+        total,
         pages,
-        signer: deps.signer,
-        now: deps.now,
-        signed: async (signature) => {
-          await store.saveExport(id, deps.now(), user.username, JSON.stringify(signature));
-          // The head as the auditor received it: a later cut below it is caught.
-          // A failed checkpoint is logged by the checkpointer; the export itself is whole.
-          await deps.checkpointer.take('export').catch(() => undefined);
-        },
-      });
-      const stamp = new Date(deps.now()).toISOString().slice(0, 19).replace(/[:T]/g, '-');
-      return new Response(stream, {
-        status: 200,
-        headers: {
-          'Content-Type':
-            request.format === 'csv'
-              ? 'text/csv; charset=utf-8'
-              : 'application/json; charset=utf-8',
-          'Content-Disposition': `attachment; filename="audit-trail-${stamp}.${request.format}"`,
-          'X-Export-Id': id,
-          'X-Export-Records': String(total),
-          ...NO_STORE,
-        },
+        layout: AUDIT_RECORD_LAYOUT,
+        fileName: 'audit-trail',
       });
     })
     .get('/exports/:id/signature', async (c) => {

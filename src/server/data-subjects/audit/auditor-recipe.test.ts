@@ -150,4 +150,73 @@ describe('an auditor with openssl, jq and sha256sum alone', () => {
     expect(runRecipe(checkpointRecipe, work, { CHECKPOINT, PUB: other }).code).not.toBe(0);
     expect(runRecipe(exportRecipe, work, { EXPORT, SIG, PUB: other }).code).not.toBe(0);
   }, 60_000);
+
+  it(`verifies a real export of administrative changes by the same recipe and verify-export, and refuses a changed byte${tools.length ? ` (missing: ${tools.join(', ')})` : ''}`, async () => {
+    expect(tools, 'the standard tools the recipe needs').toEqual([]);
+    const work = tempDir();
+    harness = await startBffHarness({ env: { AUDIT_KEY: KEY } });
+    const set = await harness.request('/api/alerts/thresholds/account-minute/MINUTE', {
+      method: 'PUT',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ percent: 55 }),
+    });
+    expect(set.status).toBe(204);
+    const exported = await harness.request(
+      '/api/audit-trail/changes/export',
+      {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ format: 'csv', filters: { kind: 'threshold' } }),
+      },
+      { as: 'auditor' },
+    );
+    expect(exported.status).toBe(200);
+    const id = exported.headers.get('x-export-id')!;
+    const EXPORT = join(work, 'audit-changes.csv');
+    const SIG = join(work, 'audit-changes.csv.sig.json');
+    const PUB = await publishedKey(work);
+    writeFileSync(EXPORT, Buffer.from(await exported.arrayBuffer()));
+    const signature = await harness.request(
+      `/api/audit-trail/exports/${id}/signature`,
+      {},
+      { as: 'auditor' },
+    );
+    expect(signature.status).toBe(200);
+    writeFileSync(SIG, await signature.text());
+
+    const exportRecipe = recipe('verify-export');
+    const good = runRecipe(exportRecipe, work, { EXPORT, SIG, PUB });
+    expect(good.code, good.output).toBe(0);
+    expect(good.output).toContain('Signature Verified Successfully');
+    const cli = async () => {
+      let text = '';
+      const sink = new Writable({
+        write(chunk, _encoding, done) {
+          text += String(chunk);
+          done();
+        },
+      });
+      const code = await runAuditCli(['verify-export', EXPORT, SIG], {
+        env: { AUDIT_KEY: KEY },
+        stdout: sink,
+        stderr: sink,
+      });
+      return { code, text };
+    };
+    const verified = await cli();
+    expect(verified.code, verified.text).toBe(0);
+    expect(verified.text).toContain('administrative changes, filters: kind threshold');
+
+    // The state after, edited from 55 to 56: both refuse it.
+    const original = readFileSync(EXPORT);
+    const index = original.indexOf('""percent"":55');
+    expect(index).toBeGreaterThan(0);
+    const changed = Buffer.from(original);
+    changed.write('""percent"":56', index);
+    writeFileSync(EXPORT, changed);
+    expect(runRecipe(exportRecipe, work, { EXPORT, SIG, PUB }).code).not.toBe(0);
+    const refused = await cli();
+    expect(refused.code).toBe(1);
+    expect(refused.text).toContain('the export was changed');
+  }, 60_000);
 });

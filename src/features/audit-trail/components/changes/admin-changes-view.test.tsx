@@ -2,7 +2,7 @@
 // its own whose filters are in the URL, each change as a sentence with who (a token beside its
 // owner), when and from where, and its before and after behind a disclosure, fingerprints marked.
 import { screen, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   jsonAnswer as json,
   renderRoute,
@@ -37,7 +37,34 @@ const CHANGES: AdminChange[] = [
 ];
 
 const asked: string[] = [];
-stubApiPerTest((url) => {
+const exports: string[] = [];
+stubApiPerTest((url, init) => {
+  if (url === '/api/audit-trail/changes/export') {
+    exports.push(String(init?.body));
+    return new Response('id,at\r\n', {
+      headers: {
+        'Content-Type': 'text/csv',
+        'X-Export-Id': '22222222-2222-4222-8222-222222222222',
+        'Content-Disposition': 'attachment; filename="audit-changes-2026-03-01-10-00-00.csv"',
+      },
+    });
+  }
+  if (url === '/api/audit-trail/exports/22222222-2222-4222-8222-222222222222/signature') {
+    return json({
+      version: 2,
+      algorithm: 'Ed25519',
+      exportId: '22222222-2222-4222-8222-222222222222',
+      createdAt: '2026-03-01T10:00:00.000Z',
+      format: 'csv',
+      scope: 'administrative changes, filters: kind threshold',
+      records: 1,
+      bytes: 7,
+      sha256: 'ab',
+      keyFingerprint: '0123456789abcdef',
+      publicKey: 'PEM',
+      signature: 'c2ln',
+    });
+  }
   if (url.startsWith('/api/audit-trail/changes')) {
     asked.push(url);
     const kind = new URL(url, 'http://console.test').searchParams.get('kind');
@@ -91,5 +118,20 @@ describe('the administrative changes view', () => {
     expect(router.state.location.search).toBe('?view=changes&kind=token');
     expect(await screen.findByText('No change matches these filters.')).toBeVisible();
     expect(asked.at(-1)).toBe('/api/audit-trail/changes?kind=token');
+  });
+
+  it('exports the changes its filters show, with their signature', async () => {
+    URL.createObjectURL = vi.fn(() => 'blob:x');
+    URL.revokeObjectURL = vi.fn();
+    exports.length = 0;
+    const { user } = renderPage('/audit?view=changes&kind=threshold&user=ada');
+    const group = await screen.findByRole('group', { name: 'Export the filtered changes' });
+    await user.click(within(group).getByRole('button', { name: 'Export CSV' }));
+    expect(
+      await screen.findByText(/Saved audit-changes-2026-03-01-10-00-00\.csv \(1 change\)/),
+    ).toHaveTextContent('audit-changes-2026-03-01-10-00-00.csv.sig.json (key 0123456789abcdef)');
+    expect(exports.map((body) => JSON.parse(body) as unknown)).toEqual([
+      { format: 'csv', filters: { user: 'ada', kind: 'threshold' } },
+    ]);
   });
 });

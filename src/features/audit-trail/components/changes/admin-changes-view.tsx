@@ -12,6 +12,8 @@ import {
 import { ListRegion } from '../../../../components/ui/list-region';
 import { ADMIN_CHANGE_KINDS } from '../../../../shared/admin-changes';
 import { adminChangesQueryOptions } from '../../api/admin-changes-api';
+import { changeExportFilters } from '../../api/audit-trail-api';
+import { AuditExportButtons } from '../audit-export-buttons';
 import { CHANGE_KIND_LABELS } from '../../change-text';
 import type { ChangeFilters } from '../../changes-url-state';
 import { AdminChangeTable } from './admin-change-table';
@@ -69,6 +71,14 @@ export function AdminChangesView({ filters, onChange }: AdminChangesViewProps) {
         it (a token’s owner beside the token), when, from which address, and its state before and
         after. Secrets are never kept: a fingerprint tells two apart.
       </p>
+      {rows.length > 0 ? (
+        <AuditExportButtons
+          what={{ changes: changeExportFilters(filters) }}
+          label={
+            Object.keys(filters).length > 0 ? 'the filtered changes' : 'every administrative change'
+          }
+        />
+      ) : null}
       <ListRegion
         query={changes}
         loading="Loading the administrative changes…"
