@@ -141,6 +141,8 @@ for (const size of WIDTHS) {
       test('the rate limits with reporting integrations and during a block have no axe violation', async ({
         page,
       }) => {
+        // Three axe runs and a block provoked and ended: a busy machine needs more than 30 s.
+        test.setTimeout(120_000);
         await page.goto('/sign-in');
         await page.getByLabel('Username').fill('admin');
         await page.getByLabel('Password').fill('demo');
