@@ -60,6 +60,8 @@ export default defineConfig({
       use: { storageState: ADMIN_STORAGE_STATE },
     },
   ],
+  // Each server's start deadline only bounds a hang: compiling the identity provider with tsx and
+  // starting four servers at once takes minutes on a busy machine, seconds on a quiet one.
   webServer: [
     {
       // The bundled mock, as the Docker image runs it (the build comes first in `npm run test:e2e`).
@@ -67,7 +69,7 @@ export default defineConfig({
       url: `${mockUrl}/__mock/stats`,
       env: { MOCK_PORT: String(E2E_MOCK_PORT) },
       reuseExistingServer: !process.env.CI,
-      timeout: 60_000,
+      timeout: 300_000,
     },
     {
       // Live mode needs console users: the e2e users file is written first.
@@ -82,7 +84,7 @@ export default defineConfig({
         DATA_DIR: '.test-results/e2e/live-data',
       },
       reuseExistingServer: !process.env.CI,
-      timeout: 60_000,
+      timeout: 300_000,
     },
     {
       // Demo mode, with a fresh incident store per run (a block left by the previous run would
@@ -98,14 +100,14 @@ export default defineConfig({
         LOG_LEVEL: 'warn',
       },
       reuseExistingServer: !process.env.CI,
-      timeout: 60_000,
+      timeout: 300_000,
     },
     {
       // The identity provider of the single sign-on specs (e2e/identity.spec.ts).
       command: 'npx tsx e2e/start-identity-provider.ts',
       url: `${E2E_OIDC_ISSUER}/.well-known/openid-configuration`,
       reuseExistingServer: !process.env.CI,
-      timeout: 120_000,
+      timeout: 300_000,
     },
     {
       // A live-mode console signing people in through that provider; local sign-in stays on.
@@ -123,7 +125,7 @@ export default defineConfig({
         OIDC_ROLE_MAP: DEMO_ROLE_MAP,
       },
       reuseExistingServer: !process.env.CI,
-      timeout: 120_000,
+      timeout: 300_000,
     },
   ],
 });

@@ -79,6 +79,17 @@ async function expectNoViolations(page: Page, where: string) {
 async function expectNoSidewaysScroll(page: Page, where: string) {
   const width = await page.evaluate(() => document.documentElement.scrollWidth);
   expect(width, `${where}: page width`).toBeLessThanOrEqual(page.viewportSize()!.width);
+  // The header's links scroll within it rather than widen the page, so a link pushed out of
+  // sight would pass the check above: each must end inside the screen.
+  const outOfSight = await page
+    .getByRole('navigation', { name: 'Main' })
+    .getByRole('link')
+    .evaluateAll((links) =>
+      links
+        .filter((link) => link.getBoundingClientRect().right > window.innerWidth)
+        .map((link) => link.textContent),
+    );
+  expect(outOfSight, `${where}: header links out of sight`).toEqual([]);
 }
 
 for (const size of WIDTHS) {
