@@ -10,6 +10,7 @@ import type { StoredChange } from './admin-change-entry';
 import type { AccountabilityStore } from './accountability-store';
 import type { AuditStore, AuditVerification } from './audit-store';
 import { findCheckpoint } from './checkpoints';
+import { utcText } from '../../../shared/utc-text';
 
 /** What the report reads. */
 export interface AccountabilityReportDeps {
@@ -57,18 +58,20 @@ export function evidenceSummary(
   coversPeriod: boolean,
   checkpoint: { seq: number; at: string } | null,
 ): string {
+  // A walk over an empty trail (the start-up job's on a new console) proved nothing: the audit
+  // page says "not yet" for it, and so does this sentence.
   const walk =
-    verification === null
+    verification === null || (verification.ok && verification.entries === 0)
       ? 'The chain has not been verified yet (run “verify now” on the audit page)'
       : !verification.ok
-        ? `The last verification, ${verification.at}, found the chain broken: ${verification.detail}`
+        ? `The last verification, ${utcText(verification.at)}, found the chain broken: ${verification.detail}`
         : coversPeriod
-          ? `Verified intact on ${verification.at} (${verification.entries} entries), after the period ended`
-          : `Last verified intact on ${verification.at}, before the period ended: entries written since are not verified yet`;
+          ? `Verified intact on ${utcText(verification.at)} (${verification.entries} entries), after the period ended`
+          : `Last verified intact on ${utcText(verification.at)}, before the period ended: entries written since are not verified yet`;
   const kept =
     checkpoint === null
       ? 'no signed checkpoint has been taken yet'
-      : `newest signed checkpoint: entry ${checkpoint.seq}, ${checkpoint.at}`;
+      : `newest signed checkpoint: entry ${checkpoint.seq}, ${utcText(checkpoint.at)}`;
   return `${walk}; ${kept}.`;
 }
 
