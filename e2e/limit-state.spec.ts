@@ -59,15 +59,18 @@ test.describe('in demo mode', () => {
         const accountWide = page.getByRole('region', {
           name: 'Account-wide: every reporting client',
         });
+        // The account-wide card is polled every 5 s, not pushed like the banner: waiting for it
+        // must outlast one poll and its answer.
+        const polled = { timeout: 15_000 };
         if (control.state === null) {
           await expect(banner(page)).toBeHidden();
           await expect(headroom.last()).not.toContainText(STATE);
-          await expect(accountWide).not.toContainText(STATE);
+          await expect(accountWide).not.toContainText(STATE, polled);
         } else {
           // The banner, the account gauges and the account-wide card, same words.
           await expect(banner(page)).toContainText(`${control.state}.`);
           await expect(headroom.last()).toContainText(control.state);
-          await expect(accountWide).toContainText(control.state);
+          await expect(accountWide).toContainText(control.state, polled);
         }
 
         await goTo(page, 'Alerts');
