@@ -1,8 +1,9 @@
-// One date format on every page, 24-hour, with the zone where it matters: "Nov 25, 2026, 15:49",
-// "4:02:48 PM", "25/11/2026" and "15:45" on four pages made readers wonder which time was meant.
+// One date format on every page, 24-hour, in the reader's zone and labelled with it: "Nov 25, 2026,
+// 15:49", "4:02:48 PM", "25/11/2026" and an unlabelled "15:45" beside a UTC verdict made readers
+// wonder which time was meant.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { formatClock, formatDate, formatDateTime, formatTime } from './format';
 
 const AFTERNOON = Date.UTC(2026, 10, 25, 16, 2, 48);
@@ -16,13 +17,10 @@ function sourceFiles(dir: string): string[] {
 }
 
 describe('the console’s date format', () => {
-  it('writes dates ISO-like and times on a 24-hour clock, the zone on request', () => {
+  it('writes dates ISO-like and times on a 24-hour clock, always with the zone', () => {
     expect(formatDate(AFTERNOON)).toMatch(/^2026-11-2[56]$/);
-    expect(formatDateTime(AFTERNOON)).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:48$/);
-    expect(formatDateTime(AFTERNOON, { zone: true })).toMatch(
-      /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:48 (UTC|GMT[+-]?[\d:]*)$/,
-    );
-    expect(formatTime(AFTERNOON)).toMatch(/^\d{2}:\d{2}:48$/);
+    expect(formatDateTime(AFTERNOON)).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:48 \S+$/);
+    expect(formatTime(AFTERNOON)).toMatch(/^\d{2}:\d{2}:48 \S+$/);
     expect(formatClock(AFTERNOON)).toMatch(/^\d{2}:\d{2}$/);
     for (const text of [formatDateTime(AFTERNOON), formatTime(AFTERNOON)]) {
       expect(text).not.toMatch(/AM|PM/);
@@ -38,5 +36,36 @@ describe('the console’s date format', () => {
         ),
       );
     expect(offenders).toEqual([]);
+  });
+});
+
+describe('times in the reader’s zone', () => {
+  const original = process.env.TZ;
+  afterEach(() => {
+    process.env.TZ = original;
+    vi.resetModules();
+  });
+
+  // The formatters are built once per page load; a fresh module is a fresh page in another zone.
+  async function formatIn(zone: string) {
+    process.env.TZ = zone;
+    vi.resetModules();
+    return import('./format');
+  }
+
+  it('follows the zone the browser runs in and names it', async () => {
+    const berlin = await formatIn('Europe/Berlin');
+    expect(berlin.formatDateTime(AFTERNOON)).toBe('2026-11-25 17:02:48 GMT+1');
+    expect(berlin.formatTime(AFTERNOON)).toBe('17:02:48 GMT+1');
+    expect(berlin.formatZone(AFTERNOON)).toBe('GMT+1');
+
+    const newYork = await formatIn('America/New_York');
+    expect(newYork.formatDateTime(AFTERNOON)).toBe('2026-11-25 11:02:48 EST');
+    expect(newYork.formatTime(AFTERNOON)).toBe('11:02:48 EST');
+  });
+
+  it('says UTC where the browser runs in UTC', async () => {
+    const utc = await formatIn('UTC');
+    expect(utc.formatTime(AFTERNOON)).toBe('16:02:48 UTC');
   });
 });

@@ -1,8 +1,15 @@
 // Numbers and times as the console writes them, fixed to English like the rest of the UI text.
-// Every page writes instants in one format: ISO-like date, 24-hour clock, in the user's time zone,
-// with the zone's short name where a reader may compare the time with another system (support
-// texts, audit records, tooltips). "25/11/2026" or "4:02:48 PM" next to "15:45" made people
-// wonder whether two pages meant different times.
+//
+// One rule for every time on every page: the browser's own time zone, always labelled with the
+// zone's short name ("15:49:02 GMT+1", "2026-11-25 15:49:02 EST"), on a 24-hour clock with an
+// ISO-like date. Why local and not UTC: the people reading the console compare its times with
+// their own clock, calendar and tickets, and "blocked until 15:49:02" means something at a glance
+// only in their zone. Why always labelled: unlabelled local times next to a UTC verdict on one line
+// made readers wonder which time was meant. The precise instant stays one hover away: <Instant>
+// (components/ui/instant.tsx) puts the UTC time in the title and the ISO instant in dateTime.
+// Text that leaves the page for someone whose zone is unknown (support texts, audit verdicts, every
+// export) is written in UTC instead and says so (shared/utc-text.ts; exports use ISO 8601 with Z).
+// Chart axes alone write bare clock ticks: their chart names the zone once (formatZone).
 //
 // The formatters are built once, on first use rather than at import: the first Intl object of a
 // page loads the browser's locale data (30 to 60 ms measured in Chromium), and at import that ran
@@ -52,31 +59,33 @@ function partsOf(instant: string | number | Date): InstantParts {
   };
 }
 
-/** "2026-11-25". */
+/** "2026-11-25": a day alone (compact table cells; the full instant is in their title). */
 export function formatDate(instant: string | number | Date): string {
   return partsOf(instant).date;
 }
 
-/** "15:49" on a 24-hour clock: chart axes and "as of" notes. */
+/** "15:49", unlabelled: only for chart axis ticks, whose chart names the zone (formatZone). */
 export function formatClock(instant: string | number | Date): string {
   return partsOf(instant).clock;
 }
 
-/** "15:49:02" on a 24-hour clock: times of today (countdowns' ends, incident rows). */
-export function formatTime(instant: string | number | Date): string {
-  const parts = partsOf(instant);
-  return `${parts.clock}:${parts.seconds}`;
+/** "GMT+1", "EST", "UTC": the short name of the browser's zone at `instant`. */
+export function formatZone(instant: string | number | Date): string {
+  return partsOf(instant).zone;
 }
 
-/**
- * "2026-11-25 15:49:02", or with `zone` "2026-11-25 15:49:02 GMT+1": the one date-and-time
- * format of the console.
- */
-export function formatDateTime(
-  instant: string | number | Date,
-  { zone = false }: { zone?: boolean } = {},
-): string {
+/** "15:49:02 GMT+1": a time of today (countdowns' ends, incident rows, "fetched at"). */
+export function formatTime(instant: string | number | Date): string {
   const parts = partsOf(instant);
-  const text = `${parts.date} ${parts.clock}:${parts.seconds}`;
-  return zone && parts.zone ? `${text} ${parts.zone}` : text;
+  return withZone(`${parts.clock}:${parts.seconds}`, parts.zone);
+}
+
+/** "2026-11-25 15:49:02 GMT+1": the one date-and-time format of the console. */
+export function formatDateTime(instant: string | number | Date): string {
+  const parts = partsOf(instant);
+  return withZone(`${parts.date} ${parts.clock}:${parts.seconds}`, parts.zone);
+}
+
+function withZone(text: string, zone: string): string {
+  return zone ? `${text} ${zone}` : text;
 }

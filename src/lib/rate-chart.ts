@@ -3,7 +3,7 @@
 // minute with a line per decade, no built-in legend (each page draws its own key) and a cursor
 // that does not zoom.
 import type uPlot from 'uplot';
-import { formatCount } from './format';
+import { formatCount, formatZone } from './format';
 
 function cssVar(name: string, fallback: string): string {
   const value = getComputedStyle(document.documentElement).getPropertyValue(name).trim();
@@ -40,7 +40,14 @@ export function rateChartFrame(
     // both readable on one axis.
     scales: { y: { distr: 4, asinh: 1, range: (_u, _min, max) => [0, Math.max(max, 10) * 1.5] } },
     axes: [
-      { ...axis, space: timeSpace, values: (_u, values) => values.map(timeLabel) },
+      {
+        ...axis,
+        space: timeSpace,
+        values: (_u, values) => values.map(timeLabel),
+        // The ticks are bare clock times (lib/format.ts): the axis names their zone once.
+        label: `time (${formatZone(Date.now())})`,
+        labelSize: 18,
+      },
       {
         ...axis,
         size: 56,

@@ -1,6 +1,5 @@
 // Words of the audit page, fixed to English like the rest of the UI.
 import type { AuditOutcome, AuditParam, AuditRecord } from '../../shared/audit-trail';
-import { formatDateTime as formatInstant } from '../../lib/format';
 import { BUILT_IN_OPERATIONS, operationLabel } from '../../shared/data-subject-operations';
 
 /** How each outcome reads, and its tone. */
@@ -19,10 +18,6 @@ export function operationTitle(id: string): string {
   const operation = BUILT_IN_OPERATIONS.find((candidate) => candidate.id === id);
   return operation ? operationLabel(operation) : 'Unknown operation';
 }
-
-/** "2026-03-12 09:14:05 GMT+1": audit records are compared with other systems' logs. */
-export const formatDateTime = (instant: string | number): string =>
-  formatInstant(instant, { zone: true });
 
 /** How a search result relates to the identifier searched for. */
 export const MATCH_TEXT: Readonly<Record<NonNullable<AuditRecord['matchedBy']>, string>> = {

@@ -2,7 +2,7 @@
 // one label with their count, inside the plot, instead of a pile of overlapping marks.
 import { describe, expect, it } from 'vitest';
 import { describeReadout, labelMarks } from './chart-marks';
-import { formatClock } from '../../lib/format';
+import { formatTime } from '../../lib/format';
 
 const BOX = { minGap: 24, width: 24, left: 50, right: 650 };
 
@@ -43,7 +43,7 @@ describe('describeReadout', () => {
   it('says the time and the rates at the cursor in words', () => {
     const at = Date.UTC(2026, 0, 6, 9, 5);
     expect(describeReadout(at, 1234, 0)).toBe(
-      `${formatClock(at)} · 1,234 requests a minute sent, 0 held back by the console`,
+      `${formatTime(at)} · 1,234 requests a minute sent, 0 held back by the console`,
     );
     expect(describeReadout(at, 1, 3)).toContain('1 request a minute sent, 3 held back');
   });

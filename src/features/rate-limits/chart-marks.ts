@@ -1,12 +1,12 @@
 // What the request-rate chart says at the cursor, and where its incident labels go: incidents a few
 // pixels apart (a burst of 429s, often at the right edge, "now") share one label with their count
 // instead of piling up, and no label runs past the plot's edges.
-import { formatClock, formatCount } from '../../lib/format';
+import { formatCount, formatTime } from '../../lib/format';
 
-/** The read-out at the cursor: "16:05 · 12 requests a minute sent, 3 held back". */
+/** The read-out at the cursor: "16:05:00 GMT+1 · 12 requests a minute sent, 3 held back". */
 export function describeReadout(timeMs: number, sent: number, held: number): string {
   const rate = `${formatCount(sent)} ${sent === 1 ? 'request' : 'requests'} a minute sent`;
-  return `${formatClock(timeMs)} · ${rate}, ${formatCount(held)} held back by the console`;
+  return `${formatTime(timeMs)} · ${rate}, ${formatCount(held)} held back by the console`;
 }
 
 /** One label over the marks of one or more incidents. */

@@ -12,7 +12,7 @@ export type SupportContext = Pick<ConsoleMeta, 'serviceHost' | 'oauthClientId' |
 
 /** "2025-01-06 09:01:05 UTC (local: 2025-01-06 10:01:05 GMT+1)": both, with their zones. */
 function supportTime(iso: string): string {
-  return `${utcText(iso)} (local: ${formatDateTime(iso, { zone: true })})`;
+  return `${utcText(iso)} (local: ${formatDateTime(iso)})`;
 }
 
 /** Minutes of the timeline included before the incident began. */

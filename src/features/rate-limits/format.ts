@@ -3,14 +3,9 @@ import { INCIDENT_FLAGS, type Incident, type Rule } from '../../shared/incident'
 import { incidentLimitName } from '../../shared/limit-state';
 import { describeLimits, limitName } from '../../shared/rate-limits';
 import { formatCountdown } from '../../components/ui/format-countdown';
-import { formatDateTime as formatInstant } from '../../lib/format';
 
-// The console's one time format (lib/format.ts): "09:01:05" for today's times.
+// The console's one time format (lib/format.ts): "09:01:05 GMT+1" for today's times.
 export { formatTime } from '../../lib/format';
-
-/** "2025-01-06 09:01:05 GMT+1", for tooltips: the full instant with its zone. */
-export const formatDateTime = (instant: string | number): string =>
-  formatInstant(instant, { zone: true });
 
 /** The console's one countdown format ("59:24"); see components/ui/format-countdown.ts. */
 export const formatDuration = formatCountdown;

@@ -164,8 +164,8 @@ export function AccountabilityPage() {
         />
         {report.data ? (
           <p className="muted" data-testid="report-period">
-            From {formatDateTime(report.data.period.since, { zone: true })} to{' '}
-            {formatDateTime(report.data.period.until, { zone: true })} (end excluded).
+            From {formatDateTime(report.data.period.since)} to{' '}
+            {formatDateTime(report.data.period.until)} (end excluded).
           </p>
         ) : null}
         {bounds.ok ? <ExportButtons period={period} /> : null}

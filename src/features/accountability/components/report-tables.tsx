@@ -2,7 +2,8 @@
 // changes. Small plain tables in a scrollable region, so a narrow screen scrolls rather than
 // squeezes them.
 import type { ReactNode } from 'react';
-import { formatCount, formatDateTime } from '../../../lib/format';
+import { Instant } from '../../../components/ui/instant';
+import { formatCount } from '../../../lib/format';
 import type { AccountabilityReport } from '../../../shared/accountability';
 
 interface FactTableProps {
@@ -109,9 +110,7 @@ export function ChangesTable({ report }: { report: AccountabilityReport }) {
         rows={items.map((change, index) => ({
           key: `${change.at}\u0000${index}`,
           cells: [
-            <time key="at" dateTime={change.at}>
-              {formatDateTime(change.at, { zone: true })}
-            </time>,
+            <Instant key="at" at={change.at} />,
             change.token === null ? change.user : `${change.user} (token “${change.token}”)`,
             change.address,
             <code key="action">{change.action}</code>,

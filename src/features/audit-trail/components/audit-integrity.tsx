@@ -6,9 +6,9 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { LoadErrorPanel } from '../../../components/ui/load-error-panel';
 import { StatusLine } from '../../../components/ui/status-line';
 import { auditIntegrityQueryOptions, auditKeys, useVerifyChain } from '../api/audit-trail-api';
-import { formatCount } from '../../../lib/format';
+import { Instant } from '../../../components/ui/instant';
+import { formatCount, formatDateTime } from '../../../lib/format';
 import { useSession } from '../../../lib/session-query';
-import { formatDateTime } from '../format';
 
 /** The integrity card of the audit page. */
 export function AuditIntegrityPanel() {
@@ -66,7 +66,7 @@ export function AuditIntegrityPanel() {
             <dd data-testid="chain-last-verified">
               {last && verified ? (
                 <>
-                  <time dateTime={last.at}>{formatDateTime(last.at)}</time>{' '}
+                  <Instant at={last.at} />{' '}
                   <span className="status-badge" data-tone={last.ok ? 'good' : 'bad'}>
                     {last.ok ? 'Intact' : 'Broken'}
                   </span>{' '}
@@ -91,9 +91,7 @@ export function AuditIntegrityPanel() {
               {checkpoints?.latest ? (
                 <>
                   Latest: entry {formatCount(checkpoints.latest.seq)},{' '}
-                  <time dateTime={checkpoints.latest.at}>
-                    {formatDateTime(checkpoints.latest.at)}
-                  </time>{' '}
+                  <Instant at={checkpoints.latest.at} />{' '}
                   <span className="muted">(key {checkpoints.latest.keyFingerprint})</span>
                 </>
               ) : (

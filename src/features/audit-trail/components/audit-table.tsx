@@ -5,14 +5,8 @@ import { useMemo } from 'react';
 import { createColumnHelper, tableFeatures, useTable } from '@tanstack/react-table';
 import { CardTableHead } from '../../../components/ui/card-table-head';
 import type { AuditRecord } from '../../../shared/audit-trail';
-import {
-  formatDateTime,
-  MATCH_TEXT,
-  matchedKeysText,
-  operationTitle,
-  OUTCOME_TEXT,
-  paramsText,
-} from '../format';
+import { Instant } from '../../../components/ui/instant';
+import { MATCH_TEXT, matchedKeysText, operationTitle, OUTCOME_TEXT, paramsText } from '../format';
 
 /** `/problems/data-subject-not-found (upstream 404)` -> "data subject not found (upstream 404)". */
 function detailText(detail: string): string {
@@ -26,7 +20,7 @@ const columns = columnHelper.columns([
   columnHelper.accessor('at', {
     header: 'Time',
     meta: { className: 'cell-time', label: 'Time' },
-    cell: (info) => <time dateTime={info.getValue()}>{formatDateTime(info.getValue())}</time>,
+    cell: (info) => <Instant at={info.getValue()} />,
   }),
   columnHelper.accessor('user', {
     header: 'User',

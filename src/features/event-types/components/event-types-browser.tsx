@@ -19,12 +19,17 @@ import {
 import { useEventTypesView, type FacetKey } from '../use-event-types-view';
 import { EventTypesTable } from './event-types-table';
 import { FacetFilter } from './facet-filter';
-import { formatClock, formatCount } from '../../../lib/format';
-import { formatAge, formatDateTime } from './format';
+import { Instant } from '../../../components/ui/instant';
+import { formatCount } from '../../../lib/format';
+import { formatAge } from './format';
 
 export interface EventTypesBrowserProps {
   response: EventTypesResponse;
-  onRefresh: () => void;
+  /**
+   * Asks for a fresh list; absent while a notice above the list (a block, a failure) carries the
+   * page's one Refresh, so the page never shows two buttons of which one cannot work.
+   */
+  onRefresh?: () => void;
   refreshing: boolean;
 }
 
@@ -150,14 +155,13 @@ export function EventTypesBrowser({ response, onRefresh, refreshing }: EventType
         {exported ? <span className="export-confirmation"> · {exported}</span> : null}
       </p>
       <p className="muted event-types-fetched">
-        Data fetched at{' '}
-        <time dateTime={response.fetchedAt} title={formatDateTime(response.fetchedAt)}>
-          {formatClock(response.fetchedAt)}
-        </time>{' '}
-        ({formatAge(response.fetchedAt, Date.now())})
-        <ActionButton className="button-link" onClick={onRefresh} unavailable={refreshing}>
-          Refresh
-        </ActionButton>
+        Data fetched at <Instant at={response.fetchedAt} show="time" /> (
+        {formatAge(response.fetchedAt, Date.now())})
+        {onRefresh ? (
+          <ActionButton className="button-link" onClick={onRefresh} unavailable={refreshing}>
+            Refresh
+          </ActionButton>
+        ) : null}
       </p>
     </div>
   );

@@ -3,6 +3,7 @@
 import { ApiError } from '../../../lib/api-client';
 import { PROBLEM_TYPES, type Problem } from '../../../shared/problem';
 import { ActionButton } from '../../../components/ui/action-button';
+import { Instant } from '../../../components/ui/instant';
 import { StatusPanel } from '../../../components/ui/status-panel';
 import { useCountdown } from '../../../components/ui/use-countdown';
 import { describeCountdown, formatCountdown } from '../../../components/ui/format-countdown';
@@ -64,7 +65,8 @@ function RateLimitedError({
   retrying: boolean;
 }) {
   const retryAfter = problem.retryAfterSeconds ?? 0;
-  const remaining = useCountdown(errorUpdatedAt + retryAfter * 1000);
+  const retryAt = errorUpdatedAt + retryAfter * 1000;
+  const remaining = useCountdown(retryAt);
   const waiting = remaining > 0;
   return (
     <StatusPanel
@@ -80,7 +82,8 @@ function RateLimitedError({
                 try again in{' '}
                 <time dateTime={`PT${remaining}S`} title={describeCountdown(remaining)}>
                   {formatCountdown(remaining)}
-                </time>
+                </time>{' '}
+                (at <Instant at={retryAt} show="time" />)
               </>
             ) : (
               'you can try again now'

@@ -613,4 +613,31 @@ describe('EventTypesPage failures', () => {
     await findTable();
     expect(fetchMock).toHaveBeenCalledTimes(2);
   });
+
+  it('has one Refresh during a block, unavailable, saying why and when the block ends', async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval', 'Date'] });
+    const fetchMock = stubFetch(() =>
+      jsonResponse({
+        items: ITEMS,
+        fetchedAt: FETCHED_AT,
+        stale: { reason: 'Too many requests', status: 429, retryAfterSeconds: 90 },
+      }),
+    );
+    const user = userEvent.setup();
+    renderPage();
+    await findTable();
+
+    const refreshes = screen.getAllByRole('button', { name: 'Refresh' });
+    expect(refreshes).toHaveLength(1);
+    expect(refreshes[0]).toHaveAttribute('aria-disabled', 'true');
+    const notice = screen
+      .getAllByRole('status')
+      .find((element) => element.textContent?.includes('Showing the list fetched at'))!;
+    expect(notice).toContainElement(refreshes[0]!);
+    expect(notice).toHaveTextContent('rate limiting the account');
+    expect(notice).toHaveTextContent(/can be asked for in 1:30 \(at \d{2}:\d{2}:\d{2} \S+\)/);
+
+    await user.click(refreshes[0]!);
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+  });
 });

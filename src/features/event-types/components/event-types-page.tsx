@@ -63,7 +63,12 @@ export function EventTypesPage() {
       ) : null}
 
       {query.data && query.data.items.length > 0 ? (
-        <EventTypesBrowser response={query.data} onRefresh={retry} refreshing={query.isFetching} />
+        <EventTypesBrowser
+          response={query.data}
+          // The notice above carries the one Refresh, unavailable with its reason while it waits.
+          onRefresh={query.isError || query.data.stale ? undefined : retry}
+          refreshing={query.isFetching}
+        />
       ) : null}
     </section>
   );

@@ -1,9 +1,4 @@
-// Time formats of the event-types page, fixed to English like the rest of the UI text.
-import { formatDateTime as formatInstant } from '../../../lib/format';
-
-/** The full local date and time with its zone, for a tooltip. */
-export const formatDateTime = (instant: string | number): string =>
-  formatInstant(instant, { zone: true });
+// How old the event-types list is, fixed to English like the rest of the UI text.
 
 const RELATIVE = new Intl.RelativeTimeFormat('en', { numeric: 'auto' });
 

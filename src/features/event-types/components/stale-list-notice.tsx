@@ -5,8 +5,8 @@ import { describeCountdown, formatCountdown } from '../../../components/ui/forma
 import { StatusPanel } from '../../../components/ui/status-panel';
 import { useCountdown } from '../../../components/ui/use-countdown';
 import type { StaleEventTypes } from '../../../shared/event-types';
-import { formatClock } from '../../../lib/format';
-import { formatAge, formatDateTime } from './format';
+import { Instant } from '../../../components/ui/instant';
+import { formatAge } from './format';
 
 export interface StaleListNoticeProps {
   stale: StaleEventTypes;
@@ -26,7 +26,8 @@ export function StaleListNotice({
   onRefresh,
   refreshing,
 }: StaleListNoticeProps) {
-  const remaining = useCountdown(receivedAt + (stale.retryAfterSeconds ?? 0) * 1_000);
+  const freshAt = receivedAt + (stale.retryAfterSeconds ?? 0) * 1_000;
+  const remaining = useCountdown(freshAt);
   const rateLimited = stale.status === 429;
   return (
     <StatusPanel
@@ -34,11 +35,8 @@ export function StaleListNotice({
       tone="warning"
       title={
         <>
-          Showing the list fetched at{' '}
-          <time dateTime={fetchedAt} title={formatDateTime(fetchedAt)}>
-            {formatClock(fetchedAt)}
-          </time>{' '}
-          ({formatAge(fetchedAt, Date.now())})
+          Showing the list fetched at <Instant at={fetchedAt} show="time" /> (
+          {formatAge(fetchedAt, Date.now())})
         </>
       }
       actions={
@@ -63,8 +61,9 @@ export function StaleListNotice({
               <time dateTime={`PT${remaining}S`} title={describeCountdown(remaining)}>
                 {formatCountdown(remaining)}
               </time>
-            </span>
-            .
+            </span>{' '}
+            (at <Instant at={freshAt} show="time" />
+            ).
           </>
         ) : (
           'Refresh to try again.'

@@ -3,18 +3,12 @@
 import { useEffect, useMemo, useRef } from 'react';
 import { createColumnHelper, tableFeatures, useTable } from '@tanstack/react-table';
 import { CardTableHead } from '../../../components/ui/card-table-head';
+import { Instant } from '../../../components/ui/instant';
 import type { Incident, Rule } from '../../../shared/incident';
 import { endedEarly, type ActiveBlocks } from '../ended-early';
 import { useCountdown } from '../../../components/ui/use-countdown';
 import { formatCount } from '../../../lib/format';
-import {
-  flagText,
-  formatDateTime,
-  formatDuration,
-  formatTime,
-  incidentRuleText,
-  periodText,
-} from '../format';
+import { flagText, formatDuration, formatTime, incidentRuleText, periodText } from '../format';
 
 const features = tableFeatures({ columnMeta: {} as { className: string; label: string } });
 const columnHelper = createColumnHelper<typeof features, Incident>();
@@ -89,15 +83,11 @@ export function IncidentsTable({
             const { firstSeen, lastSeen, operation } = info.row.original;
             return (
               <>
-                <time dateTime={firstSeen} title={formatDateTime(firstSeen)}>
-                  {formatTime(firstSeen)}
-                </time>
+                <Instant at={firstSeen} show="time" />
                 {lastSeen !== firstSeen ? (
                   <>
                     {' – '}
-                    <time dateTime={lastSeen} title={formatDateTime(lastSeen)}>
-                      {formatTime(lastSeen)}
-                    </time>
+                    <Instant at={lastSeen} show="time" />
                   </>
                 ) : null}
                 <span className="cell-sub muted">{operationLabel(operation)}</span>

@@ -2,7 +2,7 @@
 // own ("Sign out everywhere"). An admin sees everyone's, grouped by person, and can end any.
 import { LoadErrorPanel } from '../../../components/ui/load-error-panel';
 import { PageHeader } from '../../../components/ui/page-header';
-import { formatDateTime } from '../../../lib/format';
+import { Instant } from '../../../components/ui/instant';
 import type { ConsoleSession } from '../../../shared/console-sessions';
 import { counted } from '../../../shared/counted';
 import { useEndSession, useSessions, useSignOutEverywhere } from '../api/sessions-api';
@@ -58,8 +58,12 @@ function SessionRow({
         ) : null}
       </th>
       <td data-label="Signed in with">{METHOD_LABELS[session.method]}</td>
-      <td data-label="Started">{formatDateTime(session.startedAt)}</td>
-      <td data-label="Last active">{formatDateTime(session.lastActiveAt)}</td>
+      <td data-label="Started">
+        <Instant at={session.startedAt} />
+      </td>
+      <td data-label="Last active">
+        <Instant at={session.lastActiveAt} />
+      </td>
       <td className="sessions-actions">
         <ConfirmInline
           label="End"

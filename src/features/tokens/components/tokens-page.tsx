@@ -7,6 +7,7 @@ import { FormField } from '../../../components/ui/form-field';
 import { ListRegion } from '../../../components/ui/list-region';
 import { OneTimeSecret } from '../../../components/ui/one-time-secret';
 import { PageHeader } from '../../../components/ui/page-header';
+import { Instant } from '../../../components/ui/instant';
 import { formatDateTime } from '../../../lib/format';
 import { useSession } from '../../../lib/session-query';
 import {
@@ -198,12 +199,11 @@ export function TokensPage() {
                   <td data-label="Owner">{item.owner}</td>
                   <td data-label="Role">{item.role}</td>
                   <td data-label="Expires">
-                    {Date.parse(item.expiresAt) <= now
-                      ? `expired ${formatDateTime(item.expiresAt)}`
-                      : formatDateTime(item.expiresAt)}
+                    {Date.parse(item.expiresAt) <= now ? 'expired ' : null}
+                    <Instant at={item.expiresAt} />
                   </td>
                   <td data-label="Last used">
-                    {item.lastUsedAt ? formatDateTime(item.lastUsedAt) : 'never'}
+                    {item.lastUsedAt ? <Instant at={item.lastUsedAt} /> : 'never'}
                   </td>
                   <td className="managed-actions">
                     <RevokeControl

@@ -3,7 +3,7 @@
 // disclosure. Secrets were never recorded: their fingerprints are labelled as such.
 import type { AdminChange } from '../../../../shared/admin-changes';
 import { changeSentence, stateLines } from '../../change-text';
-import { formatDateTime } from '../../format';
+import { Instant } from '../../../../components/ui/instant';
 
 function StateList({ title, state }: { title: string; state: Record<string, unknown> | null }) {
   const lines = stateLines(state);
@@ -29,7 +29,7 @@ function Row({ change }: { change: AdminChange }) {
     <tr role="row">
       <td role="cell" className="cell-time" data-label="When">
         <div className="cell-content">
-          <time dateTime={change.at}>{formatDateTime(change.at)}</time>
+          <Instant at={change.at} />
         </div>
       </td>
       <td role="cell" className="cell-user" data-label="Who">
