@@ -4,7 +4,7 @@
 import { useState, type FormEvent } from 'react';
 import { ApiError } from '../../../lib/api-client';
 import { formatCount, formatTime } from '../../../lib/format';
-import { blockedLabel } from '../../../shared/limit-state';
+import { blockedLabel, type BlockState } from '../../../shared/limit-state';
 import { counted } from '../../../shared/counted';
 import { ALERT_LIMITS, type LimitForecast } from '../../../shared/alerts';
 import { useSetThreshold } from '../api/alerts-api';
@@ -58,6 +58,21 @@ function ThresholdCell({ forecast, canEdit }: { forecast: LimitForecast; canEdit
   );
 }
 
+/** What a reader tells blocks apart by: the same words and the same end are the same block. */
+const blockText = (block: BlockState) =>
+  `${blockedLabel(block)} until ${formatTime(block.until)}. ${block.reason}`;
+
+/**
+ * The block every blocked row shares, when more than one row has it (an account block stops every
+ * limit): said once above the table instead of on every row, so the rows read cleanly at any width.
+ */
+function sharedBlock(limits: readonly LimitForecast[]): BlockState | null {
+  const blocks = limits.flatMap((limit) => (limit.block ? [limit.block] : []));
+  if (blocks.length < 2) return null;
+  const text = blockText(blocks[0]!);
+  return blocks.every((block) => blockText(block) === text) ? blocks[0]! : null;
+}
+
 /** The forecast table. */
 export function ForecastTable({
   limits,
@@ -66,9 +81,16 @@ export function ForecastTable({
   limits: readonly LimitForecast[];
   canEdit: boolean;
 }) {
+  const shared = sharedBlock(limits);
   return (
     <div className="alerts-table-wrap">
       <table className="alerts-table forecast-table">
+        {shared ? (
+          <caption className="forecast-block-caption">
+            {blockedLabel(shared)}, every limit below until {formatTime(shared.until)}.{' '}
+            <span className="muted">{shared.reason}</span>
+          </caption>
+        ) : null}
         <thead>
           <tr>
             <th scope="col">Limit</th>
@@ -96,7 +118,9 @@ export function ForecastTable({
               <td data-label="Rate">{formatCount(limit.ratePerMinute)} / min</td>
               <td data-label="Runs out">
                 {limit.block
-                  ? `Blocked until ${formatTime(limit.block.until)}`
+                  ? shared
+                    ? 'Blocked (see above)'
+                    : `Blocked until ${formatTime(limit.block.until)}`
                   : limit.secondsToExhaustion === null
                     ? 'Not at this rate'
                     : limit.secondsToExhaustion === 0
@@ -111,7 +135,7 @@ export function ForecastTable({
                   {LEVEL_LABELS[limit.level]}
                 </span>
                 {/* Why, in the same words as the rate-limits page and the banner. */}
-                {limit.block ? (
+                {limit.block && !shared ? (
                   <div className="forecast-block-reason">
                     {blockedLabel(limit.block)}. <span className="muted">{limit.block.reason}</span>
                   </div>
