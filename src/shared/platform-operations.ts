@@ -101,3 +101,30 @@ export const LIMIT_PATHS = {
 
 /** The token endpoint on the service host (client credentials). */
 export const TOKEN_OPERATION = { id: 'token', ...PLATFORM_OPERATIONS.token } as const;
+
+/**
+ * Names people read for the operations the data-subject catalog does not name (its operations are
+ * named there, data-subject-operations.ts): the token request, the event types, the group
+ * creations and the rate-limit table's paths. Keyed like the tables above; shared/endpoint-name.ts
+ * reads both.
+ */
+export const OTHER_OPERATION_NAMES: Readonly<
+  Record<
+    | 'token'
+    | 'getEventTypeFilterOptionsGET'
+    | 'createLinkedIdentityGroupV4'
+    | 'createLinkedIdentityGroupV2'
+    | keyof typeof LIMIT_PATHS,
+    string
+  >
+> = {
+  token: 'Token request',
+  getEventTypeFilterOptionsGET: 'Event types',
+  createLinkedIdentityGroupV4: 'v4 · Create a linked identity group',
+  createLinkedIdentityGroupV2: 'v2 create a linked identity group',
+  consentReceipts: 'Consent receipts',
+  consentReceiptsBulk: 'Consent receipts in bulk',
+  preferences: 'Preferences',
+  webhook: 'Integration webhooks',
+  scim: 'SCIM user provisioning',
+};

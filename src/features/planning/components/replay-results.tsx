@@ -2,6 +2,7 @@
 // the headroom at the busiest minute), the chart, who would have drawn the refusals, every breach
 // of the policy chosen, and the reports left out as implausible.
 import { lazy, Suspense } from 'react';
+import { EndpointLabel, endpointText } from '../../../components/ui/endpoint-label';
 import { formatCount, formatDateTime } from '../../../lib/format';
 import { counted } from '../../../shared/counted';
 import type { ReplayOutcome, WhatIfResult } from '../../../shared/planning';
@@ -54,13 +55,13 @@ function Outcome({
         <dt>First breach</dt>
         <dd>
           {first
-            ? `${formatDateTime(first.minute)}: ${first.name}${first.endpoint ? ` (${first.endpoint})` : ''}, ${formatCount(first.requests)} of ${formatCount(first.limit)}`
+            ? `${formatDateTime(first.minute)}: ${first.name}${first.endpoint ? `, ${endpointText(first.endpoint)}` : ''}, ${formatCount(first.requests)} of ${formatCount(first.limit)}`
             : 'None'}
         </dd>
         <dt>At the busiest minute</dt>
         <dd>
           {headroom
-            ? `${headroom.name}${headroom.endpoint ? ` (${headroom.endpoint})` : ''}: ${formatCount(headroom.used)} of ${formatCount(headroom.limit)}, ${headroom.left >= 0 ? `${formatCount(headroom.left)} left` : `${formatCount(-headroom.left)} over`}`
+            ? `${headroom.name}${headroom.endpoint ? `, ${endpointText(headroom.endpoint)}` : ''}: ${formatCount(headroom.used)} of ${formatCount(headroom.limit)}, ${headroom.left >= 0 ? `${formatCount(headroom.left)} left` : `${formatCount(-headroom.left)} over`}`
             : 'No hard limit to measure against'}
         </dd>
       </dl>
@@ -152,7 +153,7 @@ export function ReplayResults({ result }: { result: WhatIfResult }) {
                 <tr>
                   <th scope="col">Minute</th>
                   <th scope="col">Limit</th>
-                  <th scope="col">Endpoint</th>
+                  <th scope="col">Operation</th>
                   <th scope="col">Requests</th>
                   <th scope="col">Limit</th>
                   <th scope="col">Refused</th>
@@ -166,7 +167,7 @@ export function ReplayResults({ result }: { result: WhatIfResult }) {
                       {breach.name}
                       {breach.kind === 'soft' ? ' (soft: slows, refuses nothing)' : ''}
                     </td>
-                    <td className="mono">{breach.endpoint ?? '—'}</td>
+                    <td>{breach.endpoint ? <EndpointLabel endpoint={breach.endpoint} /> : '—'}</td>
                     <td>{formatCount(breach.requests)}</td>
                     <td>{formatCount(breach.limit)}</td>
                     <td>{formatCount(breach.refused)}</td>

@@ -4,6 +4,7 @@ import { blockedLabel, type BlockState } from '../../../shared/limit-state';
 import { counted } from '../../../shared/counted';
 import type { Incident, Rule, RuleUsage, Usage } from '../../../shared/incident';
 import { useCountdown } from '../../../components/ui/use-countdown';
+import { EndpointLabel } from '../../../components/ui/endpoint-label';
 import { formatCount } from '../../../lib/format';
 import { limitName } from '../../../shared/rate-limits';
 import { formatDuration, formatTime, ruleRequests, ruleTitle } from '../format';
@@ -93,7 +94,9 @@ export function HeadroomGauges({ usage, rules, offsetMs, incidents = [] }: Headr
               {windows.map((limit) => (
                 <li key={limit.endpoint}>
                   <div className="headroom-rule-head">
-                    <code className="headroom-rule-title">{limit.endpoint}</code>
+                    <span className="headroom-rule-title">
+                      <EndpointLabel endpoint={limit.endpoint!} />
+                    </span>
                   </div>
                   <Gauge rule={rule} limit={limit} offsetMs={offsetMs} />
                 </li>

@@ -2,6 +2,7 @@
 // so, shows which it keeps (the stricter), and lets an admin go back to the configured limits.
 import type { ReportedLimit } from '../../../shared/incident';
 import { ActionButton } from '../../../components/ui/action-button';
+import { EndpointLabel } from '../../../components/ui/endpoint-label';
 import { useForgetReportedLimits } from '../api/rate-limits-api';
 import { formatCount } from '../../../lib/format';
 import { formatTime } from '../format';
@@ -42,7 +43,9 @@ export function ReportedLimitsPanel({ reported, canReset, offsetMs }: ReportedLi
           const period = limit.period.toLowerCase();
           return (
             <li key={`${limit.endpoint} ${limit.period}`}>
-              <code className="reported-endpoint">{limit.endpoint}</code>
+              <span className="reported-endpoint">
+                <EndpointLabel endpoint={limit.endpoint} />
+              </span>
               <span>
                 The platform reported <strong>{formatCount(limit.reported)}</strong> per {period};{' '}
                 {limit.configured === null
