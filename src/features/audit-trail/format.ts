@@ -1,31 +1,22 @@
 // Words of the audit page, fixed to English like the rest of the UI.
 import type { AuditOutcome, AuditParam, AuditRecord } from '../../shared/audit-trail';
-import { BUILT_IN_OPERATIONS, operationLabel } from '../../shared/data-subject-operations';
+import { OUTCOME_LABELS } from '../../shared/audit-words';
 
-/** How each outcome reads, and its tone. */
-export const OUTCOME_TEXT: Readonly<
-  Record<AuditOutcome, { label: string; tone: 'good' | 'none' | 'wait' | 'bad' }>
-> = {
-  ok: { label: 'Answered', tone: 'good' },
-  'not-found': { label: 'Not found', tone: 'none' },
-  invalid: { label: 'Refused: invalid', tone: 'wait' },
-  'rate-limited': { label: 'Rate limited', tone: 'wait' },
-  error: { label: 'Failed', tone: 'bad' },
+const OUTCOME_TONES: Readonly<Record<AuditOutcome, 'good' | 'none' | 'wait' | 'bad'>> = {
+  ok: 'good',
+  'not-found': 'none',
+  invalid: 'wait',
+  'rate-limited': 'wait',
+  error: 'bad',
 };
 
-/** "v4 · Details with purposes" for an operation id of the catalog. */
-export function operationTitle(id: string): string {
-  const operation = BUILT_IN_OPERATIONS.find((candidate) => candidate.id === id);
-  return operation ? operationLabel(operation) : 'Unknown operation';
-}
-
-/** How a search result relates to the identifier searched for. */
-export const MATCH_TEXT: Readonly<Record<NonNullable<AuditRecord['matchedBy']>, string>> = {
-  asked: 'Asked for it',
-  shown: 'Shown in the answer',
-  both: 'Asked for and shown',
-  linked: 'Linked: another key of the person',
-};
+/** How each outcome reads (shared/audit-words.ts), and its tone. */
+export const OUTCOME_TEXT = Object.fromEntries(
+  Object.entries(OUTCOME_LABELS).map(([outcome, label]) => [
+    outcome,
+    { label, tone: OUTCOME_TONES[outcome as AuditOutcome] },
+  ]),
+) as Readonly<Record<AuditOutcome, { label: string; tone: 'good' | 'none' | 'wait' | 'bad' }>>;
 
 /** The person's keys a search result matched by, in words. */
 export const KEY_TEXT: Readonly<Record<NonNullable<AuditRecord['matchedKeys']>[number], string>> = {

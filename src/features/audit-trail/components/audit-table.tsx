@@ -6,7 +6,8 @@ import { createColumnHelper, tableFeatures, useTable } from '@tanstack/react-tab
 import { CardTableHead } from '../../../components/ui/card-table-head';
 import type { AuditRecord } from '../../../shared/audit-trail';
 import { Instant } from '../../../components/ui/instant';
-import { MATCH_TEXT, matchedKeysText, operationTitle, OUTCOME_TEXT, paramsText } from '../format';
+import { MATCH_TEXT, operationTitle } from '../../../shared/audit-words';
+import { matchedKeysText, OUTCOME_TEXT, paramsText } from '../format';
 
 /** `/problems/data-subject-not-found (upstream 404)` -> "data subject not found (upstream 404)". */
 function detailText(detail: string): string {

@@ -106,10 +106,39 @@ describe('streamAuditExport', () => {
     const text = await new Response(stream).text();
     const lines = text.trim().split('\r\n');
     expect(lines[0]).toBe(
-      'id,at,user,operation,outcome,status,detail,identifier_hashed,continued,completed,parameters,record_count,subject_count,matched_by,token,purpose_category,purpose_reference',
+      'id,at,user,operation,outcome,status,detail,identifier_hashed,continued,completed,parameters,record_count,subject_count,matched_by,token,purpose_category,purpose_reference,operation_name,outcome_text,matched_by_text',
     );
     expect(lines[1]).toContain(`"'=HYPERLINK(""x"")"`);
     expect(lines[1]).toContain(`"' \n=2+3"`);
     expect(lines[1]).toContain('fromDate=2026-01-01T00:00:00Z');
+  });
+
+  it('says what the codes mean in the audit page’s words, beside the codes scripts read', async () => {
+    const pages: ExportPages = async () => ({
+      items: [
+        { ...record(1), outcome: 'not-found', matchedBy: 'both' },
+        { ...record(2), operation: 'v4-basic-details', outcome: 'rate-limited' },
+      ],
+      nextCursor: null,
+    });
+    const stream = streamAuditExport({
+      id: 'export-2',
+      format: 'csv',
+      scope: 'a search',
+      pages,
+      signer,
+      now: () => Date.UTC(2026, 5, 1),
+      signed: async () => undefined,
+    });
+    const [header, ...rows] = (await new Response(stream).text()).trim().split('\r\n');
+    const columns = header!.split(',');
+    const cell = (row: string, name: string) => row.split(',')[columns.indexOf(name)];
+    expect(cell(rows[0]!, 'outcome')).toBe('not-found');
+    expect(cell(rows[0]!, 'outcome_text')).toBe('Not found');
+    expect(cell(rows[0]!, 'matched_by')).toBe('both');
+    expect(cell(rows[0]!, 'matched_by_text')).toBe('Asked for and shown');
+    expect(cell(rows[1]!, 'outcome_text')).toBe('Rate limited');
+    expect(cell(rows[1]!, 'operation_name')).toBe('v4 · Basic details');
+    expect(cell(rows[1]!, 'matched_by_text')).toBe('');
   });
 });

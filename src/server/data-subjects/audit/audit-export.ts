@@ -12,6 +12,7 @@ import type {
 import type { AuditRecordPage } from './audit-store';
 import type { ExportSigner } from './export-signing';
 import { csvCell } from '../../../shared/csv-formula';
+import { MATCH_TEXT, OUTCOME_LABELS, operationTitle } from '../../../shared/audit-words';
 
 /** Records per page read from the store. */
 export const EXPORT_PAGE_SIZE = 500;
@@ -60,6 +61,10 @@ const CSV_HEADER = [
   'token',
   'purpose_category',
   'purpose_reference',
+  // The audit page's words for the codes above: people read these, scripts the codes.
+  'operation_name',
+  'outcome_text',
+  'matched_by_text',
 ];
 
 /** The parameters asked, in words: `updatedSince=…; identifier=(hashed)`. */
@@ -91,6 +96,9 @@ export const AUDIT_RECORD_LAYOUT: ExportLayout<AuditRecord> = {
     record.token,
     record.purpose?.category,
     record.purpose?.reference,
+    operationTitle(record.operation),
+    OUTCOME_LABELS[record.outcome],
+    record.matchedBy ? MATCH_TEXT[record.matchedBy] : undefined,
   ],
 };
 
