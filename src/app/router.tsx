@@ -1,7 +1,7 @@
 // Pages and their URLs. Each page is its own chunk, loaded when first visited. A page whose data
 // does not depend on what the user does first starts its query in the route's loader, which the
 // router runs beside the chunk's download: the list is on its way before the page's code is.
-import type { QueryClient } from '@tanstack/react-query';
+import { useQuery, type QueryClient } from '@tanstack/react-query';
 import type { ComponentType } from 'react';
 import { createBrowserRouter, Navigate } from 'react-router';
 import { RouterProvider } from 'react-router/dom';
@@ -143,15 +143,9 @@ export function createAppRouter(client: QueryClient): AppRouterInstance {
           lazy: async () => {
             const { IntegrationsPage } =
               await import('../features/integrations/components/integrations-page');
-            const { UnlockSignIn } = await import('../features/session/components/unlock-sign-in');
-            // Admins manage who may use the console here, so a sign-in unlock sits below.
             return {
               Component: adminOnly(
-                () => (
-                  <IntegrationsPage>
-                    <UnlockSignIn />
-                  </IntegrationsPage>
-                ),
+                IntegrationsPage,
                 'This page registers the account’s integrations and issues their reporting keys, which only administrators manage.',
               ),
             };
@@ -162,7 +156,18 @@ export function createAppRouter(client: QueryClient): AppRouterInstance {
           path: 'sessions',
           lazy: async () => {
             const { SessionsPage } = await import('../features/sessions/components/sessions-page');
-            return { Component: () => <SessionsPage signOutHere={useSignOutHere()} /> };
+            const { UnlockSignIn } = await import('../features/session/components/unlock-sign-in');
+            // Sign-ins are managed here, so an admin unlocks a user's sign-in below the sessions.
+            return {
+              Component: function SessionsRoute() {
+                const admin = useQuery(sessionQueryOptions()).data?.role === 'admin';
+                return (
+                  <SessionsPage signOutHere={useSignOutHere()}>
+                    {admin ? <UnlockSignIn /> : null}
+                  </SessionsPage>
+                );
+              },
+            };
           },
         },
         // Tokens for scripts: every role makes its own (the BFF caps their role).

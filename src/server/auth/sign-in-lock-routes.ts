@@ -25,7 +25,8 @@ export function signInLockRoutes(
         type: PROBLEM_TYPES.notFound,
         title: 'No such console user',
         status: 404,
-        detail: 'Check the name; users are listed with: npm run users -- list',
+        // In the page's words: the admin reading it may not run the console's commands.
+        detail: 'No console user has this name. Check its spelling, as the user signs in with it.',
       });
     }
     // Asked before the change is recorded, so the record says what the state really was. An

@@ -25,7 +25,8 @@ function stubBff() {
           type: '/problems/not-found',
           title: 'No such console user',
           status: 404,
-          detail: 'Check the name; users are listed with: npm run users -- list',
+          detail:
+            'No console user has this name. Check its spelling, as the user signs in with it.',
         }),
         { status: 404, headers: { 'Content-Type': 'application/problem+json' } },
       );
@@ -50,7 +51,7 @@ describe('UnlockSignIn', () => {
     await user.clear(screen.getByLabelText('Console user'));
     await user.type(screen.getByLabelText('Console user'), 'nobody');
     await user.click(screen.getByRole('button', { name: 'Unlock sign-in' }));
-    expect(await screen.findByText(/Check the name/)).toBeInTheDocument();
+    expect(await screen.findByText(/No console user has this name/)).toBeInTheDocument();
   });
 
   it('says a user who was not locked was not, instead of "can sign in again now"', async () => {

@@ -1,6 +1,6 @@
-// For admins, below the Integrations page (the page where admins manage who may use the console's
-// API): lifts a user's sign-in lockout after too many wrong passwords, which the locked-out user
-// is told to ask an administrator for. The command line does the same: npm run users -- unlock.
+// For admins, below the Sessions page (where sign-ins are managed): lifts a user's sign-in lockout
+// after too many wrong passwords, which the locked-out user is told to ask an administrator for.
+// The command line does the same: npm run users -- unlock.
 import { useState, type FormEvent } from 'react';
 import { FormField } from '../../../components/ui/form-field';
 import { StatusLine } from '../../../components/ui/status-line';

@@ -1,5 +1,6 @@
 // The Sessions page (every role): where one is signed in, and ending a session or all of one's
 // own ("Sign out everywhere"). An admin sees everyone's, grouped by person, and can end any.
+import type { ReactNode } from 'react';
 import { LoadErrorPanel } from '../../../components/ui/load-error-panel';
 import { PageHeader } from '../../../components/ui/page-header';
 import { Instant } from '../../../components/ui/instant';
@@ -84,7 +85,14 @@ function SessionRow({
 }
 
 /** The page; `signOutHere` signs this tab out as the header's button does (the app provides it). */
-export function SessionsPage({ signOutHere }: { signOutHere: () => Promise<void> }) {
+export function SessionsPage({
+  signOutHere,
+  children,
+}: {
+  signOutHere: () => Promise<void>;
+  /** Sections another area adds at the page's end (an admin's sign-in unlock). */
+  children?: ReactNode;
+}) {
   const list = useSessions();
   const end = useEndSession();
   const everywhere = useSignOutEverywhere(signOutHere);
@@ -171,6 +179,7 @@ export function SessionsPage({ signOutHere }: { signOutHere: () => Promise<void>
           </table>
         )}
       </section>
+      {children}
     </section>
   );
 }
