@@ -1,12 +1,12 @@
 // Pages and their URLs. Each page is its own chunk, loaded when first visited. A page whose data
 // does not depend on what the user does first starts its query in the route's loader, which the
 // router runs beside the chunk's download: the list is on its way before the page's code is.
-import { useQuery, type QueryClient } from '@tanstack/react-query';
+import type { QueryClient } from '@tanstack/react-query';
 import type { ComponentType } from 'react';
 import { createBrowserRouter, Navigate } from 'react-router';
 import { RouterProvider } from 'react-router/dom';
 import { eventTypesQueryOptions } from '../features/event-types/api/get-event-types';
-import { sessionQueryOptions } from '../lib/session-query';
+import { sessionQueryOptions, useSession } from '../lib/session-query';
 import { useSignOutHere } from '../features/session/api/session';
 import { RequireRole } from '../features/session/components/require-role';
 import { AppLayout, useDocumentTitle } from './layout';
@@ -160,7 +160,7 @@ export function createAppRouter(client: QueryClient): AppRouterInstance {
             // Sign-ins are managed here, so an admin unlocks a user's sign-in below the sessions.
             return {
               Component: function SessionsRoute() {
-                const admin = useQuery(sessionQueryOptions()).data?.role === 'admin';
+                const admin = useSession().data?.role === 'admin';
                 return (
                   <SessionsPage signOutHere={useSignOutHere()}>
                     {admin ? <UnlockSignIn /> : null}
