@@ -46,8 +46,6 @@ export interface AuthArea extends AreaModule {
    * when it is off.
    */
   readonly recentAuthentication?: MiddlewareHandler<AppEnv>;
-  /** For /readyz: whether the identity provider's discovery works (single sign-on only). */
-  readonly identityProvider?: { readiness(): Promise<{ ok: boolean; error?: string }> };
 }
 
 export function createAuthArea(deps: AuthAreaDeps): AuthArea {
@@ -81,7 +79,12 @@ export function createAuthArea(deps: AuthAreaDeps): AuthArea {
   );
   return {
     auth,
-    ...(discovery ? { identityProvider: discovery } : {}),
+    // Single sign-on only: whether the identity provider's discovery works. The provider away
+    // only stops single sign-on: degraded, still ready (password sign-in and every signed-in
+    // session go on).
+    readiness: discovery
+      ? [{ name: 'identityProvider', required: false, check: () => discovery.readiness() }]
+      : [],
     ...(identity?.personalDataMaxAuthAgeSeconds
       ? {
           recentAuthentication: requireRecentAuthentication(
