@@ -23,6 +23,7 @@ import { createSessionBackends } from './session-backends';
 import { sessionRoutes } from './session-routes';
 import { signInLockRoutes } from './sign-in-lock-routes';
 import { tokenRoutes } from './token-routes';
+import { NO_STORE } from '../http/no-store';
 
 export interface AuthAreaDeps {
   readonly config: Config;
@@ -74,7 +75,7 @@ export function createAuthArea(deps: AuthAreaDeps): AuthArea {
         localSignIn: config.auth.localSignIn,
       },
       200,
-      { 'Cache-Control': 'no-store' },
+      NO_STORE,
     ),
   );
   return {
