@@ -14,6 +14,7 @@ import type { LookupPurpose } from '../../../shared/lookup-purpose';
 import { chainEntryHash, signCheckpoint, type ChainCheckpoint } from './audit-chain';
 import type { SqlDatabase, SqlExecutor } from '../../store/database';
 import { decodeKeysetCursor, encodeKeysetCursor } from '../../store/keyset-cursor';
+import { placeholders } from '../../store/sql-placeholders';
 import { sortableId } from '../../store/sortable-id';
 import * as z from 'zod';
 import { flag, integer, parseRow, select } from '../../store/typed-rows';
@@ -389,10 +390,6 @@ const LIST = `SELECT ${COLUMNS} FROM lookup_audit
   LIMIT $10`;
 
 const COUNT = `SELECT COUNT(*) AS n FROM lookup_audit WHERE ${FILTERS}`;
-
-/** `$first, $first+1, …` for a list of `count` parameters. */
-const placeholders = (first: number, count: number) =>
-  Array.from({ length: count }, (_, index) => `$${first + index}`).join(', ');
 
 /**
  * The records that asked for one of the hashes, or showed one. Hashes come first as parameters
