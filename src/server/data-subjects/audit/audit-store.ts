@@ -475,8 +475,6 @@ export function personCount(keys: readonly StoredShownKey[]): number {
   return new Set(keys.map((key) => (key.person === null ? `key:${key.hash}` : key.person))).size;
 }
 
-/** What the readiness probe writes: about the size of an intent's row. */
-
 const INSERT = `INSERT INTO lookup_audit (
     id, at, username, operation, outcome, status, detail, identifier_hash, key_id, continued,
     request_id, params, record_count, subject_count, completed, chained, token_name,
