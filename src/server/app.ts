@@ -35,6 +35,7 @@ import { traceRequests, tracedMiddleware } from './observability/traced-steps';
 import { staticSiteRoutes } from './static-site';
 import { problemForUpstreamFailure } from './upstream/upstream-problems';
 import { StoreUnavailableError } from './store/database';
+import { NO_STORE } from './http/no-store';
 
 export interface AppDeps {
   logger: Logger;
@@ -120,7 +121,7 @@ export function createApp(deps: AppDeps) {
     return c.json(
       { status: readiness.ok && !readiness.degraded ? 'ok' : 'degraded', ...readiness },
       readiness.ok ? 200 : 503,
-      { 'Cache-Control': 'no-store' },
+      NO_STORE,
     );
   });
   // Prometheus scrapes: loopback only, or with METRICS_TOKEN (routes/metrics.ts).

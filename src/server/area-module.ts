@@ -2,8 +2,9 @@
 // limits and incidents, data subjects with the audit trail, alerts, integrations, auth, planning)
 // owns its routes, use cases, store and jobs, and exports `create<Area>(deps)` returning this.
 // compose.ts lists the modules; app.ts mounts their routes; the process starts and stops their
-// jobs through start/stop, and /readyz asks each for its readiness.
+// jobs through start/stop, and /readyz and /api/health run the checks each declares.
 import type { Hono } from 'hono';
+import type { ReadinessCheck } from './observability/readiness';
 
 /** One group of an area's routes, mounted under `path` (for example `/api/alerts`). */
 export interface AreaRoutes {
@@ -22,12 +23,6 @@ export interface AreaRoutes {
   readonly access?: 'no-session' | 'integration-key';
 }
 
-/** What an area tells /readyz and /api/health about itself. */
-export interface AreaReadiness {
-  readonly ok: boolean;
-  readonly error?: string;
-}
-
 export interface AreaModule {
   /** The area's routes; an area with no HTTP surface has none. */
   readonly routes: readonly AreaRoutes[];
@@ -35,6 +30,9 @@ export interface AreaModule {
   start(): Promise<void> | void;
   /** Stops them and releases what the area holds; awaited on shutdown, in reverse order. */
   stop(): Promise<void> | void;
-  /** The area's own readiness check, when it has one (its store, its writes). */
-  readiness?(): Promise<AreaReadiness>;
+  /**
+   * What the area tells /readyz and /api/health about itself (its store, its writes, what it
+   * depends on), each check named once; compose.ts collects them from every area.
+   */
+  readonly readiness?: readonly ReadinessCheck[];
 }

@@ -43,7 +43,7 @@ import { traceTransport } from './upstream/traced-transport';
 import { startAlertingCountersAtZero } from './observability/alerting-baseline';
 import { createConsoleHealth } from './observability/console-health';
 import { createConsoleMetrics } from './observability/console-metrics';
-import { createReadiness, type ExtraCheck } from './observability/readiness';
+import { createReadiness, tokenCheck } from './observability/readiness';
 import { scrapeGauges } from './observability/scrape-gauges';
 import {
   countRejections,
@@ -63,7 +63,10 @@ export interface ComposeOptions {
   /** Replaces the HTTP transport (tests); defaults to the keep-alive undici transport. */
   transport?: Transport;
   now?: () => number;
-  /** The open database (incidents); without one they are kept in memory (tests, benchmarks). */
+  /**
+   * The open database every area's store borrows; without one, an in-memory database for this
+   * process (tests, benchmarks).
+   */
   database?: SqlDatabase;
   /** Demo mode: the built-in mock's controls, driven in-process by the demo panel. */
   demoControls?: DemoControlsPort;
@@ -88,10 +91,10 @@ export interface ComposeOptions {
   /** Where the last good event-types list survives a restart (index.ts: under DATA_DIR). */
   lastGoodEventTypesFile?: string;
   /**
-   * Further readiness checks (observability/readiness.ts): a required one failing takes the
-   * replica out of rotation and shows the store as unavailable on /api/health.
+   * Areas beside the console's own, after them in the list (tests: an area whose readiness
+   * check fails).
    */
-  readinessChecks?: readonly ExtraCheck[];
+  extraAreas?: readonly AreaModule[];
   /** Runs the audit trail's daily retention and chain walk (the process entry does). */
   auditMaintenance?: boolean;
   /** Replaces fetch for the calls to the identity provider (tests: tampered answers). */
@@ -119,7 +122,7 @@ export function composeBff({
   redis,
   processMetrics,
   demoTraffic,
-  readinessChecks = [],
+  extraAreas = [],
   auditMaintenance = false,
   providerFetch,
   replayDatabase,
@@ -352,32 +355,18 @@ export function composeBff({
           }),
         ]
       : []),
+    ...extraAreas,
   ];
 
-  // GET /readyz: the store, a token, Redis and the governor's mode; 503 while shutting down.
-  const readiness = createReadiness({
-    store: rateLimiting.readiness,
-    token: () => tokens.getToken(),
-    heldBack: async (error) => (await rateLimiting.guard.explainFailure(error)) !== undefined,
-    shared: () => rateLimits.scaleOut.readiness(),
-    audit: () => dataSubjects.lookupAudit.health(),
-    extraChecks: [
-      ...readinessChecks,
-      ...dataSubjects.readinessChecks,
-      // The provider away only stops single sign-on: degraded, still ready (password sign-in
-      // and every signed-in session go on).
-      ...(authArea.identityProvider
-        ? [
-            {
-              name: 'identityProvider',
-              required: false,
-              check: () => authArea.identityProvider!.readiness(),
-            },
-          ]
-        : []),
-    ],
-    now,
-  });
+  // The checks behind /readyz and /api/health: what each area declares, collected once.
+  const checks = areas.flatMap((area) => area.readiness ?? []);
+  const heldBack = async (error: unknown) =>
+    (await rateLimiting.guard.explainFailure(error)) !== undefined;
+  // GET /readyz adds the root's own: a token can be had; 503 while shutting down.
+  const readiness = createReadiness([
+    ...checks,
+    tokenCheck({ token: () => tokens.getToken(), heldBack, now }),
+  ]);
   const refreshScrapedGauges = scrapeGauges(metrics, {
     limits: () => rateLimiting.governor.usage(),
     integrations: async () => (await integrations.usage.overview()).integrations,
@@ -416,12 +405,9 @@ export function composeBff({
     },
     readiness: readiness.check,
     health: createConsoleHealth({
-      store: rateLimiting.readiness,
-      shared: () => rateLimits.scaleOut.readiness(),
-      audit: () => dataSubjects.lookupAudit.health(),
-      extraChecks: [...readinessChecks, ...dataSubjects.readinessChecks],
+      checks,
       lastTokenFailure: () => tokens.lastFailure(),
-      heldBack: async (error) => (await rateLimiting.guard.explainFailure(error)) !== undefined,
+      heldBack,
     }),
     metrics: {
       metrics,

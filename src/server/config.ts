@@ -14,6 +14,9 @@ import { RoleSchema, type Role } from '../shared/session';
 import { readSecretFiles, SecretFileError } from './security/secret-files';
 import { tracingRequested } from './observability/tracing';
 
+/** DATA_DIR when it is not set: `.data` in the working directory (the operator commands too). */
+export const DEFAULT_DATA_DIR = './.data';
+
 /** Client id and secret of the built-in mock; they exist in demo mode only. */
 export const DEMO_CLIENT_CREDENTIALS = { clientId: 'demo-client', clientSecret: 'demo-secret' };
 
@@ -131,7 +134,7 @@ const EnvSchema = z.object({
   // How long 429 incidents are kept (the audit trail has its own, longer retention).
   INCIDENT_RETENTION_DAYS: intIn(1, 3_650).default(90),
   EVENT_TYPES_CACHE_SECONDS: intIn(0, 3_600).default(30),
-  DATA_DIR: z.string().min(1).default('./.data'),
+  DATA_DIR: z.string().min(1).default(DEFAULT_DATA_DIR),
   STATIC_DIR: z.string().min(1).default('./dist/client'),
   LOG_LEVEL: z
     .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
@@ -708,7 +711,7 @@ function identityConfig(e: Env): IdentityConfig | undefined {
 /** Where `npm run users` keeps console users: CONSOLE_USERS_FILE, else `./.data/users.json`. */
 export function loadUsersFilePath(): string {
   if (existsSync('.env')) process.loadEnvFile('.env');
-  return process.env.CONSOLE_USERS_FILE || './.data/users.json';
+  return process.env.CONSOLE_USERS_FILE || `${DEFAULT_DATA_DIR}/users.json`;
 }
 
 /**

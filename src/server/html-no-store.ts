@@ -3,13 +3,14 @@
 // browsers do not restore `no-store` pages once the session cookie has changed.
 import type { MiddlewareHandler } from 'hono';
 import type { AppEnv } from './app-env';
+import { NO_STORE } from './http/no-store';
 
 /** Sets `Cache-Control: no-store` on every text/html answer. */
 export function htmlNoStore(): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     await next();
     if (c.res.headers.get('content-type')?.startsWith('text/html')) {
-      c.res.headers.set('Cache-Control', 'no-store');
+      for (const [name, value] of Object.entries(NO_STORE)) c.res.headers.set(name, value);
     }
   };
 }

@@ -35,7 +35,8 @@ import {
   StoreUnavailableError,
   type SqlDatabase,
 } from './store/database';
-import { openPostgresDatabase, PostgresConnectError } from './store/postgres-database';
+import { PostgresConnectError } from './store/postgres-database';
+import { openConfiguredDatabase } from './store/configured-database';
 import { closeRedis, connectRedis } from './redis/redis-connection';
 import { createConsoleServer } from './http-server';
 import { loadOrCreateKeyFile } from './security/key-file';
@@ -120,9 +121,10 @@ async function main(): Promise<void> {
   // DATABASE_URL (shared by every replica), else SQLite under DATA_DIR.
   let database: SqlDatabase;
   try {
-    database = config.scaleOut.databaseUrl
-      ? await openPostgresDatabase({ url: config.scaleOut.databaseUrl, logger })
-      : await openDatabase({ dataDir: config.dataDir });
+    database = await openConfiguredDatabase(
+      { databaseUrl: config.scaleOut.databaseUrl, dataDir: config.dataDir },
+      logger,
+    );
   } catch (error) {
     if (error instanceof StoreUnavailableError) {
       // One line saying what is wrong and what to do; then serve what does not need the store

@@ -2,6 +2,7 @@
 import type { Context } from 'hono';
 import { PROBLEM_CONTENT_TYPE, PROBLEM_TYPES, type Problem } from '../shared/problem';
 import { activeTraceId } from './observability/traced-steps';
+import { NO_STORE } from './http/no-store';
 
 /**
  * An error that becomes a problem+json answer. Routes throw it; the app's error handler renders
@@ -35,7 +36,7 @@ export function problemResponse(
     {
       ...headers,
       'Content-Type': PROBLEM_CONTENT_TYPE,
-      'Cache-Control': 'no-store',
+      ...NO_STORE,
     },
   );
 }

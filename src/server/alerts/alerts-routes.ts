@@ -37,6 +37,7 @@ import { HttpProblem } from '../problem';
 import { firstIssue, invalidBody, readJson } from '../http/json-body';
 import { sortableId } from '../store/sortable-id';
 import { fingerprint, type RecordChange } from '../http/admin-change';
+import { NO_STORE } from '../http/no-store';
 
 export interface AlertsRoutesDeps {
   readonly alerting: Alerting;
@@ -67,7 +68,6 @@ function auditedDestination(destination: StoredDestination) {
   };
 }
 
-const NO_STORE = { 'Cache-Control': 'private, no-store' };
 const ID = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 /** The URL as the browser may see it: origin, then only the last four characters of the rest. */

@@ -23,6 +23,7 @@ import { createSessionBackends } from './session-backends';
 import { sessionRoutes } from './session-routes';
 import { signInLockRoutes } from './sign-in-lock-routes';
 import { tokenRoutes } from './token-routes';
+import { NO_STORE } from '../http/no-store';
 
 export interface AuthAreaDeps {
   readonly config: Config;
@@ -46,8 +47,6 @@ export interface AuthArea extends AreaModule {
    * when it is off.
    */
   readonly recentAuthentication?: MiddlewareHandler<AppEnv>;
-  /** For /readyz: whether the identity provider's discovery works (single sign-on only). */
-  readonly identityProvider?: { readiness(): Promise<{ ok: boolean; error?: string }> };
 }
 
 export function createAuthArea(deps: AuthAreaDeps): AuthArea {
@@ -76,12 +75,17 @@ export function createAuthArea(deps: AuthAreaDeps): AuthArea {
         localSignIn: config.auth.localSignIn,
       },
       200,
-      { 'Cache-Control': 'no-store' },
+      NO_STORE,
     ),
   );
   return {
     auth,
-    ...(discovery ? { identityProvider: discovery } : {}),
+    // Single sign-on only: whether the identity provider's discovery works. The provider away
+    // only stops single sign-on: degraded, still ready (password sign-in and every signed-in
+    // session go on).
+    readiness: discovery
+      ? [{ name: 'identityProvider', required: false, check: () => discovery.readiness() }]
+      : [],
     ...(identity?.personalDataMaxAuthAgeSeconds
       ? {
           recentAuthentication: requireRecentAuthentication(

@@ -22,8 +22,7 @@ import { endSessions } from './end-sessions';
 import { userOfSession } from './require-session';
 import { clearSessionCookie } from './session-cookie';
 import { sessionIdHash, type SessionRecord } from './session-store';
-
-const NO_STORE = { 'Cache-Control': 'no-store' };
+import { NO_STORE } from '../http/no-store';
 
 /** Whether `user` may see and end everyone's sessions. */
 const seesEveryone = (user: RequestUser) => ADMIN_ONLY.includes(user.role);

@@ -29,8 +29,7 @@ import { sessionUser } from './require-session';
 import { endSession, endSessions } from './end-sessions';
 import { writeSessionCookie } from './session-cookie';
 import { signInRecorder } from './sign-in-record';
-
-const NO_STORE = { 'Cache-Control': 'no-store' };
+import { NO_STORE } from '../http/no-store';
 
 export interface OidcRoutesDeps {
   readonly auth: ConsoleAuth;

@@ -25,8 +25,7 @@ import { normalizeUsername } from './users-file';
 import { HttpProblem, invalidParameter } from '../problem';
 import { SECURITY_PROBLEM_TYPES } from '../security/security-problems';
 import { clientAddress } from '../security/web-settings';
-
-const NO_STORE = { 'Cache-Control': 'no-store' };
+import { NO_STORE } from '../http/no-store';
 
 function invalidBody(parameter: string, detail: string): HttpProblem {
   return invalidParameter(parameter, detail, {

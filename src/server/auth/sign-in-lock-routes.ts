@@ -12,6 +12,7 @@ import { ADMIN_ONLY, type ApiModule } from '../http/api-operation';
 import type { ConsoleAuth } from './console-auth';
 import { normalizeUsername } from './users-file';
 import { HttpProblem } from '../problem';
+import { NO_STORE } from '../http/no-store';
 
 /** The routes, mounted at /api/sign-in-locks (admins: their API description says so). */
 export function signInLockRoutes(
@@ -43,9 +44,7 @@ export function signInLockRoutes(
       { user: username, by: c.get('user')?.username, wasLocked },
       'sign-in unlocked',
     );
-    return c.json<SignInUnlock>({ username, unlocked: true, wasLocked }, 200, {
-      'Cache-Control': 'no-store',
-    });
+    return c.json<SignInUnlock>({ username, unlocked: true, wasLocked }, 200, NO_STORE);
   });
 }
 

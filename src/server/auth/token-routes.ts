@@ -25,8 +25,7 @@ import { firstIssue, invalidBody, readJson } from '../http/json-body';
 import type { Logger } from '../logger';
 import { HttpProblem } from '../problem';
 import type { ApiTokenRecord, ApiTokens } from './api-tokens';
-
-const NO_STORE = { 'Cache-Control': 'no-store' } as const;
+import { NO_STORE } from '../http/no-store';
 
 /** A listing never says where the owner's access comes from: that is the server's business. */
 function listed({ ownerSource: _, ...token }: ApiTokenRecord): ApiToken {

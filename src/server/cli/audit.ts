@@ -27,8 +27,8 @@ import { runAuditMaintenance } from '../data-subjects/audit/retention-job';
 import { verifyAuditChain } from '../data-subjects/audit/verify-chain';
 import { createLogger } from '../logger';
 import { SqlAuditStore } from '../data-subjects/audit/audit-store';
-import { DATABASE_FILE, openDatabase, type SqlDatabase } from '../store/database';
-import { openPostgresDatabase } from '../store/postgres-database';
+import { DATABASE_FILE, type SqlDatabase } from '../store/database';
+import { databasePlaceOf, openConfiguredDatabase } from '../store/configured-database';
 import { ConfigError, loadEnvironment } from '../config';
 import { isProcessEntry } from './process-entry';
 
@@ -65,17 +65,19 @@ class UsageError extends Error {}
 /** AUDIT_KEY, or demo mode's key file; undefined when neither exists. */
 function auditKeyOf(env: AuditCliIo['env']): string | undefined {
   if (env.AUDIT_KEY) return env.AUDIT_KEY;
-  const file = join(env.DATA_DIR || './.data', AUDIT_KEY_FILE);
+  const file = join(databasePlaceOf(env).dataDir, AUDIT_KEY_FILE);
   return existsSync(file) ? readFileSync(file, 'utf8').trim() : undefined;
 }
 
 async function openStore(env: AuditCliIo['env']): Promise<SqlDatabase> {
-  if (env.DATABASE_URL) return openPostgresDatabase({ url: env.DATABASE_URL });
-  const dataDir = env.DATA_DIR || './.data';
-  if (!existsSync(join(dataDir, DATABASE_FILE))) {
-    throw new UsageError(`no console store in DATA_DIR ${dataDir} (set DATA_DIR or DATABASE_URL)`);
+  const place = databasePlaceOf(env);
+  // Never a new, empty store: the command would report on nothing.
+  if (!place.databaseUrl && !existsSync(join(place.dataDir, DATABASE_FILE))) {
+    throw new UsageError(
+      `no console store in DATA_DIR ${place.dataDir} (set DATA_DIR or DATABASE_URL)`,
+    );
   }
-  return openDatabase({ dataDir });
+  return openConfiguredDatabase(place);
 }
 
 function requireKey(env: AuditCliIo['env']): string {

@@ -6,8 +6,8 @@ import { parseArgs } from 'node:util';
 import { IntegrationNameSchema, IntegrationOwnerSchema } from '../../shared/integrations';
 import { printable } from '../../shared/safe-text';
 import { IntegrationNameTakenError, IntegrationStore } from '../integrations/integration-store';
-import { openDatabase, type SqlDatabase } from '../store/database';
-import { openPostgresDatabase } from '../store/postgres-database';
+import type { SqlDatabase } from '../store/database';
+import { databasePlaceOf, openConfiguredDatabase } from '../store/configured-database';
 import { loadEnvironment } from '../config';
 import { isProcessEntry } from './process-entry';
 
@@ -25,18 +25,17 @@ export interface IntegrationsCliIo {
 }
 
 /** Opens the console's database as configured. */
-async function openConfiguredDatabase(): Promise<SqlDatabase> {
+async function openConsoleDatabase(): Promise<SqlDatabase> {
   // DATABASE_URL_FILE as the console reads it; a bad one is a ConfigError, reported by the CLI.
   const env = loadEnvironment((warning) => process.stderr.write(`warning: ${warning}\n`));
-  const url = env.DATABASE_URL;
-  return url ? openPostgresDatabase({ url }) : openDatabase({ dataDir: env.DATA_DIR || './.data' });
+  return openConfiguredDatabase(databasePlaceOf(env));
 }
 
 /** Runs one command; resolves to the exit code. */
 export async function runIntegrationsCli(
   args: string[],
   io: IntegrationsCliIo,
-  open: () => Promise<SqlDatabase> = openConfiguredDatabase,
+  open: () => Promise<SqlDatabase> = openConsoleDatabase,
 ): Promise<number> {
   let parsed;
   try {

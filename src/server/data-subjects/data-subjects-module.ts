@@ -10,7 +10,6 @@ import type { AreaModule } from '../area-module';
 import { ConfigError } from '../config';
 import { DEFAULT_PURPOSE_CATEGORIES, type PurposeMode } from '../../shared/lookup-purpose';
 import type { Logger } from '../logger';
-import type { ExtraCheck } from '../observability/readiness';
 import type { SqlDatabase } from '../store/database';
 import type { UpstreamClient } from '../upstream/upstream-client';
 import { deriveAuditKey } from './audit/audit-chain';
@@ -71,8 +70,6 @@ export interface DataSubjectsArea extends AreaModule {
   readonly lookupAudit: LookupAudit;
   /** What the daily job and `npm run audit` work with (retention-job.ts). */
   readonly maintenance: RetentionJobOptions;
-  /** Readiness beside the audit writes: whether checkpoints reach AUDIT_CHECKPOINT_DIR. */
-  readonly readinessChecks: readonly ExtraCheck[];
   /**
    * For /metrics: the entries newer than the last signed checkpoint and when it was taken, and
    * whether the last walk of the chain (daily, or `npm run audit -- verify`) found it broken.
@@ -219,12 +216,17 @@ export function createDataSubjectsArea(deps: DataSubjectsAreaDeps): DataSubjects
         logger.warn({ err: error }, 'no audit checkpoint could be taken at shutdown');
       });
     },
-    /** Audit writes work; lookups are refused otherwise (lookup-audit.ts). */
-    readiness: () => lookupAudit.health(),
-    // A checkpoint AUDIT_CHECKPOINT_DIR refused marks the replica degraded, not out of rotation:
-    // the database and the log still hold it, and lookups are audited as before.
-    readinessChecks:
-      settings.auditCheckpointDir === undefined
+    readiness: [
+      // Audit writes work; lookups are refused otherwise (lookup-audit.ts).
+      {
+        name: 'auditWrites',
+        required: true,
+        health: 'audit',
+        check: () => lookupAudit.health(),
+      },
+      // A checkpoint AUDIT_CHECKPOINT_DIR refused marks the replica degraded, not out of rotation:
+      // the database and the log still hold it, and lookups are audited as before.
+      ...(settings.auditCheckpointDir === undefined
         ? []
         : [
             {
@@ -235,6 +237,7 @@ export function createDataSubjectsArea(deps: DataSubjectsAreaDeps): DataSubjects
                 return Promise.resolve(failure ? { ok: false, ...failure } : { ok: true });
               },
             },
-          ],
+          ]),
+    ],
   };
 }

@@ -19,6 +19,7 @@ import { invalidLookupProblem } from './data-subject-lookups';
 import { checkPurpose, type PurposePolicy } from './lookup-purpose';
 import type { Logger } from '../logger';
 import { HttpProblem, problemResponse } from '../problem';
+import { NO_STORE } from '../http/no-store';
 
 export interface DataSubjectsRoutesDeps {
   readonly lookups: DataSubjectLookups;
@@ -31,9 +32,6 @@ export interface DataSubjectsRoutesDeps {
   /** The client's address as the console sees it (TRUST_PROXY), for the entry's log line. */
   readonly clientAddress?: (c: Context<AppEnv>) => string;
 }
-
-/** Personal data is never kept by a browser or proxy cache. */
-const NO_STORE = { 'Cache-Control': 'no-store' };
 
 /** The identifier a request names, as given: what the audit hashes. */
 function identifierOf(lookups: DataSubjectLookups, body: unknown): string | undefined {

@@ -8,6 +8,7 @@ import { ANY_ROLE, type ApiModule } from '../http/api-operation';
 import { GZIP_MIN_BYTES, jsonAnswer } from '../http/gzip-answer';
 import { invalidParameter } from '../problem';
 import type { EventTypeFilters, EventTypesSource } from './event-types-source';
+import { NO_STORE } from '../http/no-store';
 
 const FILTER_PARAMETERS = ['modules', 'objectTypes'] as const;
 
@@ -47,7 +48,7 @@ export function eventTypesRoutes(source: EventTypesSource, arrayQueryStyle: 'rep
     const json = await source.getJson(filters);
     return jsonAnswer(c, json, {
       'Content-Type': 'application/json; charset=utf-8',
-      'Cache-Control': 'private, no-store',
+      ...NO_STORE,
     });
   });
 }

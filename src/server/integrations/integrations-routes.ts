@@ -31,8 +31,7 @@ import { quotaRefusalHeaders } from '../rate-limit-fields';
 import { SECURITY_PROBLEM_TYPES } from '../security/security-problems';
 import { clientAddress } from '../security/web-settings';
 import type { RecordChange } from '../http/admin-change';
-
-const noStore = { 'Cache-Control': 'private, no-store' };
+import { NO_STORE } from '../http/no-store';
 
 function unauthorized(): HttpProblem {
   return new HttpProblem(
@@ -156,7 +155,7 @@ export function integrationReportRoutes(deps: IntegrationsRoutesDeps) {
         reasons,
       },
     };
-    return c.json(answer, 202, noStore);
+    return c.json(answer, 202, NO_STORE);
   });
 }
 
@@ -186,7 +185,7 @@ export function integrationAdminRoutes(
     );
   };
   return new Hono<AppEnv>()
-    .get('/', async (c) => c.json({ items: await deps.store.list() }, 200, noStore))
+    .get('/', async (c) => c.json({ items: await deps.store.list() }, 200, NO_STORE))
     .post('/', async (c) => {
       const parsed = RegisterIntegrationSchema.safeParse(await c.req.json().catch(() => undefined));
       if (!parsed.success) {
@@ -210,7 +209,7 @@ export function integrationAdminRoutes(
       try {
         const issued = await deps.store.register(parsed.data.name, parsed.data.owner || null);
         changed(c, 'registered', issued.integration);
-        return c.json(issued, 201, noStore);
+        return c.json(issued, 201, NO_STORE);
       } catch (error) {
         if (error instanceof IntegrationNameTakenError) {
           throw new HttpProblem({
@@ -236,7 +235,7 @@ export function integrationAdminRoutes(
       const issued = await deps.store.rotate(existing.id);
       if (!issued) throw notFound();
       changed(c, 'key rotated', issued.integration);
-      return c.json(issued, 200, noStore);
+      return c.json(issued, 200, NO_STORE);
     })
     .post('/:id/revoke', async (c) => {
       const existing = await deps.store.findById(idOf(c));
@@ -250,20 +249,20 @@ export function integrationAdminRoutes(
       const integration = await deps.store.revoke(existing.id);
       if (!integration) throw notFound();
       changed(c, 'revoked', integration);
-      return c.json(integration, 200, noStore);
+      return c.json(integration, 200, NO_STORE);
     })
     .post('/:id/demo-burst', async (c) => {
       if (!deps.demo) throw notFound();
       const outcome = await deps.demo.burst(idOf(c));
       deps.usage.invalidate();
-      return c.json(outcome, 200, noStore);
+      return c.json(outcome, 200, NO_STORE);
     });
 }
 
 /** `GET /` of the account-wide view, mounted at /api/account-usage (every signed-in role). */
 export function accountUsageRoutes(deps: Pick<IntegrationsRoutesDeps, 'usage'>) {
   return new Hono<AppEnv>().get('/', async (c) =>
-    c.json(await deps.usage.overview(), 200, noStore),
+    c.json(await deps.usage.overview(), 200, NO_STORE),
   );
 }
 

@@ -2,6 +2,7 @@
 // writes, back within seconds of the store recovering (not at the next upstream 429), and extra
 // named checks (the audit trail's writes) that take the replica out or only mark it degraded.
 import { describe, expect, it } from 'vitest';
+import type { AreaModule } from '../area-module';
 import { openDatabase, type SqlDatabase } from '../store/database';
 import type { BffHarness } from '../test-support/bff-harness';
 import { harnessPerTest } from '../test-support/harness-per-test';
@@ -75,5 +76,20 @@ describe('GET /readyz and the store', () => {
       status: 'degraded',
       checks: { optional: { ok: false } },
     });
+  });
+
+  it('runs the checks an area declares on its module, for /readyz and /api/health alike', async () => {
+    const ledger = { ok: false, error: 'the ledger does not answer' };
+    const ledgerArea: AreaModule = {
+      routes: [],
+      start() {},
+      stop() {},
+      readiness: [{ name: 'ledger', required: true, check: async () => ledger }],
+    };
+    const harness = await start({ areas: [ledgerArea] });
+    await expectOutOfRotation(harness, { ledger, store: { ok: true } });
+    ledger.ok = true;
+    expect((await harness.app.request('/readyz')).status).toBe(200);
+    expect(await (await harness.request('/api/health')).json()).toMatchObject({ store: 'ok' });
   });
 });

@@ -1,55 +1,83 @@
 // What GET /readyz answers, so a load balancer sends browsers only to replicas that can serve
-// them. Ready: the store answers and takes writes (nothing personal is fetched that cannot be
-// audited, no 429 goes unrecorded), every required extra check passes, and the process is not
+// them. Ready: every required check passes (the store answers and takes writes, so nothing
+// personal is fetched that cannot be audited and no 429 goes unrecorded) and the process is not
 // shutting down. A failing token endpoint or Redis being away does not take a replica out: it
 // would take every replica out at once, although cached event types can still be served and
-// incidents still recorded; both show as `degraded` with the reason (docs/operations.md).
+// incidents still recorded; both show as `degraded` with the reason (docs/operations.md). The
+// checks are declared by the areas (area-module.ts) and collected by compose.ts, once for both
+// /readyz and /api/health (console-health.ts).
 import { TokenError } from '../upstream/token-failure';
 import { withinDeadline } from '../within-deadline';
+
+/** One check's answer, as /readyz lists it under the check's name. */
+export interface CheckResult {
+  readonly ok: boolean;
+  readonly error?: string;
+  /** When the last write failed (the write checks). */
+  readonly failedAt?: string;
+  readonly detail?: string;
+  /** The diagnosed reason a token could not be had (upstream/token-failure.ts). */
+  readonly cause?: string;
+  /** Which windows decide: shared in Redis, or this replica's share of each limit. */
+  readonly mode?: 'shared' | 'fallback' | 'single';
+  readonly since?: string;
+}
+
+/**
+ * One named check an area declares on its module (`readiness`), or the composition root for
+ * what it owns itself (a token can be had).
+ */
+export interface ReadinessCheck {
+  /** Its name on /readyz and in the `console_readiness_check` gauge. */
+  readonly name: string;
+  /**
+   * Failing, a required check takes the replica out of rotation (503) and, unless it answers a
+   * field of its own on /api/health, shows the store as unavailable there; any other check only
+   * marks the replica degraded.
+   */
+  readonly required: boolean;
+  /**
+   * The /api/health field this check answers (console-health.ts): `audit` (lookups refused
+   * while it fails) or `governor` (its `mode`).
+   */
+  readonly health?: 'audit' | 'governor';
+  readonly check: () => Promise<CheckResult>;
+}
 
 /** What /readyz reports: each check by name, and whether the replica should get traffic. */
 export interface Readiness {
   readonly ok: boolean;
-  readonly checks: {
-    readonly store: { readonly ok: boolean; readonly error?: string };
-    readonly incidentWrites: {
-      readonly ok: boolean;
-      readonly failedAt?: string;
-      readonly error?: string;
-    };
-    /** Audit trail writes work (lookup-audit.ts); data-subject lookups are refused otherwise. */
-    readonly auditWrites?: {
-      readonly ok: boolean;
-      readonly failedAt?: string;
-      readonly error?: string;
-    };
-    /** An access token can be had (createReadiness below). */
-    readonly token?: {
-      readonly ok: boolean;
-      readonly error?: string;
-      readonly detail?: string;
-      /** The diagnosed reason (upstream/token-failure.ts), as on /api/health and in the log. */
-      readonly cause?: string;
-    };
-    /** Redis answers (REDIS_URL). */
-    readonly redis?: { readonly ok: boolean; readonly error?: string };
-    /** Which windows decide: shared in Redis, or this replica's share of each limit. */
-    readonly governor?: {
-      readonly ok: boolean;
-      readonly mode: 'shared' | 'fallback' | 'single';
-      readonly detail?: string;
-      readonly since?: string;
-    };
-    /** Present while the process shuts down: take it out of rotation. */
-    readonly shutdown?: { readonly ok: false; readonly detail: string };
-  };
+  /** Each check's answer by name; `shutdown` while the process shuts down. */
+  readonly checks: Readonly<Record<string, CheckResult>>;
   /** Serving, but with less than it should have (e.g. the governor on its fallback). */
   readonly degraded?: boolean;
 }
 
-export interface ReadinessOptions {
-  /** The incident store's checks (rate-limiting.ts). */
-  readonly store: () => Promise<Readiness>;
+/** One check run, beside what it was declared as. */
+export interface CheckRun {
+  readonly declared: ReadinessCheck;
+  readonly result: CheckResult;
+}
+
+/** Runs the checks at once; a check that throws counts as failed with its message. */
+export function runChecks(checks: readonly ReadinessCheck[]): Promise<CheckRun[]> {
+  return Promise.all(
+    checks.map(async (declared) => {
+      try {
+        return { declared, result: await declared.check() };
+      } catch (error) {
+        return {
+          declared,
+          result: { ok: false, error: error instanceof Error ? error.message : String(error) },
+        };
+      }
+    }),
+  );
+}
+
+const TOKEN_TIMEOUT_MS = 3_000;
+
+export interface TokenCheckOptions {
   /** Gets an access token (the cached one when still valid). */
   readonly token: () => Promise<unknown>;
   /**
@@ -57,83 +85,52 @@ export interface ReadinessOptions {
    * running): then the replica is fine, the account is not.
    */
   readonly heldBack: (error: unknown) => Promise<boolean>;
-  /** Redis and the governor's mode, when replicas share them (scale-out.ts). */
-  readonly shared?: () => Promise<Pick<Readiness['checks'], 'redis' | 'governor'>>;
-  /** Whether audit trail writes work (lookup-audit.ts): lookups are refused while they fail. */
-  readonly audit?: () => Promise<NonNullable<Readiness['checks']['auditWrites']>>;
-  /**
-   * Further named checks, e.g. the audit trail's writes. `required` ones take the replica out of
-   * rotation (and show the store as unavailable on /api/health) when they fail; the others only
-   * mark it degraded.
-   */
-  readonly extraChecks?: readonly ExtraCheck[];
   /** How long a failed token check is reused before trying again (default 5 s). */
-  readonly tokenRetryMs?: number;
+  readonly retryMs?: number;
   readonly now?: () => number;
 }
 
-/** A named check readiness runs beside its own. */
-export interface ExtraCheck {
-  readonly name: string;
-  readonly required: boolean;
-  readonly check: () => Promise<{ readonly ok: boolean; readonly error?: string }>;
-}
-
-const TOKEN_TIMEOUT_MS = 3_000;
-
-/** Runs the extra checks; a check that throws counts as failed with its message. */
-export async function runExtraChecks(checks: readonly ExtraCheck[] = []) {
-  const results = await Promise.all(
-    checks.map(async ({ name, required, check }) => {
-      try {
-        return { name, required, result: await check() };
-      } catch (error) {
-        return {
-          name,
-          required,
-          result: { ok: false, error: error instanceof Error ? error.message : String(error) },
-        };
-      }
-    }),
-  );
+/**
+ * The composition root's own check: an access token can be had. Not required: a token endpoint
+ * away would take every replica out at once. /api/health reads the last failure instead of
+ * running it, so the banner never causes a token request.
+ */
+export function tokenCheck(options: TokenCheckOptions): ReadinessCheck {
+  const now = options.now ?? Date.now;
+  let failedToken: { at: number; result: CheckResult } | undefined;
   return {
-    requiredOk: results.every(({ required, result }) => !required || result.ok),
-    allOk: results.every(({ result }) => result.ok),
-    checks: Object.fromEntries(results.map(({ name, result }) => [name, result])),
+    name: 'token',
+    required: false,
+    async check() {
+      // A failing token endpoint is not asked again on every probe of every load balancer.
+      if (failedToken && now() - failedToken.at < (options.retryMs ?? 5_000)) {
+        return failedToken.result;
+      }
+      try {
+        await withinDeadline(options.token(), TOKEN_TIMEOUT_MS, () => {
+          throw new Error('the token endpoint did not answer in time');
+        });
+        failedToken = undefined;
+        return { ok: true };
+      } catch (error) {
+        if (await options.heldBack(error)) {
+          return { ok: true, detail: 'token request held back by the rate-limit governor' };
+        }
+        const result = {
+          ok: false,
+          error: error instanceof Error ? error.message : String(error),
+          ...(error instanceof TokenError ? { cause: error.reason } : {}),
+        };
+        failedToken = { at: now(), result };
+        return result;
+      }
+    },
   };
 }
 
 /** The readiness check, and the switch that takes the replica out of rotation at shutdown. */
-export function createReadiness(options: ReadinessOptions) {
-  const now = options.now ?? Date.now;
+export function createReadiness(checks: readonly ReadinessCheck[]) {
   let draining = false;
-  let failedToken: { at: number; check: NonNullable<Readiness['checks']['token']> } | undefined;
-
-  async function tokenCheck(): Promise<NonNullable<Readiness['checks']['token']>> {
-    // A failing token endpoint is not asked again on every probe of every load balancer.
-    if (failedToken && now() - failedToken.at < (options.tokenRetryMs ?? 5_000)) {
-      return failedToken.check;
-    }
-    try {
-      await withinDeadline(options.token(), TOKEN_TIMEOUT_MS, () => {
-        throw new Error('the token endpoint did not answer in time');
-      });
-      failedToken = undefined;
-      return { ok: true };
-    } catch (error) {
-      if (await options.heldBack(error)) {
-        return { ok: true, detail: 'token request held back by the rate-limit governor' };
-      }
-      const check = {
-        ok: false,
-        error: error instanceof Error ? error.message : String(error),
-        ...(error instanceof TokenError ? { cause: error.reason } : {}),
-      };
-      failedToken = { at: now(), check };
-      return check;
-    }
-  }
-
   return {
     /** From now on the replica answers 503, so the load balancer stops sending to it. */
     drain(): void {
@@ -141,24 +138,13 @@ export function createReadiness(options: ReadinessOptions) {
     },
 
     async check(): Promise<Readiness> {
-      const [store, token, shared, auditWrites, extra] = await Promise.all([
-        options.store(),
-        tokenCheck(),
-        options.shared?.() ?? Promise.resolve<Pick<Readiness['checks'], 'redis' | 'governor'>>({}),
-        options.audit?.(),
-        runExtraChecks(options.extraChecks),
-      ]);
-      const ok = store.ok && (auditWrites?.ok ?? true) && extra.requiredOk && !draining;
-      const sharedOk = (shared.redis?.ok ?? true) && (shared.governor?.ok ?? true);
+      const runs = await runChecks(checks);
+      const ok = !draining && runs.every(({ declared, result }) => !declared.required || result.ok);
       return {
         ok,
-        degraded: !ok || !token.ok || !sharedOk || !extra.allOk,
+        degraded: !ok || runs.some(({ result }) => !result.ok),
         checks: {
-          ...store.checks,
-          token,
-          ...shared,
-          ...(auditWrites ? { auditWrites } : {}),
-          ...extra.checks,
+          ...Object.fromEntries(runs.map(({ declared, result }) => [declared.name, result])),
           ...(draining ? { shutdown: { ok: false, detail: 'shutting down' } } : {}),
         },
       };

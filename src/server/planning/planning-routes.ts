@@ -30,8 +30,7 @@ import { limitsOf, otherVersion, PolicyRejectedError, rulesOf, summaryOf } from 
 import { ReplayBusyError, type ReplayGate } from './replay-gate';
 import type { RunReplay } from './replay-runner';
 import { NoRecordedTrafficError, PeriodTooLongError } from './what-if';
-
-const NO_STORE = { 'Cache-Control': 'private, no-store' };
+import { NO_STORE } from '../http/no-store';
 
 const FormatQuerySchema = z.strictObject({ format: z.optional(ExportFormatSchema) });
 const MigrationQuerySchema = z.strictObject({

@@ -5,6 +5,7 @@
 // report. Reads aggregate in SQL, so a week of 50 integrations comes back as a few thousand rows.
 import * as z from 'zod';
 import type { SqlDatabase, SqlExecutor } from '../store/database';
+import { placeholders } from '../store/sql-placeholders';
 import { integer, select } from '../store/typed-rows';
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -107,10 +108,6 @@ const toRow = (row: z.output<typeof TrafficRowSchema>): TrafficRow => ({
   ...row,
   minute: Date.parse(row.minute),
 });
-
-/** An IN list of `count` parameters starting at `$first`. */
-const placeholders = (first: number, count: number) =>
-  Array.from({ length: count }, (_, offset) => `$${first + offset}`).join(', ');
 
 /** Minutes asked for at once by the per-source reads. */
 const MINUTES_PER_READ = 200;

@@ -7,7 +7,7 @@ import type { Config } from '../config';
 import { IncidentHub } from './incident-hub';
 import { IncidentRecorder } from './incident-recorder';
 import type { Logger } from '../logger';
-import type { Readiness } from '../observability/readiness';
+import type { CheckResult, ReadinessCheck } from '../observability/readiness';
 import type { SqlDatabase } from '../store/database';
 import { SqlIncidentStore } from './incident-store';
 import { withinDeadline } from '../within-deadline';
@@ -35,6 +35,11 @@ export interface RateLimitingOptions {
 }
 
 const PING_TIMEOUT_MS = 2_000;
+/** A readiness probe of the store, failed when the store does not answer in time. */
+const inTime = (probe: Promise<unknown>) =>
+  withinDeadline(probe, PING_TIMEOUT_MS, () => {
+    throw new Error('the store did not answer in time');
+  });
 /** How often readiness tries a write while the last incident write failed. */
 const WRITE_PROBE_EVERY_MS = 2_000;
 
@@ -108,43 +113,49 @@ export function createRateLimiting(options: RateLimitingOptions) {
       }
     },
 
-    /** Whether the store answers and the last incident write succeeded. */
-    async readiness(): Promise<Readiness> {
-      let storeCheck: Readiness['checks']['store'];
-      try {
-        await withinDeadline(store.ping(), PING_TIMEOUT_MS, () => {
-          throw new Error('the store did not answer in time');
-        });
-        storeCheck = { ok: true };
-      } catch (error) {
-        storeCheck = { ok: false, error: error instanceof Error ? error.message : String(error) };
-      }
-      // After failed writes, probe the write path (at most every few seconds): readiness then
-      // recovers within seconds of the store recovering, not at the next upstream 429.
-      if (storeCheck.ok && !recorder.health().ok && now() - lastProbe >= WRITE_PROBE_EVERY_MS) {
-        lastProbe = now();
-        try {
-          await store.probeWrite(now());
-          recorder.writesRecovered();
-        } catch {
-          // Still refused: the failed write's reason stays the one shown.
-        }
-      }
-      const writes = recorder.health();
-      const incidentWrites = writes.ok
-        ? { ok: true }
-        : {
-            ok: false,
-            ...(writes.failedAt === null
-              ? {}
-              : { failedAt: new Date(writes.failedAt).toISOString() }),
-            ...(writes.error === null ? {} : { error: writes.error }),
-          };
-      return {
-        ok: storeCheck.ok && incidentWrites.ok,
-        checks: { store: storeCheck, incidentWrites },
-      };
-    },
+    /** What /readyz and /api/health ask of the incident store: it answers, and takes writes. */
+    readiness: [
+      {
+        name: 'store',
+        required: true,
+        async check(): Promise<CheckResult> {
+          try {
+            await inTime(store.ping());
+            return { ok: true };
+          } catch (error) {
+            return { ok: false, error: error instanceof Error ? error.message : String(error) };
+          }
+        },
+      },
+      {
+        name: 'incidentWrites',
+        required: true,
+        async check(): Promise<CheckResult> {
+          // After failed writes, probe the write path (at most every few seconds): readiness then
+          // recovers within seconds of the store recovering, not at the next upstream 429. The
+          // probe has the ping's deadline, so a store that hangs does not hold the answer up.
+          if (!recorder.health().ok && now() - lastProbe >= WRITE_PROBE_EVERY_MS) {
+            lastProbe = now();
+            try {
+              await inTime(store.probeWrite(now()));
+              recorder.writesRecovered();
+            } catch {
+              // Still refused: the failed write's reason stays the one shown.
+            }
+          }
+          const writes = recorder.health();
+          return writes.ok
+            ? { ok: true }
+            : {
+                ok: false,
+                ...(writes.failedAt === null
+                  ? {}
+                  : { failedAt: new Date(writes.failedAt).toISOString() }),
+                ...(writes.error === null ? {} : { error: writes.error }),
+              };
+        },
+      },
+    ] satisfies readonly ReadinessCheck[],
 
     /** Ends the open live streams. */
     close(): void {

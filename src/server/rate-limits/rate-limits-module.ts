@@ -130,11 +130,6 @@ export function createRateLimitsArea(deps: RateLimitsAreaDeps): RateLimitsArea {
       await scaleOut.close();
       rateLimiting.close();
     },
-    async readiness() {
-      const readiness = await rateLimiting.readiness();
-      return readiness.ok
-        ? { ok: true }
-        : { ok: false, error: 'incidents cannot be read or recorded' };
-    },
+    readiness: [...rateLimiting.readiness, ...scaleOut.readiness],
   };
 }

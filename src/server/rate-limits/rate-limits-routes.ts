@@ -22,6 +22,7 @@ import { createIncidentStream, type IncidentStreamDeps } from './incident-stream
 import { listFilter, listQuerySchema, validListQuery } from '../http/list-query';
 import { invalidParameter } from '../problem';
 import { InvalidCursorError, type IncidentQuery } from './incident-store';
+import { NO_STORE } from '../http/no-store';
 
 export interface RateLimitsRoutesDeps extends IncidentStreamDeps {
   /** Records the reset of learned limits in the audit trail, before it is made. */
@@ -54,7 +55,6 @@ const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOStrin
 /** The rate-limit routes, mounted at /api/rate-limits. */
 export function rateLimitsRoutes(deps: RateLimitsRoutesDeps) {
   const incidentQuery = incidentQuerySchema(new Set(deps.governor.rules().map((rule) => rule.id)));
-  const noStore = { 'Cache-Control': 'private, no-store' };
   const incidentStream = createIncidentStream(deps);
 
   return (
@@ -67,7 +67,7 @@ export function rateLimitsRoutes(deps: RateLimitsRoutesDeps) {
             rules: deps.governor.rules(),
           },
           200,
-          noStore,
+          NO_STORE,
         ),
       )
       .get('/usage', async (c) => {
@@ -107,7 +107,7 @@ export function rateLimitsRoutes(deps: RateLimitsRoutesDeps) {
             used,
           })),
         };
-        return c.json(body, 200, noStore);
+        return c.json(body, 200, NO_STORE);
       })
       // Admins only (app.ts): back to the configured limits alone.
       .delete('/reported-limits', async (c) => {
@@ -128,7 +128,7 @@ export function rateLimitsRoutes(deps: RateLimitsRoutesDeps) {
       .get('/incidents', validListQuery(incidentQuery), async (c) => {
         const query: IncidentQuery = c.req.valid('query');
         try {
-          return c.json(await deps.store.list(query), 200, noStore);
+          return c.json(await deps.store.list(query), 200, NO_STORE);
         } catch (error) {
           if (error instanceof InvalidCursorError) throw invalidParameter('cursor', error.message);
           throw error;

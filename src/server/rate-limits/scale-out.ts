@@ -12,7 +12,7 @@ import type { Incident } from '../../shared/incident';
 import type { Config } from '../config';
 import { FailoverWindows } from '../governor/failover-windows';
 import type { Governor, GovernorFallback } from '../governor/governor';
-import type { Readiness } from '../observability/readiness';
+import type { CheckResult, ReadinessCheck } from '../observability/readiness';
 import { shareBlocks } from '../governor/shared-blocks';
 import { createMemoryWindowStore, createRedisWindowStore } from '../governor/window-store';
 import type { WindowCounterStore } from '../governor/window-store';
@@ -48,8 +48,8 @@ export interface ScaleOut {
     store: IncidentStore;
     database: SqlDatabase | undefined;
   }): Promise<void>;
-  /** Redis and the governor's mode, for /readyz. */
-  readiness(): Promise<Pick<Readiness['checks'], 'redis' | 'governor'>>;
+  /** Redis answers (with REDIS_URL), and the governor's mode, for /readyz and /api/health. */
+  readonly readiness: readonly ReadinessCheck[];
   close(): Promise<void>;
 }
 
@@ -87,10 +87,7 @@ function probeRedis(redis: RedisClient, keys: RedisKeys): Promise<unknown> {
 }
 
 /** Whether Redis answers for the deployment's keys in time. */
-async function pingRedis(
-  redis: RedisClient,
-  keys: RedisKeys,
-): Promise<NonNullable<Readiness['checks']['redis']>> {
+async function pingRedis(redis: RedisClient, keys: RedisKeys): Promise<CheckResult> {
   try {
     await withinDeadline(probeRedis(redis, keys), REDIS_PING_TIMEOUT_MS, () => {
       throw new Error('Redis did not answer in time');
@@ -102,10 +99,7 @@ async function pingRedis(
 }
 
 /** Which windows decide, as /readyz shows it. */
-function governorCheck(
-  failover: FailoverWindows | undefined,
-  replicas: number,
-): NonNullable<Readiness['checks']['governor']> {
+function governorCheck(failover: FailoverWindows | undefined, replicas: number): CheckResult {
   if (failover?.isFallback()) {
     const { since } = failover.status();
     return {
@@ -202,13 +196,17 @@ export function createScaleOut(options: ScaleOutOptions): ScaleOut {
       }
     },
 
-    async readiness() {
-      const redisCheck = redis ? await pingRedis(redis, keys) : undefined;
-      return {
-        ...(redisCheck ? { redis: redisCheck } : {}),
-        governor: governorCheck(failover, replicas),
-      };
-    },
+    // Neither is required: Redis away would take every replica out at once, while each still
+    // serves on its share of the limits.
+    readiness: [
+      ...(redis ? [{ name: 'redis', required: false, check: () => pingRedis(redis, keys) }] : []),
+      {
+        name: 'governor',
+        required: false,
+        health: 'governor',
+        check: () => Promise.resolve(governorCheck(failover, replicas)),
+      },
+    ],
 
     async close() {
       failover?.close();

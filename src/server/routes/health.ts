@@ -4,12 +4,11 @@ import { Hono } from 'hono';
 import { ConsoleHealthSchema, type ConsoleHealth } from '../../shared/console-health';
 import { ANY_ROLE, type ApiModule } from '../http/api-operation';
 import type { AppEnv } from '../app-env';
+import { NO_STORE } from '../http/no-store';
 
 /** The health route, mounted at /api/health. */
 export function healthRoutes(check: () => Promise<ConsoleHealth>) {
-  return new Hono<AppEnv>().get('/', async (c) =>
-    c.json(await check(), 200, { 'Cache-Control': 'private, no-store' }),
-  );
+  return new Hono<AppEnv>().get('/', async (c) => c.json(await check(), 200, NO_STORE));
 }
 
 /** This route in the console's API description (api-description/). */

@@ -4,10 +4,11 @@ import { Hono } from 'hono';
 import { ConsoleMetaSchema, type ConsoleMeta } from '../../shared/console-meta';
 import type { AppEnv } from '../app-env';
 import { ANY_ROLE, type ApiModule } from '../http/api-operation';
+import { NO_STORE } from '../http/no-store';
 
 /** The meta route, mounted at /api/meta. */
 export function metaRoutes(meta: ConsoleMeta) {
-  return new Hono<AppEnv>().get('/', (c) => c.json(meta, 200, { 'Cache-Control': 'no-store' }));
+  return new Hono<AppEnv>().get('/', (c) => c.json(meta, 200, NO_STORE));
 }
 
 /** This route in the console's API description (api-description/). */

@@ -7,6 +7,7 @@ import type { AppEnv } from '../app-env';
 import type { ConsoleMetrics } from '../observability/console-metrics';
 import { PROBLEM_TYPES } from '../../shared/problem';
 import { HttpProblem } from '../problem';
+import { NO_STORE } from '../http/no-store';
 
 export interface MetricsRoutesDeps {
   readonly metrics: ConsoleMetrics;
@@ -66,7 +67,7 @@ export function metricsRoutes(deps: MetricsRoutesDeps) {
     const body = await deps.metrics.registry.metrics();
     return c.body(body, 200, {
       'Content-Type': deps.metrics.registry.contentType,
-      'Cache-Control': 'no-store',
+      ...NO_STORE,
     });
   });
 }

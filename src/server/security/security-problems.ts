@@ -1,6 +1,7 @@
 // Problem types for requests the BFF refuses at its edge (before any route), and the baseline
 // security headers for the few answers written outside Hono (malformed requests on the socket).
 import { PROBLEM_CONTENT_TYPE, PROBLEM_TYPES, type Problem } from '../../shared/problem';
+import { NO_STORE } from '../http/no-store';
 
 /** The edge's problem types (a view of PROBLEM_TYPES). */
 export const SECURITY_PROBLEM_TYPES = {
@@ -22,7 +23,7 @@ export const BASELINE_SECURITY_HEADERS: Record<string, string> = {
   'X-Content-Type-Options': 'nosniff',
   'Referrer-Policy': 'no-referrer',
   'X-Frame-Options': 'DENY',
-  'Cache-Control': 'no-store',
+  ...NO_STORE,
 };
 
 /** A problem document as a standalone Response, for answers produced outside the Hono app. */

@@ -22,7 +22,8 @@ import { writeUsersFile } from '../auth/users-file';
 import { parseConfig } from '../config';
 import { composeBff } from '../compose';
 import { createLogger, type Logger } from '../logger';
-import type { ExtraCheck } from '../observability/readiness';
+import type { ReadinessCheck } from '../observability/readiness';
+import type { AreaModule } from '../area-module';
 import type { SqlDatabase } from '../store/database';
 import {
   createHttpTransport,
@@ -55,8 +56,10 @@ export interface HarnessOptions {
   upstream?: MockUpstreamServer;
   /** Where the last good event-types list is kept across BFFs (default: in memory only). */
   lastGoodEventTypesFile?: string;
-  /** Further readiness checks (observability/readiness.ts). */
-  readinessChecks?: readonly ExtraCheck[];
+  /** Further readiness checks (observability/readiness.ts), as one more area declaring them. */
+  readinessChecks?: readonly ReadinessCheck[];
+  /** Areas beside the console's own (compose.ts `extraAreas`). */
+  areas?: readonly AreaModule[];
   /** Replaces fetch for the BFF's calls to the identity provider (tampered answers). */
   providerFetch?: ProviderFetch;
 }
@@ -122,6 +125,7 @@ export async function startBffHarness({
   upstream: sharedUpstream,
   lastGoodEventTypesFile,
   readinessChecks,
+  areas = [],
   providerFetch,
 }: HarnessOptions = {}) {
   const usersFile = await writeHarnessUsersFile();
@@ -165,7 +169,12 @@ export async function startBffHarness({
     ...(moduleRules ? { moduleRules } : {}),
     ...(redis ? { redis } : {}),
     ...(lastGoodEventTypesFile ? { lastGoodEventTypesFile } : {}),
-    ...(readinessChecks ? { readinessChecks } : {}),
+    extraAreas: [
+      ...areas,
+      ...(readinessChecks
+        ? [{ routes: [], start() {}, stop() {}, readiness: readinessChecks }]
+        : []),
+    ],
     ...(providerFetch ? { providerFetch } : {}),
     ...(demoControls && limits
       ? { demoControls: createMockDemoControls(upstream.state, limits) }

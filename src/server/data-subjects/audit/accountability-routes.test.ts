@@ -51,7 +51,7 @@ const post = (h: BffHarness, path: string, body: unknown, as: Role = 'auditor') 
 async function report(h: BffHarness, query = '') {
   const response = await h.request(`/api/accountability${query}`, {}, { as: 'auditor' });
   expect(response.status).toBe(200);
-  expect(response.headers.get('cache-control')).toBe('private, no-store');
+  expect(response.headers.get('cache-control')).toBe('no-store');
   return AccountabilityReportSchema.parse(await response.json());
 }
 

@@ -27,6 +27,7 @@ import {
 import type { AuditStore } from './audit-store';
 import type { Checkpointer } from './checkpoint-job';
 import type { ExportSigner } from './export-signing';
+import { NO_STORE } from '../../http/no-store';
 
 export interface AccountabilityRoutesDeps extends AccountabilityReportDeps {
   readonly store: AccountabilityReportDeps['store'] & Pick<AuditStore, 'saveExport'>;
@@ -38,7 +39,6 @@ export interface AccountabilityRoutesDeps extends AccountabilityReportDeps {
 }
 
 const DAY = 24 * 60 * 60 * 1000;
-const NO_STORE = { 'Cache-Control': 'private, no-store' };
 /** Changes read from the store per page while an export gathers them. */
 const CHANGES_PAGE = 500;
 

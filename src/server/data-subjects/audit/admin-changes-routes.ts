@@ -21,8 +21,7 @@ import { ADMIN_CHANGE_LAYOUT, changeAnswer } from './admin-changes-export';
 import { signedExportResponse, type SignedExportDeps } from './signed-export-response';
 import type { AuditStore, ChangeQuery } from './audit-store';
 import { auditTrailApi, invalidCursor } from './audit-trail-routes';
-
-const NO_STORE = { 'Cache-Control': 'private, no-store' };
+import { NO_STORE } from '../../http/no-store';
 
 /** The query: the period, `kind`, `user` (a prefix of a name), and paging. */
 export const changesQuerySchema = listQuerySchema(

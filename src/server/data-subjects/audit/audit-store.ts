@@ -15,6 +15,7 @@ import { chainEntryHash, signCheckpoint, type ChainCheckpoint } from './audit-ch
 import type { SqlDatabase, SqlExecutor } from '../../store/database';
 import { decodeKeysetCursor, encodeKeysetCursor } from '../../store/keyset-cursor';
 import { GroupCommit } from '../../store/group-commit';
+import { placeholders } from '../../store/sql-placeholders';
 import { sortableId } from '../../store/sortable-id';
 import * as z from 'zod';
 import { flag, integer, parseRow, select } from '../../store/typed-rows';
@@ -391,10 +392,6 @@ const LIST = `SELECT ${COLUMNS} FROM lookup_audit
 
 const COUNT = `SELECT COUNT(*) AS n FROM lookup_audit WHERE ${FILTERS}`;
 
-/** `$first, $first+1, …` for a list of `count` parameters. */
-const placeholders = (first: number, count: number) =>
-  Array.from({ length: count }, (_, index) => `$${first + index}`).join(', ');
-
 /**
  * The records that asked for one of the hashes, or showed one. Hashes come first as parameters
  * ($1…$n), then the cursor and the limit.
@@ -478,8 +475,6 @@ function shownKeys(outcome: AuditOutcomeEntry): StoredShownKey[] {
 export function personCount(keys: readonly StoredShownKey[]): number {
   return new Set(keys.map((key) => (key.person === null ? `key:${key.hash}` : key.person))).size;
 }
-
-/** What the readiness probe writes: about the size of an intent's row. */
 
 const INSERT = `INSERT INTO lookup_audit (
     id, at, username, operation, outcome, status, detail, identifier_hash, key_id, continued,

@@ -47,7 +47,7 @@ async function setUp() {
 async function page(h: BffHarness, query = '') {
   const response = await h.request(`/api/audit-trail${query}`);
   expect(response.status).toBe(200);
-  expect(response.headers.get('cache-control')).toBe('private, no-store');
+  expect(response.headers.get('cache-control')).toBe('no-store');
   return AuditPageSchema.parse(await response.json());
 }
 

@@ -45,6 +45,7 @@ import {
 import type { Context } from 'hono';
 import { InvalidCursorError } from '../../store/keyset-cursor';
 import { listFilter, listQuerySchema, parseListQuery, validListQuery } from '../../http/list-query';
+import { NO_STORE } from '../../http/no-store';
 
 export interface AuditTrailRoutesDeps {
   readonly store: AuditStore;
@@ -75,7 +76,6 @@ export interface AuditTrailRoutesDeps {
   readonly now: () => number;
 }
 
-const NO_STORE = { 'Cache-Control': 'private, no-store' };
 /** An export id as the signature route checks it. */
 const EXPORT_ID = /^[0-9a-f-]{36}$/;
 

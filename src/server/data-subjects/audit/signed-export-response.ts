@@ -12,8 +12,7 @@ import { streamSignedExport, type ExportLayout, type ExportPages } from './audit
 import type { AuditStore } from './audit-store';
 import type { Checkpointer } from './checkpoint-job';
 import type { ExportSigner } from './export-signing';
-
-const NO_STORE = { 'Cache-Control': 'private, no-store' };
+import { NO_STORE } from '../../http/no-store';
 
 /** What an export route needs to make, record and sign an export. */
 export interface SignedExportDeps {
