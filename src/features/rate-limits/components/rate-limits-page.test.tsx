@@ -193,6 +193,13 @@ describe('RateLimitsPage', () => {
       `#${jump.id}`,
     );
     expect(screen.getByRole('group', { name: 'Export the incidents' })).toBeInTheDocument();
+
+    // Followed, focus goes with it, so the next Tab starts in the list; and back again.
+    const user = userEvent.setup();
+    await user.click(jump);
+    expect(list).toHaveFocus();
+    await user.click(screen.getByRole('link', { name: 'Back to the top' }));
+    expect(jump).toHaveFocus();
   });
 
   it('keeps keyboard focus on "Load older incidents" while the older page loads', async () => {

@@ -36,6 +36,7 @@ import { AccountWideView } from './integrations-account-view';
 import { IncidentFiltersBar } from './incident-filters';
 import { IncidentsTable } from './incidents-table';
 import { IncidentExportButtons } from './incident-export-buttons';
+import { JumpLink } from './jump-link';
 import { accountUsageQueryOptions } from '../api/account-usage-api';
 import './rate-limits.css';
 
@@ -149,10 +150,10 @@ export function RateLimitsPage() {
       {/* The list starts far down (below the controls and the account-wide card): a way there at
           any time, not only during a block, and the way back from there. */}
       <nav className="page-jumps" aria-label="On this page">
-        <a id="jump-to-incidents" href="#incidents">
+        <JumpLink id="jump-to-incidents" to="incidents">
           Jump to incidents
           {incidents.data ? ` (${rows.length}${incidents.hasNextPage ? '+' : ''})` : ''}
-        </a>
+        </JumpLink>
       </nav>
 
       {/* Auditors change nothing, demo controls included (the BFF answers them 403). */}
@@ -168,9 +169,9 @@ export function RateLimitsPage() {
       >
         <div className="section-head">
           <h2 id="incidents-title">429 incidents</h2>
-          <a className="back-to-top" href="#jump-to-incidents">
+          <JumpLink className="back-to-top" to="jump-to-incidents">
             Back to the top
-          </a>
+          </JumpLink>
           <IncidentFiltersBar filters={filters} rules={ruleList} onChange={setFilters} />
         </div>
         <IncidentExportButtons filters={filters} />
