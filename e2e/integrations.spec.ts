@@ -2,21 +2,28 @@
 // copy the key shown once, report with the real reporter package against the running console,
 // and see the integration's requests and its 429 on the rate-limits page.
 import { createReporter } from '../packages/reporter/src/index';
+import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
+
+/** Registers `name` on the Integrations page as an admin does; resolves to the key shown once. */
+async function register(page: Page, name: string, owner?: string): Promise<string> {
+  await page.goto('/integrations');
+  await page.getByLabel('Name').fill(name);
+  if (owner) await page.getByLabel(/Owner contact/).fill(owner);
+  await page.getByRole('button', { name: 'Register and show key' }).click();
+  const key = (await page.getByTestId('issued-key').textContent())?.trim() ?? '';
+  expect(key).toMatch(/^pacr_/);
+  await page.getByRole('button', { name: 'I have stored it' }).click();
+  await expect(page.getByTestId('issued-key')).toHaveCount(0);
+  return key;
+}
 
 test('an integration registered in the console reports through the reporter and shows in the breakdown', async ({
   page,
   baseURL,
 }) => {
   const name = `E2E sync ${Date.now().toString(36)}`;
-  await page.goto('/integrations');
-  await page.getByLabel('Name').fill(name);
-  await page.getByLabel(/Owner contact/).fill('e2e team');
-  await page.getByRole('button', { name: 'Register and show key' }).click();
-  const key = (await page.getByTestId('issued-key').textContent())?.trim() ?? '';
-  expect(key).toMatch(/^pacr_/);
-  await page.getByRole('button', { name: 'I have stored it' }).click();
-  await expect(page.getByTestId('issued-key')).toHaveCount(0);
+  const key = await register(page, name, 'e2e team');
 
   // The integration's own calls to the platform: answered here by a stand-in, one of them a 429.
   const reporter = createReporter({ consoleUrl: baseURL!, key });
@@ -62,11 +69,7 @@ test('an admin removes a revoked integration after confirming in the page, and i
   baseURL,
 }) => {
   const name = `E2E removed ${Date.now().toString(36)}`;
-  await page.goto('/integrations');
-  await page.getByLabel('Name').fill(name);
-  await page.getByRole('button', { name: 'Register and show key' }).click();
-  const key = (await page.getByTestId('issued-key').textContent())?.trim() ?? '';
-  await page.getByRole('button', { name: 'I have stored it' }).click();
+  const key = await register(page, name);
 
   // One report with a 429, so the account-wide view has something of it to keep.
   const reporter = createReporter({ consoleUrl: baseURL!, key });

@@ -10,7 +10,13 @@
 import { readFile } from 'node:fs/promises';
 import type { Page } from '@playwright/test';
 import { E2E_DEMO_BFF_PORT } from './ports';
-import { expect, expectNoSeriousA11yViolations, SIGNED_OUT_STATE, test } from './fixtures';
+import {
+  expect,
+  expectNoSeriousA11yViolations,
+  SIGNED_OUT_STATE,
+  signInToDemo,
+  test,
+} from './fixtures';
 
 const incidentsTable = (page: Page) => page.getByRole('table', { name: '429 incidents' });
 // The notice of a running account block: the platform's own block, or the console's precaution.
@@ -156,11 +162,7 @@ test.describe('the incident list, in demo mode', () => {
   test('is a keyboard jump away from the top at any time and back, and exports as CSV and JSON', async ({
     page,
   }) => {
-    await page.goto('/sign-in');
-    await page.getByLabel('Username').fill('support');
-    await page.getByLabel('Password').fill('demo');
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await expect(page).toHaveURL(/event-types/);
+    await signInToDemo(page, 'support');
     await page.goto('/rate-limits');
     await waitForLive(page);
     await page.getByRole('button', { name: 'End all blocks' }).click();

@@ -6,7 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Download, Page } from '@playwright/test';
 import { E2E_DEMO_BFF_PORT } from './ports';
-import { expect, SIGNED_OUT_STATE, test } from './fixtures';
+import { expect, SIGNED_OUT_STATE, signInToDemo, test } from './fixtures';
 
 const fileText = async (download: Promise<Download>) =>
   readFile((await (await download).path())!, 'utf8');
@@ -34,11 +34,7 @@ test.describe('in demo mode', () => {
   test('a replay of the hour holding a real 429 accounts for it, and its files are the run on screen', async ({
     page,
   }) => {
-    await page.goto('/sign-in');
-    await page.getByLabel('Username').fill('admin');
-    await page.getByLabel('Password').fill('demo');
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await expect(page).toHaveURL(/event-types/);
+    await signInToDemo(page, 'admin');
 
     await page.goto('/rate-limits');
     await page.getByRole('button', { name: 'End all blocks' }).click();
