@@ -150,8 +150,11 @@ export function IntegrationsPage({ children }: { children?: ReactNode }) {
                     >
                       {item.status === 'revoked' ? 'Reinstate with new key' : 'Rotate key'}
                     </ConfirmButton>
+                    {/* Keyed apart: one in place of the other must not inherit its open question,
+                        or revoking would leave "Remove?" asked at once. */}
                     {item.status === 'active' ? (
                       <ConfirmButton
+                        key="revoke"
                         className="button button-link"
                         busy={revoke.isPending}
                         question={`Revoke the key of ${item.name}? Its reports are refused from now on.`}
@@ -161,6 +164,7 @@ export function IntegrationsPage({ children }: { children?: ReactNode }) {
                       </ConfirmButton>
                     ) : (
                       <ConfirmButton
+                        key="remove"
                         className="button button-link"
                         busy={remove.isPending}
                         question={`Remove ${item.name} from the list? What it reported stays in the account-wide view and Planning, named as a removed integration.`}
