@@ -115,7 +115,4 @@ test('an admin removes a revoked integration after confirming in the page, and i
       { timeout: 2_000 },
     );
   }).toPass({ timeout: 20_000 });
-
-  await page.goto('/audit?view=changes');
-  await expect(page.getByText(`Removed the integration “${name}”`)).toBeVisible();
 });
