@@ -102,3 +102,12 @@ export { expect };
  */
 export const SIGNED_OUT_STATE = { cookies: [], origins: [] };
 export { E2E_USERS } from './e2e-users';
+
+/** Signs in to the demo-mode console (its own users, password `demo`), landing on Event types. */
+export async function signInToDemo(page: Page, username: 'admin' | 'support'): Promise<void> {
+  await page.goto('/sign-in');
+  await page.getByLabel('Username').fill(username);
+  await page.getByLabel('Password').fill('demo');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page).toHaveURL(/event-types/);
+}

@@ -7,9 +7,16 @@
 // (E2E_DEMO_BFF_PORT, see playwright.config.ts) and presses the control as a user would. The
 // live-mode console of the other specs gets its 429 from the standalone mock's
 // POST /__mock/faults, as a real upstream would send it.
+import { readFile } from 'node:fs/promises';
 import type { Page } from '@playwright/test';
 import { E2E_DEMO_BFF_PORT } from './ports';
-import { expect, expectNoSeriousA11yViolations, SIGNED_OUT_STATE, test } from './fixtures';
+import {
+  expect,
+  expectNoSeriousA11yViolations,
+  SIGNED_OUT_STATE,
+  signInToDemo,
+  test,
+} from './fixtures';
 
 const incidentsTable = (page: Page) => page.getByRole('table', { name: '429 incidents' });
 // The notice of a running account block: the platform's own block, or the console's precaution.
@@ -146,6 +153,77 @@ test.describe('in demo mode', () => {
     await expect(banner(other)).toBeHidden();
     await expect(row).toContainText('Ended early');
     await context.close();
+  });
+});
+
+test.describe('the incident list, in demo mode', () => {
+  test.use({ baseURL: `http://127.0.0.1:${E2E_DEMO_BFF_PORT}`, storageState: SIGNED_OUT_STATE });
+
+  test('is a keyboard jump away from the top at any time and back, and exports as CSV and JSON', async ({
+    page,
+  }) => {
+    await signInToDemo(page, 'support');
+    await page.goto('/rate-limits');
+    await waitForLive(page);
+    await page.getByRole('button', { name: 'End all blocks' }).click();
+    await page.getByRole('button', { name: 'Account minute block' }).click();
+    const outcome = page.getByText(/^Account minute block: the platform answered 429/);
+    const eventId = (await outcome.innerText()).match(/incident ([0-9a-f-]{36})/)?.[1];
+    expect(eventId).toBeTruthy();
+    // No block needed for the way down: end it first.
+    await page.getByRole('button', { name: 'End all blocks' }).click();
+    await expect(banner(page)).toBeHidden();
+
+    const jump = page
+      .getByRole('navigation', { name: 'On this page' })
+      .getByRole('link', { name: /^Jump to incidents \(\d+\+?\)$/ });
+    await jump.focus();
+    await page.keyboard.press('Enter');
+    const list = page.locator('#incidents');
+    await expect(list).toBeFocused();
+    await expect(
+      incidentsTable(page).getByRole('row').filter({ hasText: eventId! }),
+    ).toBeInViewport();
+    await page.keyboard.press('Tab');
+    await expect(page.getByRole('link', { name: 'Back to the top' })).toBeFocused();
+    await page.keyboard.press('Enter');
+    await expect(jump).toBeFocused();
+    await expect(jump).toBeInViewport();
+
+    const csvDownload = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Export CSV' }).click();
+    const csv = await readFile((await (await csvDownload).path())!, 'utf8');
+    expect((await csvDownload).suggestedFilename()).toMatch(/^incidents-[\dT-]+Z\.csv$/);
+    const lines = csv.replace(/^\ufeff/, '').split('\r\n');
+    expect(lines[0]).toContain(
+      'ot-ratelimit-event-id,Incident key,Rule,Limit,Period,First 429 (UTC)',
+    );
+    const line = lines.find((row) => row.startsWith(`${eventId},`));
+    expect(line).toMatch(
+      /,account-minute,Account minute limit,MINUTE,\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC,/,
+    );
+    await expect(page.getByRole('status').filter({ hasText: /^Saved incidents-/ })).toBeVisible();
+
+    // The list's filters shape the file: an hour-period filter leaves this minute's 429 out.
+    await page.goto('/rate-limits?period=HOUR');
+    const jsonDownload = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Export JSON' }).click();
+    const file = JSON.parse(await readFile((await (await jsonDownload).path())!, 'utf8')) as {
+      filters: { period: string | null };
+      incidents: Array<{ eventId: string | null }>;
+    };
+    expect(file.filters.period).toBe('HOUR');
+    expect(file.incidents.map((incident) => incident.eventId)).not.toContain(eventId);
+    expect(JSON.stringify(file)).not.toContain('"headers"');
+
+    await page.setViewportSize({ width: 390, height: 800 });
+    await page.goto('/rate-limits');
+    await expect(jump).toBeVisible();
+    expect(
+      await page.evaluate(
+        () => document.documentElement.scrollWidth <= document.documentElement.clientWidth,
+      ),
+    ).toBe(true);
   });
 });
 

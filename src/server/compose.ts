@@ -325,10 +325,7 @@ export function composeBff({
     },
     retentionDays: config.integrations.retentionDays,
     operations,
-    integrationNames: async () =>
-      new Map(
-        (await integrations.store.list()).map((integration) => [integration.id, integration.name]),
-      ),
+    integrationNames: () => integrations.store.names(),
     logger,
     now,
     replayConcurrency: config.planning.replayConcurrency,

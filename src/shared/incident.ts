@@ -198,3 +198,46 @@ export const BlocksEndedSchema = z.object({
   incidentKeys: z.array(z.string()),
 });
 export type BlocksEnded = z.infer<typeof BlocksEndedSchema>;
+
+/** The formats of the incident export. */
+export const INCIDENT_EXPORT_FORMATS = ['csv', 'json'] as const;
+export type IncidentExportFormat = (typeof INCIDENT_EXPORT_FORMATS)[number];
+
+/** One incident in the export: the list's columns, none of the headers as received. */
+const ExportedIncidentSchema = z.object({
+  /** The upstream's `ot-ratelimit-event-id`, or null when none usable came. */
+  eventId: z.nullable(z.string()),
+  /** The console's key of the incident (the event id, or a generated `unidentified-…` key). */
+  key: z.string(),
+  ruleId: z.nullable(z.string()),
+  /** The limit's one name, as the page shows it. */
+  limit: z.string(),
+  period: z.nullable(Period),
+  firstSeen: IsoTime,
+  lastSeen: IsoTime,
+  blockedUntil: IsoTime,
+  hits: z.int(),
+  requestsAllowed: z.nullable(z.int()),
+  requestsMade: z.nullable(z.int()),
+  retryAfterSeconds: z.nullable(z.int()),
+  scope: z.enum(['account', 'rule']),
+  operation: z.string(),
+  flags: z.array(z.string()),
+});
+
+/** `GET /api/rate-limits/incidents/export?format=json`: the filtered list as a file. */
+export const IncidentExportSchema = z.object({
+  /** When the file was made (UTC). */
+  generatedAt: IsoTime,
+  /** The list's filters the file was made with (times in UTC). */
+  filters: z.object({
+    since: z.nullable(IsoTime),
+    until: z.nullable(IsoTime),
+    period: z.nullable(Period),
+    rule: z.nullable(z.string()),
+  }),
+  /** False when more incidents matched than one file holds: the newest are in it. */
+  complete: z.boolean(),
+  incidents: z.array(ExportedIncidentSchema),
+});
+export type IncidentExport = z.infer<typeof IncidentExportSchema>;

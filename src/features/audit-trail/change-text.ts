@@ -27,6 +27,7 @@ const SENTENCES: Readonly<Record<string, (target: string) => string>> = {
   'integration.added': (t) => `Added the integration ${t}`,
   'integration.key-rotated': (t) => `Rotated the key of the integration ${t}`,
   'integration.revoked': (t) => `Revoked the integration ${t}`,
+  'integration.removed': (t) => `Removed the integration ${t}`,
   'token.created': (t) => `Made the token for scripts ${t}`,
   'token.revoked': (t) => `Revoked the token for scripts ${t}`,
   'sign-in.succeeded': () => 'Signed in',

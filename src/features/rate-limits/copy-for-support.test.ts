@@ -1,7 +1,15 @@
 // "Copy for support": the text a vendor ticket needs, whatever the 429 carried.
 import { describe, expect, it } from 'vitest';
 import { supportText } from './copy-for-support';
-import { EVENT_ID, incident, RULES, T0, usage } from './test-support/fixtures';
+import {
+  accountOverview,
+  blockOf,
+  EVENT_ID,
+  incident,
+  RULES,
+  T0,
+  usage,
+} from './test-support/fixtures';
 
 describe('supportText', () => {
   it('carries the event id, the headers as received, the rule and the timeline', () => {
@@ -50,5 +58,37 @@ describe('supportText', () => {
     expect(text).not.toContain('Operation: event-types');
     expect(text).toMatch(/First 429: \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} UTC \(local: .+\)/);
     expect(text).not.toMatch(/secret/i);
+  });
+
+  it('adds the account-wide context the page shows: every reporter’s use of each limit and the blocks running', () => {
+    const blocked = incident();
+    const text = supportText(
+      blocked,
+      RULES.rules,
+      undefined,
+      {},
+      {
+        overview: accountOverview(T0),
+        blocks: [blockOf(blocked)],
+      },
+    );
+    expect(text).toContain(
+      'Blocked by the platform: Account minute limit, until 2025-01-06 09:01:00 UTC.',
+    );
+    expect(text).toContain(
+      "Account-wide use at 2025-01-06 09:00:00 UTC: requests in each limit's current window, as this console and the account's reporting integrations counted them:",
+    );
+    expect(text).toContain(
+      '  Account minute limit: 582 of 20,000 (this console 409; CRM connector 173); the platform counted 20,002 at its last 429',
+    );
+    expect(text).toContain(
+      '  Account hour limit: 409 of 200,000 (this console 409); requests of clients that do not report are unknown',
+    );
+  });
+
+  it('says when nothing is blocked, and when the account-wide view had not loaded', () => {
+    const text = supportText(incident(), RULES.rules, undefined, {}, { blocks: [] });
+    expect(text).toContain('Blocks running when this was copied:\n  none');
+    expect(text).toContain('Account-wide use:\n  (not loaded)');
   });
 });

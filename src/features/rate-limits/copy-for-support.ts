@@ -1,10 +1,12 @@
 // The text "Copy for support" puts on the clipboard: everything the vendor's support needs to find
-// the occurrence (its ot-ratelimit-event-id), the headers exactly as received, the rule, and the
-// console's request rate around it, in plain text that survives any ticket system.
+// the occurrence (its ot-ratelimit-event-id), the headers exactly as received, the rule, the
+// console's request rate around it, and the account-wide context the page shows (every reporting
+// client's use of each limit, the blocks running), in plain text that survives any ticket system.
 import type { ConsoleMeta } from '../../shared/console-meta';
 import type { Incident, Rule, Timeline } from '../../shared/incident';
 import { utcText } from '../../shared/utc-text';
 import { formatDateTime } from '../../lib/format';
+import { accountContextLines, type AccountContext } from './account-context-text';
 import { flagText, formatTime, incidentRuleText } from './format';
 
 /** What the console knows about its connection, for the support desk's first questions. */
@@ -50,6 +52,7 @@ export function supportText(
   rules: readonly Rule[] | undefined,
   timeline: Timeline | undefined,
   context: SupportContext = {},
+  account: AccountContext = {},
 ): string {
   // The platform's method and path, not the console's internal operation name.
   const request = context.operations?.[incident.operation] ?? '(not known to this console)';
@@ -75,5 +78,6 @@ export function supportText(
       : []),
     'Console requests per minute around the incident:',
     ...timelineAround(incident, timeline),
+    ...accountContextLines(account),
   ].join('\n');
 }

@@ -179,13 +179,16 @@ export class AccountUsage {
   async #build(now: number): Promise<Computed> {
     const { store, governor, incidents } = this.#options;
     const staleAfterMs = this.#options.staleAfterMs ?? 2 * MINUTE_MS;
-    const [integrations, reportedRows, throttles, usage, consoleIncidents] = await Promise.all([
-      store.list(),
-      store.minutesSince(now - HOUR_MS - MINUTE_MS),
-      store.throttlesSince(now - INCIDENT_HORIZON_MS),
-      governor.usage(),
-      incidents.list({ since: now - INCIDENT_HORIZON_MS, limit: INCIDENTS_SHOWN }),
-    ]);
+    const [integrations, nameOf, reportedRows, throttles, usage, consoleIncidents] =
+      await Promise.all([
+        store.list(),
+        // Removed integrations too: what they reported still counts, under their name (removed).
+        store.names(),
+        store.minutesSince(now - HOUR_MS - MINUTE_MS),
+        store.throttlesSince(now - INCIDENT_HORIZON_MS),
+        governor.usage(),
+        incidents.list({ since: now - INCIDENT_HORIZON_MS, limit: INCIDENTS_SHOWN }),
+      ]);
     const rules = governor.rules();
     const { plausible: rows, setAside, implausible } = splitImplausible(reportedRows, rules);
     const ruleById = new Map(rules.map((rule) => [rule.id, rule]));
@@ -195,13 +198,13 @@ export class AccountUsage {
       list.push(row);
       byIntegration.set(row.integrationId, list);
     }
-    const nameOf = new Map(integrations.map((item) => [item.id, item.name]));
+    const sources = [...nameOf].map(([id, name]) => ({ id, name }));
 
     const blocks = governor.blockStates();
     const limits: AccountLimit[] = usage.map((limit) => {
       const rule = ruleById.get(limit.ruleId);
       const windowMs = PERIOD_SECONDS[limit.period] * 1_000;
-      const perIntegration = integrations
+      const perIntegration = sources
         .map((integration) => ({
           id: integration.id,
           name: integration.name,
@@ -257,7 +260,7 @@ export class AccountUsage {
         staleAfterSeconds: Math.round(staleAfterMs / 1_000),
         limits,
         integrations: table,
-        timeline: timeline(governor, integrations, byIntegration, now),
+        timeline: timeline(governor, sources, byIntegration, now),
         incidents: await this.#withSenders(
           mergeIncidents(consoleIncidents.items, throttles, rules, nameOf),
           rows,
@@ -381,7 +384,7 @@ function activity(
 
 function timeline(
   governor: GovernorView,
-  integrations: readonly Integration[],
+  integrations: ReadonlyArray<{ readonly id: string; readonly name: string }>,
   byIntegration: ReadonlyMap<string, TemplateTotal[]>,
   now: number,
 ): AccountOverview['timeline'] {

@@ -47,6 +47,26 @@ for (const engine of STORE_ENGINES) {
       await expect(store.register('NIGHTLY SYNC', null)).rejects.toThrow(/exists/);
     });
 
+    it('removes only a revoked integration, keeping its name for its history and freeing it', async () => {
+      const { integration, key } = await store.register('Nightly sync', 'data team');
+      expect(await store.remove(integration.id)).toBe('active');
+      await store.revoke(integration.id);
+      expect(await store.remove(integration.id)).toMatchObject({ id: integration.id });
+      expect(await store.list()).toEqual([]);
+      expect(await store.findById(integration.id)).toBeUndefined();
+      expect(await store.remove(integration.id)).toBeUndefined();
+      // A rotation cannot bring a removed integration back with a working key.
+      expect(await store.rotate(integration.id)).toBeUndefined();
+      expect(await store.authenticate(key)).toBeUndefined();
+      const again = await store.register('nightly SYNC', null);
+      expect(await store.names()).toEqual(
+        new Map([
+          [again.integration.id, 'nightly SYNC'],
+          [integration.id, 'Nightly sync (removed integration)'],
+        ]),
+      );
+    });
+
     it('stores a source at most the ceiling a minute, across reports written together or apart', async () => {
       const capped = new IntegrationStore(
         db,

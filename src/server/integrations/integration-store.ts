@@ -84,6 +84,14 @@ function toIntegration(row: IntegrationRow): Integration {
   };
 }
 
+/** Removed integrations are kept for their history, never listed nor found. */
+const LISTED = 'removed_at IS NULL';
+
+/** "Nightly sync (removed integration)": how a removed integration's history is labelled. */
+export function removedName(name: string): string {
+  return `${name} (removed integration)`;
+}
+
 const COLUMNS =
   'id, name, owner, key_hash, key_hint, created_at, key_issued_at, revoked_at, last_report_at';
 
@@ -121,21 +129,38 @@ export class IntegrationStore {
     this.#reports = new ReportAggregates(this.#db, now, alsoRecord, ceiling);
   }
 
-  /** Every integration, by name. */
+  /** Every integration not removed, by name. */
   async list(): Promise<Integration[]> {
     const { rows } = await select(
       await this.#db(),
       IntegrationRowSchema,
-      `SELECT ${COLUMNS} FROM integrations ORDER BY name_key`,
+      `SELECT ${COLUMNS} FROM integrations WHERE ${LISTED} ORDER BY name_key`,
     );
     return rows.map(toIntegration);
+  }
+
+  /**
+   * The name of every integration that ever reported, by id, a removed one's marked as such: its
+   * recorded minutes stay in replays and the account-wide view, under a name people recognise.
+   */
+  async names(): Promise<Map<string, string>> {
+    const { rows } = await select(
+      await this.#db(),
+      z.object({ id: z.string(), name: z.string(), removed_at: z.string().nullable() }),
+      // Active and revoked first, in the list's order; removed ones after them.
+      `SELECT id, name, removed_at FROM integrations
+       ORDER BY CASE WHEN removed_at IS NULL THEN 0 ELSE 1 END, name_key`,
+    );
+    return new Map(
+      rows.map((row) => [row.id, row.removed_at === null ? row.name : removedName(row.name)]),
+    );
   }
 
   async findByName(name: string): Promise<Integration | undefined> {
     const { rows } = await select(
       await this.#db(),
       IntegrationRowSchema,
-      `SELECT ${COLUMNS} FROM integrations WHERE name_key = $1`,
+      `SELECT ${COLUMNS} FROM integrations WHERE name_key = $1 AND ${LISTED}`,
       [name.trim().toLowerCase()],
     );
     return rows[0] ? toIntegration(rows[0]) : undefined;
@@ -145,7 +170,7 @@ export class IntegrationStore {
     const { rows } = await select(
       await this.#db(),
       IntegrationRowSchema,
-      `SELECT ${COLUMNS} FROM integrations WHERE id = $1`,
+      `SELECT ${COLUMNS} FROM integrations WHERE id = $1 AND ${LISTED}`,
       [id],
     );
     return rows[0] ? toIntegration(rows[0]) : undefined;
@@ -206,7 +231,7 @@ export class IntegrationStore {
       await this.#db()
     ).query(
       `UPDATE integrations SET key_hash = $2, key_hint = $3, key_issued_at = $4, revoked_at = NULL
-       WHERE id = $1`,
+       WHERE id = $1 AND ${LISTED}`,
       [id, hashReportingKey(key), keyHint(key), iso(this.#now())],
     );
     this.#keysChanged();
@@ -220,11 +245,33 @@ export class IntegrationStore {
       await this.#db()
     ).query(
       `UPDATE integrations SET key_hash = NULL, key_hint = NULL,
-         revoked_at = COALESCE(revoked_at, $2) WHERE id = $1`,
+         revoked_at = COALESCE(revoked_at, $2) WHERE id = $1 AND ${LISTED}`,
       [id, iso(this.#now())],
     );
     this.#keysChanged();
     return this.findById(id);
+  }
+
+  /**
+   * Takes a revoked integration off the list. Its row stays (removed_at set, key already gone)
+   * so what it reported keeps its name; its name is free to register again. Resolves to the
+   * integration removed, `'active'` for one still active (revoke it first), or undefined.
+   */
+  async remove(id: string): Promise<Integration | 'active' | undefined> {
+    const { rows } = await select(
+      await this.#db(),
+      IntegrationRowSchema,
+      // One statement: a rotation at the same moment (which reinstates it) cannot slip between
+      // the check that it is revoked and its removal.
+      `UPDATE integrations SET removed_at = $2, name_key = $3, key_hash = NULL, key_hint = NULL
+       WHERE id = $1 AND revoked_at IS NOT NULL AND ${LISTED} RETURNING ${COLUMNS}`,
+      [id, iso(this.#now()), `removed:${id}`],
+    );
+    if (rows[0]) {
+      this.#keysChanged();
+      return toIntegration(rows[0]);
+    }
+    return (await this.findById(id)) ? 'active' : undefined;
   }
 
   /** The hashes of every active key, as last read; undefined until read or after a change. */

@@ -1,7 +1,7 @@
 // The account-wide view's routes (docs/account-wide-view.md):
 // - `POST /api/integrations/reports`: an integration's report, authenticated by its reporting key
 //   as a bearer token (no session, no cookie), validated entry by entry, rate limited per key;
-// - `/api/integrations` (admins): register, list, rotate, revoke;
+// - `/api/integrations` (admins): register, list, rotate, revoke, remove a revoked one;
 // - `GET /api/account-usage`: the account-wide view of the rate-limits page (every role).
 import { Hono } from 'hono';
 import type { Context } from 'hono';
@@ -71,6 +71,17 @@ function invalidBody(detail: string, status: 400 | 413 = 400): HttpProblem {
     title: status === 413 ? 'The report is too large' : 'The report is not valid',
     status,
     detail,
+  });
+}
+
+/** 409 for removing an integration whose key still works: revoking comes first. */
+function stillActive(): HttpProblem {
+  return new HttpProblem({
+    type: PROBLEM_TYPES.conflict,
+    title: 'Revoke the integration first',
+    status: 409,
+    detail:
+      'Only a revoked integration can be removed: revoke its key first, so nothing that still reports is taken off the list.',
   });
 }
 
@@ -251,6 +262,23 @@ export function integrationAdminRoutes(
       changed(c, 'revoked', integration);
       return c.json(integration, 200, NO_STORE);
     })
+    .delete('/:id', async (c) => {
+      const existing = await deps.store.findById(idOf(c));
+      if (!existing) throw notFound();
+      if (existing.status === 'active') throw stillActive();
+      await recordChange(c, {
+        action: 'integration.removed',
+        target: existing.id,
+        before: auditedIntegration(existing),
+        after: null,
+      });
+      const removed = await deps.store.remove(existing.id);
+      // Rotated (so active again) by someone else since it was read: still refused.
+      if (removed === 'active') throw stillActive();
+      if (!removed) throw notFound();
+      changed(c, 'removed', removed);
+      return c.body(null, 204, NO_STORE);
+    })
     .post('/:id/demo-burst', async (c) => {
       if (!deps.demo) throw notFound();
       const outcome = await deps.demo.burst(idOf(c));
@@ -357,6 +385,21 @@ export const integrationAdminApi: ApiModule = {
       params: byId,
       responses: { 200: { description: 'Revoked.', schema: IntegrationSchema } },
       problems: { 404: noSuchIntegration },
+    },
+    {
+      method: 'delete',
+      path: '/:id',
+      operationId: 'removeIntegration',
+      summary: 'Remove a revoked integration from the list',
+      description:
+        'What it reported stays, named as a removed integration, in the account-wide view and in Planning’s replays; its name can be registered again.',
+      access: { session: ADMIN_ONLY },
+      params: byId,
+      responses: { 204: { description: 'Removed.' } },
+      problems: {
+        404: noSuchIntegration,
+        409: 'The integration is active: revoke it first (`/problems/conflict`).',
+      },
     },
     {
       method: 'post',

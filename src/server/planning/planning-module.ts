@@ -27,7 +27,7 @@ export interface PlanningAreaDeps {
   /** Days traffic is kept: the integrations' reports' retention (INTEGRATION_RETENTION_DAYS). */
   readonly retentionDays: number;
   readonly operations: readonly DataSubjectOperation[];
-  /** Each registered integration's name by id. */
+  /** Each registered integration's name by id, a removed one's marked as removed. */
   readonly integrationNames: () => Promise<ReadonlyMap<string, string>>;
   readonly logger: Logger;
   readonly now: () => number;

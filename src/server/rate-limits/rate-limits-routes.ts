@@ -1,13 +1,15 @@
 // The rate-limit panel's API (docs/product.md §7): the limits table, how much of each limit this
-// console uses right now, the 429 incident history, and the live Server-Sent Events stream of
-// incident changes, mounted here and run by incident-stream.ts.
+// console uses right now, the 429 incident history and its export as a file, and the live
+// Server-Sent Events stream of incident changes, mounted here and run by incident-stream.ts.
 import { Hono } from 'hono';
 import type { RecordChange } from '../http/admin-change';
 import * as z from 'zod';
 import {
   BLOCKS_ENDED_EVENT,
   INCIDENT_EVENT,
+  INCIDENT_EXPORT_FORMATS,
   INCIDENT_QUERY_LIMITS,
+  IncidentExportSchema,
   IncidentPageSchema,
   RulesResponseSchema,
   UsageSchema,
@@ -21,6 +23,7 @@ import type { AppEnv } from '../app-env';
 import { createIncidentStream, type IncidentStreamDeps } from './incident-stream';
 import { listFilter, listQuerySchema, validListQuery } from '../http/list-query';
 import { invalidParameter } from '../problem';
+import { incidentCsv, incidentExport } from './incident-export';
 import { InvalidCursorError, type IncidentQuery } from './incident-store';
 import { NO_STORE } from '../http/no-store';
 
@@ -30,21 +33,36 @@ export interface RateLimitsRoutesDeps extends IncidentStreamDeps {
   readonly governor: Governor;
 }
 
+/** The history's filters besides the time range: by period and by rule. */
+function incidentFilters(knownRules: ReadonlySet<string>) {
+  return {
+    period: listFilter(z.enum(RATE_LIMIT_PERIODS, { error: 'must be MINUTE or HOUR' })).describe(
+      'MINUTE or HOUR.',
+    ),
+    rule: listFilter(
+      z
+        .string()
+        .refine(
+          (rule) => rule === 'unmatched' || knownRules.has(rule),
+          'must be the id of a rule of GET /api/rate-limits/rules, or "unmatched"',
+        ),
+    ).describe('A rule id of GET /api/rate-limits/rules, or `unmatched`.'),
+  };
+}
+
 /** The history's query: time range and paging, filtered by period and by rule. */
 function incidentQuerySchema(knownRules: ReadonlySet<string>) {
+  return listQuerySchema(incidentFilters(knownRules), INCIDENT_QUERY_LIMITS);
+}
+
+/** The export's query: the history's filters, and `format` (CSV unless JSON is asked for). */
+function exportQuerySchema(knownRules: ReadonlySet<string>) {
   return listQuerySchema(
     {
-      period: listFilter(z.enum(RATE_LIMIT_PERIODS, { error: 'must be MINUTE or HOUR' })).describe(
-        'MINUTE or HOUR.',
-      ),
-      rule: listFilter(
-        z
-          .string()
-          .refine(
-            (rule) => rule === 'unmatched' || knownRules.has(rule),
-            'must be the id of a rule of GET /api/rate-limits/rules, or "unmatched"',
-          ),
-      ).describe('A rule id of GET /api/rate-limits/rules, or `unmatched`.'),
+      ...incidentFilters(knownRules),
+      format: listFilter(
+        z.enum(INCIDENT_EXPORT_FORMATS, { error: 'must be csv or json' }),
+      ).describe('csv (the default) or json.'),
     },
     INCIDENT_QUERY_LIMITS,
   );
@@ -54,7 +72,9 @@ const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOStrin
 
 /** The rate-limit routes, mounted at /api/rate-limits. */
 export function rateLimitsRoutes(deps: RateLimitsRoutesDeps) {
-  const incidentQuery = incidentQuerySchema(new Set(deps.governor.rules().map((rule) => rule.id)));
+  const knownRules = new Set(deps.governor.rules().map((rule) => rule.id));
+  const incidentQuery = incidentQuerySchema(knownRules);
+  const exportQuery = exportQuerySchema(knownRules);
   const incidentStream = createIncidentStream(deps);
 
   return (
@@ -134,6 +154,30 @@ export function rateLimitsRoutes(deps: RateLimitsRoutesDeps) {
           throw error;
         }
       })
+      // The list as a file: same filters, same readers, every page of it (incident-export.ts).
+      .get('/incidents/export', validListQuery(exportQuery), async (c) => {
+        const { limit: _pageSize, cursor, format = 'csv', ...filters } = c.req.valid('query');
+        for (const [name, given] of [
+          ['cursor', cursor],
+          ['limit', c.req.query('limit')],
+        ] as const) {
+          if (given !== undefined) {
+            throw invalidParameter(
+              name,
+              'an export holds every incident the filters match; leave paging out',
+            );
+          }
+        }
+        const file = await incidentExport(deps.store, filters, deps.now());
+        const name = `incidents-${file.generatedAt.slice(0, 19).replaceAll(':', '')}Z.${format}`;
+        const headers = { ...NO_STORE, 'Content-Disposition': `attachment; filename="${name}"` };
+        return format === 'json'
+          ? c.json(file, 200, headers)
+          : c.body(incidentCsv(file), 200, {
+              ...headers,
+              'Content-Type': 'text/csv; charset=utf-8',
+            });
+      })
       // The live stream: replay by Last-Event-ID, heartbeats, session end (incident-stream.ts).
       .get('/stream', incidentStream)
   );
@@ -182,6 +226,26 @@ export const rateLimitsApi: ApiModule = {
       query: incidentQuerySchema(new Set()),
       responses: { 200: { description: 'One page of incidents.', schema: IncidentPageSchema } },
       problems: { 400: 'An unknown or invalid query parameter (`/problems/invalid-parameter`).' },
+    },
+    {
+      method: 'get',
+      path: '/incidents/export',
+      operationId: 'exportIncidents',
+      summary: 'The 429 incident history as a CSV or JSON file, under the list’s filters',
+      description:
+        'Every incident the filters match, newest first (not one page): the event id, the rule and its limit, the figures, times in UTC; never the headers as received. At most 10,000; a longer history is cut to the newest and says so (`complete: false`, a last CSV line).',
+      access: { session: ANY_ROLE },
+      query: exportQuerySchema(new Set()),
+      responses: {
+        200: {
+          description: 'The file, named in `Content-Disposition`.',
+          mediaType: 'text/csv',
+          alsoAs: [{ mediaType: 'application/json', schema: IncidentExportSchema }],
+        },
+      },
+      problems: {
+        400: 'An unknown or invalid query parameter, or a paging one (`/problems/invalid-parameter`).',
+      },
     },
     {
       method: 'get',

@@ -493,4 +493,14 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX lookup_audit_reference ON lookup_audit (purpose_reference, at DESC);
     `,
   },
+  {
+    version: 17,
+    name: 'integrations: removal',
+    sql: `
+      -- When an admin removed a revoked integration (docs/account-wide-view.md). The row stays so
+      -- its recorded minutes keep a name in replays and the account-wide view; its name_key is
+      -- freed on removal so the name can be registered again.
+      ALTER TABLE integrations ADD COLUMN removed_at text;
+    `,
+  },
 ];

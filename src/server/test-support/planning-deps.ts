@@ -22,8 +22,7 @@ export function planningDeps(
       moduleRules: MODULE_RULES,
     },
     retentionDays: 7,
-    integrationNames: async () =>
-      new Map((await integrations.list()).map((entry) => [entry.id, entry.name])),
+    integrationNames: () => integrations.names(),
     now: () => now,
     operations: BUILT_IN_OPERATIONS,
   };

@@ -1,6 +1,7 @@
-// The Integrations page's API: the registered integrations, and registering, rotating and
-// revoking them (admins only). A key is in the answer of a registration or rotation only.
+// The Integrations page's API: the registered integrations, and registering, rotating,
+// revoking and removing them (admins only). A key is in the answer of a registration or rotation only.
 import { queryOptions } from '@tanstack/react-query';
+import * as z from 'zod/mini';
 import { apiRequest, getJson } from '../../../lib/api-client';
 import { useRefreshingMutation } from '../../../lib/use-refreshing-mutation';
 import {
@@ -45,5 +46,12 @@ export function useRevokeIntegration() {
     apiRequest(`/api/integrations/${encodeURIComponent(id)}/revoke`, IntegrationSchema, {
       method: 'POST',
     }),
+  );
+}
+
+/** Takes a revoked integration off the list (what it reported stays, named as removed). */
+export function useRemoveIntegration() {
+  return useRefreshing((id: string) =>
+    apiRequest(`/api/integrations/${encodeURIComponent(id)}`, z.undefined(), { method: 'DELETE' }),
   );
 }

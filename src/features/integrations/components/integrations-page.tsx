@@ -1,5 +1,6 @@
 // The Integrations page (admins): register the account's other clients so they can report what
-// they send the platform; the reporting key is shown once, and can be rotated or revoked.
+// they send the platform; the reporting key is shown once, and can be rotated or revoked, and a
+// revoked integration removed from the list.
 import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { ConfirmButton } from '../../../components/ui/confirm-button';
@@ -12,6 +13,7 @@ import type { IssuedKey } from '../../../shared/integrations';
 import {
   integrationsQueryOptions,
   useRegisterIntegration,
+  useRemoveIntegration,
   useRevokeIntegration,
   useRotateKey,
 } from '../api/integrations-api';
@@ -25,10 +27,11 @@ export function IntegrationsPage({ children }: { children?: ReactNode }) {
   const register = useRegisterIntegration();
   const rotate = useRotateKey();
   const revoke = useRevokeIntegration();
+  const remove = useRemoveIntegration();
   const [name, setName] = useState('');
   const [owner, setOwner] = useState('');
   const [issued, setIssued] = useState<IssuedKey | null>(null);
-  const error = register.error ?? rotate.error ?? revoke.error;
+  const error = register.error ?? rotate.error ?? revoke.error ?? remove.error;
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -147,8 +150,11 @@ export function IntegrationsPage({ children }: { children?: ReactNode }) {
                     >
                       {item.status === 'revoked' ? 'Reinstate with new key' : 'Rotate key'}
                     </ConfirmButton>
+                    {/* Keyed apart: one in place of the other must not inherit its open question,
+                        or revoking would leave "Remove?" asked at once. */}
                     {item.status === 'active' ? (
                       <ConfirmButton
+                        key="revoke"
                         className="button button-link"
                         busy={revoke.isPending}
                         question={`Revoke the key of ${item.name}? Its reports are refused from now on.`}
@@ -156,7 +162,17 @@ export function IntegrationsPage({ children }: { children?: ReactNode }) {
                       >
                         Revoke
                       </ConfirmButton>
-                    ) : null}
+                    ) : (
+                      <ConfirmButton
+                        key="remove"
+                        className="button button-link"
+                        busy={remove.isPending}
+                        question={`Remove ${item.name} from the list? What it reported stays in the account-wide view and Planning, named as a removed integration.`}
+                        onConfirm={() => remove.mutate(item.id)}
+                      >
+                        Remove
+                      </ConfirmButton>
+                    )}
                   </td>
                 </tr>
               ))}

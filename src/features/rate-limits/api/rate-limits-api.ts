@@ -7,11 +7,12 @@ import {
   useQueryClient,
 } from '@tanstack/react-query';
 import * as z from 'zod/mini';
-import { apiRequest, getJson } from '../../../lib/api-client';
+import { apiRequest, fetchFile, getJson, type FetchedFile } from '../../../lib/api-client';
 import {
   IncidentPageSchema,
   RulesResponseSchema,
   UsageSchema,
+  type IncidentExportFormat,
   type IncidentPage,
 } from '../../../shared/incident';
 import type { IncidentFilters } from '../incident-url-state';
@@ -47,16 +48,32 @@ export function usageQueryOptions(refetchInterval: number | false = 5_000) {
   });
 }
 
-/** The incident history query string for `filters` and a page cursor. */
-function incidentsPath(filters: IncidentFilters, cursor?: string): string {
+/** `filters` as the query parameters of the history and of its export. */
+function filterParams(filters: IncidentFilters): URLSearchParams {
   const params = new URLSearchParams();
   if (filters.since) params.set('since', filters.since);
   if (filters.until) params.set('until', filters.until);
   if (filters.period) params.set('period', filters.period);
   if (filters.rule) params.set('rule', filters.rule);
+  return params;
+}
+
+/** The incident history query string for `filters` and a page cursor. */
+function incidentsPath(filters: IncidentFilters, cursor?: string): string {
+  const params = filterParams(filters);
   if (cursor) params.set('cursor', cursor);
   const query = params.toString();
   return `/api/rate-limits/incidents${query ? `?${query}` : ''}`;
+}
+
+/** Every incident `filters` match as a file made by the BFF (CSV or JSON), not yet saved. */
+export function fetchIncidentExport(
+  filters: IncidentFilters,
+  format: IncidentExportFormat,
+): Promise<FetchedFile> {
+  const params = filterParams(filters);
+  params.set('format', format);
+  return fetchFile(`/api/rate-limits/incidents/export?${params}`, `incidents.${format}`);
 }
 
 /** The incident history, newest first, one page at a time. */

@@ -16,6 +16,7 @@ import {
   FakeEventSource,
   incident,
   RULES,
+  accountOverview,
   usage,
 } from '../test-support/fixtures';
 
@@ -59,6 +60,7 @@ beforeEach(() => {
       }
       if (url.startsWith('/api/rate-limits/incidents'))
         return json({ items: incidents, nextCursor: null });
+      if (url.startsWith('/api/account-usage')) return json(accountOverview(now));
       if (url.startsWith('/api/meta'))
         return json({ mode: 'demo', accountTier: 'production', demoControls: true });
       if (url.startsWith('/api/session')) return json({ username: viewer, role: viewer });
@@ -147,9 +149,15 @@ describe('RateLimitsPage', () => {
 
   it('puts the incident, its headers and the timeline on the clipboard for support', async () => {
     incidents = [
-      incident({ firstSeen: new Date(now).toISOString(), lastSeen: new Date(now).toISOString() }),
+      incident({
+        firstSeen: new Date(now).toISOString(),
+        lastSeen: new Date(now).toISOString(),
+        blockedUntil: new Date(now + 60_000).toISOString(),
+      }),
     ];
     renderPage();
+    // The account-wide card has its figures (copied with the incident below).
+    await screen.findByRole('img', { name: /^Account minute limit: This console 409/ });
     // user-event puts a clipboard double on navigator.clipboard.
     const user = userEvent.setup();
     await user.click(
@@ -159,10 +167,39 @@ describe('RateLimitsPage', () => {
     expect(text).toContain(`ot-ratelimit-event-id: ${EVENT_ID}`);
     expect(text).toContain('ot-request-made: 20001');
     expect(text).toContain('Console requests per minute around the incident:');
+    // The account-wide card's figures and the running block, as the page shows them.
+    expect(text).toContain('Blocked by the platform: Account minute limit, until');
+    expect(text).toContain(
+      '  Account minute limit: 582 of 20,000 (this console 409; CRM connector 173)',
+    );
     // Its accessible name starts with its visible label, before and after.
     expect(
       await screen.findByRole('button', { name: `Copied: incident ${EVENT_ID}` }),
     ).toHaveTextContent('Copied');
+  });
+
+  it('links to the incident list from the top at any time, with its count, and back', async () => {
+    incidents = [incident({ blockedUntil: new Date(now - 1_000).toISOString() })];
+    olderIncidents = new Promise<Incident[]>(() => undefined);
+    renderPage();
+    const jump = await screen.findByRole('link', { name: 'Jump to incidents (1+)' });
+    expect(jump).toHaveAttribute('href', '#incidents');
+    expect(screen.getByRole('navigation', { name: 'On this page' })).toContainElement(jump);
+    const list = document.getElementById('incidents');
+    expect(list).toHaveAttribute('tabindex', '-1');
+    expect(list).toContainElement(screen.getByRole('table', { name: '429 incidents' }));
+    expect(screen.getByRole('link', { name: 'Back to the top' })).toHaveAttribute(
+      'href',
+      `#${jump.id}`,
+    );
+    expect(screen.getByRole('group', { name: 'Export the incidents' })).toBeInTheDocument();
+
+    // Followed, focus goes with it, so the next Tab starts in the list; and back again.
+    const user = userEvent.setup();
+    await user.click(jump);
+    expect(list).toHaveFocus();
+    await user.click(screen.getByRole('link', { name: 'Back to the top' }));
+    expect(jump).toHaveFocus();
   });
 
   it('keeps keyboard focus on "Load older incidents" while the older page loads', async () => {

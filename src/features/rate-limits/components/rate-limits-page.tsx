@@ -35,6 +35,9 @@ import { HeadroomGauges } from './headroom-gauges';
 import { AccountWideView } from './integrations-account-view';
 import { IncidentFiltersBar } from './incident-filters';
 import { IncidentsTable } from './incidents-table';
+import { IncidentExportButtons } from './incident-export-buttons';
+import { JumpLink } from './jump-link';
+import { accountUsageQueryOptions } from '../api/account-usage-api';
 import './rate-limits.css';
 
 // uPlot is the page's largest dependency: its own chunk, fetched after the page shows.
@@ -56,6 +59,8 @@ export function RateLimitsPage() {
   const usage = useQuery(usageQueryOptions());
   const incidents = useInfiniteQuery(incidentsQueryOptions(filters));
   const meta = useConsoleMeta();
+  // The account-wide card's data, shared with it through the cache: "Copy for support" says it too.
+  const account = useQuery(accountUsageQueryOptions());
   const role = useViewerRole();
   const status = useStreamStatus();
 
@@ -89,16 +94,20 @@ export function RateLimitsPage() {
   const [copied, setCopied] = useState<{ key: string; text?: string } | undefined>();
   const usageData = usage.data;
   const ruleList = rules.data?.rules;
+  const overview = account.data;
   const onCopy = useCallback(
     (incident: Incident) => {
-      const text = supportText(incident, ruleList, usageData?.timeline, meta.data);
+      const text = supportText(incident, ruleList, usageData?.timeline, meta.data, {
+        overview,
+        blocks: usageData?.blocks,
+      });
       navigator.clipboard.writeText(text).then(
         () => setCopied({ key: incident.key }),
         // No clipboard (permissions, insecure context): show the text to copy by hand.
         () => setCopied({ key: incident.key, text }),
       );
     },
-    [ruleList, usageData, meta.data],
+    [ruleList, usageData, meta.data, overview],
   );
 
   // Demo mode: admins and support engineers (who investigate throttling) alike.
@@ -138,16 +147,34 @@ export function RateLimitsPage() {
           : ''}
       </PageHeader>
 
+      {/* The list starts far down (below the controls and the account-wide card): a way there at
+          any time, not only during a block, and the way back from there. */}
+      <nav className="page-jumps" aria-label="On this page">
+        <JumpLink id="jump-to-incidents" to="incidents">
+          Jump to incidents
+          {incidents.data ? ` (${rows.length}${incidents.hasNextPage ? '+' : ''})` : ''}
+        </JumpLink>
+      </nav>
+
       {/* Auditors change nothing, demo controls included (the BFF answers them 403). */}
       {showDemo && role.data !== 'auditor' ? <DemoControlsPanel /> : null}
       {/* Bursts register as an integration's traffic: an admin's action, like the Integrations page. */}
       <AccountWideView canBurst={showDemo && role.data === 'admin'} />
 
-      <section className="card rate-limits-section" aria-labelledby="incidents-title">
+      <section
+        id="incidents"
+        tabIndex={-1}
+        className="card rate-limits-section incidents-section"
+        aria-labelledby="incidents-title"
+      >
         <div className="section-head">
           <h2 id="incidents-title">429 incidents</h2>
+          <JumpLink className="back-to-top" to="jump-to-incidents">
+            Back to the top
+          </JumpLink>
           <IncidentFiltersBar filters={filters} rules={ruleList} onChange={setFilters} />
         </div>
+        <IncidentExportButtons filters={filters} />
         {copied?.text ? (
           <div className="support-text">
             <label htmlFor="support-text">

@@ -1,5 +1,6 @@
 // Test data and doubles for the rate-limit feature's tests: incidents, usage, a fake EventSource.
 import type { Incident, RulesResponse, Usage } from '../../../shared/incident';
+import type { AccountOverview } from '../../../shared/integrations';
 import { blockOfLimit, describeBlock, type BlockState } from '../../../shared/limit-state';
 import { rulesForTier } from '../../../shared/rate-limits';
 import {
@@ -130,4 +131,42 @@ export class FakeEventSource {
     this.readyState = readyState;
     this.onerror?.(new Event('error'));
   }
+}
+
+/**
+ * The account-wide view at `now`: this console's 409 and the CRM connector's 173 requests in the
+ * account minute limit, the platform having counted 20,002 at its last 429.
+ */
+export function accountOverview(now: number): AccountOverview {
+  const at = new Date(now).toISOString();
+  return {
+    now: at,
+    staleAfterSeconds: 120,
+    limits: [
+      {
+        ruleId: 'account-minute',
+        period: 'MINUTE',
+        limit: 20_000,
+        console: 409,
+        integrations: [{ id: 'crm', name: 'CRM connector', used: 173 }],
+        reported: 582,
+        unreported: 19_420,
+        block: null,
+      },
+      {
+        ruleId: 'account-hour',
+        period: 'HOUR',
+        limit: 200_000,
+        console: 409,
+        integrations: [],
+        reported: 409,
+        unreported: null,
+        block: null,
+      },
+    ],
+    integrations: [],
+    timeline: { bucketSeconds: 60, start: at, series: [] },
+    incidents: [],
+    demoBursts: [],
+  };
 }

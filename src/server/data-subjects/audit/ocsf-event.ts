@@ -42,8 +42,8 @@ type ActivityId = keyof typeof ACTIVITIES;
 
 /**
  * What each verb of a change's action is in OCSF's terms. Exports and verifications read the
- * trail; rotating, releasing, resetting and arming change something that stays; revoking and
- * ending remove it. A test alert changes nothing, so it is "Other", its verb kept in the name.
+ * trail; rotating, releasing, resetting and arming change something that stays; revoking, removing
+ * and ending remove it. A test alert changes nothing, so it is "Other", its verb kept in the name.
  */
 const VERB_ACTIVITY: Readonly<Record<string, ActivityId>> = {
   created: 1,
@@ -58,6 +58,7 @@ const VERB_ACTIVITY: Readonly<Record<string, ActivityId>> = {
   'scenario-armed': 3,
   deleted: 4,
   revoked: 4,
+  removed: 4,
   ended: 4,
 };
 
