@@ -26,6 +26,12 @@ export default defineConfig({
     },
   },
   test: {
+    // Deadlines that only bound a hang: no test here asserts how long anything took (timing is the
+    // bench's). Rendering a page in jsdom or reading a store takes milliseconds at rest and
+    // seconds beside other work on two cores, where the 5 s default failed tests that were right.
+    // Tests that start processes set their own, longer deadline (test-support/process-deadline.ts).
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
     projects: [
       {
         extends: true,

@@ -9,6 +9,7 @@ import { governorScenario } from './scenarios/governor';
 import { governorRedisScenario } from './scenarios/governor-redis';
 import { integrationIngestScenario } from './scenarios/integration-ingest';
 import { largeAnswersScenario } from './scenarios/large-answers';
+import { lighthouseScenario } from './scenarios/lighthouse';
 import { replayScenario } from './scenarios/replay';
 import { replayFairnessScenario } from './scenarios/replay-fairness';
 import { reportFloodScenario } from './scenarios/report-flood';
@@ -51,6 +52,7 @@ const scenarios: Array<[string, Scenario]> = [
   ['governor', governorScenario],
   ['governor-redis', governorRedisScenario],
   ['table', tableBrowserScenario],
+  ['lighthouse', lighthouseScenario],
   ['live-incident', liveIncidentScenario],
   ['memory', memoryScenario],
   ['store', storeScaleScenario],

@@ -1,9 +1,8 @@
 // The router starts the data a page needs as the page is opened, beside the download of the
 // page's code, and only then: a filter change on the page does not ask again.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { sendEarly } from '../lib/api-client';
 import { createQueryClient } from '../lib/query-client';
-import { firstRequests } from './first-requests';
+import { sendFirstRequests } from './first-requests';
 import { createAppRouter } from './router';
 
 afterEach(() => {
@@ -15,13 +14,16 @@ afterEach(() => {
  * Opens `path` in a fresh router (nothing rendered) and records the /api paths it asks for;
  * `early`: after sending its first requests as the SPA's entry does (start-early.ts).
  */
-function open(path: string, { early = false } = {}) {
+function open(path: string, { early = false, signedIn = true } = {}) {
   const asked: string[] = [];
   vi.stubGlobal(
     'fetch',
     vi.fn(async (input: RequestInfo | URL) => {
       const url = new URL(String(input instanceof Request ? input.url : input), location.origin);
       asked.push(url.pathname);
+      // Signed out, the BFF answers the session with 204 and anything else with 401.
+      if (!signedIn)
+        return new Response(null, { status: url.pathname === '/api/session' ? 204 : 401 });
       const body =
         url.pathname === '/api/session'
           ? { username: 'ada', role: 'admin' }
@@ -32,7 +34,7 @@ function open(path: string, { early = false } = {}) {
     }),
   );
   window.history.replaceState(null, '', path);
-  if (early) sendEarly(firstRequests(path));
+  if (early) sendFirstRequests(path);
   const client = createQueryClient();
   const router = createAppRouter(client);
   return { asked, client, router };
@@ -62,6 +64,19 @@ describe('createAppRouter', () => {
     router.dispose();
   });
 
+  it.each([false, true])(
+    'asks a signed-out visitor at /event-types for the session alone (sent early: %s)',
+    async (early) => {
+      const { asked, client, router } = open('/event-types', { early, signedIn: false });
+      await vi.waitFor(() =>
+        expect(router.state.initialized && client.isFetching() === 0).toBe(true),
+      );
+      // Nothing that would answer 401: the browser logs each one as an error.
+      expect(asked).toEqual(['/api/session']);
+      router.dispose();
+    },
+  );
+
   it('leaves the list alone on other pages', async () => {
     const { asked, router } = open('/rate-limits');
     await vi.waitFor(() => expect(asked).toContain('/api/session'));
@@ -70,14 +85,16 @@ describe('createAppRouter', () => {
   });
 
   it.each([
-    ['/event-types', ['/api/session', '/api/event-types']],
-    ['/rate-limits', ['/api/session']],
-    ['/sign-in', []],
+    ['/event-types', ['/api/session'], ['/api/session', '/api/event-types']],
+    ['/rate-limits', ['/api/session'], ['/api/session']],
+    ['/sign-in', [], []],
   ])(
     'takes over what the entry sent early at %s, and asks for nothing twice',
-    async (path, paths) => {
+    async (path, sentAtOnce, paths) => {
       const { asked, client, router } = open(path, { early: true });
-      expect(asked).toEqual(paths); // sent before the router existed
+      // Sent before the router existed: the session, and what needs it once it answered.
+      expect(asked).toEqual(sentAtOnce);
+      await vi.waitFor(() => expect(asked).toEqual(paths));
       await vi.waitFor(() =>
         expect(router.state.initialized && client.isFetching() === 0).toBe(true),
       );

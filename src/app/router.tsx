@@ -78,7 +78,11 @@ export function createAppRouter(client: QueryClient): AppRouterInstance {
         { index: true, element: <Navigate to="/event-types" replace /> },
         {
           path: 'event-types',
-          ...startQuery(() => client.prefetchQuery(eventTypesQueryOptions())),
+          // After the session: signed out, the list's 401 would be logged as an error.
+          ...startQuery(async () => {
+            const session = await client.fetchQuery(sessionQueryOptions()).catch(() => null);
+            if (session) await client.prefetchQuery(eventTypesQueryOptions());
+          }),
           lazy: async () => ({
             Component: (await import('../features/event-types/components/event-types-page'))
               .EventTypesPage,

@@ -2,7 +2,7 @@
 // or the page's load extend the session; the page's own polling is marked as background.
 import * as z from 'zod/mini';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { apiRequest, onSessionExtended, sendEarly } from './api-client';
+import { apiRequest, onSessionExtended, sendEarly, sendEarlyWhenSignedIn } from './api-client';
 
 let sent: Headers[] = [];
 beforeEach(() => {
@@ -77,6 +77,21 @@ describe('sendEarly', () => {
     sendEarly(['/api/session', '/api/event-types']);
     await expect(apiRequest('/api/session', z.object({}))).rejects.toMatchObject({ status: 401 });
     await expect(apiRequest('/api/event-types', z.object({}))).resolves.toEqual({});
+    expect(fetch).toHaveBeenCalledTimes(3);
+  });
+
+  it('sends what needs a session only once the early session answered 200', async () => {
+    vi.mocked(fetch).mockResolvedValueOnce(new Response(null, { status: 204 }));
+    sendEarly(['/api/session']);
+    sendEarlyWhenSignedIn('/api/session', ['/api/event-types']);
+    await expect(apiRequest('/api/session', z.optional(z.object({})))).resolves.toBeUndefined();
+    expect(fetch).toHaveBeenCalledTimes(1);
+
+    sendEarly(['/api/session']);
+    sendEarlyWhenSignedIn('/api/session', ['/api/event-types']);
+    await apiRequest('/api/session', z.object({}));
+    await expect(apiRequest('/api/event-types', z.object({}))).resolves.toEqual({});
+    // The session twice, the list once: sent early, and taken over.
     expect(fetch).toHaveBeenCalledTimes(3);
   });
 

@@ -105,6 +105,22 @@ export function sendEarly(paths: readonly string[]): void {
   }
 }
 
+/**
+ * Sends GET `paths` early (as sendEarly) once the early request of `sessionPath` answers 200, that
+ * is once someone is signed in; nothing when it answers otherwise (204: nobody is) or fails. The
+ * status alone tells, so the session's answer is left whole for the apiRequest that takes it.
+ */
+export function sendEarlyWhenSignedIn(sessionPath: string, paths: readonly string[]): void {
+  const session = early.get(sessionPath);
+  if (!session || paths.length === 0) return;
+  session.then(
+    (response) => {
+      if (response.status === 200) sendEarly(paths);
+    },
+    () => undefined,
+  );
+}
+
 /** The early request of GET `path`, once; `undefined` when there is none (any longer). */
 function takeEarly(path: string): Promise<Response> | undefined {
   const response = early.get(path);

@@ -1,4 +1,4 @@
-// Reading the session: a 401 means "signed out", and every reader shares one query key.
+// Reading the session: a 204 (or an older console's 401) means "signed out", and every reader shares one query key.
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { renderHook, waitFor } from '@testing-library/react';
 import { createElement, type ReactNode } from 'react';
@@ -14,7 +14,15 @@ const signedOut = () =>
   });
 
 describe('the session query', () => {
-  it('reads a 401 from GET /api/session as "signed out", not as an error', async () => {
+  it('reads a 204 from GET /api/session as "signed out"', async () => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => new Response(null, { status: 204 })),
+    );
+    expect(await getSession()).toBeNull();
+  });
+
+  it('reads a 401 from GET /api/session as "signed out", as a console of the release before answers', async () => {
     vi.stubGlobal(
       'fetch',
       vi.fn(async () => signedOut()),

@@ -2,6 +2,7 @@
 // role guards and every page that shows admin-only controls read the same cache entry, so signing
 // in or out updates all of them at once.
 import { queryOptions, useQuery } from '@tanstack/react-query';
+import * as z from 'zod/mini';
 import { SessionSchema, type Session } from '../shared/session';
 import { ApiError, apiRequest } from './api-client';
 
@@ -11,16 +12,20 @@ export const SESSION_PATH = '/api/session';
 /** The one query key of `GET /api/session`. */
 export const sessionQueryKey = ['session'] as const;
 
-/** The signed-in user, or `null` when signed out (401 is an answer here, not an error). */
+/**
+ * The signed-in user, or `null` when signed out: the BFF answers 204 then. A 401 is read the same
+ * way, as a console of the release before answers it while replicas are upgraded one by one.
+ */
 export async function getSession({
   signal,
   background,
 }: { signal?: AbortSignal; background?: boolean } = {}): Promise<Session | null> {
   try {
-    return await apiRequest(SESSION_PATH, SessionSchema, {
+    const session = await apiRequest(SESSION_PATH, z.optional(SessionSchema), {
       signal,
       ...(background === undefined ? {} : { background }),
     });
+    return session ?? null;
   } catch (error) {
     if (error instanceof ApiError && error.status === 401) return null;
     throw error;

@@ -8,6 +8,7 @@ import { TOKEN_PATH } from './handlers/auth';
 import { EVENT_TYPES_PATH } from './handlers/event-types';
 import { startMockUpstreamServer, type MockUpstreamServer } from './server';
 import { createMockState } from './state';
+import { PROCESS_TEST_TIMEOUT_MS } from '../server/test-support/process-deadline';
 
 let server: MockUpstreamServer;
 
@@ -138,7 +139,8 @@ describe('startMockUpstreamServer', () => {
   });
 });
 
-describe('running src/mocks/server.ts directly', () => {
+// Each test starts the mock as a process: test-support/process-deadline.ts.
+describe('running src/mocks/server.ts directly', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
   const entry = fileURLToPath(new URL('./server.ts', import.meta.url));
 
   function run(env: Record<string, string>) {
@@ -165,7 +167,7 @@ describe('running src/mocks/server.ts directly', () => {
     child.kill('SIGTERM');
     const [code] = await once(child, 'exit');
     expect(code).toBe(0);
-  }, 20_000);
+  });
 
   it('exits with one line naming a bad variable', async () => {
     const child = run({ MOCK_PORT: 'eighty' });
@@ -177,5 +179,5 @@ describe('running src/mocks/server.ts directly', () => {
     expect(stderr.trim().split('\n')).toEqual([
       'Invalid MOCK_PORT: expected an integer from 0 to 65535',
     ]);
-  }, 20_000);
+  });
 });

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { redactedValue } from './config';
 import { runBff, spawnBff } from './test-support/bff-process';
+import { PROCESS_TEST_TIMEOUT_MS } from './test-support/process-deadline';
 
 async function startWith(env: Record<string, string>) {
   const run = runBff(env);
@@ -27,7 +28,8 @@ const LIVE = {
   AUDIT_KEY: 'k'.repeat(32),
 };
 
-describe('configuration errors at start', { timeout: 30_000 }, () => {
+// Each case starts the real entry: test-support/process-deadline.ts.
+describe('configuration errors at start', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
   it.each([
     ['UPSTREAM_BASE_URL', { UPSTREAM_BASE_URL: 'http://user:HUNTER2PASS@api.example.com' }],
     ['PUBLIC_URL', { PUBLIC_URL: 'http://user:HUNTER2PASS@console.example.com' }],
@@ -39,20 +41,14 @@ describe('configuration errors at start', { timeout: 30_000 }, () => {
       'OAUTH_TOKEN_URL',
       { UPSTREAM_BASE_URL: 'https://api.example.com', OAUTH_TOKEN_URL: 'nope HUNTER2PASS' },
     ],
-  ])(
-    '%s: one line naming it, without the password or a stack trace',
-    async (variable, env) => {
-      const { code, lines } = await startWith({ ...LIVE, ...env });
-      expect(code).toBe(1);
-      expect(lines).toHaveLength(1);
-      expect(lines[0]).toMatch(new RegExp(`^Configuration error: ${variable} `));
-      expect(lines[0]).not.toContain('HUNTER2PASS');
-      expect(lines[0]).not.toMatch(/\bat .*\.ts:\d+/);
-      // Each case starts the real entry, which exits by itself; on a busy machine compiling and
-      // starting it can take longer than Vitest's 5 s default, so the deadline only bounds a hang.
-    },
-    60_000,
-  );
+  ])('%s: one line naming it, without the password or a stack trace', async (variable, env) => {
+    const { code, lines } = await startWith({ ...LIVE, ...env });
+    expect(code).toBe(1);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(new RegExp(`^Configuration error: ${variable} `));
+    expect(lines[0]).not.toContain('HUNTER2PASS');
+    expect(lines[0]).not.toMatch(/\bat .*\.ts:\d+/);
+  });
 });
 
 /** A file holding `content` with `mode`, in a directory of its own. */
@@ -63,8 +59,8 @@ function secretFile(content: string, mode = 0o600): string {
   return file;
 }
 
-// Each case starts a process: on a busy machine that takes longer than a unit test's default.
-describe('secrets from files at start', { timeout: 30_000 }, () => {
+// Each case starts a process: test-support/process-deadline.ts.
+describe('secrets from files at start', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
   it('refuses NAME and NAME_FILE both set, naming both in one line', async () => {
     const { code, lines } = await startWith({
       ...LIVE,
@@ -99,34 +95,30 @@ describe('secrets from files at start', { timeout: 30_000 }, () => {
     expect(lines[0]).not.toContain('HUNTER2PASS');
   });
 
-  it(
-    'serves with the secret read at start, warns of a file others can read, and keeps the value when the file changes',
-    { timeout: 90_000 },
-    async () => {
-      const token = 'scrape-token-from-a-file-0123456789abcdef';
-      const file = secretFile(`${token}\n`, 0o644);
-      const bff = await spawnBff(
-        { METRICS_TOKEN_FILE: file, DATA_DIR: mkdtempSync(join(tmpdir(), 'console-data-')) },
-        { startTimeoutMs: 60_000 },
+  it('serves with the secret read at start, warns of a file others can read, and keeps the value when the file changes', async () => {
+    const token = 'scrape-token-from-a-file-0123456789abcdef';
+    const file = secretFile(`${token}\n`, 0o644);
+    const bff = await spawnBff({
+      METRICS_TOKEN_FILE: file,
+      DATA_DIR: mkdtempSync(join(tmpdir(), 'console-data-')),
+    });
+    try {
+      const scrape = (bearer: string) =>
+        fetch(`${bff.url}/metrics`, { headers: { Authorization: `Bearer ${bearer}` } });
+      expect((await scrape(token)).status).toBe(200);
+      expect(bff.output()).toContain(
+        `Configuration warning: METRICS_TOKEN_FILE ${file} is readable by other users (mode 644)`,
       );
-      try {
-        const scrape = (bearer: string) =>
-          fetch(`${bff.url}/metrics`, { headers: { Authorization: `Bearer ${bearer}` } });
-        expect((await scrape(token)).status).toBe(200);
-        expect(bff.output()).toContain(
-          `Configuration warning: METRICS_TOKEN_FILE ${file} is readable by other users (mode 644)`,
-        );
-        expect(bff.output()).not.toContain(token);
-        const replaced = 'another-token-written-later-0123456789abcdef';
-        writeFileSync(file, replaced);
-        expect((await scrape(token)).status).toBe(200);
-        expect((await scrape(replaced)).status).toBe(401);
-      } finally {
-        bff.kill();
-        await bff.exited;
-      }
-    },
-  );
+      expect(bff.output()).not.toContain(token);
+      const replaced = 'another-token-written-later-0123456789abcdef';
+      writeFileSync(file, replaced);
+      expect((await scrape(token)).status).toBe(200);
+      expect((await scrape(replaced)).status).toBe(401);
+    } finally {
+      bff.kill();
+      await bff.exited;
+    }
+  });
 });
 
 describe('redactedValue', () => {

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockUpstreamServer, type MockUpstreamServer } from '../mocks/server';
 import { writeHarnessUsersFile } from './test-support/bff-harness';
 import { freePort, runBff, spawnBff } from './test-support/bff-process';
+import { PROCESS_TEST_TIMEOUT_MS } from './test-support/process-deadline';
 import { TEST_REDIS_CLUSTER_URL } from './test-support/store-engines';
 
 let upstream: MockUpstreamServer;
@@ -50,7 +51,8 @@ async function readToEnd(body: ReadableStream<Uint8Array>): Promise<string> {
   return text;
 }
 
-describe('graceful shutdown on SIGTERM', () => {
+// Each test starts the console as a process: test-support/process-deadline.ts.
+describe('graceful shutdown on SIGTERM', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
   it('answers the request in flight, ends live streams, keeps what it stored, exits 0', async () => {
     const bff = await spawnBff(liveEnv());
     const cookie = await bff.signIn('admin');
@@ -91,86 +93,89 @@ describe('graceful shutdown on SIGTERM', () => {
       next.kill('SIGTERM');
       await next.exited;
     }
-  }, 60_000);
+  });
 });
 
-describe('a wrong DATABASE_URL or REDIS_URL stops start with one line', () => {
-  /** The lines the process printed (ignoring blank ones), and its exit. */
-  async function startFails(env: Record<string, string>) {
-    const run = runBff(liveEnv({ PORT: String(await freePort()), ...env }));
-    const exit = await run.exited;
-    return {
-      exit,
-      lines: run
-        .output()
-        .split('\n')
-        .filter((line) => line.trim() !== ''),
-    };
-  }
+describe(
+  'a wrong DATABASE_URL or REDIS_URL stops start with one line',
+  { timeout: PROCESS_TEST_TIMEOUT_MS },
+  () => {
+    /** The lines the process printed (ignoring blank ones), and its exit. */
+    async function startFails(env: Record<string, string>) {
+      const run = runBff(liveEnv({ PORT: String(await freePort()), ...env }));
+      const exit = await run.exited;
+      return {
+        exit,
+        lines: run
+          .output()
+          .split('\n')
+          .filter((line) => line.trim() !== ''),
+      };
+    }
 
-  it('a PostgreSQL server that does not answer', async () => {
-    const port = await freePort();
-    const password = randomBytes(8).toString('hex');
-    const { exit, lines } = await startFails({
-      DATABASE_URL: `postgres://console:${password}@127.0.0.1:${port}/console`,
-    });
-    expect(exit.code).toBe(1);
-    expect(lines).toEqual([
-      `Storage error: could not open PostgreSQL at 127.0.0.1:${port}/console: connect ECONNREFUSED 127.0.0.1:${port}`,
-    ]);
-    expect(lines.join('\n')).not.toContain(password);
-  }, 30_000);
-
-  it('a Redis server that does not answer', async () => {
-    const port = await freePort();
-    const password = randomBytes(8).toString('hex');
-    const { exit, lines } = await startFails({
-      REDIS_URL: `redis://:${password}@127.0.0.1:${port}/2`,
-    });
-    expect(exit.code).toBe(1);
-    expect(lines).toEqual([
-      `Redis error: could not connect to Redis at 127.0.0.1:${port}/2: connect ECONNREFUSED 127.0.0.1:${port}`,
-    ]);
-    expect(lines.join('\n')).not.toContain(password);
-  }, 30_000);
-
-  it('a Redis Cluster none of whose seed nodes answers', async () => {
-    const ports = [await freePort(), await freePort()];
-    const password = randomBytes(8).toString('hex');
-    const { exit, lines } = await startFails({
-      REDIS_URL: `redis+cluster://:${password}@127.0.0.1:${ports[0]},127.0.0.1:${ports[1]}`,
-    });
-    expect(exit.code).toBe(1);
-    expect(lines).toEqual([
-      `Redis error: could not connect to the Redis Cluster in REDIS_URL (tried 127.0.0.1:${ports[0]}, 127.0.0.1:${ports[1]}): no seed node accepted a connection`,
-    ]);
-    expect(lines.join('\n')).not.toContain(password);
-  }, 30_000);
-
-  // Before: "Startup error: CROSSSLOT Keys in request don't hash to the same slot".
-  it.skipIf(!TEST_REDIS_CLUSTER_URL)(
-    'a plain redis:// URL naming a node of a Redis Cluster',
-    async () => {
-      const node = TEST_REDIS_CLUSTER_URL!.replace(/^redis\+cluster:\/\//, '').split(',')[0]!;
-      const { exit, lines } = await startFails({ REDIS_URL: `redis://${node}` });
+    it('a PostgreSQL server that does not answer', async () => {
+      const port = await freePort();
+      const password = randomBytes(8).toString('hex');
+      const { exit, lines } = await startFails({
+        DATABASE_URL: `postgres://console:${password}@127.0.0.1:${port}/console`,
+      });
       expect(exit.code).toBe(1);
       expect(lines).toEqual([
-        `Redis error: Redis at ${node}/0 is a node of a Redis Cluster: name its nodes as redis+cluster://host1:port,host2:port in REDIS_URL, or set REDIS_CLUSTER=true`,
+        `Storage error: could not open PostgreSQL at 127.0.0.1:${port}/console: connect ECONNREFUSED 127.0.0.1:${port}`,
       ]);
-    },
-    30_000,
-  );
+      expect(lines.join('\n')).not.toContain(password);
+    });
 
-  it('a URL of the wrong kind', async () => {
-    const { exit, lines } = await startFails({ DATABASE_URL: 'mysql://root:hunter2@db/console' });
-    expect(exit.code).toBe(1);
-    expect(lines).toEqual([
-      'Configuration error: DATABASE_URL must be a postgres:// or postgresql:// URL',
-    ]);
-  }, 30_000);
-});
+    it('a Redis server that does not answer', async () => {
+      const port = await freePort();
+      const password = randomBytes(8).toString('hex');
+      const { exit, lines } = await startFails({
+        REDIS_URL: `redis://:${password}@127.0.0.1:${port}/2`,
+      });
+      expect(exit.code).toBe(1);
+      expect(lines).toEqual([
+        `Redis error: could not connect to Redis at 127.0.0.1:${port}/2: connect ECONNREFUSED 127.0.0.1:${port}`,
+      ]);
+      expect(lines.join('\n')).not.toContain(password);
+    });
 
-describe('a store that cannot be opened at start', () => {
+    it('a Redis Cluster none of whose seed nodes answers', async () => {
+      const ports = [await freePort(), await freePort()];
+      const password = randomBytes(8).toString('hex');
+      const { exit, lines } = await startFails({
+        REDIS_URL: `redis+cluster://:${password}@127.0.0.1:${ports[0]},127.0.0.1:${ports[1]}`,
+      });
+      expect(exit.code).toBe(1);
+      expect(lines).toEqual([
+        `Redis error: could not connect to the Redis Cluster in REDIS_URL (tried 127.0.0.1:${ports[0]}, 127.0.0.1:${ports[1]}): no seed node accepted a connection`,
+      ]);
+      expect(lines.join('\n')).not.toContain(password);
+    });
+
+    // Before: "Startup error: CROSSSLOT Keys in request don't hash to the same slot".
+    it.skipIf(!TEST_REDIS_CLUSTER_URL)(
+      'a plain redis:// URL naming a node of a Redis Cluster',
+      async () => {
+        const node = TEST_REDIS_CLUSTER_URL!.replace(/^redis\+cluster:\/\//, '').split(',')[0]!;
+        const { exit, lines } = await startFails({ REDIS_URL: `redis://${node}` });
+        expect(exit.code).toBe(1);
+        expect(lines).toEqual([
+          `Redis error: Redis at ${node}/0 is a node of a Redis Cluster: name its nodes as redis+cluster://host1:port,host2:port in REDIS_URL, or set REDIS_CLUSTER=true`,
+        ]);
+      },
+    );
+
+    it('a URL of the wrong kind', async () => {
+      const { exit, lines } = await startFails({ DATABASE_URL: 'mysql://root:hunter2@db/console' });
+      expect(exit.code).toBe(1);
+      expect(lines).toEqual([
+        'Configuration error: DATABASE_URL must be a postgres:// or postgresql:// URL',
+      ]);
+    });
+  },
+);
+
+describe('a store that cannot be opened at start', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
   it('says what is wrong in one line and keeps serving what does not need the store', async () => {
     const garbageDir = mkdtempSync(join(tmpdir(), 'console-garbage-'));
     writeFileSync(join(garbageDir, 'console.sqlite'), 'not a database at all '.repeat(300));
@@ -198,5 +203,5 @@ describe('a store that cannot be opened at start', () => {
       await bff.exited;
       rmSync(garbageDir, { recursive: true, force: true });
     }
-  }, 30_000);
+  });
 });

@@ -9,6 +9,7 @@ import { EventSource, type FetchLike } from 'eventsource';
 import { afterEach, describe, expect, it } from 'vitest';
 import { INCIDENT_EVENT } from '../shared/incident';
 import { freePort, spawnBff, type BffProcess } from './test-support/bff-process';
+import { PROCESS_TEST_TIMEOUT_MS } from './test-support/process-deadline';
 import { NEEDS_SERVICES, TEST_REDIS_URL } from './test-support/store-engines';
 import { tempDirsPerTest } from './test-support/temp-dirs';
 
@@ -116,52 +117,58 @@ function openStream(url: string, cookie: string) {
   };
 }
 
-describe.each(['SIGTERM', 'SIGKILL'] as const)('a restart by %s', (signal) => {
-  it('keeps the user signed in, and the stream reconnects and gets every incident once', async () => {
-    const dataDir = tempDir();
-    const port = await freePort();
-    const first = await startConsole(dataDir, port);
-    const cookie = await signIn(first, 'admin');
-    const stream = openStream(first.url, cookie);
-    await expect.poll(() => stream.readyCount(), { timeout: 10_000 }).toBe(1);
+// Each test starts the console twice: test-support/process-deadline.ts.
+describe.each(['SIGTERM', 'SIGKILL'] as const)(
+  'a restart by %s',
+  { timeout: PROCESS_TEST_TIMEOUT_MS },
+  (signal) => {
+    it('keeps the user signed in, and the stream reconnects and gets every incident once', async () => {
+      const dataDir = tempDir();
+      const port = await freePort();
+      const first = await startConsole(dataDir, port);
+      const cookie = await signIn(first, 'admin');
+      const stream = openStream(first.url, cookie);
+      await expect.poll(() => stream.readyCount(), { timeout: 10_000 }).toBe(1);
 
-    const before = [await provokeIncident(first, cookie)];
-    await expect.poll(() => stream.received, { timeout: 10_000 }).toEqual(before);
-    // One more just before the signal: it may or may not reach the browser before the end.
-    before.push(await provokeIncident(first, cookie));
-    stream.holdReconnects();
-    await stop(first, signal);
+      const before = [await provokeIncident(first, cookie)];
+      await expect.poll(() => stream.received, { timeout: 10_000 }).toEqual(before);
+      // One more just before the signal: it may or may not reach the browser before the end.
+      before.push(await provokeIncident(first, cookie));
+      stream.holdReconnects();
+      await stop(first, signal);
 
-    // Back on the same address; the cookie from before the restart still works.
-    const second = await startConsole(dataDir, port);
-    expect((await second.request('/api/session', {}, cookie)).status).toBe(200);
-    // Incidents while the browser is away.
-    const whileAway = [
-      await provokeIncident(second, cookie),
-      await provokeIncident(second, cookie),
-    ];
-    const heldBeforeReconnect = stream.received.length;
-    stream.releaseReconnects();
-    await expect.poll(() => stream.readyCount(), { timeout: 15_000 }).toBe(2);
-    const live = await provokeIncident(second, cookie);
+      // Back on the same address; the cookie from before the restart still works.
+      const second = await startConsole(dataDir, port);
+      expect((await second.request('/api/session', {}, cookie)).status).toBe(200);
+      // Incidents while the browser is away.
+      const whileAway = [
+        await provokeIncident(second, cookie),
+        await provokeIncident(second, cookie),
+      ];
+      const heldBeforeReconnect = stream.received.length;
+      stream.releaseReconnects();
+      await expect.poll(() => stream.readyCount(), { timeout: 15_000 }).toBe(2);
+      const live = await provokeIncident(second, cookie);
 
-    const expected = [...before, ...whileAway, live];
-    await expect.poll(() => stream.received, { timeout: 10_000 }).toHaveLength(expected.length);
-    // Every incident, in order, none twice.
-    expect(stream.received).toEqual(expected);
-    // It reconnected by itself, telling the console the last incident it had.
-    expect(stream.connections[0]).toBeNull();
-    expect(stream.connections.at(-1)).toMatch(/^\d+$/);
-    console.info(
-      `${signal}: ${new Set(stream.received).size} of ${expected.length} incidents received, ${
-        stream.received.length - new Set(stream.received).size
-      } twice; ${expected.length - 1 - heldBeforeReconnect} missed while away and replayed on reconnect`,
-    );
-  }, 90_000);
-});
+      const expected = [...before, ...whileAway, live];
+      await expect.poll(() => stream.received, { timeout: 10_000 }).toHaveLength(expected.length);
+      // Every incident, in order, none twice.
+      expect(stream.received).toEqual(expected);
+      // It reconnected by itself, telling the console the last incident it had.
+      expect(stream.connections[0]).toBeNull();
+      expect(stream.connections.at(-1)).toMatch(/^\d+$/);
+      console.info(
+        `${signal}: ${new Set(stream.received).size} of ${expected.length} incidents received, ${
+          stream.received.length - new Set(stream.received).size
+        } twice; ${expected.length - 1 - heldBeforeReconnect} missed while away and replayed on reconnect`,
+      );
+    });
+  },
+);
 
 describe.skipIf(!TEST_REDIS_URL)(
   `demo mode with REDIS_URL${TEST_REDIS_URL ? '' : ` (skipped: TEST_REDIS_URL is not set; ${NEEDS_SERVICES})`}`,
+  { timeout: PROCESS_TEST_TIMEOUT_MS },
   () => {
     it('keeps sessions across a restart: its Redis keys do not move', async () => {
       const env = {
@@ -178,6 +185,6 @@ describe.skipIf(!TEST_REDIS_URL)(
       const session = await second.request('/api/session', {}, cookie);
       expect(session.status).toBe(200);
       expect(await session.json()).toMatchObject({ username: 'support' });
-    }, 60_000);
+    });
   },
 );

@@ -267,11 +267,12 @@ describe('POST /api/session', () => {
 });
 
 describe('GET /api/session', () => {
-  it('answers 401 problem+json when signed out', async () => {
+  it('answers 204 without a body when signed out: an answer, not an error a browser logs', async () => {
     const h = await start();
     const response = await h.request('/api/session', {}, { as: null });
-    expect(response.status).toBe(401);
-    expect(await problemOf(response)).toMatchObject({ type: '/problems/signed-out' });
+    expect(response.status).toBe(204);
+    expect(await response.text()).toBe('');
+    expect(response.headers.get('cache-control')).toBe('no-store');
   });
 
   it('answers the signed-in user and role', async () => {
@@ -304,7 +305,7 @@ describe('GET /api/session', () => {
     expect((await get()).status).toBe(200);
     clock.now += 30 * 60_000;
     const expired = await get();
-    expect(expired.status).toBe(401);
+    expect(expired.status).toBe(204);
     expect(expired.headers.get('set-cookie')).toMatch(/^console_session=;.*Max-Age=0/);
   });
 
@@ -317,7 +318,7 @@ describe('GET /api/session', () => {
       const response = await h.app.request('/api/session', {
         headers: { 'X-CSRF': '1', Cookie: cookie },
       });
-      expect(response.status).toBe(minutes + 20 < 120 ? 200 : 401);
+      expect(response.status).toBe(minutes + 20 < 120 ? 200 : 204);
     }
   });
 
@@ -338,7 +339,7 @@ describe('GET /api/session', () => {
     const response = await h.app.request('/api/session', {
       headers: { 'X-CSRF': '1', Cookie: cookie },
     });
-    expect(response.status).toBe(401);
+    expect(response.status).toBe(204);
   });
 });
 
@@ -351,7 +352,7 @@ describe('DELETE /api/session', () => {
     const signOut = await h.app.request('/api/session', { method: 'DELETE', headers });
     expect(signOut.status).toBe(204);
     expect(signOut.headers.get('set-cookie')).toMatch(/^console_session=;.*Max-Age=0/);
-    expect((await h.app.request('/api/session', { headers })).status).toBe(401);
+    expect((await h.app.request('/api/session', { headers })).status).toBe(204);
     expect((await h.app.request('/api/event-types', { headers })).status).toBe(401);
   });
 
@@ -363,7 +364,7 @@ describe('DELETE /api/session', () => {
     expect(next).not.toBe(first);
     const get = (cookie: string) =>
       h.app.request('/api/session', { headers: { 'X-CSRF': '1', Cookie: cookie } });
-    expect((await get(first)).status).toBe(401);
+    expect((await get(first)).status).toBe(204);
     expect((await get(next)).status).toBe(200);
   });
 

@@ -9,13 +9,9 @@ import {
   USERNAME_PATTERN,
   type Session,
 } from '../../shared/session';
-import { ANY_ROLE, type ApiModule } from '../http/api-operation';
+import type { ApiModule } from '../http/api-operation';
 import type { AppEnv, RequestUser } from '../app-env';
-import {
-  signInFailedProblem,
-  signInThrottledProblem,
-  signedOutProblem,
-} from '../http/auth-problems';
+import { signInFailedProblem, signInThrottledProblem } from '../http/auth-problems';
 import { browserDescription } from './browser-description';
 import type { ConsoleAuth } from './console-auth';
 import { endSession } from './end-sessions';
@@ -89,7 +85,9 @@ export function sessionRoutes(auth: ConsoleAuth, recordChange: RecordChange) {
       const { user, presented } = await sessionUser(c, auth);
       if (!user) {
         if (presented) clearSessionCookie(c, auth.cookie);
-        throw signedOutProblem();
+        // Signed out is an answer to this question, not a failure: a 401 here made a browser log
+        // an error on every first visit, before the SPA could know there was nothing to ask for.
+        return c.body(null, 204, NO_STORE);
       }
       return c.json<Session>(sessionAnswer(user, auth), 200, NO_STORE);
     })
@@ -180,8 +178,13 @@ export const sessionApi: ApiModule = {
       path: '/',
       operationId: 'getSession',
       summary: 'Who is signed in',
-      access: { session: ANY_ROLE },
-      responses: { 200: { description: 'The signed-in user and role.', schema: SessionSchema } },
+      description:
+        'Asked by the console first, before anything that needs a session; nobody signed in is an answer (204), not a 401. A cookie of a session that ended is cleared.',
+      access: { public: true },
+      responses: {
+        200: { description: 'The signed-in user and role.', schema: SessionSchema },
+        204: { description: 'Nobody is signed in on this browser.' },
+      },
     },
     {
       method: 'post',

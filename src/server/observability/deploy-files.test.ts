@@ -6,6 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnBff, type BffProcess } from '../test-support/bff-process';
+import { PROCESS_TEST_TIMEOUT_MS } from '../test-support/process-deadline';
 import { tempDirsPerTest } from '../test-support/temp-dirs';
 
 const PROMTOOL = spawnSync('which', ['promtool'], { encoding: 'utf8' }).stdout.trim() || undefined;
@@ -47,8 +48,8 @@ describe('deploy/ for Prometheus and Grafana', () => {
   let exported: Set<string>;
 
   beforeAll(async () => {
-    // A busy machine takes its time to start a process that compiles TypeScript on the fly.
-    bff = await spawnBff({ DATA_DIR: tempDir() }, { startTimeoutMs: 60_000 });
+    // A started process: test-support/process-deadline.ts.
+    bff = await spawnBff({ DATA_DIR: tempDir() });
     // Demo mode: the simulated integrations report once they start; wait for their series.
     for (let attempt = 0; attempt < 100; attempt += 1) {
       const text = await (await fetch(`${bff.url}/metrics`)).text();
@@ -61,7 +62,7 @@ describe('deploy/ for Prometheus and Grafana', () => {
       if (exported.has('console_integration_reported_requests')) break;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
-  }, 90_000);
+  }, PROCESS_TEST_TIMEOUT_MS);
   afterAll(async () => {
     bff?.kill('SIGKILL');
     await bff?.exited;

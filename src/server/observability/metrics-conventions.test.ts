@@ -8,6 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnBff, type BffProcess } from '../test-support/bff-process';
+import { PROCESS_TEST_TIMEOUT_MS } from '../test-support/process-deadline';
 import { tempDirsPerTest } from '../test-support/temp-dirs';
 
 /** The metrics reference, which lists every metric. */
@@ -83,17 +84,14 @@ describe('GET /metrics for standard tools', () => {
   let text: string;
 
   beforeAll(async () => {
-    // A busy machine takes its time to start a process that compiles TypeScript on the fly.
-    bff = await spawnBff(
-      { DATA_DIR: tempDir(), MOCK_BACKGROUND_RPM: '0' },
-      { startTimeoutMs: 60_000 },
-    );
+    // A started process: test-support/process-deadline.ts.
+    bff = await spawnBff({ DATA_DIR: tempDir(), MOCK_BACKGROUND_RPM: '0' });
     // A request first, so the request-duration histogram has series to check too.
     await bff.request('/api/session');
     const response = await fetch(`${bff.url}/metrics`);
     expect(response.status).toBe(200);
     text = await response.text();
-  }, 90_000);
+  }, PROCESS_TEST_TIMEOUT_MS);
   afterAll(async () => {
     bff?.kill('SIGKILL');
     await bff?.exited;

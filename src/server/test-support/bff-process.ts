@@ -5,6 +5,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { HARNESS_USERS } from './bff-harness';
+import { PROCESS_START_DEADLINE_MS } from './process-deadline';
 import type { Role } from '../../shared/session';
 
 /** A running BFF process. */
@@ -59,7 +60,10 @@ export function runBff(env: Record<string, string>): {
 /** Starts the BFF and resolves once it listens. */
 export async function spawnBff(
   env: Record<string, string>,
-  { startTimeoutMs = 20_000, port: fixedPort }: { startTimeoutMs?: number; port?: number } = {},
+  {
+    startTimeoutMs = PROCESS_START_DEADLINE_MS,
+    port: fixedPort,
+  }: { startTimeoutMs?: number; port?: number } = {},
 ): Promise<BffProcess> {
   // A fixed port: the same address after a restart, as a browser sees it.
   const port = fixedPort ?? (await freePort());

@@ -42,18 +42,23 @@ function sourceAnswering(text: string, parser?: AnswerParser) {
 }
 
 /**
- * Counts the turns of the event loop: a timer due every 5 ms. A loop blocked by reading answers on
- * the main thread turns once between reads at most; one left free turns as often as the timer is
- * due, and more often the slower the reads are, so a busy machine cannot make the count too low.
+ * Counts the turns of the event loop on which a large answer was being read: a task that runs once
+ * per turn (setImmediate, no timer) and looks at the parser. An answer read on the main thread
+ * holds the loop until it is done, so no other task ever sees it in progress; one read elsewhere
+ * is seen by the next turn after it starts, however fast or slow the machine is.
  */
-function countEventLoopTurns() {
+function countTurnsWhileReading(reader: AnswerParser) {
   let turns = 0;
-  const timer = setInterval(() => {
-    turns += 1;
-  }, 5);
+  let stopped = false;
+  const turn = () => {
+    if (stopped) return;
+    if (reader.load().running > 0) turns += 1;
+    setImmediate(turn);
+  };
+  setImmediate(turn);
   return {
     stop(): number {
-      clearInterval(timer);
+      stopped = true;
       return turns;
     },
   };
@@ -68,7 +73,7 @@ describe('reading large answers', () => {
     const source = sourceAnswering(ANSWER, parser);
     // The worker's start is not what is measured.
     await source.getJson({ modules: ['warm-up'], objectTypes: [] });
-    const loop = countEventLoopTurns();
+    const loop = countTurnsWhileReading(parser);
     const lists = await Promise.all(
       ['A', 'B', 'C', 'D'].map((module) => source.getJson({ modules: [module], objectTypes: [] })),
     );
@@ -76,10 +81,11 @@ describe('reading large answers', () => {
     for (const json of lists) {
       expect(JSON.parse(json.toString()).items.length).toBeGreaterThan(50_000);
     }
-    // Four 8 MB answers take well over 50 ms to read anywhere; read on the main thread, they would
-    // run back to back in one or two turns of the loop. How long the reads take is the bench's
-    // business, not this test's: it asserts only that the loop kept turning meanwhile.
-    expect(turns).toBeGreaterThanOrEqual(10);
+    // The worker's next answer starts as the last one's result is taken in, and the loop turns
+    // before that answer's own result can be: at least one turn saw each of the four being read.
+    // How long the reads take and how soon /healthz answers meanwhile is the bench's business
+    // (scenario large-answers), not this test's.
+    expect(turns).toBeGreaterThanOrEqual(4);
   }, 60_000);
 
   it('drops answers that cannot be read by their deadline, queued or running', async () => {

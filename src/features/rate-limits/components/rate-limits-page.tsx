@@ -147,142 +147,157 @@ export function RateLimitsPage() {
           : ''}
       </PageHeader>
 
-      {/* The list starts far down (below the controls and the account-wide card): a way there at
+      {/* The sections wait for what places them: whether the demo controls show (they sit above
+          the rest) and the tier in the header. Drawn before these arrived, the whole page jumped
+          down by the panel's height (Lighthouse: a layout shift of 0.7; bench/findings/lighthouse.md). */}
+      {meta.isPending || rules.isPending ? (
+        <p className="muted">Loading…</p>
+      ) : (
+        <>
+          {/* The list starts far down (below the controls and the account-wide card): a way there at
           any time, not only during a block, and the way back from there. */}
-      <nav className="page-jumps" aria-label="On this page">
-        <JumpLink id="jump-to-incidents" to="incidents">
-          Jump to incidents
-          {incidents.data ? ` (${rows.length}${incidents.hasNextPage ? '+' : ''})` : ''}
-        </JumpLink>
-      </nav>
+          <nav className="page-jumps" aria-label="On this page">
+            <JumpLink id="jump-to-incidents" to="incidents">
+              Jump to incidents
+              {incidents.data ? ` (${rows.length}${incidents.hasNextPage ? '+' : ''})` : ''}
+            </JumpLink>
+          </nav>
 
-      {/* Auditors change nothing, demo controls included (the BFF answers them 403). */}
-      {showDemo && role.data !== 'auditor' ? <DemoControlsPanel /> : null}
-      {/* Bursts register as an integration's traffic: an admin's action, like the Integrations page. */}
-      <AccountWideView canBurst={showDemo && role.data === 'admin'} />
+          {/* Auditors change nothing, demo controls included (the BFF answers them 403). */}
+          {showDemo && role.data !== 'auditor' ? <DemoControlsPanel /> : null}
+          {/* Bursts register as an integration's traffic: an admin's action, like the Integrations page. */}
+          <AccountWideView canBurst={showDemo && role.data === 'admin'} />
 
-      <section
-        id="incidents"
-        tabIndex={-1}
-        className="card rate-limits-section incidents-section"
-        aria-labelledby="incidents-title"
-      >
-        <div className="section-head">
-          <h2 id="incidents-title">429 incidents</h2>
-          <JumpLink className="back-to-top" to="jump-to-incidents">
-            Back to the top
-          </JumpLink>
-          <IncidentFiltersBar filters={filters} rules={ruleList} onChange={setFilters} />
-        </div>
-        <IncidentExportButtons filters={filters} />
-        {copied?.text ? (
-          <div className="support-text">
-            <label htmlFor="support-text">
-              The clipboard is not available here; copy this text:
-            </label>
-            <textarea id="support-text" className="input" readOnly rows={8} value={copied.text} />
-          </div>
-        ) : null}
-        <ListRegion
-          query={incidents}
-          loading="Loading incidents…"
-          errorTitle="The incidents could not be loaded"
-          empty={
-            rows.length === 0
-              ? hasIncidentFilters(filters)
-                ? {
-                    title: 'No incidents match these filters',
-                    text: 'Change or clear the filters to see other incidents.',
-                    muted: true,
-                  }
-                : {
-                    title: 'No 429s so far',
-                    text: 'When the privacy platform answers 429, the incident appears here at once.',
-                    muted: true,
-                  }
-              : undefined
-          }
-        >
-          <>
-            <IncidentsTable
-              incidents={rows}
-              rules={ruleList}
-              offsetMs={offsetMs}
-              onCopy={onCopy}
-              highlightKey={highlightKey}
-              copiedKey={copied?.key}
-              activeBlocks={activeBlockKeys}
-            />
-            {incidents.hasNextPage ? (
-              <ActionButton
-                className="button load-older"
-                unavailable={incidents.isFetchingNextPage}
-                onClick={() => void incidents.fetchNextPage()}
-              >
-                {incidents.isFetchingNextPage ? 'Loading…' : 'Load older incidents'}
-              </ActionButton>
-            ) : null}
-          </>
-        </ListRegion>
-      </section>
-
-      {usage.data && usage.data.reported.length > 0 ? (
-        <ReportedLimitsPanel
-          reported={usage.data.reported}
-          canReset={role.data === 'admin'}
-          offsetMs={offsetMs}
-        />
-      ) : null}
-
-      <div className="rate-limits-grid">
-        <section className="card rate-limits-section" aria-labelledby="headroom-title">
-          <h2 id="headroom-title">Headroom</h2>
-          <p className="muted section-note">
-            Requests this console sent in each limit’s sliding window. Other clients of the account
-            share the account limits; the console cannot see their requests, but a 429 says how many
-            the platform counted, and the gauge then shows that figure.
-          </p>
-          {status !== 'live' && usage.data ? <StaleNote /> : null}
-          {usage.data && rules.data ? (
-            <HeadroomGauges
-              usage={usage.data}
-              rules={rules.data.rules}
-              offsetMs={offsetMs}
-              incidents={measuredRows}
-            />
-          ) : (
-            <p className="muted">Loading…</p>
-          )}
-        </section>
-
-        <section className="card rate-limits-section" aria-labelledby="timeline-title">
-          <h2 id="timeline-title">Request rate, last hour</h2>
-          {usage.data ? (
-            <>
-              {status !== 'live' ? <StaleNote /> : null}
-              <p className="muted section-note">{timelineSummary(usage.data, rows)}</p>
-              <Suspense fallback={<div className="request-timeline-chart" />}>
-                <RequestTimelineChart
-                  timeline={usage.data.timeline}
-                  minuteLimit={minuteLimit(usage.data)}
-                  incidents={measuredRows}
-                  offsetMs={offsetMs}
+          <section
+            id="incidents"
+            tabIndex={-1}
+            className="card rate-limits-section incidents-section"
+            aria-labelledby="incidents-title"
+          >
+            <div className="section-head">
+              <h2 id="incidents-title">429 incidents</h2>
+              <JumpLink className="back-to-top" to="jump-to-incidents">
+                Back to the top
+              </JumpLink>
+              <IncidentFiltersBar filters={filters} rules={ruleList} onChange={setFilters} />
+            </div>
+            <IncidentExportButtons filters={filters} />
+            {copied?.text ? (
+              <div className="support-text">
+                <label htmlFor="support-text">
+                  The clipboard is not available here; copy this text:
+                </label>
+                <textarea
+                  id="support-text"
+                  className="input"
+                  readOnly
+                  rows={8}
+                  value={copied.text}
                 />
-              </Suspense>
-              <p className="chart-key muted" aria-hidden="true">
-                <span data-series="sent">Sent upstream</span>
-                <span data-series="refused">Held back by the console</span>
-                <span data-series="limit">Account minute limit</span>
-                <span data-series="incident">
-                  429 incident and its block (“429 ×3”: three close together)
-                </span>
+              </div>
+            ) : null}
+            <ListRegion
+              query={incidents}
+              loading="Loading incidents…"
+              errorTitle="The incidents could not be loaded"
+              empty={
+                rows.length === 0
+                  ? hasIncidentFilters(filters)
+                    ? {
+                        title: 'No incidents match these filters',
+                        text: 'Change or clear the filters to see other incidents.',
+                        muted: true,
+                      }
+                    : {
+                        title: 'No 429s so far',
+                        text: 'When the privacy platform answers 429, the incident appears here at once.',
+                        muted: true,
+                      }
+                  : undefined
+              }
+            >
+              <>
+                <IncidentsTable
+                  incidents={rows}
+                  rules={ruleList}
+                  offsetMs={offsetMs}
+                  onCopy={onCopy}
+                  highlightKey={highlightKey}
+                  copiedKey={copied?.key}
+                  activeBlocks={activeBlockKeys}
+                />
+                {incidents.hasNextPage ? (
+                  <ActionButton
+                    className="button load-older"
+                    unavailable={incidents.isFetchingNextPage}
+                    onClick={() => void incidents.fetchNextPage()}
+                  >
+                    {incidents.isFetchingNextPage ? 'Loading…' : 'Load older incidents'}
+                  </ActionButton>
+                ) : null}
+              </>
+            </ListRegion>
+          </section>
+
+          {usage.data && usage.data.reported.length > 0 ? (
+            <ReportedLimitsPanel
+              reported={usage.data.reported}
+              canReset={role.data === 'admin'}
+              offsetMs={offsetMs}
+            />
+          ) : null}
+
+          <div className="rate-limits-grid">
+            <section className="card rate-limits-section" aria-labelledby="headroom-title">
+              <h2 id="headroom-title">Headroom</h2>
+              <p className="muted section-note">
+                Requests this console sent in each limit’s sliding window. Other clients of the
+                account share the account limits; the console cannot see their requests, but a 429
+                says how many the platform counted, and the gauge then shows that figure.
               </p>
-            </>
-          ) : (
-            <p className="muted">Loading…</p>
-          )}
-        </section>
-      </div>
+              {status !== 'live' && usage.data ? <StaleNote /> : null}
+              {usage.data && rules.data ? (
+                <HeadroomGauges
+                  usage={usage.data}
+                  rules={rules.data.rules}
+                  offsetMs={offsetMs}
+                  incidents={measuredRows}
+                />
+              ) : (
+                <p className="muted">Loading…</p>
+              )}
+            </section>
+
+            <section className="card rate-limits-section" aria-labelledby="timeline-title">
+              <h2 id="timeline-title">Request rate, last hour</h2>
+              {usage.data ? (
+                <>
+                  {status !== 'live' ? <StaleNote /> : null}
+                  <p className="muted section-note">{timelineSummary(usage.data, rows)}</p>
+                  <Suspense fallback={<div className="request-timeline-chart" />}>
+                    <RequestTimelineChart
+                      timeline={usage.data.timeline}
+                      minuteLimit={minuteLimit(usage.data)}
+                      incidents={measuredRows}
+                      offsetMs={offsetMs}
+                    />
+                  </Suspense>
+                  <p className="chart-key muted" aria-hidden="true">
+                    <span data-series="sent">Sent upstream</span>
+                    <span data-series="refused">Held back by the console</span>
+                    <span data-series="limit">Account minute limit</span>
+                    <span data-series="incident">
+                      429 incident and its block (“429 ×3”: three close together)
+                    </span>
+                  </p>
+                </>
+              ) : (
+                <p className="muted">Loading…</p>
+              )}
+            </section>
+          </div>
+        </>
+      )}
     </section>
   );
 }

@@ -14,6 +14,7 @@ import { SqlAuditStore } from './audit-store';
 import { DATABASE_FILE, openDatabase } from '../../store/database';
 import { RESET_AUDIT_TRAIL_SQL, sampleAuditEntry } from '../../test-support/audit-entry';
 import { STORE_ENGINES, type TestDatabase } from '../../test-support/store-engines';
+import { PROCESS_TEST_TIMEOUT_MS } from '../../test-support/process-deadline';
 import { tempDirsPerTest } from '../../test-support/temp-dirs';
 import { deriveAuditKey } from './audit-chain';
 import { CHECKPOINT_FILE } from './checkpoint-file';
@@ -281,7 +282,8 @@ describe('the operator’s verify command', () => {
   });
 });
 
-describe('kill -9 while checkpoints are being taken', () => {
+// The test starts a writer as a process: test-support/process-deadline.ts.
+describe('kill -9 while checkpoints are being taken', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
   it('loses no checkpoint that was reported written', async () => {
     const dataDir = tempDir();
     const outside = tempDir();
@@ -344,5 +346,5 @@ describe('kill -9 while checkpoints are being taken', () => {
     } finally {
       await db.close();
     }
-  }, 60_000);
+  });
 });

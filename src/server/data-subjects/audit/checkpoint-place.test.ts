@@ -22,6 +22,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import { AuditIntegritySchema } from '../../../shared/audit-trail';
 import { freePort, runBff } from '../../test-support/bff-process';
+import { PROCESS_TEST_TIMEOUT_MS } from '../../test-support/process-deadline';
 import {
   startBffHarness,
   writeHarnessUsersFile,
@@ -66,71 +67,74 @@ function victim() {
   return path;
 }
 
-describe('a checkpoint place the console cannot trust stops the start', () => {
-  it.skipIf(!isRoot)(
-    'a directory owned by another account, its file a link to a root-owned file (needs root to chown)',
-    async () => {
-      const dir = join(tempDir(), 'checkpoints');
-      mkdirSync(dir, { mode: 0o755 });
+// Each test starts the console: test-support/process-deadline.ts.
+describe(
+  'a checkpoint place the console cannot trust stops the start',
+  { timeout: PROCESS_TEST_TIMEOUT_MS },
+  () => {
+    it.skipIf(!isRoot)(
+      'a directory owned by another account, its file a link to a root-owned file (needs root to chown)',
+      async () => {
+        const dir = join(tempDir(), 'checkpoints');
+        mkdirSync(dir, { mode: 0o755 });
+        const target = victim();
+        symlinkSync(target, join(dir, CHECKPOINT_FILE));
+        chownSync(dir, OTHER_UID, OTHER_UID);
+
+        const { code, lines } = await startWith(dir);
+        expect(code).toBe(1);
+        expect(lines).toEqual([
+          `Configuration error: AUDIT_CHECKPOINT_DIR ${dir}: it is owned by another account (uid ${OTHER_UID}), not by the console's user (uid 0): another account could replace the checkpoint file; use a directory the console's user owns and no one else can write`,
+        ]);
+        // Nothing changed through the link, and the directory stays as its owner left it.
+        expect(statSync(target).mode & 0o777).toBe(0o644);
+        expect(readFileSync(target, 'utf8')).toBe('precious\n');
+        expect(statSync(dir).uid).toBe(OTHER_UID);
+      },
+    );
+
+    it('a checkpoint file that is a link, even in the console’s own directory', async () => {
+      const dir = tempDir();
       const target = victim();
       symlinkSync(target, join(dir, CHECKPOINT_FILE));
-      chownSync(dir, OTHER_UID, OTHER_UID);
 
       const { code, lines } = await startWith(dir);
       expect(code).toBe(1);
       expect(lines).toEqual([
-        `Configuration error: AUDIT_CHECKPOINT_DIR ${dir}: it is owned by another account (uid ${OTHER_UID}), not by the console's user (uid 0): another account could replace the checkpoint file; use a directory the console's user owns and no one else can write`,
+        `Configuration error: AUDIT_CHECKPOINT_DIR ${join(dir, CHECKPOINT_FILE)}: it is a symbolic link, not a regular file; remove it, and the console creates it`,
       ]);
-      // Nothing changed through the link, and the directory stays as its owner left it.
       expect(statSync(target).mode & 0o777).toBe(0o644);
       expect(readFileSync(target, 'utf8')).toBe('precious\n');
-      expect(statSync(dir).uid).toBe(OTHER_UID);
-    },
-    30_000,
-  );
+    });
 
-  it('a checkpoint file that is a link, even in the console’s own directory', async () => {
-    const dir = tempDir();
-    const target = victim();
-    symlinkSync(target, join(dir, CHECKPOINT_FILE));
-
-    const { code, lines } = await startWith(dir);
-    expect(code).toBe(1);
-    expect(lines).toEqual([
-      `Configuration error: AUDIT_CHECKPOINT_DIR ${join(dir, CHECKPOINT_FILE)}: it is a symbolic link, not a regular file; remove it, and the console creates it`,
-    ]);
-    expect(statSync(target).mode & 0o777).toBe(0o644);
-    expect(readFileSync(target, 'utf8')).toBe('precious\n');
-  }, 30_000);
-
-  it('a checkpoint file that is a FIFO', async () => {
-    const dir = tempDir();
-    execFileSync('mkfifo', [join(dir, CHECKPOINT_FILE)]);
-
-    const { code, lines } = await startWith(dir);
-    expect(code).toBe(1);
-    expect(lines).toEqual([
-      `Configuration error: AUDIT_CHECKPOINT_DIR ${join(dir, CHECKPOINT_FILE)}: it is a FIFO (named pipe), not a regular file; remove it, and the console creates it`,
-    ]);
-  }, 30_000);
-
-  it.skipIf(!isRoot)(
-    'a checkpoint file owned by another account (needs root to chown)',
-    async () => {
+    it('a checkpoint file that is a FIFO', async () => {
       const dir = tempDir();
-      const file = join(dir, CHECKPOINT_FILE);
-      writeFileSync(file, '', { mode: 0o600 });
-      chownSync(file, OTHER_UID, OTHER_UID);
+      execFileSync('mkfifo', [join(dir, CHECKPOINT_FILE)]);
 
       const { code, lines } = await startWith(dir);
       expect(code).toBe(1);
       expect(lines).toEqual([
-        `Configuration error: AUDIT_CHECKPOINT_DIR ${file}: it is owned by another account (uid ${OTHER_UID}), not by the console's user (uid 0); remove it, and the console creates it`,
+        `Configuration error: AUDIT_CHECKPOINT_DIR ${join(dir, CHECKPOINT_FILE)}: it is a FIFO (named pipe), not a regular file; remove it, and the console creates it`,
       ]);
-    },
-    30_000,
-  );
-});
+    });
+
+    it.skipIf(!isRoot)(
+      'a checkpoint file owned by another account (needs root to chown)',
+      async () => {
+        const dir = tempDir();
+        const file = join(dir, CHECKPOINT_FILE);
+        writeFileSync(file, '', { mode: 0o600 });
+        chownSync(file, OTHER_UID, OTHER_UID);
+
+        const { code, lines } = await startWith(dir);
+        expect(code).toBe(1);
+        expect(lines).toEqual([
+          `Configuration error: AUDIT_CHECKPOINT_DIR ${file}: it is owned by another account (uid ${OTHER_UID}), not by the console's user (uid 0); remove it, and the console creates it`,
+        ]);
+      },
+    );
+  },
+);
 
 describe('writing a checkpoint line', () => {
   it('refuses a FIFO at once, with no reader, instead of waiting for one', async () => {
