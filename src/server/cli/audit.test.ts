@@ -14,7 +14,7 @@ import { deriveAuditKey } from '../data-subjects/audit/audit-chain';
 import { CHECKPOINT_FILE } from '../data-subjects/audit/checkpoint-file';
 import { createCheckpointer } from '../data-subjects/audit/checkpoint-job';
 import { CHECKPOINT_LINE_MAX } from '../data-subjects/audit/checkpoint-reader';
-import { createLogger } from '../logger';
+import { createLogger } from '../observability/logger';
 import { streamAuditExport } from '../data-subjects/audit/audit-export';
 import { createExportSigner } from '../data-subjects/audit/export-signing';
 import { SqlAuditStore } from '../data-subjects/audit/audit-store';

@@ -25,11 +25,11 @@ import {
 import { checkpointSources } from '../data-subjects/audit/checkpoint-job';
 import { runAuditMaintenance } from '../data-subjects/audit/retention-job';
 import { verifyAuditChain } from '../data-subjects/audit/verify-chain';
-import { createLogger } from '../logger';
+import { createLogger } from '../observability/logger';
 import { SqlAuditStore } from '../data-subjects/audit/audit-store';
 import { DATABASE_FILE, openDatabase, type SqlDatabase } from '../store/database';
 import { openPostgresDatabase } from '../store/postgres-database';
-import { ConfigError, loadEnvironment } from '../config';
+import { ConfigError, loadEnvironment } from '../config/config';
 import { isProcessEntry } from './process-entry';
 
 const USAGE = `The audit trail's operator commands (reads DATABASE_URL or DATA_DIR, and AUDIT_KEY or

@@ -13,8 +13,8 @@ import {
   DATA_SUBJECT_PROBLEM_TYPES,
 } from '../../shared/data-subject-operations';
 import { PROBLEM_TYPES } from '../../shared/problem';
-import { createLogger } from '../logger';
-import { HttpProblem } from '../problem';
+import { createLogger } from '../observability/logger';
+import { HttpProblem } from '../http/problem';
 import { STORE_ENGINES, type TestDatabase } from '../test-support/store-engines';
 import { TransportError, type TransportResponse } from '../upstream/http-transport';
 import type { UpstreamClient } from '../upstream/upstream-client';

@@ -6,8 +6,8 @@
 import type { AuditOutcome, AuditRecord } from '../../shared/audit-trail';
 import type { LookupRequest, LookupResponse } from '../../shared/data-subject-lookups';
 import { PROBLEM_TYPES } from '../../shared/problem';
-import type { Logger } from '../logger';
-import { HttpProblem } from '../problem';
+import type { Logger } from '../observability/logger';
+import { HttpProblem } from '../http/problem';
 import { problemForUpstreamFailure } from '../upstream/upstream-problems';
 import { outcomeOfProblem, type LookupAudit } from './audit/lookup-audit';
 import { traceStep } from '../observability/traced-steps';

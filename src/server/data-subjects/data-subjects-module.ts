@@ -4,12 +4,12 @@
 import { randomBytes } from 'node:crypto';
 import type { RecordChange } from '../http/admin-change';
 import type { Context, MiddlewareHandler } from 'hono';
-import type { AppEnv } from '../app-env';
+import type { AppEnv } from '../http/app-env';
 import type { DataSubjectOperation } from '../../shared/data-subject-operations';
-import type { AreaModule } from '../area-module';
-import { ConfigError } from '../config';
+import type { AreaModule } from '../runtime/area-module';
+import { ConfigError } from '../config/config';
 import { DEFAULT_PURPOSE_CATEGORIES, type PurposeMode } from '../../shared/lookup-purpose';
-import type { Logger } from '../logger';
+import type { Logger } from '../observability/logger';
 import type { ExtraCheck } from '../observability/readiness';
 import type { SqlDatabase } from '../store/database';
 import type { UpstreamClient } from '../upstream/upstream-client';

@@ -10,15 +10,15 @@ import {
 } from '../../shared/data-subject-lookups';
 import { DataSubjectCatalogSchema } from '../../shared/data-subject-operations';
 import { ADMIN_ONLY, type ApiModule } from '../http/api-operation';
-import type { AppEnv } from '../app-env';
+import type { AppEnv } from '../http/app-env';
 import type { LookupAudit } from './audit/lookup-audit';
 import { auditWithheldProblem } from './audit/lookup-intent';
 import { AuditedLookups, AuditUnavailableError, type AskedLookup } from './audited-lookup';
 import type { DataSubjectLookups } from './data-subject-lookups';
 import { invalidLookupProblem } from './data-subject-lookups';
 import { checkPurpose, type PurposePolicy } from './lookup-purpose';
-import type { Logger } from '../logger';
-import { HttpProblem, problemResponse } from '../problem';
+import type { Logger } from '../observability/logger';
+import { HttpProblem, problemResponse } from '../http/problem';
 
 export interface DataSubjectsRoutesDeps {
   readonly lookups: DataSubjectLookups;

@@ -9,7 +9,7 @@ import {
   PLATFORM_OPERATIONS,
   type PlatformOperation,
 } from '../../shared/platform-operations';
-import type { Logger } from '../logger';
+import type { Logger } from '../observability/logger';
 import { demoHistory, DEMO_HISTORY_NAMES } from './demo-history';
 import type { IntegrationStore } from './integration-store';
 

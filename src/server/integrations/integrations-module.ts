@@ -1,7 +1,7 @@
 // The integrations area (docs/account-wide-view.md): other integrations of the account report
 // their traffic with their own key; admins manage the keys; everyone reads the account-wide usage.
 // In demo mode, simulated integrations report through the same route.
-import type { AreaModule } from '../area-module';
+import type { AreaModule } from '../runtime/area-module';
 import type { RedisClient } from '../redis/redis-connection';
 import type { RedisKeys } from '../redis/redis-keys';
 import { DemoIntegrations, type DemoTrafficPort } from './demo-integrations';

@@ -1,6 +1,6 @@
 // What the integrations area hands its HTTP routes: the area's parts, and the demo's burst hook.
 // It lives with the area, not the routes, so the area never imports up into the HTTP edge.
-import type { Logger } from '../logger';
+import type { Logger } from '../observability/logger';
 import type { AccountUsage } from './account-usage';
 import type { WebSettings } from '../security/web-settings';
 import type { FailedKeyGuard } from './failed-key-guard';

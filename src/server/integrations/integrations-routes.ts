@@ -20,14 +20,14 @@ import {
   type Integration,
 } from '../../shared/integrations';
 import { PROBLEM_TYPES } from '../../shared/problem';
-import type { AppEnv } from '../app-env';
+import type { AppEnv } from '../http/app-env';
 import { ADMIN_ONLY, ANY_ROLE, type ApiModule } from '../http/api-operation';
 import { looksLikeReportingKey } from './integration-keys';
 import { IntegrationNameTakenError } from './integration-store';
 import type { IntegrationsRoutesDeps } from './integrations-port';
 import { readReport, ReportRejectedError } from './report-intake';
-import { HttpProblem, problemResponse } from '../problem';
-import { quotaRefusalHeaders } from '../rate-limit-fields';
+import { HttpProblem, problemResponse } from '../http/problem';
+import { quotaRefusalHeaders } from '../http/rate-limit-fields';
 import { SECURITY_PROBLEM_TYPES } from '../security/security-problems';
 import { clientAddress } from '../security/web-settings';
 import type { RecordChange } from '../http/admin-change';

@@ -4,7 +4,7 @@
 import { accountMinuteCeiling } from '../../shared/rate-limits';
 import type { RedisClient } from '../redis/redis-connection';
 import type { RedisKeys } from '../redis/redis-keys';
-import type { Logger } from '../logger';
+import type { Logger } from '../observability/logger';
 import type { SqlDatabase } from '../store/database';
 import { AccountUsage, type GovernorView, type IncidentList } from './account-usage';
 import type { WebSettings } from '../security/web-settings';

@@ -5,7 +5,7 @@
 // would take every replica out at once, although cached event types can still be served and
 // incidents still recorded; both show as `degraded` with the reason (docs/operations.md).
 import { TokenError } from '../upstream/token-failure';
-import { withinDeadline } from '../within-deadline';
+import { withinDeadline } from '../runtime/within-deadline';
 
 /** What /readyz reports: each check by name, and whether the replica should get traffic. */
 export interface Readiness {

@@ -17,10 +17,10 @@ import { ADMIN_ONLY, ANY_ROLE, type ApiModule } from '../http/api-operation';
 import { blockOfLimit } from '../../shared/limit-state';
 import { RATE_LIMIT_PERIODS } from '../../shared/rate-limits';
 import type { Governor } from '../governor/governor';
-import type { AppEnv } from '../app-env';
+import type { AppEnv } from '../http/app-env';
 import { createIncidentStream, type IncidentStreamDeps } from './incident-stream';
 import { listFilter, listQuerySchema, validListQuery } from '../http/list-query';
-import { invalidParameter } from '../problem';
+import { invalidParameter } from '../http/problem';
 import { InvalidCursorError, type IncidentQuery } from './incident-store';
 
 export interface RateLimitsRoutesDeps extends IncidentStreamDeps {

@@ -19,9 +19,9 @@ import type { Role } from '../../shared/session';
 import type { ProviderFetch } from '../auth/oidc-discovery';
 import { hashPassword, type ScryptParams } from '../auth/password-hash';
 import { writeUsersFile } from '../auth/users-file';
-import { parseConfig } from '../config';
+import { parseConfig } from '../config/config';
 import { composeBff } from '../compose';
-import { createLogger, type Logger } from '../logger';
+import { createLogger, type Logger } from '../observability/logger';
 import type { ExtraCheck } from '../observability/readiness';
 import type { SqlDatabase } from '../store/database';
 import {

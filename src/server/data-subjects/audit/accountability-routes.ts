@@ -12,10 +12,10 @@ import {
 } from '../../../shared/accountability';
 import { PROBLEM_TYPES } from '../../../shared/problem';
 import { AUDIT_TRAIL_ROLES } from '../../../shared/session';
-import type { AppEnv } from '../../app-env';
+import type { AppEnv } from '../../http/app-env';
 import type { RecordChange } from '../../http/admin-change';
 import type { ApiModule } from '../../http/api-operation';
-import { HttpProblem, invalidParameter } from '../../problem';
+import { HttpProblem, invalidParameter } from '../../http/problem';
 import type { StoredChange } from './admin-change-entry';
 import { signedAccountabilityFile } from './accountability-export';
 import {

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runAuditCli } from '../../cli/audit';
-import { createLogger } from '../../logger';
+import { createLogger } from '../../observability/logger';
 import { SqlAuditStore } from './audit-store';
 import { DATABASE_FILE, openDatabase } from '../../store/database';
 import { RESET_AUDIT_TRAIL_SQL, sampleAuditEntry } from '../../test-support/audit-entry';

@@ -22,7 +22,7 @@ import {
   type AuditIntegrity,
   type AuditMatch,
 } from '../../../shared/audit-trail';
-import type { AppEnv } from '../../app-env';
+import type { AppEnv } from '../../http/app-env';
 import type { ApiModule } from '../../http/api-operation';
 import { AUDIT_RECORD_LAYOUT, type ExportPages } from './audit-export';
 import { signedExportResponse } from './signed-export-response';
@@ -36,7 +36,7 @@ import { AUDIT_TRAIL_ROLES, USERNAME_PATTERN } from '../../../shared/session';
 import { hasControlCharacters } from '../../../shared/data-subject-validation';
 import type { IdentifierHasher } from './identifier-hash';
 import { PROBLEM_TYPES } from '../../../shared/problem';
-import { HttpProblem, invalidParameter } from '../../problem';
+import { HttpProblem, invalidParameter } from '../../http/problem';
 import type { AuditQuery, AuditStore, AuditVerification } from './audit-store';
 import {
   PURPOSE_CATEGORY_MAX_LENGTH,

@@ -7,7 +7,7 @@
 // directory's failure until a later one is written there (readiness and the audit page show it).
 // Replicas each take their own; duplicates of one head are harmless.
 import { join } from 'node:path';
-import type { Logger } from '../../logger';
+import type { Logger } from '../../observability/logger';
 import type { AuditStore } from './audit-store';
 import { CHECKPOINT_FILE, CheckpointFileError, writeCheckpointLine } from './checkpoint-file';
 import { checkpointSource, readCheckpointFile, type CheckpointSource } from './checkpoint-reader';

@@ -6,7 +6,7 @@ import type { AuditOutcome, AuditParam, AuditRecord } from '../../../shared/audi
 import type { LookupPurpose } from '../../../shared/lookup-purpose';
 import { DATA_SUBJECT_PROBLEM_TYPES } from '../../../shared/data-subject-operations';
 import { PROBLEM_TYPES } from '../../../shared/problem';
-import type { HttpProblem } from '../../problem';
+import type { HttpProblem } from '../../http/problem';
 import type { AuditStore } from './audit-store';
 import type { IdentifierHasher } from './identifier-hash';
 import { shownSubjects } from './shown-identifiers';

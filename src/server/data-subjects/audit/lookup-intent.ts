@@ -6,7 +6,7 @@ import type { LookupRequest } from '../../../shared/data-subject-lookups';
 import type { LookupPurpose } from '../../../shared/lookup-purpose';
 import { DATA_SUBJECT_PROBLEM_TYPES } from '../../../shared/data-subject-operations';
 import type { DataSubjectLookups } from '../data-subject-lookups';
-import { HttpProblem } from '../../problem';
+import { HttpProblem } from '../../http/problem';
 import type { LookupIntent } from './lookup-audit';
 
 /** Who asks for what, as the lookup's caller knows it. */

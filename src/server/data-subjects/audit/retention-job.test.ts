@@ -2,7 +2,7 @@
 // chain continues from a signed checkpoint that the walk accepts, the run is recorded, and the
 // walk's result is what the audit page shows as "last verified".
 import { describe, expect, it } from 'vitest';
-import { createLogger } from '../../logger';
+import { createLogger } from '../../observability/logger';
 import { SqlAuditStore } from './audit-store';
 import { openDatabase } from '../../store/database';
 import { sampleAuditEntry } from '../../test-support/audit-entry';

@@ -3,7 +3,7 @@
 // says what was deleted), then walks the chain so the audit page can say when it was last
 // verified. Replicas on one PostgreSQL may each run it: the chain head's lock serialises them and
 // the second run finds nothing left to delete.
-import type { Logger } from '../../logger';
+import type { Logger } from '../../observability/logger';
 import type { AuditStore } from './audit-store';
 import { verifyAuditChain } from './verify-chain';
 import type { CheckpointSource } from './checkpoint-reader';

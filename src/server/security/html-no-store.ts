@@ -2,7 +2,7 @@
 // page can be restored from the back-forward cache with a signed-out user's data still on screen;
 // browsers do not restore `no-store` pages once the session cookie has changed.
 import type { MiddlewareHandler } from 'hono';
-import type { AppEnv } from './app-env';
+import type { AppEnv } from '../http/app-env';
 
 /** Sets `Cache-Control: no-store` on every text/html answer. */
 export function htmlNoStore(): MiddlewareHandler<AppEnv> {

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { redactedValue } from './config';
-import { runBff, spawnBff } from './test-support/bff-process';
+import { runBff, spawnBff } from '../test-support/bff-process';
 
 async function startWith(env: Record<string, string>) {
   const run = runBff(env);
