@@ -25,7 +25,7 @@ import { checkCheckpointPlace, CheckpointFileError } from './audit/checkpoint-fi
 import { createCheckpointer } from './audit/checkpoint-job';
 import { createExportSigner } from './audit/export-signing';
 import { createIdentifierHasher } from './audit/identifier-hash';
-import { LookupAudit } from './audit/lookup-audit';
+import { LookupAudit } from './audit/lookup-audit-writer';
 import { startRetentionJob, type RetentionJobOptions } from './audit/retention-job';
 import { DataSubjectLookups } from './data-subject-lookups';
 import { dataSubjectsRoutes } from './data-subjects-routes';
@@ -219,7 +219,7 @@ export function createDataSubjectsArea(deps: DataSubjectsAreaDeps): DataSubjects
         logger.warn({ err: error }, 'no audit checkpoint could be taken at shutdown');
       });
     },
-    /** Audit writes work; lookups are refused otherwise (lookup-audit.ts). */
+    /** Audit writes work; lookups are refused otherwise (audit/lookup-audit-writer.ts). */
     readiness: () => lookupAudit.health(),
     // A checkpoint AUDIT_CHECKPOINT_DIR refused marks the replica degraded, not out of rotation:
     // the database and the log still hold it, and lookups are audited as before.

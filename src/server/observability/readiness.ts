@@ -17,7 +17,7 @@ export interface Readiness {
       readonly failedAt?: string;
       readonly error?: string;
     };
-    /** Audit trail writes work (lookup-audit.ts); data-subject lookups are refused otherwise. */
+    /** Audit trail writes work (data-subjects/audit/lookup-audit-writer.ts); data-subject lookups are refused otherwise. */
     readonly auditWrites?: {
       readonly ok: boolean;
       readonly failedAt?: string;
@@ -59,7 +59,7 @@ export interface ReadinessOptions {
   readonly heldBack: (error: unknown) => Promise<boolean>;
   /** Redis and the governor's mode, when replicas share them (scale-out.ts). */
   readonly shared?: () => Promise<Pick<Readiness['checks'], 'redis' | 'governor'>>;
-  /** Whether audit trail writes work (lookup-audit.ts): lookups are refused while they fail. */
+  /** Whether audit trail writes work (data-subjects/audit/lookup-audit-writer.ts): lookups are refused while they fail. */
   readonly audit?: () => Promise<NonNullable<Readiness['checks']['auditWrites']>>;
   /**
    * Further named checks, e.g. the audit trail's writes. `required` ones take the replica out of

@@ -7,7 +7,7 @@ import { AuditExportSignatureSchema, AuditSearchPageSchema } from '../../../shar
 import { answerSchemaOf } from '../../../shared/data-subject-lookups';
 import { startBffHarness, type BffHarness } from '../../test-support/bff-harness';
 import { createIdentifierHasher } from './identifier-hash';
-import { LookupAudit } from './lookup-audit';
+import { LookupAudit } from './lookup-audit-writer';
 
 const KEY = 'a-test-audit-key-of-at-least-32-characters';
 const ALICE = { id: '0b9d6f1e-4a53-4c8e-9a51-0f7c1d2e3a41', identifier: 'alice@example.com' };

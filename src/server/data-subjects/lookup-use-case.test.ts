@@ -21,8 +21,8 @@ import type { UpstreamClient } from '../upstream/upstream-client';
 import { deriveAuditKey } from './audit/audit-chain';
 import { SqlAuditStore } from './audit/audit-store';
 import { createIdentifierHasher } from './audit/identifier-hash';
-import { LookupAudit } from './audit/lookup-audit';
-import { AuditedLookups, AuditUnavailableError } from './audited-lookup';
+import { LookupAudit } from './audit/lookup-audit-writer';
+import { AuditedLookups, AuditUnavailableError } from './lookup-use-case';
 import { DataSubjectLookups } from './data-subject-lookups';
 import { invalidLookupProblem } from './data-subject-lookups';
 

@@ -1,4 +1,4 @@
-// Accounts for data-subject lookups: the intent (who, when, which operation, the parameters
+// Writes data-subject lookups into the audit trail (LookupAudit): the intent (who, when, which operation, the parameters
 // asked with identifiers as keyed hashes) is written before anything is sent upstream; the
 // outcome, the number of records and the keyed hash of every identifier the answer showed after.
 // Keeps the health of those writes for /readyz and /api/health.
