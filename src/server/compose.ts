@@ -443,6 +443,8 @@ export function composeBff({
     planning,
     /** The lookup audit trail (tests read it). */
     auditStore: dataSubjects.auditStore,
+    /** What is kept beside the trail (tests read it). */
+    auditEvidence: dataSubjects.auditEvidence,
     /** Early warning and alerts (tests drive its outbox and monitor). */
     alerting: alerts.alerting,
     /** The audit trail's maintenance: retention and a walk of the chain (`npm run audit`). */

@@ -26,6 +26,7 @@ import { checkpointSources } from '../data-subjects/audit/checkpoint-job';
 import { runAuditMaintenance } from '../data-subjects/audit/retention-job';
 import { verifyAuditChain } from '../data-subjects/audit/verify-chain';
 import { createLogger } from '../observability/logger';
+import { AuditEvidenceStore } from '../data-subjects/audit/audit-evidence-store';
 import { SqlAuditStore } from '../data-subjects/audit/audit-store';
 import { DATABASE_FILE, openDatabase, type SqlDatabase } from '../store/database';
 import { openPostgresDatabase } from '../store/postgres-database';
@@ -160,6 +161,7 @@ export async function runAuditCli(argv: string[], io: AuditCliIo): Promise<numbe
       const db = await openStore(io.env);
       try {
         const store = new SqlAuditStore(db, { chainKey });
+        const evidence = new AuditEvidenceStore(db);
         const engine = io.env.DATABASE_URL ? 'PostgreSQL' : 'SQLite';
         // Outside copies first: a path that cannot be read, or holds no checkpoint, is an error
         // naming it, before any walk. A file that held none would otherwise read as an intact
@@ -178,7 +180,7 @@ export async function runAuditCli(argv: string[], io: AuditCliIo): Promise<numbe
         }
         const signer = createExportSigner(key);
         const sources = async () => [
-          ...(await checkpointSources(store, io.env.AUDIT_CHECKPOINT_DIR || undefined)),
+          ...(await checkpointSources(evidence, io.env.AUDIT_CHECKPOINT_DIR || undefined)),
           ...outside,
         ];
         if (command === 'retention') {
@@ -188,6 +190,7 @@ export async function runAuditCli(argv: string[], io: AuditCliIo): Promise<numbe
           }
           const { retention, verification } = await runAuditMaintenance({
             store,
+            evidence,
             chainKey,
             retentionDays: days,
             logger: createLogger('silent'),
@@ -210,7 +213,7 @@ export async function runAuditCli(argv: string[], io: AuditCliIo): Promise<numbe
             sources: await sources(),
           },
         });
-        await store.saveVerification(verification);
+        await evidence.saveVerification(verification);
         out(
           verification.ok
             ? `audit chain intact (${engine}): ${verification.detail}`

@@ -14,6 +14,7 @@ import type { ExtraCheck } from '../observability/readiness';
 import type { SqlDatabase } from '../store/database';
 import type { UpstreamClient } from '../upstream/upstream-client';
 import { deriveAuditKey } from './audit/audit-chain';
+import { AuditEvidenceStore } from './audit/audit-evidence-store';
 import { SqlAuditStore } from './audit/audit-store';
 import { auditStream, type AuditStreamOptions } from './audit/audit-stream';
 import { auditTrailRoutes } from './audit/audit-trail-routes';
@@ -68,6 +69,8 @@ export interface DataSubjectsAreaDeps {
 
 export interface DataSubjectsArea extends AreaModule {
   readonly auditStore: SqlAuditStore;
+  /** What is kept beside the trail (tests read it). */
+  readonly auditEvidence: AuditEvidenceStore;
   readonly lookupAudit: LookupAudit;
   /** What the daily job and `npm run audit` work with (retention-job.ts). */
   readonly maintenance: RetentionJobOptions;
@@ -111,7 +114,9 @@ export function createDataSubjectsArea(deps: DataSubjectsAreaDeps): DataSubjects
     chainKey,
     onEntry: auditStream({ logger, publish: deps.publishEntry ?? (() => Promise.resolve()) }),
   });
-  const lookupAudit = new LookupAudit(auditStore, hasher, now);
+  // Beside the trail: walks of the chain, checkpoints, export signatures, the write probe.
+  const auditEvidence = new AuditEvidenceStore(deps.database);
+  const lookupAudit = new LookupAudit(auditStore, auditEvidence, hasher, now);
   const lookups = new DataSubjectLookups({
     operations: deps.operations,
     upstream: deps.upstream,
@@ -125,6 +130,7 @@ export function createDataSubjectsArea(deps: DataSubjectsAreaDeps): DataSubjects
   }
   const checkpointer = createCheckpointer({
     store: auditStore,
+    evidence: auditEvidence,
     signer,
     dir: settings.auditCheckpointDir,
     intervalMs: settings.auditCheckpointMinutes * 60_000,
@@ -135,6 +141,7 @@ export function createDataSubjectsArea(deps: DataSubjectsAreaDeps): DataSubjects
   const checkpoints = { publicKeyPem: signer.publicKeyPem, sources: () => checkpointer.sources() };
   const maintenance: RetentionJobOptions = {
     store: auditStore,
+    evidence: auditEvidence,
     chainKey,
     checkpoints,
     retentionDays: settings.auditRetentionDays,
@@ -144,6 +151,7 @@ export function createDataSubjectsArea(deps: DataSubjectsAreaDeps): DataSubjects
   const stops: Array<() => void> = [];
   // What every signed export (lookups, changes, the accountability report) is made with.
   const signedExports = {
+    evidence: auditEvidence,
     recordChange: deps.recordChange,
     signer,
     checkpointer,
@@ -153,11 +161,12 @@ export function createDataSubjectsArea(deps: DataSubjectsAreaDeps): DataSubjects
 
   return {
     auditStore,
+    auditEvidence,
     lookupAudit,
     maintenance,
     auditChainHealth: async () => ({
       ...(await checkpointer.lag()),
-      chainBroken: (await auditStore.lastVerification())?.ok === false,
+      chainBroken: (await auditEvidence.lastVerification())?.ok === false,
     }),
     routes: [
       {
@@ -182,6 +191,7 @@ export function createDataSubjectsArea(deps: DataSubjectsAreaDeps): DataSubjects
         path: '/api/audit-trail',
         app: auditTrailRoutes({
           store: auditStore,
+          evidence: auditEvidence,
           recordChange: deps.recordChange,
           hasher,
           operations: deps.operations.map((operation) => operation.id),

@@ -22,7 +22,7 @@ import {
   integrationReportRoutes,
   type IntegrationsRoutesDeps,
 } from './integrations-routes';
-import type { AlsoRecordMinutes } from './report-aggregates';
+import { ReportAggregates, type AlsoRecordMinutes } from './report-aggregates';
 
 /** The account-wide view's settings (INTEGRATION_* variables). */
 export interface IntegrationSettings {
@@ -61,7 +61,11 @@ export interface IntegrationsAreaDeps {
 
 export interface IntegrationsArea extends AreaModule {
   /** The account-wide view; `usage.perLimit()` is the per-limit seam. */
-  readonly integrations: { readonly store: IntegrationStore; readonly usage: AccountUsage };
+  readonly integrations: {
+    readonly store: IntegrationStore;
+    readonly reports: ReportAggregates;
+    readonly usage: AccountUsage;
+  };
 }
 
 const PRUNE_EVERY_MS = 10 * 60_000;
@@ -69,15 +73,23 @@ const PRUNE_EVERY_MS = 10 * 60_000;
 /** The integrations area: its routes, and start/stop of the retention timer and the demo. */
 export function createIntegrationsArea(deps: IntegrationsAreaDeps): IntegrationsArea {
   const { settings, now, logger } = deps;
-  const store = new IntegrationStore(deps.database, now, deps.alsoRecord, () =>
+  const store = new IntegrationStore(deps.database, now);
+  const reports = new ReportAggregates(deps.database, now, deps.alsoRecord, () =>
     accountMinuteCeiling(deps.governor.rules()),
   );
   const retentionMs = settings.retentionDays * 86_400_000;
   const demo = deps.demo
-    ? new DemoIntegrations({ store, traffic: deps.demo.traffic, logger, probe: deps.demo.probe })
+    ? new DemoIntegrations({
+        store,
+        reports,
+        traffic: deps.demo.traffic,
+        logger,
+        probe: deps.demo.probe,
+      })
     : undefined;
   const usage = new AccountUsage({
     store,
+    reports,
     governor: deps.governor,
     incidents: deps.incidents,
     now,
@@ -86,6 +98,7 @@ export function createIntegrationsArea(deps: IntegrationsAreaDeps): Integrations
   });
   const routeDeps: IntegrationsRoutesDeps = {
     store,
+    reports,
     usage,
     limiter: createIngestLimiter({
       perMinute: settings.ingestPerMinute,
@@ -105,7 +118,7 @@ export function createIntegrationsArea(deps: IntegrationsAreaDeps): Integrations
   let timer: NodeJS.Timeout | undefined;
   const prune = async () => {
     try {
-      const removed = await store.prune(now() - retentionMs);
+      const removed = await reports.prune(now() - retentionMs);
       if (removed > 0)
         logger.info({ removed }, 'integration aggregates past the retention deleted');
     } catch (error) {
@@ -113,7 +126,7 @@ export function createIntegrationsArea(deps: IntegrationsAreaDeps): Integrations
     }
   };
   return {
-    integrations: { store, usage },
+    integrations: { store, reports, usage },
     routes: [
       {
         path: '/api/integrations/reports',

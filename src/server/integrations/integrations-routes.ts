@@ -28,6 +28,7 @@ import type { AccountUsage } from './account-usage';
 import type { FailedKeyGuard } from './failed-key-guard';
 import type { IngestLimiter } from './ingest-limiter';
 import type { Logger } from '../observability/logger';
+import type { ReportAggregates } from './report-aggregates';
 import { readReport, ReportRejectedError } from './report-intake';
 import { HttpProblem, problemResponse } from '../http/problem';
 import { quotaRefusalHeaders } from '../http/rate-limit-fields';
@@ -103,6 +104,7 @@ export interface DemoBurstPort {
 /** What the routes need of the area (integrations-module.ts builds it). */
 export interface IntegrationsRoutesDeps {
   readonly store: IntegrationStore;
+  readonly reports: ReportAggregates;
   readonly usage: AccountUsage;
   readonly limiter: IngestLimiter;
   /** Wrong keys per client address, and the early refusal past their bound. */
@@ -166,7 +168,7 @@ export function integrationReportRoutes(deps: IntegrationsRoutesDeps) {
       if (error instanceof ReportRejectedError) throw invalidBody(error.message, error.status);
       throw error;
     }
-    const stored = await deps.store.storeReport(integration.id, intake.minutes, intake.throttles);
+    const stored = await deps.reports.storeReport(integration.id, intake.minutes, intake.throttles);
     const reasons = Object.fromEntries(
       Object.entries(intake.dropped).filter(([, count]) => (count ?? 0) > 0),
     ) as Record<string, number>;

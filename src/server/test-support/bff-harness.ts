@@ -223,6 +223,8 @@ export async function startBffHarness({
     drain: bff.drain,
     /** The lookup audit trail of this BFF. */
     auditStore: bff.auditStore,
+    /** What this BFF keeps beside its trail: walks of the chain, checkpoints, the write probe. */
+    auditEvidence: bff.auditEvidence,
     /** The account-wide view's store and usage of this BFF. */
     integrations: bff.integrations,
     /** The planning area: the recorded traffic a what-if replays. */

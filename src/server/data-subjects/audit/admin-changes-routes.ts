@@ -53,7 +53,7 @@ function scopeOf(query: Omit<ChangeQuery, 'limit' | 'cursor'>): string {
 
 /** The routes' needs: the store, and what a signed export needs. */
 export interface AdminChangesRoutesDeps extends SignedExportDeps {
-  readonly store: Pick<AuditStore, 'listChanges' | 'countChanges' | 'saveExport'>;
+  readonly store: Pick<AuditStore, 'listChanges' | 'countChanges'>;
 }
 
 /** The routes, mounted at /api/audit-trail/changes. */

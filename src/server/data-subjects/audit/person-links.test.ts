@@ -21,7 +21,12 @@ afterEach(async () => {
 
 async function start() {
   harness = await startBffHarness({ env: { AUDIT_KEY: KEY } });
-  const audit = new LookupAudit(harness.auditStore, createIdentifierHasher(KEY), Date.now);
+  const audit = new LookupAudit(
+    harness.auditStore,
+    harness.auditEvidence,
+    createIdentifierHasher(KEY),
+    Date.now,
+  );
   /** Records a lookup of `operation` (its contract schema) that answered `answer`. */
   const looked = (operation: string, operationId: string, answer: unknown, identifier?: string) =>
     audit.record({
