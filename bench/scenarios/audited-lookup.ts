@@ -2,7 +2,8 @@
 // mock upstream directly (with a bearer token, as the console sends it) and through the console
 // (an admin's lookup: validation, governor, audit intent and outcome written before the answer
 // leaves), at one connection and at 16, with the embedded store (SQLite under a fresh DATA_DIR)
-// and with PostgreSQL. The bar is the latency the console adds at one connection, embedded.
+// and with PostgreSQL. The bars are the latency the console adds at one connection, embedded, and
+// at sixteen against one on each engine (group commit).
 import { closeSync, fdatasyncSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -194,6 +195,22 @@ export async function auditedLookupScenario(ctx: BenchContext): Promise<Figure[]
         ),
       );
     }
+  }
+  // Group commit's bar: sixteen lookups at once wait at most twice what one alone waits, as they
+  // share commits instead of queueing for one each (store/group-commit.ts).
+  for (const [engine] of engines) {
+    const added = (connections: number) =>
+      median(samples.get(`${engine} ${connections}`) ?? []) -
+      median(samples.get(`upstream ${connections}`) ?? []);
+    figures.push(
+      figure(
+        s,
+        `console, ${engine}: added p50 at 16 connections ÷ at 1`,
+        added(16) / added(1),
+        'ratio',
+        { op: '<=', value: 2 },
+      ),
+    );
   }
   return figures;
 }

@@ -14,6 +14,7 @@ import type { LookupPurpose } from '../../../shared/lookup-purpose';
 import { chainEntryHash, signCheckpoint, type ChainCheckpoint } from './audit-chain';
 import type { SqlDatabase, SqlExecutor } from '../../store/database';
 import { decodeKeysetCursor, encodeKeysetCursor } from '../../store/keyset-cursor';
+import { GroupCommit } from '../../store/group-commit';
 import { sortableId } from '../../store/sortable-id';
 import * as z from 'zod';
 import { flag, integer, parseRow, select } from '../../store/typed-rows';
@@ -580,6 +581,8 @@ export class SqlAuditStore implements AuditStore {
   readonly #db: () => Promise<SqlDatabase>;
   readonly #chainKey: Buffer;
   readonly #onEntry: ((entry: AppendedEntry) => void) | undefined;
+  /** Intents, outcomes and changes arriving together share one durable commit. */
+  readonly #commits: GroupCommit;
 
   /** `db` may still be opening, or be opened on first use: the first query waits for it. */
   constructor(
@@ -589,6 +592,7 @@ export class SqlAuditStore implements AuditStore {
     this.#db = typeof db === 'function' ? db : () => Promise.resolve(db);
     this.#chainKey = options.chainKey;
     this.#onEntry = options.onEntry;
+    this.#commits = new GroupCommit(this.#db);
   }
 
   /**
@@ -600,7 +604,8 @@ export class SqlAuditStore implements AuditStore {
     tx: SqlExecutor,
     entry: { at: string; kind: ChainRow['kind']; recordId: string | null; payload: string },
   ): Promise<ChainLink> {
-    // Last in its transaction, so the head's lock is held for three statements and the commit.
+    // Last in its write, so the head's lock is held for three statements and the commit (and, in
+    // a group commit, for the writes after it in the batch: store/group-commit.ts).
     const { rows } = await select(
       tx,
       HeadRowSchema,
@@ -745,8 +750,7 @@ export class SqlAuditStore implements AuditStore {
   }
 
   async begin(intent: AuditIntentEntry): Promise<AuditRecord> {
-    const db = await this.#db();
-    const id = await db.transaction((tx) => this.#insertIntent(tx, intent));
+    const id = await this.#commits.run((tx) => this.#insertIntent(tx, intent));
     // What was just written, without reading it back.
     return toRecord({
       id,
@@ -771,15 +775,13 @@ export class SqlAuditStore implements AuditStore {
   }
 
   async complete(id: string, outcome: AuditOutcomeEntry, now = Date.now()): Promise<AuditRecord> {
-    const db = await this.#db();
-    const done = await db.transaction((tx) => this.#complete(tx, id, outcome, now));
+    const done = await this.#commits.run((tx) => this.#complete(tx, id, outcome, now));
     this.#tellLookup(done, outcome.address);
     return toRecord(done.row);
   }
 
   async record(entry: AuditEntry): Promise<AuditRecord> {
-    const db = await this.#db();
-    const done = await db.transaction(async (tx) => {
+    const done = await this.#commits.run(async (tx) => {
       const id = await this.#insertIntent(tx, entry);
       return this.#complete(tx, id, entry, entry.at);
     });
@@ -788,7 +790,6 @@ export class SqlAuditStore implements AuditStore {
   }
 
   async recordChange(change: AdministrativeChange): Promise<StoredChange> {
-    const db = await this.#db();
     const stored: StoredChange = {
       id: sortableId(change.at),
       at: new Date(change.at).toISOString(),
@@ -802,7 +803,7 @@ export class SqlAuditStore implements AuditStore {
       after: stateText(change.after),
       requestId: change.requestId,
     };
-    const link = await db.transaction(async (tx) => {
+    const link = await this.#commits.run(async (tx) => {
       await tx.query(
         `INSERT INTO admin_changes (${CHANGE_COLUMNS})
           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,

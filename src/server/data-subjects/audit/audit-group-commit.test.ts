@@ -1,0 +1,132 @@
+// Audited lookups in parallel, on both engines: intents and outcomes arriving together share one
+// commit, the chain stays one sequence that verifies, a write that fails by itself fails alone,
+// and a commit that fails fails every write waiting in it, with the same reason and nothing kept.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { deriveAuditKey } from './audit-chain';
+import { verifyAuditChain } from './verify-chain';
+import { RESET_AUDIT_TRAIL_SQL, sampleAuditEntry } from '../../test-support/audit-entry';
+import { STORE_ENGINES, type TestDatabase } from '../../test-support/store-engines';
+import { SqlAuditStore } from './audit-store';
+import type { SqlDatabase } from '../../store/database';
+
+const CHAIN_KEY = deriveAuditKey('test-audit-key-'.repeat(4), 'chain');
+const T0 = Date.UTC(2026, 0, 6, 9, 0, 0);
+
+/** `db` with its transactions counted, and a switch that makes the next commits fail. */
+function observed(db: SqlDatabase) {
+  const seen = { transactions: 0, failCommits: false };
+  const wrapped: SqlDatabase = {
+    ...db,
+    query: (sql, params) => db.query(sql, params),
+    exec: (sql) => db.exec(sql),
+    close: () => db.close(),
+    transaction: (work) => {
+      seen.transactions += 1;
+      return db.transaction(async (tx) => {
+        const result = await work(tx);
+        // What a full disk or a lost server does at COMMIT: the whole transaction is undone.
+        if (seen.failCommits) throw new Error('database or disk is full');
+        return result;
+      });
+    },
+  };
+  return { db: wrapped, seen };
+}
+
+for (const engine of STORE_ENGINES) {
+  describe.skipIf(!engine.available)(`audit writes in parallel on ${engine.title}`, () => {
+    let db: TestDatabase;
+    let store: SqlAuditStore;
+    let seen: ReturnType<typeof observed>['seen'];
+
+    beforeAll(async () => {
+      db = await engine.open();
+    });
+    afterAll(() => db?.close());
+    beforeEach(async () => {
+      await db.exec(RESET_AUDIT_TRAIL_SQL);
+      const watched = observed(db);
+      seen = watched.seen;
+      store = new SqlAuditStore(watched.db, { chainKey: CHAIN_KEY });
+    });
+    const verify = () =>
+      verifyAuditChain(store, CHAIN_KEY, { now: () => T0 + 60_000, source: 'test' });
+
+    it('sixteen lookups at once share a few commits and keep one chain that verifies', async () => {
+      const intents = await Promise.all(
+        Array.from({ length: 16 }, (_, i) => store.begin(sampleAuditEntry(T0 + i))),
+      );
+      const intentCommits = seen.transactions;
+      await Promise.all(
+        intents.map((intent) =>
+          store.complete(intent.id, { outcome: 'ok', status: 200, detail: null }, T0 + 100),
+        ),
+      );
+      // The first goes alone and at once; the fifteen arriving meanwhile commit together.
+      expect(intentCommits).toBeLessThanOrEqual(2);
+      expect(seen.transactions - intentCommits).toBeLessThanOrEqual(2);
+
+      const state = await store.chainState();
+      expect(state.seq).toBe(32);
+      const chain = await store.readChain(0, 100);
+      expect(chain.map((row) => row.seq)).toEqual(Array.from({ length: 32 }, (_, i) => i + 1));
+      // Each lookup's intent comes before its outcome.
+      for (const intent of intents) {
+        const rows = chain.filter((row) => row.recordId === intent.id);
+        expect(rows.map((row) => row.kind)).toEqual(['intent', 'outcome']);
+      }
+      const verification = await verify();
+      expect(verification.ok, verification.detail).toBe(true);
+    });
+
+    it('a write that fails by itself fails alone; the others in its commit are kept', async () => {
+      const [first, second] = await Promise.all([
+        store.begin(sampleAuditEntry(T0)),
+        store.begin(sampleAuditEntry(T0 + 1)),
+      ]);
+      await store.complete(first!.id, { outcome: 'ok', status: 200, detail: null }, T0 + 10);
+      const results = await Promise.allSettled([
+        store.begin(sampleAuditEntry(T0 + 2)),
+        // Already complete: refused, and nothing of it is kept.
+        store.complete(first!.id, { outcome: 'ok', status: 200, detail: null }, T0 + 20),
+        store.complete(second!.id, { outcome: 'ok', status: 200, detail: null }, T0 + 20),
+      ]);
+      expect(results.map((result) => result.status)).toEqual([
+        'fulfilled',
+        'rejected',
+        'fulfilled',
+      ]);
+      expect(String((results[1] as PromiseRejectedResult).reason)).toContain('already complete');
+      const chain = await store.readChain(0, 100);
+      expect(chain.map((row) => row.kind)).toEqual([
+        'intent',
+        'intent',
+        'outcome',
+        'intent',
+        'outcome',
+      ]);
+      expect((await verify()).ok).toBe(true);
+    });
+
+    it('a commit that fails fails every write in it with the reason, and keeps none', async () => {
+      const before = await store.begin(sampleAuditEntry(T0));
+      seen.failCommits = true;
+      const results = await Promise.allSettled(
+        Array.from({ length: 8 }, (_, i) => store.begin(sampleAuditEntry(T0 + 1 + i))),
+      );
+      expect(results.every((result) => result.status === 'rejected')).toBe(true);
+      for (const result of results) {
+        expect(String((result as PromiseRejectedResult).reason)).toContain(
+          'database or disk is full',
+        );
+      }
+      seen.failCommits = false;
+      const chain = await store.readChain(0, 100);
+      expect(chain.map((row) => row.recordId)).toEqual([before.id]);
+      // The store goes on: the next write continues the same chain.
+      await store.complete(before.id, { outcome: 'ok', status: 200, detail: null }, T0 + 50);
+      expect((await store.chainState()).seq).toBe(2);
+      expect((await verify()).ok).toBe(true);
+    });
+  });
+}
