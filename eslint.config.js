@@ -12,6 +12,7 @@ const area = (name) => ({ element: { type: 'server-area', captured: { area: name
 
 // Inside src/server (docs/architecture.md §2). Infrastructure: what any area may stand on.
 const SERVER_INFRASTRUCTURE_FOLDERS = [
+  'config',
   'store',
   'redis',
   'upstream',
@@ -19,17 +20,7 @@ const SERVER_INFRASTRUCTURE_FOLDERS = [
   'http',
   'security',
   'observability',
-];
-const SERVER_INFRASTRUCTURE_FILES = [
-  'app-env',
-  'area-module',
-  'config',
-  'html-no-store',
-  'logger',
-  'problem',
-  'rate-limit-fields',
-  'start-worker',
-  'within-deadline',
+  'runtime',
 ];
 // Every other folder of src/server is an area: it may import itself and infrastructure, never
 // another area's internals. What one area needs of another is a port it declares in its own
@@ -89,30 +80,22 @@ export default tseslint.config(
       // Static imports only: the BFF's single dynamic import of the mock (demo mode) is the
       // sanctioned exception.
       'boundaries/dependency-nodes': ['import', 'export'],
-      // The server's single-file infrastructure (logger.ts, config.ts, …) is classified with
-      // `mode: 'file'`, which version 7 reports as deprecated on every run (it keeps working).
-      // Silenced here; moving those files into a folder is the way out before the next major.
-      'boundaries/legacy-warnings': false,
       'boundaries/elements': [
         { type: 'shared', pattern: 'src/shared' },
         ...SERVER_INFRASTRUCTURE_FOLDERS.map((folder) => ({
           type: 'server-infrastructure',
           pattern: `src/server/${folder}`,
         })),
-        ...SERVER_INFRASTRUCTURE_FILES.map((file) => ({
-          type: 'server-infrastructure',
-          pattern: `src/server/${file}.ts`,
-          mode: 'file',
-        })),
         ...SERVER_EDGE_FOLDERS.map((folder) => ({
           type: 'server-edge',
           pattern: `src/server/${folder}`,
         })),
-        // The composition root: app.ts, compose.ts, index.ts, the HTTP server and the CLIs.
         { type: 'server', pattern: 'src/server/cli' },
-        { type: 'server', pattern: 'src/server/*.ts', mode: 'file' },
         // Every other folder is an area (a new folder is one until it is listed above).
         { type: 'server-area', pattern: 'src/server/*', capture: ['area'] },
+        // The composition root: what is left in src/server itself (index.ts, main.ts, compose.ts,
+        // app.ts, http-server.ts), which no folder above matches, and the CLIs.
+        { type: 'server', pattern: 'src/server' },
         { type: 'mocks', pattern: 'src/mocks' },
         { type: 'app', pattern: 'src/app' },
         { type: 'feature', pattern: 'src/features/*', capture: ['featureName'] },

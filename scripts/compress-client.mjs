@@ -1,6 +1,6 @@
 // `npm run build`'s step after Vite: writes a Brotli (.br) and a gzip (.gz) copy beside every
 // compressible file of the SPA's build under dist/client/assets, for the static site to send to
-// browsers that accept them (src/server/static-site.ts). Compressed once, here, at the highest
+// browsers that accept them (src/server/routes/static-site.ts). Compressed once, here, at the highest
 // levels rather than on every answer: the files never change after a build, so the console spends
 // no CPU on them, and a browser on a real network downloads the initial JavaScript at about a
 // third of its size.

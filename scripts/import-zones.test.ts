@@ -17,7 +17,7 @@ describe('import zones', { timeout: 30_000 }, () => {
     [
       'shared importing the server',
       'src/shared/zone-check.ts',
-      "import { loadConfig } from '../server/config';\nexport const x = loadConfig;\n",
+      "import { loadConfig } from '../server/config/config';\nexport const x = loadConfig;\n",
     ],
     [
       'the server importing the mock statically',
@@ -37,7 +37,7 @@ describe('import zones', { timeout: 30_000 }, () => {
     [
       'the mock importing the server',
       'src/mocks/zone-check.ts',
-      "import { parseConfig } from '../server/config';\nexport const x = parseConfig;\n",
+      "import { parseConfig } from '../server/config/config';\nexport const x = parseConfig;\n",
     ],
     [
       'a server store importing an area (the database reading the rate-limits area)',
@@ -55,9 +55,24 @@ describe('import zones', { timeout: 30_000 }, () => {
       "import { IncidentHub } from '../rate-limits/incident-hub';\nexport const x = IncidentHub;\n",
     ],
     [
-      'a server base file importing an area',
-      'src/server/within-deadline.ts',
-      "import { AlertStore } from './alerts/alert-store';\nexport const x = AlertStore;\n",
+      'a base file of the runtime importing an area',
+      'src/server/runtime/within-deadline.ts',
+      "import { AlertStore } from '../alerts/alert-store';\nexport const x = AlertStore;\n",
+    ],
+    [
+      'configuration importing an area',
+      'src/server/config/zone-check.ts',
+      "import { AlertStore } from '../alerts/alert-store';\nexport const x = AlertStore;\n",
+    ],
+    [
+      'infrastructure importing the composition root',
+      'src/server/runtime/zone-check.ts',
+      "import { composeBff } from '../compose';\nexport const x = composeBff;\n",
+    ],
+    [
+      'an area importing the composition root',
+      'src/server/alerts/zone-check.ts',
+      "import { createApp } from '../app';\nexport const x = createApp;\n",
     ],
     [
       'an area importing the HTTP edge',
@@ -92,7 +107,7 @@ describe('import zones', { timeout: 30_000 }, () => {
     [
       'an area importing itself and infrastructure',
       'src/server/alerts/zone-check.ts',
-      "import { createLogger } from '../logger';\nimport { Governor } from '../governor/governor';\nimport { AlertStore } from './alert-store';\nexport const x = [createLogger, Governor, AlertStore];\n",
+      "import { createLogger } from '../observability/logger';\nimport { Governor } from '../governor/governor';\nimport { AlertStore } from './alert-store';\nexport const x = [createLogger, Governor, AlertStore];\n",
     ],
     [
       'the HTTP edge importing an area',

@@ -3,9 +3,9 @@
 // minute through its own recorder, as an upstream throttling many operations would make it.
 // Reaching that rate through real 429s is impossible: each one blocks its scope for at least 1 s.
 import { randomUUID } from 'node:crypto';
-import { parseConfig } from '../../src/server/config';
+import { parseConfig } from '../../src/server/config/config';
 import { composeBff } from '../../src/server/compose';
-import { createLogger } from '../../src/server/logger';
+import { createLogger } from '../../src/server/observability/logger';
 import { createConsoleServer } from '../../src/server/http-server';
 import { openDatabase } from '../../src/server/store/database';
 

@@ -7,7 +7,7 @@ import type { PolicyChoice } from '../../src/shared/planning';
 import { MODULE_RULES } from '../../src/shared/rate-limits';
 import { IntegrationStore } from '../../src/server/integrations/integration-store';
 import type { SqlDatabase } from '../../src/server/store/database';
-import { addToAccountTraffic, type SourcedRow } from '../../src/server/planning/traffic-store';
+import { addToAccountTraffic, type SourceRow } from '../../src/server/planning/traffic-store';
 
 const MINUTE_MS = 60_000;
 const TEMPLATES_PER_INTEGRATION = 4;
@@ -72,7 +72,7 @@ export async function writeRecordedTraffic(
   let rows = 0;
   for (let minute = first; minute <= now; minute += 30 * MINUTE_MS) {
     await db.transaction(async (tx) => {
-      const written: SourcedRow[] = [];
+      const written: SourceRow[] = [];
       for (let m = minute; m < Math.min(now + MINUTE_MS, minute + 30 * MINUTE_MS); m += MINUTE_MS) {
         for (let integration = 0; integration < integrations; integration += 1) {
           for (let k = 0; k < TEMPLATES_PER_INTEGRATION; k += 1) {

@@ -9,7 +9,7 @@
 // TEST_REDIS_URL / TEST_REDIS_CLUSTER_URL (`npm run bench` starts them with
 // scripts/start-test-services.sh); an engine without a server is reported as skipped.
 import { randomBytes } from 'node:crypto';
-import { createLogger } from '../../src/server/logger';
+import { createLogger } from '../../src/server/observability/logger';
 import { FailoverWindows } from '../../src/server/governor/failover-windows';
 import { Governor, type GovernedOperation } from '../../src/server/governor/governor';
 import {

@@ -9,9 +9,9 @@ import { EVENT_TYPES_OPERATION } from '../shared/event-types';
 import { TOKEN_OPERATION } from '../shared/platform-operations';
 import { endpointKey, MODULE_RULES } from '../shared/rate-limits';
 import type { RateLimitRule } from '../shared/rate-limits';
-import type { Config } from './config';
+import type { Config } from './config/config';
 import { createApp } from './app';
-import type { AreaModule } from './area-module';
+import type { AreaModule } from './runtime/area-module';
 import { accountUsageSource } from './alerts/account-usage-source';
 import { consoleUsageSource } from './alerts/console-usage-source';
 import { createAlertsArea } from './alerts/alerts-module';
@@ -32,7 +32,7 @@ import type { DemoTrafficPort } from './integrations/demo-integrations';
 import { createRateLimitsArea } from './rate-limits/rate-limits-module';
 import { accountName } from './rate-limits/scale-out';
 import { guardTokenTransport } from './rate-limits/upstream-guard';
-import type { Logger } from './logger';
+import type { Logger } from './observability/logger';
 import type { SqlDatabase } from './store/database';
 import { openConsoleStore } from './store/open-store';
 import { filterUpstreamAnswers } from './security/upstream-answer-filter';
@@ -426,6 +426,8 @@ export function composeBff({
     planning,
     /** The lookup audit trail (tests read it). */
     auditStore: dataSubjects.auditStore,
+    /** What is kept beside the trail (tests read it). */
+    auditEvidence: dataSubjects.auditEvidence,
     /** Early warning and alerts (tests drive its outbox and monitor). */
     alerting: alerts.alerting,
     /** The audit trail's maintenance: retention and a walk of the chain (`npm run audit`). */

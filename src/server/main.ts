@@ -17,14 +17,14 @@ import {
   loadTracingEnvironment,
   redactedValue,
   type Config,
-} from './config';
+} from './config/config';
 import { startTracing, type Tracing } from './observability/tracing';
 import { composeBff } from './compose';
 import {
   identifierPlacementWarnings,
   loadOperationsCatalog,
 } from './data-subjects/operations-file';
-import { createLogger } from './logger';
+import { createLogger } from './observability/logger';
 import type { DemoControlsPort } from './demo/demo-controls-routes';
 import type { DemoTrafficPort } from './integrations/demo-integrations';
 import {

@@ -11,7 +11,7 @@ import { connect } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_IDENTIFIERS } from '../shared/data-subject-demo';
-import { DEMO_CLIENT_CREDENTIALS } from './config';
+import { DEMO_CLIENT_CREDENTIALS } from './config/config';
 import { createConsoleServer } from './http-server';
 import { GZIP_MIN_BYTES } from './http/gzip-answer';
 import { HARNESS_USERS, startBffHarness, type BffHarness } from './test-support/bff-harness';

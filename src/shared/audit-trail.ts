@@ -3,10 +3,8 @@
 // Identifiers are never part of it: the trail keeps them only as keyed hashes.
 import * as z from 'zod/mini';
 import { LookupPurposeSchema } from './lookup-purpose';
+import { PERSON_KEY_KINDS } from './data-subject-contract';
 import { IDENTIFIER_MAX_LENGTH } from './data-subject-operations';
-
-/** The kinds of key a person is shown under (data-subject-contract.ts marks them). */
-export const PERSON_KEY_KINDS = ['identifier', 'subject-id', 'link-token'] as const;
 
 /**
  * What came of a lookup:

@@ -4,7 +4,6 @@
 // points at it, the mock answers by it, the BFF validates answers with it and the SPA lays them
 // out from its field lists. docs/platform-contract.md explains it in words.
 import * as z from 'zod/mini';
-import type { PERSON_KEY_KINDS } from './audit-trail';
 import { PLATFORM_OPERATIONS } from './platform-operations';
 
 /**
@@ -71,6 +70,8 @@ const List = <T extends z.ZodMiniType>(item: T) => opt(z.array(item));
  * shown in one record belong to one person, so the trail links them (docs/audit-trail.md).
  */
 export type PersonKeyKind = (typeof PERSON_KEY_KINDS)[number];
+/** The kinds of key a person is shown under, as the audit trail names them. */
+export const PERSON_KEY_KINDS = ['identifier', 'subject-id', 'link-token'] as const;
 const personKeyKinds = new WeakMap<object, PersonKeyKind>();
 /**
  * A text field that holds a person key of `kind` (a fresh schema, so only this field is marked),

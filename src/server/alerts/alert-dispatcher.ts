@@ -2,7 +2,7 @@
 // — delivered, retrying after an exponential backoff, or dead after the last attempt. Runs on an
 // injected clock and scheduler, so tests move time instead of sleeping. Every process runs one;
 // the claim in the store keeps two from sending the same attempt.
-import type { Logger } from '../logger';
+import type { Logger } from '../observability/logger';
 import { postAlert, type AlertHttpOptions, type AlertHttpResult } from './alert-http';
 import { formatAlert, type AlertPayload } from './alert-payload';
 import { ORDERED_EVENTS, type AlertStore, type ClaimedDelivery } from './alert-store';

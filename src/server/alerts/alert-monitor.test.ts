@@ -5,7 +5,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Incident } from '../../shared/incident';
 import { sampleIncident } from '../../shared/test-support/incidents';
-import { createLogger } from '../logger';
+import { createLogger } from '../observability/logger';
 import { openDatabase, type SqlDatabase } from '../store/database';
 import { sortableId } from '../store/sortable-id';
 import { alertPipeline, MANUAL_SCHEDULER } from '../test-support/alert-pipeline';

@@ -9,7 +9,7 @@ import type { LimitForecast } from '../../shared/alerts';
 import { ALERT_LIMITS, type AlertEventType } from '../../shared/alerts';
 import { limitName } from '../../shared/rate-limits';
 import type { RequestTimeline } from '../governor/request-timeline';
-import type { Logger } from '../logger';
+import type { Logger } from '../observability/logger';
 import type { AlertScheduler } from './alert-dispatcher';
 import type { AlertService } from './alert-service';
 import type { AlertConditions } from './alert-conditions';

@@ -1,6 +1,6 @@
 // `npm run alert-receiver`: the local receiver of demo mode. Prints the URL to give the console,
 // then one line per alert received, verified with ALERT_RECEIVER_SECRET.
-import { ConfigError, loadAlertReceiverSettings } from '../config';
+import { ConfigError, loadAlertReceiverSettings } from '../config/config';
 import { startAlertReceiverServer } from './alert-receiver';
 
 async function main(): Promise<void> {

@@ -4,7 +4,7 @@
 // account-wide reporters will raise `reporter.silent` through reporterSilent()).
 import { randomUUID } from 'node:crypto';
 import type { AlertEventType, Delivery } from '../../shared/alerts';
-import type { Logger } from '../logger';
+import type { Logger } from '../observability/logger';
 import { sortableId } from '../store/sortable-id';
 import type { AlertDispatcher } from './alert-dispatcher';
 import type { AlertEvent, AlertPayload } from './alert-payload';

@@ -1,8 +1,8 @@
 // The alerts area (docs/alerts.md): the forecast of every limit, alert conditions, signed
 // deliveries to the destinations admins set up, and the audit trail's checkpoint announcements.
 // Every role reads; admins change.
-import type { AreaModule } from '../area-module';
-import type { Config } from '../config';
+import type { AreaModule } from '../runtime/area-module';
+import type { Config } from '../config/config';
 import type { RecordChange } from '../http/admin-change';
 import { alertsRoutes } from './alerts-routes';
 import type { AlertMonitorOptions } from './alert-monitor';

@@ -22,7 +22,7 @@ import {
 } from '../../shared/alerts';
 import { PROBLEM_TYPES } from '../../shared/problem';
 import { RATE_LIMIT_PERIODS } from '../../shared/rate-limits';
-import type { AppEnv } from '../app-env';
+import type { AppEnv } from '../http/app-env';
 import { ADMIN_ONLY, ANY_ROLE, type ApiModule } from '../http/api-operation';
 import type { Alerting } from './create-alerting';
 import type { StoredDestination } from './alert-store';
@@ -33,7 +33,7 @@ import {
 } from './destination-guard';
 import { newSigningSecret } from './signature';
 import { newStandardWebhooksSecret } from './standard-webhooks';
-import { HttpProblem } from '../problem';
+import { HttpProblem } from '../http/problem';
 import { firstIssue, invalidBody, readJson } from '../http/json-body';
 import { sortableId } from '../store/sortable-id';
 import { fingerprint, type RecordChange } from '../http/admin-change';

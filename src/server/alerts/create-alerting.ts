@@ -3,7 +3,7 @@
 // routes answer with. The usage source is the one seam for account-wide numbers.
 import type { Incident } from '../../shared/incident';
 import type { Governor } from '../governor/governor';
-import type { Logger } from '../logger';
+import type { Logger } from '../observability/logger';
 import type { SqlDatabase } from '../store/database';
 import { AlertDispatcher, realScheduler, type AlertScheduler } from './alert-dispatcher';
 import type { AlertHttpOptions } from './alert-http';

@@ -3,8 +3,8 @@
 // of the app's HTML page with 200 (which a scanner would take for a description it cannot read).
 import type { Hono } from 'hono';
 import { PROBLEM_TYPES } from '../../shared/problem';
-import type { AppEnv } from '../app-env';
-import { problemResponse } from '../problem';
+import type { AppEnv } from '../http/app-env';
+import { problemResponse } from '../http/problem';
 
 /** Common description paths outside /api (under /api, the API's own 404 answers). */
 export const DESCRIPTION_PATHS = [

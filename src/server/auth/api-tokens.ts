@@ -10,7 +10,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import * as z from 'zod';
 import { API_TOKEN_PREFIX, type ApiToken, type CreateApiToken } from '../../shared/api-tokens';
 import { RoleSchema } from '../../shared/session';
-import type { RequestUser } from '../app-env';
+import type { RequestUser } from '../http/app-env';
 import type { SqlDatabase } from '../store/database';
 import { select } from '../store/typed-rows';
 

@@ -1,16 +1,16 @@
 // The auth area: console users, sessions (in Redis when replicas share one, else in the
 // database), the failed sign-in throttle, tokens for scripts (in the database), and their routes. Built first, so a live mode without
 // usable console users stops before anything else is built.
-import type { AreaModule } from '../area-module';
+import type { AreaModule } from '../runtime/area-module';
 import type { RecordChange } from '../http/admin-change';
-import type { Config } from '../config';
-import type { Logger } from '../logger';
+import type { Config } from '../config/config';
+import type { Logger } from '../observability/logger';
 import type { RedisClient } from '../redis/redis-connection';
 import type { RedisKeys } from '../redis/redis-keys';
 import type { ConsoleStore } from '../store/open-store';
 import { ApiTokens } from './api-tokens';
 import { Hono, type MiddlewareHandler } from 'hono';
-import type { AppEnv } from '../app-env';
+import type { AppEnv } from '../http/app-env';
 import type { SignInOptions } from '../../shared/sign-in-options';
 import { createConsoleAuth, type ConsoleAuth } from './console-auth';
 import { consoleSessionsRoutes } from './console-sessions-routes';

@@ -5,7 +5,7 @@
 // it; and it never falls back to a cookie, so a bad token is a 401 even beside a good session.
 import type { Context, MiddlewareHandler } from 'hono';
 import { tokenRolesFor } from '../../shared/api-tokens';
-import type { AppEnv, RequestUser } from '../app-env';
+import type { AppEnv, RequestUser } from '../http/app-env';
 import type { ApiTokens } from './api-tokens';
 import type { UserDirectory } from './user-directory';
 

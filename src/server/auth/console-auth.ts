@@ -1,7 +1,7 @@
 // Builds the console's sign-in machinery from configuration: who the users are, where sessions
 // live, how the cookie is signed, and the failed-sign-in throttle.
-import { ConfigError, type Config } from '../config';
-import type { Logger } from '../logger';
+import { ConfigError, type Config } from '../config/config';
+import type { Logger } from '../observability/logger';
 import type { WebSettings } from '../security/web-settings';
 import type { ApiTokens } from './api-tokens';
 import type { SessionCookieSettings } from './session-cookie';

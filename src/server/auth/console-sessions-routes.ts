@@ -13,10 +13,10 @@ import {
   type SignedOutEverywhere,
 } from '../../shared/console-sessions';
 import { PROBLEM_TYPES } from '../../shared/problem';
-import type { AppEnv, RequestUser } from '../app-env';
+import type { AppEnv, RequestUser } from '../http/app-env';
 import { forbiddenProblem } from '../http/auth-problems';
 import { ADMIN_ONLY, ANY_ROLE, type ApiModule } from '../http/api-operation';
-import { HttpProblem } from '../problem';
+import { HttpProblem } from '../http/problem';
 import type { ConsoleAuth } from './console-auth';
 import { endSessions } from './end-sessions';
 import { userOfSession } from './require-session';

@@ -2,7 +2,7 @@
 // needed and again after a failure, so the console starts while the provider is away and signing
 // in works as soon as it is back. Readiness names the provider while discovery fails.
 import * as client from 'openid-client';
-import type { IdentityConfig } from '../config';
+import type { IdentityConfig } from '../config/config';
 
 /** How long a failed discovery is remembered before the next sign-in tries again. */
 const RETRY_AFTER_MS = 5_000;

@@ -3,7 +3,7 @@
 // refused by the other.
 import { randomBytes } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createLogger } from '../logger';
+import { createLogger } from '../observability/logger';
 import { closeRedis, connectRedis } from '../redis/redis-connection';
 import { startBffHarness, type BffHarness } from '../test-support/bff-harness';
 import {

@@ -1,7 +1,7 @@
 // The console role of one provider sign-in: the groups found in the ID token's claims at
 // OIDC_ROLES_CLAIM (a dotted path), looked up in OIDC_ROLE_MAP (parsed in config.ts).
 import type { Role } from '../../shared/session';
-import type { RoleMap } from '../config';
+import type { RoleMap } from '../config/config';
 
 /** The value at `path` in `claims` (`['realm_access', 'roles']`), or undefined. */
 function claimAt(claims: Record<string, unknown>, path: readonly string[]): unknown {

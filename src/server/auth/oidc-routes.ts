@@ -5,9 +5,9 @@
 import { Hono, type Context } from 'hono';
 import * as jose from 'jose';
 import { safeReturnTo } from '../../shared/return-to';
-import type { AppEnv, RequestUser } from '../app-env';
+import type { AppEnv, RequestUser } from '../http/app-env';
 import type { RecordChange } from '../http/admin-change';
-import type { IdentityConfig } from '../config';
+import type { IdentityConfig } from '../config/config';
 import { browserDescription } from './browser-description';
 import type { ConsoleAuth } from './console-auth';
 import { ProviderUnreachableError, type OidcDiscovery } from './oidc-discovery';

@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import * as client from 'openid-client';
 import { USERNAME_PATTERN, type Role } from '../../shared/session';
-import type { IdentityConfig } from '../config';
+import type { IdentityConfig } from '../config/config';
 import { ProviderUnreachableError, type OidcDiscovery } from './oidc-discovery';
 import { groupsIn, roleForGroups } from './oidc-role-map';
 import { TRANSACTION_TTL_SECONDS, type SignInTransaction } from './oidc-transaction';

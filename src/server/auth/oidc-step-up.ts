@@ -4,8 +4,8 @@
 // again, and back to the lookup page. Password sessions are not affected (break-glass accounts).
 import type { MiddlewareHandler } from 'hono';
 import { PROBLEM_TYPES } from '../../shared/problem';
-import type { AppEnv } from '../app-env';
-import { HttpProblem } from '../problem';
+import type { AppEnv } from '../http/app-env';
+import { HttpProblem } from '../http/problem';
 
 /** Where the SPA starts a step-up; it adds `returnTo` (the lookup page, never its identifier). */
 export const STEP_UP_SIGN_IN_URL = '/auth/sign-in?reauthenticate=1';

@@ -8,7 +8,7 @@ import type { Context } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import type { CookieOptions } from 'hono/utils/cookie';
 import * as z from 'zod/mini';
-import type { AppEnv } from '../app-env';
+import type { AppEnv } from '../http/app-env';
 import { isHttpsRequest } from '../security/web-settings';
 import type { SessionCookieSettings } from './session-cookie';
 

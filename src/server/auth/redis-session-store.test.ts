@@ -3,8 +3,8 @@
 // stored under a hash of the id only, and kept for the users a replica has seen while Redis is
 // unreachable; and failed sign-ins counted across replicas.
 import { afterEach, describe, expect, it } from 'vitest';
-import { createLogger } from '../logger';
-import { HttpProblem } from '../problem';
+import { createLogger } from '../observability/logger';
+import { HttpProblem } from '../http/problem';
 import { closeRedis, connectRedis, type RedisClient } from '../redis/redis-connection';
 import { redisKeys } from '../redis/redis-keys';
 import {

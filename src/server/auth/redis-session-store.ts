@@ -8,7 +8,7 @@
 // applied here at once and in Redis as soon as it answers. New sign-ins wait for Redis.
 import type { RedisClient } from '../redis/redis-connection';
 import * as z from 'zod';
-import type { RequestUser } from '../app-env';
+import type { RequestUser } from '../http/app-env';
 import type { RedisKeys } from '../redis/redis-keys';
 import {
   knownRole,

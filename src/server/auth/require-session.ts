@@ -2,7 +2,7 @@
 // token for scripts (bearer-token.ts), and puts that user on the context. Everything under /api
 // except signing in goes through it.
 import type { Context, MiddlewareHandler } from 'hono';
-import type { AppEnv, RequestUser } from '../app-env';
+import type { AppEnv, RequestUser } from '../http/app-env';
 import { invalidTokenProblem, signedOutProblem } from '../http/auth-problems';
 import { bearerCredential, tokenUser } from './bearer-token';
 import type { ConsoleAuth } from './console-auth';

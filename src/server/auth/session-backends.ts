@@ -7,7 +7,7 @@
 // as the process (tests, benchmarks) gains nothing over memory, which console-auth.ts then uses.
 import type { RedisClient } from '../redis/redis-connection';
 import type { RedisKeys } from '../redis/redis-keys';
-import type { Config } from '../config';
+import type { Config } from '../config/config';
 import type { ConsoleStore } from '../store/open-store';
 import {
   RedisSeenLogoutTokens,

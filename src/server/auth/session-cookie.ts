@@ -8,7 +8,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Context } from 'hono';
 import { deleteCookie, setSignedCookie } from 'hono/cookie';
 import type { CookieOptions } from 'hono/utils/cookie';
-import type { AppEnv } from '../app-env';
+import type { AppEnv } from '../http/app-env';
 import { isHttpsRequest, type WebSettings } from '../security/web-settings';
 
 /** The cookie's name without prefix; over HTTPS it is sent as `__Host-console_session`. */

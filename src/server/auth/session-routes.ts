@@ -10,7 +10,7 @@ import {
   type Session,
 } from '../../shared/session';
 import type { ApiModule } from '../http/api-operation';
-import type { AppEnv, RequestUser } from '../app-env';
+import type { AppEnv, RequestUser } from '../http/app-env';
 import { signInFailedProblem, signInThrottledProblem } from '../http/auth-problems';
 import { browserDescription } from './browser-description';
 import type { ConsoleAuth } from './console-auth';
@@ -18,7 +18,7 @@ import { endSession } from './end-sessions';
 import { sessionUser } from './require-session';
 import { clearSessionCookie, writeSessionCookie } from './session-cookie';
 import { normalizeUsername } from './users-file';
-import { HttpProblem, invalidParameter } from '../problem';
+import { HttpProblem, invalidParameter } from '../http/problem';
 import { SECURITY_PROBLEM_TYPES } from '../security/security-problems';
 import { clientAddress } from '../security/web-settings';
 import { NO_STORE } from '../http/no-store';

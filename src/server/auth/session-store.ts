@@ -3,7 +3,7 @@
 // (redis-session-store.ts, REDIS_URL). The browser only ever holds a random id.
 import { createHash, randomBytes } from 'node:crypto';
 import { RoleSchema, type Role } from '../../shared/session';
-import type { RequestUser } from '../app-env';
+import type { RequestUser } from '../http/app-env';
 
 /** A session begun at an OpenID Connect provider: what ends it from there (back-channel logout). */
 export interface ProviderSession {

@@ -7,11 +7,11 @@ import type { RecordChange } from '../http/admin-change';
 import * as z from 'zod';
 import { PROBLEM_TYPES } from '../../shared/problem';
 import { SignInUnlockSchema, USERNAME_PATTERN, type SignInUnlock } from '../../shared/session';
-import type { AppEnv } from '../app-env';
+import type { AppEnv } from '../http/app-env';
 import { ADMIN_ONLY, type ApiModule } from '../http/api-operation';
 import type { ConsoleAuth } from './console-auth';
 import { normalizeUsername } from './users-file';
-import { HttpProblem } from '../problem';
+import { HttpProblem } from '../http/problem';
 import { NO_STORE } from '../http/no-store';
 
 /** The routes, mounted at /api/sign-in-locks (admins: their API description says so). */

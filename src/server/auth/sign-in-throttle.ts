@@ -12,7 +12,7 @@ import {
   type IRateLimiterOptions,
   type RateLimiterAbstract,
 } from 'rate-limiter-flexible';
-import type { QuotaPolicy } from '../rate-limit-fields';
+import type { QuotaPolicy } from '../http/rate-limit-fields';
 
 /** Thresholds; the defaults follow OWASP's authentication guidance for an internal console. */
 export interface SignInThrottlePolicy {

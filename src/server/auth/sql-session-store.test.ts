@@ -4,7 +4,7 @@
 // cannot be used.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { HttpProblem } from '../problem';
+import { HttpProblem } from '../http/problem';
 import { migrate, openDatabase, type SqlDatabase } from '../store/database';
 import { MIGRATIONS } from '../store/migrations';
 import { failingDatabase } from '../test-support/failing-database';

@@ -11,7 +11,7 @@
 // works: the session is kept in this process and saved as soon as the database answers; sessions
 // this process has seen stay valid within the same limits; one it has not seen gets a 503, not a
 // sign-out; a sign-out applies here at once and in the database when it is back.
-import type { RequestUser } from '../app-env';
+import type { RequestUser } from '../http/app-env';
 import type { SqlDatabase } from '../store/database';
 import {
   knownRole,

@@ -18,12 +18,12 @@ import {
 } from '../../shared/api-tokens';
 import { PROBLEM_TYPES } from '../../shared/problem';
 import { SESSION_PROBLEM_TYPES } from '../../shared/session';
-import type { AppEnv, RequestUser } from '../app-env';
+import type { AppEnv, RequestUser } from '../http/app-env';
 import { fingerprint, type RecordChange } from '../http/admin-change';
 import { ANY_ROLE, type ApiModule } from '../http/api-operation';
 import { firstIssue, invalidBody, readJson } from '../http/json-body';
-import type { Logger } from '../logger';
-import { HttpProblem } from '../problem';
+import type { Logger } from '../observability/logger';
+import { HttpProblem } from '../http/problem';
 import type { ApiTokenRecord, ApiTokens } from './api-tokens';
 import { NO_STORE } from '../http/no-store';
 

@@ -4,8 +4,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { statSync } from 'node:fs';
 import type { Role } from '../../shared/session';
-import type { RequestUser } from '../app-env';
-import type { Logger } from '../logger';
+import type { RequestUser } from '../http/app-env';
+import type { Logger } from '../observability/logger';
 import { DEFAULT_SCRYPT_PARAMS, hashParams, hashPassword, verifyPassword } from './password-hash';
 import { readUsersFile, type StoredUser } from './users-file';
 

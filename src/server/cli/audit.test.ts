@@ -14,9 +14,10 @@ import { deriveAuditKey } from '../data-subjects/audit/audit-chain';
 import { CHECKPOINT_FILE } from '../data-subjects/audit/checkpoint-file';
 import { createCheckpointer } from '../data-subjects/audit/checkpoint-job';
 import { CHECKPOINT_LINE_MAX } from '../data-subjects/audit/checkpoint-reader';
-import { createLogger } from '../logger';
+import { createLogger } from '../observability/logger';
 import { streamAuditExport } from '../data-subjects/audit/audit-export';
 import { createExportSigner } from '../data-subjects/audit/export-signing';
+import { AuditEvidenceStore } from '../data-subjects/audit/audit-evidence-store';
 import { SqlAuditStore } from '../data-subjects/audit/audit-store';
 import { openDatabase, type SqlDatabase } from '../store/database';
 import { openPostgresDatabase } from '../store/postgres-database';
@@ -166,6 +167,7 @@ async function trailWithCheckpoint() {
     for (let i = 0; i < 3; i += 1) await store.record(sampleAuditEntry(T0 + i * 1_000));
     await createCheckpointer({
       store,
+      evidence: new AuditEvidenceStore(db),
       signer: createExportSigner(KEY),
       dir: outside,
       intervalMs: 300_000,

@@ -25,11 +25,12 @@ import {
 import { checkpointSources } from '../data-subjects/audit/checkpoint-job';
 import { runAuditMaintenance } from '../data-subjects/audit/retention-job';
 import { verifyAuditChain } from '../data-subjects/audit/verify-chain';
-import { createLogger } from '../logger';
+import { createLogger } from '../observability/logger';
+import { AuditEvidenceStore } from '../data-subjects/audit/audit-evidence-store';
 import { SqlAuditStore } from '../data-subjects/audit/audit-store';
 import { DATABASE_FILE, type SqlDatabase } from '../store/database';
 import { databasePlaceOf, openConfiguredDatabase } from '../store/configured-database';
-import { ConfigError, loadEnvironment } from '../config';
+import { ConfigError, loadEnvironment } from '../config/config';
 import { isProcessEntry } from './process-entry';
 
 const USAGE = `The audit trail's operator commands (reads DATABASE_URL or DATA_DIR, and AUDIT_KEY or
@@ -162,6 +163,7 @@ export async function runAuditCli(argv: string[], io: AuditCliIo): Promise<numbe
       const db = await openStore(io.env);
       try {
         const store = new SqlAuditStore(db, { chainKey });
+        const evidence = new AuditEvidenceStore(db);
         const engine = io.env.DATABASE_URL ? 'PostgreSQL' : 'SQLite';
         // Outside copies first: a path that cannot be read, or holds no checkpoint, is an error
         // naming it, before any walk. A file that held none would otherwise read as an intact
@@ -180,7 +182,7 @@ export async function runAuditCli(argv: string[], io: AuditCliIo): Promise<numbe
         }
         const signer = createExportSigner(key);
         const sources = async () => [
-          ...(await checkpointSources(store, io.env.AUDIT_CHECKPOINT_DIR || undefined)),
+          ...(await checkpointSources(evidence, io.env.AUDIT_CHECKPOINT_DIR || undefined)),
           ...outside,
         ];
         if (command === 'retention') {
@@ -190,6 +192,7 @@ export async function runAuditCli(argv: string[], io: AuditCliIo): Promise<numbe
           }
           const { retention, verification } = await runAuditMaintenance({
             store,
+            evidence,
             chainKey,
             retentionDays: days,
             logger: createLogger('silent'),
@@ -212,7 +215,7 @@ export async function runAuditCli(argv: string[], io: AuditCliIo): Promise<numbe
             sources: await sources(),
           },
         });
-        await store.saveVerification(verification);
+        await evidence.saveVerification(verification);
         out(
           verification.ok
             ? `audit chain intact (${engine}): ${verification.detail}`

@@ -8,7 +8,7 @@ import { printable } from '../../shared/safe-text';
 import { IntegrationNameTakenError, IntegrationStore } from '../integrations/integration-store';
 import type { SqlDatabase } from '../store/database';
 import { databasePlaceOf, openConfiguredDatabase } from '../store/configured-database';
-import { loadEnvironment } from '../config';
+import { loadEnvironment } from '../config/config';
 import { isProcessEntry } from './process-entry';
 
 const USAGE = `Manage the integrations that report to the console (its database: DATABASE_URL, else DATA_DIR).

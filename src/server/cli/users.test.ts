@@ -6,8 +6,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { verifyPassword } from '../auth/password-hash';
 import { createConsoleAuth } from '../auth/console-auth';
 import { readUsersFile } from '../auth/users-file';
-import { parseConfig } from '../config';
-import { createLogger } from '../logger';
+import { parseConfig } from '../config/config';
+import { createLogger } from '../observability/logger';
 import { runUsersCli } from './users';
 
 const dirs: string[] = [];

@@ -5,7 +5,7 @@ import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import { parseArgs } from 'node:util';
 import { PASSWORD_MAX_LENGTH, RoleSchema, USERNAME_PATTERN } from '../../shared/session';
-import { loadUsersFilePath } from '../config';
+import { loadUsersFilePath } from '../config/config';
 import { hashPassword, type ScryptParams } from '../auth/password-hash';
 import {
   normalizeUsername,

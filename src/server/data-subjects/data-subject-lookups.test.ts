@@ -8,7 +8,7 @@ import {
   DATA_SUBJECT_PROBLEM_TYPES,
 } from '../../shared/data-subject-operations';
 import { PROBLEM_TYPES } from '../../shared/problem';
-import { HttpProblem } from '../problem';
+import { HttpProblem } from '../http/problem';
 import type { UpstreamClient } from '../upstream/upstream-client';
 import { DataSubjectLookups } from './data-subject-lookups';
 

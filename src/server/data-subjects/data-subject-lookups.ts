@@ -15,7 +15,7 @@ import {
   type LookupResponse,
 } from '../../shared/data-subject-lookups';
 import { checkLookupParams } from '../../shared/data-subject-validation';
-import { HttpProblem, invalidParameter } from '../problem';
+import { HttpProblem, invalidParameter } from '../http/problem';
 import type { UpstreamCall, UpstreamClient } from '../upstream/upstream-client';
 import {
   invalidUpstreamAnswerProblem,

@@ -4,15 +4,16 @@
 import { randomBytes } from 'node:crypto';
 import type { RecordChange } from '../http/admin-change';
 import type { Context, MiddlewareHandler } from 'hono';
-import type { AppEnv } from '../app-env';
+import type { AppEnv } from '../http/app-env';
 import type { DataSubjectOperation } from '../../shared/data-subject-operations';
-import type { AreaModule } from '../area-module';
-import { ConfigError } from '../config';
+import type { AreaModule } from '../runtime/area-module';
+import { ConfigError } from '../config/config';
 import { DEFAULT_PURPOSE_CATEGORIES, type PurposeMode } from '../../shared/lookup-purpose';
-import type { Logger } from '../logger';
+import type { Logger } from '../observability/logger';
 import type { SqlDatabase } from '../store/database';
 import type { UpstreamClient } from '../upstream/upstream-client';
 import { deriveAuditKey } from './audit/audit-chain';
+import { AuditEvidenceStore } from './audit/audit-evidence-store';
 import { SqlAuditStore } from './audit/audit-store';
 import { auditStream, type AuditStreamOptions } from './audit/audit-stream';
 import { auditTrailRoutes } from './audit/audit-trail-routes';
@@ -24,7 +25,7 @@ import { checkCheckpointPlace, CheckpointFileError } from './audit/checkpoint-fi
 import { createCheckpointer } from './audit/checkpoint-job';
 import { createExportSigner } from './audit/export-signing';
 import { createIdentifierHasher } from './audit/identifier-hash';
-import { LookupAudit } from './audit/lookup-audit';
+import { LookupAudit } from './audit/lookup-audit-writer';
 import { startRetentionJob, type RetentionJobOptions } from './audit/retention-job';
 import { DataSubjectLookups } from './data-subject-lookups';
 import { dataSubjectsRoutes } from './data-subjects-routes';
@@ -67,6 +68,8 @@ export interface DataSubjectsAreaDeps {
 
 export interface DataSubjectsArea extends AreaModule {
   readonly auditStore: SqlAuditStore;
+  /** What is kept beside the trail (tests read it). */
+  readonly auditEvidence: AuditEvidenceStore;
   readonly lookupAudit: LookupAudit;
   /** What the daily job and `npm run audit` work with (retention-job.ts). */
   readonly maintenance: RetentionJobOptions;
@@ -108,7 +111,9 @@ export function createDataSubjectsArea(deps: DataSubjectsAreaDeps): DataSubjects
     chainKey,
     onEntry: auditStream({ logger, publish: deps.publishEntry ?? (() => Promise.resolve()) }),
   });
-  const lookupAudit = new LookupAudit(auditStore, hasher, now);
+  // Beside the trail: walks of the chain, checkpoints, export signatures, the write probe.
+  const auditEvidence = new AuditEvidenceStore(deps.database);
+  const lookupAudit = new LookupAudit(auditStore, auditEvidence, hasher, now);
   const lookups = new DataSubjectLookups({
     operations: deps.operations,
     upstream: deps.upstream,
@@ -122,6 +127,7 @@ export function createDataSubjectsArea(deps: DataSubjectsAreaDeps): DataSubjects
   }
   const checkpointer = createCheckpointer({
     store: auditStore,
+    evidence: auditEvidence,
     signer,
     dir: settings.auditCheckpointDir,
     intervalMs: settings.auditCheckpointMinutes * 60_000,
@@ -132,6 +138,7 @@ export function createDataSubjectsArea(deps: DataSubjectsAreaDeps): DataSubjects
   const checkpoints = { publicKeyPem: signer.publicKeyPem, sources: () => checkpointer.sources() };
   const maintenance: RetentionJobOptions = {
     store: auditStore,
+    evidence: auditEvidence,
     chainKey,
     checkpoints,
     retentionDays: settings.auditRetentionDays,
@@ -141,6 +148,7 @@ export function createDataSubjectsArea(deps: DataSubjectsAreaDeps): DataSubjects
   const stops: Array<() => void> = [];
   // What every signed export (lookups, changes, the accountability report) is made with.
   const signedExports = {
+    evidence: auditEvidence,
     recordChange: deps.recordChange,
     signer,
     checkpointer,
@@ -150,11 +158,12 @@ export function createDataSubjectsArea(deps: DataSubjectsAreaDeps): DataSubjects
 
   return {
     auditStore,
+    auditEvidence,
     lookupAudit,
     maintenance,
     auditChainHealth: async () => ({
       ...(await checkpointer.lag()),
-      chainBroken: (await auditStore.lastVerification())?.ok === false,
+      chainBroken: (await auditEvidence.lastVerification())?.ok === false,
     }),
     routes: [
       {
@@ -179,6 +188,7 @@ export function createDataSubjectsArea(deps: DataSubjectsAreaDeps): DataSubjects
         path: '/api/audit-trail',
         app: auditTrailRoutes({
           store: auditStore,
+          evidence: auditEvidence,
           recordChange: deps.recordChange,
           hasher,
           operations: deps.operations.map((operation) => operation.id),
@@ -217,7 +227,7 @@ export function createDataSubjectsArea(deps: DataSubjectsAreaDeps): DataSubjects
       });
     },
     readiness: [
-      // Audit writes work; lookups are refused otherwise (lookup-audit.ts).
+      // Audit writes work; lookups are refused otherwise (audit/lookup-audit-writer.ts).
       {
         name: 'auditWrites',
         required: true,

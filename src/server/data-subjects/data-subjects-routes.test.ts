@@ -20,7 +20,7 @@ import {
 import { LookupResponseSchema } from '../../shared/data-subject-lookups';
 import { AuditPageSchema, type AuditRecord } from '../../shared/audit-trail';
 import { MODULE_RULES } from '../../shared/rate-limits';
-import { createLogger } from '../logger';
+import { createLogger } from '../observability/logger';
 import type { BffHarness } from '../test-support/bff-harness';
 import type { Role } from '../../shared/session';
 import { harnessPerTest } from '../test-support/harness-per-test';

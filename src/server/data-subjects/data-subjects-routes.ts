@@ -1,6 +1,6 @@
 // The data-subject routes (docs/product.md §6), admins only (app.ts): the operations catalog, and
 // lookups that run one operation. A lookup's route reads the request and renders the answer or
-// the problem; the audited lookup (audited-lookup.ts) writes every lookup, refused and failed ones
+// the problem; the audited lookup (lookup-use-case.ts) writes every lookup, refused and failed ones
 // included, to the audit trail before the answer leaves, and withholds it if it cannot.
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import {
@@ -10,15 +10,15 @@ import {
 } from '../../shared/data-subject-lookups';
 import { DataSubjectCatalogSchema } from '../../shared/data-subject-operations';
 import { ADMIN_ONLY, type ApiModule } from '../http/api-operation';
-import type { AppEnv } from '../app-env';
-import type { LookupAudit } from './audit/lookup-audit';
-import { auditWithheldProblem } from './audit/lookup-intent';
-import { AuditedLookups, AuditUnavailableError, type AskedLookup } from './audited-lookup';
+import type { AppEnv } from '../http/app-env';
+import type { LookupAudit } from './audit/lookup-audit-writer';
+import { auditWithheldProblem } from './audit/lookup-intent-record';
+import { AuditedLookups, AuditUnavailableError, type AskedLookup } from './lookup-use-case';
 import type { DataSubjectLookups } from './data-subject-lookups';
 import { invalidLookupProblem } from './data-subject-lookups';
 import { checkPurpose, type PurposePolicy } from './lookup-purpose';
-import type { Logger } from '../logger';
-import { HttpProblem, problemResponse } from '../problem';
+import type { Logger } from '../observability/logger';
+import { HttpProblem, problemResponse } from '../http/problem';
 import { NO_STORE } from '../http/no-store';
 
 export interface DataSubjectsRoutesDeps {

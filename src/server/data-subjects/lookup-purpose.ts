@@ -8,7 +8,7 @@ import {
   type LookupPurpose,
   type PurposeMode,
 } from '../../shared/lookup-purpose';
-import type { HttpProblem } from '../problem';
+import type { HttpProblem } from '../http/problem';
 import { invalidLookupProblem } from './data-subject-lookups';
 
 /** What the console asks of a lookup's purpose. */

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BUILT_IN_OPERATIONS } from '../../shared/data-subject-operations';
-import { ConfigError } from '../config';
+import { ConfigError } from '../config/config';
 import { identifierPlacementWarnings, loadOperationsCatalog } from './operations-file';
 
 const dir = mkdtempSync(join(tmpdir(), 'console-operations-'));

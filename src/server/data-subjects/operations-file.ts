@@ -12,7 +12,7 @@ import {
 } from '../../shared/data-subject-operations';
 import { contractOperationAt } from '../../shared/data-subject-contract';
 import { matchModuleRule } from '../../shared/rate-limits';
-import { ConfigError } from '../config';
+import { ConfigError } from '../config/config';
 
 const VARIABLE = 'DATA_SUBJECT_OPERATIONS_FILE';
 

@@ -4,7 +4,7 @@
 // its /__mock routes are never exposed to the browser.
 import { Hono } from 'hono';
 import type { RecordChange } from '../http/admin-change';
-import type { AppEnv } from '../app-env';
+import type { AppEnv } from '../http/app-env';
 import * as z from 'zod/mini';
 import { EVENT_TYPES_OPERATION } from '../../shared/event-types';
 import {
@@ -18,7 +18,7 @@ import type { BlocksEnded } from '../../shared/incident';
 import { PROBLEM_TYPES } from '../../shared/problem';
 import { OPERATORS, type ApiModule } from '../http/api-operation';
 import type { Governor } from '../governor/governor';
-import { HttpProblem } from '../problem';
+import { HttpProblem } from '../http/problem';
 import type { UpstreamClient } from '../upstream/upstream-client';
 
 /** What the demo upstream offers (the mock's demo controls, handed over by index.ts). */

@@ -1,7 +1,7 @@
 // The demo area, in demo mode only: the controls that provoke the built-in mock's limits and
 // faults, so the rate-limit panel can be tried without a real account. Support engineers
 // investigate throttling, so they may use them too; nothing here reaches personal data.
-import type { AreaModule } from '../area-module';
+import type { AreaModule } from '../runtime/area-module';
 import type { RecordChange } from '../http/admin-change';
 import type { Governor } from '../governor/governor';
 import type { BlocksEnded } from '../../shared/incident';

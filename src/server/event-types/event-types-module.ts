@@ -1,9 +1,9 @@
 // The event-types area: the activity-log event types, cached, coalesced and kept on disk as the
 // last good list; large answers are read on a worker thread, so /healthz and every other request
 // stay answered while they are (docs/architecture.md, "Large answers").
-import type { AreaModule } from '../area-module';
-import type { Config } from '../config';
-import type { Logger } from '../logger';
+import type { AreaModule } from '../runtime/area-module';
+import type { Config } from '../config/config';
+import type { Logger } from '../observability/logger';
 import { AnswerParser } from '../upstream/answer-parser';
 import type { UpstreamClient } from '../upstream/upstream-client';
 import { eventTypesRoutes } from './event-types-routes';

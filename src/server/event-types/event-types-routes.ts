@@ -6,7 +6,7 @@ import { EventTypesResponseSchema } from '../../shared/event-types';
 import { FILTER_LIMITS, filterValueProblem } from '../../shared/filter-values';
 import { ANY_ROLE, type ApiModule } from '../http/api-operation';
 import { GZIP_MIN_BYTES, jsonAnswer } from '../http/gzip-answer';
-import { invalidParameter } from '../problem';
+import { invalidParameter } from '../http/problem';
 import type { EventTypeFilters, EventTypesSource } from './event-types-source';
 import { NO_STORE } from '../http/no-store';
 

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { EventTypesResponseSchema } from '../../shared/event-types';
 import { PROBLEM_TYPES } from '../../shared/problem';
-import type { HttpProblem } from '../problem';
+import type { HttpProblem } from '../http/problem';
 import { AnswerParser, OFF_THREAD_FROM_BYTES } from '../upstream/answer-parser';
 import type { UpstreamClient } from '../upstream/upstream-client';
 import { EventTypesSource, KEPT_LIST_BYTES, type EventTypeFilters } from './event-types-source';

@@ -14,7 +14,7 @@ import {
   type StaleEventTypes,
 } from '../../shared/event-types';
 import { PROBLEM_TYPES } from '../../shared/problem';
-import { HttpProblem } from '../problem';
+import { HttpProblem } from '../http/problem';
 import { AnswerDeadlineExceeded, type AnswerParser } from '../upstream/answer-parser';
 import { BoundedLoads, LoadRefused } from '../upstream/bounded-loads';
 import {

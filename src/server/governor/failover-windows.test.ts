@@ -2,7 +2,7 @@
 // keeps its share of the limit starting from the last shared counts it saw, so the combined traffic
 // never exceeds the limit; when it is back their own counts are added to the shared ones first.
 import { afterEach, describe, expect, it } from 'vitest';
-import { createLogger } from '../logger';
+import { createLogger } from '../observability/logger';
 import { FailoverWindows } from './failover-windows';
 import { Governor } from './governor';
 import { createMemoryWindowStore, type WindowCounterStore } from './window-store';

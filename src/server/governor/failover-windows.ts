@@ -4,7 +4,7 @@
 // counts it saw, so what was already sent still counts; when Redis answers again each replica first
 // adds what it sent meanwhile to the shared counters, waits a moment for the others to do the same,
 // and only then trusts the shared counts again. Enforcement never stops.
-import type { Logger } from '../logger';
+import type { Logger } from '../observability/logger';
 import { createMemoryWindowStore, type WindowCounterStore, type WindowTake } from './window-store';
 
 /** The shared store failed: the caller retries on the per-replica share. */

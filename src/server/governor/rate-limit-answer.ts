@@ -2,8 +2,8 @@
 // RateLimit-Policy / RateLimit fields of draft-ietf-httpapi-ratelimit-headers, so a client can
 // see which quota is spent and when it has room again.
 import { PROBLEM_TYPES, type Problem } from '../../shared/problem';
-import { HttpProblem } from '../problem';
-import { rateLimitField, rateLimitPolicyField } from '../rate-limit-fields';
+import { HttpProblem } from '../http/problem';
+import { rateLimitField, rateLimitPolicyField } from '../http/rate-limit-fields';
 import type { GovernedLimit, Refusal } from './governor';
 
 /**

@@ -4,7 +4,7 @@
 // (incident-feed.ts) carries the same blocks through the database, for when Redis is away.
 import type { RedisClient } from '../redis/redis-connection';
 import * as z from 'zod';
-import type { Logger } from '../logger';
+import type { Logger } from '../observability/logger';
 import type { RedisKeys } from '../redis/redis-keys';
 import type { Governor, GovernorBlock } from './governor';
 

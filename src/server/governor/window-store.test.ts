@@ -4,7 +4,7 @@
 // replicas' governors share one limit.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RateLimitRule } from '../../shared/rate-limits';
-import { createLogger } from '../logger';
+import { createLogger } from '../observability/logger';
 import { closeRedis, connectRedis, type RedisClient } from '../redis/redis-connection';
 import { redisKeys } from '../redis/redis-keys';
 import { REDIS_ENGINES, testNamespace } from '../test-support/store-engines';

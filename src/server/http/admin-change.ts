@@ -4,9 +4,9 @@
 // are taken from the request here, so an area only says what changes.
 import { createHash } from 'node:crypto';
 import type { Context } from 'hono';
-import type { AppEnv } from '../app-env';
+import type { AppEnv } from './app-env';
 import { PROBLEM_TYPES } from '../../shared/problem';
-import { HttpProblem } from '../problem';
+import { HttpProblem } from './problem';
 
 /** What an area says about a change: what, to which thing, before and after (no secrets). */
 export interface ChangeDetails {

@@ -2,8 +2,8 @@
 // never saying more than they need: a failed sign-in does not say whether the name exists.
 import { counted } from '../../shared/counted';
 import { SESSION_PROBLEM_TYPES, SIGN_IN_LOCK_SECONDS, type Role } from '../../shared/session';
-import { HttpProblem } from '../problem';
-import { quotaRefusalHeaders, type QuotaPolicy } from '../rate-limit-fields';
+import { HttpProblem } from './problem';
+import { quotaRefusalHeaders, type QuotaPolicy } from './rate-limit-fields';
 
 /**
  * The challenge of a session 401 (RFC 9110 §11.6.1 requires one). The console authenticates with

@@ -3,8 +3,8 @@
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import type { Role } from '../../shared/session';
-import type { AppEnv } from '../app-env';
-import { problemResponse, HttpProblem } from '../problem';
+import type { AppEnv } from './app-env';
+import { problemResponse, HttpProblem } from './problem';
 import { ADMIN_ONLY, ANY_ROLE, type ApiModule } from './api-operation';
 import { requireDescribedAccess } from './described-access';
 

@@ -3,8 +3,8 @@
 // route's access is written once and the published description cannot differ from what is served.
 import type { Handler, MiddlewareHandler } from 'hono';
 import { roleAllows, type Role } from '../../shared/session';
-import type { AppEnv, RequestUser } from '../app-env';
-import { HttpProblem } from '../problem';
+import type { AppEnv, RequestUser } from './app-env';
+import { HttpProblem } from './problem';
 import type { ApiAccess, ApiModule } from './api-operation';
 import { forbiddenProblem, INSUFFICIENT_SCOPE_CHALLENGE, signedOutProblem } from './auth-problems';
 

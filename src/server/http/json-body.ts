@@ -1,6 +1,6 @@
 // Reading a JSON request body and naming what is wrong with it: the body routes share these, so
 // every one answers a bad body with the same 400, naming the field at fault.
-import { invalidParameter, type HttpProblem } from '../problem';
+import { invalidParameter, type HttpProblem } from './problem';
 
 /** The 400 for a body field that is not acceptable. */
 export function invalidBody(parameter: string, detail: string): HttpProblem {

@@ -2,7 +2,7 @@
 // so both read time ranges, paging and filters alike and refuse a bad one with the same 400.
 import { validator } from 'hono/validator';
 import * as z from 'zod';
-import { invalidParameter, type HttpProblem } from '../problem';
+import { invalidParameter, type HttpProblem } from './problem';
 
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
 const ONCE = 'give it at most once';

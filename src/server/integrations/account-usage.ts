@@ -22,7 +22,8 @@ import {
   type RateLimitRule,
 } from '../../shared/rate-limits';
 import type { LimitUsage } from '../governor/governor';
-import type { IntegrationStore, StoredThrottle, TemplateTotal } from './integration-store';
+import type { IntegrationStore } from './integration-store';
+import type { ReportAggregates, StoredThrottle, TemplateTotal } from './report-aggregates';
 
 /** What the account view reads of the incidents (the rate-limits area's store): the newest ones. */
 export interface IncidentList {
@@ -45,6 +46,7 @@ export interface GovernorView {
 
 export interface AccountUsageOptions {
   readonly store: IntegrationStore;
+  readonly reports: ReportAggregates;
   readonly governor: GovernorView;
   readonly incidents: IncidentList;
   readonly now: () => number;
@@ -177,15 +179,15 @@ export class AccountUsage {
   }
 
   async #build(now: number): Promise<Computed> {
-    const { store, governor, incidents } = this.#options;
+    const { store, reports, governor, incidents } = this.#options;
     const staleAfterMs = this.#options.staleAfterMs ?? 2 * MINUTE_MS;
     const [integrations, nameOf, reportedRows, throttles, usage, consoleIncidents] =
       await Promise.all([
         store.list(),
         // Removed integrations too: what they reported still counts, under their name (removed).
         store.names(),
-        store.minutesSince(now - HOUR_MS - MINUTE_MS),
-        store.throttlesSince(now - INCIDENT_HORIZON_MS),
+        reports.minutesSince(now - HOUR_MS - MINUTE_MS),
+        reports.throttlesSince(now - INCIDENT_HORIZON_MS),
         governor.usage(),
         incidents.list({ since: now - INCIDENT_HORIZON_MS, limit: INCIDENTS_SHOWN }),
       ]);
@@ -294,7 +296,7 @@ export class AccountUsage {
         const rows =
           first - MINUTE_MS >= horizon
             ? recent
-            : await this.#options.store.minutesBetween(first - MINUTE_MS, first);
+            : await this.#options.reports.minutesBetween(first - MINUTE_MS, first);
         return {
           ...incident,
           firstSeen: new Date(first).toISOString(),

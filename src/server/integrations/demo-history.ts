@@ -11,7 +11,7 @@
 // Counts vary a little from minute to minute (a fixed pseudo-random sequence, so every demo shows
 // the same week).
 import { LIMIT_PATHS, PLATFORM_OPERATIONS } from '../../shared/platform-operations';
-import type { MinuteAggregate } from './integration-store';
+import type { MinuteAggregate } from './report-aggregates';
 
 const MINUTE_MS = 60_000;
 const DAY_MS = 86_400_000;

@@ -9,9 +9,10 @@ import {
   PLATFORM_OPERATIONS,
   type PlatformOperation,
 } from '../../shared/platform-operations';
-import type { Logger } from '../logger';
+import type { Logger } from '../observability/logger';
 import { demoHistory, DEMO_HISTORY_NAMES } from './demo-history';
 import type { IntegrationStore } from './integration-store';
+import type { ReportAggregates } from './report-aggregates';
 
 /** What the demo needs from the built-in mock. */
 export interface DemoTrafficPort {
@@ -60,6 +61,7 @@ const TICK_MS = 5_000;
 
 export interface DemoIntegrationsOptions {
   readonly store: IntegrationStore;
+  readonly reports: ReportAggregates;
   readonly traffic: DemoTrafficPort;
   readonly logger: Logger;
   readonly now?: () => number;
@@ -90,7 +92,7 @@ export class DemoIntegrations {
    * only their hashes were kept) and starts reporting through `send` (the console's ingest route).
    */
   async start(send: (url: string, init: RequestInit) => Promise<Response>): Promise<void> {
-    const { store } = this.#options;
+    const { store, reports } = this.#options;
     const now = this.#options.now ?? Date.now;
     // A data directory's first start: the integrations come with the week they reported before.
     const history = demoHistory(now());
@@ -101,7 +103,7 @@ export class DemoIntegrations {
         : await store.register(spec.name, spec.owner);
       if (!issued) continue;
       if (!existing)
-        await store.storeReport(issued.integration.id, history.get(spec.name) ?? [], []);
+        await reports.storeReport(issued.integration.id, history.get(spec.name) ?? [], []);
       this.#clients.push({
         id: issued.integration.id,
         name: spec.name,

@@ -2,7 +2,7 @@
 // (TEST_REDIS_URL) and on a Redis Cluster (TEST_REDIS_CLUSTER_URL), two replicas' limiters together
 // let through exactly the per-minute allowance, however the reports are spread between them.
 import { afterEach, describe, expect, it } from 'vitest';
-import { createLogger } from '../logger';
+import { createLogger } from '../observability/logger';
 import { closeRedis, connectRedis } from '../redis/redis-connection';
 import { redisKeys } from '../redis/redis-keys';
 import { REDIS_ENGINES, testNamespace } from '../test-support/store-engines';

@@ -4,7 +4,7 @@
 import type { RedisClient } from '../redis/redis-connection';
 import type { RedisKeys } from '../redis/redis-keys';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
-import type { QuotaPolicy } from '../rate-limit-fields';
+import type { QuotaPolicy } from '../http/rate-limit-fields';
 
 /** The verdict for one report. */
 export type IngestVerdict = { allowed: true } | { allowed: false; retryAfterSeconds: number };

@@ -91,7 +91,7 @@ describe('what one reporting key can do', () => {
     );
     expect(first.aggregated).toEqual({ throttles: 200 - cap });
     expect(second.aggregated).toEqual({ throttles: 200 });
-    const rows = await h.integrations.store.throttlesSince(NOW - 3_600_000);
+    const rows = await h.integrations.reports.throttlesSince(NOW - 3_600_000);
     // The cap's distinct occurrences and one row that counts every other one.
     expect(rows).toHaveLength(cap + 1);
     expect(rows.reduce((sum, row) => sum + row.hits, 0)).toBe(400);
@@ -131,7 +131,7 @@ describe('what one reporting key can do', () => {
     for (let minute = 1; minute <= 5; minute += 1) {
       await report(key, { throttles: madeUp429s(12, NOW + minute * 60_000) });
     }
-    expect((await h.integrations.store.throttlesSince(NOW)).length).toBeGreaterThan(50);
+    expect((await h.integrations.reports.throttlesSince(NOW)).length).toBeGreaterThan(50);
     const view = await overview();
     expect(
       view.incidents.some((incident) => incident.reporters.some((r) => r.id === 'console')),

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { STORE_ENGINES, type TestDatabase } from '../test-support/store-engines';
 import { hashReportingKey } from './integration-keys';
 import { IntegrationStore } from './integration-store';
+import { ReportAggregates } from './report-aggregates';
 import * as z from 'zod';
 import { select } from '../store/typed-rows';
 
@@ -15,10 +16,12 @@ for (const engine of STORE_ENGINES) {
     let db: TestDatabase;
     let clock = T0;
     let store: IntegrationStore;
+    let reports: ReportAggregates;
 
     beforeAll(async () => {
       db = await engine.open();
       store = new IntegrationStore(db, () => clock);
+      reports = new ReportAggregates(db, () => clock);
     });
     afterAll(() => db?.close());
     beforeEach(async () => {
@@ -68,13 +71,13 @@ for (const engine of STORE_ENGINES) {
     });
 
     it('stores a source at most the ceiling a minute, across reports written together or apart', async () => {
-      const capped = new IntegrationStore(
+      const capped = new ReportAggregates(
         db,
         () => clock,
         undefined,
         () => 1_000,
       );
-      const { integration } = await capped.register('Made-up reporter', null);
+      const { integration } = await store.register('Made-up reporter', null);
       const entry = (template: string, requests: number) => ({
         minute: T0,
         method: 'GET',
@@ -108,13 +111,13 @@ for (const engine of STORE_ENGINES) {
         requests: 10,
         throttled: 1,
       };
-      await store.storeReport(integration.id, [entry], []);
-      await store.storeReport(
+      await reports.storeReport(integration.id, [entry], []);
+      await reports.storeReport(
         integration.id,
         [{ ...entry, minute: T0 + 40_000, requests: 5, throttled: 0 }],
         [],
       );
-      const rows = await store.minutesSince(T0 - 60_000);
+      const rows = await reports.minutesSince(T0 - 60_000);
       expect(rows).toEqual([
         {
           integrationId: integration.id,
@@ -142,7 +145,7 @@ for (const engine of STORE_ENGINES) {
         requestsMade: 3001,
         retryAfterSeconds: 60,
       };
-      await store.storeReport(
+      await reports.storeReport(
         integration.id,
         [
           {
@@ -162,9 +165,9 @@ for (const engine of STORE_ENGINES) {
         ],
         [throttle, { ...throttle, at: T0 - day, incidentKey: 'recent' }],
       );
-      expect(await store.prune(T0 - 7 * day)).toBe(2);
-      expect((await store.minutesSince(0)).map((row) => row.requests)).toEqual([2]);
-      expect((await store.throttlesSince(0)).map((row) => row.incidentKey)).toEqual(['recent']);
+      expect(await reports.prune(T0 - 7 * day)).toBe(2);
+      expect((await reports.minutesSince(0)).map((row) => row.requests)).toEqual([2]);
+      expect((await reports.throttlesSince(0)).map((row) => row.incidentKey)).toEqual(['recent']);
     });
   });
 }

@@ -7,53 +7,12 @@ import { nameSkeleton } from '../../shared/safe-text';
 import type { SqlDatabase } from '../store/database';
 import { sortableId } from '../store/sortable-id';
 import { generateReportingKey, hashReportingKey, keyHint } from './integration-keys';
-import { ReportAggregates, type AlsoRecordMinutes, type MinuteCeiling } from './report-aggregates';
 import * as z from 'zod';
 import { select } from '../store/typed-rows';
 
 /** A name is taken (names are unique, without regard to case). */
 export class IntegrationNameTakenError extends Error {
   override name = 'IntegrationNameTakenError';
-}
-
-/** One minute of one operation, reduced and validated (report-intake.ts). */
-export interface MinuteAggregate {
-  readonly minute: number;
-  readonly method: string;
-  readonly template: string;
-  readonly requests: number;
-  readonly throttled: number;
-}
-
-/** One 429 an integration received, reduced and validated. */
-export interface ThrottleRecord {
-  readonly at: number;
-  readonly incidentKey: string;
-  readonly eventId: string | null;
-  readonly method: string;
-  readonly template: string;
-  readonly period: 'MINUTE' | 'HOUR' | null;
-  readonly requestsAllowed: number | null;
-  readonly requestsMade: number | null;
-  readonly retryAfterSeconds: number | null;
-}
-
-/** Sums of one integration's requests by template, over a time range. */
-export interface TemplateTotal {
-  readonly integrationId: string;
-  readonly method: string;
-  readonly template: string;
-  readonly minute: number;
-  readonly requests: number;
-  readonly throttled: number;
-}
-
-/** One integration's view of one blocking occurrence. */
-export interface StoredThrottle extends ThrottleRecord {
-  readonly integrationId: string;
-  readonly firstSeen: number;
-  readonly lastSeen: number;
-  readonly hits: number;
 }
 
 const IntegrationRowSchema = z.object({
@@ -118,15 +77,9 @@ export class IntegrationStore {
   readonly #now: () => number;
 
   /** `db` may still be opening: the first query waits for it. */
-  constructor(
-    db: SqlDatabase | (() => Promise<SqlDatabase>),
-    now: () => number = Date.now,
-    alsoRecord?: AlsoRecordMinutes,
-    ceiling?: MinuteCeiling,
-  ) {
+  constructor(db: SqlDatabase | (() => Promise<SqlDatabase>), now: () => number = Date.now) {
     this.#db = typeof db === 'function' ? db : () => Promise.resolve(db);
     this.#now = now;
-    this.#reports = new ReportAggregates(this.#db, now, alsoRecord, ceiling);
   }
 
   /** Every integration not removed, by name. */
@@ -329,12 +282,4 @@ export class IntegrationStore {
     );
     return rows[0] ? toIntegration(rows[0]) : undefined;
   }
-
-  // Reports and their aggregates (report-aggregates.ts).
-  readonly #reports: ReportAggregates;
-  storeReport: ReportAggregates['storeReport'] = (...args) => this.#reports.storeReport(...args);
-  minutesSince = (since: number) => this.#reports.minutesSince(since);
-  minutesBetween = (from: number, to: number) => this.#reports.minutesBetween(from, to);
-  throttlesSince = (since: number, limit?: number) => this.#reports.throttlesSince(since, limit);
-  prune = (cutoff: number) => this.#reports.prune(cutoff);
 }

@@ -46,7 +46,8 @@ describe('integration reports', () => {
       body: JSON.stringify(body),
     });
 
-  const storedRows = async () => (await h.integrations.store.minutesSince(NOW - 3_600_000)).length;
+  const storedRows = async () =>
+    (await h.integrations.reports.minutesSince(NOW - 3_600_000)).length;
 
   const entry = (overrides: Record<string, unknown> = {}) => ({
     minute: MINUTE,
@@ -181,12 +182,12 @@ describe('integration reports', () => {
         invalid: 1,
       },
     });
-    const rows = await h.integrations.store.minutesSince(NOW - 3_600_000);
+    const rows = await h.integrations.reports.minutesSince(NOW - 3_600_000);
     expect(rows.map((row) => row.template).sort()).toEqual([
       '/rest/api/consent/v4/datasubjects/profiles',
       '/rest/api/consent/v4/datasubjects/profiles/{purposeGuid}',
     ]);
-    const everything = JSON.stringify(await h.integrations.store.minutesSince(0));
+    const everything = JSON.stringify(await h.integrations.reports.minutesSince(0));
     expect(everything).not.toContain('1d3e8f6a');
     expect(everything).not.toContain('example.com');
   });
@@ -217,7 +218,7 @@ describe('integration reports', () => {
     expect(statuses.filter((status) => status === 202)).toHaveLength(5);
     expect(statuses.filter((status) => status === 429)).toHaveLength(35);
     expect(Number(retryAfter)).toBeGreaterThan(0);
-    const rows = await h.integrations.store.minutesSince(NOW - 3_600_000);
+    const rows = await h.integrations.reports.minutesSince(NOW - 3_600_000);
     expect(rows[0]?.requests).toBe(5);
     // The console still answers its own pages.
     expect((await h.request('/api/rate-limits/usage')).status).toBe(200);

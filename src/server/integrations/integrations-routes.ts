@@ -20,16 +20,20 @@ import {
   type Integration,
 } from '../../shared/integrations';
 import { PROBLEM_TYPES } from '../../shared/problem';
-import type { AppEnv } from '../app-env';
+import type { AppEnv } from '../http/app-env';
 import { ADMIN_ONLY, ANY_ROLE, type ApiModule } from '../http/api-operation';
 import { looksLikeReportingKey } from './integration-keys';
-import { IntegrationNameTakenError } from './integration-store';
-import type { IntegrationsRoutesDeps } from './integrations-port';
+import { IntegrationNameTakenError, type IntegrationStore } from './integration-store';
+import type { AccountUsage } from './account-usage';
+import type { FailedKeyGuard } from './failed-key-guard';
+import type { IngestLimiter } from './ingest-limiter';
+import type { Logger } from '../observability/logger';
+import type { ReportAggregates } from './report-aggregates';
 import { readReport, ReportRejectedError } from './report-intake';
-import { HttpProblem, problemResponse } from '../problem';
-import { quotaRefusalHeaders } from '../rate-limit-fields';
+import { HttpProblem, problemResponse } from '../http/problem';
+import { quotaRefusalHeaders } from '../http/rate-limit-fields';
 import { SECURITY_PROBLEM_TYPES } from '../security/security-problems';
-import { clientAddress } from '../security/web-settings';
+import { clientAddress, type WebSettings } from '../security/web-settings';
 import type { RecordChange } from '../http/admin-change';
 import { NO_STORE } from '../http/no-store';
 
@@ -102,6 +106,27 @@ function bearerKey(c: Context): string | undefined {
   return key && looksLikeReportingKey(key) ? key : undefined;
 }
 
+/** Demo mode: make one simulated integration burst until it draws a 429. */
+export interface DemoBurstPort {
+  burst(integrationId: string): Promise<{ status: number | null }>;
+}
+
+/** What the routes need of the area (integrations-module.ts builds it). */
+export interface IntegrationsRoutesDeps {
+  readonly store: IntegrationStore;
+  readonly reports: ReportAggregates;
+  readonly usage: AccountUsage;
+  readonly limiter: IngestLimiter;
+  /** Wrong keys per client address, and the early refusal past their bound. */
+  readonly failedKeys: FailedKeyGuard;
+  readonly web: WebSettings;
+  readonly logger: Logger;
+  readonly now: () => number;
+  /** How far back a report entry may be (the retention). */
+  readonly retentionMs: number;
+  readonly demo?: DemoBurstPort;
+}
+
 /** `POST /` of the ingest route, mounted at /api/integrations/reports before any session check. */
 export function integrationReportRoutes(deps: IntegrationsRoutesDeps) {
   return new Hono<AppEnv>().post('/', async (c) => {
@@ -153,7 +178,7 @@ export function integrationReportRoutes(deps: IntegrationsRoutesDeps) {
       if (error instanceof ReportRejectedError) throw invalidBody(error.message, error.status);
       throw error;
     }
-    const stored = await deps.store.storeReport(integration.id, intake.minutes, intake.throttles);
+    const stored = await deps.reports.storeReport(integration.id, intake.minutes, intake.throttles);
     const reasons = Object.fromEntries(
       Object.entries(intake.dropped).filter(([, count]) => (count ?? 0) > 0),
     ) as Record<string, number>;

@@ -74,7 +74,7 @@ describe('one reporting key against the account ceiling', () => {
     // 20,000 a minute is the smallest account limit of the production tier.
     expect(answers[0]?.capped).toEqual({ minutes: 1, requests: 400 * 10_000_000 - 20_000 });
     expect(answers[1]?.capped).toEqual({ minutes: 1, requests: 400 * 10_000_000 });
-    const stored = await h.integrations.store.minutesSince(NOW - 3_600_000);
+    const stored = await h.integrations.reports.minutesSince(NOW - 3_600_000);
     const total = stored.reduce((sum, row) => sum + row.requests, 0);
     expect(total).toBe(100 + 20_000);
   });

@@ -7,12 +7,46 @@ import { REPORT_LIMITS } from '../../shared/integrations';
 import { OTHER_TEMPLATE } from '../../shared/operation-templates';
 import type { SqlDatabase, SqlExecutor } from '../store/database';
 import { integer, select } from '../store/typed-rows';
-import type {
-  MinuteAggregate,
-  StoredThrottle,
-  TemplateTotal,
-  ThrottleRecord,
-} from './integration-store';
+
+/** One minute of one operation, reduced and validated (report-intake.ts). */
+export interface MinuteAggregate {
+  readonly minute: number;
+  readonly method: string;
+  readonly template: string;
+  readonly requests: number;
+  readonly throttled: number;
+}
+
+/** One 429 an integration received, reduced and validated. */
+export interface ThrottleRecord {
+  readonly at: number;
+  readonly incidentKey: string;
+  readonly eventId: string | null;
+  readonly method: string;
+  readonly template: string;
+  readonly period: 'MINUTE' | 'HOUR' | null;
+  readonly requestsAllowed: number | null;
+  readonly requestsMade: number | null;
+  readonly retryAfterSeconds: number | null;
+}
+
+/** Sums of one integration's requests by template, over a time range. */
+export interface TemplateTotal {
+  readonly integrationId: string;
+  readonly method: string;
+  readonly template: string;
+  readonly minute: number;
+  readonly requests: number;
+  readonly throttled: number;
+}
+
+/** One integration's view of one blocking occurrence. */
+export interface StoredThrottle extends ThrottleRecord {
+  readonly integrationId: string;
+  readonly firstSeen: number;
+  readonly lastSeen: number;
+  readonly hits: number;
+}
 
 const iso = (ms: number) => new Date(ms).toISOString();
 const minuteOf = (ms: number) => Math.floor(ms / 60_000) * 60_000;
@@ -133,13 +167,14 @@ export class ReportAggregates {
   readonly #alsoRecord: AlsoRecordMinutes | undefined;
   readonly #ceiling: MinuteCeiling;
 
+  /** `db` may still be opening: the first query waits for it. */
   constructor(
-    db: () => Promise<SqlDatabase>,
-    now: () => number,
+    db: SqlDatabase | (() => Promise<SqlDatabase>),
+    now: () => number = Date.now,
     alsoRecord?: AlsoRecordMinutes,
     ceiling: MinuteCeiling = () => undefined,
   ) {
-    this.#db = db;
+    this.#db = typeof db === 'function' ? db : () => Promise.resolve(db);
     this.#now = now;
     this.#alsoRecord = alsoRecord;
     this.#ceiling = ceiling;

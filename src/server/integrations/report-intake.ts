@@ -16,7 +16,7 @@ import {
   templateOfPath,
 } from '../../shared/operation-templates';
 import { MAX_BLOCK_SECONDS } from '../../shared/rate-limits';
-import type { MinuteAggregate, ThrottleRecord } from './integration-store';
+import type { MinuteAggregate, ThrottleRecord } from './report-aggregates';
 
 /** The report as a whole is unusable: 400 (shape) or 413 (too many entries). */
 export class ReportRejectedError extends Error {

@@ -2,7 +2,7 @@
 // route pattern (never the path a client typed) so the number of series stays bounded.
 import type { MiddlewareHandler } from 'hono';
 import { routePath } from 'hono/route';
-import type { AppEnv } from '../app-env';
+import type { AppEnv } from '../http/app-env';
 import type { ConsoleMetrics } from './console-metrics';
 
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);

@@ -2,7 +2,7 @@
 // writes, back within seconds of the store recovering (not at the next upstream 429), and extra
 // named checks (the audit trail's writes) that take the replica out or only mark it degraded.
 import { describe, expect, it } from 'vitest';
-import type { AreaModule } from '../area-module';
+import type { AreaModule } from '../runtime/area-module';
 import { openDatabase, type SqlDatabase } from '../store/database';
 import type { BffHarness } from '../test-support/bff-harness';
 import { harnessPerTest } from '../test-support/harness-per-test';

@@ -7,7 +7,7 @@
 // checks are declared by the areas (area-module.ts) and collected by compose.ts, once for both
 // /readyz and /api/health (console-health.ts).
 import { TokenError } from '../upstream/token-failure';
-import { withinDeadline } from '../within-deadline';
+import { withinDeadline } from '../runtime/within-deadline';
 
 /** One check's answer, as /readyz lists it under the check's name. */
 export interface CheckResult {

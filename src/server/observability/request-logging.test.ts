@@ -3,8 +3,8 @@
 import { Writable } from 'node:stream';
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
-import type { AppEnv } from '../app-env';
-import { createLogger } from '../logger';
+import type { AppEnv } from '../http/app-env';
+import { createLogger } from './logger';
 import { requestLogging } from './request-logging';
 
 function appWithLog() {

@@ -8,8 +8,8 @@
 import { randomUUID } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
 import { routePath } from 'hono/route';
-import type { AppEnv } from '../app-env';
-import type { Logger } from '../logger';
+import type { AppEnv } from '../http/app-env';
+import type { Logger } from './logger';
 import type { WebSettings } from '../security/web-settings';
 
 const REQUEST_ID = /^[\w-]{8,64}$/;

@@ -2,7 +2,7 @@
 // on the export, and the failure is logged once a minute at most (the clock is the test's).
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createLogger } from '../logger';
+import { createLogger } from './logger';
 import { freePort } from '../test-support/bff-process';
 import { traceStep } from './traced-steps';
 import { EXPORT_WARNING_INTERVAL_MS, startTracing, type Tracing } from './tracing';

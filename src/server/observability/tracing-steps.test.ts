@@ -6,7 +6,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DemoOutcomeSchema } from '../../shared/demo-scenarios';
-import { createLogger } from '../logger';
+import { createLogger } from './logger';
 import { harnessPerTest } from '../test-support/harness-per-test';
 import { startTracing, type Tracing } from './tracing';
 

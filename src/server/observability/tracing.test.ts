@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_IDENTIFIERS } from '../../shared/data-subject-demo';
-import { createLogger } from '../logger';
+import { createLogger } from './logger';
 import { harnessPerTest } from '../test-support/harness-per-test';
 import { startTracing, tracingRequested, type Tracing } from './tracing';
 import { withPurpose } from '../test-support/lookup-purpose';

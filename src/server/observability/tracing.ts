@@ -1,6 +1,6 @@
 // OpenTelemetry traces, on only when the standard OTEL_* variables ask for an exporter: the SDK is
 // imported then and never otherwise, so a console without them loads and runs none of it.
-import type { Logger } from '../logger';
+import type { Logger } from './logger';
 
 /** Whether `env` asks for traces: an OTLP endpoint or a traces exporter, and the SDK not disabled. */
 export function tracingRequested(env: Record<string, string | undefined>): boolean {

@@ -5,7 +5,7 @@
 // seconds of counts, which a replay over hours does not notice.
 import { templateOfPath } from '../../shared/operation-templates';
 import type { GovernorEvents } from '../governor/governor-events';
-import type { Logger } from '../logger';
+import type { Logger } from '../observability/logger';
 import type { TrafficRow, TrafficStore } from './traffic-store';
 
 /** How often the counts are written. */

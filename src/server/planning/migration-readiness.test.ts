@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { PLATFORM_OPERATIONS } from '../../shared/platform-operations';
 import { IntegrationStore } from '../integrations/integration-store';
+import { ReportAggregates } from '../integrations/report-aggregates';
 import { planningDeps } from '../test-support/planning-deps';
 import { STORE_ENGINES, type TestDatabase } from '../test-support/store-engines';
 import { migrationCsv, migrationMarkdown } from './planning-exports';
@@ -21,11 +22,13 @@ for (const engine of STORE_ENGINES) {
   describe.skipIf(!engine.available)(`the v4 readiness report on ${engine.title}`, () => {
     let db: TestDatabase;
     let integrations: IntegrationStore;
+    let reports: ReportAggregates;
     let deps: ReadinessDeps;
 
     beforeAll(async () => {
       db = await engine.open();
-      integrations = new IntegrationStore(db, () => NOW, addToAccountTraffic);
+      integrations = new IntegrationStore(db, () => NOW);
+      reports = new ReportAggregates(db, () => NOW, addToAccountTraffic);
       deps = planningDeps(db, integrations, NOW);
     });
     afterAll(() => db?.close());
@@ -48,7 +51,7 @@ for (const engine of STORE_ENGINES) {
         requests,
         throttled: 0,
       });
-      await integrations.storeReport(
+      await reports.storeReport(
         sync.id,
         [
           call(NOW - 2 * DAY, V2_LIST, 30),
@@ -135,10 +138,10 @@ for (const engine of STORE_ENGINES) {
         requests,
         throttled: requests,
       });
-      await integrations.storeReport(sync.id, [{ ...call(V2_LIST, 30), throttled: 0 }], []);
+      await reports.storeReport(sync.id, [{ ...call(V2_LIST, 30), throttled: 0 }], []);
       // Stored without the intake's cap (no ceiling given to this store): the read must still
       // leave it out, as it does a minute stored before the cap existed.
-      await integrations.storeReport(forger.id, [call(V4_BASIC, 10_000_000)], []);
+      await reports.storeReport(forger.id, [call(V4_BASIC, 10_000_000)], []);
 
       const report = await migrationReadiness(deps, 'hour');
 

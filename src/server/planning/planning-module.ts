@@ -5,9 +5,9 @@
 // the what-if and readiness routes.
 import type { DataSubjectOperation } from '../../shared/data-subject-operations';
 import type { WhatIfResult } from '../../shared/planning';
-import type { AreaModule } from '../area-module';
+import type { AreaModule } from '../runtime/area-module';
 import type { GovernorEvents } from '../governor/governor-events';
-import type { Logger } from '../logger';
+import type { Logger } from '../observability/logger';
 import type { SqlDatabase } from '../store/database';
 import { ConsoleTraffic } from './console-traffic';
 import { planningRoutes } from './planning-routes';

@@ -19,10 +19,10 @@ import {
   type WhatIfResult,
 } from '../../shared/planning';
 import { PROBLEM_TYPES } from '../../shared/problem';
-import type { AppEnv } from '../app-env';
+import type { AppEnv } from '../http/app-env';
 import { ANY_ROLE, type ApiModule } from '../http/api-operation';
 import { firstIssue, invalidBody, readJson } from '../http/json-body';
-import { HttpProblem, invalidParameter } from '../problem';
+import { HttpProblem, invalidParameter } from '../http/problem';
 import { migrationReadiness, type ReadinessDeps } from './migration-readiness';
 import { whatIfCsv, whatIfMarkdown } from '../../shared/what-if-report';
 import { migrationCsv, migrationMarkdown } from './planning-exports';

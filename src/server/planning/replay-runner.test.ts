@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PolicyChoice } from '../../shared/planning';
 import { IntegrationStore } from '../integrations/integration-store';
+import { ReportAggregates } from '../integrations/report-aggregates';
 import { openDatabase, type SqlDatabase } from '../store/database';
 import { planningDeps } from '../test-support/planning-deps';
 import { workerReplays, type RunReplay } from './replay-runner';
@@ -35,10 +36,11 @@ describe('a replay in its own thread', { timeout: 60_000 }, () => {
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'replay-thread-'));
     db = await openDatabase({ dataDir });
-    const integrations = new IntegrationStore(db, () => NOW, addToAccountTraffic);
+    const integrations = new IntegrationStore(db, () => NOW);
+    const reports = new ReportAggregates(db, () => NOW, addToAccountTraffic);
     deps = planningDeps(db, integrations, NOW);
     const { integration } = await integrations.register('CRM connector', 'owners');
-    await integrations.storeReport(
+    await reports.storeReport(
       integration.id,
       [
         {

@@ -4,7 +4,7 @@
 // ends its thread, which stops the work wherever it is.
 import type { Worker } from 'node:worker_threads';
 import type { WhatIfRequest, WhatIfResult } from '../../shared/planning';
-import { startWorker } from '../start-worker';
+import { startWorker } from '../runtime/start-worker';
 import { traceStep } from '../observability/traced-steps';
 import { StoreUnavailableError } from '../store/database';
 import { PolicyRejectedError } from './policies';

@@ -19,8 +19,9 @@ export interface TrafficRow {
   readonly throttled: number;
 }
 
-/** One source's requests of one template in one minute (`console` or an integration's id). */
+/** One source's requests of one template in one minute. */
 export interface SourceRow extends TrafficRow {
+  /** An integration's id, or {@link CONSOLE_SOURCE}. */
   readonly source: string;
 }
 
@@ -37,12 +38,6 @@ const upsertInto = (table: 'account_minutes' | 'console_minutes') =>
 const UPSERT_ACCOUNT = upsertInto('account_minutes');
 const UPSERT_CONSOLE = upsertInto('console_minutes');
 
-/** One source's requests of one template in one minute, to add to the account's totals. */
-export interface SourcedRow extends TrafficRow {
-  /** An integration's id, or {@link CONSOLE_SOURCE}. */
-  readonly source: string;
-}
-
 const UPSERT_SOURCE = `INSERT INTO source_minutes (minute, source, requests) VALUES ($1, $2, $3)
   ON CONFLICT (minute, source) DO UPDATE SET
     requests = source_minutes.requests + excluded.requests`;
@@ -53,7 +48,7 @@ const UPSERT_SOURCE = `INSERT INTO source_minutes (minute, source, requests) VAL
  */
 export async function addToAccountTraffic(
   tx: SqlExecutor,
-  rows: readonly SourcedRow[],
+  rows: readonly SourceRow[],
 ): Promise<void> {
   const account = new Map<string, TrafficRow>();
   const bySource = new Map<string, { minute: number; source: string; requests: number }>();

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { PolicyChoice } from '../../shared/planning';
 import { PLATFORM_OPERATIONS } from '../../shared/platform-operations';
 import { IntegrationStore } from '../integrations/integration-store';
+import { ReportAggregates } from '../integrations/report-aggregates';
 import { planningDeps } from '../test-support/planning-deps';
 import { STORE_ENGINES, type TestDatabase } from '../test-support/store-engines';
 import { PolicyRejectedError } from './policies';
@@ -36,12 +37,14 @@ for (const engine of STORE_ENGINES) {
   describe.skipIf(!engine.available)(`the what-if replay on ${engine.title}`, () => {
     let db: TestDatabase;
     let integrations: IntegrationStore;
+    let reports: ReportAggregates;
     let traffic: TrafficStore;
     let deps: PlanningDeps;
 
     beforeAll(async () => {
       db = await engine.open();
-      integrations = new IntegrationStore(db, () => NOW, addToAccountTraffic);
+      integrations = new IntegrationStore(db, () => NOW);
+      reports = new ReportAggregates(db, () => NOW, addToAccountTraffic);
       deps = planningDeps(db, integrations, NOW);
       traffic = deps.store;
     });
@@ -57,7 +60,7 @@ for (const engine of STORE_ENGINES) {
       return {
         id: registered.id,
         send: (minute: number, requests: number, template: string = V2_LIST) =>
-          integrations.storeReport(
+          reports.storeReport(
             registered.id,
             [{ minute, method: 'GET', template, requests, throttled: 0 }],
             [],
@@ -110,7 +113,7 @@ for (const engine of STORE_ENGINES) {
 
     it('an hour limit is crossed by many quiet minutes, and its block refuses the rest of the hour', async () => {
       const sync = await integration('Nightly sync');
-      await integrations.storeReport(
+      await reports.storeReport(
         sync.id,
         Array.from({ length: 60 }, (_, n) => ({
           minute: at(n),
@@ -197,8 +200,8 @@ for (const engine of STORE_ENGINES) {
           throttled: 0,
         }));
       await Promise.all([
-        integrations.storeReport(sync.id, rows(30), []),
-        integrations.storeReport(crm.id, rows(10), []),
+        reports.storeReport(sync.id, rows(30), []),
+        reports.storeReport(crm.id, rows(10), []),
       ]);
 
       const result = await whatIf(deps, { period: 'week', policy: custom({ accountMinute: 20 }) });

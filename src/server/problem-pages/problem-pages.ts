@@ -2,8 +2,8 @@
 // nothing personal: the same explanation for everyone, from the one table (problem-explanations.ts).
 import { Hono, type Context } from 'hono';
 import { PROBLEM_TYPES } from '../../shared/problem';
-import type { AppEnv } from '../app-env';
-import { problemResponse } from '../problem';
+import type { AppEnv } from '../http/app-env';
+import { problemResponse } from '../http/problem';
 import { explainedProblemTypes, type ProblemExplanation } from './problem-explanations';
 
 function escapeHtml(text: string): string {

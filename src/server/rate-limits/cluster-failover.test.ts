@@ -5,7 +5,7 @@
 // node harms no other test file.
 import { randomBytes } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createLogger } from '../logger';
+import { createLogger } from '../observability/logger';
 import { closeRedis, connectRedis } from '../redis/redis-connection';
 import { startBffHarness, type BffHarness } from '../test-support/bff-harness';
 import { REDIS_SERVER_INSTALLED, startTestRedisCluster } from '../test-support/redis-cluster';

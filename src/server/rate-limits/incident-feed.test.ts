@@ -2,7 +2,7 @@
 // arrive in stream-id order however the notifications and local writes interleave, none twice.
 import { describe, expect, it } from 'vitest';
 import type { Incident } from '../../shared/incident';
-import { createLogger } from '../logger';
+import { createLogger } from '../observability/logger';
 import { IncidentFeed } from './incident-feed';
 import { IncidentHub } from './incident-hub';
 

@@ -11,7 +11,7 @@
 // when it is the next id, and otherwise (an id was skipped: another replica's change not heard of
 // yet, or a missed notification) reads every change after the last one it delivered.
 import type { Incident } from '../../shared/incident';
-import type { Logger } from '../logger';
+import type { Logger } from '../observability/logger';
 import type { IncidentHub } from './incident-hub';
 
 export interface IncidentFeedOptions {

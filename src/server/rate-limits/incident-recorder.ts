@@ -2,11 +2,11 @@
 // browser is answered, so a crash right after loses nothing; a failing or hanging store is logged
 // and shown on /readyz, and never keeps the answer from reaching the browser.
 import type { Incident } from '../../shared/incident';
-import type { Logger } from '../logger';
+import type { Logger } from '../observability/logger';
 import type { IncidentStore } from './incident-store';
 import type { IncidentHub } from './incident-hub';
 import type { RateLimitReading } from './read-rate-limit-headers';
-import { withinDeadline } from '../within-deadline';
+import { withinDeadline } from '../runtime/within-deadline';
 
 /** The store's health as the recorder last saw it. */
 export interface StoreWriteHealth {

@@ -3,12 +3,12 @@
 // all, and a stream that ends when its session signs out or expires.
 import { Hono } from 'hono';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { AppEnv } from '../app-env';
+import type { AppEnv } from '../http/app-env';
 import { Governor } from '../governor/governor';
 import { IncidentHub } from './incident-hub';
 import { StreamRegistry } from './stream-registry';
-import { createLogger } from '../logger';
-import { HttpProblem, problemResponse } from '../problem';
+import { createLogger } from '../observability/logger';
+import { HttpProblem, problemResponse } from '../http/problem';
 import { openDatabase, type SqlDatabase } from '../store/database';
 import { SqlIncidentStore, type IncidentObservation } from './incident-store';
 import { startBffHarness, type BffHarness } from '../test-support/bff-harness';

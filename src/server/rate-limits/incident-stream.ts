@@ -12,9 +12,9 @@ import {
   type Incident,
 } from '../../shared/incident';
 import { PROBLEM_TYPES } from '../../shared/problem';
-import type { AppEnv } from '../app-env';
-import type { Logger } from '../logger';
-import { HttpProblem, invalidParameter } from '../problem';
+import type { AppEnv } from '../http/app-env';
+import type { Logger } from '../observability/logger';
+import { HttpProblem, invalidParameter } from '../http/problem';
 import type { IncidentHub } from './incident-hub';
 import type { IncidentStore } from './incident-store';
 import { StreamRegistry } from './stream-registry';

@@ -3,14 +3,14 @@
 // database the incidents are kept in is borrowed (store/open-store.ts), never opened here.
 import type { Incident } from '../../shared/incident';
 import type { RateLimitRule } from '../../shared/rate-limits';
-import type { Config } from '../config';
+import type { Config } from '../config/config';
 import { IncidentHub } from './incident-hub';
 import { IncidentRecorder } from './incident-recorder';
-import type { Logger } from '../logger';
+import type { Logger } from '../observability/logger';
 import type { CheckResult, ReadinessCheck } from '../observability/readiness';
 import type { SqlDatabase } from '../store/database';
 import { SqlIncidentStore } from './incident-store';
-import { withinDeadline } from '../within-deadline';
+import { withinDeadline } from '../runtime/within-deadline';
 import { Governor, type GovernedOperation, type GovernorFallback } from '../governor/governor';
 import { createUpstreamGuard } from './upstream-guard';
 import type { WindowCounterStore } from '../governor/window-store';

@@ -9,7 +9,7 @@ import {
   type Incident,
 } from '../../shared/incident';
 import { sampleIncident } from '../../shared/test-support/incidents';
-import { createLogger } from '../logger';
+import { createLogger } from '../observability/logger';
 import { Governor } from '../governor/governor';
 import { IncidentHub } from './incident-hub';
 import { SqlIncidentStore } from './incident-store';

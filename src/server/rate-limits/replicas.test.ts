@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import type { RedisClient } from '../redis/redis-connection';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Incident } from '../../shared/incident';
-import { createLogger } from '../logger';
+import { createLogger } from '../observability/logger';
 import { closeRedis, connectRedis } from '../redis/redis-connection';
 import type { SqlDatabase } from '../store/database';
 import { openPostgresDatabase } from '../store/postgres-database';

@@ -9,7 +9,7 @@
 // Access tokens are deliberately not shared: see the comment at the TokenManager in compose.ts.
 import type { RedisClient } from '../redis/redis-connection';
 import type { Incident } from '../../shared/incident';
-import type { Config } from '../config';
+import type { Config } from '../config/config';
 import { FailoverWindows } from '../governor/failover-windows';
 import type { Governor, GovernorFallback } from '../governor/governor';
 import type { CheckResult, ReadinessCheck } from '../observability/readiness';
@@ -18,12 +18,12 @@ import { createMemoryWindowStore, createRedisWindowStore } from '../governor/win
 import type { WindowCounterStore } from '../governor/window-store';
 import { IncidentFeed } from './incident-feed';
 import type { IncidentHub } from './incident-hub';
-import type { Logger } from '../logger';
+import type { Logger } from '../observability/logger';
 import { closeRedis, connectSubscriber } from '../redis/redis-connection';
 import type { RedisKeys } from '../redis/redis-keys';
 import type { SqlDatabase } from '../store/database';
 import { INCIDENT_CHANNEL, type IncidentStore } from './incident-store';
-import { withinDeadline } from '../within-deadline';
+import { withinDeadline } from '../runtime/within-deadline';
 
 export interface ScaleOutOptions {
   readonly config: Config;

@@ -23,7 +23,7 @@ import { PROBLEM_TYPES } from '../../shared/problem';
 import { endpointKey, type RateLimitRule } from '../../shared/rate-limits';
 import type { IncidentRecorder } from './incident-recorder';
 import { readRateLimitHeaders } from './read-rate-limit-headers';
-import { HttpProblem } from '../problem';
+import { HttpProblem } from '../http/problem';
 import type { Transport, TransportResponse } from '../upstream/http-transport';
 import type { GovernorGuard } from '../upstream/send-guard';
 import { TokenError } from '../upstream/token-manager';

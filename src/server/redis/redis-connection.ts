@@ -4,7 +4,7 @@
 // instead of queueing (the governor falls back, sign-in says it is unavailable), and the client
 // reconnects by itself for as long as the process runs.
 import { Cluster, Redis } from 'ioredis';
-import type { Logger } from '../logger';
+import type { Logger } from '../observability/logger';
 import { describeRedisTarget, parseRedisTarget, type RedisTarget } from './redis-target';
 
 /**

@@ -2,7 +2,7 @@
 // role. Teams scripting the console and security scanners read it; it names no secret.
 import { Hono } from 'hono';
 import * as z from 'zod/mini';
-import type { AppEnv } from '../app-env';
+import type { AppEnv } from '../http/app-env';
 import { ANY_ROLE, type ApiModule } from '../http/api-operation';
 import type { OpenApiDocument } from '../api-description/openapi-document';
 

@@ -3,7 +3,7 @@
 import { Hono } from 'hono';
 import { ConsoleHealthSchema, type ConsoleHealth } from '../../shared/console-health';
 import { ANY_ROLE, type ApiModule } from '../http/api-operation';
-import type { AppEnv } from '../app-env';
+import type { AppEnv } from '../http/app-env';
 import { NO_STORE } from '../http/no-store';
 
 /** The health route, mounted at /api/health. */

@@ -2,7 +2,7 @@
 // controls, the facts the support text quotes); every signed-in role.
 import { Hono } from 'hono';
 import { ConsoleMetaSchema, type ConsoleMeta } from '../../shared/console-meta';
-import type { AppEnv } from '../app-env';
+import type { AppEnv } from '../http/app-env';
 import { ANY_ROLE, type ApiModule } from '../http/api-operation';
 import { NO_STORE } from '../http/no-store';
 

@@ -3,10 +3,10 @@
 // one a proxy relayed (a reverse proxy on the same host would make every visitor look local).
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { Hono, type Context } from 'hono';
-import type { AppEnv } from '../app-env';
+import type { AppEnv } from '../http/app-env';
 import type { ConsoleMetrics } from '../observability/console-metrics';
 import { PROBLEM_TYPES } from '../../shared/problem';
-import { HttpProblem } from '../problem';
+import { HttpProblem } from '../http/problem';
 import { NO_STORE } from '../http/no-store';
 
 export interface MetricsRoutesDeps {

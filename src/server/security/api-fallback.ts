@@ -3,8 +3,8 @@
 // are covered without a list to keep in step.
 import type { Handler, Hono } from 'hono';
 import { PROBLEM_TYPES } from '../../shared/problem';
-import type { AppEnv } from '../app-env';
-import { problemResponse } from '../problem';
+import type { AppEnv } from '../http/app-env';
+import { problemResponse } from '../http/problem';
 import { SECURITY_PROBLEM_TYPES } from './security-problems';
 
 interface KnownPath {

@@ -2,7 +2,7 @@
 // header, and a cross-site script would need a CORS preflight we never grant.
 import type { MiddlewareHandler } from 'hono';
 import { PROBLEM_TYPES } from '../../shared/problem';
-import type { AppEnv } from '../app-env';
+import type { AppEnv } from '../http/app-env';
 import { refuseWhen } from './refuse-when';
 
 /** Requests that cannot carry the header, by method and exact path. */

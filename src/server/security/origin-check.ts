@@ -1,7 +1,7 @@
 // Refuses API requests that a page of another site sent: the BFF grants no CORS at all, and a
 // request whose Origin (or Sec-Fetch-Site) says "another site" is answered 403 before any route.
 import type { MiddlewareHandler } from 'hono';
-import type { AppEnv } from '../app-env';
+import type { AppEnv } from '../http/app-env';
 import { refuseWhen } from './refuse-when';
 import { SECURITY_PROBLEM_TYPES } from './security-problems';
 import { consoleOrigin, type WebSettings } from './web-settings';

@@ -2,8 +2,8 @@
 // a test says so, and otherwise lets it through (csrf-header.ts, origin-check.ts).
 import type { Context, MiddlewareHandler } from 'hono';
 import type { Problem } from '../../shared/problem';
-import type { AppEnv } from '../app-env';
-import { HttpProblem } from '../problem';
+import type { AppEnv } from '../http/app-env';
+import { HttpProblem } from '../http/problem';
 
 /** Refuses with `problem` every request `refused` says yes to; the rest go on to the next handler. */
 export function refuseWhen(

@@ -3,8 +3,8 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { hasControlCharacters } from '../../shared/filter-values';
-import type { AppEnv } from '../app-env';
-import { HttpProblem, invalidParameter, problemResponse } from '../problem';
+import type { AppEnv } from '../http/app-env';
+import { HttpProblem, invalidParameter, problemResponse } from '../http/problem';
 import { SECURITY_PROBLEM_TYPES } from './security-problems';
 
 /** The request limits of the BFF. Header size is enforced by Node (see http-server.ts). */

@@ -1,7 +1,7 @@
 // A last check on every upstream answer before the BFF reads it: credentials the upstream sends
 // back (Set-Cookie, WWW-Authenticate, anything echoing our bearer token) are dropped, and an answer
 // whose body repeats the token is refused, so no route can pass a token on to a browser.
-import type { Logger } from '../logger';
+import type { Logger } from '../observability/logger';
 import type { Transport, TransportResponse } from '../upstream/http-transport';
 import { invalidUpstreamAnswerProblem } from '../upstream/upstream-problems';
 

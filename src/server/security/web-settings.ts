@@ -2,7 +2,7 @@
 // whether a TLS-terminating proxy in front of it says so (TRUST_PROXY). Cookie security, the
 // Origin check and sign-in throttling all decide from these.
 import type { Context } from 'hono';
-import type { AppEnv } from '../app-env';
+import type { AppEnv } from '../http/app-env';
 
 /** How the console is reached. */
 export interface WebSettings {

@@ -1,8 +1,8 @@
 // The console's database where its configuration puts it, opened the one way the console and its
 // operator commands (`npm run audit`, `npm run integrations`) all open it: PostgreSQL at
 // DATABASE_URL (shared by every replica), else SQLite under DATA_DIR.
-import { DEFAULT_DATA_DIR } from '../config';
-import type { Logger } from '../logger';
+import { DEFAULT_DATA_DIR } from '../config/config';
+import type { Logger } from '../observability/logger';
 import { openDatabase, type SqlDatabase } from './database';
 import { openPostgresDatabase } from './postgres-database';
 

@@ -10,18 +10,13 @@ import Database from 'better-sqlite3';
 import * as z from 'zod';
 import { MIGRATIONS, type Migration } from './migrations';
 import { ensurePrivateDir, ensurePrivateFile } from './private-files';
-import { integer, select } from './typed-rows';
+import { integer, select, type SqlReader } from './typed-rows';
 
 /**
  * What the stores need from a database: queries with `$1, $2…` parameters. Write SQL both SQLite
  * and PostgreSQL accept (see migrations.ts for the rules).
  */
-export interface SqlExecutor {
-  /**
-   * Runs one statement. Its rows are not typed: a store reads them through `select`
-   * (typed-rows.ts), which checks each against the schema of its columns.
-   */
-  query(sql: string, params?: unknown[]): Promise<{ rows: unknown[] }>;
+export interface SqlExecutor extends SqlReader {
   exec(sql: string): Promise<unknown>;
   /**
    * PostgreSQL only (absent on SQLite): NOTIFY `channel` when the transaction commits, so other

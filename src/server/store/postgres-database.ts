@@ -3,7 +3,7 @@
 // Migrations are applied at start under an advisory lock, so replicas starting together apply
 // each one exactly once; LISTEN/NOTIFY tells every replica about a committed change.
 import pg from 'pg';
-import type { Logger } from '../logger';
+import type { Logger } from '../observability/logger';
 import { migrate, SchemaTooNewError, type SqlDatabase, type SqlExecutor } from './database';
 import { MIGRATIONS, type Migration } from './migrations';
 

@@ -8,7 +8,6 @@
 // is where a wrong row would otherwise slip through, at run time; its cost is measured in
 // docs/architecture.md ("Typed rows").
 import * as z from 'zod';
-import type { SqlExecutor } from './database';
 
 /** A row did not have the columns the code reads, or a column held another type. */
 export class StoredRowError extends Error {
@@ -34,9 +33,21 @@ export function parseRow<Row extends z.ZodType>(
   );
 }
 
+/**
+ * The reading half of a database (database.ts's SqlExecutor extends it), declared here so that
+ * this file, which the database's migrator uses, needs nothing of the database.
+ */
+export interface SqlReader {
+  /**
+   * Runs one statement. Its rows are not typed: a store reads them through `select`, which
+   * checks each against the schema of its columns.
+   */
+  query(sql: string, params?: unknown[]): Promise<{ rows: unknown[] }>;
+}
+
 /** Runs `sql` and returns its rows, each checked against `row`. */
 export async function select<Row extends z.ZodType>(
-  db: SqlExecutor,
+  db: SqlReader,
   row: Row,
   sql: string,
   params?: unknown[],

@@ -7,7 +7,7 @@ import {
 } from '../alerts/alert-dispatcher';
 import { AlertService, type AlertServiceOptions } from '../alerts/alert-service';
 import { AlertStore } from '../alerts/alert-store';
-import { createLogger } from '../logger';
+import { createLogger } from '../observability/logger';
 import type { SqlDatabase } from '../store/database';
 
 /** Timers that never fire by themselves: tests call runDue() at the moments they choose. */

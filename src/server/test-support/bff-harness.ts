@@ -19,11 +19,11 @@ import type { Role } from '../../shared/session';
 import type { ProviderFetch } from '../auth/oidc-discovery';
 import { hashPassword, type ScryptParams } from '../auth/password-hash';
 import { writeUsersFile } from '../auth/users-file';
-import { parseConfig } from '../config';
+import { parseConfig } from '../config/config';
 import { composeBff } from '../compose';
-import { createLogger, type Logger } from '../logger';
+import { createLogger, type Logger } from '../observability/logger';
 import type { ReadinessCheck } from '../observability/readiness';
-import type { AreaModule } from '../area-module';
+import type { AreaModule } from '../runtime/area-module';
 import type { SqlDatabase } from '../store/database';
 import {
   createHttpTransport,
@@ -232,6 +232,8 @@ export async function startBffHarness({
     drain: bff.drain,
     /** The lookup audit trail of this BFF. */
     auditStore: bff.auditStore,
+    /** What this BFF keeps beside its trail: walks of the chain, checkpoints, the write probe. */
+    auditEvidence: bff.auditEvidence,
     /** The account-wide view's store and usage of this BFF. */
     integrations: bff.integrations,
     /** The planning area: the recorded traffic a what-if replays. */

@@ -1,7 +1,7 @@
 // A logger at info level whose JSON lines land in an array, parsed, for tests that read what the
 // console logs (tests only).
 import { Writable } from 'node:stream';
-import { createLogger } from '../logger';
+import { createLogger } from '../observability/logger';
 
 /** The logger, and every line it wrote as a parsed object, in order. */
 export function capturingLogger() {

@@ -8,7 +8,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
-import { withinDeadline } from '../within-deadline';
+import { withinDeadline } from '../runtime/within-deadline';
 
 // How long the nodes may take to listen, and the cluster to serve every slot.
 const START_TIMEOUT_MS = 15_000;

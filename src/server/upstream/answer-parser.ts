@@ -7,7 +7,7 @@
 // large-answers) against the alternatives: see docs/architecture.md, "Large answers".
 import { availableParallelism } from 'node:os';
 import type { Worker } from 'node:worker_threads';
-import { startWorker } from '../start-worker';
+import { startWorker } from '../runtime/start-worker';
 import type { AnswerJob, AnswerResult } from './answer-worker';
 import { checkedEventTypesBody, withItems, type EventTypesBody } from './event-types-json';
 import { bufferView, ownedWhole } from './owned-bytes';

@@ -1,7 +1,7 @@
 // The contract of the hooks the upstream client calls around every request it sends. It is written
 // here, below the governor that implements it, so the transport layer never imports up into an
 // area: the governor (rate limits) fills it in, metrics wrap it, the client only calls it.
-import type { HttpProblem } from '../problem';
+import type { HttpProblem } from '../http/problem';
 import type { TransportResponse } from './http-transport';
 
 /** A call as the guard sees it: the operation's id, method and path below the base URL. */

@@ -2,7 +2,7 @@
 // the diagnosed reason and the backoff; never the client secret, the form or the token. A switch
 // of encoding is logged as a warning naming the one the endpoint accepted, so an operator can set
 // OAUTH_TOKEN_ENCODING to it and save the refused request on every restart.
-import type { Logger } from '../logger';
+import type { Logger } from '../observability/logger';
 import type { TokenRequestEvent } from './token-manager';
 import { TOKEN_ENCODING_MEDIA_TYPE, type TokenEncoding } from './token-request';
 

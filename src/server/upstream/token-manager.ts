@@ -6,7 +6,7 @@
 // once. The form goes out as the vendor document declares it, unless configured otherwise
 // (token-request.ts); a 415 makes the console try the other encoding once and keep it.
 import * as z from 'zod/mini';
-import { HttpProblem } from '../problem';
+import { HttpProblem } from '../http/problem';
 import { TransportError, type Transport, type TransportResponse } from './http-transport';
 import { tokenBackoffMs } from './token-backoff';
 import {

@@ -2,7 +2,7 @@
 // checks it stays on the configured origin and path, attaches the bearer token, and renews the
 // token once (and retries once) when the upstream answers 401.
 import { traceStep } from '../observability/traced-steps';
-import { HttpProblem } from '../problem';
+import { HttpProblem } from '../http/problem';
 import type { UpstreamGuard } from './send-guard';
 import type { TokenManager } from './token-manager';
 import {

@@ -2,7 +2,7 @@
 // stable type, and never an upstream body, header or token.
 import { PROBLEM_TYPES, type Problem } from '../../shared/problem';
 import { parseRetryAfter } from '../../shared/retry-after';
-import { HttpProblem } from '../problem';
+import { HttpProblem } from '../http/problem';
 import { TransportError, type TransportResponse } from './http-transport';
 import { TOKEN_BACKOFF } from './token-backoff';
 import { TokenError, type TokenFailureReason } from './token-failure';

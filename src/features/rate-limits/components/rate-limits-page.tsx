@@ -32,7 +32,7 @@ import { serverClockOffset } from '../server-clock';
 import { DemoControlsPanel } from './demo-controls-panel';
 import { ReportedLimitsPanel } from './reported-limits-panel';
 import { HeadroomGauges } from './headroom-gauges';
-import { AccountWideView } from './integrations-account-view';
+import { AccountWideView } from './account-wide-view';
 import { IncidentFiltersBar } from './incident-filters';
 import { IncidentsTable } from './incidents-table';
 import { IncidentExportButtons } from './incident-export-buttons';

@@ -2,7 +2,7 @@
 // chain, in the same words and the same time notation as the audit page.
 import { describe, expect, it } from 'vitest';
 import { evidenceSummary } from './accountability-report';
-import type { AuditVerification } from './audit-store';
+import type { AuditVerification } from './audit-evidence-store';
 
 const walk = (entries: number, ok = true): AuditVerification => ({
   at: '2026-12-02T01:36:45.737Z',

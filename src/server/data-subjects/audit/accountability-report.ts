@@ -8,14 +8,16 @@ import {
 } from '../../../shared/accountability';
 import type { StoredChange } from './admin-change-entry';
 import type { AccountabilityStore } from './accountability-store';
-import type { AuditStore, AuditVerification } from './audit-store';
+import type { AuditEvidenceStore, AuditVerification } from './audit-evidence-store';
+import type { AuditStore } from './audit-store';
 import { findCheckpoint } from './checkpoints';
 import { utcText } from '../../../shared/utc-text';
 
 /** What the report reads. */
 export interface AccountabilityReportDeps {
   readonly figures: Pick<AccountabilityStore, 'figures'>;
-  readonly store: Pick<AuditStore, 'listChanges' | 'lastVerification' | 'latestCheckpoint'>;
+  readonly store: Pick<AuditStore, 'listChanges'>;
+  readonly evidence: Pick<AuditEvidenceStore, 'lastVerification' | 'latestCheckpoint'>;
   readonly now: () => number;
 }
 
@@ -83,8 +85,8 @@ export async function accountabilityReport(
   const [figures, shown, verification, checkpointLine] = await Promise.all([
     deps.figures.figures(period.since, period.until),
     changesOf(deps.store, period, CHANGES_SHOWN),
-    deps.store.lastVerification(),
-    deps.store.latestCheckpoint(),
+    deps.evidence.lastVerification(),
+    deps.evidence.latestCheckpoint(),
   ]);
   const found = checkpointLine === null ? undefined : findCheckpoint(JSON.parse(checkpointLine));
   const latestCheckpoint = found ? { seq: found.seq, at: found.at } : null;

@@ -12,10 +12,10 @@ import {
 } from '../../../shared/accountability';
 import { PROBLEM_TYPES } from '../../../shared/problem';
 import { AUDIT_TRAIL_ROLES } from '../../../shared/session';
-import type { AppEnv } from '../../app-env';
+import type { AppEnv } from '../../http/app-env';
 import type { RecordChange } from '../../http/admin-change';
 import type { ApiModule } from '../../http/api-operation';
-import { HttpProblem, invalidParameter } from '../../problem';
+import { HttpProblem, invalidParameter } from '../../http/problem';
 import type { StoredChange } from './admin-change-entry';
 import { signedAccountabilityFile } from './accountability-export';
 import {
@@ -24,13 +24,13 @@ import {
   type AccountabilityReportDeps,
   type PeriodMs,
 } from './accountability-report';
-import type { AuditStore } from './audit-store';
+import type { AuditEvidenceStore } from './audit-evidence-store';
 import type { Checkpointer } from './checkpoint-job';
 import type { ExportSigner } from './export-signing';
 import { NO_STORE } from '../../http/no-store';
 
 export interface AccountabilityRoutesDeps extends AccountabilityReportDeps {
-  readonly store: AccountabilityReportDeps['store'] & Pick<AuditStore, 'saveExport'>;
+  readonly evidence: AccountabilityReportDeps['evidence'] & Pick<AuditEvidenceStore, 'saveExport'>;
   readonly recordChange: RecordChange;
   readonly signer: ExportSigner;
   readonly checkpointer: Pick<Checkpointer, 'take'>;
@@ -143,8 +143,8 @@ export function accountabilityRoutes(deps: AccountabilityRoutesDeps) {
         after: { format: parsed.data.format, scope: file.scope, records: changes.length },
       });
       // Kept as an audit export is (a row, then its signature), so the same route serves it.
-      await deps.store.saveExport(id, deps.now(), user.username, null);
-      await deps.store.saveExport(id, deps.now(), user.username, JSON.stringify(file.signature));
+      await deps.evidence.saveExport(id, deps.now(), user.username, null);
+      await deps.evidence.saveExport(id, deps.now(), user.username, JSON.stringify(file.signature));
       // The head as the officer received it; a failed checkpoint is logged by the checkpointer.
       await deps.checkpointer.take('export').catch(() => undefined);
       const day = (iso: string) => iso.slice(0, 10);

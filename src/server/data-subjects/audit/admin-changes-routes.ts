@@ -12,10 +12,10 @@ import {
 } from '../../../shared/admin-changes';
 import { AUDIT_QUERY_LIMITS } from '../../../shared/audit-trail';
 import { AUDIT_TRAIL_ROLES, USERNAME_PATTERN } from '../../../shared/session';
-import type { AppEnv } from '../../app-env';
+import type { AppEnv } from '../../http/app-env';
 import type { ApiModule } from '../../http/api-operation';
 import { listFilter, listQuerySchema, parseListQuery, validListQuery } from '../../http/list-query';
-import { invalidParameter } from '../../problem';
+import { invalidParameter } from '../../http/problem';
 import { InvalidCursorError } from '../../store/keyset-cursor';
 import { ADMIN_CHANGE_LAYOUT, changeAnswer } from './admin-changes-export';
 import { signedExportResponse, type SignedExportDeps } from './signed-export-response';
@@ -52,7 +52,7 @@ function scopeOf(query: Omit<ChangeQuery, 'limit' | 'cursor'>): string {
 
 /** The routes' needs: the store, and what a signed export needs. */
 export interface AdminChangesRoutesDeps extends SignedExportDeps {
-  readonly store: Pick<AuditStore, 'listChanges' | 'countChanges' | 'saveExport'>;
+  readonly store: Pick<AuditStore, 'listChanges' | 'countChanges'>;
 }
 
 /** The routes, mounted at /api/audit-trail/changes. */

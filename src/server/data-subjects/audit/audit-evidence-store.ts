@@ -5,7 +5,16 @@ import * as z from 'zod';
 import type { SqlDatabase } from '../../store/database';
 import { sortableId } from '../../store/sortable-id';
 import { flag, integer, select } from '../../store/typed-rows';
-import type { AuditVerification } from './audit-store';
+
+/** What a walk of the chain found. */
+export interface AuditVerification {
+  at: string;
+  ok: boolean;
+  entries: number;
+  brokenAt: number | null;
+  detail: string;
+  source: string;
+}
 
 /** About an intent's size, so the probe meets a full disk where an intent would. */
 const PROBE_PAYLOAD = 'readiness probe '.repeat(24);
@@ -13,8 +22,9 @@ const PROBE_PAYLOAD = 'readiness probe '.repeat(24);
 export class AuditEvidenceStore {
   readonly #db: () => Promise<SqlDatabase>;
 
-  constructor(db: () => Promise<SqlDatabase>) {
-    this.#db = db;
+  /** `db` may still be opening, or be opened on first use: the first query waits for it. */
+  constructor(db: SqlDatabase | Promise<SqlDatabase> | (() => Promise<SqlDatabase>)) {
+    this.#db = typeof db === 'function' ? db : () => Promise.resolve(db);
   }
 
   async saveVerification(verification: AuditVerification): Promise<void> {

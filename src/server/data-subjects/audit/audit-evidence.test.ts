@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runAuditCli } from '../../cli/audit';
-import { createLogger } from '../../logger';
+import { createLogger } from '../../observability/logger';
+import { AuditEvidenceStore } from './audit-evidence-store';
 import { SqlAuditStore } from './audit-store';
 import { DATABASE_FILE, openDatabase } from '../../store/database';
 import { RESET_AUDIT_TRAIL_SQL, sampleAuditEntry } from '../../test-support/audit-entry';
@@ -38,6 +39,7 @@ for (const engine of STORE_ENGINES) {
   describe.skipIf(!engine.available)(`audit evidence on ${engine.title}`, () => {
     let db: TestDatabase;
     let store: SqlAuditStore;
+    let evidence: AuditEvidenceStore;
     let dir: string;
     let checkpointer: Checkpointer;
     let clock = T0;
@@ -45,6 +47,7 @@ for (const engine of STORE_ENGINES) {
     beforeAll(async () => {
       db = await engine.open();
       store = new SqlAuditStore(db, { chainKey: CHAIN_KEY });
+      evidence = new AuditEvidenceStore(db);
     });
     afterAll(() => db?.close());
     beforeEach(async () => {
@@ -53,6 +56,7 @@ for (const engine of STORE_ENGINES) {
       clock = T0;
       checkpointer = createCheckpointer({
         store,
+        evidence,
         signer,
         dir,
         intervalMs: 300_000,
@@ -75,7 +79,7 @@ for (const engine of STORE_ENGINES) {
           publicKeyPem: signer.publicKeyPem,
           sources: outside
             ? await checkpointer.sources()
-            : [checkpointSource('the database', await store.checkpoints())],
+            : [checkpointSource('the database', await evidence.checkpoints())],
         },
       });
     /** The attacker's rewind: drops entries after `seq` and points the head back at `seq`. */
@@ -234,8 +238,10 @@ describe('the operator’s verify command', () => {
     const outside = tempDir();
     const db = await openDatabase({ dataDir });
     const store = new SqlAuditStore(db, { chainKey: CHAIN_KEY });
+    const evidence = new AuditEvidenceStore(db);
     const checkpointer = createCheckpointer({
       store,
+      evidence,
       signer,
       dir: outside,
       intervalMs: 300_000,
@@ -328,13 +334,14 @@ describe('kill -9 while checkpoints are being taken', { timeout: PROCESS_TEST_TI
     const db = await openDatabase({ dataDir });
     try {
       const store = new SqlAuditStore(db, { chainKey: CHAIN_KEY });
+      const evidence = new AuditEvidenceStore(db);
       const verification = await verifyAuditChain(store, CHAIN_KEY, {
         now: Date.now,
         source: 'test',
         checkpoints: {
           publicKeyPem: signer.publicKeyPem,
           sources: [
-            checkpointSource('the database', await store.checkpoints()),
+            checkpointSource('the database', await evidence.checkpoints()),
             checkpointSource(
               'the file',
               readFileSync(join(outside, CHECKPOINT_FILE), 'utf8').split('\n'),

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ConsoleHealthSchema } from '../../../shared/console-health';
 import { DEMO_IDENTIFIERS } from '../../../shared/data-subject-demo';
-import { AUDIT_PROBE_INTERVAL_MS } from './lookup-audit';
+import { AUDIT_PROBE_INTERVAL_MS } from './lookup-audit-writer';
 import { openDatabase } from '../../store/database';
 import { startBffHarness } from '../../test-support/bff-harness';
 import { withPurpose } from '../../test-support/lookup-purpose';

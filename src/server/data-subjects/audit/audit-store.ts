@@ -19,7 +19,6 @@ import { placeholders } from '../../store/sql-placeholders';
 import { sortableId } from '../../store/sortable-id';
 import * as z from 'zod';
 import { flag, integer, parseRow, select } from '../../store/typed-rows';
-import { AuditEvidenceStore } from './audit-evidence-store';
 import type { AdministrativeChange } from '../../http/admin-change';
 import {
   CHANGE_COLUMNS,
@@ -171,16 +170,6 @@ export interface ChainState {
   legacyRecords: number;
 }
 
-/** What a walk of the chain found. */
-export interface AuditVerification {
-  at: string;
-  ok: boolean;
-  entries: number;
-  brokenAt: number | null;
-  detail: string;
-  source: string;
-}
-
 /** Where the audit trail is kept. */
 export interface AuditStore {
   /** Writes a lookup's intent before anything is sent; resolves once it is stored. */
@@ -220,21 +209,6 @@ export interface AuditStore {
    * under a checkpoint signed with `chainKey`, and appends a retention entry saying so.
    */
   applyRetention(cutoff: number, now: number): Promise<{ deleted: number; checkpointSeq: number }>;
-  /** Keeps the result of a walk of the chain. */
-  saveVerification(verification: AuditVerification): Promise<void>;
-  /** The latest walk of the chain, if any. */
-  lastVerification(): Promise<AuditVerification | null>;
-  /**
-   * A small committed write, then its removal, that proves the store takes writes (readiness): a
-   * rolled-back one would never touch a full disk.
-   */
-  probeWrite(now: number): Promise<void>;
-  /** Keeps a signed checkpoint of the chain's head (checkpoints.ts), as its exact line. */
-  saveCheckpoint(checkpoint: { seq: number; at: string; line: string }): Promise<void>;
-  /** The checkpoints kept in the database, oldest first. */
-  checkpoints(): Promise<string[]>;
-  /** The newest checkpoint kept in the database, as its line. */
-  latestCheckpoint(): Promise<string | null>;
   /**
    * The hashes shown as one person together with any of `hashes`, in any lookup, followed
    * `rounds` steps from one lookup's person to the next (bounded by `max`); includes `hashes`.
@@ -253,10 +227,6 @@ export interface AuditStore {
     ids: readonly string[],
     hashes: readonly string[],
   ): Promise<Map<string, { asked: string | null; shown: StoredShownKey[] }>>;
-  /** Keeps an export's detached signature. */
-  saveExport(id: string, at: number, user: string, signature: string | null): Promise<void>;
-  /** The signature of the export `id`, made by `user`. */
-  exportSignature(id: string, user: string): Promise<string | null | undefined>;
 }
 
 // Row schemas are built once, here: zod compiles an object schema on its first parse, so one built
@@ -605,7 +575,6 @@ export type AppendedEntry =
 export class SqlAuditStore implements AuditStore {
   readonly #db: () => Promise<SqlDatabase>;
   readonly #chainKey: Buffer;
-  readonly #evidence: AuditEvidenceStore;
   readonly #onEntry: ((entry: AppendedEntry) => void) | undefined;
   /** Intents, outcomes and changes arriving together share one durable commit. */
   readonly #commits: GroupCommit;
@@ -618,7 +587,6 @@ export class SqlAuditStore implements AuditStore {
     this.#db = typeof db === 'function' ? db : () => Promise.resolve(db);
     this.#chainKey = options.chainKey;
     this.#onEntry = options.onEntry;
-    this.#evidence = new AuditEvidenceStore(this.#db);
     this.#commits = new GroupCommit(this.#db);
   }
 
@@ -1132,20 +1100,6 @@ export class SqlAuditStore implements AuditStore {
       return { deleted, checkpointSeq };
     });
   }
-
-  // What is kept beside the trail (audit-evidence-store.ts): verifications, checkpoints,
-  // exports and the write probe.
-  saveVerification = (verification: AuditVerification) =>
-    this.#evidence.saveVerification(verification);
-  lastVerification = () => this.#evidence.lastVerification();
-  probeWrite = (now: number) => this.#evidence.probeWrite(now);
-  saveCheckpoint = (checkpoint: { seq: number; at: string; line: string }) =>
-    this.#evidence.saveCheckpoint(checkpoint);
-  checkpoints = () => this.#evidence.checkpoints();
-  latestCheckpoint = () => this.#evidence.latestCheckpoint();
-  saveExport = (id: string, at: number, user: string, signature: string | null) =>
-    this.#evidence.saveExport(id, at, user, signature);
-  exportSignature = (id: string, user: string) => this.#evidence.exportSignature(id, user);
 
   async linkedHashes(hashes: readonly string[], rounds: number, max: number) {
     const db = await this.#db();

@@ -1,7 +1,7 @@
 // Sends each entry of the audit trail out as it is written: one log line holding its OCSF event
 // (ocsf-event.ts), and the same event to the alerts area's `audit.entry` destinations. Both are
 // copies: the trail is written first, and neither a log nor a queue fault undoes or refuses it.
-import type { Logger } from '../../logger';
+import type { Logger } from '../../observability/logger';
 import type { AppendedEntry } from './audit-store';
 import { ocsfEvent, type OcsfEvent } from './ocsf-event';
 

@@ -16,7 +16,7 @@ import { LookupResponseSchema } from '../../../shared/data-subject-lookups';
 import { DATA_SUBJECT_PROBLEM_TYPES } from '../../../shared/data-subject-operations';
 import { ConsoleHealthSchema } from '../../../shared/console-health';
 import { checkExport } from './export-signing';
-import { AUDIT_PROBE_INTERVAL_MS } from './lookup-audit';
+import { AUDIT_PROBE_INTERVAL_MS } from './lookup-audit-writer';
 import { openDatabase, type SqlDatabase } from '../../store/database';
 import { startBffHarness, type BffHarness } from '../../test-support/bff-harness';
 import * as z from 'zod';

@@ -22,7 +22,7 @@ import {
   type AuditIntegrity,
   type AuditMatch,
 } from '../../../shared/audit-trail';
-import type { AppEnv } from '../../app-env';
+import type { AppEnv } from '../../http/app-env';
 import type { ApiModule } from '../../http/api-operation';
 import { AUDIT_RECORD_LAYOUT, type ExportPages } from './audit-export';
 import { signedExportResponse } from './signed-export-response';
@@ -36,8 +36,9 @@ import { AUDIT_TRAIL_ROLES, USERNAME_PATTERN } from '../../../shared/session';
 import { hasControlCharacters } from '../../../shared/data-subject-validation';
 import type { IdentifierHasher } from './identifier-hash';
 import { PROBLEM_TYPES } from '../../../shared/problem';
-import { HttpProblem, invalidParameter } from '../../problem';
-import type { AuditQuery, AuditStore, AuditVerification } from './audit-store';
+import { HttpProblem, invalidParameter } from '../../http/problem';
+import type { AuditEvidenceStore, AuditVerification } from './audit-evidence-store';
+import type { AuditQuery, AuditStore } from './audit-store';
 import {
   PURPOSE_CATEGORY_MAX_LENGTH,
   PURPOSE_REFERENCE_MAX_LENGTH,
@@ -49,6 +50,8 @@ import { NO_STORE } from '../../http/no-store';
 
 export interface AuditTrailRoutesDeps {
   readonly store: AuditStore;
+  /** What is kept beside the trail: walks of the chain, checkpoints, export signatures. */
+  readonly evidence: AuditEvidenceStore;
   /** Records exports made and verifications run in the audit trail, before they run. */
   readonly recordChange: RecordChange;
   readonly hasher: IdentifierHasher;
@@ -184,7 +187,7 @@ function scopeOf(query: Omit<AuditQuery, 'limit'>): string {
 
 /** The audit-trail routes, mounted at /api/audit-trail. */
 export function auditTrailRoutes(deps: AuditTrailRoutesDeps) {
-  const { store, hasher, operations } = deps;
+  const { store, evidence, hasher, operations } = deps;
   const auditQuery = auditQuerySchema(new Set([...operations, 'unknown']));
   const badCursor = (error: unknown): never => {
     if (error instanceof InvalidCursorError) throw invalidCursor();
@@ -287,7 +290,7 @@ export function auditTrailRoutes(deps: AuditTrailRoutesDeps) {
       const user = c.get('user');
       const id = c.req.param('id');
       if (!user || !EXPORT_ID.test(id)) throw invalidParameter('id', 'is not an export id');
-      const signature = await store.exportSignature(id, user.username);
+      const signature = await evidence.exportSignature(id, user.username);
       if (signature === undefined) {
         throw new HttpProblem({
           type: PROBLEM_TYPES.notFound,
@@ -312,9 +315,9 @@ export function auditTrailRoutes(deps: AuditTrailRoutesDeps) {
     })
     .get('/integrity', async (c) => {
       const [lastVerification, state, latestLine] = await Promise.all([
-        store.lastVerification(),
+        evidence.lastVerification(),
         store.chainState(),
-        store.latestCheckpoint(),
+        evidence.latestCheckpoint(),
       ]);
       const latest = latestLine === null ? undefined : findCheckpoint(JSON.parse(latestLine));
       // An intact walk covered every entry from the retention checkpoint to the head of then.
@@ -363,7 +366,7 @@ export function auditTrailRoutes(deps: AuditTrailRoutesDeps) {
               }),
         )
         .then(async (verification) => {
-          await store.saveVerification(verification);
+          await evidence.saveVerification(verification);
           return verification;
         })
         .finally(() => {

@@ -7,7 +7,8 @@
 // directory's failure until a later one is written there (readiness and the audit page show it).
 // Replicas each take their own; duplicates of one head are harmless.
 import { join } from 'node:path';
-import type { Logger } from '../../logger';
+import type { Logger } from '../../observability/logger';
+import type { AuditEvidenceStore } from './audit-evidence-store';
 import type { AuditStore } from './audit-store';
 import { CHECKPOINT_FILE, CheckpointFileError, writeCheckpointLine } from './checkpoint-file';
 import { checkpointSource, readCheckpointFile, type CheckpointSource } from './checkpoint-reader';
@@ -15,7 +16,9 @@ import { checkpointLine, signCheckpoint, type AuditCheckpoint } from './checkpoi
 import type { ExportSigner } from './export-signing';
 
 export interface CheckpointerOptions {
-  readonly store: AuditStore;
+  readonly store: Pick<AuditStore, 'chainState'>;
+  /** Where the database's checkpoints are kept. */
+  readonly evidence: Pick<AuditEvidenceStore, 'checkpoints' | 'saveCheckpoint'>;
   readonly signer: ExportSigner;
   /** AUDIT_CHECKPOINT_DIR, when set. */
   readonly dir: string | undefined;
@@ -60,7 +63,7 @@ export interface Checkpointer {
  * (AUDIT_CHECKPOINT_DIR) once one has been written there.
  */
 export async function checkpointSources(
-  store: Pick<AuditStore, 'checkpoints'>,
+  store: Pick<AuditEvidenceStore, 'checkpoints'>,
   dir: string | undefined,
 ): Promise<CheckpointSource[]> {
   const sources = [checkpointSource('the database', await store.checkpoints())];
@@ -115,7 +118,7 @@ export function createCheckpointer(options: CheckpointerOptions): Checkpointer {
         );
       }
     }
-    await options.store.saveCheckpoint({ seq: checkpoint.seq, at: checkpoint.at, line });
+    await options.evidence.saveCheckpoint({ seq: checkpoint.seq, at: checkpoint.at, line });
     last = head;
     lastTaken = { seq: checkpoint.seq, at: options.now() };
     options.logger.info({ checkpoint }, 'audit checkpoint');
@@ -154,7 +157,7 @@ export function createCheckpointer(options: CheckpointerOptions): Checkpointer {
       timer.unref();
       return () => clearInterval(timer);
     },
-    sources: () => checkpointSources(options.store, options.dir),
+    sources: () => checkpointSources(options.evidence, options.dir),
     dirFailure: () => dirFailure,
   };
   return checkpointer;

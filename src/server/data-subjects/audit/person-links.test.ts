@@ -7,7 +7,7 @@ import { AuditExportSignatureSchema, AuditSearchPageSchema } from '../../../shar
 import { answerSchemaOf } from '../../../shared/data-subject-lookups';
 import { startBffHarness, type BffHarness } from '../../test-support/bff-harness';
 import { createIdentifierHasher } from './identifier-hash';
-import { LookupAudit } from './lookup-audit';
+import { LookupAudit } from './lookup-audit-writer';
 
 const KEY = 'a-test-audit-key-of-at-least-32-characters';
 const ALICE = { id: '0b9d6f1e-4a53-4c8e-9a51-0f7c1d2e3a41', identifier: 'alice@example.com' };
@@ -21,7 +21,12 @@ afterEach(async () => {
 
 async function start() {
   harness = await startBffHarness({ env: { AUDIT_KEY: KEY } });
-  const audit = new LookupAudit(harness.auditStore, createIdentifierHasher(KEY), Date.now);
+  const audit = new LookupAudit(
+    harness.auditStore,
+    harness.auditEvidence,
+    createIdentifierHasher(KEY),
+    Date.now,
+  );
   /** Records a lookup of `operation` (its contract schema) that answered `answer`. */
   const looked = (operation: string, operationId: string, answer: unknown, identifier?: string) =>
     audit.record({

@@ -3,14 +3,13 @@
 // keys together as one person linked them (shown-identifiers.ts); the search follows those links
 // a few steps, within a bound it reports reaching, and says for each result which key matched and
 // whether through a link.
-import type { AuditRecord, AuditSearchLinks, PERSON_KEY_KINDS } from '../../../shared/audit-trail';
+import type { AuditRecord, AuditSearchLinks } from '../../../shared/audit-trail';
+import type { PersonKeyKind } from '../../../shared/data-subject-contract';
 import type { AuditRecordPage, AuditStore } from './audit-store';
 
 /** Steps from one lookup's person to the next; and most hashes followed. */
 const LINK_ROUNDS = 3;
 export const LINK_MAX = 64;
-
-type KeyKind = (typeof PERSON_KEY_KINDS)[number];
 
 /** A search by the hashes of what was typed, widened to the keys linked to them. */
 export interface PersonSearch {
@@ -51,7 +50,7 @@ export async function personSearch(
         const shownOwn = found.shown.some((key) => own.has(key.hash));
         const direct = askedOwn || shownOwn;
         // A direct match names the searched key's kinds only; a linked one, the linked keys'.
-        const kinds = new Set<KeyKind>();
+        const kinds = new Set<PersonKeyKind>();
         for (const key of keys) {
           if (direct && !own.has(key.hash)) continue;
           if (key.kind === 'identifier' || key.kind === 'subject-id' || key.kind === 'link-token') {

@@ -2,7 +2,8 @@
 // chain continues from a signed checkpoint that the walk accepts, the run is recorded, and the
 // walk's result is what the audit page shows as "last verified".
 import { describe, expect, it } from 'vitest';
-import { createLogger } from '../../logger';
+import { createLogger } from '../../observability/logger';
+import { AuditEvidenceStore } from './audit-evidence-store';
 import { SqlAuditStore } from './audit-store';
 import { openDatabase } from '../../store/database';
 import { sampleAuditEntry } from '../../test-support/audit-entry';
@@ -18,6 +19,7 @@ describe('runAuditMaintenance', () => {
     const db = await openDatabase();
     try {
       const store = new SqlAuditStore(db, { chainKey });
+      const evidence = new AuditEvidenceStore(db);
       // One lookup a month for 30 months.
       for (let month = 0; month < 30; month += 1) {
         await store.record(sampleAuditEntry(T0 + month * 30 * DAY));
@@ -25,6 +27,7 @@ describe('runAuditMaintenance', () => {
       let now = T0 + 30 * 30 * DAY;
       const options = {
         store,
+        evidence,
         chainKey,
         retentionDays: 730,
         logger: createLogger('silent'),
@@ -35,7 +38,7 @@ describe('runAuditMaintenance', () => {
       expect(first.retention.deleted).toBe(6);
       expect(first.verification).toMatchObject({ ok: true, source: 'the daily retention job' });
       expect((await store.list({ limit: 100 })).items).toHaveLength(24);
-      expect(await store.lastVerification()).toMatchObject({
+      expect(await evidence.lastVerification()).toMatchObject({
         ok: true,
         at: new Date(now).toISOString(),
       });

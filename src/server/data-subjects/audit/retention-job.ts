@@ -3,7 +3,8 @@
 // says what was deleted), then walks the chain so the audit page can say when it was last
 // verified. Replicas on one PostgreSQL may each run it: the chain head's lock serialises them and
 // the second run finds nothing left to delete.
-import type { Logger } from '../../logger';
+import type { Logger } from '../../observability/logger';
+import type { AuditEvidenceStore } from './audit-evidence-store';
 import type { AuditStore } from './audit-store';
 import { verifyAuditChain } from './verify-chain';
 import type { CheckpointSource } from './checkpoint-reader';
@@ -12,6 +13,8 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 
 export interface RetentionJobOptions {
   readonly store: AuditStore;
+  /** Keeps the walk's result. */
+  readonly evidence: Pick<AuditEvidenceStore, 'saveVerification'>;
   readonly chainKey: Buffer;
   readonly retentionDays: number;
   readonly logger: Logger;
@@ -40,7 +43,7 @@ export async function runAuditMaintenance(options: RetentionJobOptions) {
         }
       : {}),
   });
-  await options.store.saveVerification(verification);
+  await options.evidence.saveVerification(verification);
   return { retention, verification };
 }
 

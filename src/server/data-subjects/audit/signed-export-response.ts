@@ -5,18 +5,19 @@ import { randomUUID } from 'node:crypto';
 import type { Context } from 'hono';
 import type { AuditExportFormat } from '../../../shared/audit-trail';
 import { PROBLEM_TYPES } from '../../../shared/problem';
-import type { AppEnv } from '../../app-env';
+import type { AppEnv } from '../../http/app-env';
 import type { RecordChange } from '../../http/admin-change';
-import { HttpProblem } from '../../problem';
+import { HttpProblem } from '../../http/problem';
 import { streamSignedExport, type ExportLayout, type ExportPages } from './audit-export';
-import type { AuditStore } from './audit-store';
+import type { AuditEvidenceStore } from './audit-evidence-store';
 import type { Checkpointer } from './checkpoint-job';
 import type { ExportSigner } from './export-signing';
 import { NO_STORE } from '../../http/no-store';
 
 /** What an export route needs to make, record and sign an export. */
 export interface SignedExportDeps {
-  readonly store: Pick<AuditStore, 'saveExport'>;
+  /** Keeps each export's detached signature. */
+  readonly evidence: Pick<AuditEvidenceStore, 'saveExport'>;
   readonly recordChange: RecordChange;
   readonly signer: ExportSigner;
   /** Takes a signed checkpoint of the chain's head after every export. */
@@ -61,7 +62,7 @@ export async function signedExportResponse<Row>(
     target: id,
     after: { format, scope, records: total },
   });
-  await deps.store.saveExport(id, deps.now(), user.username, null);
+  await deps.evidence.saveExport(id, deps.now(), user.username, null);
   const stream = streamSignedExport(
     {
       id,
@@ -71,7 +72,7 @@ export async function signedExportResponse<Row>(
       signer: deps.signer,
       now: deps.now,
       signed: async (signature) => {
-        await deps.store.saveExport(id, deps.now(), user.username, JSON.stringify(signature));
+        await deps.evidence.saveExport(id, deps.now(), user.username, JSON.stringify(signature));
         // The head as the auditor received it: a later cut below it is caught.
         // A failed checkpoint is logged by the checkpointer; the export itself is whole.
         await deps.checkpointer.take('export').catch(() => undefined);

@@ -15,12 +15,12 @@ import {
 } from './audit-chain';
 import { checkpointSignatureFault } from './checkpoints';
 import type { CheckpointSource } from './checkpoint-reader';
+import type { AuditVerification } from './audit-evidence-store';
 import {
   intentPayload,
   outcomePayload,
   personCount,
   type AuditStore,
-  type AuditVerification,
   type ChainRow,
 } from './audit-store';
 import { changePayload } from './admin-change-entry';

@@ -4,7 +4,7 @@
 import { Writable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger } from './logger';
-import { HARNESS_USERS, startBffHarness, type BffHarness } from './test-support/bff-harness';
+import { HARNESS_USERS, startBffHarness, type BffHarness } from '../test-support/bff-harness';
 
 let harness: BffHarness | undefined;
 afterEach(async () => {

@@ -1,13 +1,13 @@
-// The lookup's side of the audit: what a lookup is about to ask (its intent, written before
-// anything is sent), and the 503 that withholds an answer, or sends nothing, when the trail cannot
-// take the record. Plain values only, so the audited lookup runs the same with or without HTTP.
+// Builds a lookup's intent record from what is asked (written before anything is sent), and the
+// 503 that withholds an answer, or sends nothing, when the trail cannot take the record. Plain
+// values only, so the lookup use case runs the same with or without HTTP.
 import type { AuditOutcome } from '../../../shared/audit-trail';
 import type { LookupRequest } from '../../../shared/data-subject-lookups';
 import type { LookupPurpose } from '../../../shared/lookup-purpose';
 import { DATA_SUBJECT_PROBLEM_TYPES } from '../../../shared/data-subject-operations';
 import type { DataSubjectLookups } from '../data-subject-lookups';
-import { HttpProblem } from '../../problem';
-import type { LookupIntent } from './lookup-audit';
+import { HttpProblem } from '../../http/problem';
+import type { LookupIntent } from './lookup-audit-writer';
 
 /** Who asks for what, as the lookup's caller knows it. */
 export interface LookupAsker {

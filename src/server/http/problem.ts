@@ -1,8 +1,8 @@
 // Problem+json responses (RFC 9457) and the error type routes throw to produce them.
 import type { Context } from 'hono';
-import { PROBLEM_CONTENT_TYPE, PROBLEM_TYPES, type Problem } from '../shared/problem';
-import { activeTraceId } from './observability/traced-steps';
-import { NO_STORE } from './http/no-store';
+import { PROBLEM_CONTENT_TYPE, PROBLEM_TYPES, type Problem } from '../../shared/problem';
+import { activeTraceId } from '../observability/traced-steps';
+import { NO_STORE } from './no-store';
 
 /**
  * An error that becomes a problem+json answer. Routes throw it; the app's error handler renders

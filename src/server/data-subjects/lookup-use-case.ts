@@ -1,4 +1,4 @@
-// The audited data-subject lookup, the use case behind POST /api/data-subjects/lookups: every
+// The data-subject lookup use case (AuditedLookups), behind POST /api/data-subjects/lookups: every
 // lookup, refused and failed ones included, is accounted for in the audit trail. Its intent is
 // written before anything is sent (when that fails, nothing is sent), and its outcome is written
 // before the answer is handed back (when that fails, the answer is withheld). No HTTP here: the
@@ -6,17 +6,17 @@
 import type { AuditOutcome, AuditRecord } from '../../shared/audit-trail';
 import type { LookupRequest, LookupResponse } from '../../shared/data-subject-lookups';
 import { PROBLEM_TYPES } from '../../shared/problem';
-import type { Logger } from '../logger';
-import { HttpProblem } from '../problem';
+import type { Logger } from '../observability/logger';
+import { HttpProblem } from '../http/problem';
 import { problemForUpstreamFailure } from '../upstream/upstream-problems';
-import { outcomeOfProblem, type LookupAudit } from './audit/lookup-audit';
+import { outcomeOfProblem, type LookupAudit } from './audit/lookup-audit-writer';
 import { traceStep } from '../observability/traced-steps';
 import {
   auditWithheldMessage,
   lookupIntent,
   type AuditStage,
   type LookupAsker,
-} from './audit/lookup-intent';
+} from './audit/lookup-intent-record';
 import type { DataSubjectLookups, PreparedLookup } from './data-subject-lookups';
 
 /** Who asks, and either the lookup request they sent or why it could not be read. */

@@ -9,7 +9,7 @@ import {
   stubApiPerTest,
 } from '../../../lib/test-support/render-with-queries';
 import type { AccountOverview } from '../../../shared/integrations';
-import { AccountWideView } from './integrations-account-view';
+import { AccountWideView } from './account-wide-view';
 
 const now = '2026-11-25T15:49:00.000Z';
 const overview: AccountOverview = {

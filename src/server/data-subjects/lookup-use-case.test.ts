@@ -13,16 +13,17 @@ import {
   DATA_SUBJECT_PROBLEM_TYPES,
 } from '../../shared/data-subject-operations';
 import { PROBLEM_TYPES } from '../../shared/problem';
-import { createLogger } from '../logger';
-import { HttpProblem } from '../problem';
+import { createLogger } from '../observability/logger';
+import { HttpProblem } from '../http/problem';
 import { STORE_ENGINES, type TestDatabase } from '../test-support/store-engines';
 import { TransportError, type TransportResponse } from '../upstream/http-transport';
 import type { UpstreamClient } from '../upstream/upstream-client';
 import { deriveAuditKey } from './audit/audit-chain';
+import { AuditEvidenceStore } from './audit/audit-evidence-store';
 import { SqlAuditStore } from './audit/audit-store';
 import { createIdentifierHasher } from './audit/identifier-hash';
-import { LookupAudit } from './audit/lookup-audit';
-import { AuditedLookups, AuditUnavailableError } from './audited-lookup';
+import { LookupAudit } from './audit/lookup-audit-writer';
+import { AuditedLookups, AuditUnavailableError } from './lookup-use-case';
 import { DataSubjectLookups } from './data-subject-lookups';
 import { invalidLookupProblem } from './data-subject-lookups';
 
@@ -57,7 +58,12 @@ describe('the audited lookup, without HTTP', () => {
       upstream: client,
       now: () => NOW,
     });
-    const audit = new LookupAudit(store, createIdentifierHasher(AUDIT_KEY), () => NOW);
+    const audit = new LookupAudit(
+      store,
+      new AuditEvidenceStore(db),
+      createIdentifierHasher(AUDIT_KEY),
+      () => NOW,
+    );
     const destination = new Writable({
       write(chunk, _encoding, done) {
         logged.push(String(chunk));

@@ -4,7 +4,7 @@
 // compose.ts lists the modules; app.ts mounts their routes; the process starts and stops their
 // jobs through start/stop, and /readyz and /api/health run the checks each declares.
 import type { Hono } from 'hono';
-import type { ReadinessCheck } from './observability/readiness';
+import type { ReadinessCheck } from '../observability/readiness';
 
 /** One group of an area's routes, mounted under `path` (for example `/api/alerts`). */
 export interface AreaRoutes {

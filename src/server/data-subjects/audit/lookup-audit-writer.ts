@@ -1,4 +1,4 @@
-// Accounts for data-subject lookups: the intent (who, when, which operation, the parameters
+// Writes data-subject lookups into the audit trail (LookupAudit): the intent (who, when, which operation, the parameters
 // asked with identifiers as keyed hashes) is written before anything is sent upstream; the
 // outcome, the number of records and the keyed hash of every identifier the answer showed after.
 // Keeps the health of those writes for /readyz and /api/health.
@@ -6,7 +6,8 @@ import type { AuditOutcome, AuditParam, AuditRecord } from '../../../shared/audi
 import type { LookupPurpose } from '../../../shared/lookup-purpose';
 import { DATA_SUBJECT_PROBLEM_TYPES } from '../../../shared/data-subject-operations';
 import { PROBLEM_TYPES } from '../../../shared/problem';
-import type { HttpProblem } from '../../problem';
+import type { HttpProblem } from '../../http/problem';
+import type { AuditEvidenceStore } from './audit-evidence-store';
 import type { AuditStore } from './audit-store';
 import type { IdentifierHasher } from './identifier-hash';
 import { shownSubjects } from './shown-identifiers';
@@ -85,13 +86,21 @@ export const AUDIT_PROBE_INTERVAL_MS = 2_000;
 /** Accounts for lookups in an audit store. */
 export class LookupAudit {
   readonly #store: AuditStore;
+  readonly #probe: Pick<AuditEvidenceStore, 'probeWrite'>;
   readonly #hasher: IdentifierHasher;
   readonly #now: () => number;
   #failure: { at: number; error: string } | undefined;
   #lastProbe = Number.NEGATIVE_INFINITY;
 
-  constructor(store: AuditStore, hasher: IdentifierHasher, now: () => number) {
+  /** `probe` proves the trail's database takes a committed write (the evidence store). */
+  constructor(
+    store: AuditStore,
+    probe: Pick<AuditEvidenceStore, 'probeWrite'>,
+    hasher: IdentifierHasher,
+    now: () => number,
+  ) {
     this.#store = store;
+    this.#probe = probe;
     this.#hasher = hasher;
     this.#now = now;
   }
@@ -194,7 +203,7 @@ export class LookupAudit {
       this.#lastProbe = this.#now();
       const failure = this.#failure;
       try {
-        await this.#store.probeWrite(this.#now());
+        await this.#probe.probeWrite(this.#now());
         if (this.#failure === failure) this.#failure = undefined;
       } catch (error) {
         this.#failure ??= {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, parseConfig } from './config';
-import { parseRedisTarget as parseTarget } from './redis/redis-target';
-import { DEFAULT_PURPOSE_CATEGORIES } from '../shared/lookup-purpose';
+import { parseRedisTarget as parseTarget } from '../redis/redis-target';
+import { DEFAULT_PURPOSE_CATEGORIES } from '../../shared/lookup-purpose';
 
 /** The least a live-mode configuration needs. */
 const LIVE_ENV = {

@@ -1,7 +1,7 @@
 // Structured logging with pino. Redaction is the second line of defence: the first is never
 // passing secrets, tokens or identifiers to the logger at all.
 import pino, { type Logger } from 'pino';
-import { activeTraceId } from './observability/traced-steps';
+import { activeTraceId } from './traced-steps';
 
 export type { Logger };
 

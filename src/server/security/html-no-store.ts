@@ -2,8 +2,8 @@
 // page can be restored from the back-forward cache with a signed-out user's data still on screen;
 // browsers do not restore `no-store` pages once the session cookie has changed.
 import type { MiddlewareHandler } from 'hono';
-import type { AppEnv } from './app-env';
-import { NO_STORE } from './http/no-store';
+import type { AppEnv } from '../http/app-env';
+import { NO_STORE } from '../http/no-store';
 
 /** Sets `Cache-Control: no-store` on every text/html answer. */
 export function htmlNoStore(): MiddlewareHandler<AppEnv> {

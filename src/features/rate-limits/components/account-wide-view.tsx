@@ -9,7 +9,7 @@ import { formatCount, formatTime } from '../../../lib/format';
 import type { AccountLimit, AccountOverview } from '../../../shared/integrations';
 import { limitName } from '../../../shared/rate-limits';
 import { accountUsageQueryOptions, useDemoBurst } from '../api/account-usage-api';
-import './integrations-account-view.css';
+import './account-wide-view.css';
 
 const number = formatCount;
 const percent = (value: number) =>

@@ -3,16 +3,16 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { z } from 'zod';
-import { parseRedisTarget, RedisUrlError } from './redis/redis-target';
+import { parseRedisTarget, RedisUrlError } from '../redis/redis-target';
 import {
   DEFAULT_PURPOSE_CATEGORIES,
   PURPOSE_CATEGORY_MAX_LENGTH,
   PURPOSE_MODES,
   type PurposeMode,
-} from '../shared/lookup-purpose';
-import { RoleSchema, type Role } from '../shared/session';
-import { readSecretFiles, SecretFileError } from './security/secret-files';
-import { tracingRequested } from './observability/tracing';
+} from '../../shared/lookup-purpose';
+import { RoleSchema, type Role } from '../../shared/session';
+import { readSecretFiles, SecretFileError } from '../security/secret-files';
+import { tracingRequested } from '../observability/tracing';
 
 /** DATA_DIR when it is not set: `.data` in the working directory (the operator commands too). */
 export const DEFAULT_DATA_DIR = './.data';

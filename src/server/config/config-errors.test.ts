@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { redactedValue } from './config';
-import { runBff, spawnBff } from './test-support/bff-process';
-import { PROCESS_TEST_TIMEOUT_MS } from './test-support/process-deadline';
+import { runBff, spawnBff } from '../test-support/bff-process';
+import { PROCESS_TEST_TIMEOUT_MS } from '../test-support/process-deadline';
 
 async function startWith(env: Record<string, string>) {
   const run = runBff(env);

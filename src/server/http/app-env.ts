@@ -1,6 +1,6 @@
 // The BFF's Hono environment: what middleware puts on the request context for later handlers.
 import type { HttpBindings } from '@hono/node-server';
-import type { Role } from '../shared/session';
+import type { Role } from '../../shared/session';
 
 /** The principal a request acts for. */
 export interface RequestUser {
