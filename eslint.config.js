@@ -199,6 +199,31 @@ export default tseslint.config(
     rules: { 'boundaries/dependencies': 'off' },
   },
   {
+    // The environment is read in one place per program, so every variable is validated, named in
+    // an error and documented once: the console's config (which the operator commands in cli/
+    // take through its loadEnvironment), the mock platform's config, and the demo identity
+    // provider's two settings. Tests and their support set and read it freely.
+    files: ['src/**/*.{ts,tsx}'],
+    ignores: [
+      'src/server/config/config.ts',
+      'src/mocks/config.ts',
+      'src/mocks/identity-provider-cli.ts',
+      '**/*.test.{ts,tsx}',
+      'src/server/test-support/**',
+      'src/**/fixtures/**',
+    ],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        {
+          object: 'process',
+          property: 'env',
+          message: 'Read the environment through src/server/config/config.ts (loadEnvironment).',
+        },
+      ],
+    },
+  },
+  {
     // Shared code runs in the browser and in Node: neither React nor Node built-ins.
     files: ['src/shared/**/*.ts'],
     rules: {

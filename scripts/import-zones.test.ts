@@ -128,3 +128,35 @@ describe('import zones', { timeout: 30_000 }, () => {
     expect(await boundaryErrors(filePath, code)).toBe(0);
   });
 });
+
+async function environmentReads(filePath: string, code: string): Promise<number> {
+  const [result] = await eslint.lintText(code, { filePath });
+  return (result?.messages ?? []).filter((m) => m.ruleId === 'no-restricted-properties').length;
+}
+
+// Who may read the environment (docs/architecture.md): the console's config, the mock's config
+// and the demo identity provider; every other source file is refused, destructuring included.
+describe('environment readers', { timeout: 30_000 }, () => {
+  const read = 'export const port = process.env.PORT;\n';
+  it.each([
+    ['an area', 'src/server/alerts/zone-check.ts', read],
+    ['an operator command', 'src/server/cli/zone-check.ts', read],
+    ['the composition root', 'src/server/zone-check.ts', read],
+    ['the SPA', 'src/features/event-types/zone-check.ts', read],
+    [
+      'an area, by destructuring',
+      'src/server/planning/zone-check.ts',
+      'const { env } = process;\nexport const port = env.PORT;\n',
+    ],
+  ])('refuses %s reading process.env', async (_, filePath, code) => {
+    expect(await environmentReads(filePath, code)).toBe(1);
+  });
+
+  it.each([
+    ['the console’s config', 'src/server/config/config.ts'],
+    ['the mock platform’s config', 'src/mocks/config.ts'],
+    ['a test', 'src/server/alerts/zone-check.test.ts'],
+  ])('allows %s to read it', async (_, filePath) => {
+    expect(await environmentReads(filePath, read)).toBe(0);
+  });
+});
