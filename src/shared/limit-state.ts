@@ -146,3 +146,22 @@ export function blockedLabel(block: Pick<BlockState, 'ruleName' | 'cause'>): str
     ? `Paused by the console after a 429: ${block.ruleName}`
     : `Blocked by the platform: ${block.ruleName}`;
 }
+
+/**
+ * The block every blocked limit of a list shares, when more than one has it (an account block
+ * stops every limit): the pages say it once above the list instead of on every row, so the rows
+ * read cleanly at any width. The same words and the same end are the same block.
+ */
+export function sharedBlock(blocks: readonly (BlockState | null | undefined)[]): BlockState | null {
+  const present = blocks.filter((block): block is BlockState => block != null);
+  const first = present[0];
+  if (!first || present.length < 2) return null;
+  return present.every(
+    (block) =>
+      blockedLabel(block) === blockedLabel(first) &&
+      block.until === first.until &&
+      block.reason === first.reason,
+  )
+    ? first
+    : null;
+}

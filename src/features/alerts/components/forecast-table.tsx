@@ -4,7 +4,7 @@
 import { useState, type FormEvent } from 'react';
 import { ApiError } from '../../../lib/api-client';
 import { formatCount, formatTime } from '../../../lib/format';
-import { blockedLabel, type BlockState } from '../../../shared/limit-state';
+import { blockedLabel, sharedBlock } from '../../../shared/limit-state';
 import { counted } from '../../../shared/counted';
 import { ALERT_LIMITS, type LimitForecast } from '../../../shared/alerts';
 import { useSetThreshold } from '../api/alerts-api';
@@ -58,21 +58,6 @@ function ThresholdCell({ forecast, canEdit }: { forecast: LimitForecast; canEdit
   );
 }
 
-/** What a reader tells blocks apart by: the same words and the same end are the same block. */
-const blockText = (block: BlockState) =>
-  `${blockedLabel(block)} until ${formatTime(block.until)}. ${block.reason}`;
-
-/**
- * The block every blocked row shares, when more than one row has it (an account block stops every
- * limit): said once above the table instead of on every row, so the rows read cleanly at any width.
- */
-function sharedBlock(limits: readonly LimitForecast[]): BlockState | null {
-  const blocks = limits.flatMap((limit) => (limit.block ? [limit.block] : []));
-  if (blocks.length < 2) return null;
-  const text = blockText(blocks[0]!);
-  return blocks.every((block) => blockText(block) === text) ? blocks[0]! : null;
-}
-
 /** The forecast table. */
 export function ForecastTable({
   limits,
@@ -81,7 +66,7 @@ export function ForecastTable({
   limits: readonly LimitForecast[];
   canEdit: boolean;
 }) {
-  const shared = sharedBlock(limits);
+  const shared = sharedBlock(limits.map((limit) => limit.block));
   return (
     <div className="alerts-table-wrap">
       <table className="alerts-table forecast-table">

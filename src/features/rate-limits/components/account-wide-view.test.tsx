@@ -1,6 +1,7 @@
 // The account-wide view names each limit as every page does, puts what clients reported beside
 // what the platform counted, explains its fills in a key, and gives support no burst buttons
-// (they answered 403 and the page said nothing), and lists the minutes it set aside.
+// (they answered 403 and the page said nothing), lists the minutes it set aside, and says a block
+// every limit shares once, above the limits, instead of on each.
 import { screen } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
 import {
@@ -9,6 +10,7 @@ import {
   stubApiPerTest,
 } from '../../../lib/test-support/render-with-queries';
 import type { AccountOverview } from '../../../shared/integrations';
+import type { BlockState } from '../../../shared/limit-state';
 import { AccountWideView } from './account-wide-view';
 
 const now = '2026-11-25T15:49:00.000Z';
@@ -86,5 +88,31 @@ describe('AccountWideView', () => {
     const note = await screen.findByRole('note', { name: 'Set aside as implausible (1)' });
     expect(note).toHaveTextContent(/CRM connector, .*: 20,000 requests kept/);
     expect(note).toHaveTextContent('counted in no limit, timeline or forecast');
+  });
+
+  it('says an account block once above the limits, not on every limit', async () => {
+    const block: BlockState = {
+      scope: 'account',
+      ruleId: 'account-minute',
+      ruleName: 'Account minute limit',
+      cause: 'platform',
+      reason: 'The platform blocked the account: the Account minute limit was used up.',
+      until: '2026-11-25T15:50:00.000Z',
+      incidentKey: 'incident-1',
+    };
+    const minute = overview.limits[0]!;
+    answered = {
+      ...overview,
+      limits: [
+        { ...minute, block },
+        { ...minute, ruleId: 'account-hour', period: 'HOUR', limit: 200_000, block },
+      ],
+    };
+    renderWithQueries(<AccountWideView canBurst={false} />);
+    expect(
+      await screen.findByText(/Blocked by the platform: Account minute limit, every limit below/),
+    ).toBeInTheDocument();
+    expect(screen.getAllByText(block.reason)).toHaveLength(1);
+    expect(screen.getAllByText('Blocked (see above)')).toHaveLength(2);
   });
 });

@@ -2,7 +2,7 @@
 // integration's requests stacked and the unreported share shown as unknown, the last hour's
 // requests per source, the per-integration table, the incidents of every reporter merged, and
 // the reported minutes set aside as implausible.
-import { blockedLabel, incidentLimitName } from '../../../shared/limit-state';
+import { blockedLabel, incidentLimitName, sharedBlock } from '../../../shared/limit-state';
 import { useQuery } from '@tanstack/react-query';
 import { LoadErrorPanel } from '../../../components/ui/load-error-panel';
 import { formatCount, formatTime } from '../../../lib/format';
@@ -23,7 +23,16 @@ function slotOf(overview: AccountOverview, id: string): number {
   return index < 0 ? 6 : (index % 5) + 1;
 }
 
-function LimitBar({ limit, overview }: { limit: AccountLimit; overview: AccountOverview }) {
+function LimitBar({
+  limit,
+  overview,
+  blockSaidAbove,
+}: {
+  limit: AccountLimit;
+  overview: AccountOverview;
+  /** The block is the one every limit of the list shares, said once above it. */
+  blockSaidAbove: boolean;
+}) {
   const parts = [
     { id: 'console', name: 'This console', used: limit.console },
     ...limit.integrations,
@@ -73,8 +82,14 @@ function LimitBar({ limit, overview }: { limit: AccountLimit; overview: AccountO
       {/* The same state as the gauges, Alerts and the banner: the server's words for the block. */}
       {limit.block ? (
         <p className="gauge-blocked account-limit-blocked">
-          {blockedLabel(limit.block)} until {formatTime(limit.block.until)}.{' '}
-          <span className="muted">{limit.block.reason}</span>
+          {blockSaidAbove ? (
+            'Blocked (see above)'
+          ) : (
+            <>
+              {blockedLabel(limit.block)} until {formatTime(limit.block.until)}.{' '}
+              <span className="muted">{limit.block.reason}</span>
+            </>
+          )}
         </p>
       ) : null}
     </li>
@@ -170,30 +185,48 @@ function IntegrationsTable({ overview }: { overview: AccountOverview }) {
       aria-label="Requests of each reporting integration, scrollable"
       tabIndex={0}
     >
-      <table className="account-integrations">
+      <table className="account-integrations" role="table">
+        {/* Roles spelled out: the rows become cards on a phone, and a table whose display CSS
+            changes loses its semantics in some browsers. */}
         <caption className="visually-hidden">Requests of each reporting integration</caption>
-        <thead>
-          <tr>
-            <th scope="col">Integration</th>
-            <th scope="col">Last minute</th>
-            <th scope="col">Last hour</th>
-            <th scope="col">Share of limits</th>
-            <th scope="col">429s (hour)</th>
-            <th scope="col">Last report</th>
+        <thead role="rowgroup">
+          <tr role="row">
+            <th scope="col" role="columnheader">
+              Integration
+            </th>
+            <th scope="col" role="columnheader">
+              Last minute
+            </th>
+            <th scope="col" role="columnheader">
+              Last hour
+            </th>
+            <th scope="col" role="columnheader">
+              Share of limits
+            </th>
+            <th scope="col" role="columnheader">
+              429s (hour)
+            </th>
+            <th scope="col" role="columnheader">
+              Last report
+            </th>
           </tr>
         </thead>
-        <tbody>
+        <tbody role="rowgroup">
           {overview.integrations.map((row) => (
-            <tr key={row.id} data-stale={row.stale || undefined}>
-              <th scope="row">
+            <tr key={row.id} role="row" data-stale={row.stale || undefined}>
+              <th scope="row" role="rowheader">
                 <span className="account-key" data-slot={slotOf(overview, row.id)}>
                   {row.name}
                 </span>
                 {row.owner ? <span className="muted account-owner"> {row.owner}</span> : null}
               </th>
-              <td>{number(row.requestsLastMinute)}</td>
-              <td>{number(row.requestsLastHour)}</td>
-              <td>
+              <td role="cell" data-label="Last minute">
+                {number(row.requestsLastMinute)}
+              </td>
+              <td role="cell" data-label="Last hour">
+                {number(row.requestsLastHour)}
+              </td>
+              <td role="cell" data-label="Share of limits">
                 {row.shares.length === 0
                   ? '—'
                   : row.shares
@@ -203,8 +236,10 @@ function IntegrationsTable({ overview }: { overview: AccountOverview }) {
                       )
                       .join(', ')}
               </td>
-              <td>{number(row.throttledLastHour)}</td>
-              <td>
+              <td role="cell" data-label="429s (hour)">
+                {number(row.throttledLastHour)}
+              </td>
+              <td role="cell" data-label="Last report">
                 {row.status === 'revoked' ? (
                   <span className="badge">revoked</span>
                 ) : row.stale ? (
@@ -332,6 +367,7 @@ export function AccountWideView({ canBurst }: { canBurst: boolean }) {
   const limits = data?.limits.filter(
     (limit) => limit.ruleId.startsWith('account-') || limit.integrations.length > 0,
   );
+  const shared = sharedBlock((limits ?? []).map((limit) => limit.block));
   return (
     <section className="card rate-limits-section account-wide" aria-labelledby="account-wide-title">
       <h2 id="account-wide-title">Account-wide: every reporting client</h2>
@@ -354,9 +390,20 @@ export function AccountWideView({ canBurst }: { canBurst: boolean }) {
           <div className="account-wide-grid">
             <div>
               <h3>Limits</h3>
+              {shared ? (
+                <p className="gauge-blocked account-limit-blocked">
+                  {blockedLabel(shared)}, every limit below until {formatTime(shared.until)}.{' '}
+                  <span className="muted">{shared.reason}</span>
+                </p>
+              ) : null}
               <ul className="account-limits">
                 {(limits ?? []).map((limit) => (
-                  <LimitBar key={`${limit.ruleId}-${limit.period}`} limit={limit} overview={data} />
+                  <LimitBar
+                    key={`${limit.ruleId}-${limit.period}`}
+                    limit={limit}
+                    overview={data}
+                    blockSaidAbove={shared !== null && limit.block != null}
+                  />
                 ))}
               </ul>
               <LimitsKey overview={data} />
