@@ -3,6 +3,7 @@
 // CSV and Markdown exports. The page builds the files from the result it shows, so a file is that
 // run (its id and time stamped in it), never a new replay over a later window.
 import { csvCell } from './csv-formula';
+import { endpointName } from './endpoint-name';
 import { counted } from './counted';
 import {
   PLANNING_PERIODS,
@@ -55,7 +56,8 @@ export function baselineNote(result: Pick<WhatIfResult, 'recorded429s' | 'inForc
   }
   const where = byEndpoint
     .slice(0, 3)
-    .map((row) => `${row.endpoint} ×${n(row.throttled)}`)
+    // Named as every page names an operation (the path when it is none the console knows).
+    .map((row) => `${endpointName(row.endpoint) ?? row.endpoint} ×${n(row.throttled)}`)
     .join(', ');
   const recorded = `The platform answered ${counted(total, '429')} in this period (${where}${byEndpoint.length > 3 ? ', …' : ''})`;
   const refused = result.inForce.refused;
