@@ -7,7 +7,7 @@
 import { chromium } from '@playwright/test';
 import lighthouse, { desktopConfig, type Flags, type Result } from 'lighthouse';
 import { signIn } from '../lib/console';
-import { freePort } from '../lib/free-port';
+import { freePort } from '../../src/server/test-support/free-port';
 import { median } from '../lib/load';
 import { figure, type Figure } from '../lib/report';
 import type { BenchContext } from './context';

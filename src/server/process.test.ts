@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockUpstreamServer, type MockUpstreamServer } from '../mocks/server';
 import { writeHarnessUsersFile } from './test-support/bff-harness';
-import { freePort, runBff, spawnBff } from './test-support/bff-process';
+import { runBff, spawnBff } from './test-support/bff-process';
+import { freePort } from './test-support/free-port';
 import { PROCESS_TEST_TIMEOUT_MS } from './test-support/process-deadline';
 import { TEST_REDIS_CLUSTER_URL } from './test-support/store-engines';
 

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AccountOverviewSchema, IssuedKeySchema } from '../../shared/integrations';
 import { createConsoleServer } from '../http-server';
 import { startBffHarness, type BffHarness } from '../test-support/bff-harness';
-import { freePort } from '../test-support/bff-process';
+import { freePort } from '../test-support/free-port';
 
 const run = promisify(execFile);
 const PACKAGE_DIR = resolve(import.meta.dirname, '../../../packages/reporter');

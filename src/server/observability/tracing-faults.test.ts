@@ -3,7 +3,7 @@
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createLogger } from './logger';
-import { freePort } from '../test-support/bff-process';
+import { freePort } from '../test-support/free-port';
 import { traceStep } from './traced-steps';
 import { EXPORT_WARNING_INTERVAL_MS, startTracing, type Tracing } from './tracing';
 

@@ -2,8 +2,7 @@
 // tests that need what only a process has: signals, a graceful shutdown, a crash, startup errors,
 // several replicas side by side.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
+import { freePort } from './free-port';
 import { HARNESS_USERS } from './bff-harness';
 import { PROCESS_START_DEADLINE_MS } from './process-deadline';
 import type { Role } from '../../shared/session';
@@ -21,15 +20,6 @@ export interface BffProcess {
   /** Resolves with the exit code (null when killed by a signal) once the process has ended. */
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   kill(signal?: NodeJS.Signals): void;
-}
-
-/** A free TCP port on loopback. */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 /** Runs the BFF with `env` (on top of a minimal environment) until it exits. */

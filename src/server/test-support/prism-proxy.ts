@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { TransportResponse } from '../upstream/http-transport';
-import { freePort } from './bff-process';
+import { freePort } from './free-port';
 
 /** A running Prism proxy. */
 export interface PrismProxy {

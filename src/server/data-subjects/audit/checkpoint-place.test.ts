@@ -21,7 +21,8 @@ import {
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import { AuditIntegritySchema } from '../../../shared/audit-trail';
-import { freePort, runBff } from '../../test-support/bff-process';
+import { runBff } from '../../test-support/bff-process';
+import { freePort } from '../../test-support/free-port';
 import { PROCESS_TEST_TIMEOUT_MS } from '../../test-support/process-deadline';
 import {
   startBffHarness,

@@ -1,5 +1,5 @@
-// A free loopback port, for the servers a scenario starts where a fixed one may be taken by
-// another run on the same machine.
+// A free loopback port, for servers a test or a bench scenario starts where a fixed one may be
+// taken by another run on the same machine.
 import { createServer, type AddressInfo } from 'node:net';
 
 /** A TCP port nothing listens on now, on 127.0.0.1. */
