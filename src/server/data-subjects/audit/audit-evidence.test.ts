@@ -3,7 +3,7 @@
 // signed checkpoints kept outside the database; a checkpoint signed with another key is refused;
 // an incomplete record (an intent whose outcome never came, e.g. after kill -9) cannot be edited
 // unnoticed; and the console's files are owner-only.
-import { spawn } from 'node:child_process';
+import { killAfterLines } from '../../test-support/kill-after-lines';
 import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -293,37 +293,13 @@ describe('kill -9 while checkpoints are being taken', { timeout: PROCESS_TEST_TI
   it('loses no checkpoint that was reported written', async () => {
     const dataDir = tempDir();
     const outside = tempDir();
-    const child = spawn(
-      process.execPath,
-      [
-        '--import',
-        'tsx',
+    const reported = (
+      await killAfterLines(
         'src/server/data-subjects/audit/fixtures/checkpoint-writer.ts',
-        dataDir,
-        outside,
-        KEY,
-      ],
-      { stdio: ['ignore', 'pipe', 'inherit'] },
-    );
-    const reported: number[] = [];
-    await new Promise<void>((resolve, reject) => {
-      let buffered = '';
-      child.stdout.on('data', (chunk: Buffer) => {
-        buffered += chunk.toString('utf8');
-        const lines = buffered.split('\n');
-        buffered = lines.pop() ?? '';
-        for (const line of lines) reported.push(Number(line.replace('written ', '')));
-        // Killed in the middle of its work, without warning.
-        if (reported.length >= 25) {
-          child.kill('SIGKILL');
-          resolve();
-        }
-      });
-      child.on('exit', (code, signal) => {
-        if (signal !== 'SIGKILL') reject(new Error(`the writer stopped by itself (${code})`));
-      });
-    });
-    await new Promise((resolve) => child.once('close', resolve));
+        [dataDir, outside, KEY],
+        25,
+      )
+    ).map((line) => Number(line.replace('written ', '')));
     const kept = readFileSync(join(outside, CHECKPOINT_FILE), 'utf8')
       .split('\n')
       .filter((line) => line.trim() !== '')

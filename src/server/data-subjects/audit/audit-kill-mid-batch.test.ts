@@ -1,7 +1,6 @@
 // kill -9 in the middle of group commits, on both engines: every outcome reported written is in
 // the trail, what the kill cut short is only intents without outcomes (never an outcome without
 // its intent, never half a batch), and the chain verifies.
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,6 +10,7 @@ import { verifyAuditChain } from './verify-chain';
 import { SqlAuditStore, type ChainRow } from './audit-store';
 import { openDatabase, type SqlDatabase } from '../../store/database';
 import { openPostgresDatabase } from '../../store/postgres-database';
+import { killAfterLines } from '../../test-support/kill-after-lines';
 import { createTestSchema, TEST_DATABASE_URL } from '../../test-support/store-engines';
 
 const KEY = 'kill-mid-batch-key-'.repeat(3);
@@ -22,36 +22,12 @@ afterAll(async () => {
 
 /** Runs the writer on `where` and kills it (-9) once `count` outcomes were reported written. */
 async function killAfter(where: string, count: number): Promise<string[]> {
-  const child = spawn(
-    process.execPath,
-    [
-      '--import',
-      'tsx',
-      'src/server/data-subjects/audit/fixtures/parallel-lookups-writer.ts',
-      where,
-      KEY,
-    ],
-    { stdio: ['ignore', 'pipe', 'inherit'] },
+  const lines = await killAfterLines(
+    'src/server/data-subjects/audit/fixtures/parallel-lookups-writer.ts',
+    [where, KEY],
+    count,
   );
-  const reported: string[] = [];
-  await new Promise<void>((resolve, reject) => {
-    let buffered = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      buffered += chunk.toString('utf8');
-      const lines = buffered.split('\n');
-      buffered = lines.pop() ?? '';
-      for (const line of lines) reported.push(line.replace('outcome ', ''));
-      if (reported.length >= count && child.exitCode === null && !child.killed) {
-        child.kill('SIGKILL');
-        resolve();
-      }
-    });
-    child.on('exit', (code, signal) => {
-      if (signal !== 'SIGKILL') reject(new Error(`the writer stopped by itself (${code})`));
-    });
-  });
-  await new Promise((resolve) => child.once('close', resolve));
-  return reported;
+  return lines.map((line) => line.replace('outcome ', ''));
 }
 
 async function readWholeChain(store: SqlAuditStore): Promise<ChainRow[]> {
