@@ -9,11 +9,11 @@ import { PROBLEM_TYPES } from '../../../shared/problem';
 import type { HttpProblem } from '../../http/problem';
 import type { AuditEvidenceStore } from './audit-evidence-store';
 import type { AuditRecordStore } from './audit-record-store';
+import type { IdentifierHasher } from './identifier-hash';
+import { shownSubjects } from './shown-identifiers';
 
 /** What the writer needs of the trail: its lookups' writes. */
 type LookupRecords = Pick<AuditRecordStore, 'begin' | 'complete' | 'record'>;
-import type { IdentifierHasher } from './identifier-hash';
-import { shownSubjects } from './shown-identifiers';
 
 /** One lookup to account for. */
 export interface LookupAccount {
