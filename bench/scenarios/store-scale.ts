@@ -7,7 +7,9 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createIdentifierHasher } from '../../src/server/data-subjects/audit/identifier-hash';
-import { SqlAuditStore, type AuditEntry } from '../../src/server/data-subjects/audit/audit-store';
+import type { AuditEntry } from '../../src/server/data-subjects/audit/audit-record-store';
+import { AuditSearch } from '../../src/server/data-subjects/audit/audit-search';
+import { openAuditTrailStores } from '../../src/server/data-subjects/audit/audit-trail-stores';
 import { openDatabase, type SqlDatabase } from '../../src/server/store/database';
 import {
   SqlIncidentStore,
@@ -98,7 +100,7 @@ export async function storeScaleScenario(ctx: BenchContext): Promise<Figure[]> {
   const db = await openDatabase({ dataDir: mkdtempSync(join(tmpdir(), 'bench-store-')) });
   try {
     const store = new SqlIncidentStore(db);
-    const audit = new SqlAuditStore(db, { chainKey: BENCH_CHAIN_KEY });
+    const audit = new AuditSearch(db);
     const incidentsMs = await load(
       db,
       count,
@@ -108,7 +110,7 @@ export async function storeScaleScenario(ctx: BenchContext): Promise<Figure[]> {
     const auditMs = await load(
       db,
       count,
-      (d) => new SqlAuditStore(d, { chainKey: BENCH_CHAIN_KEY }),
+      (d) => openAuditTrailStores(d, { chainKey: BENCH_CHAIN_KEY }).records,
       (batch, i) => batch.record(auditEntry(i)),
     );
     ctx.log(

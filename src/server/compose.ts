@@ -140,7 +140,7 @@ export function composeBff({
   // Every area records its administrative changes in the audit trail through this one port; the
   // store is read when a change is made (the data-subjects area is built after the others).
   const recordChange = changeRecorder({
-    record: (change) => dataSubjects.auditStore.recordChange(change),
+    record: (change) => dataSubjects.audit.records.recordChange(change),
     clientAddress: (c) => clientAddress(c, config.web),
     now,
     onFailure: (error, change) =>
@@ -424,8 +424,8 @@ export function composeBff({
     integrations,
     /** What-if and migration readiness: the recorded traffic (tests read and write it). */
     planning,
-    /** The lookup audit trail (tests read it). */
-    auditStore: dataSubjects.auditStore,
+    /** The lookup audit trail's chain, records and search (tests read it). */
+    audit: dataSubjects.audit,
     /** What is kept beside the trail (tests read it). */
     auditEvidence: dataSubjects.auditEvidence,
     /** Early warning and alerts (tests drive its outbox and monitor). */

@@ -45,8 +45,8 @@ describe('alert changes in the audit trail', () => {
       json({ name: 'Chat', kind: 'slack', url: SLACK_URL, events: ['incident.new'] }),
     );
 
-    const items = (await h.auditStore.listChanges({ kind: 'alert-destination', limit: 20 })).items
-      .concat((await h.auditStore.listChanges({ kind: 'threshold', limit: 20 })).items)
+    const items = (await h.audit.search.listChanges({ kind: 'alert-destination', limit: 20 })).items
+      .concat((await h.audit.search.listChanges({ kind: 'threshold', limit: 20 })).items)
       .sort((a, b) => (a.id < b.id ? 1 : -1));
     expect(items.map((item) => item.action).reverse()).toEqual([
       'alert-destination.created',
@@ -79,7 +79,7 @@ describe('alert changes in the audit trail', () => {
 
   it('refuses a change whose audit entry cannot be written, and changes nothing', async () => {
     h = await startBffHarness();
-    vi.spyOn(h.auditStore, 'recordChange').mockRejectedValue(new Error('disk full'));
+    vi.spyOn(h.audit.records, 'recordChange').mockRejectedValue(new Error('disk full'));
     const response = await h.request(
       '/api/alerts/destinations',
       json({ name: 'SIEM', kind: 'slack', url: SLACK_URL, events: ['incident.new'] }),

@@ -127,7 +127,7 @@ describe('signing in with the identity provider', () => {
 
 describe('provider sign-ins in the audit trail', () => {
   const signIns = async (harness: BffHarness) =>
-    (await harness.auditStore.listChanges({ kind: 'sign-in', limit: 10 })).items;
+    (await harness.audit.search.listChanges({ kind: 'sign-in', limit: 10 })).items;
 
   it('records a sign-in with the person and method, once', async () => {
     const { harness } = await consoleWithProvider();

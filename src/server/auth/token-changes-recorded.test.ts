@@ -20,7 +20,7 @@ async function makeToken(h: BffHarness, name = 'nightly export') {
 }
 
 const tokenChanges = async (h: BffHarness) =>
-  (await h.auditStore.listChanges({ kind: 'token', limit: 10 })).items;
+  (await h.audit.search.listChanges({ kind: 'token', limit: 10 })).items;
 
 describe('tokens for scripts in the audit trail', () => {
   it('records a token made and one revoked with a token, once each, without the token', async () => {
@@ -73,7 +73,7 @@ describe('tokens for scripts in the audit trail', () => {
     const h = await start();
     // Signed in first: a sign-in's own entry is never what refuses it.
     expect((await h.request('/api/tokens')).status).toBe(200);
-    vi.spyOn(h.auditStore, 'recordChange').mockRejectedValueOnce(
+    vi.spyOn(h.audit.records, 'recordChange').mockRejectedValueOnce(
       new Error('SQLITE_FULL: database or disk is full'),
     );
     const refused = await makeToken(h);
@@ -88,7 +88,7 @@ describe('tokens for scripts in the audit trail', () => {
   it('keeps a token working when its revocation cannot be recorded', async () => {
     const h = await start();
     const made = CreatedApiTokenSchema.parse(await (await makeToken(h)).json());
-    vi.spyOn(h.auditStore, 'recordChange').mockRejectedValueOnce(new Error('disk full'));
+    vi.spyOn(h.audit.records, 'recordChange').mockRejectedValueOnce(new Error('disk full'));
     const refused = await h.request(`/api/tokens/${made.id}`, { method: 'DELETE' });
     expect(refused.status).toBe(503);
     const used = await h.app.request('/api/audit-trail/integrity', {

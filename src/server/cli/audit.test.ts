@@ -18,7 +18,7 @@ import { createLogger } from '../observability/logger';
 import { streamAuditExport } from '../data-subjects/audit/audit-export';
 import { createExportSigner } from '../data-subjects/audit/export-signing';
 import { AuditEvidenceStore } from '../data-subjects/audit/audit-evidence-store';
-import { SqlAuditStore } from '../data-subjects/audit/audit-store';
+import { openAuditTrailStores } from '../data-subjects/audit/audit-trail-stores';
 import { openDatabase, type SqlDatabase } from '../store/database';
 import { openPostgresDatabase } from '../store/postgres-database';
 import { sampleAuditEntry } from '../test-support/audit-entry';
@@ -49,9 +49,9 @@ async function run(argv: string[], env: Record<string, string | undefined>) {
 }
 
 async function fill(db: SqlDatabase) {
-  const store = new SqlAuditStore(db, { chainKey: deriveAuditKey(KEY, 'chain') });
+  const trail = openAuditTrailStores(db, { chainKey: deriveAuditKey(KEY, 'chain') });
   for (let i = 0; i < 3; i += 1) {
-    await store.record(
+    await trail.records.record(
       sampleAuditEntry(Date.UTC(2026, 0, 1) + i * 1_000, { shownHashes: ['a'.repeat(64)] }),
     );
   }
@@ -163,10 +163,10 @@ async function trailWithCheckpoint() {
   const outside = tempDir();
   const db = await openDatabase({ dataDir });
   try {
-    const store = new SqlAuditStore(db, { chainKey: deriveAuditKey(KEY, 'chain') });
-    for (let i = 0; i < 3; i += 1) await store.record(sampleAuditEntry(T0 + i * 1_000));
+    const trail = openAuditTrailStores(db, { chainKey: deriveAuditKey(KEY, 'chain') });
+    for (let i = 0; i < 3; i += 1) await trail.records.record(sampleAuditEntry(T0 + i * 1_000));
     await createCheckpointer({
-      store,
+      chain: trail.chain,
       evidence: new AuditEvidenceStore(db),
       signer: createExportSigner(KEY),
       dir: outside,

@@ -27,7 +27,7 @@ import { runAuditMaintenance } from '../data-subjects/audit/retention-job';
 import { verifyAuditChain } from '../data-subjects/audit/verify-chain';
 import { createLogger } from '../observability/logger';
 import { AuditEvidenceStore } from '../data-subjects/audit/audit-evidence-store';
-import { SqlAuditStore } from '../data-subjects/audit/audit-store';
+import { AuditChainStore } from '../data-subjects/audit/audit-chain-store';
 import { DATABASE_FILE, type SqlDatabase } from '../store/database';
 import { databasePlaceOf, openConfiguredDatabase } from '../store/configured-database';
 import { ConfigError, loadEnvironment } from '../config/config';
@@ -162,7 +162,7 @@ export async function runAuditCli(argv: string[], io: AuditCliIo): Promise<numbe
       const chainKey = deriveAuditKey(key, 'chain');
       const db = await openStore(io.env);
       try {
-        const store = new SqlAuditStore(db, { chainKey });
+        const chain = new AuditChainStore(db, chainKey);
         const evidence = new AuditEvidenceStore(db);
         const engine = io.env.DATABASE_URL ? 'PostgreSQL' : 'SQLite';
         // Outside copies first: a path that cannot be read, or holds no checkpoint, is an error
@@ -191,7 +191,7 @@ export async function runAuditCli(argv: string[], io: AuditCliIo): Promise<numbe
             throw new UsageError('AUDIT_RETENTION_DAYS must be a whole number of days');
           }
           const { retention, verification } = await runAuditMaintenance({
-            store,
+            chain,
             evidence,
             chainKey,
             retentionDays: days,
@@ -207,7 +207,7 @@ export async function runAuditCli(argv: string[], io: AuditCliIo): Promise<numbe
           );
           return verification.ok ? 0 : 1;
         }
-        const verification = await verifyAuditChain(store, chainKey, {
+        const verification = await verifyAuditChain(chain, chainKey, {
           now,
           source: 'npm run audit -- verify',
           checkpoints: {

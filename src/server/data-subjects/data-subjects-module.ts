@@ -14,8 +14,8 @@ import type { SqlDatabase } from '../store/database';
 import type { UpstreamClient } from '../upstream/upstream-client';
 import { deriveAuditKey } from './audit/audit-chain';
 import { AuditEvidenceStore } from './audit/audit-evidence-store';
-import { SqlAuditStore } from './audit/audit-store';
 import { auditStream, type AuditStreamOptions } from './audit/audit-stream';
+import { openAuditTrailStores, type AuditTrailStores } from './audit/audit-trail-stores';
 import { auditTrailRoutes } from './audit/audit-trail-routes';
 import { accountabilityRoutes } from './audit/accountability-routes';
 import { AccountabilityStore } from './audit/accountability-store';
@@ -67,7 +67,8 @@ export interface DataSubjectsAreaDeps {
 }
 
 export interface DataSubjectsArea extends AreaModule {
-  readonly auditStore: SqlAuditStore;
+  /** The trail's chain, records and search (the administrative changes are recorded there). */
+  readonly audit: AuditTrailStores;
   /** What is kept beside the trail (tests read it). */
   readonly auditEvidence: AuditEvidenceStore;
   readonly lookupAudit: LookupAudit;
@@ -107,13 +108,13 @@ export function createDataSubjectsArea(deps: DataSubjectsAreaDeps): DataSubjects
   const hasher = createIdentifierHasher(auditSecret);
   // The trail's hash chain and export signatures use keys derived from the same audit key.
   const chainKey = deriveAuditKey(auditSecret, 'chain');
-  const auditStore = new SqlAuditStore(deps.database, {
+  const audit = openAuditTrailStores(deps.database, {
     chainKey,
     onEntry: auditStream({ logger, publish: deps.publishEntry ?? (() => Promise.resolve()) }),
   });
   // Beside the trail: walks of the chain, checkpoints, export signatures, the write probe.
   const auditEvidence = new AuditEvidenceStore(deps.database);
-  const lookupAudit = new LookupAudit(auditStore, auditEvidence, hasher, now);
+  const lookupAudit = new LookupAudit(audit.records, auditEvidence, hasher, now);
   const lookups = new DataSubjectLookups({
     operations: deps.operations,
     upstream: deps.upstream,
@@ -126,7 +127,7 @@ export function createDataSubjectsArea(deps: DataSubjectsAreaDeps): DataSubjects
     prepareCheckpointDir(settings.auditCheckpointDir, logger);
   }
   const checkpointer = createCheckpointer({
-    store: auditStore,
+    chain: audit.chain,
     evidence: auditEvidence,
     signer,
     dir: settings.auditCheckpointDir,
@@ -137,7 +138,7 @@ export function createDataSubjectsArea(deps: DataSubjectsAreaDeps): DataSubjects
   });
   const checkpoints = { publicKeyPem: signer.publicKeyPem, sources: () => checkpointer.sources() };
   const maintenance: RetentionJobOptions = {
-    store: auditStore,
+    chain: audit.chain,
     evidence: auditEvidence,
     chainKey,
     checkpoints,
@@ -157,7 +158,7 @@ export function createDataSubjectsArea(deps: DataSubjectsAreaDeps): DataSubjects
   };
 
   return {
-    auditStore,
+    audit,
     auditEvidence,
     lookupAudit,
     maintenance,
@@ -182,12 +183,13 @@ export function createDataSubjectsArea(deps: DataSubjectsAreaDeps): DataSubjects
       },
       {
         path: '/api/audit-trail/changes',
-        app: adminChangesRoutes({ store: auditStore, ...signedExports }),
+        app: adminChangesRoutes({ search: audit.search, ...signedExports }),
       },
       {
         path: '/api/audit-trail',
         app: auditTrailRoutes({
-          store: auditStore,
+          search: audit.search,
+          chain: audit.chain,
           evidence: auditEvidence,
           recordChange: deps.recordChange,
           hasher,
@@ -210,7 +212,7 @@ export function createDataSubjectsArea(deps: DataSubjectsAreaDeps): DataSubjects
         path: '/api/accountability',
         app: accountabilityRoutes({
           figures: new AccountabilityStore(deps.database),
-          store: auditStore,
+          search: audit.search,
           ...signedExports,
         }),
       },

@@ -444,7 +444,7 @@ describe('POST /api/data-subjects/lookups', () => {
 
   it('withholds the answer when the lookup’s outcome cannot be written to the audit trail', async () => {
     const h = await start();
-    const store = h.auditStore;
+    const store = h.audit.records;
     const original = store.complete.bind(store);
     store.complete = () => Promise.reject(new Error('disk full'));
     try {

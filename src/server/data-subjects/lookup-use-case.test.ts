@@ -20,7 +20,7 @@ import { TransportError, type TransportResponse } from '../upstream/http-transpo
 import type { UpstreamClient } from '../upstream/upstream-client';
 import { deriveAuditKey } from './audit/audit-chain';
 import { AuditEvidenceStore } from './audit/audit-evidence-store';
-import { SqlAuditStore } from './audit/audit-store';
+import { openAuditTrailStores, type AuditTrailStores } from './audit/audit-trail-stores';
 import { createIdentifierHasher } from './audit/identifier-hash';
 import { LookupAudit } from './audit/lookup-audit-writer';
 import { AuditedLookups, AuditUnavailableError } from './lookup-use-case';
@@ -36,14 +36,14 @@ const DETAILS = { operation: 'v4-details', params: { identifier: ADA } };
 
 describe('the audited lookup, without HTTP', () => {
   let db: TestDatabase;
-  let store: SqlAuditStore;
+  let stores: AuditTrailStores;
   let sent: number;
   /** What the trail held each time the upstream was called. */
   let trailWhenSent: AuditRecord[][];
   let upstream: (() => Promise<TransportResponse>) | undefined;
   let logged: string[];
 
-  const trail = async () => (await store.list({ limit: 50 })).items;
+  const trail = async () => (await stores.search.list({ limit: 50 })).items;
 
   function service() {
     const client = {
@@ -59,7 +59,7 @@ describe('the audited lookup, without HTTP', () => {
       now: () => NOW,
     });
     const audit = new LookupAudit(
-      store,
+      stores.records,
       new AuditEvidenceStore(db),
       createIdentifierHasher(AUDIT_KEY),
       () => NOW,
@@ -75,7 +75,7 @@ describe('the audited lookup, without HTTP', () => {
 
   beforeEach(async () => {
     db = await SQLITE.open();
-    store = new SqlAuditStore(db, { chainKey: deriveAuditKey(AUDIT_KEY, 'chain') });
+    stores = openAuditTrailStores(db, { chainKey: deriveAuditKey(AUDIT_KEY, 'chain') });
     sent = 0;
     trailWhenSent = [];
     upstream = undefined;

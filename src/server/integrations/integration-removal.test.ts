@@ -63,7 +63,7 @@ describe('removing an integration', () => {
       title: 'Revoke the integration first',
     });
     expect(await listedNames()).toEqual([NAME]);
-    const { items } = await h.auditStore.listChanges({ limit: 50 });
+    const { items } = await h.audit.search.listChanges({ limit: 50 });
     expect(items.map((item) => item.action)).not.toContain('integration.removed');
   });
 
@@ -88,7 +88,7 @@ describe('removing an integration', () => {
       (await h.request(`/api/integrations/${integration.id}/rotate`, { method: 'POST' })).status,
     ).toBe(404);
 
-    const { items } = await h.auditStore.listChanges({ limit: 50 });
+    const { items } = await h.audit.search.listChanges({ limit: 50 });
     const entry = items.find((item) => item.action === 'integration.removed');
     expect(entry).toMatchObject({ username: 'admin', target: integration.id, after: null });
     expect(JSON.parse(entry!.before!)).toEqual({ name: NAME, owner: 'data team' });

@@ -5,6 +5,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { Integration } from '../../shared/integrations';
 import { nameSkeleton } from '../../shared/safe-text';
 import type { SqlDatabase } from '../store/database';
+import { databaseOpener, type DatabaseOrOpener } from '../store/database-opener';
 import { sortableId } from '../store/sortable-id';
 import { generateReportingKey, hashReportingKey, keyHint } from './integration-keys';
 import * as z from 'zod';
@@ -77,8 +78,8 @@ export class IntegrationStore {
   readonly #now: () => number;
 
   /** `db` may still be opening: the first query waits for it. */
-  constructor(db: SqlDatabase | (() => Promise<SqlDatabase>), now: () => number = Date.now) {
-    this.#db = typeof db === 'function' ? db : () => Promise.resolve(db);
+  constructor(db: DatabaseOrOpener, now: () => number = Date.now) {
+    this.#db = databaseOpener(db);
     this.#now = now;
   }
 

@@ -6,6 +6,7 @@ import * as z from 'zod';
 import { REPORT_LIMITS } from '../../shared/integrations';
 import { OTHER_TEMPLATE } from '../../shared/operation-templates';
 import type { SqlDatabase, SqlExecutor } from '../store/database';
+import { databaseOpener, type DatabaseOrOpener } from '../store/database-opener';
 import { integer, select } from '../store/typed-rows';
 
 /** One minute of one operation, reduced and validated (report-intake.ts). */
@@ -169,12 +170,12 @@ export class ReportAggregates {
 
   /** `db` may still be opening: the first query waits for it. */
   constructor(
-    db: SqlDatabase | (() => Promise<SqlDatabase>),
+    db: DatabaseOrOpener,
     now: () => number = Date.now,
     alsoRecord?: AlsoRecordMinutes,
     ceiling: MinuteCeiling = () => undefined,
   ) {
-    this.#db = typeof db === 'function' ? db : () => Promise.resolve(db);
+    this.#db = databaseOpener(db);
     this.#now = now;
     this.#alsoRecord = alsoRecord;
     this.#ceiling = ceiling;

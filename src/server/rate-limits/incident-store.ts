@@ -10,6 +10,7 @@ import {
   type RateLimitPeriod,
 } from '../../shared/rate-limits';
 import type { SqlDatabase } from '../store/database';
+import { databaseOpener, type DatabaseOrOpener } from '../store/database-opener';
 import { decodeKeysetCursor, encodeKeysetCursor } from '../store/keyset-cursor';
 import { integer, select } from '../store/typed-rows';
 
@@ -220,8 +221,8 @@ export class SqlIncidentStore implements IncidentStore {
   readonly #db: () => Promise<SqlDatabase>;
 
   /** `db` may still be opening, or be opened on first use: the first query waits for it. */
-  constructor(db: SqlDatabase | Promise<SqlDatabase> | (() => Promise<SqlDatabase>)) {
-    this.#db = typeof db === 'function' ? db : () => Promise.resolve(db);
+  constructor(db: DatabaseOrOpener) {
+    this.#db = databaseOpener(db);
   }
 
   async record(o: IncidentObservation): Promise<Incident> {

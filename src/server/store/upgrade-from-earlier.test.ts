@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AlertStore } from '../alerts/alert-store';
 import { deriveAuditKey } from '../data-subjects/audit/audit-chain';
-import { SqlAuditStore } from '../data-subjects/audit/audit-store';
+import { openAuditTrailStores } from '../data-subjects/audit/audit-trail-stores';
 import { verifyAuditChain } from '../data-subjects/audit/verify-chain';
 import { IntegrationStore } from '../integrations/integration-store';
 import { ReportAggregates } from '../integrations/report-aggregates';
@@ -37,11 +37,11 @@ describe('a store written by the console before its stores were typed and split'
 
   it('keeps every lookup, and the audit chain verifies', async () => {
     const chainKey = deriveAuditKey(FIXTURE_AUDIT_KEY, 'chain');
-    const store = new SqlAuditStore(db, { chainKey });
-    const { items } = await store.list({ limit: 50 });
+    const trail = openAuditTrailStores(db, { chainKey });
+    const { items } = await trail.search.list({ limit: 50 });
     expect(items.map((record) => record.outcome).sort()).toEqual(['not-found', 'ok', 'ok']);
     expect(items.every((record) => record.user === 'admin' && record.completed)).toBe(true);
-    const verification = await verifyAuditChain(store, chainKey, {
+    const verification = await verifyAuditChain(trail.chain, chainKey, {
       now: Date.now,
       source: 'the upgrade test',
     });

@@ -1,7 +1,7 @@
 // A trail with known accountability figures, for the store's and the routes' tests: lookups of
 // two people with and without purposes, by a person and by a token, a list that names no one,
 // administrative changes, and entries just outside the period that must not be counted.
-import type { AuditStore } from '../data-subjects/audit/audit-store';
+import type { AuditRecordStore } from '../data-subjects/audit/audit-record-store';
 import { sampleAuditEntry } from './audit-entry';
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -16,7 +16,9 @@ const PERSON_A = 'a'.repeat(64);
 const PERSON_B = 'b'.repeat(64);
 
 /** Writes the trail into `store`. */
-export async function seedAccountabilityTrail(store: AuditStore): Promise<void> {
+export async function seedAccountabilityTrail(
+  store: Pick<AuditRecordStore, 'record' | 'recordChange'>,
+): Promise<void> {
   const at = (days: number) => SEEDED_PERIOD.since + days * DAY;
   const access = (reference: string) => ({ category: 'access request', reference });
   // Before the period, and at its very end (excluded): neither is counted.

@@ -1,5 +1,5 @@
 // One successful lookup as the audit store records it, for tests that fill a trail.
-import type { AuditEntry } from '../data-subjects/audit/audit-store';
+import type { AuditEntry } from '../data-subjects/audit/audit-record-store';
 
 /** An admin's `v4-details` lookup at `at` that found its subject; `overrides` replace any field. */
 export function sampleAuditEntry(at: number, overrides: Partial<AuditEntry> = {}): AuditEntry {

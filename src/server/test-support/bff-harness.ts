@@ -230,8 +230,8 @@ export async function startBffHarness({
     rateLimiting: bff.rateLimiting,
     /** Shutdown begins: /readyz answers 503 from now on. */
     drain: bff.drain,
-    /** The lookup audit trail of this BFF. */
-    auditStore: bff.auditStore,
+    /** The lookup audit trail of this BFF: its chain, records and search. */
+    audit: bff.audit,
     /** What this BFF keeps beside its trail: walks of the chain, checkpoints, the write probe. */
     auditEvidence: bff.auditEvidence,
     /** The account-wide view's store and usage of this BFF. */

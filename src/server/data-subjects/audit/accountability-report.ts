@@ -9,14 +9,14 @@ import {
 import type { StoredChange } from './admin-change-entry';
 import type { AccountabilityStore } from './accountability-store';
 import type { AuditEvidenceStore, AuditVerification } from './audit-evidence-store';
-import type { AuditStore } from './audit-store';
+import type { AuditSearch } from './audit-search';
 import { findCheckpoint } from './checkpoints';
 import { utcText } from '../../../shared/utc-text';
 
 /** What the report reads. */
 export interface AccountabilityReportDeps {
   readonly figures: Pick<AccountabilityStore, 'figures'>;
-  readonly store: Pick<AuditStore, 'listChanges'>;
+  readonly search: Pick<AuditSearch, 'listChanges'>;
   readonly evidence: Pick<AuditEvidenceStore, 'lastVerification' | 'latestCheckpoint'>;
   readonly now: () => number;
 }
@@ -41,12 +41,12 @@ export function changeSummary(change: StoredChange): AccountabilityChange {
 
 /** The changes of the period, newest first: `listChanges` takes `until` inclusively. */
 export function changesOf(
-  store: Pick<AuditStore, 'listChanges'>,
+  search: Pick<AuditSearch, 'listChanges'>,
   period: PeriodMs,
   limit: number,
   cursor?: string,
 ) {
-  return store.listChanges({
+  return search.listChanges({
     since: period.since,
     until: period.until - 1,
     limit,
@@ -84,7 +84,7 @@ export async function accountabilityReport(
 ): Promise<AccountabilityReport> {
   const [figures, shown, verification, checkpointLine] = await Promise.all([
     deps.figures.figures(period.since, period.until),
-    changesOf(deps.store, period, CHANGES_SHOWN),
+    changesOf(deps.search, period, CHANGES_SHOWN),
     deps.evidence.lastVerification(),
     deps.evidence.latestCheckpoint(),
   ]);

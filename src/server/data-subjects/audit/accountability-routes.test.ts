@@ -33,7 +33,7 @@ afterEach(async () => {
 async function setUp() {
   const h = await startBffHarness({ now: () => SEEDED_PERIOD.until, env: { AUDIT_KEY: KEY } });
   harness = h;
-  await seedAccountabilityTrail(h.auditStore);
+  await seedAccountabilityTrail(h.audit.records);
   return h;
 }
 
@@ -177,7 +177,7 @@ describe('POST /api/accountability/export', () => {
       }
     }
     // Each export is itself recorded as an administrative change.
-    const changes = await h.auditStore.listChanges({ since: SEEDED_PERIOD.until, limit: 10 });
+    const changes = await h.audit.search.listChanges({ since: SEEDED_PERIOD.until, limit: 10 });
     expect(changes.items.filter((change) => change.action === 'audit.exported')).toHaveLength(2);
   }, 60_000);
 });

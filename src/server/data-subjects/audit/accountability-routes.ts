@@ -91,7 +91,7 @@ async function allChanges(deps: AccountabilityRoutesDeps, period: PeriodMs, tota
   const changes: StoredChange[] = [];
   let cursor: string | undefined;
   do {
-    const page = await changesOf(deps.store, period, CHANGES_PAGE, cursor);
+    const page = await changesOf(deps.search, period, CHANGES_PAGE, cursor);
     changes.push(...page.items);
     cursor = page.nextCursor ?? undefined;
   } while (cursor !== undefined);

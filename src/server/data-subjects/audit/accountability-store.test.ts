@@ -11,7 +11,7 @@ import { RESET_AUDIT_TRAIL_SQL } from '../../test-support/audit-entry';
 import { STORE_ENGINES, type TestDatabase } from '../../test-support/store-engines';
 import { AccountabilityStore } from './accountability-store';
 import { deriveAuditKey } from './audit-chain';
-import { SqlAuditStore } from './audit-store';
+import { openAuditTrailStores } from './audit-trail-stores';
 
 const CHAIN_KEY = deriveAuditKey('an-audit-key-for-the-accountability-tests-0123', 'chain');
 
@@ -27,7 +27,7 @@ for (const engine of STORE_ENGINES) {
     beforeEach(() => db.exec(RESET_AUDIT_TRAIL_SQL));
 
     it('counts people, lookups, actors, purposes and changes of the period exactly', async () => {
-      await seedAccountabilityTrail(new SqlAuditStore(db, { chainKey: CHAIN_KEY }));
+      await seedAccountabilityTrail(openAuditTrailStores(db, { chainKey: CHAIN_KEY }).records);
       expect(await figures.figures(SEEDED_PERIOD.since, SEEDED_PERIOD.until)).toEqual(
         SEEDED_FIGURES,
       );

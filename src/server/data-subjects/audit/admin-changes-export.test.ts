@@ -73,7 +73,7 @@ describe('POST /api/audit-trail/changes/export', () => {
     expect(checkExport(signature, file).ok).toBe(true);
 
     // The export itself is an administrative change, by the auditor.
-    const recorded = (await h.auditStore.listChanges({ kind: 'audit', limit: 5 })).items;
+    const recorded = (await h.audit.search.listChanges({ kind: 'audit', limit: 5 })).items;
     expect(recorded).toEqual([
       expect.objectContaining({ username: 'auditor', action: 'audit.exported', target: id }),
     ]);

@@ -52,7 +52,7 @@ describe('administrative changes through the API', () => {
     const verified = await post(h, '/api/audit-trail/verify');
     expect(await verified.json()).toMatchObject({ ok: true });
 
-    const { items } = await h.auditStore.listChanges({ limit: 50 });
+    const { items } = await h.audit.search.listChanges({ limit: 50 });
     expect(items.map((item) => item.action).reverse()).toEqual([
       'sign-in.refused',
       'sign-in.succeeded',
@@ -85,7 +85,7 @@ describe('administrative changes through the API', () => {
     expect((await post(h, '/api/demo-controls', { scenario })).status).toBe(200);
     expect((await post(h, '/api/demo-controls/reset')).status).toBe(204);
 
-    const { items } = await h.auditStore.listChanges({ limit: 50 });
+    const { items } = await h.audit.search.listChanges({ limit: 50 });
     const made = items.filter((item) => !item.action.startsWith('sign-in.')).reverse();
     expect(made.map((item) => [item.action, item.username, item.target])).toEqual([
       ['session.ended', 'admin', 'support'],

@@ -19,7 +19,7 @@ import { invalidParameter } from '../../http/problem';
 import { InvalidCursorError } from '../../store/keyset-cursor';
 import { ADMIN_CHANGE_LAYOUT, changeAnswer } from './admin-changes-export';
 import { signedExportResponse, type SignedExportDeps } from './signed-export-response';
-import type { AuditStore, ChangeQuery } from './audit-store';
+import type { AuditSearch, ChangeQuery } from './audit-search';
 import { auditTrailApi, invalidCursor } from './audit-trail-routes';
 import { NO_STORE } from '../../http/no-store';
 
@@ -50,18 +50,18 @@ function scopeOf(query: Omit<ChangeQuery, 'limit' | 'cursor'>): string {
   return `administrative changes${parts.length === 0 ? '' : `, filters: ${parts.join(', ')}`}`;
 }
 
-/** The routes' needs: the store, and what a signed export needs. */
+/** The routes' needs: the trail's search, and what a signed export needs. */
 export interface AdminChangesRoutesDeps extends SignedExportDeps {
-  readonly store: Pick<AuditStore, 'listChanges' | 'countChanges'>;
+  readonly search: Pick<AuditSearch, 'listChanges' | 'countChanges'>;
 }
 
 /** The routes, mounted at /api/audit-trail/changes. */
 export function adminChangesRoutes(deps: AdminChangesRoutesDeps) {
-  const { store } = deps;
+  const { search } = deps;
   return new Hono<AppEnv>()
     .get('/', validListQuery(changesQuerySchema), async (c) => {
       const query: ChangeQuery = c.req.valid('query');
-      const page = await store.listChanges(query).catch((error: unknown) => {
+      const page = await search.listChanges(query).catch((error: unknown) => {
         if (error instanceof InvalidCursorError) throw invalidCursor();
         throw error;
       });
@@ -94,9 +94,9 @@ export function adminChangesRoutes(deps: AdminChangesRoutesDeps) {
       return signedExportResponse(c, deps, {
         format: parsed.data.format,
         scope: scopeOf(query),
-        total: await store.countChanges(query),
+        total: await search.countChanges(query),
         pages: (cursor, limit) =>
-          store.listChanges({ ...query, limit, ...(cursor ? { cursor } : {}) }),
+          search.listChanges({ ...query, limit, ...(cursor ? { cursor } : {}) }),
         layout: ADMIN_CHANGE_LAYOUT,
         fileName: 'audit-changes',
       });

@@ -6,7 +6,7 @@ import type { AdministrativeChange } from '../../http/admin-change';
 import { RESET_AUDIT_TRAIL_SQL, sampleAuditEntry } from '../../test-support/audit-entry';
 import { STORE_ENGINES, type TestDatabase } from '../../test-support/store-engines';
 import { deriveAuditKey } from './audit-chain';
-import { SqlAuditStore } from './audit-store';
+import { openAuditTrailStores, type AuditTrailStores } from './audit-trail-stores';
 import { verifyAuditChain } from './verify-chain';
 
 const CHAIN_KEY = deriveAuditKey('an-audit-key-for-the-change-tests-0123456789', 'chain');
@@ -30,23 +30,24 @@ const change = (
 for (const engine of STORE_ENGINES) {
   describe.skipIf(!engine.available)(`administrative changes on ${engine.title}`, () => {
     let db: TestDatabase;
-    let store: SqlAuditStore;
+    let trail: AuditTrailStores;
     beforeAll(async () => {
       db = await engine.open();
-      store = new SqlAuditStore(db, { chainKey: CHAIN_KEY });
+      trail = openAuditTrailStores(db, { chainKey: CHAIN_KEY });
     });
     afterAll(() => db?.close());
     beforeEach(() => db.exec(RESET_AUDIT_TRAIL_SQL));
 
-    const verify = () => verifyAuditChain(store, CHAIN_KEY, { now: () => T0, source: 'test' });
+    const verify = () =>
+      verifyAuditChain(trail.chain, CHAIN_KEY, { now: () => T0, source: 'test' });
 
     it('keeps a change beside lookups in one chain that verifies', async () => {
-      await store.record(sampleAuditEntry(T0));
-      await store.recordChange(change(T0 + 1_000));
-      await store.record(sampleAuditEntry(T0 + 2_000));
+      await trail.records.record(sampleAuditEntry(T0));
+      await trail.records.recordChange(change(T0 + 1_000));
+      await trail.records.record(sampleAuditEntry(T0 + 2_000));
       const result = await verify();
       expect(result).toMatchObject({ ok: true, entries: 5 });
-      const { items } = await store.listChanges({ limit: 10 });
+      const { items } = await trail.search.listChanges({ limit: 10 });
       expect(items).toEqual([
         expect.objectContaining({
           username: 'alice',
@@ -59,7 +60,7 @@ for (const engine of STORE_ENGINES) {
     });
 
     it('fails verification when a change is edited, deleted or added behind the chain', async () => {
-      const stored = await store.recordChange(change(T0));
+      const stored = await trail.records.recordChange(change(T0));
       await db.query(`UPDATE admin_changes SET username = 'mallory' WHERE id = $1`, [stored.id]);
       expect(await verify()).toMatchObject({
         ok: false,
@@ -76,22 +77,22 @@ for (const engine of STORE_ENGINES) {
     });
 
     it('filters changes by kind, person and period, tokens showing their owner', async () => {
-      await store.recordChange(change(T0));
-      await store.recordChange(
+      await trail.records.recordChange(change(T0));
+      await trail.records.recordChange(
         change(T0 + 60_000, {
           actor: { user: 'bob', token: { id: 't1', name: 'deploy' } },
           action: 'threshold.changed',
         }),
       );
-      const kinds = await store.listChanges({ kind: 'threshold', limit: 10 });
+      const kinds = await trail.search.listChanges({ kind: 'threshold', limit: 10 });
       expect(kinds.items.map((item) => [item.username, item.tokenName])).toEqual([
         ['bob', 'deploy'],
       ]);
-      expect((await store.listChanges({ user: 'AL', limit: 10 })).items).toHaveLength(1);
-      expect((await store.listChanges({ since: T0 + 1, limit: 10 })).items).toHaveLength(1);
-      const first = await store.listChanges({ limit: 1 });
+      expect((await trail.search.listChanges({ user: 'AL', limit: 10 })).items).toHaveLength(1);
+      expect((await trail.search.listChanges({ since: T0 + 1, limit: 10 })).items).toHaveLength(1);
+      const first = await trail.search.listChanges({ limit: 1 });
       expect(first.nextCursor).not.toBeNull();
-      const second = await store.listChanges({ limit: 1, cursor: first.nextCursor! });
+      const second = await trail.search.listChanges({ limit: 1, cursor: first.nextCursor! });
       expect(second.items[0]?.action).toBe('alert-destination.created');
     });
   });

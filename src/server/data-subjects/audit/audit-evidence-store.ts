@@ -3,6 +3,7 @@
 // and the readiness probe that proves the trail's database still takes a committed write.
 import * as z from 'zod';
 import type { SqlDatabase } from '../../store/database';
+import { databaseOpener, type DatabaseOrOpener } from '../../store/database-opener';
 import { sortableId } from '../../store/sortable-id';
 import { flag, integer, select } from '../../store/typed-rows';
 
@@ -23,8 +24,8 @@ export class AuditEvidenceStore {
   readonly #db: () => Promise<SqlDatabase>;
 
   /** `db` may still be opening, or be opened on first use: the first query waits for it. */
-  constructor(db: SqlDatabase | Promise<SqlDatabase> | (() => Promise<SqlDatabase>)) {
-    this.#db = typeof db === 'function' ? db : () => Promise.resolve(db);
+  constructor(db: DatabaseOrOpener) {
+    this.#db = databaseOpener(db);
   }
 
   async saveVerification(verification: AuditVerification): Promise<void> {

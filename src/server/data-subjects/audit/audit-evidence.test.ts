@@ -11,7 +11,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runAuditCli } from '../../cli/audit';
 import { createLogger } from '../../observability/logger';
 import { AuditEvidenceStore } from './audit-evidence-store';
-import { SqlAuditStore } from './audit-store';
+import { openAuditTrailStores, type AuditTrailStores } from './audit-trail-stores';
 import { DATABASE_FILE, openDatabase } from '../../store/database';
 import { RESET_AUDIT_TRAIL_SQL, sampleAuditEntry } from '../../test-support/audit-entry';
 import { STORE_ENGINES, type TestDatabase } from '../../test-support/store-engines';
@@ -38,7 +38,7 @@ const tempDir = tempDirsPerTest('audit-evidence-');
 for (const engine of STORE_ENGINES) {
   describe.skipIf(!engine.available)(`audit evidence on ${engine.title}`, () => {
     let db: TestDatabase;
-    let store: SqlAuditStore;
+    let trail: AuditTrailStores;
     let evidence: AuditEvidenceStore;
     let dir: string;
     let checkpointer: Checkpointer;
@@ -46,7 +46,7 @@ for (const engine of STORE_ENGINES) {
 
     beforeAll(async () => {
       db = await engine.open();
-      store = new SqlAuditStore(db, { chainKey: CHAIN_KEY });
+      trail = openAuditTrailStores(db, { chainKey: CHAIN_KEY });
       evidence = new AuditEvidenceStore(db);
     });
     afterAll(() => db?.close());
@@ -55,7 +55,7 @@ for (const engine of STORE_ENGINES) {
       dir = tempDir();
       clock = T0;
       checkpointer = createCheckpointer({
-        store,
+        chain: trail.chain,
         evidence,
         signer,
         dir,
@@ -68,11 +68,13 @@ for (const engine of STORE_ENGINES) {
     const lookups = async (count: number) => {
       for (let i = 0; i < count; i += 1) {
         clock += 1_000;
-        await store.record(sampleAuditEntry(clock, { shownHashes: [`${i % 10}`.repeat(64)] }));
+        await trail.records.record(
+          sampleAuditEntry(clock, { shownHashes: [`${i % 10}`.repeat(64)] }),
+        );
       }
     };
     const verify = async (outside = true) =>
-      verifyAuditChain(store, CHAIN_KEY, {
+      verifyAuditChain(trail.chain, CHAIN_KEY, {
         now: () => clock,
         source: 'test',
         checkpoints: {
@@ -200,7 +202,7 @@ for (const engine of STORE_ENGINES) {
       ];
       for (const [what, sql] of edits) {
         it(`fails verification with ${what}`, async () => {
-          await store.begin({
+          await trail.records.begin({
             at: T0,
             user: 'admin',
             operation: 'v4-details',
@@ -237,10 +239,10 @@ describe('the operator’s verify command', () => {
     const dataDir = tempDir();
     const outside = tempDir();
     const db = await openDatabase({ dataDir });
-    const store = new SqlAuditStore(db, { chainKey: CHAIN_KEY });
+    const trail = openAuditTrailStores(db, { chainKey: CHAIN_KEY });
     const evidence = new AuditEvidenceStore(db);
     const checkpointer = createCheckpointer({
-      store,
+      chain: trail.chain,
       evidence,
       signer,
       dir: outside,
@@ -248,7 +250,7 @@ describe('the operator’s verify command', () => {
       logger: createLogger('silent'),
       now: () => T0,
     });
-    for (let i = 0; i < 4; i += 1) await store.record(sampleAuditEntry(T0 + i * 1_000));
+    for (let i = 0; i < 4; i += 1) await trail.records.record(sampleAuditEntry(T0 + i * 1_000));
     await checkpointer.take('interval');
     // The console's files are the owner's alone.
     expect(statSync(dataDir).mode & 0o777).toBe(0o700);
@@ -309,9 +311,9 @@ describe('kill -9 while checkpoints are being taken', { timeout: PROCESS_TEST_TI
     // And the trail written so far verifies against every checkpoint that survived.
     const db = await openDatabase({ dataDir });
     try {
-      const store = new SqlAuditStore(db, { chainKey: CHAIN_KEY });
+      const trail = openAuditTrailStores(db, { chainKey: CHAIN_KEY });
       const evidence = new AuditEvidenceStore(db);
-      const verification = await verifyAuditChain(store, CHAIN_KEY, {
+      const verification = await verifyAuditChain(trail.chain, CHAIN_KEY, {
         now: Date.now,
         source: 'test',
         checkpoints: {

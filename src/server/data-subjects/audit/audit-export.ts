@@ -9,7 +9,7 @@ import type {
   AuditExportSignature,
   AuditRecord,
 } from '../../../shared/audit-trail';
-import type { AuditRecordPage } from './audit-store';
+import type { AuditRecordPage } from './audit-search';
 import type { ExportSigner } from './export-signing';
 import { csvCell } from '../../../shared/csv-formula';
 import { MATCH_TEXT, OUTCOME_LABELS, operationTitle } from '../../../shared/audit-words';

@@ -6,7 +6,7 @@ import { deriveAuditKey } from './audit-chain';
 import { verifyAuditChain } from './verify-chain';
 import { RESET_AUDIT_TRAIL_SQL, sampleAuditEntry } from '../../test-support/audit-entry';
 import { STORE_ENGINES, type TestDatabase } from '../../test-support/store-engines';
-import { SqlAuditStore } from './audit-store';
+import { openAuditTrailStores, type AuditTrailStores } from './audit-trail-stores';
 import type { SqlDatabase } from '../../store/database';
 
 const CHAIN_KEY = deriveAuditKey('test-audit-key-'.repeat(4), 'chain');
@@ -36,7 +36,7 @@ function observed(db: SqlDatabase) {
 for (const engine of STORE_ENGINES) {
   describe.skipIf(!engine.available)(`audit writes in parallel on ${engine.title}`, () => {
     let db: TestDatabase;
-    let store: SqlAuditStore;
+    let trail: AuditTrailStores;
     let seen: ReturnType<typeof observed>['seen'];
 
     beforeAll(async () => {
@@ -47,28 +47,28 @@ for (const engine of STORE_ENGINES) {
       await db.exec(RESET_AUDIT_TRAIL_SQL);
       const watched = observed(db);
       seen = watched.seen;
-      store = new SqlAuditStore(watched.db, { chainKey: CHAIN_KEY });
+      trail = openAuditTrailStores(watched.db, { chainKey: CHAIN_KEY });
     });
     const verify = () =>
-      verifyAuditChain(store, CHAIN_KEY, { now: () => T0 + 60_000, source: 'test' });
+      verifyAuditChain(trail.chain, CHAIN_KEY, { now: () => T0 + 60_000, source: 'test' });
 
     it('sixteen lookups at once share a few commits and keep one chain that verifies', async () => {
       const intents = await Promise.all(
-        Array.from({ length: 16 }, (_, i) => store.begin(sampleAuditEntry(T0 + i))),
+        Array.from({ length: 16 }, (_, i) => trail.records.begin(sampleAuditEntry(T0 + i))),
       );
       const intentCommits = seen.transactions;
       await Promise.all(
         intents.map((intent) =>
-          store.complete(intent.id, { outcome: 'ok', status: 200, detail: null }, T0 + 100),
+          trail.records.complete(intent.id, { outcome: 'ok', status: 200, detail: null }, T0 + 100),
         ),
       );
       // The first goes alone and at once; the fifteen arriving meanwhile commit together.
       expect(intentCommits).toBeLessThanOrEqual(2);
       expect(seen.transactions - intentCommits).toBeLessThanOrEqual(2);
 
-      const state = await store.chainState();
+      const state = await trail.chain.chainState();
       expect(state.seq).toBe(32);
-      const chain = await store.readChain(0, 100);
+      const chain = await trail.chain.readChain(0, 100);
       expect(chain.map((row) => row.seq)).toEqual(Array.from({ length: 32 }, (_, i) => i + 1));
       // Each lookup's intent comes before its outcome.
       for (const intent of intents) {
@@ -81,15 +81,19 @@ for (const engine of STORE_ENGINES) {
 
     it('a write that fails by itself fails alone; the others in its commit are kept', async () => {
       const [first, second] = await Promise.all([
-        store.begin(sampleAuditEntry(T0)),
-        store.begin(sampleAuditEntry(T0 + 1)),
+        trail.records.begin(sampleAuditEntry(T0)),
+        trail.records.begin(sampleAuditEntry(T0 + 1)),
       ]);
-      await store.complete(first!.id, { outcome: 'ok', status: 200, detail: null }, T0 + 10);
+      await trail.records.complete(
+        first!.id,
+        { outcome: 'ok', status: 200, detail: null },
+        T0 + 10,
+      );
       const results = await Promise.allSettled([
-        store.begin(sampleAuditEntry(T0 + 2)),
+        trail.records.begin(sampleAuditEntry(T0 + 2)),
         // Already complete: refused, and nothing of it is kept.
-        store.complete(first!.id, { outcome: 'ok', status: 200, detail: null }, T0 + 20),
-        store.complete(second!.id, { outcome: 'ok', status: 200, detail: null }, T0 + 20),
+        trail.records.complete(first!.id, { outcome: 'ok', status: 200, detail: null }, T0 + 20),
+        trail.records.complete(second!.id, { outcome: 'ok', status: 200, detail: null }, T0 + 20),
       ]);
       expect(results.map((result) => result.status)).toEqual([
         'fulfilled',
@@ -97,7 +101,7 @@ for (const engine of STORE_ENGINES) {
         'fulfilled',
       ]);
       expect(String((results[1] as PromiseRejectedResult).reason)).toContain('already complete');
-      const chain = await store.readChain(0, 100);
+      const chain = await trail.chain.readChain(0, 100);
       expect(chain.map((row) => row.kind)).toEqual([
         'intent',
         'intent',
@@ -109,10 +113,10 @@ for (const engine of STORE_ENGINES) {
     });
 
     it('a commit that fails fails every write in it with the reason, and keeps none', async () => {
-      const before = await store.begin(sampleAuditEntry(T0));
+      const before = await trail.records.begin(sampleAuditEntry(T0));
       seen.failCommits = true;
       const results = await Promise.allSettled(
-        Array.from({ length: 8 }, (_, i) => store.begin(sampleAuditEntry(T0 + 1 + i))),
+        Array.from({ length: 8 }, (_, i) => trail.records.begin(sampleAuditEntry(T0 + 1 + i))),
       );
       expect(results.every((result) => result.status === 'rejected')).toBe(true);
       for (const result of results) {
@@ -121,11 +125,15 @@ for (const engine of STORE_ENGINES) {
         );
       }
       seen.failCommits = false;
-      const chain = await store.readChain(0, 100);
+      const chain = await trail.chain.readChain(0, 100);
       expect(chain.map((row) => row.recordId)).toEqual([before.id]);
       // The store goes on: the next write continues the same chain.
-      await store.complete(before.id, { outcome: 'ok', status: 200, detail: null }, T0 + 50);
-      expect((await store.chainState()).seq).toBe(2);
+      await trail.records.complete(
+        before.id,
+        { outcome: 'ok', status: 200, detail: null },
+        T0 + 50,
+      );
+      expect((await trail.chain.chainState()).seq).toBe(2);
       expect((await verify()).ok).toBe(true);
     });
   });

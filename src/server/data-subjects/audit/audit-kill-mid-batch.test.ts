@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { deriveAuditKey } from './audit-chain';
 import { verifyAuditChain } from './verify-chain';
-import { SqlAuditStore, type ChainRow } from './audit-store';
+import type { AuditChainStore, ChainRow } from './audit-chain-store';
+import { openAuditTrailStores } from './audit-trail-stores';
 import { openDatabase, type SqlDatabase } from '../../store/database';
 import { openPostgresDatabase } from '../../store/postgres-database';
 import { killAfterLines } from '../../test-support/kill-after-lines';
@@ -30,10 +31,10 @@ async function killAfter(where: string, count: number): Promise<string[]> {
   return lines.map((line) => line.replace('outcome ', ''));
 }
 
-async function readWholeChain(store: SqlAuditStore): Promise<ChainRow[]> {
+async function readWholeChain(chain: AuditChainStore): Promise<ChainRow[]> {
   const rows: ChainRow[] = [];
   for (;;) {
-    const page = await store.readChain(rows.at(-1)?.seq ?? 0, 500);
+    const page = await chain.readChain(rows.at(-1)?.seq ?? 0, 500);
     if (page.length === 0) return rows;
     rows.push(...page);
   }
@@ -77,8 +78,8 @@ for (const engine of ENGINES) {
         const reported = await killAfter(where, 300);
         const db = await engine.open(where);
         try {
-          const store = new SqlAuditStore(db, { chainKey: CHAIN_KEY });
-          const chain = await readWholeChain(store);
+          const trail = openAuditTrailStores(db, { chainKey: CHAIN_KEY });
+          const chain = await readWholeChain(trail.chain);
           const kinds = new Map<string, string[]>();
           for (const row of chain) {
             if (row.recordId)
@@ -96,7 +97,7 @@ for (const engine of ENGINES) {
           }
           // At most the sixteen lookups in flight were cut short.
           expect(cut.length).toBeLessThanOrEqual(16);
-          const verification = await verifyAuditChain(store, CHAIN_KEY, {
+          const verification = await verifyAuditChain(trail.chain, CHAIN_KEY, {
             now: Date.now,
             source: 'test',
           });

@@ -80,7 +80,7 @@ describe('the audit trail as log lines', () => {
     const events = lines
       .filter((line) => line.msg === AUDIT_ENTRY_MESSAGE)
       .map((line) => line.ocsf as Event);
-    const chain = await h.auditStore.readChain(0, 100);
+    const chain = await h.audit.chain.readChain(0, 100);
     // One line per lookup (its outcome entry) and per change, in the chain's order.
     const expected = chain.filter((entry) => entry.kind === 'outcome' || entry.kind === 'change');
     expect(events.map((event) => event.metadata.sequence)).toEqual(expected.map((e) => e.seq));

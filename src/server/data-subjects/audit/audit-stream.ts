@@ -2,7 +2,7 @@
 // (ocsf-event.ts), and the same event to the alerts area's `audit.entry` destinations. Both are
 // copies: the trail is written first, and neither a log nor a queue fault undoes or refuses it.
 import type { Logger } from '../../observability/logger';
-import type { AppendedEntry } from './audit-store';
+import type { AppendedEntry } from './audit-record-store';
 import { ocsfEvent, type OcsfEvent } from './ocsf-event';
 
 /** The log line's message: what a log pipeline selects the trail's lines by. */

@@ -80,7 +80,7 @@ async function fillDatabase(db: SqlDatabase, h: BffHarness) {
     let filled = false;
     for (let i = 0; i < 5_000 && !filled; i += 1) {
       try {
-        await h.auditStore.begin({
+        await h.audit.records.begin({
           at: Date.now(),
           user: 'filler',
           operation: 'v4-details',
@@ -238,7 +238,7 @@ describe('a search by identifier', () => {
     const legacy = createHmac('sha256', KEY)
       .update(normalizeIdentifier('Ada.LOVELACE@example.com'))
       .digest('hex');
-    await h.auditStore.record({
+    await h.audit.records.record({
       at: Date.now(),
       user: 'admin',
       operation: 'v4-details',
@@ -293,7 +293,7 @@ describe('a search by identifier', () => {
     ];
     for (const response of await Promise.all(attempts)) expect(response.status).toBe(403);
     expect(dataSubjectRequests(h)).toBe(0);
-    expect((await h.auditStore.list({ limit: 10 })).items).toEqual([]);
+    expect((await h.audit.search.list({ limit: 10 })).items).toEqual([]);
   });
 });
 

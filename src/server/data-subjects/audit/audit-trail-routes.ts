@@ -38,7 +38,8 @@ import type { IdentifierHasher } from './identifier-hash';
 import { PROBLEM_TYPES } from '../../../shared/problem';
 import { HttpProblem, invalidParameter } from '../../http/problem';
 import type { AuditEvidenceStore, AuditVerification } from './audit-evidence-store';
-import type { AuditQuery, AuditStore } from './audit-store';
+import type { AuditChainStore } from './audit-chain-store';
+import type { AuditQuery, AuditSearch } from './audit-search';
 import {
   PURPOSE_CATEGORY_MAX_LENGTH,
   PURPOSE_REFERENCE_MAX_LENGTH,
@@ -49,7 +50,10 @@ import { listFilter, listQuerySchema, parseListQuery, validListQuery } from '../
 import { NO_STORE } from '../../http/no-store';
 
 export interface AuditTrailRoutesDeps {
-  readonly store: AuditStore;
+  /** The lookups the page lists, searches and exports. */
+  readonly search: AuditSearch;
+  /** The chain's head (the page's state) and its walk ("verify now"). */
+  readonly chain: Pick<AuditChainStore, 'chainState' | 'readChain' | 'coverage'>;
   /** What is kept beside the trail: walks of the chain, checkpoints, export signatures. */
   readonly evidence: AuditEvidenceStore;
   /** Records exports made and verifications run in the audit trail, before they run. */
@@ -187,7 +191,7 @@ function scopeOf(query: Omit<AuditQuery, 'limit'>): string {
 
 /** The audit-trail routes, mounted at /api/audit-trail. */
 export function auditTrailRoutes(deps: AuditTrailRoutesDeps) {
-  const { store, evidence, hasher, operations } = deps;
+  const { search, chain, evidence, hasher, operations } = deps;
   const auditQuery = auditQuerySchema(new Set([...operations, 'unknown']));
   const badCursor = (error: unknown): never => {
     if (error instanceof InvalidCursorError) throw invalidCursor();
@@ -199,7 +203,7 @@ export function auditTrailRoutes(deps: AuditTrailRoutesDeps) {
   return new Hono<AppEnv>()
     .get('/', validListQuery(auditQuery), async (c) => {
       const query: AuditQuery = c.req.valid('query');
-      const page = await store.list(query).catch(badCursor);
+      const page = await search.list(query).catch(badCursor);
       return c.json(page, 200, NO_STORE);
     })
     .post('/search', async (c) => {
@@ -216,18 +220,18 @@ export function auditTrailRoutes(deps: AuditTrailRoutesDeps) {
       }
       const cursor = cursorOf(parsed.data.cursor);
       const hashes = hasher.searchHashes(identifier);
-      const search = await personSearch(store, hashes);
-      const page = await store
-        .findByIdentifierHashes(search.hashes, {
+      const person = await personSearch(search, hashes);
+      const page = await search
+        .findByIdentifierHashes(person.hashes, {
           limit: AUDIT_QUERY_LIMITS.defaultPageSize,
           ...(cursor === undefined ? {} : { cursor }),
         })
         .catch(badCursor);
       return c.json(
         {
-          ...(await search.annotate(page)),
+          ...(await person.annotate(page)),
           match: matchOf(identifier, hashes),
-          links: search.links,
+          links: person.links,
         },
         200,
         NO_STORE,
@@ -251,30 +255,30 @@ export function auditTrailRoutes(deps: AuditTrailRoutesDeps) {
       let total: number;
       let scope: string;
       if (request.identifier !== undefined) {
-        const search = await personSearch(
-          store,
+        const person = await personSearch(
+          search,
           hasher.searchHashes(searchedIdentifier(request.identifier)),
         );
-        total = await store.countByIdentifierHashes(search.hashes);
+        total = await search.countByIdentifierHashes(person.hashes);
         pages = async (cursor, limit) =>
-          search.annotate(
-            await store.findByIdentifierHashes(search.hashes, {
+          person.annotate(
+            await search.findByIdentifierHashes(person.hashes, {
               limit,
               ...(cursor ? { cursor } : {}),
             }),
           );
         scope = `lookups that asked for or showed one person (searched by the keyed hash of one key and the keys shown with it)${
-          search.links.complete
+          person.links.complete
             ? ''
-            : `; the search stopped at its bound of ${search.links.max} linked keys, so lookups that showed the person only under further keys are missing`
+            : `; the search stopped at its bound of ${person.links.max} linked keys, so lookups that showed the person only under further keys are missing`
         }`;
       } else {
         const { limit: _limit, ...query }: AuditQuery = parseListQuery(
           auditQuery,
           request.filters ?? {},
         );
-        total = await store.count(query);
-        pages = (cursor, limit) => store.list({ ...query, limit, ...(cursor ? { cursor } : {}) });
+        total = await search.count(query);
+        pages = (cursor, limit) => search.list({ ...query, limit, ...(cursor ? { cursor } : {}) });
         scope = scopeOf(query);
       }
       return signedExportResponse(c, deps, {
@@ -316,7 +320,7 @@ export function auditTrailRoutes(deps: AuditTrailRoutesDeps) {
     .get('/integrity', async (c) => {
       const [lastVerification, state, latestLine] = await Promise.all([
         evidence.lastVerification(),
-        store.chainState(),
+        chain.chainState(),
         evidence.latestCheckpoint(),
       ]);
       const latest = latestLine === null ? undefined : findCheckpoint(JSON.parse(latestLine));
@@ -359,7 +363,7 @@ export function auditTrailRoutes(deps: AuditTrailRoutesDeps) {
         .then((sources) =>
           !Array.isArray(sources)
             ? sources
-            : verifyAuditChain(store, deps.chainKey, {
+            : verifyAuditChain(chain, deps.chainKey, {
                 now: deps.now,
                 source,
                 checkpoints: { publicKeyPem: deps.checkpoints.publicKeyPem, sources },

@@ -9,14 +9,14 @@
 import { join } from 'node:path';
 import type { Logger } from '../../observability/logger';
 import type { AuditEvidenceStore } from './audit-evidence-store';
-import type { AuditStore } from './audit-store';
+import type { AuditChainStore } from './audit-chain-store';
 import { CHECKPOINT_FILE, CheckpointFileError, writeCheckpointLine } from './checkpoint-file';
 import { checkpointSource, readCheckpointFile, type CheckpointSource } from './checkpoint-reader';
 import { checkpointLine, signCheckpoint, type AuditCheckpoint } from './checkpoints';
 import type { ExportSigner } from './export-signing';
 
 export interface CheckpointerOptions {
-  readonly store: Pick<AuditStore, 'chainState'>;
+  readonly chain: Pick<AuditChainStore, 'chainState'>;
   /** Where the database's checkpoints are kept. */
   readonly evidence: Pick<AuditEvidenceStore, 'checkpoints' | 'saveCheckpoint'>;
   readonly signer: ExportSigner;
@@ -91,7 +91,7 @@ export function createCheckpointer(options: CheckpointerOptions): Checkpointer {
   let lastTaken: { seq: number; at: number } | undefined;
 
   async function takeNow(reason: AuditCheckpoint['reason']) {
-    const head = await options.store.chainState();
+    const head = await options.chain.chainState();
     if (reason === 'interval' && last?.seq === head.seq && last.hash === head.hash) {
       return undefined;
     }
@@ -132,7 +132,7 @@ export function createCheckpointer(options: CheckpointerOptions): Checkpointer {
   let seqAtStart: number | undefined;
   const checkpointer: Checkpointer = {
     async lag() {
-      const head = await options.store.chainState();
+      const head = await options.chain.chainState();
       seqAtStart ??= head.seq;
       const since = lastTaken ?? { seq: seqAtStart, at: startedAt };
       return { entriesAfter: Math.max(0, head.seq - since.seq), lastAt: since.at };

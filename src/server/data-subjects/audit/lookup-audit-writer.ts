@@ -8,9 +8,12 @@ import { DATA_SUBJECT_PROBLEM_TYPES } from '../../../shared/data-subject-operati
 import { PROBLEM_TYPES } from '../../../shared/problem';
 import type { HttpProblem } from '../../http/problem';
 import type { AuditEvidenceStore } from './audit-evidence-store';
-import type { AuditStore } from './audit-store';
+import type { AuditRecordStore } from './audit-record-store';
 import type { IdentifierHasher } from './identifier-hash';
 import { shownSubjects } from './shown-identifiers';
+
+/** What the writer needs of the trail: its lookups' writes. */
+type LookupRecords = Pick<AuditRecordStore, 'begin' | 'complete' | 'record'>;
 
 /** One lookup to account for. */
 export interface LookupAccount {
@@ -85,7 +88,7 @@ export const AUDIT_PROBE_INTERVAL_MS = 2_000;
 
 /** Accounts for lookups in an audit store. */
 export class LookupAudit {
-  readonly #store: AuditStore;
+  readonly #store: LookupRecords;
   readonly #probe: Pick<AuditEvidenceStore, 'probeWrite'>;
   readonly #hasher: IdentifierHasher;
   readonly #now: () => number;
@@ -94,7 +97,7 @@ export class LookupAudit {
 
   /** `probe` proves the trail's database takes a committed write (the evidence store). */
   constructor(
-    store: AuditStore,
+    store: LookupRecords,
     probe: Pick<AuditEvidenceStore, 'probeWrite'>,
     hasher: IdentifierHasher,
     now: () => number,

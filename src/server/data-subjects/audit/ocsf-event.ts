@@ -3,7 +3,9 @@
 // administrative change as Entity Management (3004). What leaves the console here is what an export
 // holds: no identifier and no hash of one, secrets only as the trail's fingerprints. The console's
 // own facts (chain position, purpose, parameters) sit under `unmapped`, as OCSF asks.
-import type { AppendedEntry, ChainLink, StoredAuditRow } from './audit-store';
+import type { ChainLink } from './audit-chain-store';
+import type { AppendedEntry } from './audit-record-store';
+import type { StoredAuditRow } from './lookup-audit-entry';
 import type { StoredChange } from './admin-change-entry';
 
 /** The OCSF version the events follow (metadata.version). */

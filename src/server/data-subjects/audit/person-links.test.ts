@@ -22,7 +22,7 @@ afterEach(async () => {
 async function start() {
   harness = await startBffHarness({ env: { AUDIT_KEY: KEY } });
   const audit = new LookupAudit(
-    harness.auditStore,
+    harness.audit.records,
     harness.auditEvidence,
     createIdentifierHasher(KEY),
     Date.now,

@@ -5,7 +5,7 @@
 // whether through a link.
 import type { AuditRecord, AuditSearchLinks } from '../../../shared/audit-trail';
 import type { PersonKeyKind } from '../../../shared/data-subject-contract';
-import type { AuditRecordPage, AuditStore } from './audit-store';
+import type { AuditRecordPage, AuditSearch } from './audit-search';
 
 /** Steps from one lookup's person to the next; and most hashes followed. */
 const LINK_ROUNDS = 3;
@@ -22,16 +22,16 @@ export interface PersonSearch {
 }
 
 export async function personSearch(
-  store: AuditStore,
+  search: Pick<AuditSearch, 'linkedHashes' | 'matchedKeys'>,
   typed: readonly string[],
 ): Promise<PersonSearch> {
-  const { hashes, complete } = await store.linkedHashes(typed, LINK_ROUNDS, LINK_MAX);
+  const { hashes, complete } = await search.linkedHashes(typed, LINK_ROUNDS, LINK_MAX);
   const own = new Set(typed);
   return {
     hashes,
     links: { keys: hashes.length, max: LINK_MAX, complete },
     async annotate(page) {
-      const matched = await store.matchedKeys(
+      const matched = await search.matchedKeys(
         page.items.map((item) => item.id),
         hashes,
       );

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../observability/logger';
 import { AuditEvidenceStore } from './audit-evidence-store';
-import { SqlAuditStore } from './audit-store';
+import { openAuditTrailStores } from './audit-trail-stores';
 import { openDatabase } from '../../store/database';
 import { sampleAuditEntry } from '../../test-support/audit-entry';
 import { deriveAuditKey } from './audit-chain';
@@ -18,15 +18,15 @@ describe('runAuditMaintenance', () => {
   it('deletes what is older than the retention, keeps the chain whole, and says when it ran', async () => {
     const db = await openDatabase();
     try {
-      const store = new SqlAuditStore(db, { chainKey });
+      const trail = openAuditTrailStores(db, { chainKey });
       const evidence = new AuditEvidenceStore(db);
       // One lookup a month for 30 months.
       for (let month = 0; month < 30; month += 1) {
-        await store.record(sampleAuditEntry(T0 + month * 30 * DAY));
+        await trail.records.record(sampleAuditEntry(T0 + month * 30 * DAY));
       }
       let now = T0 + 30 * 30 * DAY;
       const options = {
-        store,
+        chain: trail.chain,
         evidence,
         chainKey,
         retentionDays: 730,
@@ -37,19 +37,19 @@ describe('runAuditMaintenance', () => {
       // 900 days of records, 730 kept: the oldest 6 (days 0..150) go.
       expect(first.retention.deleted).toBe(6);
       expect(first.verification).toMatchObject({ ok: true, source: 'the daily retention job' });
-      expect((await store.list({ limit: 100 })).items).toHaveLength(24);
+      expect((await trail.search.list({ limit: 100 })).items).toHaveLength(24);
       expect(await evidence.lastVerification()).toMatchObject({
         ok: true,
         at: new Date(now).toISOString(),
       });
-      expect((await store.chainState()).lastRetention).toMatchObject({ deleted: 6 });
+      expect((await trail.chain.chainState()).lastRetention).toMatchObject({ deleted: 6 });
 
       // A day later, nothing new has expired: the run changes nothing but says it ran.
       now += DAY;
       const second = await runAuditMaintenance(options);
       expect(second.retention.deleted).toBe(0);
       expect(second.verification.ok).toBe(true);
-      expect((await store.chainState()).lastRetention).toMatchObject({
+      expect((await trail.chain.chainState()).lastRetention).toMatchObject({
         at: new Date(now).toISOString(),
         deleted: 0,
       });

@@ -5,14 +5,15 @@
 // the second run finds nothing left to delete.
 import type { Logger } from '../../observability/logger';
 import type { AuditEvidenceStore } from './audit-evidence-store';
-import type { AuditStore } from './audit-store';
+import type { AuditChainStore } from './audit-chain-store';
 import { verifyAuditChain } from './verify-chain';
 import type { CheckpointSource } from './checkpoint-reader';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 export interface RetentionJobOptions {
-  readonly store: AuditStore;
+  /** The chain retention cuts and the walk reads. */
+  readonly chain: AuditChainStore;
   /** Keeps the walk's result. */
   readonly evidence: Pick<AuditEvidenceStore, 'saveVerification'>;
   readonly chainKey: Buffer;
@@ -30,8 +31,8 @@ export interface RetentionJobOptions {
 export async function runAuditMaintenance(options: RetentionJobOptions) {
   const now = options.now();
   const cutoff = now - options.retentionDays * DAY_MS;
-  const retention = await options.store.applyRetention(cutoff, now);
-  const verification = await verifyAuditChain(options.store, options.chainKey, {
+  const retention = await options.chain.applyRetention(cutoff, now);
+  const verification = await verifyAuditChain(options.chain, options.chainKey, {
     now: options.now,
     source: 'the daily retention job',
     ...(options.checkpoints

@@ -16,13 +16,8 @@ import {
 import { checkpointSignatureFault } from './checkpoints';
 import type { CheckpointSource } from './checkpoint-reader';
 import type { AuditVerification } from './audit-evidence-store';
-import {
-  intentPayload,
-  outcomePayload,
-  personCount,
-  type AuditStore,
-  type ChainRow,
-} from './audit-store';
+import type { AuditChainStore, ChainRow } from './audit-chain-store';
+import { intentPayload, outcomePayload, personCount } from './lookup-audit-entry';
 import { changePayload } from './admin-change-entry';
 
 const PAGE = 500;
@@ -176,13 +171,13 @@ export interface VerifyOptions {
   };
 }
 
-/** Walks the chain of `store` with `chainKey`; `at` is the time the walk is reported at. */
+/** Walks `chain` with `chainKey`; `at` is the time the walk is reported at. */
 export async function verifyAuditChain(
-  store: AuditStore,
+  chain: Pick<AuditChainStore, 'chainState' | 'readChain' | 'coverage'>,
   chainKey: Buffer,
   options: VerifyOptions,
 ): Promise<AuditVerification> {
-  const state = await store.chainState();
+  const state = await chain.chainState();
   const result = (ok: boolean, entries: number, brokenAt: number | null, detail: string) => ({
     at: new Date(options.now()).toISOString(),
     ok,
@@ -227,7 +222,7 @@ export async function verifyAuditChain(
   let entries = 0;
   const awaitingOutcome = new Set<string>();
   for (;;) {
-    const rows = await store.readChain(expectedSeq - 1, PAGE);
+    const rows = await chain.readChain(expectedSeq - 1, PAGE);
     for (const row of rows) {
       if (row.seq !== expectedSeq) {
         return result(false, entries, expectedSeq, `entry ${expectedSeq} is missing`);
@@ -291,7 +286,7 @@ export async function verifyAuditChain(
       `${counted(awaitingOutcome.size, 'record')} show an outcome the chain never recorded (first: ${first})`,
     );
   }
-  const coverage = await store.coverage();
+  const coverage = await chain.coverage();
   if (coverage.unchained > 0) {
     return result(
       false,

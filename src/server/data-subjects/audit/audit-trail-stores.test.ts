@@ -1,14 +1,17 @@
-// The audit store on both engines (SQLite always; PostgreSQL when TEST_DATABASE_URL is set): one
-// row per lookup, newest first with every filter, keyset paging, lookups that asked for or showed
-// an identifier by its keyed hashes, and the hash chain: a record changed, removed or added
-// directly in the database is found by the walk, parallel writers (one process, or two replicas
-// on one PostgreSQL) keep one chain, and retention continues it from a signed checkpoint.
+// The audit trail's stores on both engines (SQLite always; PostgreSQL when TEST_DATABASE_URL is
+// set): one row per lookup, newest first with every filter, keyset paging, lookups that asked for
+// or showed an identifier by its keyed hashes, and the hash chain: a record changed, removed or
+// added directly in the database is found by the walk, parallel writers (one process, or two
+// replicas on one PostgreSQL) keep one chain, and retention continues it from a signed checkpoint.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { deriveAuditKey } from './audit-chain';
 import { verifyAuditChain } from './verify-chain';
 import { RESET_AUDIT_TRAIL_SQL } from '../../test-support/audit-entry';
 import { STORE_ENGINES, type TestDatabase } from '../../test-support/store-engines';
-import { SqlAuditStore, type AuditEntry } from './audit-store';
+import type { AuditChainStore } from './audit-chain-store';
+import type { AuditEntry, AuditRecordStore } from './audit-record-store';
+import type { AuditSearch } from './audit-search';
+import { openAuditTrailStores } from './audit-trail-stores';
 import { openPostgresDatabase } from '../../store/postgres-database';
 
 const CHAIN_KEY = deriveAuditKey('test-audit-key-'.repeat(4), 'chain');
@@ -35,23 +38,25 @@ function entry(overrides: Partial<AuditEntry> = {}): AuditEntry {
 }
 
 for (const engine of STORE_ENGINES) {
-  describe.skipIf(!engine.available)(`the audit store on ${engine.title}`, () => {
+  describe.skipIf(!engine.available)(`the audit trail’s stores on ${engine.title}`, () => {
     let db: TestDatabase;
-    let store: SqlAuditStore;
+    let chain: AuditChainStore;
+    let records: AuditRecordStore;
+    let search: AuditSearch;
 
     beforeAll(async () => {
       db = await engine.open();
-      store = new SqlAuditStore(db, { chainKey: CHAIN_KEY });
+      ({ chain, records, search } = openAuditTrailStores(db, { chainKey: CHAIN_KEY }));
     });
     afterAll(() => db?.close());
     beforeEach(async () => {
       await db.exec(RESET_AUDIT_TRAIL_SQL);
     });
-    const verify = (over = store) =>
+    const verify = (over = chain) =>
       verifyAuditChain(over, CHAIN_KEY, { now: () => T0 + 400 * DAY, source: 'test' });
 
     it('stores a lookup and answers it without the hash', async () => {
-      const record = await store.record(entry({ continued: true, detail: 'incident x' }));
+      const record = await records.record(entry({ continued: true, detail: 'incident x' }));
       expect(record).toEqual({
         id: expect.stringMatching(/^[0-9a-f-]{36}$/),
         at: new Date(T0).toISOString(),
@@ -67,14 +72,14 @@ for (const engine of STORE_ENGINES) {
         recordCount: null,
         subjectCount: 0,
       });
-      const { items } = await store.list({ limit: 10 });
+      const { items } = await search.list({ limit: 10 });
       expect(items).toEqual([record]);
       expect(JSON.stringify(items)).not.toContain(HASH_A);
     });
 
     it('lists newest first with every filter, and pages with a cursor', async () => {
       for (let i = 0; i < 6; i += 1) {
-        await store.record(
+        await records.record(
           entry({
             at: T0 + i * 60_000,
             user: i % 2 === 0 ? 'admin' : 'alice',
@@ -84,8 +89,8 @@ for (const engine of STORE_ENGINES) {
           }),
         );
       }
-      const minutes = async (query: Parameters<typeof store.list>[0]) =>
-        (await store.list(query)).items.map((item) => (Date.parse(item.at) - T0) / 60_000);
+      const minutes = async (query: Parameters<typeof search.list>[0]) =>
+        (await search.list(query)).items.map((item) => (Date.parse(item.at) - T0) / 60_000);
       expect(await minutes({ limit: 10 })).toEqual([5, 4, 3, 2, 1, 0]);
       expect(await minutes({ limit: 10, user: 'alice' })).toEqual([5, 3, 1]);
       expect(await minutes({ limit: 10, user: 'al' })).toEqual([5, 3, 1]);
@@ -97,33 +102,33 @@ for (const engine of STORE_ENGINES) {
         3, 2, 1,
       ]);
 
-      const first = await store.list({ limit: 4 });
+      const first = await search.list({ limit: 4 });
       expect(first.nextCursor).not.toBeNull();
-      const second = await store.list({ limit: 4, cursor: first.nextCursor! });
+      const second = await search.list({ limit: 4, cursor: first.nextCursor! });
       expect(second.items.map((item) => (Date.parse(item.at) - T0) / 60_000)).toEqual([1, 0]);
       expect(second.nextCursor).toBeNull();
-      await expect(store.list({ limit: 2, cursor: 'bm9wZQ' })).rejects.toThrow(/cursor/);
+      await expect(search.list({ limit: 2, cursor: 'bm9wZQ' })).rejects.toThrow(/cursor/);
     });
 
     it('matches the user filter as a prefix, with % and _ typed taken literally', async () => {
       for (const [i, user] of ['a_b', 'axb', 'a%c', 'abc'].entries()) {
-        await store.record(entry({ at: T0 + i * 60_000, user }));
+        await records.record(entry({ at: T0 + i * 60_000, user }));
       }
       const users = async (user: string) =>
-        (await store.list({ limit: 10, user })).items.map((item) => item.user).sort();
+        (await search.list({ limit: 10, user })).items.map((item) => item.user).sort();
       expect(await users('a_')).toEqual(['a_b']);
       expect(await users('a%')).toEqual(['a%c']);
       expect(await users('a')).toEqual(['a%c', 'a_b', 'abc', 'axb']);
       expect(await users('a!')).toEqual([]);
-      expect(await store.count({ user: 'a_' })).toBe(1);
+      expect(await search.count({ user: 'a_' })).toBe(1);
     });
 
     it('keeps lookups made in the same millisecond apart, in a stable order across pages', async () => {
-      for (let i = 0; i < 5; i += 1) await store.record(entry());
+      for (let i = 0; i < 5; i += 1) await records.record(entry());
       const seen: string[] = [];
       let cursor: string | undefined;
       do {
-        const page = await store.list({ limit: 2, ...(cursor ? { cursor } : {}) });
+        const page = await search.list({ limit: 2, ...(cursor ? { cursor } : {}) });
         seen.push(...page.items.map((item) => item.id));
         cursor = page.nextCursor ?? undefined;
       } while (cursor);
@@ -131,14 +136,14 @@ for (const engine of STORE_ENGINES) {
     });
 
     it('finds the lookups of one identifier by its hash, newest first', async () => {
-      await store.record(entry({ at: T0, identifierHash: HASH_A }));
-      await store.record(entry({ at: T0 + 1_000, identifierHash: HASH_B }));
-      await store.record(entry({ at: T0 + 2_000, identifierHash: HASH_A, outcome: 'not-found' }));
-      await store.record(entry({ at: T0 + 3_000, identifierHash: null }));
-      const found = await store.findByIdentifierHashes([HASH_A], { limit: 10 });
+      await records.record(entry({ at: T0, identifierHash: HASH_A }));
+      await records.record(entry({ at: T0 + 1_000, identifierHash: HASH_B }));
+      await records.record(entry({ at: T0 + 2_000, identifierHash: HASH_A, outcome: 'not-found' }));
+      await records.record(entry({ at: T0 + 3_000, identifierHash: null }));
+      const found = await search.findByIdentifierHashes([HASH_A], { limit: 10 });
       expect(found.items.map((item) => item.outcome)).toEqual(['not-found', 'ok']);
-      const first = await store.findByIdentifierHashes([HASH_A], { limit: 1 });
-      const rest = await store.findByIdentifierHashes([HASH_A], {
+      const first = await search.findByIdentifierHashes([HASH_A], { limit: 1 });
+      const rest = await search.findByIdentifierHashes([HASH_A], {
         limit: 1,
         cursor: first.nextCursor!,
       });
@@ -148,13 +153,13 @@ for (const engine of STORE_ENGINES) {
 
     it('refuses an outcome the trail does not know', async () => {
       await expect(
-        store.record(entry({ outcome: 'maybe' as AuditEntry['outcome'] })),
+        records.record(entry({ outcome: 'maybe' as AuditEntry['outcome'] })),
       ).rejects.toThrow();
     });
 
     it('finds the listings that showed an identifier, and says whether it was asked or shown', async () => {
-      await store.record(entry({ at: T0, identifierHash: HASH_A, shownHashes: [HASH_A] }));
-      await store.record(
+      await records.record(entry({ at: T0, identifierHash: HASH_A, shownHashes: [HASH_A] }));
+      await records.record(
         entry({
           at: T0 + 1_000,
           operation: 'v4-purposes-by-date',
@@ -164,8 +169,8 @@ for (const engine of STORE_ENGINES) {
           shownHashes: [HASH_B, HASH_A],
         }),
       );
-      await store.record(entry({ at: T0 + 2_000, identifierHash: null, shownHashes: [HASH_B] }));
-      const found = await store.findByIdentifierHashes([HASH_A], { limit: 10 });
+      await records.record(entry({ at: T0 + 2_000, identifierHash: null, shownHashes: [HASH_B] }));
+      const found = await search.findByIdentifierHashes([HASH_A], { limit: 10 });
       expect(found.items.map((item) => [item.operation, item.matchedBy])).toEqual([
         ['v4-purposes-by-date', 'shown'],
         ['v4-details', 'both'],
@@ -175,15 +180,15 @@ for (const engine of STORE_ENGINES) {
         subjectCount: 2,
         params: [{ name: 'updatedSince', value: '2026-01-01T00:00:00Z' }],
       });
-      expect(await store.countByIdentifierHashes([HASH_A])).toBe(2);
+      expect(await search.countByIdentifierHashes([HASH_A])).toBe(2);
       // Two spellings' hashes at once (the normalised and the legacy one).
-      expect(await store.countByIdentifierHashes([HASH_A, HASH_B])).toBe(3);
+      expect(await search.countByIdentifierHashes([HASH_A, HASH_B])).toBe(3);
     });
 
     it('writes the intent first and completes it with the outcome', async () => {
-      const intent = await store.begin(entry());
+      const intent = await records.begin(entry());
       expect(intent).toMatchObject({ completed: false, status: 0 });
-      const done = await store.complete(intent.id, {
+      const done = await records.complete(intent.id, {
         outcome: 'ok',
         status: 200,
         detail: null,
@@ -192,18 +197,18 @@ for (const engine of STORE_ENGINES) {
       });
       expect(done).toMatchObject({ id: intent.id, completed: true, status: 200, recordCount: 1 });
       await expect(
-        store.complete(intent.id, { outcome: 'ok', status: 200, detail: null }),
+        records.complete(intent.id, { outcome: 'ok', status: 200, detail: null }),
       ).rejects.toThrow(/already complete/);
       expect((await verify()).ok).toBe(true);
     });
 
     it('finds a record changed directly in the database, and where', async () => {
       for (let i = 0; i < 4; i += 1) {
-        await store.record(entry({ at: T0 + i * 1_000, shownHashes: [HASH_A] }));
+        await records.record(entry({ at: T0 + i * 1_000, shownHashes: [HASH_A] }));
       }
       const clean = await verify();
       expect(clean).toMatchObject({ ok: true, entries: 8, brokenAt: null });
-      const [, second] = (await store.list({ limit: 10 })).items.reverse();
+      const [, second] = (await search.list({ limit: 10 })).items.reverse();
       await db.query('UPDATE lookup_audit SET username = $1 WHERE id = $2', [
         'mallory',
         second!.id,
@@ -216,11 +221,11 @@ for (const engine of STORE_ENGINES) {
 
     it('keeps a lookup’s purpose under the chain: edited, removed or added, the walk finds it', async () => {
       const purpose = { category: 'access request', reference: 'DSAR-2291' };
-      const stated = await store.record(entry({ purpose }));
-      const none = await store.record(entry({ at: T0 + 1_000 }));
+      const stated = await records.record(entry({ purpose }));
+      const none = await records.record(entry({ at: T0 + 1_000 }));
       expect(stated.purpose).toEqual(purpose);
       expect(none.purpose).toBeNull();
-      expect((await store.list({ limit: 10, reference: 'dsar-2291' })).items).toHaveLength(1);
+      expect((await search.list({ limit: 10, reference: 'dsar-2291' })).items).toHaveLength(1);
       expect(await verify()).toMatchObject({ ok: true, entries: 4 });
 
       const edits: Array<[string, unknown[]]> = [
@@ -251,9 +256,9 @@ for (const engine of STORE_ENGINES) {
 
     it('finds an outcome, a shown subject, a chain entry or a record removed or added', async () => {
       for (let i = 0; i < 3; i += 1) {
-        await store.record(entry({ at: T0 + i * 1_000, shownHashes: [HASH_A, HASH_B] }));
+        await records.record(entry({ at: T0 + i * 1_000, shownHashes: [HASH_A, HASH_B] }));
       }
-      const ids = (await store.list({ limit: 10 })).items.map((item) => item.id);
+      const ids = (await search.list({ limit: 10 })).items.map((item) => item.id);
       await db.query('UPDATE lookup_audit SET outcome = $1 WHERE id = $2', ['not-found', ids[0]]);
       expect((await verify()).brokenAt).toBe(6);
       await db.query('UPDATE lookup_audit SET outcome = $1 WHERE id = $2', ['ok', ids[0]]);
@@ -274,7 +279,7 @@ for (const engine of STORE_ENGINES) {
     });
 
     it('finds the newest entries cut off, and a record slipped in behind the chain', async () => {
-      for (let i = 0; i < 3; i += 1) await store.record(entry({ at: T0 + i * 1_000 }));
+      for (let i = 0; i < 3; i += 1) await records.record(entry({ at: T0 + i * 1_000 }));
       await db.query(
         `INSERT INTO lookup_audit (id, at, username, operation, outcome, status,
           key_id, chained) VALUES ('x', $1, 'mallory', 'v4-details', 'ok', 200, 'k', 1)`,
@@ -289,12 +294,12 @@ for (const engine of STORE_ENGINES) {
     it('keeps one unbroken chain under parallel writes', async () => {
       await Promise.all(
         Array.from({ length: 40 }, (_, i) =>
-          store.record(entry({ at: T0 + i, shownHashes: [HASH_A] })),
+          records.record(entry({ at: T0 + i, shownHashes: [HASH_A] })),
         ),
       );
       const result = await verify();
       expect(result).toMatchObject({ ok: true, entries: 80 });
-      expect((await store.chainState()).seq).toBe(80);
+      expect((await chain.chainState()).seq).toBe(80);
     });
 
     it.skipIf(engine.name !== 'PostgreSQL')(
@@ -302,10 +307,10 @@ for (const engine of STORE_ENGINES) {
       async () => {
         const replica = await openPostgresDatabase({ url: db.url! });
         try {
-          const other = new SqlAuditStore(replica, { chainKey: CHAIN_KEY });
+          const other = openAuditTrailStores(replica, { chainKey: CHAIN_KEY }).records;
           await Promise.all(
             Array.from({ length: 30 }, (_, i) =>
-              (i % 2 === 0 ? store : other).record(entry({ at: T0 + i })),
+              (i % 2 === 0 ? records : other).record(entry({ at: T0 + i })),
             ),
           );
           expect(await verify()).toMatchObject({ ok: true, entries: 60 });
@@ -317,32 +322,32 @@ for (const engine of STORE_ENGINES) {
 
     it('deletes expired records under a signed checkpoint the walk accepts', async () => {
       for (let day = 0; day < 5; day += 1) {
-        await store.record(entry({ at: T0 + day * DAY, shownHashes: [HASH_A] }));
+        await records.record(entry({ at: T0 + day * DAY, shownHashes: [HASH_A] }));
       }
       const cutoff = T0 + 2 * DAY + 1;
-      const result = await store.applyRetention(cutoff, T0 + 10 * DAY);
+      const result = await chain.applyRetention(cutoff, T0 + 10 * DAY);
       expect(result).toEqual({ deleted: 3, checkpointSeq: 6 });
-      expect((await store.list({ limit: 10 })).items).toHaveLength(2);
-      expect(await store.countByIdentifierHashes([HASH_A])).toBe(2);
+      expect((await search.list({ limit: 10 })).items).toHaveLength(2);
+      expect(await search.countByIdentifierHashes([HASH_A])).toBe(2);
       const after = await verify();
       expect(after).toMatchObject({ ok: true, entries: 5 });
       expect(after.detail).toMatch(/from the retention checkpoint after entry 6/);
-      expect((await store.chainState()).lastRetention).toEqual({
+      expect((await chain.chainState()).lastRetention).toEqual({
         at: new Date(T0 + 10 * DAY).toISOString(),
         deleted: 3,
         cutoff: new Date(cutoff).toISOString(),
       });
       // The retention itself is an entry of the chain; appends continue after it.
-      await store.record(entry({ at: T0 + 11 * DAY }));
+      await records.record(entry({ at: T0 + 11 * DAY }));
       expect((await verify()).ok).toBe(true);
       // A second run with nothing to delete changes nothing.
-      expect(await store.applyRetention(cutoff, T0 + 12 * DAY)).toEqual({
+      expect(await chain.applyRetention(cutoff, T0 + 12 * DAY)).toEqual({
         deleted: 0,
         checkpointSeq: 6,
       });
 
       // A checkpoint edited to hide more deletions no longer carries a valid signature.
-      const state = await store.chainState();
+      const state = await chain.chainState();
       const forged = JSON.stringify({ ...JSON.parse(state.checkpoint!), seq: 8 });
       await db.query(`UPDATE audit_chain_state SET checkpoint = $1 WHERE name = 'head'`, [forged]);
       expect((await verify()).detail).toMatch(/checkpoint’s signature does not hold/);
