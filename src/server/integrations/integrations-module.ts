@@ -23,6 +23,7 @@ import {
   type IntegrationsRoutesDeps,
 } from './integrations-routes';
 import { ReportAggregates, type AlsoRecordMinutes } from './report-aggregates';
+import { ReportedMinutesReader } from './reported-minutes-reader';
 
 /** The account-wide view's settings (INTEGRATION_* variables). */
 export interface IntegrationSettings {
@@ -65,6 +66,8 @@ export interface IntegrationsArea extends AreaModule {
     readonly store: IntegrationStore;
     readonly reports: ReportAggregates;
     readonly usage: AccountUsage;
+    /** What the planning area reads of the reports (compose.ts hands it over). */
+    readonly reportedMinutes: ReportedMinutesReader;
   };
 }
 
@@ -126,7 +129,12 @@ export function createIntegrationsArea(deps: IntegrationsAreaDeps): Integrations
     }
   };
   return {
-    integrations: { store, reports, usage },
+    integrations: {
+      store,
+      reports,
+      usage,
+      reportedMinutes: new ReportedMinutesReader(deps.database),
+    },
     routes: [
       {
         path: '/api/integrations/reports',
