@@ -1,8 +1,9 @@
 // The integrations area (docs/account-wide-view.md): other integrations of the account report
 // their traffic with their own key; admins manage the keys; everyone reads the account-wide usage.
 // Built here from the configuration: the integration store, the per-key ingest limiter (in Redis
-// when replicas share one), the account usage, and the timer that deletes aggregates older than
-// the retention. In demo mode, simulated integrations report through the same route.
+// when replicas share one), the account usage, the reader of reported minutes the planning area
+// is handed, and the timer that deletes aggregates older than the retention. In demo mode,
+// simulated integrations report through the same route.
 import { accountMinuteCeiling } from '../../shared/rate-limits';
 import type { RecordChange } from '../http/admin-change';
 import type { Logger } from '../observability/logger';
