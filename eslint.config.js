@@ -94,7 +94,8 @@ export default tseslint.config(
         // Every other folder is an area (a new folder is one until it is listed above).
         { type: 'server-area', pattern: 'src/server/*', capture: ['area'] },
         // The composition root: what is left in src/server itself (index.ts, main.ts, compose.ts,
-        // app.ts, http-server.ts), which no folder above matches, and the CLIs.
+        // app.ts, http-server.ts, and replay-thread.ts, the entry it composes for a replay's
+        // thread), which no folder above matches, and the CLIs.
         { type: 'server', pattern: 'src/server' },
         { type: 'mocks', pattern: 'src/mocks' },
         { type: 'app', pattern: 'src/app' },

@@ -9,17 +9,6 @@ import { MIGRATIONS } from '../src/server/store/migrations';
 
 const SERVER = 'src/server';
 
-/**
- * Reads that cross an area's wall today, each with its reason; a new one fails the test. The
- * planning area's what-if replay runs in a worker thread that opens its own connection to the
- * database (planning/replay-worker.ts), where a port compose.ts fills in cannot reach: until the
- * worker's entry is composed by the composition root, planning reads the integrations' minutes
- * itself, and only there (planning/traffic-store.ts).
- */
-const KNOWN_CROSSINGS: Readonly<Record<string, readonly string[]>> = {
-  integration_minutes: ['integrations', 'planning'],
-};
-
 const tables = [
   ...new Set(
     MIGRATIONS.flatMap(({ sql }) =>
@@ -65,6 +54,6 @@ describe('the tables of the console database', () => {
       .filter((area) => area.sources.some((source) => names(source, table)))
       .map((area) => area.name)
       .sort();
-    expect(naming).toEqual(KNOWN_CROSSINGS[table] ?? naming.slice(0, 1));
+    expect(naming).toEqual(naming.slice(0, 1));
   });
 });

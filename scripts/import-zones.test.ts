@@ -89,6 +89,11 @@ describe('import zones', { timeout: 30_000 }, () => {
       'src/server/alerts/zone-check.ts',
       "import { IncidentHub } from '../rate-limits/incident-hub';\nexport const x = IncidentHub;\n",
     ],
+    [
+      'the planning area importing the integrations area’s reader of reported minutes (it gets the port from the composition root)',
+      'src/server/planning/zone-check.ts',
+      "import { ReportedMinutesReader } from '../integrations/reported-minutes-reader';\nexport const x = ReportedMinutesReader;\n",
+    ],
   ])('refuses %s', async (_, filePath, code) => {
     expect(await boundaryErrors(filePath, code)).toBe(1);
   });
@@ -118,6 +123,11 @@ describe('import zones', { timeout: 30_000 }, () => {
       'the composition root importing an area',
       'src/server/zone-check.ts',
       "import { rateLimitsRoutes } from './rate-limits/rate-limits-routes';\nexport const x = rateLimitsRoutes;\n",
+    ],
+    [
+      'the composition root importing the integrations area’s reader of reported minutes for the planning area and its replay thread',
+      'src/server/replay-thread.ts',
+      "import { ReportedMinutesReader } from './integrations/reported-minutes-reader';\nimport { serveReplayJob } from './planning/replay-worker';\nexport const x = [ReportedMinutesReader, serveReplayJob];\n",
     ],
     [
       'the server loading the mock dynamically (demo mode)',

@@ -9,9 +9,11 @@ import { EVENT_TYPES_OPERATION } from '../shared/event-types';
 import { TOKEN_OPERATION } from '../shared/platform-operations';
 import { endpointKey, MODULE_RULES } from '../shared/rate-limits';
 import type { RateLimitRule } from '../shared/rate-limits';
+import type { Worker } from 'node:worker_threads';
 import type { Config } from './config/config';
 import { createApp } from './app';
 import type { AreaModule } from './runtime/area-module';
+import { startWorker } from './runtime/start-worker';
 import { accountUsageSource } from './alerts/account-usage-source';
 import { consoleUsageSource } from './alerts/console-usage-source';
 import { createAlertsArea } from './alerts/alerts-module';
@@ -105,6 +107,16 @@ export interface ComposeOptions {
    */
   replayDatabase?: ReplayDatabase;
 }
+
+/**
+ * Starts the thread of one what-if replay from its entry (replay-thread.ts, composed here beside
+ * the console): the TypeScript source from a checkout, the bundled file after a build.
+ */
+export const startReplayThread = (): Worker =>
+  startWorker(
+    new URL('./replay-thread.ts', import.meta.url),
+    new URL('./replay-thread.js', import.meta.url),
+  );
 
 /** The composed BFF: its app, its areas' parts tests read, and its start and shutdown. */
 export function composeBff({
@@ -311,6 +323,8 @@ export function composeBff({
   });
   const planning = createPlanningArea({
     database: consoleStore.database,
+    // The integrations' reports, read through their area: only its SQL names its tables.
+    reportedMinutes: integrations.reportedMinutes,
     events: rateLimiting.governor.events,
     inForce: {
       policy: config.rateLimits.policy,
@@ -329,7 +343,9 @@ export function composeBff({
     logger,
     now,
     replayConcurrency: config.planning.replayConcurrency,
-    ...(replayDatabase ? { replayDatabase } : {}),
+    ...(replayDatabase
+      ? { replayThreads: { database: replayDatabase, spawn: startReplayThread } }
+      : {}),
   });
   const areas: AreaModule[] = [
     authArea,

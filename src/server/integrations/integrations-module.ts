@@ -1,8 +1,9 @@
 // The integrations area (docs/account-wide-view.md): other integrations of the account report
 // their traffic with their own key; admins manage the keys; everyone reads the account-wide usage.
 // Built here from the configuration: the integration store, the per-key ingest limiter (in Redis
-// when replicas share one), the account usage, and the timer that deletes aggregates older than
-// the retention. In demo mode, simulated integrations report through the same route.
+// when replicas share one), the account usage, the reader of reported minutes the planning area
+// is handed, and the timer that deletes aggregates older than the retention. In demo mode,
+// simulated integrations report through the same route.
 import { accountMinuteCeiling } from '../../shared/rate-limits';
 import type { RecordChange } from '../http/admin-change';
 import type { Logger } from '../observability/logger';
@@ -23,6 +24,7 @@ import {
   type IntegrationsRoutesDeps,
 } from './integrations-routes';
 import { ReportAggregates, type AlsoRecordMinutes } from './report-aggregates';
+import { ReportedMinutesReader } from './reported-minutes-reader';
 
 /** The account-wide view's settings (INTEGRATION_* variables). */
 export interface IntegrationSettings {
@@ -65,6 +67,8 @@ export interface IntegrationsArea extends AreaModule {
     readonly store: IntegrationStore;
     readonly reports: ReportAggregates;
     readonly usage: AccountUsage;
+    /** What the planning area reads of the reports (compose.ts hands it over). */
+    readonly reportedMinutes: ReportedMinutesReader;
   };
 }
 
@@ -126,7 +130,12 @@ export function createIntegrationsArea(deps: IntegrationsAreaDeps): Integrations
     }
   };
   return {
-    integrations: { store, reports, usage },
+    integrations: {
+      store,
+      reports,
+      usage,
+      reportedMinutes: new ReportedMinutesReader(deps.database),
+    },
     routes: [
       {
         path: '/api/integrations/reports',

@@ -13,14 +13,15 @@ import { ConsoleTraffic } from './console-traffic';
 import { planningRoutes } from './planning-routes';
 import type { PolicyInForce } from './policies';
 import { ReplayGate } from './replay-gate';
-import { inProcessReplays, workerReplays } from './replay-runner';
-import type { ReplayDatabase } from './replay-worker';
-import { TrafficStore } from './traffic-store';
+import { inProcessReplays, workerReplays, type ReplayThreads } from './replay-runner';
+import { TrafficStore, type ReportedMinutes } from './traffic-store';
 
 const PRUNE_EVERY_MS = 60 * 60_000;
 
 export interface PlanningAreaDeps {
   readonly database: () => Promise<SqlDatabase>;
+  /** The integrations' reported minutes, read through their area (compose.ts fills it in). */
+  readonly reportedMinutes: ReportedMinutes;
   /** The governor's events: every call it lets through, every 429 it is told of. */
   readonly events: GovernorEvents;
   readonly inForce: PolicyInForce;
@@ -34,10 +35,11 @@ export interface PlanningAreaDeps {
   /** Replays this replica runs at once (REPLAY_CONCURRENCY). */
   readonly replayConcurrency: number;
   /**
-   * Where replay threads open the database (the one `database` opens); without it (an in-memory
-   * database, which no other thread can open) replays run on the event loop.
+   * Where replay threads open the database (the one `database` opens) and how one is started;
+   * without it (an in-memory database, which no other thread can open) replays run on the event
+   * loop.
    */
-  readonly replayDatabase?: ReplayDatabase;
+  readonly replayThreads?: ReplayThreads;
 }
 
 export interface PlanningArea extends AreaModule {
@@ -46,7 +48,7 @@ export interface PlanningArea extends AreaModule {
 }
 
 export function createPlanningArea(deps: PlanningAreaDeps): PlanningArea {
-  const traffic = new TrafficStore(deps.database);
+  const traffic = new TrafficStore(deps.database, deps.reportedMinutes);
   const consoleTraffic = new ConsoleTraffic({
     store: traffic,
     events: deps.events,
@@ -63,8 +65,8 @@ export function createPlanningArea(deps: PlanningAreaDeps): PlanningArea {
   };
   const replays = {
     gate: new ReplayGate<WhatIfResult>({ limit: deps.replayConcurrency, now: deps.now }),
-    run: deps.replayDatabase
-      ? workerReplays({ database: deps.replayDatabase, deps: planningDeps })
+    run: deps.replayThreads
+      ? workerReplays({ ...deps.replayThreads, deps: planningDeps })
       : inProcessReplays(planningDeps),
   };
   let timer: NodeJS.Timeout | undefined;

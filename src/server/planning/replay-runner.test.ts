@@ -1,11 +1,12 @@
-// The replay in its own thread (replay-worker.ts), over the console's SQLite database in a data
-// directory: the same result as on the event loop, and the same refusals the routes turn into
-// problems.
+// The replay in its own thread (replay-worker.ts, started from the composition root's entry as
+// the console starts it), over the console's SQLite database in a data directory: the same result
+// as on the event loop, and the same refusals the routes turn into problems.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PolicyChoice } from '../../shared/planning';
+import { startReplayThread } from '../compose';
 import { IntegrationStore } from '../integrations/integration-store';
 import { ReportAggregates } from '../integrations/report-aggregates';
 import { openDatabase, type SqlDatabase } from '../store/database';
@@ -60,7 +61,7 @@ describe('a replay in its own thread', { timeout: 60_000 }, () => {
       ],
       [],
     );
-    run = workerReplays({ database: { kind: 'sqlite', dataDir }, deps });
+    run = workerReplays({ database: { kind: 'sqlite', dataDir }, spawn: startReplayThread, deps });
   });
   afterAll(async () => {
     await db?.close();

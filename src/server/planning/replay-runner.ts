@@ -1,10 +1,9 @@
-// Runs what-if replays off the event loop: each in a worker thread of its own (replay-worker.ts)
-// that opens the console's database itself, so neither its queries nor its walk through the
-// minutes hold up other requests. A replay that is stopped (its askers are gone: replay-gate.ts)
+// Runs what-if replays off the event loop: each in a worker thread of its own (replay-worker.ts,
+// started from the entry the composition root gives) that opens the console's database itself,
+// so neither its queries nor its walk through the minutes hold up other requests. A replay that is stopped (its askers are gone: replay-gate.ts)
 // ends its thread, which stops the work wherever it is.
 import type { Worker } from 'node:worker_threads';
 import type { WhatIfRequest, WhatIfResult } from '../../shared/planning';
-import { startWorker } from '../runtime/start-worker';
 import { traceStep } from '../observability/traced-steps';
 import { StoreUnavailableError } from '../store/database';
 import { PolicyRejectedError } from './policies';
@@ -13,13 +12,6 @@ import { NoRecordedTrafficError, PeriodTooLongError, whatIf, type PlanningDeps }
 
 /** Replays `request`; stops and rejects with the signal's reason when `signal` aborts. */
 export type RunReplay = (request: WhatIfRequest, signal: AbortSignal) => Promise<WhatIfResult>;
-
-/** The worker: the TypeScript source from a checkout, the bundled file after a build. */
-const startReplayWorker = () =>
-  startWorker(
-    new URL('./replay-worker.ts', import.meta.url),
-    new URL('./planning/replay-worker.js', import.meta.url),
-  );
 
 /** The worker's refusal as the error the routes know, or a plain Error for anything else. */
 function asError(error: { name: string; message: string; parameter?: string }): Error {
@@ -32,16 +24,23 @@ function asError(error: { name: string; message: string; parameter?: string }): 
   return new Error(`The replay failed: ${error.message}`);
 }
 
-export interface WorkerReplaysOptions {
+/** Where replay threads open the database, and how one is started. */
+export interface ReplayThreads {
   readonly database: ReplayDatabase;
+  /**
+   * Starts a thread whose entry serves one job (replay-worker.ts's serveReplayJob): the
+   * composition root's, which chooses the reader of the integrations' reported minutes (tests
+   * hand in a controllable one).
+   */
+  readonly spawn: () => Worker;
+}
+
+export interface WorkerReplaysOptions extends ReplayThreads {
   readonly deps: Omit<PlanningDeps, 'store'>;
-  /** Starts the worker (tests hand in a controllable one). */
-  readonly spawn?: () => Worker;
 }
 
 /** Replays, each in its own worker thread over `database`. */
 export function workerReplays(options: WorkerReplaysOptions): RunReplay {
-  const spawn = options.spawn ?? startReplayWorker;
   // The "replay" span is around the thread, not inside it: the thread makes no calls out and has
   // no SDK of its own, so the span's duration is what a trace needs of it.
   const run: RunReplay = async (request, signal) => {
@@ -55,7 +54,7 @@ export function workerReplays(options: WorkerReplaysOptions): RunReplay {
       now: options.deps.now(),
     };
     signal.throwIfAborted();
-    const worker = spawn();
+    const worker = options.spawn();
     return new Promise<WhatIfResult>((resolve, reject) => {
       const stop = () => {
         reject(signal.reason as Error);

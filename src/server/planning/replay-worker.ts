@@ -1,15 +1,17 @@
-// The worker thread a what-if replay runs in (replay-runner.ts). A week-long replay reads
-// millions of rows and walks ten thousand minutes twice; on the event loop, SQLite's synchronous
-// queries and the walk stalled every other request, /healthz included, for seconds. Here they
-// stall nothing but this thread, which opens its own connection to the console's database and
-// runs at a lower priority than the requests (background-thread.ts).
+// The work of the worker thread a what-if replay runs in (replay-runner.ts). A week-long replay
+// reads millions of rows and walks ten thousand minutes twice; on the event loop, SQLite's
+// synchronous queries and the walk stalled every other request, /healthz included, for seconds.
+// There they stall nothing but that thread, which opens its own connection to the console's
+// database and runs at a lower priority than the requests (background-thread.ts). The thread's
+// entry is the composition root's (replay-thread.ts): it says which reader of the integrations'
+// reported minutes the replay reads through, as compose.ts does for the console.
 import { parentPort } from 'node:worker_threads';
 import type { WhatIfRequest, WhatIfResult } from '../../shared/planning';
 import { openReadOnlyDatabase, type SqlDatabase } from '../store/database';
 import { openPostgresDatabase } from '../store/postgres-database';
 import { runInBackground } from '../upstream/background-thread';
 import type { PolicyInForce } from './policies';
-import { TrafficStore } from './traffic-store';
+import { TrafficStore, type ReportedMinutes } from './traffic-store';
 import { whatIf } from './what-if';
 
 /** Where the console's database is: what the worker opens (the same one the console has open). */
@@ -40,13 +42,16 @@ async function open(database: ReplayDatabase): Promise<SqlDatabase> {
     : openPostgresDatabase({ url: database.url, poolSize: 1 });
 }
 
-async function replayJob(job: ReplayJob): Promise<ReplayOutcome> {
+/** The integrations' reported minutes read on a connection the thread opened. */
+export type ReportedMinutesOn = (db: SqlDatabase) => ReportedMinutes;
+
+async function replayJob(job: ReplayJob, reportedOn: ReportedMinutesOn): Promise<ReplayOutcome> {
   let db: SqlDatabase | undefined;
   try {
     const opened = (db = await open(job.database));
     const result = await whatIf(
       {
-        store: new TrafficStore(() => Promise.resolve(opened)),
+        store: new TrafficStore(() => Promise.resolve(opened), reportedOn(opened)),
         inForce: job.inForce,
         retentionDays: job.retentionDays,
         integrationNames: () => Promise.resolve(new Map(job.names)),
@@ -63,10 +68,15 @@ async function replayJob(job: ReplayJob): Promise<ReplayOutcome> {
   }
 }
 
-runInBackground();
-
-// One job per worker: the console ends the thread when the replay's askers are gone, which stops
-// its work wherever it is.
-parentPort?.once('message', (job: ReplayJob) => {
-  void replayJob(job).then((outcome) => parentPort?.postMessage(outcome));
-});
+/**
+ * Makes the calling worker thread a replay's: lowers its priority, then replays the one job its
+ * parent posts, reading the integrations' reported minutes through `reportedOn`, and posts back
+ * the outcome. One job per thread: the console ends the thread when the replay's askers are gone,
+ * which stops its work wherever it is.
+ */
+export function serveReplayJob(reportedOn: ReportedMinutesOn): void {
+  runInBackground();
+  parentPort?.once('message', (job: ReplayJob) => {
+    void replayJob(job, reportedOn).then((outcome) => parentPort?.postMessage(outcome));
+  });
+}

@@ -1,11 +1,12 @@
 // The account's recorded traffic as the planning area reads it: account_minutes (every request
 // of the account per minute and operation template: the console's and each integration's, added
-// in the transactions that store them) for the replay, and the per-source rows
-// (integration_minutes, console_minutes) for who would have drawn a refusal and for the migration
-// report. Reads aggregate in SQL, so a week of 50 integrations comes back as a few thousand rows.
+// in the transactions that store them) for the replay, and the per-source rows (the console's
+// console_minutes, each integration's reported minutes through the port the composition root
+// fills in) for who would have drawn a refusal and for the migration report. Reads aggregate in
+// SQL, so a week of 50 integrations comes back as a few thousand rows.
 import * as z from 'zod';
 import type { SqlDatabase, SqlExecutor } from '../store/database';
-import { placeholders } from '../store/sql-placeholders';
+import { endpointTest, minuteWeights, placeholders } from '../store/sql-placeholders';
 import { integer, select } from '../store/typed-rows';
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -27,6 +28,55 @@ export interface SourceRow extends TrafficRow {
 
 /** The source id of the console's own requests. */
 export const CONSOLE_SOURCE = 'console';
+
+type Endpoint = { readonly method: string; readonly template: string };
+
+/**
+ * What the planning area reads of the integrations' reports (the integrations area's tables,
+ * which only its SQL names): filled in by compose.ts in the console, and by the replay thread's
+ * entry on the connection that thread opens. Each integration is a `source` by its id. Each
+ * minute listed is a statement parameter: a few hundred at a time.
+ */
+export interface ReportedMinutes {
+  /** Each integration's rows (per minute and template) in `minutes`. */
+  rowsIn(minutes: readonly number[]): Promise<SourceRow[]>;
+  /**
+   * For each integration: its requests of `endpoints` in the minutes of `weights`, each minute's
+   * multiplied by its weight and summed (`weighted`), and as they are (`requests`).
+   */
+  weightedSums(
+    weights: ReadonlyArray<readonly [minute: number, weight: number]>,
+    endpoints: readonly Endpoint[],
+  ): Promise<ReadonlyArray<{ source: string; weighted: number; requests: number }>>;
+  /**
+   * Each integration's minutes in [from, to] holding `ceiling` requests or more (every template,
+   * 429s included): the minutes set aside as implausible, oldest first.
+   */
+  minutesAtCeiling(
+    from: number,
+    to: number,
+    ceiling: number,
+  ): Promise<ReadonlyArray<{ source: string; minute: number; reported: number }>>;
+  /**
+   * Each integration's calls of `endpoints` per UTC day (`YYYY-MM-DD`) in [from, to], its minutes
+   * at `ceiling` or above left out.
+   */
+  dailyCalls(
+    from: number,
+    to: number,
+    endpoints: readonly Endpoint[],
+    ceiling: number,
+  ): Promise<ReadonlyArray<DailyCalls>>;
+}
+
+/** One source's calls of one template on one day. */
+export interface DailyCalls {
+  readonly source: string;
+  readonly day: string;
+  readonly method: string;
+  readonly template: string;
+  readonly calls: number;
+}
 
 /** Adds one minute's counts to `table` (account_minutes or console_minutes), summing on a clash. */
 const upsertInto = (table: 'account_minutes' | 'console_minutes') =>
@@ -109,9 +159,12 @@ const MINUTES_PER_READ = 200;
 
 export class TrafficStore {
   readonly #db: () => Promise<SqlDatabase>;
+  readonly #reported: ReportedMinutes;
 
-  constructor(db: () => Promise<SqlDatabase>) {
+  /** `reported`: the integrations' reported minutes, read through their area's port. */
+  constructor(db: () => Promise<SqlDatabase>, reported: ReportedMinutes) {
     this.#db = db;
+    this.#reported = reported;
   }
 
   /** Adds the console's own requests: its rows and the account's, in one transaction. */
@@ -146,14 +199,11 @@ export class TrafficStore {
     groups: ReadonlyArray<ReadonlyArray<{ method: string; template: string }>>,
   ): Promise<MinuteTotals[]> {
     const params: unknown[] = [iso(from), iso(to)];
-    const columns = groups.map((cells, index) => {
-      if (cells.length === 0) return `0 AS g${index}`;
-      const tests = cells.map((cell) => {
-        params.push(cell.method, cell.template);
-        return `(method = $${params.length - 1} AND template = $${params.length})`;
-      });
-      return `SUM(CASE WHEN ${tests.join(' OR ')} THEN requests ELSE 0 END) AS g${index}`;
-    });
+    const columns = groups.map((cells, index) =>
+      cells.length === 0
+        ? `0 AS g${index}`
+        : `SUM(CASE WHEN ${endpointTest(cells, params)} THEN requests ELSE 0 END) AS g${index}`,
+    );
     const { rows } = await select(
       await this.#db(),
       z.looseObject({ minute: z.string(), total: integer, peak: integer }),
@@ -212,19 +262,17 @@ export class TrafficStore {
     const found: SourceRow[] = [];
     const db = await this.#db();
     for (let start = 0; start < minutes.length; start += MINUTES_PER_READ) {
-      const chunk = minutes.slice(start, start + MINUTES_PER_READ).map(iso);
-      const list = placeholders(1, chunk.length);
+      const chunk = minutes.slice(start, start + MINUTES_PER_READ);
+      // Row by row: a chunk of a busy week holds more rows than a call takes arguments.
+      for (const row of await this.#reported.rowsIn(chunk)) found.push(row);
       const { rows } = await select(
         db,
-        TrafficRowSchema.extend({ source: z.string() }),
-        `SELECT integration_id AS source, minute, method, template, requests, throttled
-         FROM integration_minutes WHERE minute IN (${list})
-         UNION ALL
-         SELECT '${CONSOLE_SOURCE}' AS source, minute, method, template, requests, throttled
-         FROM console_minutes WHERE minute IN (${list})`,
-        chunk,
+        TrafficRowSchema,
+        `SELECT minute, method, template, requests, throttled
+         FROM console_minutes WHERE minute IN (${placeholders(1, chunk.length)})`,
+        chunk.map(iso),
       );
-      for (const row of rows) found.push({ ...row, minute: Date.parse(row.minute) });
+      for (const row of rows) found.push({ ...toRow(row), source: CONSOLE_SOURCE });
     }
     return found;
   }
@@ -236,58 +284,42 @@ export class TrafficStore {
    */
   async weightedBySource(
     weights: ReadonlyArray<readonly [minute: number, weight: number]>,
-    cells?: ReadonlyArray<{ readonly method: string; readonly template: string }>,
+    cells?: readonly Endpoint[],
   ): Promise<Map<string, { weighted: number; requests: number }>> {
     const found = new Map<string, { weighted: number; requests: number }>();
     if (cells && cells.length === 0) return found;
     const db = await this.#db();
+    const add = (rows: ReadonlyArray<{ source: string; weighted: number; requests: number }>) => {
+      for (const row of rows) {
+        const entry = found.get(row.source) ?? { weighted: 0, requests: 0 };
+        entry.weighted += row.weighted;
+        entry.requests += row.requests;
+        found.set(row.source, entry);
+      }
+    };
     for (let start = 0; start < weights.length; start += MINUTES_PER_READ) {
       const chunk = weights.slice(start, start + MINUTES_PER_READ);
-      const params: unknown[] = chunk.flatMap(([minute, weight]) => [iso(minute), weight]);
-      const values = chunk
-        .map(
-          (_, index) =>
-            `(CAST($${2 * index + 1} AS text), CAST($${2 * index + 2} AS double precision))`,
-        )
-        .join(', ');
-      // The IN makes SQLite read the chosen minutes through the minute index instead of scanning
-      // the table for the join (32 ms instead of 870 for 200 minutes of 50 integrations).
-      const filter = `WHERE t.minute IN (SELECT minute FROM w)${
-        cells
-          ? ` AND (${cells
-              .map((cell) => {
-                params.push(cell.method, cell.template);
-                return `(t.method = $${params.length - 1} AND t.template = $${params.length})`;
-              })
-              .join(' OR ')})`
-          : ''
-      }`;
       // An account limit's refusals (no endpoints given) are shared by each source's minute
-      // totals; a rule's or an endpoint's by the sources' rows of those endpoints.
-      const reads: ReadonlyArray<readonly [string, string, string]> = cells
-        ? [
-            ['integration_minutes', 't.integration_id', 'GROUP BY t.integration_id'],
-            ['console_minutes', `'${CONSOLE_SOURCE}'`, 'GROUP BY 1'],
-          ]
-        : [['source_minutes', 't.source', 'GROUP BY t.source']];
-      for (const [table, source, groupBy] of reads) {
-        const { rows } = await select(
-          db,
-          z.object({ source: z.string(), weighted: z.coerce.number(), requests: integer }),
-          `WITH w (minute, weight) AS (VALUES ${values})
-           SELECT ${source} AS source, SUM(t.requests * w.weight) AS weighted,
-             SUM(t.requests) AS requests
-           FROM w JOIN ${table} t ON t.minute = w.minute ${filter}
-           ${groupBy}`,
-          params,
-        );
-        for (const row of rows) {
-          const entry = found.get(row.source) ?? { weighted: 0, requests: 0 };
-          entry.weighted += row.weighted;
-          entry.requests += row.requests;
-          found.set(row.source, entry);
-        }
-      }
+      // totals; a rule's or an endpoint's by the sources' rows of those endpoints: each
+      // integration's, then the console's.
+      if (cells) add(await this.#reported.weightedSums(chunk, cells));
+      const params: unknown[] = [];
+      const table = minuteWeights(chunk, params);
+      const [from, source, filter] = cells
+        ? ['console_minutes', `'${CONSOLE_SOURCE}'`, ` AND (${endpointTest(cells, params, 't.')})`]
+        : ['source_minutes', 't.source', ''];
+      const { rows } = await select(
+        db,
+        z.object({ source: z.string(), weighted: z.coerce.number(), requests: integer }),
+        `${table}
+         SELECT ${source} AS source, SUM(t.requests * w.weight) AS weighted,
+           SUM(t.requests) AS requests
+         FROM w JOIN ${from} t ON t.minute = w.minute
+         WHERE t.minute IN (SELECT minute FROM w)${filter}
+         GROUP BY 1`,
+        params,
+      );
+      add(rows);
     }
     return found;
   }
@@ -296,21 +328,12 @@ export class TrafficStore {
    * Each integration's minutes in [from, to] holding `ceiling` requests or more (every
    * template, 429s included): the minutes set aside as implausible, oldest first.
    */
-  async minutesAtCeiling(
+  minutesAtCeiling(
     from: number,
     to: number,
     ceiling: number,
-  ): Promise<Array<{ source: string; minute: number; reported: number }>> {
-    const { rows } = await select(
-      await this.#db(),
-      z.object({ source: z.string(), minute: z.string(), reported: integer }),
-      `SELECT integration_id AS source, minute, SUM(requests) AS reported
-       FROM integration_minutes WHERE minute >= $1 AND minute <= $2
-       GROUP BY integration_id, minute HAVING SUM(requests) >= $3
-       ORDER BY minute, integration_id`,
-      [iso(from), iso(to), ceiling],
-    );
-    return rows.map((row) => ({ ...row, minute: Date.parse(row.minute) }));
+  ): Promise<ReadonlyArray<{ source: string; minute: number; reported: number }>> {
+    return this.#reported.minutesAtCeiling(from, to, ceiling);
   }
 
   /**
@@ -321,43 +344,24 @@ export class TrafficStore {
   async dailyBySource(
     from: number,
     to: number,
-    templates: ReadonlyArray<{ method: string; template: string }>,
+    templates: readonly Endpoint[],
     ceiling = Number.MAX_SAFE_INTEGER,
-  ): Promise<
-    Array<{ source: string; day: string; method: string; template: string; calls: number }>
-  > {
+  ): Promise<DailyCalls[]> {
     if (templates.length === 0) return [];
-    const params: unknown[] = [iso(from), iso(to), ceiling];
-    const tests = templates.map((cell) => {
-      params.push(cell.method, cell.template);
-      return `(method = $${params.length - 1} AND template = $${params.length})`;
-    });
-    const where = `minute >= $1 AND minute <= $2 AND (${tests.join(' OR ')})`;
-    // Through the primary key (integration, minute, …): a few rows per minute read again.
-    const plausible = `(SELECT SUM(s.requests) FROM integration_minutes s
-         WHERE s.integration_id = integration_minutes.integration_id
-           AND s.minute = integration_minutes.minute) < $3`;
+    const params: unknown[] = [iso(from), iso(to)];
     const { rows } = await select(
       await this.#db(),
-      z.object({
-        source: z.string(),
-        day: z.string(),
-        method: z.string(),
-        template: z.string(),
-        calls: integer,
-      }),
-      `SELECT integration_id AS source, SUBSTR(minute, 1, 10) AS day, method, template,
-         SUM(requests) AS calls
-       FROM integration_minutes WHERE ${where} AND ${plausible}
-       GROUP BY integration_id, SUBSTR(minute, 1, 10), method, template
-       UNION ALL
-       SELECT '${CONSOLE_SOURCE}' AS source, SUBSTR(minute, 1, 10) AS day, method, template,
-         SUM(requests) AS calls
-       FROM console_minutes WHERE ${where}
+      z.object({ day: z.string(), method: z.string(), template: z.string(), calls: integer }),
+      `SELECT SUBSTR(minute, 1, 10) AS day, method, template, SUM(requests) AS calls
+       FROM console_minutes
+       WHERE minute >= $1 AND minute <= $2 AND (${endpointTest(templates, params)})
        GROUP BY SUBSTR(minute, 1, 10), method, template`,
       params,
     );
-    return rows;
+    return [
+      ...(await this.#reported.dailyCalls(from, to, templates, ceiling)),
+      ...rows.map((row) => ({ source: CONSOLE_SOURCE, ...row })),
+    ];
   }
 
   /** Deletes the console's and the account's rows older than `cutoff`; resolves to rows gone. */

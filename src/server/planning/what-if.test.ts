@@ -3,35 +3,18 @@
 // to the account totals in its transaction; the console's own counts through the traffic store),
 // then replayed through the use case the route calls.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { PolicyChoice } from '../../shared/planning';
 import { PLATFORM_OPERATIONS } from '../../shared/platform-operations';
 import { IntegrationStore } from '../integrations/integration-store';
 import { ReportAggregates } from '../integrations/report-aggregates';
 import { planningDeps } from '../test-support/planning-deps';
+import { at, custom, LAST, MINUTE, NOW } from '../test-support/replay-hour';
 import { STORE_ENGINES, type TestDatabase } from '../test-support/store-engines';
 import { PolicyRejectedError } from './policies';
 import { addToAccountTraffic, type TrafficStore } from './traffic-store';
 import { NoRecordedTrafficError, PeriodTooLongError, whatIf, type PlanningDeps } from './what-if';
 
-const MINUTE = 60_000;
-/** The replay's clock: the period "hour" is the 60 minutes ending with NOW's minute. */
-const NOW = Date.UTC(2026, 10, 27, 12, 0, 30);
-const LAST = Math.floor(NOW / MINUTE) * MINUTE;
-/** The period's n-th minute (0 … 59). */
-const at = (n: number) => LAST - (59 - n) * MINUTE;
 const V2_LIST = PLATFORM_OPERATIONS.getDataSubjectsUsingGET.path;
 const V4_BASIC = PLATFORM_OPERATIONS.getDataSubjectBasicDetailsV4.path;
-
-const custom = (
-  overrides: Partial<Extract<PolicyChoice, { kind: 'custom' }>> = {},
-): PolicyChoice => ({
-  kind: 'custom',
-  accountMinute: null,
-  accountHour: null,
-  endpointMinute: null,
-  moduleRules: [],
-  ...overrides,
-});
 
 for (const engine of STORE_ENGINES) {
   describe.skipIf(!engine.available)(`the what-if replay on ${engine.title}`, () => {

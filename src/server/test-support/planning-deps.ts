@@ -1,20 +1,23 @@
 // The planning area's use cases over a database, as compose.ts wires them, for tests and the
 // benchmark: the published account-and-module limits of a production account in force, the
-// retention's default of 7 days, integration names from the registry, a fixed clock.
+// retention's default of 7 days, integration names from the registry, a fixed clock, and the
+// integrations' reported minutes read by their area's reader (or a test's double of that port).
 import { BUILT_IN_OPERATIONS } from '../../shared/data-subject-operations';
 import { MODULE_RULES } from '../../shared/rate-limits';
 import type { IntegrationStore } from '../integrations/integration-store';
+import { ReportedMinutesReader } from '../integrations/reported-minutes-reader';
 import type { ReadinessDeps } from '../planning/migration-readiness';
-import { TrafficStore } from '../planning/traffic-store';
+import { TrafficStore, type ReportedMinutes } from '../planning/traffic-store';
 import type { SqlDatabase } from '../store/database';
 
 export function planningDeps(
   db: SqlDatabase,
-  integrations: IntegrationStore,
+  integrations: Pick<IntegrationStore, 'names'>,
   now: number,
+  reported: ReportedMinutes = new ReportedMinutesReader(db),
 ): ReadinessDeps & { store: TrafficStore } {
   return {
-    store: new TrafficStore(() => Promise.resolve(db)),
+    store: new TrafficStore(() => Promise.resolve(db), reported),
     inForce: {
       policy: 'account-and-module',
       tier: 'production',
