@@ -4,6 +4,7 @@
 // performance at least 95, accessibility and best practices 100, and the largest contentful paint
 // of a signed-in page at most 1 s. What a page loses points on is printed as it runs, so a miss
 // says where to look.
+import { loadavg } from 'node:os';
 import { chromium } from '@playwright/test';
 import lighthouse, { desktopConfig, type Flags, type Result } from 'lighthouse';
 import { signIn } from '../lib/console';
@@ -103,6 +104,9 @@ export async function lighthouseScenario(ctx: BenchContext): Promise<Figure[]> {
     const figures: Figure[] = [];
     for (const page of pages) {
       const measured: RunFigures[] = [];
+      // Lighthouse times the page on this CPU: on a shared machine the load says how far to trust
+      // a performance figure, and a before and after are comparable only at a similar load.
+      ctx.log(`  lighthouse ${page.label}: load average ${loadavg()[0]?.toFixed(2)}`);
       for (let run = 1; run <= runs; run += 1) {
         const flags: Flags = {
           port: debuggingPort,
