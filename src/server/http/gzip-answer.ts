@@ -10,9 +10,10 @@
 // (HTTPS, or localhost), and one encoding keeps one copy per body.
 //
 // Only for bodies that hold no secret and echo nothing a request sent (the event-types list, and
-// the rate-limits page's limits, usage, forecast and account-wide view): a compressed answer that
-// holds both leaks the secret to someone who can choose the echo (BREACH). Those four are built
-// afresh per request, so each is compressed per request: 5 to 7 KB, a fraction of a millisecond.
+// the rate-limits page's limits, usage, forecast and account-wide view, Planning's policies): a
+// compressed answer that holds both leaks the secret to someone who can choose the echo (BREACH).
+// Those are built afresh per request, so each is compressed per request: 5 to 7 KB, a fraction of
+// a millisecond.
 import type { Context } from 'hono';
 import { accepts } from 'hono/accepts';
 import { promisify } from 'node:util';

@@ -406,13 +406,14 @@ describe('GET /api/rate-limits/stream', () => {
   });
 });
 
-describe("the rate-limits page's answers", () => {
-  // What the page asks for on a first visit, each a few KB of JSON without a secret or an echo.
+describe("the rate-limits and planning pages' first answers", () => {
+  // What the pages ask for on a first visit, each a few KB of JSON without a secret or an echo.
   const PAGE_ANSWERS = [
     '/api/rate-limits/rules',
     '/api/rate-limits/usage',
     '/api/alerts/forecast',
     '/api/account-usage',
+    '/api/planning/policies',
   ];
 
   it.each(PAGE_ANSWERS)(
