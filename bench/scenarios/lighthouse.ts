@@ -73,7 +73,13 @@ function itemsOf(details: Result['audits'][string]['details']): string[] {
   if (!details || !('items' in details) || !Array.isArray(details.items)) return [];
   return details.items.flatMap((item: Record<string, unknown>) => {
     const node = item.node as { selector?: string } | undefined;
-    const url = typeof item.url === 'string' ? new URL(item.url).pathname : undefined;
+    // Not every `url` is one: work no script owns is listed as "Unattributable".
+    const url =
+      typeof item.url === 'string'
+        ? URL.canParse(item.url)
+          ? new URL(item.url).pathname
+          : item.url
+        : undefined;
     const label = url ?? node?.selector;
     return label ? [label] : [];
   });
