@@ -53,6 +53,8 @@ export default defineConfig(({ command }) => ({
     // Tests that start processes set their own, longer deadline (test-support/process-deadline.ts).
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // expect.poll waits for what a test observes; its 1 s default is such a deadline too.
+    expect: { poll: { timeout: 10_000 } },
     projects: [
       {
         extends: true,

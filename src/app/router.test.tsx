@@ -1,5 +1,7 @@
 // The router starts the data a page needs as the page is opened, beside the download of the
 // page's code, and only then: a filter change on the page does not ask again.
+// Waits use Testing Library's waitFor, whose deadline is set once for a loaded machine.
+import { waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createQueryClient } from '../lib/query-client';
 import { sendFirstRequests } from './first-requests';
@@ -44,16 +46,14 @@ describe('createAppRouter', () => {
   it('asks for the event types and the session when /event-types opens, before any page renders', async () => {
     const { asked, router } = open('/event-types');
     // Nothing is rendered here: only the routes' loaders can have asked.
-    await vi.waitFor(() => expect(asked).toContain('/api/event-types'));
+    await waitFor(() => expect(asked).toContain('/api/event-types'));
     expect(asked).toContain('/api/session');
     router.dispose();
   });
 
   it('does not ask again when a filter changes the URL', async () => {
     const { asked, client, router } = open('/event-types');
-    await vi.waitFor(() =>
-      expect(router.state.initialized && client.isFetching() === 0).toBe(true),
-    );
+    await waitFor(() => expect(router.state.initialized && client.isFetching() === 0).toBe(true));
     // Nor do the loaders run again: each would turn the click into an asynchronous navigation.
     const started = vi.spyOn(client, 'prefetchQuery');
     await router.navigate('/event-types?modules=Consent');
@@ -68,9 +68,7 @@ describe('createAppRouter', () => {
     'asks a signed-out visitor at /event-types for the session alone (sent early: %s)',
     async (early) => {
       const { asked, client, router } = open('/event-types', { early, signedIn: false });
-      await vi.waitFor(() =>
-        expect(router.state.initialized && client.isFetching() === 0).toBe(true),
-      );
+      await waitFor(() => expect(router.state.initialized && client.isFetching() === 0).toBe(true));
       // Nothing that would answer 401: the browser logs each one as an error.
       expect(asked).toEqual(['/api/session']);
       router.dispose();
@@ -79,7 +77,7 @@ describe('createAppRouter', () => {
 
   it('leaves the list alone on other pages', async () => {
     const { asked, router } = open('/rate-limits');
-    await vi.waitFor(() => expect(asked).toContain('/api/session'));
+    await waitFor(() => expect(asked).toContain('/api/session'));
     expect(asked).not.toContain('/api/event-types');
     router.dispose();
   });
@@ -94,10 +92,8 @@ describe('createAppRouter', () => {
       const { asked, client, router } = open(path, { early: true });
       // Sent before the router existed: the session, and what needs it once it answered.
       expect(asked).toEqual(sentAtOnce);
-      await vi.waitFor(() => expect(asked).toEqual(paths));
-      await vi.waitFor(() =>
-        expect(router.state.initialized && client.isFetching() === 0).toBe(true),
-      );
+      await waitFor(() => expect(asked).toEqual(paths));
+      await waitFor(() => expect(router.state.initialized && client.isFetching() === 0).toBe(true));
       expect(asked).toEqual(paths);
       // The loaders' queries have the answers: nothing is left to send.
       if (paths.includes('/api/event-types')) {
@@ -112,9 +108,9 @@ describe('createAppRouter', () => {
 
   it('takes over the early list at `/` once it has sent the visitor on to /event-types', async () => {
     const { asked, client, router } = open('/', { early: true });
-    await vi.waitFor(() => expect(router.state.initialized).toBe(true));
+    await waitFor(() => expect(router.state.initialized).toBe(true));
     await router.navigate('/event-types', { replace: true }); // what the index route renders
-    await vi.waitFor(() => expect(client.getQueryData(['event-types', 'list'])).toBeDefined());
+    await waitFor(() => expect(client.getQueryData(['event-types', 'list'])).toBeDefined());
     expect(asked).toEqual(['/api/session', '/api/event-types']);
     router.dispose();
   });

@@ -129,10 +129,10 @@ describe.each(['SIGTERM', 'SIGKILL'] as const)(
       const first = await startConsole(dataDir, port);
       const cookie = await signIn(first, 'admin');
       const stream = openStream(first.url, cookie);
-      await expect.poll(() => stream.readyCount(), { timeout: 10_000 }).toBe(1);
+      await expect.poll(() => stream.readyCount()).toBe(1);
 
       const before = [await provokeIncident(first, cookie)];
-      await expect.poll(() => stream.received, { timeout: 10_000 }).toEqual(before);
+      await expect.poll(() => stream.received).toEqual(before);
       // One more just before the signal: it may or may not reach the browser before the end.
       before.push(await provokeIncident(first, cookie));
       stream.holdReconnects();
@@ -152,7 +152,7 @@ describe.each(['SIGTERM', 'SIGKILL'] as const)(
       const live = await provokeIncident(second, cookie);
 
       const expected = [...before, ...whileAway, live];
-      await expect.poll(() => stream.received, { timeout: 10_000 }).toHaveLength(expected.length);
+      await expect.poll(() => stream.received).toHaveLength(expected.length);
       // Every incident, in order, none twice.
       expect(stream.received).toEqual(expected);
       // It reconnected by itself, telling the console the last incident it had.

@@ -9,6 +9,7 @@ import { PROBLEM_TYPES } from '../../shared/problem';
 import type { HttpProblem } from '../http/problem';
 import { AnswerParser, OFF_THREAD_FROM_BYTES } from '../upstream/answer-parser';
 import type { UpstreamClient } from '../upstream/upstream-client';
+import { PATIENTLY } from '../test-support/deferred';
 import { EventTypesSource, KEPT_LIST_BYTES, type EventTypeFilters } from './event-types-source';
 
 const ALL = { modules: [], objectTypes: [] };
@@ -187,7 +188,7 @@ describe('EventTypesSource when many different lists are asked for at once', () 
       [['modules', 'Module 2']],
     ]);
     held[0]!.answer();
-    await vi.waitFor(() => expect(held).toHaveLength(3));
+    await vi.waitFor(() => expect(held).toHaveLength(3), PATIENTLY);
     expect(held[2]!.query).toEqual([['modules', 'Module 3']]);
     held[1]!.answer();
     held[2]!.answer();
@@ -209,11 +210,11 @@ describe('EventTypesSource when many different lists are asked for at once', () 
     });
     const first = source.getJson(filtered(1));
     const second = source.getJson(filtered(2));
-    await vi.waitFor(() => expect(held).toHaveLength(1));
+    await vi.waitFor(() => expect(held).toHaveLength(1), PATIENTLY);
     clock.now = 4_000;
     held[0]!.answer();
     await first;
-    await vi.waitFor(() => expect(held).toHaveLength(2));
+    await vi.waitFor(() => expect(held).toHaveLength(2), PATIENTLY);
     held[1]!.answer();
     await second;
     expect(held.map((call) => call.timeoutMs)).toEqual([10_000, 6_000]);
@@ -229,7 +230,7 @@ describe('EventTypesSource when many different lists are asked for at once', () 
       loads: { running: 1, waiting: 5 },
     });
     const kept = source.getJson(filtered(2));
-    await vi.waitFor(() => expect(held).toHaveLength(1));
+    await vi.waitFor(() => expect(held).toHaveLength(1), PATIENTLY);
     held[0]!.answer();
     await kept;
     const hogging = source.getJson(filtered(1));
@@ -241,7 +242,7 @@ describe('EventTypesSource when many different lists are asked for at once', () 
     const stale = JSON.parse((await source.getJson(filtered(2))).toString());
     expect(stale.stale).toMatchObject({ status: 503, retryAfterSeconds: 2 });
     expect(stale.items).toHaveLength(1);
-    await vi.waitFor(() => expect(held).toHaveLength(2));
+    await vi.waitFor(() => expect(held).toHaveLength(2), PATIENTLY);
     held[1]!.answer();
     await hogging;
   });

@@ -8,3 +8,9 @@ export function deferred<T>() {
   });
   return { promise, resolve, reject };
 }
+
+/**
+ * Options for `vi.waitFor` while a test waits for held work to start: its 1 s default is a
+ * deadline a loaded machine's event loop overran, so here it only bounds a hang.
+ */
+export const PATIENTLY = { timeout: 10_000, interval: 20 } as const;

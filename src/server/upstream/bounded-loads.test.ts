@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { deferred } from '../test-support/deferred';
+import { deferred, PATIENTLY } from '../test-support/deferred';
 import { BoundedLoads, LoadRefused } from './bounded-loads';
 
 afterEach(() => {
@@ -27,9 +27,9 @@ describe('BoundedLoads', () => {
     await Promise.resolve();
     expect(started).toEqual(['a', 'b']);
     held[1]!.finish();
-    await vi.waitFor(() => expect(started).toEqual(['a', 'b', 'c']));
+    await vi.waitFor(() => expect(started).toEqual(['a', 'b', 'c']), PATIENTLY);
     held[0]!.finish();
-    await vi.waitFor(() => expect(started).toEqual(['a', 'b', 'c', 'd']));
+    await vi.waitFor(() => expect(started).toEqual(['a', 'b', 'c', 'd']), PATIENTLY);
     held[2]!.finish();
     held[3]!.finish();
     expect(await Promise.all(results)).toEqual(['a', 'b', 'c', 'd']);
@@ -67,7 +67,7 @@ describe('BoundedLoads', () => {
     await refusal;
     first.finish();
     await running;
-    await vi.waitFor(() => expect(started).toEqual(['first', 'patient']));
+    await vi.waitFor(() => expect(started).toEqual(['first', 'patient']), PATIENTLY);
     patient.finish();
     await waiting;
   });

@@ -2,7 +2,7 @@
 // what the platform counted, explains its fills in a key, and gives support no burst buttons
 // (they answered 403 and the page said nothing), lists the minutes it set aside, and says a block
 // every limit shares once, above the limits, instead of on each.
-import { screen } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
 import {
   jsonAnswer,
@@ -55,6 +55,24 @@ beforeEach(() => {
 stubApiPerTest((url) => (url === '/api/account-usage' ? jsonAnswer(answered) : undefined));
 
 describe('AccountWideView', () => {
+  it('names a removed integration in the key, in the colour its share of a bar has', async () => {
+    const removed = { id: 'old-sync', name: 'Old sync (removed integration)', used: 40 };
+    answered = {
+      ...overview,
+      limits: overview.limits.map((limit) => ({
+        ...limit,
+        integrations: [...limit.integrations, removed],
+      })),
+    };
+    const { container } = renderWithQueries(<AccountWideView canBurst={false} />);
+    const key = await screen.findByLabelText('Key to the limit bars');
+    const entry = within(key).getByText('Old sync (removed integration)');
+    const part = container.querySelector('[title="Old sync (removed integration): 40"]');
+    expect(part).not.toBeNull();
+    expect(entry.dataset.slot).toBe((part as HTMLElement).dataset.slot);
+    expect(within(key).getByText('CRM connector').dataset.slot).not.toBe(entry.dataset.slot);
+  });
+
   it('names the limit once, relates reported and counted, and keys the fills', async () => {
     renderWithQueries(<AccountWideView canBurst={false} />);
     expect(await screen.findByText('Account minute limit')).toBeInTheDocument();

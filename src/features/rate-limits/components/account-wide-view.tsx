@@ -101,6 +101,16 @@ function LimitBar({
  * reported by nobody", and the pale stripes of what is not known at all.
  */
 function LimitsKey({ overview }: { overview: AccountOverview }) {
+  // A removed integration is no longer listed, but what it reported still fills the bars in the
+  // colour of sources outside the list; the key names them so that colour is not a mystery.
+  const listed = new Set(overview.integrations.map((integration) => integration.id));
+  const unlisted = [
+    ...new Set(
+      overview.limits.flatMap((limit) =>
+        limit.integrations.filter((part) => !listed.has(part.id)).map((part) => part.name),
+      ),
+    ),
+  ];
   return (
     <p className="account-chart-key muted" aria-label="Key to the limit bars">
       <span className="account-key" data-slot={0}>
@@ -115,6 +125,11 @@ function LimitsKey({ overview }: { overview: AccountOverview }) {
           {integration.name}
         </span>
       ))}
+      {unlisted.length > 0 ? (
+        <span className="account-key" data-slot={slotOf(overview, '')}>
+          {unlisted.join(', ')}
+        </span>
+      ) : null}
       <span className="account-key" data-slot="unreported">
         Counted by the platform (from its last 429), reported by nobody
       </span>

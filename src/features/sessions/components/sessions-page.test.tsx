@@ -1,7 +1,7 @@
 // The Sessions page as people use it: their sessions with this browser marked, ending one after
 // an in-page confirmation (by mouse or keyboard), signing out everywhere, an admin's view grouped
 // by person, and the loading, empty and error states.
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ConsoleSession, ConsoleSessionList } from '../../../shared/console-sessions';
@@ -92,7 +92,7 @@ describe('SessionsPage', () => {
     expect(screen.getByText('End this session?')).toBeInTheDocument();
     expect(calls.filter((call) => call.startsWith('DELETE'))).toEqual([]);
     await user.click(screen.getByRole('button', { name: 'End session' }));
-    await vi.waitFor(() => expect(calls).toContain(`DELETE /api/sessions/${'b'.repeat(43)}`));
+    await waitFor(() => expect(calls).toContain(`DELETE /api/sessions/${'b'.repeat(43)}`));
     expect(confirm).not.toHaveBeenCalled();
     expect(signOutHere).not.toHaveBeenCalled();
   });
@@ -123,7 +123,7 @@ describe('SessionsPage', () => {
     );
     expect(screen.getByText('Sign this browser out?')).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'End session' }));
-    await vi.waitFor(() => expect(signOutHere).toHaveBeenCalledOnce());
+    await waitFor(() => expect(signOutHere).toHaveBeenCalledOnce());
   });
 
   it('signs out everywhere after confirming, then signs this browser out', async () => {
@@ -132,7 +132,7 @@ describe('SessionsPage', () => {
     await user.click(await screen.findByRole('button', { name: 'Sign out everywhere' }));
     expect(screen.getByText('End all your sessions, this one included?')).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Sign out everywhere' }));
-    await vi.waitFor(() => expect(signOutHere).toHaveBeenCalledOnce());
+    await waitFor(() => expect(signOutHere).toHaveBeenCalledOnce());
     expect(calls).toContain('DELETE /api/sessions');
   });
 

@@ -1,7 +1,7 @@
 // The Tokens page: roles offered up to one's own, the token shown once with a warning and a copy
 // button, and revoking asked in the row (no browser dialog) before anything is sent.
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, within } from '@testing-library/react';
+import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ApiToken, CreatedApiToken } from '../../../shared/api-tokens';
@@ -106,7 +106,7 @@ describe('TokensPage', () => {
     expect(sent.some((request) => request.method === 'DELETE')).toBe(false);
     await user.click(within(row).getByRole('button', { name: 'Revoke' }));
     await user.click(within(row).getByRole('button', { name: 'Revoke “Nightly export”' }));
-    await vi.waitFor(() =>
+    await waitFor(() =>
       expect(sent.some((r) => r.method === 'DELETE' && r.url === '/api/tokens/tok1')).toBe(true),
     );
     expect(confirm).not.toHaveBeenCalled();
