@@ -100,7 +100,10 @@ for (const [name, scenario] of scenarios) {
     }
   } catch (error) {
     crashed += 1;
+    // fetch's TypeError says only "fetch failed"; its cause says what failed (refused, reset…).
+    const cause = (error as Error).cause;
     console.error(`  ${name} failed to run: ${(error as Error).stack ?? error}`);
+    if (cause) console.error(`  caused by: ${cause instanceof Error ? cause.message : cause}`);
   }
 }
 stopServices();

@@ -6,23 +6,35 @@ import type { BenchContext } from './context';
 
 const PORTS = { mock: 8784, console: 8785 };
 
+/**
+ * Sends `count` requests at once; returns how many were not answered 200. An overloaded console
+ * answers some 503 or 504 and a starved machine drops a connection now and then: that is a figure
+ * of the run (a bar of its own), not a harness that failed to run.
+ */
 async function burst(count: number, url: (i: number) => string, headers: Record<string, string>) {
-  const responses = await Promise.all(
+  const outcomes = await Promise.all(
     Array.from({ length: count }, async (_, i) => {
-      const response = await fetch(url(i), { headers });
-      await response.arrayBuffer();
-      return response.status;
+      try {
+        const response = await fetch(url(i), { headers });
+        await response.arrayBuffer();
+        return String(response.status);
+      } catch (error) {
+        const cause = (error as Error).cause;
+        return cause instanceof Error ? cause.message : (error as Error).message;
+      }
     }),
   );
-  const failed = responses.filter((status) => status !== 200).length;
-  if (failed)
-    throw new Error(
-      `${failed} of ${count} requests failed (statuses ${[...new Set(responses)].join(',')})`,
-    );
+  const failed = outcomes.filter((outcome) => outcome !== '200');
+  return { failed: failed.length, outcomes: [...new Set(failed)] };
 }
 
 export async function upstreamEconomyScenario(ctx: BenchContext): Promise<Figure[]> {
   const figures: Figure[] = [];
+  const notAnswered = { count: 0, outcomes: new Set<string>() };
+  const tally = ({ failed, outcomes }: Awaited<ReturnType<typeof burst>>) => {
+    notAnswered.count += failed;
+    for (const outcome of outcomes) notAnswered.outcomes.add(outcome);
+  };
   const mock = await startMockUpstream(PORTS.mock, { MOCK_RATE_LIMITS: 'off' });
   try {
     for (let round = 1; round <= ctx.rounds; round += 1) {
@@ -33,18 +45,22 @@ export async function upstreamEconomyScenario(ctx: BenchContext): Promise<Figure
       // once. (token-manager.test.ts holds 1,000 callers at once to one token request as well.)
       const cold = await startConsole(PORTS.console, mock.url, { EVENT_TYPES_CACHE_SECONDS: '0' });
       try {
-        await burst(
-          1_000,
-          (i) => `${cold.url}/api/event-types?modules=Bench%20${i}`,
-          cold.apiHeaders,
+        tally(
+          await burst(
+            1_000,
+            (i) => `${cold.url}/api/event-types?modules=Bench%20${i}`,
+            cold.apiHeaders,
+          ),
         );
         const afterCold = await mockStats(mock.url);
         // Revoke every token the console holds: each request now meets a 401 and must renew.
         await resetMock(mock.url);
-        await burst(
-          1_000,
-          (i) => `${cold.url}/api/event-types?modules=Again%20${i}`,
-          cold.apiHeaders,
+        tally(
+          await burst(
+            1_000,
+            (i) => `${cold.url}/api/event-types?modules=Again%20${i}`,
+            cold.apiHeaders,
+          ),
         );
         const afterExpiry = await mockStats(mock.url);
         if (round === ctx.rounds) {
@@ -74,7 +90,7 @@ export async function upstreamEconomyScenario(ctx: BenchContext): Promise<Figure
       await resetMock(mock.url);
       const warm = await startConsole(PORTS.console, mock.url);
       try {
-        await burst(200, () => `${warm.url}/api/event-types`, warm.apiHeaders);
+        tally(await burst(200, () => `${warm.url}/api/event-types`, warm.apiHeaders));
         const stats = await mockStats(mock.url);
         if (round === ctx.rounds) {
           figures.push(
@@ -93,6 +109,18 @@ export async function upstreamEconomyScenario(ctx: BenchContext): Promise<Figure
       }
       ctx.log(`  upstream economy round ${round}/${ctx.rounds} done`);
     }
+    if (notAnswered.count > 0) {
+      ctx.log(`  not answered 200: ${[...notAnswered.outcomes].join(', ')}`);
+    }
+    figures.push(
+      figure(
+        'Token stampede',
+        'requests of the bursts not answered 200, all rounds',
+        notAnswered.count,
+        'requests',
+        { op: '==', value: 0 },
+      ),
+    );
     return figures;
   } finally {
     await mock.stop();
