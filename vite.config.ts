@@ -1,13 +1,34 @@
 /// <reference types="vitest/config" />
 // Build and dev server for the SPA, and the unit-test projects (jsdom for the SPA, node for the
 // BFF and the mock).
+import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 
 const bffPort = process.env.PORT ?? '8787';
 
-export default defineConfig({
+// React Router's package.json points every import at its development build, whatever the mode
+// (remix-run/react-router#14102), so a production bundle ran its development checks and warnings on
+// the main thread at every start. The build takes its production files instead; the dev server
+// and the tests keep the development build and its warnings.
+const REACT_ROUTER_PRODUCTION = [
+  {
+    find: /^react-router$/,
+    replacement: fileURLToPath(
+      new URL('node_modules/react-router/dist/production/index.mjs', import.meta.url),
+    ),
+  },
+  {
+    find: /^react-router\/dom$/,
+    replacement: fileURLToPath(
+      new URL('node_modules/react-router/dist/production/dom-export.mjs', import.meta.url),
+    ),
+  },
+];
+
+export default defineConfig(({ command }) => ({
   plugins: [react()],
+  resolve: command === 'build' ? { alias: REACT_ROUTER_PRODUCTION } : {},
   build: {
     outDir: 'dist/client',
     emptyOutDir: true,
@@ -58,4 +79,4 @@ export default defineConfig({
       },
     ],
   },
-});
+}));

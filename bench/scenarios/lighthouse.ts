@@ -4,6 +4,7 @@
 // performance at least 95, accessibility and best practices 100, and the largest contentful paint
 // of a signed-in page at most 1 s. What a page loses points on is printed as it runs, so a miss
 // says where to look.
+import { loadavg } from 'node:os';
 import { chromium } from '@playwright/test';
 import lighthouse, { desktopConfig, type Flags, type Result } from 'lighthouse';
 import { signIn } from '../lib/console';
@@ -72,7 +73,13 @@ function itemsOf(details: Result['audits'][string]['details']): string[] {
   if (!details || !('items' in details) || !Array.isArray(details.items)) return [];
   return details.items.flatMap((item: Record<string, unknown>) => {
     const node = item.node as { selector?: string } | undefined;
-    const url = typeof item.url === 'string' ? new URL(item.url).pathname : undefined;
+    // Not every `url` is one: work no script owns is listed as "Unattributable".
+    const url =
+      typeof item.url === 'string'
+        ? URL.canParse(item.url)
+          ? new URL(item.url).pathname
+          : item.url
+        : undefined;
     const label = url ?? node?.selector;
     return label ? [label] : [];
   });
@@ -103,6 +110,9 @@ export async function lighthouseScenario(ctx: BenchContext): Promise<Figure[]> {
     const figures: Figure[] = [];
     for (const page of pages) {
       const measured: RunFigures[] = [];
+      // Lighthouse times the page on this CPU: on a shared machine the load says how far to trust
+      // a performance figure, and a before and after are comparable only at a similar load.
+      ctx.log(`  lighthouse ${page.label}: load average ${loadavg()[0]?.toFixed(2)}`);
       for (let run = 1; run <= runs; run += 1) {
         const flags: Flags = {
           port: debuggingPort,

@@ -38,6 +38,7 @@ import { firstIssue, invalidBody, readJson } from '../http/json-body';
 import { sortableId } from '../store/sortable-id';
 import { fingerprint, type RecordChange } from '../http/admin-change';
 import { NO_STORE } from '../http/no-store';
+import { jsonValueAnswer } from '../http/gzip-answer';
 
 export interface AlertsRoutesDeps {
   readonly alerting: Alerting;
@@ -120,7 +121,8 @@ export function alertsRoutes(deps: AlertsRoutesDeps) {
         now: new Date(now()).toISOString(),
         limits: await alerting.forecast(),
       };
-      return c.json(body, 200, NO_STORE);
+      // No secret and no echo of the request in the forecast: compressed (gzip-answer.ts).
+      return jsonValueAnswer(c, body, NO_STORE);
     })
     .put('/thresholds/:ruleId/:period', async (c) => {
       const key = `${c.req.param('ruleId')}:${c.req.param('period')}`;

@@ -36,6 +36,7 @@ import { SECURITY_PROBLEM_TYPES } from '../security/security-problems';
 import { clientAddress, type WebSettings } from '../security/web-settings';
 import type { RecordChange } from '../http/admin-change';
 import { NO_STORE } from '../http/no-store';
+import { jsonValueAnswer } from '../http/gzip-answer';
 
 function unauthorized(): HttpProblem {
   return new HttpProblem(
@@ -314,8 +315,9 @@ export function integrationAdminRoutes(
 
 /** `GET /` of the account-wide view, mounted at /api/account-usage (every signed-in role). */
 export function accountUsageRoutes(deps: Pick<IntegrationsRoutesDeps, 'usage'>) {
+  // Integration names and counts, no key and no echo of the request: compressed (gzip-answer.ts).
   return new Hono<AppEnv>().get('/', async (c) =>
-    c.json(await deps.usage.overview(), 200, NO_STORE),
+    jsonValueAnswer(c, await deps.usage.overview(), NO_STORE),
   );
 }
 

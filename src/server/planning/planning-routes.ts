@@ -31,6 +31,7 @@ import { ReplayBusyError, type ReplayGate } from './replay-gate';
 import type { RunReplay } from './replay-runner';
 import { NoRecordedTrafficError, PeriodTooLongError } from './what-if';
 import { NO_STORE } from '../http/no-store';
+import { jsonValueAnswer } from '../http/gzip-answer';
 
 const FormatQuerySchema = z.strictObject({ format: z.optional(ExportFormatSchema) });
 const MigrationQuerySchema = z.strictObject({
@@ -132,7 +133,10 @@ export interface PlanningReplays {
 
 export function planningRoutes(deps: ReadinessDeps & { readonly replays: PlanningReplays }) {
   return new Hono<AppEnv>()
-    .get('/policies', (c) => c.json(planningPolicies(deps), 200, NO_STORE))
+    .get('/policies', (c) =>
+      // The policies and the retention: no secret, no echo of the request, so compressed.
+      jsonValueAnswer(c, planningPolicies(deps), NO_STORE),
+    )
     .post('/what-if', async (c) => {
       const format = formatOf(c);
       const parsed = WhatIfRequestSchema.safeParse(await readJson(c.req.raw));

@@ -1,5 +1,6 @@
 // The rate-limit API end to end: the BFF against the mock upstream with the published limits, an
 // injected clock for both, and the incident store on an in-memory SQLite database.
+import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { Hono } from 'hono';
 import {
@@ -403,4 +404,35 @@ describe('GET /api/rate-limits/stream', () => {
       at: new Date(clock.now).toISOString(),
     });
   });
+});
+
+describe("the rate-limits and planning pages' first answers", () => {
+  // What the pages ask for on a first visit, each a few KB of JSON without a secret or an echo.
+  const PAGE_ANSWERS = [
+    '/api/rate-limits/rules',
+    '/api/rate-limits/usage',
+    '/api/alerts/forecast',
+    '/api/account-usage',
+    '/api/planning/policies',
+  ];
+
+  it.each(PAGE_ANSWERS)(
+    'sends %s gzipped to a browser, the same JSON as sent uncompressed',
+    async (path) => {
+      const h = await start();
+      const plain = await h.request(path);
+      expect(plain.headers.get('content-encoding')).toBeNull();
+      const plainJson: unknown = await plain.json();
+
+      const zipped = await h.request(path, { headers: { 'Accept-Encoding': 'gzip, deflate, br' } });
+      expect(zipped.status).toBe(200);
+      expect(zipped.headers.get('content-encoding')).toBe('gzip');
+      expect(zipped.headers.get('vary')).toBe('Accept-Encoding');
+      expect(zipped.headers.get('cache-control')).toBe('no-store');
+      expect(zipped.headers.get('content-type')).toBe('application/json; charset=utf-8');
+      const unpacked = gunzipSync(Buffer.from(await zipped.arrayBuffer())).toString('utf8');
+      // The clock stands still, so both answers describe the same moment.
+      expect(JSON.parse(unpacked)).toEqual(plainJson);
+    },
+  );
 });

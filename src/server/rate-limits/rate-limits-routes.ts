@@ -26,6 +26,7 @@ import { invalidParameter } from '../http/problem';
 import { incidentCsv, incidentExport } from './incident-export';
 import { InvalidCursorError, type IncidentQuery } from './incident-store';
 import { NO_STORE } from '../http/no-store';
+import { jsonValueAnswer } from '../http/gzip-answer';
 
 export interface RateLimitsRoutesDeps extends IncidentStreamDeps {
   /** Records the reset of learned limits in the audit trail, before it is made. */
@@ -79,14 +80,15 @@ export function rateLimitsRoutes(deps: RateLimitsRoutesDeps) {
 
   return (
     new Hono<AppEnv>()
+      // The rules and the usage hold no secret and echo nothing the request sent: compressed.
       .get('/rules', (c) =>
-        c.json(
+        jsonValueAnswer(
+          c,
           {
             accountTier: deps.governor.tier,
             policy: deps.governor.policy,
             rules: deps.governor.rules(),
           },
-          200,
           NO_STORE,
         ),
       )
@@ -127,7 +129,7 @@ export function rateLimitsRoutes(deps: RateLimitsRoutesDeps) {
             used,
           })),
         };
-        return c.json(body, 200, NO_STORE);
+        return jsonValueAnswer(c, body, NO_STORE);
       })
       // Admins only (app.ts): back to the configured limits alone.
       .delete('/reported-limits', async (c) => {
