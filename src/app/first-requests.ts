@@ -3,6 +3,7 @@
 import { sendEarly, sendEarlyWhenSignedIn } from '../lib/api-client';
 import { SESSION_PATH } from '../lib/session-query';
 import { EVENT_TYPES_PATH } from '../features/event-types/api/get-event-types';
+import { RATE_LIMITS_FIRST_PATHS } from '../features/rate-limits/api/first-paths';
 
 /** The GET requests the loaders start at an address: the session first, then what needs it. */
 export interface FirstRequests {
@@ -20,10 +21,13 @@ export function firstRequests(pathname: string): FirstRequests {
   const path = pathname.replace(/\/+$/, '') || '/';
   if (path === '/sign-in') return { first: [], whenSignedIn: [] };
   // `/` is sent on to /event-types.
-  return {
-    first: [SESSION_PATH],
-    whenSignedIn: path === '/' || path === '/event-types' ? [EVENT_TYPES_PATH] : [],
-  };
+  const whenSignedIn =
+    path === '/' || path === '/event-types'
+      ? [EVENT_TYPES_PATH]
+      : path === '/rate-limits'
+        ? RATE_LIMITS_FIRST_PATHS
+        : [];
+  return { first: [SESSION_PATH], whenSignedIn };
 }
 
 /** Sends the first requests of the page at `pathname` early, each in its turn (start-early.ts). */

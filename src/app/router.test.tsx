@@ -3,9 +3,18 @@
 // Waits use Testing Library's waitFor, whose deadline is set once for a loaded machine.
 import { waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { accountOverview, RULES, T0, usage } from '../features/rate-limits/test-support/fixtures';
 import { createQueryClient } from '../lib/query-client';
 import { sendFirstRequests } from './first-requests';
 import { createAppRouter } from './router';
+
+/** What the fake BFF answers, by path; the event-types list for any other. */
+const ANSWERS: Record<string, unknown> = {
+  '/api/session': { username: 'ada', role: 'admin' },
+  '/api/rate-limits/rules': RULES,
+  '/api/rate-limits/usage': usage(T0),
+  '/api/account-usage': accountOverview(T0),
+};
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -26,10 +35,7 @@ function open(path: string, { early = false, signedIn = true } = {}) {
       // Signed out, the BFF answers the session with 204 and anything else with 401.
       if (!signedIn)
         return new Response(null, { status: url.pathname === '/api/session' ? 204 : 401 });
-      const body =
-        url.pathname === '/api/session'
-          ? { username: 'ada', role: 'admin' }
-          : { items: [], fetchedAt: '2026-01-02T03:04:05.000Z' };
+      const body = ANSWERS[url.pathname] ?? { items: [], fetchedAt: '2026-01-02T03:04:05.000Z' };
       return new Response(JSON.stringify(body), {
         headers: { 'Content-Type': 'application/json' },
       });
@@ -82,9 +88,28 @@ describe('createAppRouter', () => {
     router.dispose();
   });
 
+  it('asks for what places the rate-limits page as it opens, and nothing of it signed out', async () => {
+    const signedIn = open('/rate-limits');
+    await waitFor(() => expect(signedIn.asked).toContain('/api/account-usage'));
+    expect(signedIn.asked).toEqual(
+      expect.arrayContaining(['/api/rate-limits/rules', '/api/rate-limits/usage']),
+    );
+    signedIn.router.dispose();
+    const signedOut = open('/rate-limits', { signedIn: false });
+    await waitFor(() =>
+      expect(signedOut.router.state.initialized && signedOut.client.isFetching() === 0).toBe(true),
+    );
+    expect(signedOut.asked).toEqual(['/api/session']);
+    signedOut.router.dispose();
+  });
+
   it.each([
     ['/event-types', ['/api/session'], ['/api/session', '/api/event-types']],
-    ['/rate-limits', ['/api/session'], ['/api/session']],
+    [
+      '/rate-limits',
+      ['/api/session'],
+      ['/api/session', '/api/rate-limits/rules', '/api/rate-limits/usage', '/api/account-usage'],
+    ],
     ['/sign-in', [], []],
   ])(
     'takes over what the entry sent early at %s, and asks for nothing twice',

@@ -90,6 +90,22 @@ export function createAppRouter(client: QueryClient): AppRouterInstance {
         },
         {
           path: 'rate-limits',
+          // What places the page's sections (bench/findings/lighthouse.md), beside its chunk; its
+          // fetchers are loaded the same way as the page, so the entry carries none of their schemas.
+          ...startQuery(async () => {
+            const session = await client.fetchQuery(sessionQueryOptions()).catch(() => null);
+            if (!session) return;
+            const [{ rulesQueryOptions, usageQueryOptions }, { accountUsageQueryOptions }] =
+              await Promise.all([
+                import('../features/rate-limits/api/rate-limits-api'),
+                import('../features/rate-limits/api/account-usage-api'),
+              ]);
+            await Promise.all([
+              client.prefetchQuery(rulesQueryOptions()),
+              client.prefetchQuery(usageQueryOptions()),
+              client.prefetchQuery(accountUsageQueryOptions()),
+            ]);
+          }),
           lazy: async () => ({
             Component: (await import('../features/rate-limits/components/rate-limits-page'))
               .RateLimitsPage,

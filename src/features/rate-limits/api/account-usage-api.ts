@@ -4,6 +4,7 @@ import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query
 import * as z from 'zod/mini';
 import { apiRequest, getJson } from '../../../lib/api-client';
 import { AccountOverviewSchema } from '../../../shared/integrations';
+import { ACCOUNT_USAGE_PATH } from './first-paths';
 import { rateLimitKeys } from './rate-limits-api';
 
 /** Query key of the account-wide view. */
@@ -13,7 +14,7 @@ const accountUsageKey = () => [...rateLimitKeys.all, 'account-usage'] as const;
 export function accountUsageQueryOptions(refetchInterval: number | false = 5_000) {
   return queryOptions({
     queryKey: accountUsageKey(),
-    queryFn: getJson('/api/account-usage', AccountOverviewSchema),
+    queryFn: getJson(ACCOUNT_USAGE_PATH, AccountOverviewSchema),
     staleTime: 2_000,
     refetchInterval,
   });

@@ -16,6 +16,7 @@ import {
   type IncidentPage,
 } from '../../../shared/incident';
 import type { IncidentFilters } from '../incident-url-state';
+import { RULES_PATH, USAGE_PATH } from './first-paths';
 
 /** Query keys of this feature. */
 export const rateLimitKeys = {
@@ -30,7 +31,7 @@ export const rateLimitKeys = {
 export function rulesQueryOptions() {
   return queryOptions({
     queryKey: rateLimitKeys.rules(),
-    queryFn: getJson('/api/rate-limits/rules', RulesResponseSchema),
+    queryFn: getJson(RULES_PATH, RulesResponseSchema),
     staleTime: Infinity,
   });
 }
@@ -42,7 +43,7 @@ export function rulesQueryOptions() {
 export function usageQueryOptions(refetchInterval: number | false = 5_000) {
   return queryOptions({
     queryKey: rateLimitKeys.usage(),
-    queryFn: getJson('/api/rate-limits/usage', UsageSchema),
+    queryFn: getJson(USAGE_PATH, UsageSchema),
     staleTime: 2_000,
     refetchInterval,
   });

@@ -148,9 +148,11 @@ export function RateLimitsPage() {
       </PageHeader>
 
       {/* The sections wait for what places them: whether the demo controls show (they sit above
-          the rest) and the tier in the header. Drawn before these arrived, the whole page jumped
-          down by the panel's height (Lighthouse: a layout shift of 0.7; bench/findings/lighthouse.md). */}
-      {meta.isPending || rules.isPending ? (
+          the rest), the tier in the header, and the account-wide card (its limits and table are
+          most of a screen). Drawn before these arrived, everything below jumped down by their
+          height (Lighthouse: layout shifts of 0.7, then 0.24; bench/findings/lighthouse.md). The
+          route starts all three as the page's code loads. */}
+      {meta.isPending || rules.isPending || account.isPending ? (
         <p className="muted">Loading…</p>
       ) : (
         <>

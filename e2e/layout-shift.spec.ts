@@ -1,0 +1,79 @@
+// What is drawn first stays where it is: a cold load of a signed-in page must not push what the
+// reader is looking at down the screen as later answers arrive. Measured with the browser's own
+// Layout Instability API, the figure Lighthouse scores as cumulative layout shift; 0.1 is the
+// bound its documentation calls good. (The rate-limits page once shifted by 0.7, then by 0.24 as
+// the account-wide card filled in above the incidents: bench/findings/lighthouse.md.)
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures';
+
+/** Starts recording layout shifts not caused by input, from the page's first paint. */
+async function recordShifts(page: Page) {
+  await page.addInitScript(() => {
+    const shifts: number[] = [];
+    (window as unknown as { __shifts: number[] }).__shifts = shifts;
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries() as unknown as {
+        value: number;
+        hadRecentInput: boolean;
+      }[])
+        if (!entry.hadRecentInput) shifts.push(entry.value);
+    }).observe({ type: 'layout-shift', buffered: true });
+  });
+}
+
+const totalShift = (page: Page) =>
+  page.evaluate(() =>
+    (window as unknown as { __shifts: number[] }).__shifts.reduce((sum, value) => sum + value, 0),
+  );
+
+/** Waits for the page to paint twice: what the answers so far bring is on the screen. */
+const twoFrames = (page: Page) =>
+  page.evaluate(
+    () =>
+      new Promise((resolve) =>
+        requestAnimationFrame(() => requestAnimationFrame(() => resolve(null))),
+      ),
+  );
+
+const PAGES = [
+  { path: '/event-types', settled: (page: Page) => page.getByRole('row').nth(5) },
+  { path: '/planning', settled: (page: Page) => page.getByRole('button', { name: 'Replay' }) },
+];
+
+for (const { path, settled } of PAGES) {
+  test(`${path} keeps what it drew first in place as its data arrives`, async ({ page }) => {
+    await recordShifts(page);
+    await page.goto(path);
+    await expect(settled(page)).toBeVisible();
+    // Shifts are reported after the frame they happen in.
+    await twoFrames(page);
+    expect(await totalShift(page)).toBeLessThan(0.1);
+  });
+}
+
+test('/rate-limits keeps its sections in place when the account-wide card’s data comes last', async ({
+  page,
+}) => {
+  // The account-wide view is the slowest of the page's answers on a busy account (it reads every
+  // integration's reports); held back here until the rest has arrived and been drawn.
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/api/account-usage', async (route) => {
+    await held;
+    await route.continue();
+  });
+  await recordShifts(page);
+  const rest = Promise.all(
+    ['/api/rate-limits/rules', '/api/rate-limits/usage'].map((path) =>
+      page.waitForResponse((response) => new URL(response.url()).pathname === path),
+    ),
+  );
+  await page.goto('/rate-limits');
+  await rest;
+  await twoFrames(page);
+  release();
+  await expect(page.getByLabel('Key to the limit bars')).toBeVisible();
+  await expect(page.getByRole('heading', { name: '429 incidents' })).toBeVisible();
+  await twoFrames(page);
+  expect(await totalShift(page)).toBeLessThan(0.1);
+});
