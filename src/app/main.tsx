@@ -3,6 +3,7 @@
 import './start-early';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { prepareTimeFormat } from '../lib/format';
 import { createQueryClient } from '../lib/query-client';
 import { AppProviders } from './providers';
 import { AppRouter, createAppRouter } from './router';
@@ -21,3 +22,8 @@ createRoot(container).render(
     </AppProviders>
   </StrictMode>,
 );
+
+// The first requests are out and the page's code is on its way: the main thread would only wait.
+// Safari has no requestIdleCallback; a task after this one is the next best moment there.
+if ('requestIdleCallback' in window) requestIdleCallback(prepareTimeFormat);
+else setTimeout(prepareTimeFormat, 0);

@@ -69,3 +69,30 @@ describe('times in the reader’s zone', () => {
     expect(utc.formatTime(AFTERNOON)).toBe('16:02:48 UTC');
   });
 });
+
+describe('preparing the time formatter ahead of the first render', () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+    vi.resetModules();
+  });
+
+  it('builds it once when asked, so the first time written builds nothing', async () => {
+    vi.resetModules();
+    const format = await import('./format');
+    let built = 0;
+    const Original = Intl.DateTimeFormat;
+    vi.spyOn(Intl, 'DateTimeFormat', 'get').mockReturnValue(
+      new Proxy(Original, {
+        construct(target, args: ConstructorParameters<typeof Original>) {
+          built += 1;
+          return new target(...args);
+        },
+      }),
+    );
+    format.prepareTimeFormat();
+    expect(built).toBe(1);
+    expect(format.formatTime(AFTERNOON)).toMatch(/^\d\d:02:48 /);
+    format.prepareTimeFormat();
+    expect(built).toBe(1);
+  });
+});
