@@ -3,7 +3,7 @@
 // wonder which time was meant.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { formatClock, formatDate, formatDateTime, formatTime } from './format';
 
 const AFTERNOON = Date.UTC(2026, 10, 25, 16, 2, 48);
@@ -81,14 +81,17 @@ describe('preparing the time formatter ahead of the first render', () => {
     const format = await import('./format');
     let built = 0;
     const Original = Intl.DateTimeFormat;
-    vi.spyOn(Intl, 'DateTimeFormat', 'get').mockReturnValue(
-      new Proxy(Original, {
-        construct(target, args: ConstructorParameters<typeof Original>) {
-          built += 1;
-          return new target(...args);
-        },
-      }),
-    );
+    const counting = new Proxy(Original, {
+      construct(target, args: ConstructorParameters<typeof Original>) {
+        built += 1;
+        return new target(...args);
+      },
+    });
+    const intl = Intl as { DateTimeFormat: typeof Original };
+    intl.DateTimeFormat = counting;
+    onTestFinished(() => {
+      intl.DateTimeFormat = Original;
+    });
     format.prepareTimeFormat();
     expect(built).toBe(1);
     expect(format.formatTime(AFTERNOON)).toMatch(/^\d\d:02:48 /);
