@@ -57,6 +57,11 @@ function startQuery(prefetch: () => Promise<void>) {
   };
 }
 
+/** Whether someone is signed in; asked before a loader sends what would answer 401 otherwise. */
+async function signedIn(client: QueryClient): Promise<boolean> {
+  return (await client.fetchQuery(sessionQueryOptions()).catch(() => null)) != null;
+}
+
 export function createAppRouter(client: QueryClient): AppRouterInstance {
   return createBrowserRouter([
     {
@@ -80,8 +85,7 @@ export function createAppRouter(client: QueryClient): AppRouterInstance {
           path: 'event-types',
           // After the session: signed out, the list's 401 would be logged as an error.
           ...startQuery(async () => {
-            const session = await client.fetchQuery(sessionQueryOptions()).catch(() => null);
-            if (session) await client.prefetchQuery(eventTypesQueryOptions());
+            if (await signedIn(client)) await client.prefetchQuery(eventTypesQueryOptions());
           }),
           lazy: async () => ({
             Component: (await import('../features/event-types/components/event-types-page'))
@@ -93,8 +97,7 @@ export function createAppRouter(client: QueryClient): AppRouterInstance {
           // What places the page's sections (bench/findings/lighthouse.md), beside its chunk; its
           // fetchers are loaded the same way as the page, so the entry carries none of their schemas.
           ...startQuery(async () => {
-            const session = await client.fetchQuery(sessionQueryOptions()).catch(() => null);
-            if (!session) return;
+            if (!(await signedIn(client))) return;
             const [{ rulesQueryOptions, usageQueryOptions }, { accountUsageQueryOptions }] =
               await Promise.all([
                 import('../features/rate-limits/api/rate-limits-api'),
