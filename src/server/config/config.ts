@@ -11,6 +11,7 @@ import {
   type PurposeMode,
 } from '../../shared/lookup-purpose';
 import { RoleSchema, type Role } from '../../shared/session';
+import { DEFAULT_CONNECTION, type ConnectionColour } from '../../shared/connections';
 import { readSecretFiles, SecretFileError } from '../security/secret-files';
 import { tracingRequested } from '../observability/tracing';
 
@@ -440,6 +441,13 @@ export interface Config {
     /** Replays one replica runs at once (REPLAY_CONCURRENCY); more are refused with 429. */
     replayConcurrency: number;
   };
+  /**
+   * The platform connections, in the order the switcher lists them; never empty. Configured the
+   * old way (UPSTREAM_BASE_URL, OAUTH_*, …) there is one, `default`, and `upstream`, `oauth` and
+   * `rateLimits` above are its settings: the areas still read them there until the composition
+   * root builds one stack per connection from this list.
+   */
+  connections: readonly ConnectionConfig[];
   alerts: {
     /** Allow alert destinations on private, loopback and link-local addresses. */
     allowPrivate: boolean;
@@ -450,6 +458,20 @@ export interface Config {
     /** A limit condition that keeps firing is alerted again after this long; null: never. */
     repeatMs: number | null;
   };
+}
+
+/** One platform account the console connects to (docs/operations.md, "Several connections"). */
+export interface ConnectionConfig {
+  /** In URLs, Redis keys and every record (CONNECTION_NAME_PATTERN). */
+  name: string;
+  /** Shown in the header and the switcher, e.g. "Production (EU)". */
+  label: string;
+  colour: ConnectionColour;
+  /** Readiness fails while a required connection's platform or credential is down. */
+  required: boolean;
+  upstream: Config['upstream'];
+  oauth: Config['oauth'];
+  rateLimits: Config['rateLimits'];
 }
 
 /** The OpenID Connect relying party's settings (OIDC_* variables). */
@@ -543,42 +565,56 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
       'SESSION_SECRET is required when REDIS_URL is set (every replica must sign session cookies with the same secret)',
     );
   }
+  const upstream: Config['upstream'] = {
+    baseUrl: e.UPSTREAM_BASE_URL?.replace(/\/+$/, ''),
+    timeoutMs: e.UPSTREAM_TIMEOUT_MS,
+    maxAnswerBytes: e.UPSTREAM_MAX_ANSWER_BYTES,
+    maxAnswerBytesByOperation: parseAnswerLimits(e.UPSTREAM_MAX_ANSWER_BYTES_BY_OPERATION),
+    arrayQueryStyle: e.ARRAY_QUERY_STYLE,
+    accountTier: e.ACCOUNT_TIER,
+  };
+  const oauth: Config['oauth'] = {
+    clientId: e.OAUTH_CLIENT_ID ?? DEMO_CLIENT_CREDENTIALS.clientId,
+    clientSecret: e.OAUTH_CLIENT_SECRET ?? DEMO_CLIENT_CREDENTIALS.clientSecret,
+    tokenUrl: e.OAUTH_TOKEN_URL,
+    scope: e.OAUTH_SCOPE,
+    clientAuth: e.OAUTH_CLIENT_AUTH,
+    tokenEncoding: e.OAUTH_TOKEN_ENCODING,
+    defaultTokenTtlSeconds: e.OAUTH_DEFAULT_TOKEN_TTL_SECONDS,
+  };
+  const rateLimits: Config['rateLimits'] = {
+    policy: e.RATE_LIMIT_POLICY,
+    endpointMinuteLimit: e.ENDPOINT_MINUTE_LIMIT,
+    keepSoftLimits: e.RATE_LIMIT_SOFT_LIMITS === 'keep',
+    accountOverride: {
+      ...(e.ACCOUNT_MINUTE_LIMIT === undefined ? {} : { MINUTE: e.ACCOUNT_MINUTE_LIMIT }),
+      ...(e.ACCOUNT_HOUR_LIMIT === undefined ? {} : { HOUR: e.ACCOUNT_HOUR_LIMIT }),
+    },
+  };
   return {
     host: e.HOST,
     port: e.PORT,
     mode,
-    upstream: {
-      baseUrl: e.UPSTREAM_BASE_URL?.replace(/\/+$/, ''),
-      timeoutMs: e.UPSTREAM_TIMEOUT_MS,
-      maxAnswerBytes: e.UPSTREAM_MAX_ANSWER_BYTES,
-      maxAnswerBytesByOperation: parseAnswerLimits(e.UPSTREAM_MAX_ANSWER_BYTES_BY_OPERATION),
-      arrayQueryStyle: e.ARRAY_QUERY_STYLE,
-      accountTier: e.ACCOUNT_TIER,
-    },
-    oauth: {
-      clientId: e.OAUTH_CLIENT_ID ?? DEMO_CLIENT_CREDENTIALS.clientId,
-      clientSecret: e.OAUTH_CLIENT_SECRET ?? DEMO_CLIENT_CREDENTIALS.clientSecret,
-      tokenUrl: e.OAUTH_TOKEN_URL,
-      scope: e.OAUTH_SCOPE,
-      clientAuth: e.OAUTH_CLIENT_AUTH,
-      tokenEncoding: e.OAUTH_TOKEN_ENCODING,
-      defaultTokenTtlSeconds: e.OAUTH_DEFAULT_TOKEN_TTL_SECONDS,
-    },
+    upstream,
+    oauth,
+    connections: [
+      {
+        name: DEFAULT_CONNECTION,
+        label: 'Default',
+        colour: 'blue',
+        required: true,
+        upstream,
+        oauth,
+        rateLimits,
+      },
+    ],
     eventTypesCacheSeconds: e.EVENT_TYPES_CACHE_SECONDS,
     incidentRetentionDays: e.INCIDENT_RETENTION_DAYS,
     dataDir: e.DATA_DIR,
     staticDir: e.STATIC_DIR,
     logLevel: e.LOG_LEVEL,
     demo: { eventTypes: e.MOCK_EVENT_TYPES, backgroundRpm: e.MOCK_BACKGROUND_RPM },
-    rateLimits: {
-      policy: e.RATE_LIMIT_POLICY,
-      endpointMinuteLimit: e.ENDPOINT_MINUTE_LIMIT,
-      keepSoftLimits: e.RATE_LIMIT_SOFT_LIMITS === 'keep',
-      accountOverride: {
-        ...(e.ACCOUNT_MINUTE_LIMIT === undefined ? {} : { MINUTE: e.ACCOUNT_MINUTE_LIMIT }),
-        ...(e.ACCOUNT_HOUR_LIMIT === undefined ? {} : { HOUR: e.ACCOUNT_HOUR_LIMIT }),
-      },
-    },
+    rateLimits,
     auth: {
       usersFile: mode === 'live' ? e.CONSOLE_USERS_FILE : undefined,
       sessionSecret: e.SESSION_SECRET ?? randomBytes(32).toString('base64url'),

@@ -1,0 +1,44 @@
+// The platform connections one console serves (production, UAT, regional tenants): their names,
+// colours and the summary the BFF sends the SPA. A connection is one platform account: its own
+// host, credential, tier, limits, data and records.
+import * as z from 'zod/mini';
+import { RoleSchema } from './session';
+
+/**
+ * A connection's name: it is part of every URL of its pages and API, of its Redis keys and of
+ * every record it made, so it is short, lower-case and never changes meaning once records exist.
+ */
+export const CONNECTION_NAME_PATTERN = /^[a-z][a-z0-9-]{0,31}$/;
+
+/**
+ * The one connection of a console configured the old way (UPSTREAM_BASE_URL and friends), and the
+ * connection every record stored before connections existed belongs to.
+ */
+export const DEFAULT_CONNECTION = 'default';
+
+/**
+ * The colours a connection may be marked with in the header. A fixed palette rather than any CSS
+ * colour: each is paired with text that keeps 4.5:1 contrast in both themes, and production can
+ * never be configured to look like a neutral page by accident of a hex code.
+ */
+export const CONNECTION_COLOURS = [
+  'blue',
+  'green',
+  'purple',
+  'orange',
+  'red',
+  'teal',
+  'grey',
+] as const;
+export const ConnectionColourSchema = z.enum(CONNECTION_COLOURS);
+export type ConnectionColour = z.infer<typeof ConnectionColourSchema>;
+
+/** One connection as `GET /api/connections` lists it: only those the person has a role in. */
+export const ConnectionSummarySchema = z.object({
+  name: z.string().check(z.regex(CONNECTION_NAME_PATTERN)),
+  label: z.string(),
+  colour: ConnectionColourSchema,
+  /** The person's role in this connection. */
+  role: RoleSchema,
+});
+export type ConnectionSummary = z.infer<typeof ConnectionSummarySchema>;
