@@ -82,7 +82,7 @@ export function readConnectionsFile(path: string): ConnectionsFileResult {
   }
   const lines: string[] = [];
   const warnings: string[] = [];
-  const checked: { entry: Entry; clientSecret: string | undefined }[] = [];
+  const checked: { entry: Entry; clientSecret: string }[] = [];
   const identities: Identity[] = [];
   list.forEach((raw: unknown, index) => {
     const title = connectionTitle(raw, index);
@@ -91,17 +91,18 @@ export function readConnectionsFile(path: string): ConnectionsFileResult {
       problems('must be an object of settings');
       return;
     }
-    identities.push(identityOf(raw as Record<string, unknown>, title));
-    const parsed = EntrySchema.safeParse(raw);
-    const secret = clientSecretOf(raw as Record<string, unknown>, path, title, problems, warnings);
-    if (!parsed.success) {
-      issueLines(parsed.error.issues, raw).forEach(problems);
-      return;
-    }
+    const fields = raw as Record<string, unknown>;
+    identities.push(identityOf(fields, title));
+    const parsed = EntrySchema.safeParse(fields);
+    const secretProblems: FieldProblem[] = [];
+    const secret = clientSecretOf(fields, path, title, secretProblems, warnings);
+    const issues = parsed.success ? [] : parsed.error.issues;
+    inFileOrder([...issueProblems(issues, fields), ...secretProblems], fields).forEach(problems);
+    if (!parsed.success) return;
     for (const conflict of conflictingSettings(parsed.data, (setting) => setting)) {
       problems(conflict.message);
     }
-    checked.push({ entry: parsed.data, clientSecret: secret });
+    if (secret !== undefined) checked.push({ entry: parsed.data, clientSecret: secret });
   });
   lines.push(...sameConnectionLines(identities));
   if (lines.length > 0) throw new ConnectionsFileError(lines);
@@ -114,7 +115,7 @@ export function readConnectionsFile(path: string): ConnectionsFileResult {
       // By position, so connections listed without colours are still told apart.
       colour: entry.colour ?? CONNECTION_COLOURS[index % CONNECTION_COLOURS.length]!,
       required: entry.required,
-      ...connectionParts(entry, { clientId: entry.clientId, clientSecret: clientSecret! }),
+      ...connectionParts(entry, { clientId: entry.clientId, clientSecret }),
     })),
     warnings: fileWarning ? [fileWarning, ...warnings] : warnings,
   };
@@ -131,24 +132,27 @@ function connectionTitle(raw: unknown, index: number): string {
 /**
  * The entry's client secret: `clientSecret`, or the content of `clientSecretFile` (a path relative
  * to the connections file, so the two can be mounted together wherever the console runs). Exactly
- * one of them; each problem goes to `problem`, each warning to `warnings`.
+ * one of them; each problem goes to `problems`, each warning to `warnings`.
  */
 function clientSecretOf(
   raw: Record<string, unknown>,
   listPath: string,
   title: string,
-  problem: (message: string) => void,
+  problems: FieldProblem[],
   warnings: string[],
 ): string | undefined {
   const inline = raw.clientSecret;
   const file = raw.clientSecretFile;
   const given = (value: unknown) => value !== undefined && value !== '';
   if (given(inline) && given(file)) {
-    problem('clientSecret and clientSecretFile are both set; set only one of them');
+    problems.push({
+      field: 'clientSecretFile',
+      line: 'clientSecret and clientSecretFile are both set; set only one of them',
+    });
     return undefined;
   }
   if (!given(inline) && !given(file)) {
-    problem('clientSecret or clientSecretFile is required');
+    problems.push({ field: 'clientSecret', line: 'clientSecret or clientSecretFile is required' });
     return undefined;
   }
   if (typeof inline === 'string') return inline;
@@ -165,27 +169,37 @@ function clientSecretOf(
     return value;
   } catch (error) {
     if (!(error instanceof SecretFileError)) throw error;
-    problem(error.message);
+    problems.push({ field: 'clientSecretFile', line: error.message });
     return undefined;
   }
 }
 
+/** A problem of one entry, with the field it is about (where it is placed among the others). */
+interface FieldProblem {
+  readonly field: string;
+  readonly line: string;
+}
+
+/** An entry's zod issues as problems, an unknown field's each on its own. */
+function issueProblems(issues: readonly z.core.$ZodIssue[], raw: object): FieldProblem[] {
+  return issues.flatMap((issue) =>
+    issue.code === 'unrecognized_keys'
+      ? issue.keys.map((key) => ({ field: key, line: `${key} is not a connection setting` }))
+      : [{ field: String(issue.path[0]), line: issueLine(issue, raw) }],
+  );
+}
+
 /**
- * An entry's issues as lines, each starting with the field it is about, in the order the fields
- * are written in the file (the order the operator reads them), missing ones last.
+ * The problems' lines in the order their fields are written in the entry (the order the operator
+ * reads them), those about missing fields last.
  */
-function issueLines(issues: readonly z.core.$ZodIssue[], raw: object): string[] {
+function inFileOrder(problems: readonly FieldProblem[], raw: object): string[] {
   const fields = Object.keys(raw);
   const place = (field: string) => {
     const index = fields.indexOf(field);
     return index === -1 ? fields.length : index;
   };
-  const lines = issues.flatMap((issue) =>
-    issue.code === 'unrecognized_keys'
-      ? issue.keys.map((key) => ({ at: place(key), line: `${key} is not a connection setting` }))
-      : [{ at: place(String(issue.path[0])), line: issueLine(issue, raw) }],
-  );
-  return lines.sort((a, b) => a.at - b.at).map(({ line }) => line);
+  return [...problems].sort((a, b) => place(a.field) - place(b.field)).map(({ line }) => line);
 }
 
 /** One issue of a field: `timeoutMs must be … (got "5")`; a secret's value is never shown. */
