@@ -210,6 +210,22 @@ describe('CONNECTIONS_FILE', () => {
     ]);
   });
 
+  it('finds a repeated name and credential even in entries with other faults', () => {
+    expect(
+      refusal(
+        connectionsFile([
+          { ...PRODUCTION, tier: 'gold' },
+          { ...PRODUCTION, timeoutMs: 1 },
+        ]),
+      ),
+    ).toEqual([
+      'CONNECTIONS_FILE: connection "prod-eu" (#1): tier must be "production" or "sandbox" (got "gold")',
+      'CONNECTIONS_FILE: connection "prod-eu" (#2): timeoutMs must be a whole number from 100 to 120000 (got "1")',
+      'CONNECTIONS_FILE: connection "prod-eu" (#2): name is also that of connection "prod-eu" (#1); each connection needs a name of its own',
+      `CONNECTIONS_FILE: connection "prod-eu" (#2): clientId is also that of connection "prod-eu" (#1) at eu.api.example.com; one platform account is one connection (two would each spend the account's whole budget)`,
+    ]);
+  });
+
   it('refuses one client id twice at one host or one token endpoint, naming both connections', () => {
     const sameHost = refusal(
       connectionsFile([
