@@ -265,7 +265,11 @@ describe('CONNECTIONS_FILE', () => {
     const directory = directoryWith({ 'eu-secret': ['secret-from-a-file\n', 0o644] });
     const path = join(directory, 'connections.json');
     const { clientSecret: _, ...withoutSecret } = PRODUCTION;
-    writeFileSync(path, JSON.stringify([{ ...withoutSecret, clientSecretFile: 'eu-secret' }]));
+    // An empty clientSecret counts as unset, as an empty variable does.
+    writeFileSync(
+      path,
+      JSON.stringify([{ ...withoutSecret, clientSecret: '', clientSecretFile: 'eu-secret' }]),
+    );
     const { connections, warnings } = readConnectionsFile(path);
     expect(connections[0]?.oauth.clientSecret).toBe('secret-from-a-file');
     expect(warnings).toEqual([

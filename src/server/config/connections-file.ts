@@ -106,7 +106,7 @@ export function readConnectionsFile(path: string): ConnectionsFileResult {
   });
   lines.push(...sameConnectionLines(identities));
   if (lines.length > 0) throw new ConnectionsFileError(lines);
-  const inline = list.some((raw) => typeof raw === 'object' && raw && 'clientSecret' in raw);
+  const inline = list.some((raw: { clientSecret?: unknown }) => raw.clientSecret);
   const fileWarning = inline ? readableByOthersWarning(VARIABLE, path, mode) : undefined;
   return {
     connections: checked.map(({ entry, clientSecret }, index) => ({
@@ -155,8 +155,9 @@ function clientSecretOf(
     problems.push({ field: 'clientSecret', line: 'clientSecret or clientSecretFile is required' });
     return undefined;
   }
-  if (typeof inline === 'string') return inline;
-  if (typeof file !== 'string') return undefined; // Its type is reported with the other fields.
+  // A value of the wrong type is reported with the other fields.
+  if (given(inline)) return typeof inline === 'string' ? inline : undefined;
+  if (typeof file !== 'string') return undefined;
   const secretPath = resolve(dirname(listPath), file);
   try {
     const { value, mode } = readSecretFile('clientSecretFile', secretPath);
