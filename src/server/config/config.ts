@@ -562,7 +562,9 @@ function variableConnections(env: Record<string, string | undefined>): Connectio
     clientSecret: settings.clientSecret ?? DEMO_CLIENT_CREDENTIALS.clientSecret,
   });
   if (settings.baseUrl === undefined) return demoConnections(parts);
-  return [{ name: DEFAULT_CONNECTION, label: 'Default', colour: 'blue', required: true, ...parts }];
+  // Not required: one connection's token outage leaves the replica in rotation, degraded, as it
+  // always has (docs/operations.md, "Readiness").
+  return [{ name: DEFAULT_CONNECTION, label: 'Default', colour: 'blue', required: false, ...parts }];
 }
 
 /**
