@@ -3,7 +3,7 @@
 // line each, naming the connection and the field, and never a secret.
 import { dirname, resolve } from 'node:path';
 import { z } from 'zod';
-import type { ConnectionConfig } from './config';
+import type { ConnectionConfig } from './connection-config';
 import { gotValue, httpUrl, plainText } from './config-values';
 import {
   conflictingSettings,

@@ -1,6 +1,6 @@
 // Demo mode's connections: two mock platform accounts side by side, so the switcher, the
 // per-connection pages and their records can be tried without a platform.
-import type { ConnectionConfig } from './config';
+import type { ConnectionConfig } from './connection-config';
 import type { ConnectionParts } from './connection-settings';
 import { DEFAULT_CONNECTION } from '../../shared/connections';
 
