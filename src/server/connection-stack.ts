@@ -2,7 +2,8 @@
 // governor and incidents, token manager and upstream client, event types and, in demo mode, its
 // mock's controls. compose.ts builds one per configured connection beside the console-wide areas
 // (sign-in, the audit trail, alerts, integrations), which borrow a connection's parts by name.
-import type { ConnectionConfig, Config } from './config/config';
+import type { Config } from './config/config';
+import type { ConnectionConfig } from './config/connection-config';
 import type { RedisClient } from './redis/redis-connection';
 import type { RateLimitRule } from '../shared/rate-limits';
 import { DEFAULT_CONNECTION } from '../shared/connections';

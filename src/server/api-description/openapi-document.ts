@@ -4,7 +4,12 @@
 import * as z from 'zod';
 import type * as zc from 'zod/v4/core';
 import { PROBLEM_CONTENT_TYPE, PROBLEM_TYPES, ProblemSchema } from '../../shared/problem';
-import { describedBase, type ApiAnswer, type ApiModule, type ApiOperation } from '../http/api-operation';
+import {
+  describedBase,
+  type ApiAnswer,
+  type ApiModule,
+  type ApiOperation,
+} from '../http/api-operation';
 import { CONNECTION_NAME_PATTERN } from '../../shared/connections';
 import { RoleSchema } from '../../shared/session';
 
