@@ -22,6 +22,7 @@ import { metricsRoutes, type MetricsRoutesDeps } from './routes/metrics';
 import { httpMetrics } from './observability/http-metrics';
 import { apiFallback } from './security/api-fallback';
 import { metaRoutes } from './routes/meta';
+import { connectionsListRoutes, type ConnectionLabel } from './routes/connections-list';
 import { apiDescriptionRoutes } from './routes/api-description';
 import { API_MODULES } from './api-description/api-modules';
 import { buildOpenApiDocument } from './api-description/openapi-document';
@@ -57,6 +58,8 @@ export interface AppDeps {
   roleIn?: ConnectionRoles['roleIn'];
   /** What `GET /api/meta` tells the SPA (mode, account tier, demo controls). */
   meta?: ConsoleMeta;
+  /** What `GET /api/connections` lists: the header's label and colour of each connection. */
+  connectionLabels?: readonly ConnectionLabel[];
   /** What `GET /readyz` reports (composed: observability/readiness.ts). */
   readiness?: () => Promise<Readiness>;
   /** GET /metrics for a Prometheus scraper, and the request-duration histogram. */
@@ -166,6 +169,9 @@ export function createApp(deps: AppDeps) {
     mount(app, routes);
   }
   if (deps.meta) app.route('/api/meta', metaRoutes(deps.meta));
+  if (deps.connectionLabels) {
+    app.route('/api/connections', connectionsListRoutes(deps.connectionLabels));
+  }
   // The console's own API description (api-description/), for every signed-in role.
   app.route(
     '/api/openapi.json',

@@ -336,6 +336,11 @@ export function composeBff({
     auth,
     areas,
     connections: stacks.map((stack) => stack.connection.name),
+    connectionLabels: stacks.map(({ connection: { name, label, colour } }) => ({
+      name,
+      label,
+      colour,
+    })),
     meta: {
       mode: config.mode,
       accountTier: config.upstream.accountTier,

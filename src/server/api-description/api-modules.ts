@@ -16,6 +16,7 @@ import {
   integrationReportsApi,
 } from '../integrations/integrations-routes';
 import { metaApi } from '../routes/meta';
+import { connectionsListApi } from '../routes/connections-list';
 import { planningApi } from '../planning/planning-routes';
 import { rateLimitsApi } from '../rate-limits/rate-limits-routes';
 import { consoleSessionsApi } from '../auth/console-sessions-routes';
@@ -30,6 +31,7 @@ export const API_MODULES: readonly ApiModule[] = [
   consoleSessionsApi,
   tokensApi,
   metaApi,
+  connectionsListApi,
   healthApi,
   apiDescriptionApi,
   eventTypesApi,
