@@ -2,8 +2,10 @@
 // before the SPA's code has been evaluated; router.test.tsx holds the two to the same requests.
 import { sendEarly, sendEarlyWhenSignedIn } from '../lib/api-client';
 import { SESSION_PATH } from '../lib/session-query';
-import { EVENT_TYPES_PATH } from '../features/event-types/api/get-event-types';
-import { RATE_LIMITS_FIRST_PATHS } from '../features/rate-limits/api/first-paths';
+import { CONNECTIONS_PATH, connectionOfPage, pageOfConnectionPath } from '../lib/connections-query';
+import { CONNECTION_NAME_PATTERN } from '../shared/connections';
+import { eventTypesPath } from '../features/event-types/api/get-event-types';
+import { rateLimitsFirstPaths } from '../features/rate-limits/api/first-paths';
 
 /** The GET requests the loaders start at an address: the session first, then what needs it. */
 export interface FirstRequests {
@@ -20,14 +22,21 @@ export interface FirstRequests {
 export function firstRequests(pathname: string): FirstRequests {
   const path = pathname.replace(/\/+$/, '') || '/';
   if (path === '/sign-in') return { first: [], whenSignedIn: [] };
-  // `/` is sent on to /event-types.
-  const whenSignedIn =
-    path === '/' || path === '/event-types'
-      ? [EVENT_TYPES_PATH]
-      : path === '/rate-limits'
-        ? RATE_LIMITS_FIRST_PATHS
+  // Every frame asks for the person's connections (the header's switcher). An address without a
+  // connection (`/`, `/event-types`) is sent on to the first one's page, known only once the list
+  // answers: its page's data is asked for then, one round trip later.
+  const connection = connectionOfPage(path);
+  if (connection === undefined || !CONNECTION_NAME_PATTERN.test(connection)) {
+    return { first: [SESSION_PATH], whenSignedIn: [CONNECTIONS_PATH] };
+  }
+  const page = pageOfConnectionPath(path);
+  const pagePaths =
+    page === 'event-types'
+      ? [eventTypesPath(connection)]
+      : page === 'rate-limits'
+        ? rateLimitsFirstPaths(connection)
         : [];
-  return { first: [SESSION_PATH], whenSignedIn };
+  return { first: [SESSION_PATH], whenSignedIn: [CONNECTIONS_PATH, ...pagePaths] };
 }
 
 /** Sends the first requests of the page at `pathname` early, each in its turn (start-early.ts). */

@@ -19,6 +19,9 @@ import { ConsoleHealthBanner } from '../features/rate-limits/components/console-
 import { EarlyWarningBanner } from '../features/alerts/components/early-warning-banner';
 import { eventTypesQueryKeys } from '../features/event-types/api/get-event-types';
 import { useIncidentSignals } from '../features/rate-limits/incident-stream';
+import { connectionOfPage, connectionPagePath, useConnections } from '../lib/connections-query';
+import type { Role } from '../shared/session';
+import { ConnectionSwitcher } from './connection-switcher';
 import { documentTitleFor, navigationFor } from './navigation';
 
 export function AppLayout() {
@@ -47,13 +50,8 @@ export function AppLayout() {
       </a>
       <header className="app-header">
         <BrandMark className="app-brand" size={24} />
-        <nav aria-label="Main" className="app-nav">
-          {navigationFor(session.data.role).map((entry) => (
-            <NavLink key={entry.to} to={entry.to} title={entry.description}>
-              {entry.label}
-            </NavLink>
-          ))}
-        </nav>
+        <MainNavigation role={session.data.role} />
+        <ConnectionSwitcher />
         <UserBadge session={session.data} />
       </header>
       <IdleSignOut idleSeconds={session.data.idleSeconds} />
@@ -71,6 +69,33 @@ export function AppLayout() {
         </Suspense>
       </MainArea>
     </div>
+  );
+}
+
+/**
+ * The pages `role` may use; a connection's pages link to the current connection's (the first's
+ * from a console-wide page), so moving between them never changes connection.
+ */
+function MainNavigation({ role }: { role: Role }) {
+  const named = connectionOfPage(useLocation().pathname);
+  const first = useConnections().data?.[0]?.name;
+  const connection = named ?? first;
+  return (
+    <nav aria-label="Main" className="app-nav">
+      {navigationFor(role).map((entry) => (
+        <NavLink
+          key={entry.to}
+          to={
+            entry.scope === 'connection' && connection
+              ? connectionPagePath(connection, entry.to.slice(1))
+              : entry.to
+          }
+          title={entry.description}
+        >
+          {entry.label}
+        </NavLink>
+      ))}
+    </nav>
   );
 }
 

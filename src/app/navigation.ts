@@ -7,32 +7,43 @@ export interface NavigationEntry {
   description: string;
   /** Roles that may use the page; leave out when every role may. Others do not see the entry. */
   roles?: readonly Role[];
+  /**
+   * `connection`: one connection's page, at `/c/{connection}` + `to`. `first`: console-wide, but
+   * it still reaches the first connection's platform only, and the header says so. Absent: truly
+   * console-wide (the console's own records), no connection shown.
+   */
+  scope?: 'connection' | 'first';
 }
 
 const NAVIGATION: readonly NavigationEntry[] = [
   {
     to: '/event-types',
+    scope: 'connection',
     label: 'Event types',
     description: 'Activity-log event types by module and object type',
   },
   {
     to: '/rate-limits',
+    scope: 'connection',
     label: 'Rate limits',
     description: '429 incidents, live, and how close each request limit is',
   },
   {
     to: '/alerts',
+    scope: 'first',
     label: 'Alerts',
     description: 'Forecast of each limit running out, and where alerts about it are sent',
   },
   {
     to: '/planning',
+    scope: 'first',
     label: 'Planning',
     description:
       'What would happen under another rate-limit policy, and how far the account is on v4',
   },
   {
     to: '/data-subjects',
+    scope: 'first',
     label: 'Data subjects',
     description: 'Look up a data subject through v4 and compare with the legacy call',
     roles: ['admin'],
@@ -52,6 +63,7 @@ const NAVIGATION: readonly NavigationEntry[] = [
   },
   {
     to: '/integrations',
+    scope: 'first',
     label: 'Integrations',
     description: 'Register the account’s other clients so they report their requests and 429s',
     roles: ['admin'],
@@ -76,6 +88,19 @@ export function navigationFor(
   return entries.filter((entry) => roleAllows(role, entry.roles));
 }
 
+/** The page's entry: `/c/uat/event-types` is the event types' entry. */
+function entryOf(pathname: string): NavigationEntry | undefined {
+  const path = pathname.replace(/^\/c\/[^/]+(?=\/)/, '');
+  return NAVIGATION.find(
+    (candidate) => path === candidate.to || path.startsWith(`${candidate.to}/`),
+  );
+}
+
+/** Whether the page at `pathname` is console-wide yet serves the first connection's platform. */
+export function servesFirstConnection(pathname: string): boolean {
+  return entryOf(pathname)?.scope === 'first';
+}
+
 /** The product's name, last in every document title. */
 const PRODUCT_NAME = 'Privacy API Console';
 
@@ -84,9 +109,7 @@ const PRODUCT_NAME = 'Privacy API Console';
  * tabs and history entries can be told apart. Unknown paths are "Page not found".
  */
 export function documentTitleFor(pathname: string): string {
-  const entry = NAVIGATION.find(
-    (candidate) => pathname === candidate.to || pathname.startsWith(`${candidate.to}/`),
-  );
+  const entry = entryOf(pathname);
   const page = pathname === '/sign-in' ? 'Sign in' : (entry?.label ?? 'Page not found');
   return `${page} · ${PRODUCT_NAME}`;
 }

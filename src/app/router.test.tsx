@@ -11,8 +11,12 @@ import { createAppRouter } from './router';
 /** What the fake BFF answers, by path; the event-types list for any other. */
 const ANSWERS: Record<string, unknown> = {
   '/api/session': { username: 'ada', role: 'admin' },
-  '/api/rate-limits/rules': RULES,
-  '/api/rate-limits/usage': usage(T0),
+  '/api/connections': [
+    { name: 'default', label: 'Production (EU)', colour: 'blue', role: 'admin' },
+    { name: 'uat', label: 'UAT', colour: 'green', role: 'admin' },
+  ],
+  '/api/connections/uat/rate-limits/rules': RULES,
+  '/api/connections/uat/rate-limits/usage': usage(T0),
   '/api/account-usage': accountOverview(T0),
 };
 
@@ -49,31 +53,31 @@ function open(path: string, { early = false, signedIn = true } = {}) {
 }
 
 describe('createAppRouter', () => {
-  it('asks for the event types and the session when /event-types opens, before any page renders', async () => {
-    const { asked, router } = open('/event-types');
+  it('asks for the event types and the session when /c/uat/event-types opens, before any page renders', async () => {
+    const { asked, router } = open('/c/uat/event-types');
     // Nothing is rendered here: only the routes' loaders can have asked.
-    await waitFor(() => expect(asked).toContain('/api/event-types'));
+    await waitFor(() => expect(asked).toContain('/api/connections/uat/event-types'));
     expect(asked).toContain('/api/session');
     router.dispose();
   });
 
   it('does not ask again when a filter changes the URL', async () => {
-    const { asked, client, router } = open('/event-types');
+    const { asked, client, router } = open('/c/uat/event-types');
     await waitFor(() => expect(router.state.initialized && client.isFetching() === 0).toBe(true));
     // Nor do the loaders run again: each would turn the click into an asynchronous navigation.
     const started = vi.spyOn(client, 'prefetchQuery');
-    await router.navigate('/event-types?modules=Consent');
-    await router.navigate('/event-types?modules=Consent&objectTypes=Purpose');
+    await router.navigate('/c/uat/event-types?modules=Consent');
+    await router.navigate('/c/uat/event-types?modules=Consent&objectTypes=Purpose');
     expect(router.state.location.search).toBe('?modules=Consent&objectTypes=Purpose');
-    expect(asked.filter((path) => path === '/api/event-types')).toHaveLength(1);
+    expect(asked.filter((path) => path === '/api/connections/uat/event-types')).toHaveLength(1);
     expect(started).not.toHaveBeenCalled();
     router.dispose();
   });
 
   it.each([false, true])(
-    'asks a signed-out visitor at /event-types for the session alone (sent early: %s)',
+    'asks a signed-out visitor at /c/uat/event-types for the session alone (sent early: %s)',
     async (early) => {
-      const { asked, client, router } = open('/event-types', { early, signedIn: false });
+      const { asked, client, router } = open('/c/uat/event-types', { early, signedIn: false });
       await waitFor(() => expect(router.state.initialized && client.isFetching() === 0).toBe(true));
       // Nothing that would answer 401: the browser logs each one as an error.
       expect(asked).toEqual(['/api/session']);
@@ -82,20 +86,23 @@ describe('createAppRouter', () => {
   );
 
   it('leaves the list alone on other pages', async () => {
-    const { asked, router } = open('/rate-limits');
+    const { asked, router } = open('/c/uat/rate-limits');
     await waitFor(() => expect(asked).toContain('/api/session'));
-    expect(asked).not.toContain('/api/event-types');
+    expect(asked).not.toContain('/api/connections/uat/event-types');
     router.dispose();
   });
 
   it('asks for what places the rate-limits page as it opens, and nothing of it signed out', async () => {
-    const signedIn = open('/rate-limits');
+    const signedIn = open('/c/uat/rate-limits');
     await waitFor(() => expect(signedIn.asked).toContain('/api/account-usage'));
     expect(signedIn.asked).toEqual(
-      expect.arrayContaining(['/api/rate-limits/rules', '/api/rate-limits/usage']),
+      expect.arrayContaining([
+        '/api/connections/uat/rate-limits/rules',
+        '/api/connections/uat/rate-limits/usage',
+      ]),
     );
     signedIn.router.dispose();
-    const signedOut = open('/rate-limits', { signedIn: false });
+    const signedOut = open('/c/uat/rate-limits', { signedIn: false });
     await waitFor(() =>
       expect(signedOut.router.state.initialized && signedOut.client.isFetching() === 0).toBe(true),
     );
@@ -104,12 +111,23 @@ describe('createAppRouter', () => {
   });
 
   it.each([
-    ['/event-types', ['/api/session'], ['/api/session', '/api/event-types']],
     [
-      '/rate-limits',
+      '/c/uat/event-types',
       ['/api/session'],
-      ['/api/session', '/api/rate-limits/rules', '/api/rate-limits/usage', '/api/account-usage'],
+      ['/api/session', '/api/connections', '/api/connections/uat/event-types'],
     ],
+    [
+      '/c/uat/rate-limits',
+      ['/api/session'],
+      [
+        '/api/session',
+        '/api/connections',
+        '/api/connections/uat/rate-limits/rules',
+        '/api/connections/uat/rate-limits/usage',
+        '/api/account-usage',
+      ],
+    ],
+    ['/event-types?module=Consent', ['/api/session'], ['/api/session', '/api/connections']],
     ['/sign-in', [], []],
   ])(
     'takes over what the entry sent early at %s, and asks for nothing twice',
@@ -121,8 +139,8 @@ describe('createAppRouter', () => {
       await waitFor(() => expect(router.state.initialized && client.isFetching() === 0).toBe(true));
       expect(asked).toEqual(paths);
       // The loaders' queries have the answers: nothing is left to send.
-      if (paths.includes('/api/event-types')) {
-        expect(client.getQueryData(['event-types', 'list'])).toEqual({
+      if (paths.includes('/api/connections/uat/event-types')) {
+        expect(client.getQueryData(['event-types', 'uat', 'list'])).toEqual({
           items: [],
           fetchedAt: '2026-01-02T03:04:05.000Z',
         });
@@ -131,12 +149,19 @@ describe('createAppRouter', () => {
     },
   );
 
-  it('takes over the early list at `/` once it has sent the visitor on to /event-types', async () => {
+  it('takes over the early connections at `/`, then asks for the first one’s list', async () => {
     const { asked, client, router } = open('/', { early: true });
-    await waitFor(() => expect(router.state.initialized).toBe(true));
-    await router.navigate('/event-types', { replace: true }); // what the index route renders
-    await waitFor(() => expect(client.getQueryData(['event-types', 'list'])).toBeDefined());
-    expect(asked).toEqual(['/api/session', '/api/event-types']);
+    await waitFor(() => expect(client.getQueryData(['connections'])).toBeDefined());
+    // What the index route renders once the list says which connection is first.
+    await router.navigate('/c/default/event-types', { replace: true });
+    await waitFor(() =>
+      expect(client.getQueryData(['event-types', 'default', 'list'])).toBeDefined(),
+    );
+    expect(asked).toEqual([
+      '/api/session',
+      '/api/connections',
+      '/api/connections/default/event-types',
+    ]);
     router.dispose();
   });
 });

@@ -3,10 +3,13 @@
 // router runs beside the chunk's download: the list is on its way before the page's code is.
 import type { QueryClient } from '@tanstack/react-query';
 import type { ComponentType } from 'react';
-import { createBrowserRouter, Navigate } from 'react-router';
+import { createBrowserRouter, type Params } from 'react-router';
 import { RouterProvider } from 'react-router/dom';
 import { eventTypesQueryOptions } from '../features/event-types/api/get-event-types';
 import { sessionQueryOptions, useSession } from '../lib/session-query';
+import { connectionsQueryOptions } from '../lib/connections-query';
+import { CONNECTION_NAME_PATTERN } from '../shared/connections';
+import { ConnectionGate, OldPageRedirect } from './connection-gate';
 import { useSignOutHere } from '../features/session/api/session';
 import { RequireRole } from '../features/session/components/require-role';
 import { AppLayout, useDocumentTitle } from './layout';
@@ -45,10 +48,10 @@ const LOADING_CONSOLE = <p className="app-loading">Loading the console…</p>;
  * A route's loader that starts a query (`prefetch`) and does not wait for it: the page shows its
  * own loading state, and a query already fresh in the cache is not asked again.
  */
-function startQuery(prefetch: () => Promise<void>) {
+function startQuery(prefetch: (params: Params) => Promise<void>) {
   return {
-    loader: () => {
-      void prefetch();
+    loader: ({ params }: { params: Params }) => {
+      void prefetch(params);
       return null;
     },
     // The query keeps itself fresh: running the loader again on every navigation (a facet ticked
@@ -57,12 +60,27 @@ function startQuery(prefetch: () => Promise<void>) {
   };
 }
 
+/**
+ * The connection a page's URL names when it may be one (the gate checks it is the person's), for
+ * a loader to start that connection's queries beside the list of connections.
+ */
+function namedConnection(params: Params): string | undefined {
+  const name = params.connection;
+  return name !== undefined && CONNECTION_NAME_PATTERN.test(name) ? name : undefined;
+}
+
 /** Whether someone is signed in; asked before a loader sends what would answer 401 otherwise. */
 async function signedIn(client: QueryClient): Promise<boolean> {
   return (await client.fetchQuery(sessionQueryOptions()).catch(() => null)) != null;
 }
 
 export function createAppRouter(client: QueryClient): AppRouterInstance {
+  /** The person's connections, asked for beside the page's chunk (after the session). */
+  const startConnections = () =>
+    startQuery(async () => {
+      if (await signedIn(client)) await client.prefetchQuery(connectionsQueryOptions());
+    });
+
   return createBrowserRouter([
     {
       // Outside the app frame: a signed-out visitor sees no navigation.
@@ -80,39 +98,64 @@ export function createAppRouter(client: QueryClient): AppRouterInstance {
       ...startQuery(() => client.prefetchQuery(sessionQueryOptions())),
       hydrateFallbackElement: LOADING_CONSOLE,
       children: [
-        { index: true, element: <Navigate to="/event-types" replace /> },
+        // Addresses from before connections: the same page of the person's first connection.
+        { index: true, element: <OldPageRedirect page="event-types" />, ...startConnections() },
         {
           path: 'event-types',
-          // After the session: signed out, the list's 401 would be logged as an error.
-          ...startQuery(async () => {
-            if (await signedIn(client)) await client.prefetchQuery(eventTypesQueryOptions());
-          }),
-          lazy: async () => ({
-            Component: (await import('../features/event-types/components/event-types-page'))
-              .EventTypesPage,
-          }),
+          element: <OldPageRedirect page="event-types" />,
+          ...startConnections(),
         },
         {
           path: 'rate-limits',
-          // What places the page's sections (bench/findings/lighthouse.md), beside its chunk; its
-          // fetchers are loaded the same way as the page, so the entry carries none of their schemas.
-          ...startQuery(async () => {
-            if (!(await signedIn(client))) return;
-            const [{ rulesQueryOptions, usageQueryOptions }, { accountUsageQueryOptions }] =
-              await Promise.all([
-                import('../features/rate-limits/api/rate-limits-api'),
-                import('../features/rate-limits/api/account-usage-api'),
-              ]);
-            await Promise.all([
-              client.prefetchQuery(rulesQueryOptions()),
-              client.prefetchQuery(usageQueryOptions()),
-              client.prefetchQuery(accountUsageQueryOptions()),
-            ]);
-          }),
-          lazy: async () => ({
-            Component: (await import('../features/rate-limits/components/rate-limits-page'))
-              .RateLimitsPage,
-          }),
+          element: <OldPageRedirect page="rate-limits" />,
+          ...startConnections(),
+        },
+        {
+          // One connection's pages; the gate shows them only for one of the person's connections.
+          path: 'c/:connection',
+          element: <ConnectionGate />,
+          ...startConnections(),
+          children: [
+            {
+              path: 'event-types',
+              // After the session: signed out, the list's 401 would be logged as an error.
+              ...startQuery(async (params) => {
+                const connection = namedConnection(params);
+                if (connection && (await signedIn(client))) {
+                  await client.prefetchQuery(eventTypesQueryOptions(connection));
+                }
+              }),
+              lazy: async () => ({
+                Component: (await import('../features/event-types/components/event-types-page'))
+                  .EventTypesPage,
+              }),
+            },
+            {
+              path: 'rate-limits',
+              // What places the page's sections (bench/findings/lighthouse.md), beside its chunk;
+              // its fetchers are loaded the same way as the page, so the entry carries none of
+              // their schemas.
+              ...startQuery(async (params) => {
+                const connection = namedConnection(params);
+                if (!connection || !(await signedIn(client))) return;
+                const [{ rulesQueryOptions, usageQueryOptions }, { accountUsageQueryOptions }] =
+                  await Promise.all([
+                    import('../features/rate-limits/api/rate-limits-api'),
+                    import('../features/rate-limits/api/account-usage-api'),
+                  ]);
+                await Promise.all([
+                  client.prefetchQuery(rulesQueryOptions(connection)),
+                  client.prefetchQuery(usageQueryOptions(connection)),
+                  client.prefetchQuery(accountUsageQueryOptions()),
+                ]);
+              }),
+              lazy: async () => ({
+                Component: (await import('../features/rate-limits/components/rate-limits-page'))
+                  .RateLimitsPage,
+              }),
+            },
+            { path: '*', element: <NotFoundPage /> },
+          ],
         },
         // Early warning and alert destinations: every role reads, admins change (the BFF enforces).
         {

@@ -26,7 +26,7 @@ describe('IncidentStream', () => {
     const { stream, signals } = connect();
     expect(stream.status).toBe('connecting');
     const source = FakeEventSource.current();
-    expect(source.url).toBe('/api/rate-limits/stream');
+    expect(source.url).toBe('/api/connections/default/rate-limits/stream');
     source.emit('ready', { seq: 4 }, '4');
     expect(stream.status).toBe('live');
     source.emit('incident', incident({ seq: 5 }), '5');
@@ -58,7 +58,7 @@ describe('IncidentStream', () => {
     vi.advanceTimersByTime(1_000);
     const second = FakeEventSource.current();
     expect(second).not.toBe(first);
-    expect(second.url).toBe('/api/rate-limits/stream?lastEventId=7');
+    expect(second.url).toBe('/api/connections/default/rate-limits/stream?lastEventId=7');
     second.emit('ready', {}, '7');
     expect(stream.status).toBe('live');
     // A replaying reconnect does not ask for a resync.
@@ -76,7 +76,9 @@ describe('IncidentStream', () => {
     vi.advanceTimersByTime(6_000);
     expect(stream.status).toBe('reconnecting');
     vi.advanceTimersByTime(1_000);
-    expect(FakeEventSource.current().url).toBe('/api/rate-limits/stream?lastEventId=2');
+    expect(FakeEventSource.current().url).toBe(
+      '/api/connections/default/rate-limits/stream?lastEventId=2',
+    );
   });
 
   it('closes a while after the last subscriber leaves', () => {

@@ -1,8 +1,12 @@
-// One live connection per tab to GET /api/rate-limits/stream, shared by the banner and the page.
+// One live stream per tab and platform connection (GET /api/connections/{name}/rate-limits/stream),
+// shared by the banner and the page; leaving a connection's pages closes its stream (after the
+// linger below), and the next connection's opens.
 // EventSource reconnects by itself after a drop and sends Last-Event-ID, so the BFF replays what
 // was missed; when the browser gives up (an error answer, e.g. while signed out) or the stream
 // goes silent past its heartbeat, this client reconnects itself with a growing delay.
 import { useEffect, useRef, useSyncExternalStore } from 'react';
+import { usePageConnectionName } from '../../lib/connections-query';
+import { connectionApiPath } from '../../shared/connections';
 import {
   BLOCKS_ENDED_EVENT,
   BlocksEndedSchema,
@@ -24,7 +28,6 @@ export type StreamSignal =
 
 type Listener = (signal: StreamSignal) => void;
 
-const STREAM_PATH = '/api/rate-limits/stream';
 /** The BFF sends a heartbeat every 15 s; three missed ones mean the connection is dead. */
 const SILENCE_LIMIT_MS = 45_000;
 const MAX_BACKOFF_MS = 30_000;
@@ -34,6 +37,7 @@ const LINGER_MS = 5_000;
 /** The shared connection. Exported for tests; components use the hooks below. */
 export class IncidentStream {
   readonly #createSource: (url: string) => EventSource;
+  readonly #path: string;
   readonly #listeners = new Set<Listener>();
   readonly #statusListeners = new Set<() => void>();
   #source: EventSource | undefined;
@@ -44,8 +48,12 @@ export class IncidentStream {
   #silenceTimer: ReturnType<typeof setTimeout> | undefined;
   #lingerTimer: ReturnType<typeof setTimeout> | undefined;
 
-  constructor(createSource: (url: string) => EventSource = (url) => new EventSource(url)) {
+  constructor(
+    createSource: (url: string) => EventSource = (url) => new EventSource(url),
+    path = connectionApiPath('default', '/api/rate-limits/stream'),
+  ) {
     this.#createSource = createSource;
+    this.#path = path;
   }
 
   /** Starts hearing changes (and connects if needed); returns the unsubscribe function. */
@@ -84,8 +92,8 @@ export class IncidentStream {
     this.#retryTimer = undefined;
     // A new EventSource cannot send Last-Event-ID itself: the BFF also reads it from the query.
     const url = this.#lastEventId
-      ? `${STREAM_PATH}?lastEventId=${encodeURIComponent(this.#lastEventId)}`
-      : STREAM_PATH;
+      ? `${this.#path}?lastEventId=${encodeURIComponent(this.#lastEventId)}`
+      : this.#path;
     const source = this.#createSource(url);
     this.#source = source;
     this.#watchSilence();
@@ -159,16 +167,31 @@ export class IncidentStream {
   }
 }
 
-let shared: IncidentStream | undefined;
+const shared = new Map<string, IncidentStream>();
 
-/** The tab's connection, created on first use. */
-function incidentStream(): IncidentStream {
-  shared ??= new IncidentStream();
-  return shared;
+/** The tab's stream of `connection`, created on first use. */
+function incidentStream(connection: string): IncidentStream {
+  let stream = shared.get(connection);
+  if (!stream) {
+    const path = connectionApiPath(connection, '/api/rate-limits/stream');
+    stream = new IncidentStream(undefined, path);
+    shared.set(connection, stream);
+  }
+  return stream;
 }
 
-/** Calls `onSignal` for every change the stream delivers while the component is mounted. */
-export function useIncidentSignals(onSignal: Listener, stream: IncidentStream = incidentStream()) {
+/** The stream of the connection the current page serves, unless a test passes its own. */
+function usePageStream(given: IncidentStream | undefined): IncidentStream {
+  const connection = usePageConnectionName();
+  return given ?? incidentStream(connection);
+}
+
+/**
+ * Calls `onSignal` for every change the stream of the page's connection delivers while the
+ * component is mounted; a switch of connection moves the subscription to the other's stream.
+ */
+export function useIncidentSignals(onSignal: Listener, given?: IncidentStream) {
+  const stream = usePageStream(given);
   // The latest callback, without reconnecting when it changes.
   const listener = useRef(onSignal);
   useEffect(() => {
@@ -178,7 +201,8 @@ export function useIncidentSignals(onSignal: Listener, stream: IncidentStream = 
 }
 
 /** The connection's status, re-rendering when it changes. */
-export function useStreamStatus(stream: IncidentStream = incidentStream()): StreamStatus {
+export function useStreamStatus(given?: IncidentStream): StreamStatus {
+  const stream = usePageStream(given);
   return useSyncExternalStore(
     (notify) => stream.onStatus(notify),
     () => stream.status,

@@ -73,7 +73,7 @@ function problemResponse(problem: Problem): Response {
 function stubFetch(...responders: Array<() => Response | Promise<Response>>) {
   let call = 0;
   const fetchMock = vi.fn(async (input: RequestInfo | URL) => {
-    expect(String(input)).toBe('/api/event-types');
+    expect(String(input)).toBe('/api/connections/uat/event-types');
     const responder = responders[Math.min(call, responders.length - 1)]!;
     call += 1;
     return responder();
@@ -94,10 +94,10 @@ function syncRouterUpdate(update: () => unknown): undefined {
  * The page in a memory router, inside a frame with a link elsewhere (as the console's navigation
  * is), so that leaving the page by a link can be checked too.
  */
-function renderPage(initialEntries: string[] = ['/event-types'], initialIndex?: number) {
+function renderPage(initialEntries: string[] = ['/c/uat/event-types'], initialIndex?: number) {
   const frame = (
     <>
-      <Link to="/rate-limits">Rate limits</Link>
+      <Link to="/c/uat/rate-limits">Rate limits</Link>
       <Outlet />
     </>
   );
@@ -106,8 +106,8 @@ function renderPage(initialEntries: string[] = ['/event-types'], initialIndex?: 
       {
         element: frame,
         children: [
-          { path: '/event-types', element: <EventTypesPage /> },
-          { path: '/rate-limits', element: <p>Rate limits page</p> },
+          { path: '/c/uat/event-types', element: <EventTypesPage /> },
+          { path: '/c/uat/rate-limits', element: <p>Rate limits page</p> },
         ],
       },
     ],
@@ -230,7 +230,7 @@ describe('EventTypesPage', () => {
 
   it('lets back win over a click whose URL is not written yet', async () => {
     stubEventTypes();
-    const { router } = renderPage(['/event-types', '/event-types?module=Consent']);
+    const { router } = renderPage(['/c/uat/event-types', '/c/uat/event-types?module=Consent']);
     const table = await findTable();
     expect(shownNames(table)).toHaveLength(3);
     const modules = screen.getByRole('group', { name: 'Module' });
@@ -265,10 +265,10 @@ describe('EventTypesPage', () => {
     });
     expect(router.state.location.search).toBe('');
     act(() => screen.getByRole('link', { name: 'Rate limits' }).click());
-    expect(router.state.location.pathname).toBe('/rate-limits');
+    expect(router.state.location.pathname).toBe('/c/uat/rate-limits');
 
     await act(() => router.navigate(-1));
-    expect(router.state.location.pathname).toBe('/event-types');
+    expect(router.state.location.pathname).toBe('/c/uat/event-types');
     expect(search(router).getAll('module')).toEqual(['Consent']);
     expect(search(router).get('q')).toBe('given');
     const table = await findTable();
@@ -293,7 +293,7 @@ describe('EventTypesPage', () => {
 
   it('opens a shared link with its filters, search and sort applied', async () => {
     stubEventTypes();
-    renderPage(['/event-types?module=Consent&module=DSAR&q=re&sort=code&dir=desc']);
+    renderPage(['/c/uat/event-types?module=Consent&module=DSAR&q=re&sort=code&dir=desc']);
     const table = await findTable();
     expect(shownNames(table)).toEqual(['Request closed', 'Request created', 'Consent expired']);
     expect(screen.getByRole('searchbox', { name: 'Search event types' })).toHaveValue('re');
@@ -309,7 +309,7 @@ describe('EventTypesPage', () => {
 
   it('ignores invalid values in the URL instead of failing', async () => {
     stubEventTypes();
-    renderPage(['/event-types?sort=secret&dir=up&module=&module=%00']);
+    renderPage(['/c/uat/event-types?sort=secret&dir=up&module=&module=%00']);
     const table = await findTable();
     expect(shownNames(table)).toHaveLength(ITEMS.length);
     for (const header of within(table).getAllByRole('columnheader')) {
@@ -362,7 +362,7 @@ describe('EventTypesPage', () => {
 
   it('restores the search text on back and forward', async () => {
     stubEventTypes();
-    const { router } = renderPage(['/event-types?q=consent', '/event-types'], 1);
+    const { router } = renderPage(['/c/uat/event-types?q=consent', '/c/uat/event-types'], 1);
     const table = await findTable();
     const box = screen.getByRole('searchbox', { name: 'Search event types' });
     expect(box).toHaveValue('');
@@ -400,7 +400,9 @@ describe('EventTypesPage', () => {
   it('says when nothing matches and clears every filter in one go', async () => {
     stubEventTypes();
     const user = userEvent.setup();
-    const { router } = renderPage(['/event-types?q=nothing-like-this&module=Consent&sort=code']);
+    const { router } = renderPage([
+      '/c/uat/event-types?q=nothing-like-this&module=Consent&sort=code',
+    ]);
     expect(await screen.findByText('No event types match these filters')).toBeInTheDocument();
     expect(screen.queryByRole('table', { name: 'Event types' })).not.toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Export CSV' })).toBeDisabled();
@@ -419,7 +421,7 @@ describe('EventTypesPage', () => {
   it('clears one facet with its own button', async () => {
     stubEventTypes();
     const user = userEvent.setup();
-    const { router } = renderPage(['/event-types?module=Consent&objectType=Purpose']);
+    const { router } = renderPage(['/c/uat/event-types?module=Consent&objectType=Purpose']);
     const table = await findTable();
     expect(shownNames(table)).toHaveLength(2);
     await user.click(screen.getByRole('button', { name: 'Clear Module filter' }));
@@ -450,7 +452,7 @@ describe('EventTypesPage', () => {
     // jsdom cannot download; the click's receiver is the link the browser would follow.
     const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => {});
 
-    renderPage(['/event-types?module=Consent&sort=code&dir=desc']);
+    renderPage(['/c/uat/event-types?module=Consent&sort=code&dir=desc']);
     await findTable();
     await user.click(screen.getByRole('button', { name: 'Export CSV' }));
 

@@ -1,7 +1,8 @@
-// Page `/event-types`: which activity-log event types the privacy platform tracks, by module and
+// Page `/c/{connection}/event-types`: which activity-log event types the privacy platform tracks, by module and
 // object type; chooses between the loading, failure, empty and loaded states.
 import { StatusPanel } from '../../../components/ui/status-panel';
 import { PageHeader } from '../../../components/ui/page-header';
+import { usePageConnectionName } from '../../../lib/connections-query';
 import { useEventTypes } from '../api/get-event-types';
 import { EventTypesBrowser } from './event-types-browser';
 import { EventTypesError } from './event-types-error';
@@ -10,7 +11,7 @@ import './event-types.css';
 
 /** The event-types page. */
 export function EventTypesPage() {
-  const query = useEventTypes();
+  const query = useEventTypes(usePageConnectionName());
   const retry = () => void query.refetch();
 
   return (

@@ -1,13 +1,21 @@
 // The three GET paths the rate-limits page needs before it can place its sections, apart from
 // their fetchers: the SPA's entry sends them early (app/first-requests.ts) without loading the
 // page's schemas, and the fetchers take the answers over by these same paths.
+import { connectionApiPath } from '../../../shared/connections';
 
-/** The limits table of the account's tier and policy. */
-export const RULES_PATH = '/api/rate-limits/rules';
-/** The governor's windows, blocks and timeline. */
-export const USAGE_PATH = '/api/rate-limits/usage';
-/** The account-wide view: every reporting client beside the console. */
+/** The limits table of a connection's tier and policy. */
+export const rulesPath = (connection: string) =>
+  connectionApiPath(connection, '/api/rate-limits/rules');
+/** A connection's governor: its windows, blocks and timeline. */
+export const usagePath = (connection: string) =>
+  connectionApiPath(connection, '/api/rate-limits/usage');
+/**
+ * The account-wide view: every reporting client beside the console. Console-wide (integrations
+ * report to the first connection's account until they name theirs), so it names no connection.
+ */
 export const ACCOUNT_USAGE_PATH = '/api/account-usage';
 
-/** All three, in the order the page uses them. */
-export const RATE_LIMITS_FIRST_PATHS = [RULES_PATH, USAGE_PATH, ACCOUNT_USAGE_PATH] as const;
+/** All three for `connection`, in the order the page uses them. */
+export function rateLimitsFirstPaths(connection: string): readonly string[] {
+  return [rulesPath(connection), usagePath(connection), ACCOUNT_USAGE_PATH];
+}

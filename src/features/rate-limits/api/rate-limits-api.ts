@@ -1,5 +1,6 @@
-// Fetchers, query options and hooks of the rate-limit panel's API; its query keys are built here
-// only, so the live stream and the pages update the same cache entries.
+// Fetchers, query options and hooks of one connection's rate-limit API; its query keys (each naming
+// the connection, so one connection's cache never shows as another's) are built here only, so the
+// live stream and the pages update the same cache entries.
 import {
   infiniteQueryOptions,
   queryOptions,
@@ -15,23 +16,27 @@ import {
   type IncidentExportFormat,
   type IncidentPage,
 } from '../../../shared/incident';
+import { connectionApiPath } from '../../../shared/connections';
 import type { IncidentFilters } from '../incident-url-state';
-import { RULES_PATH, USAGE_PATH } from './first-paths';
+import { rulesPath, usagePath } from './first-paths';
 
 /** Query keys of this feature. */
 export const rateLimitKeys = {
   all: ['rate-limits'] as const,
-  rules: () => [...rateLimitKeys.all, 'rules'] as const,
-  usage: () => [...rateLimitKeys.all, 'usage'] as const,
-  incidents: () => [...rateLimitKeys.all, 'incidents'] as const,
-  incidentList: (filters: IncidentFilters) => [...rateLimitKeys.incidents(), filters] as const,
+  /** Everything of one connection ('connection' first: the console-wide keys sit beside). */
+  of: (connection: string) => [...rateLimitKeys.all, 'connection', connection] as const,
+  rules: (connection: string) => [...rateLimitKeys.of(connection), 'rules'] as const,
+  usage: (connection: string) => [...rateLimitKeys.of(connection), 'usage'] as const,
+  incidents: (connection: string) => [...rateLimitKeys.of(connection), 'incidents'] as const,
+  incidentList: (connection: string, filters: IncidentFilters) =>
+    [...rateLimitKeys.incidents(connection), filters] as const,
 };
 
-/** The limits table for this console's account tier. */
-export function rulesQueryOptions() {
+/** The limits table for a connection's account tier. */
+export function rulesQueryOptions(connection: string) {
   return queryOptions({
-    queryKey: rateLimitKeys.rules(),
-    queryFn: getJson(RULES_PATH, RulesResponseSchema),
+    queryKey: rateLimitKeys.rules(connection),
+    queryFn: getJson(rulesPath(connection), RulesResponseSchema),
     staleTime: Infinity,
   });
 }
@@ -40,10 +45,10 @@ export function rulesQueryOptions() {
  * Usage per limit, active blocks and the request timeline. Cheap for the BFF (nothing goes
  * upstream), so it is refreshed every few seconds while shown.
  */
-export function usageQueryOptions(refetchInterval: number | false = 5_000) {
+export function usageQueryOptions(connection: string, refetchInterval: number | false = 5_000) {
   return queryOptions({
-    queryKey: rateLimitKeys.usage(),
-    queryFn: getJson(USAGE_PATH, UsageSchema),
+    queryKey: rateLimitKeys.usage(connection),
+    queryFn: getJson(usagePath(connection), UsageSchema),
     staleTime: 2_000,
     refetchInterval,
   });
@@ -60,29 +65,33 @@ function filterParams(filters: IncidentFilters): URLSearchParams {
 }
 
 /** The incident history query string for `filters` and a page cursor. */
-function incidentsPath(filters: IncidentFilters, cursor?: string): string {
+function incidentsPath(connection: string, filters: IncidentFilters, cursor?: string): string {
   const params = filterParams(filters);
   if (cursor) params.set('cursor', cursor);
   const query = params.toString();
-  return `/api/rate-limits/incidents${query ? `?${query}` : ''}`;
+  return `${connectionApiPath(connection, '/api/rate-limits/incidents')}${query ? `?${query}` : ''}`;
 }
 
 /** Every incident `filters` match as a file made by the BFF (CSV or JSON), not yet saved. */
 export function fetchIncidentExport(
+  connection: string,
   filters: IncidentFilters,
   format: IncidentExportFormat,
 ): Promise<FetchedFile> {
   const params = filterParams(filters);
   params.set('format', format);
-  return fetchFile(`/api/rate-limits/incidents/export?${params}`, `incidents.${format}`);
+  return fetchFile(
+    `${connectionApiPath(connection, '/api/rate-limits/incidents/export')}?${params}`,
+    `incidents-${connection}.${format}`,
+  );
 }
 
 /** The incident history, newest first, one page at a time. */
-export function incidentsQueryOptions(filters: IncidentFilters) {
+export function incidentsQueryOptions(connection: string, filters: IncidentFilters) {
   return infiniteQueryOptions({
-    queryKey: rateLimitKeys.incidentList(filters),
+    queryKey: rateLimitKeys.incidentList(connection, filters),
     queryFn: ({ signal, pageParam }): Promise<IncidentPage> =>
-      apiRequest(incidentsPath(filters, pageParam), IncidentPageSchema, { signal }),
+      apiRequest(incidentsPath(connection, filters, pageParam), IncidentPageSchema, { signal }),
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (last) => last.nextCursor ?? undefined,
     // New incidents arrive through the stream; a refetch is only needed after it reconnects.
@@ -91,11 +100,13 @@ export function incidentsQueryOptions(filters: IncidentFilters) {
 }
 
 /** Forgets the limits the platform reported (admins): the configured limits alone apply again. */
-export function useForgetReportedLimits() {
+export function useForgetReportedLimits(connection: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: () =>
-      apiRequest('/api/rate-limits/reported-limits', z.undefined(), { method: 'DELETE' }),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: rateLimitKeys.usage() }),
+      apiRequest(connectionApiPath(connection, '/api/rate-limits/reported-limits'), z.undefined(), {
+        method: 'DELETE',
+      }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: rateLimitKeys.usage(connection) }),
   });
 }

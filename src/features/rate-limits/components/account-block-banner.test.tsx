@@ -19,8 +19,8 @@ beforeEach(() => vi.stubGlobal('EventSource', FakeEventSource));
 
 stubApiPerTest((url) => {
   const now = Date.now();
-  if (url.startsWith('/api/rate-limits/rules')) return jsonAnswer(RULES);
-  if (url.startsWith('/api/rate-limits/usage')) {
+  if (url.startsWith('/api/connections/default/rate-limits/rules')) return jsonAnswer(RULES);
+  if (url.startsWith('/api/connections/default/rate-limits/usage')) {
     return jsonAnswer(
       usage(now, {
         blocks: [
@@ -32,7 +32,7 @@ stubApiPerTest((url) => {
       }),
     );
   }
-  if (url.startsWith('/api/rate-limits/incidents')) {
+  if (url.startsWith('/api/connections/default/rate-limits/incidents')) {
     return jsonAnswer({ items: [current], nextCursor: null });
   }
   if (url.startsWith('/api/meta')) {

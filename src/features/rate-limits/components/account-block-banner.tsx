@@ -6,6 +6,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { useCountdown } from '../../../components/ui/use-countdown';
 import { accountBlock, blockedLabel, type BlockState } from '../../../shared/limit-state';
+import { connectionPagePath, usePageConnectionName } from '../../../lib/connections-query';
 import { rateLimitKeys, usageQueryOptions } from '../api/rate-limits-api';
 import { formatDuration, formatTime } from '../format';
 import { useIncidentSignals } from '../incident-stream';
@@ -16,9 +17,11 @@ import './account-block-banner.css';
 export function AccountBlockBanner() {
   const queryClient = useQueryClient();
   // Cheap for the BFF (nothing goes upstream); the stream makes new blocks show at once.
-  const usage = useQuery(usageQueryOptions(30_000));
+  // The connection the page serves: a block of another connection does not stop this page.
+  const connection = usePageConnectionName();
+  const usage = useQuery(usageQueryOptions(connection, 30_000));
   useIncidentSignals(() => {
-    void queryClient.invalidateQueries({ queryKey: rateLimitKeys.usage() });
+    void queryClient.invalidateQueries({ queryKey: rateLimitKeys.usage(connection) });
   });
   const data = usage.data;
   if (!data) return null;
@@ -27,15 +30,31 @@ export function AccountBlockBanner() {
   if (!block) return null;
   const until = Date.parse(block.until) + offset;
   // Keyed by the server's time: the local one moves a little with every refresh of the offset.
-  return <AccountBlockNotice key={block.until} until={until} block={block} />;
+  return (
+    <AccountBlockNotice
+      key={block.until}
+      until={until}
+      block={block}
+      page={connectionPagePath(connection, 'rate-limits')}
+    />
+  );
 }
 
-function AccountBlockNotice({ until, block }: { until: number; block: BlockState }) {
+function AccountBlockNotice({
+  until,
+  block,
+  page,
+}: {
+  until: number;
+  block: BlockState;
+  /** The blocked connection's rate-limits page. */
+  page: string;
+}) {
   const remaining = useCountdown(until);
   if (remaining === 0) return null;
   const incidentLink = block.incidentKey
-    ? `/rate-limits?incident=${encodeURIComponent(block.incidentKey)}`
-    : '/rate-limits';
+    ? `${page}?incident=${encodeURIComponent(block.incidentKey)}`
+    : page;
   return (
     <div className="page-banner account-block-banner" data-tone="danger" role="status">
       <svg aria-hidden="true" viewBox="0 0 20 20" width="18" height="18">

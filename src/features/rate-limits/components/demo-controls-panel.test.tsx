@@ -32,7 +32,7 @@ describe('DemoControlsPanel', () => {
     const queryClient = new QueryClient();
     render(
       <QueryClientProvider client={queryClient}>
-        <DemoControlsPanel />
+        <DemoControlsPanel connection="uat" />
       </QueryClientProvider>,
     );
     const user = userEvent.setup();
@@ -50,7 +50,7 @@ describe('DemoControlsPanel', () => {
     await user.keyboard('{Enter}');
     expect(control).toHaveFocus();
     await user.click(screen.getByRole('button', { name: 'End all blocks' }));
-    expect(posted).toEqual(['/api/demo-controls']);
+    expect(posted).toEqual(['/api/connections/uat/demo-controls']);
 
     answer(
       new Response(
@@ -71,7 +71,7 @@ describe('DemoControlsPanel', () => {
     const queryClient = new QueryClient();
     render(
       <QueryClientProvider client={queryClient}>
-        <DemoControlsPanel />
+        <DemoControlsPanel connection="uat" />
       </QueryClientProvider>,
     );
     const user = userEvent.setup();

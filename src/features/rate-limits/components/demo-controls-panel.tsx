@@ -25,9 +25,9 @@ function outcomeText(outcome: DemoOutcome): string {
 }
 
 /** The demo panel; render it only in demo mode for admins. */
-export function DemoControlsPanel() {
-  const provoke = useProvokeScenario();
-  const reset = useResetDemo();
+export function DemoControlsPanel({ connection }: { connection: string }) {
+  const provoke = useProvokeScenario(connection);
+  const reset = useResetDemo(connection);
   const busy = provoke.isPending || reset.isPending;
   return (
     <section className="card demo-controls" aria-labelledby="demo-controls-title">

@@ -8,10 +8,17 @@ import { fetchIncidentExport } from '../api/rate-limits-api';
 import type { IncidentFilters } from '../incident-url-state';
 
 /** The buttons for the list as `filters` shape it. */
-export function IncidentExportButtons({ filters }: { filters: IncidentFilters }) {
+export function IncidentExportButtons({
+  connection,
+  filters,
+}: {
+  /** Whose incidents are exported. */
+  connection: string;
+  filters: IncidentFilters;
+}) {
   const exporter = useMutation({
     mutationFn: async (format: IncidentExportFormat) => {
-      const file = await fetchIncidentExport(filters, format);
+      const file = await fetchIncidentExport(connection, filters, format);
       saveFile(file.fileName, file.blob);
       return file.fileName;
     },

@@ -47,18 +47,18 @@ beforeEach(() => {
     'fetch',
     vi.fn(async (input: RequestInfo | URL) => {
       const url = String(input);
-      if (url.startsWith('/api/rate-limits/rules')) return json(RULES);
-      if (url.startsWith('/api/rate-limits/usage')) {
+      if (url.startsWith('/api/connections/uat/rate-limits/rules')) return json(RULES);
+      if (url.startsWith('/api/connections/uat/rate-limits/usage')) {
         const blocks = incidents
           .filter((i) => i.scope === 'account' && Date.parse(i.blockedUntil) > now)
           .map((i) => blockOf(i));
         return json(usage(now, { blocks }));
       }
-      if (url.startsWith('/api/rate-limits/incidents') && olderIncidents) {
+      if (url.startsWith('/api/connections/uat/rate-limits/incidents') && olderIncidents) {
         if (!url.includes('cursor=')) return json({ items: incidents, nextCursor: 'older' });
         return json({ items: await olderIncidents, nextCursor: null });
       }
-      if (url.startsWith('/api/rate-limits/incidents'))
+      if (url.startsWith('/api/connections/uat/rate-limits/incidents'))
         return json({ items: incidents, nextCursor: null });
       if (url.startsWith('/api/account-usage')) return json(accountOverview(now));
       if (url.startsWith('/api/meta'))
@@ -78,7 +78,7 @@ function renderPage() {
   const router = createMemoryRouter(
     [
       {
-        path: '/rate-limits',
+        path: '/c/uat/rate-limits',
         element: (
           <>
             <AccountBlockBanner />
@@ -87,7 +87,7 @@ function renderPage() {
         ),
       },
     ],
-    { initialEntries: ['/rate-limits'] },
+    { initialEntries: ['/c/uat/rate-limits'] },
   );
   return render(
     <QueryClientProvider client={queryClient}>

@@ -1,4 +1,4 @@
-// Page `/rate-limits`: the live 429 incident panel for support engineers (docs/product.md §7): incidents
+// Page `/c/{connection}/rate-limits`: one connection's live 429 incident panel for support engineers (docs/product.md §7): incidents
 // as they happen, how close each limit is, the console's request rate against the limits, and in
 // demo mode the controls that provoke each kind of limit.
 import { lazy, Suspense, useCallback, useMemo, useState } from 'react';
@@ -8,6 +8,7 @@ import { ActionButton } from '../../../components/ui/action-button';
 import { ListRegion } from '../../../components/ui/list-region';
 import { PageHeader } from '../../../components/ui/page-header';
 import { useConsoleMeta } from '../../../lib/console-meta-query';
+import { usePageConnectionName } from '../../../lib/connections-query';
 import { formatCount } from '../../../lib/format';
 import { useViewerRole } from '../../../lib/session-query';
 import { counted } from '../../../shared/counted';
@@ -55,9 +56,10 @@ export function RateLimitsPage() {
   };
 
   const queryClient = useQueryClient();
-  const rules = useQuery(rulesQueryOptions());
-  const usage = useQuery(usageQueryOptions());
-  const incidents = useInfiniteQuery(incidentsQueryOptions(filters));
+  const connection = usePageConnectionName();
+  const rules = useQuery(rulesQueryOptions(connection));
+  const usage = useQuery(usageQueryOptions(connection));
+  const incidents = useInfiniteQuery(incidentsQueryOptions(connection, filters));
   const meta = useConsoleMeta();
   // The account-wide card's data, shared with it through the cache: "Copy for support" says it too.
   const account = useQuery(accountUsageQueryOptions());
@@ -66,23 +68,22 @@ export function RateLimitsPage() {
 
   useIncidentSignals((signal) => {
     if (signal.type === 'resync') {
-      void queryClient.invalidateQueries({ queryKey: rateLimitKeys.incidents() });
+      void queryClient.invalidateQueries({ queryKey: rateLimitKeys.incidents(connection) });
       return;
     }
     if (signal.type === 'blocks-ended') {
-      void queryClient.invalidateQueries({ queryKey: rateLimitKeys.usage() });
+      void queryClient.invalidateQueries({ queryKey: rateLimitKeys.usage(connection) });
       return;
     }
-    // Every loaded view (each filter set) gets the change, if it belongs there.
-    for (const query of queryClient
-      .getQueryCache()
-      .findAll({ queryKey: rateLimitKeys.incidents() })) {
-      const viewFilters = (query.queryKey[2] ?? {}) as IncidentFilters;
+    // Every loaded view (each filter set) of this connection gets the change, if it belongs there.
+    const incidentsKey = rateLimitKeys.incidents(connection);
+    for (const query of queryClient.getQueryCache().findAll({ queryKey: incidentsKey })) {
+      const viewFilters = (query.queryKey[incidentsKey.length] ?? {}) as IncidentFilters;
       queryClient.setQueryData(query.queryKey, (data: Parameters<typeof mergeIncident>[0]) =>
         mergeIncident(data, signal.incident, viewFilters),
       );
     }
-    void queryClient.invalidateQueries({ queryKey: rateLimitKeys.usage() });
+    void queryClient.invalidateQueries({ queryKey: rateLimitKeys.usage(connection) });
   });
 
   const offsetMs = serverClockOffset(usage);
@@ -166,7 +167,9 @@ export function RateLimitsPage() {
           </nav>
 
           {/* Auditors change nothing, demo controls included (the BFF answers them 403). */}
-          {showDemo && role.data !== 'auditor' ? <DemoControlsPanel /> : null}
+          {showDemo && role.data !== 'auditor' ? (
+            <DemoControlsPanel connection={connection} />
+          ) : null}
           {/* Bursts register as an integration's traffic: an admin's action, like the Integrations page. */}
           <AccountWideView canBurst={showDemo && role.data === 'admin'} />
 
@@ -183,7 +186,7 @@ export function RateLimitsPage() {
               </JumpLink>
               <IncidentFiltersBar filters={filters} rules={ruleList} onChange={setFilters} />
             </div>
-            <IncidentExportButtons filters={filters} />
+            <IncidentExportButtons connection={connection} filters={filters} />
             {copied?.text ? (
               <div className="support-text">
                 <label htmlFor="support-text">
@@ -243,6 +246,7 @@ export function RateLimitsPage() {
 
           {usage.data && usage.data.reported.length > 0 ? (
             <ReportedLimitsPanel
+              connection={connection}
               reported={usage.data.reported}
               canReset={role.data === 'admin'}
               offsetMs={offsetMs}

@@ -8,6 +8,8 @@ import { formatCount } from '../../../lib/format';
 import { formatTime } from '../format';
 
 export interface ReportedLimitsPanelProps {
+  /** Whose reported limits these are. */
+  connection: string;
   reported: readonly ReportedLimit[];
   /** Admins may forget them. */
   canReset: boolean;
@@ -16,8 +18,13 @@ export interface ReportedLimitsPanelProps {
 }
 
 /** A warning card listing each disagreement; render it only when there is one. */
-export function ReportedLimitsPanel({ reported, canReset, offsetMs }: ReportedLimitsPanelProps) {
-  const forget = useForgetReportedLimits();
+export function ReportedLimitsPanel({
+  connection,
+  reported,
+  canReset,
+  offsetMs,
+}: ReportedLimitsPanelProps) {
+  const forget = useForgetReportedLimits(connection);
   return (
     <section className="card rate-limits-section reported-limits" aria-labelledby="reported-title">
       <div className="section-head">
