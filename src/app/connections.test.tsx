@@ -1,0 +1,135 @@
+// A person's connections in the SPA: old addresses lead to the first connection's page with their
+// query, a connection that is not theirs gets a page saying so, and the header's switcher opens
+// the same page of the other connection with the filters kept, from the other connection's cache.
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { render, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { createMemoryRouter, Outlet, RouterProvider, useLocation } from 'react-router';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { jsonAnswer } from '../lib/test-support/render-with-queries';
+import { usePageConnectionName } from '../lib/connections-query';
+import { eventTypesQueryKeys, useEventTypes } from '../features/event-types/api/get-event-types';
+import { ConnectionGate, OldPageRedirect } from './connection-gate';
+import { ConnectionSwitcher } from './connection-switcher';
+
+const CONNECTIONS = [
+  { name: 'default', label: 'Production (EU)', colour: 'blue', role: 'admin' },
+  { name: 'uat', label: 'UAT', colour: 'green', role: 'support' },
+];
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+/** A page that shows where it is and how many event types its connection has. */
+function ProbePage() {
+  const location = useLocation();
+  const list = useEventTypes(usePageConnectionName());
+  return (
+    <p>
+      at {location.pathname + location.search}: {list.data?.items.length ?? '…'} event types
+    </p>
+  );
+}
+
+/** The frame (switcher) and the routes of the app, as router.tsx lays them out, at `path`. */
+function open(path: string) {
+  const asked: string[] = [];
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (input: RequestInfo | URL) => {
+      const url = String(input);
+      asked.push(url);
+      if (url === '/api/connections') return jsonAnswer(CONNECTIONS);
+      const count = url === '/api/connections/uat/event-types' ? 2 : 3;
+      const item = { code: 1, value: 'Consent given', moduleName: 'Consent' };
+      return jsonAnswer({ items: Array(count).fill(item), fetchedAt: '2026-01-02T03:04:05.000Z' });
+    }),
+  );
+  const router = createMemoryRouter(
+    [
+      {
+        element: (
+          <>
+            <ConnectionSwitcher />
+            <Outlet />
+          </>
+        ),
+        children: [
+          { path: 'event-types', element: <OldPageRedirect page="event-types" /> },
+          {
+            path: 'c/:connection',
+            element: <ConnectionGate />,
+            children: [{ path: 'event-types', element: <ProbePage /> }],
+          },
+          { path: 'audit', element: <p>audit trail</p> },
+          { path: 'planning', element: <p>planning</p> },
+        ],
+      },
+    ],
+    { initialEntries: [path] },
+  );
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  render(
+    <QueryClientProvider client={client}>
+      <RouterProvider router={router} />
+    </QueryClientProvider>,
+  );
+  return { asked, client, router };
+}
+
+describe('connections in the SPA', () => {
+  it('sends an old address to the first connection’s page, keeping its query', async () => {
+    const { router } = open('/event-types?module=Consent&q=given');
+    expect(
+      await screen.findByText('at /c/default/event-types?module=Consent&q=given: 3 event types'),
+    ).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/c/default/event-types');
+  });
+
+  it('says there is no such connection, links to the person’s own, and asks for no data', async () => {
+    const { asked } = open('/c/staging/event-types');
+    expect(
+      await screen.findByRole('heading', { name: 'No connection named “staging”' }),
+    ).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'UAT' })).toHaveAttribute('href', '/c/uat/event-types');
+    expect(screen.getByRole('link', { name: 'Production (EU)' })).toHaveAttribute(
+      'href',
+      '/c/default/event-types',
+    );
+    expect(asked).toEqual(['/api/connections']);
+  });
+
+  it('switches to the same page of the other connection, filters kept, each list apart', async () => {
+    const { asked, client, router } = open('/c/default/event-types?module=Consent&incident=rl-9');
+    expect(await screen.findByText(/3 event types/)).toBeInTheDocument();
+    const switcher = screen.getByRole('combobox', { name: 'Connection' });
+    expect(screen.getByText('Production (EU)', { selector: '.connection-badge' })).toHaveAttribute(
+      'data-colour',
+      'blue',
+    );
+    await userEvent.selectOptions(switcher, 'uat');
+    expect(
+      await screen.findByText('at /c/uat/event-types?module=Consent: 2 event types'),
+    ).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/c/uat/event-types');
+    expect(screen.getByText('UAT', { selector: '.connection-badge' })).toBeInTheDocument();
+    expect(asked).toContain('/api/connections/uat/event-types');
+    // Production's list is still production's: the two never share a cache entry.
+    expect(client.getQueryData(eventTypesQueryKeys.list('default'))).toMatchObject({
+      items: { length: 3 },
+    });
+    expect(client.getQueryData(eventTypesQueryKeys.list('uat'))).toMatchObject({
+      items: { length: 2 },
+    });
+  });
+
+  it('says which connection a console-wide page serves, and none on the audit trail', async () => {
+    const { router } = open('/planning');
+    expect(await screen.findByText('Serves Production (EU)')).toBeInTheDocument();
+    expect(screen.queryByRole('combobox', { name: 'Connection' })).toBeNull();
+    await router.navigate('/audit');
+    await waitFor(() => expect(screen.queryByText(/Production \(EU\)/)).toBeNull());
+    expect(screen.getByText('audit trail')).toBeInTheDocument();
+  });
+});
