@@ -40,14 +40,13 @@ test('asks for the session and the list once each, the list once the session is 
   const events: string[] = [];
   page.on('request', (request) => events.push(`asked ${new URL(request.url()).pathname}`));
   page.on('response', (response) => events.push(`answered ${new URL(response.url()).pathname}`));
-  await page.goto('/event-types');
+  await page.goto('/c/default/event-types');
   await expect(table(page).getByRole('row').nth(1)).toBeVisible();
-  expect(events.filter((event) => event === 'asked /api/event-types')).toHaveLength(1);
+  const list = '/api/connections/default/event-types';
+  expect(events.filter((event) => event === `asked ${list}`)).toHaveLength(1);
   expect(events.filter((event) => event === 'asked /api/session')).toHaveLength(1);
   // Nothing that needs a session before its answer: signed out, the list would draw a 401.
-  expect(events.indexOf('answered /api/session')).toBeLessThan(
-    events.indexOf('asked /api/event-types'),
-  );
+  expect(events.indexOf('answered /api/session')).toBeLessThan(events.indexOf(`asked ${list}`));
 });
 
 test('the page’s code arrives compressed, and runs', async ({ page, mockUpstream: _ }) => {

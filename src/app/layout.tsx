@@ -78,8 +78,11 @@ export function AppLayout() {
  */
 function MainNavigation({ role }: { role: Role }) {
   const named = connectionOfPage(useLocation().pathname);
-  const first = useConnections().data?.[0]?.name;
-  const connection = named ?? first;
+  const connections = useConnections().data;
+  // An unknown connection's page links to the person's first, not to more pages of nothing.
+  const connection = connections?.some(({ name }) => name === named)
+    ? named
+    : connections?.[0]?.name;
   return (
     <nav aria-label="Main" className="app-nav">
       {navigationFor(role).map((entry) => (
