@@ -36,7 +36,10 @@ import { openConsoleStore } from './store/open-store';
 import { clientAddress } from './security/web-settings';
 import { changeRecorder } from './http/admin-change';
 import { createHttpTransport, type Transport } from './upstream/http-transport';
-import { startAlertingCountersAtZero } from './observability/alerting-baseline';
+import {
+  startConnectionCountersAtZero,
+  startConsoleCountersAtZero,
+} from './observability/alerting-baseline';
 import { createConsoleHealth } from './observability/console-health';
 import { createConsoleMetrics } from './observability/console-metrics';
 import { createReadiness } from './observability/readiness';
@@ -212,15 +215,18 @@ export function composeBff({
   });
   const operations =
     dataSubjectOperations ?? loadOperationsCatalog(config.dataSubjects.operationsFile);
-  // Alerting counters start at 0 for every rule and operation, before anything happens.
-  startAlertingCountersAtZero(metrics, {
-    rules: rateLimiting.governor.rules().map((rule) => rule.id),
-    operations: [
-      EVENT_TYPES_OPERATION.id,
-      rateLimiting.tokenOperation.id,
-      ...operations.map((operation) => operation.id),
-    ],
-  });
+  // Alerting counters start at 0 for every connection, rule and operation, before anything
+  // happens. Data-subject lookups still reach the first connection only (connection-stack.ts).
+  startConsoleCountersAtZero(metrics);
+  for (const [index, stack] of stacks.entries()) {
+    startConnectionCountersAtZero(metrics, stack.connection.name, {
+      rules: stack.rateLimiting.governor.rules().map((rule) => rule.id),
+      operations: [
+        ...stack.operationIds,
+        ...(index === 0 ? operations.map((operation) => operation.id) : []),
+      ],
+    });
+  }
 
   // The areas. Their order is the start order; they stop in reverse.
   // The demo's integrations report through the real ingest route, in-process (app, below).
@@ -324,7 +330,17 @@ export function composeBff({
   // GET /readyz: the checks above; 503 while shutting down.
   const readiness = createReadiness(checks);
   const refreshScrapedGauges = scrapeGauges(metrics, {
-    limits: () => rateLimiting.governor.usage(),
+    limits: async () =>
+      (
+        await Promise.all(
+          stacks.map(async (stack) =>
+            (await stack.rateLimiting.governor.usage()).map((limit) => ({
+              ...limit,
+              connection: stack.connection.name,
+            })),
+          ),
+        )
+      ).flat(),
     integrations: async () => (await integrations.usage.overview()).integrations,
     readiness: () => readiness.check(),
     audit: () => dataSubjects.auditChainHealth(),
@@ -370,7 +386,12 @@ export function composeBff({
       metrics,
       token: config.metrics.token,
       beforeScrape: async () => {
-        metrics.sseClients.set(stacks.reduce((sum, stack) => sum + stack.rateLimiting.hub.size, 0));
+        for (const stack of stacks) {
+          metrics.sseClients.set(
+            { connection: stack.connection.name },
+            stack.rateLimiting.hub.size,
+          );
+        }
         await refreshScrapedGauges();
       },
     },

@@ -92,6 +92,8 @@ export function checkName(check: string, connection: string): string {
 export function composeConnection(deps: ConnectionStackDeps) {
   const { connection, logger, now, metrics } = deps;
   const config = connectionSettings(deps.config, connection);
+  // Every metric of this connection's parts carries its name (docs/metrics.md).
+  const labels = { connection: connection.name };
   // This connection's keys: one hash tag per platform account, so Redis Cluster keeps each
   // account's governor windows in one slot and two accounts never share a limit.
   const keys = redisKeys(redisNamespace(accountName(config, deps.baseUrl), config.oauth.clientId));
@@ -109,14 +111,14 @@ export function composeConnection(deps: ConnectionStackDeps) {
     moduleRules: deps.moduleRules,
     sessionAlive: deps.sessionAlive,
     observe: {
-      fallbackChanged: (active) => metrics.governorFallback.set(active ? 1 : 0),
-      incidentStored: (incident) => metrics.incidents.inc({ scope: incident.scope }),
-      incidentWriteFailed: () => metrics.incidentWriteFailures.inc(),
+      fallbackChanged: (active) => metrics.governorFallback.set(labels, active ? 1 : 0),
+      incidentStored: (incident) => metrics.incidents.inc({ ...labels, scope: incident.scope }),
+      incidentWriteFailed: () => metrics.incidentWriteFailures.inc(labels),
     },
   });
   const { rateLimiting } = rateLimits;
   // Refusals are counted from the governor's events, not read back out of the 429 problems.
-  countRejections(rateLimiting.governor.events, metrics);
+  countRejections(rateLimiting.governor.events, metrics, connection.name);
   const guard = rateLimiting.guard;
   // One token per replica, deliberately not shared through Redis: a replica fetches one token per
   // token lifetime (each request counted against the account's limits like any other), which is
@@ -137,6 +139,7 @@ export function composeConnection(deps: ConnectionStackDeps) {
         traceTransport(deps.transport, rateLimiting.tokenOperation.id),
         rateLimiting.tokenOperation.id,
         metrics,
+        connection.name,
       ),
       guard,
       rateLimiting.tokenOperation,
@@ -145,7 +148,7 @@ export function composeConnection(deps: ConnectionStackDeps) {
     timeoutMs: config.upstream.timeoutMs,
     now,
     onTokenRequest: (event) => {
-      metrics.tokenRequests.inc({ outcome: event.outcome });
+      metrics.tokenRequests.inc({ ...labels, outcome: event.outcome });
       logTokenRequest(logger, event, config.oauth.tokenEncoding);
     },
   });
@@ -155,7 +158,7 @@ export function composeConnection(deps: ConnectionStackDeps) {
     tokens,
     guard,
     maxAnswerBytesByOperation: config.upstream.maxAnswerBytesByOperation,
-    observe: observeUpstream(metrics),
+    observe: observeUpstream(metrics, connection.name),
   });
   const eventTypes = createEventTypesArea({
     config,
