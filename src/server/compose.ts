@@ -32,7 +32,6 @@ import type { ReplayDatabase } from './planning/replay-worker';
 import { addToAccountTraffic } from './planning/traffic-store';
 import type { DemoTrafficPort } from './integrations/demo-integrations';
 import { createRateLimitsArea } from './rate-limits/rate-limits-module';
-import { accountName } from './rate-limits/scale-out';
 import { guardTokenTransport } from './rate-limits/upstream-guard';
 import type { Logger } from './observability/logger';
 import type { SqlDatabase } from './store/database';
@@ -52,7 +51,7 @@ import {
   observedTransport,
   observeUpstream,
 } from './observability/upstream-metrics';
-import { redisKeys, redisNamespace } from './redis/redis-keys';
+import { connectionKeys, consoleKeys } from './redis/redis-keys';
 import { logTokenRequest } from './upstream/token-log';
 import { TokenManager } from './upstream/token-manager';
 import { UpstreamClient } from './upstream/upstream-client';
@@ -140,14 +139,13 @@ export function composeBff({
   replayDatabase,
 }: ComposeOptions) {
   // Infrastructure: metrics, the one database every store borrows (the one handed in, else in
-  // memory for this process), and the Redis keys of this upstream account, all under one hash
-  // tag so they work on a Redis Cluster too.
+  // memory for this process), and the Redis keys: the console-wide ones (sessions, throttles) and
+  // the connection's (windows, blocks), each family under one hash tag so it works on a Redis
+  // Cluster too. The one connection today is the first; its settings are config's top-level ones.
   const metrics = createConsoleMetrics({ processMetrics: processMetrics ?? false });
   const consoleStore = openConsoleStore(database);
-  const keys = redisKeys(
-    redisNamespace(accountName(config, upstreamBaseUrl), config.oauth.clientId),
-  );
-  const shared = redis ? { connection: redis, keys } : undefined;
+  const consoleRedisKeys = consoleKeys(config);
+  const shared = redis ? { connection: redis, keys: consoleRedisKeys } : undefined;
 
   // Every area records its administrative changes in the audit trail through this one port; the
   // store is read when a change is made (the data-subjects area is built after the others).
@@ -181,7 +179,8 @@ export function composeBff({
     database: consoleStore.database,
     persistentDatabase: database,
     redis,
-    keys,
+    keys: connectionKeys(config, config.connections[0]!),
+    consoleProbe: consoleRedisKeys.probe,
     moduleRules,
     sessionAlive: async (sessionId) =>
       (await liveSessionUser(auth, sessionId, { extend: false })) !== undefined,
