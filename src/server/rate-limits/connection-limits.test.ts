@@ -27,25 +27,19 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-/** A demo console's two connections: production at 30 a minute, a sandbox UAT at 12. */
+/** Demo mode's two connections, production held to 30 a minute and UAT to 12. */
 function twoConnections() {
   const config = parseConfig({ SESSION_SECRET: randomBytes(32).toString('base64url') });
-  const first = config.connections[0]!;
-  const production: ConnectionConfig = {
-    ...first,
-    label: 'Production (EU)',
-    rateLimits: { ...first.rateLimits, accountOverride: { MINUTE: PRODUCTION_MINUTE } },
+  const [first, second] = config.connections;
+  const limited = (connection: ConnectionConfig, minute: number): ConnectionConfig => ({
+    ...connection,
+    rateLimits: { ...connection.rateLimits, accountOverride: { MINUTE: minute } },
+  });
+  return {
+    config,
+    production: limited(first!, PRODUCTION_MINUTE),
+    uat: limited(second!, UAT_MINUTE),
   };
-  const uat: ConnectionConfig = {
-    ...first,
-    name: 'uat',
-    label: 'UAT',
-    colour: 'orange',
-    required: false,
-    upstream: { ...first.upstream, accountTier: 'sandbox' },
-    rateLimits: { ...first.rateLimits, accountOverride: { MINUTE: UAT_MINUTE } },
-  };
-  return { config, production, uat };
 }
 
 /** The settings one connection's area reads: the console's, with the connection's own. */

@@ -42,10 +42,10 @@ describe('Redis key names', () => {
 
   it('keeps demo mode’s two mock connections apart, though they share the session secret', () => {
     const demo = parseConfig({ SESSION_SECRET: SECRET });
-    const mockProduction = demo.connections[0]!;
-    const mockUat = { ...mockProduction, name: 'uat' };
-    expect(connectionKeys(demo, mockUat).governor).not.toBe(
-      connectionKeys(demo, mockProduction).governor,
+    const [mockProduction, mockUat] = demo.connections;
+    expect(mockUat!.name).toBe('uat');
+    expect(connectionKeys(demo, mockUat!).governor).not.toBe(
+      connectionKeys(demo, mockProduction!).governor,
     );
   });
 
