@@ -10,7 +10,7 @@ import { createHash, createHmac } from 'node:crypto';
 import type { Config, ConnectionConfig } from '../config/config';
 import { DEFAULT_CONNECTION } from '../../shared/connections';
 
-/** The first 16 hex digits of a SHA-256: names apart, without spelling what was hashed. */
+/** The first 16 hex digits of a digest: names apart, without spelling what was hashed. */
 const short = (digest: string) => digest.slice(0, 16);
 
 /**
