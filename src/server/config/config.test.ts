@@ -526,7 +526,7 @@ describe('connections', () => {
         name: 'default',
         label: 'Default',
         colour: 'blue',
-        required: true,
+        required: false,
         upstream: config.upstream,
         oauth: config.oauth,
         rateLimits: config.rateLimits,

@@ -11,7 +11,7 @@ import {
   type PurposeMode,
 } from '../../shared/lookup-purpose';
 import { RoleSchema, type Role } from '../../shared/session';
-import { DEFAULT_CONNECTION, type ConnectionColour } from '../../shared/connections';
+import { DEFAULT_CONNECTION } from '../../shared/connections';
 import { readSecretFiles, SecretFileError } from '../security/secret-files';
 import { tracingRequested } from '../observability/tracing';
 import {
@@ -31,6 +31,12 @@ import {
   ConnectionSettingsSchema,
   type ConnectionSetting,
 } from './connection-settings';
+import type {
+  ConnectionConfig,
+  OAuthSettings,
+  RateLimitSettings,
+  UpstreamSettings,
+} from './connection-config';
 import { ConnectionsFileError, readConnectionsFile } from './connections-file';
 import { demoConnections } from './demo-connections';
 
@@ -226,29 +232,8 @@ export interface Config {
   port: number;
   /** `demo`: the built-in mocks are the upstreams; `live`: UPSTREAM_BASE_URL or CONNECTIONS_FILE. */
   mode: 'demo' | 'live';
-  upstream: {
-    /** Unset in demo mode until the mock has started and told us its address. */
-    baseUrl: string | undefined;
-    timeoutMs: number;
-    /** Largest answer read, in bytes, unless the operation has its own limit. */
-    maxAnswerBytes: number;
-    /** Per-operation answer limits, by operation id. */
-    maxAnswerBytesByOperation: Record<string, number>;
-    arrayQueryStyle: 'repeat' | 'comma';
-    accountTier: 'production' | 'sandbox';
-  };
-  oauth: {
-    clientId: string;
-    clientSecret: string;
-    /** Unset means `{baseUrl}/api/access/v1/oauth/token`. */
-    tokenUrl: string | undefined;
-    /** Unset: no `scope` field is sent (the vendor's token document has none). */
-    scope: string | undefined;
-    clientAuth: 'body' | 'basic';
-    /** How the token request's form is encoded first (docs/platform-contract.md). */
-    tokenEncoding: 'multipart' | 'form';
-    defaultTokenTtlSeconds: number;
-  };
+  upstream: UpstreamSettings;
+  oauth: OAuthSettings;
   eventTypesCacheSeconds: number;
   /** Days a 429 incident is kept before it is deleted. */
   incidentRetentionDays: number;
@@ -256,15 +241,7 @@ export interface Config {
   staticDir: string;
   logLevel: Env['LOG_LEVEL'];
   demo: { eventTypes: number | undefined; backgroundRpm: number };
-  rateLimits: {
-    /** The published rate-limit page the governor keeps (RATE_LIMIT_POLICY). */
-    policy: 'account-and-module' | 'per-endpoint';
-    /** The per-endpoint minute limit instead of the published 1,000 (ENDPOINT_MINUTE_LIMIT). */
-    endpointMinuteLimit: number | undefined;
-    keepSoftLimits: boolean;
-    /** Vendor-granted account limits; an unset period keeps the tier's limit. */
-    accountOverride: { MINUTE?: number; HOUR?: number };
-  };
+  rateLimits: RateLimitSettings;
   auth: {
     /** Live mode's users file; unset in demo mode, where the demo users exist instead. */
     usersFile: string | undefined;
@@ -354,20 +331,6 @@ export interface Config {
     /** A limit condition that keeps firing is alerted again after this long; null: never. */
     repeatMs: number | null;
   };
-}
-
-/** One platform account the console connects to (docs/operations.md, "Several connections"). */
-export interface ConnectionConfig {
-  /** In URLs, Redis keys and every record (CONNECTION_NAME_PATTERN). */
-  name: string;
-  /** Shown in the header and the switcher, e.g. "Production (EU)". */
-  label: string;
-  colour: ConnectionColour;
-  /** Readiness fails while a required connection's platform or credential is down. */
-  required: boolean;
-  upstream: Config['upstream'];
-  oauth: Config['oauth'];
-  rateLimits: Config['rateLimits'];
 }
 
 /** The OpenID Connect relying party's settings (OIDC_* variables). */
@@ -562,7 +525,11 @@ function variableConnections(env: Record<string, string | undefined>): Connectio
     clientSecret: settings.clientSecret ?? DEMO_CLIENT_CREDENTIALS.clientSecret,
   });
   if (settings.baseUrl === undefined) return demoConnections(parts);
-  return [{ name: DEFAULT_CONNECTION, label: 'Default', colour: 'blue', required: true, ...parts }];
+  // Not required: one connection's token outage leaves the replica in rotation, degraded, as it
+  // always has (docs/operations.md, "Readiness").
+  return [
+    { name: DEFAULT_CONNECTION, label: 'Default', colour: 'blue', required: false, ...parts },
+  ];
 }
 
 /**

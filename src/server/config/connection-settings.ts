@@ -2,7 +2,7 @@
 // bounds), as the single-connection variables give them or as an entry of CONNECTIONS_FILE does:
 // each setting's check, default and variable written once for both.
 import { z } from 'zod';
-import type { ConnectionConfig } from './config';
+import type { ConnectionConfig } from './connection-config';
 import { httpUrl, intIn, optionalNonEmpty, scopeNames, unsetIfEmpty } from './config-values';
 import { ACCOUNT_TIERS } from '../../shared/rate-limits';
 

@@ -56,7 +56,7 @@ describe('CONNECTIONS_FILE', () => {
           name: 'uat',
           label: 'UAT',
           colour: 'orange',
-          required: false,
+          required: true,
           baseUrl: 'https://uat.api.example.com/',
           clientId: 'console-uat',
           clientSecretFile: 'uat-secret',
@@ -85,7 +85,7 @@ describe('CONNECTIONS_FILE', () => {
         name: 'prod-eu',
         label: 'Production (EU)',
         colour: 'blue',
-        required: true,
+        required: false,
         upstream: {
           baseUrl: 'https://eu.api.example.com',
           timeoutMs: 10_000,
@@ -114,7 +114,7 @@ describe('CONNECTIONS_FILE', () => {
         name: 'uat',
         label: 'UAT',
         colour: 'orange',
-        required: false,
+        required: true,
         upstream: {
           baseUrl: 'https://uat.api.example.com',
           timeoutMs: 5_000,

@@ -3,7 +3,7 @@
 // line each, naming the connection and the field, and never a secret.
 import { dirname, resolve } from 'node:path';
 import { z } from 'zod';
-import type { ConnectionConfig } from './config';
+import type { ConnectionConfig } from './connection-config';
 import { gotValue, httpUrl, plainText } from './config-values';
 import {
   conflictingSettings,
@@ -47,7 +47,10 @@ const EntrySchema = ConnectionSettingsSchema.extend({
   colour: z
     .enum(CONNECTION_COLOURS, { error: `must be one of ${CONNECTION_COLOURS.join(', ')}` })
     .optional(),
-  required: z.boolean({ error: 'must be true or false' }).default(true),
+  // Default false: a platform outage or a refused credential hits every replica alike, so taking
+  // them out of rotation would also take away the other connections' pages and the audit trail;
+  // an operator who would rather have the load balancer fail over marks the connection required.
+  required: z.boolean({ error: 'must be true or false' }).default(false),
   baseUrl: httpUrl,
   clientId: z.string({ error: 'must be text' }).min(1, 'must not be empty'),
   clientSecretFile: z.string({ error: 'must be text' }).min(1, 'must not be empty').optional(),

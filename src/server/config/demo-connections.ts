@@ -1,6 +1,6 @@
 // Demo mode's connections: two mock platform accounts side by side, so the switcher, the
 // per-connection pages and their records can be tried without a platform.
-import type { ConnectionConfig } from './config';
+import type { ConnectionConfig } from './connection-config';
 import type { ConnectionParts } from './connection-settings';
 import { DEFAULT_CONNECTION } from '../../shared/connections';
 
@@ -16,14 +16,14 @@ export function demoConnections(production: ConnectionParts): ConnectionConfig[]
       name: DEFAULT_CONNECTION,
       label: 'Production (EU)',
       colour: 'blue',
-      required: true,
+      required: false,
       ...production,
     },
     {
       name: 'uat',
       label: 'UAT',
       colour: 'green',
-      required: true,
+      required: false,
       ...production,
       upstream: { ...production.upstream, accountTier: 'sandbox' },
     },

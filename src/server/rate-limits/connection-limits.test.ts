@@ -7,7 +7,8 @@
 import { randomBytes } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { EVENT_TYPES_OPERATION } from '../../shared/event-types';
-import { parseConfig, type Config, type ConnectionConfig } from '../config/config';
+import { parseConfig, type Config } from '../config/config';
+import type { ConnectionConfig } from '../config/connection-config';
 import { HttpProblem } from '../http/problem';
 import { createLogger } from '../observability/logger';
 import { closeRedis, connectRedis, type RedisClient } from '../redis/redis-connection';

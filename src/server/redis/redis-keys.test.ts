@@ -2,7 +2,8 @@
 // session secret alone, each connection's under a tag naming it, and `default` under the name the
 // single connection had before connections existed, so an upgrade goes on counting where it was.
 import { describe, expect, it } from 'vitest';
-import { parseConfig, type ConnectionConfig } from '../config/config';
+import { parseConfig } from '../config/config';
+import type { ConnectionConfig } from '../config/connection-config';
 import { connectionKeys, consoleKeys, consoleRedisKeys } from './redis-keys';
 
 const SECRET = 'a-session-secret-of-at-least-32-characters';

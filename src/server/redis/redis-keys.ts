@@ -7,7 +7,8 @@
 // operator reading the keys sees which connection each belongs to. On a single Redis the braces are
 // just characters of the name.
 import { createHash, createHmac } from 'node:crypto';
-import type { Config, ConnectionConfig } from '../config/config';
+import type { Config } from '../config/config';
+import type { ConnectionConfig } from '../config/connection-config';
 import { DEFAULT_CONNECTION } from '../../shared/connections';
 
 /** The first 16 hex digits of a digest: names apart, without spelling what was hashed. */
