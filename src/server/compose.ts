@@ -29,7 +29,6 @@ import { createPlanningArea } from './planning/planning-module';
 import type { ReplayDatabase } from './planning/replay-worker';
 import { addToAccountTraffic } from './planning/traffic-store';
 import type { DemoTrafficPort } from './integrations/demo-integrations';
-import { accountName } from './rate-limits/scale-out';
 import type { Logger } from './observability/logger';
 import type { SqlDatabase } from './store/database';
 import { openConsoleStore } from './store/open-store';
@@ -44,7 +43,7 @@ import { createConsoleHealth } from './observability/console-health';
 import { createConsoleMetrics } from './observability/console-metrics';
 import { createReadiness } from './observability/readiness';
 import { scrapeGauges } from './observability/scrape-gauges';
-import { redisKeys, redisNamespace } from './redis/redis-keys';
+import { consoleKeys } from './redis/redis-keys';
 
 export interface ComposeOptions {
   config: Config;
@@ -138,17 +137,13 @@ export function composeBff({
   replayDatabase,
 }: ComposeOptions) {
   // Infrastructure: metrics, the one database every store borrows (the one handed in, else in
-  // memory for this process), and the Redis keys of this upstream account, all under one hash
-  // tag so they work on a Redis Cluster too.
+  // memory for this process), and the Redis keys: the console-wide ones (sessions, throttles) and
+  // the connection's (windows, blocks), each family under one hash tag so it works on a Redis
+  // Cluster too. The one connection today is the first; its settings are config's top-level ones.
   const metrics = createConsoleMetrics({ processMetrics: processMetrics ?? false });
   const consoleStore = openConsoleStore(database);
-
-  // Console-wide Redis keys (sessions, sign-in throttling): under the first connection's tag, the
-  // one every key had before connections existed, so sessions survive the upgrade.
-  const consoleKeys = redisKeys(
-    redisNamespace(accountName(config, upstreamBaseUrl), config.oauth.clientId),
-  );
-  const shared = redis ? { connection: redis, keys: consoleKeys } : undefined;
+  const consoleRedisKeys = consoleKeys(config);
+  const shared = redis ? { connection: redis, keys: consoleRedisKeys } : undefined;
 
   // Every area records its administrative changes in the audit trail through this one port; the
   // store is read when a change is made (the data-subjects area is built after the others).
@@ -198,6 +193,7 @@ export function composeBff({
       database: consoleStore.database,
       persistentDatabase: database,
       redis,
+      consoleProbe: consoleRedisKeys.probe,
       moduleRules,
       recordChange,
       sessionAlive,

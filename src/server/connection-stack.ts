@@ -11,7 +11,6 @@ import { TOKEN_OPERATION } from '../shared/platform-operations';
 import { EVENT_TYPES_OPERATION } from '../shared/event-types';
 import { forConnection, type AreaModule } from './runtime/area-module';
 import { createRateLimitsArea } from './rate-limits/rate-limits-module';
-import { accountName } from './rate-limits/scale-out';
 import { guardTokenTransport } from './rate-limits/upstream-guard';
 import { createEventTypesArea } from './event-types/event-types-module';
 import { createDemoArea } from './demo/demo-module';
@@ -25,7 +24,7 @@ import {
   observedTransport,
   observeUpstream,
 } from './observability/upstream-metrics';
-import { redisKeys, redisNamespace } from './redis/redis-keys';
+import { connectionKeys } from './redis/redis-keys';
 import type { SqlDatabase } from './store/database';
 import { filterUpstreamAnswers } from './security/upstream-answer-filter';
 import type { Transport } from './upstream/http-transport';
@@ -49,6 +48,8 @@ export interface ConnectionStackDeps {
   readonly database: () => Promise<SqlDatabase>;
   readonly persistentDatabase: SqlDatabase | undefined;
   readonly redis: RedisClient | undefined;
+  /** The console-wide Redis slot's probe key (redis-keys.ts), asked beside the connection's. */
+  readonly consoleProbe: string;
   readonly moduleRules: readonly RateLimitRule[] | undefined;
   readonly recordChange: RecordChange;
   readonly sessionAlive: (sessionId: string) => Promise<boolean>;
@@ -96,7 +97,7 @@ export function composeConnection(deps: ConnectionStackDeps) {
   const labels = { connection: connection.name };
   // This connection's keys: one hash tag per platform account, so Redis Cluster keeps each
   // account's governor windows in one slot and two accounts never share a limit.
-  const keys = redisKeys(redisNamespace(accountName(config, deps.baseUrl), config.oauth.clientId));
+  const keys = connectionKeys(deps.config, connection);
   const tokenUrl = new URL(config.oauth.tokenUrl ?? `${deps.baseUrl}${TOKEN_OPERATION.path}`);
   const rateLimits = createRateLimitsArea({
     recordChange: deps.recordChange,
@@ -108,6 +109,8 @@ export function composeConnection(deps: ConnectionStackDeps) {
     persistentDatabase: deps.persistentDatabase,
     redis: deps.redis,
     keys,
+    // Readiness asks the console-wide slot too: on a cluster it may sit on another master.
+    consoleProbe: deps.consoleProbe,
     moduleRules: deps.moduleRules,
     sessionAlive: deps.sessionAlive,
     observe: {

@@ -6,7 +6,7 @@ import type { RecordChange } from '../http/admin-change';
 import type { Config } from '../config/config';
 import type { Logger } from '../observability/logger';
 import type { RedisClient } from '../redis/redis-connection';
-import type { RedisKeys } from '../redis/redis-keys';
+import type { ConsoleRedisKeys } from '../redis/redis-keys';
 import type { ConsoleStore } from '../store/open-store';
 import { ApiTokens } from './api-tokens';
 import { Hono, type MiddlewareHandler } from 'hono';
@@ -30,7 +30,8 @@ export interface AuthAreaDeps {
   readonly logger: Logger;
   readonly now: () => number;
   readonly store: ConsoleStore;
-  readonly redis?: { readonly connection: RedisClient; readonly keys: RedisKeys } | undefined;
+  readonly redis?:
+    { readonly connection: RedisClient; readonly keys: ConsoleRedisKeys } | undefined;
   /**
    * Records sign-ins (password and provider), unlocks, sessions ended by others and tokens made
    * and revoked in the audit trail (compose.ts).

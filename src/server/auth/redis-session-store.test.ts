@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../observability/logger';
 import { HttpProblem } from '../http/problem';
 import { closeRedis, connectRedis, type RedisClient } from '../redis/redis-connection';
-import { redisKeys } from '../redis/redis-keys';
+import { consoleRedisKeys } from '../redis/redis-keys';
 import {
   listRedisKeys,
   REDIS_ENGINES,
@@ -40,7 +40,7 @@ describe.each(REDIS_ENGINES)('RedisSessionStore on $title', (engine: RedisEngine
 
   /** Two replicas' stores on one Redis, under a namespace of their own. */
   const replicas = async (clock: { now: number }, url?: string) => {
-    const keys = redisKeys(testNamespace());
+    const keys = consoleRedisKeys(testNamespace());
     const store = async () =>
       new RedisSessionStore({
         redis: await connect(url),
@@ -114,7 +114,7 @@ describe.each(REDIS_ENGINES)('RedisSessionStore on $title', (engine: RedisEngine
 
     /** The sign-in throttles of two replicas sharing one Redis namespace of their own. */
     async function throttlesOfTwoReplicas(): Promise<[SignInThrottle, SignInThrottle]> {
-      const keys = redisKeys(testNamespace());
+      const keys = consoleRedisKeys(testNamespace());
       const shared = async () =>
         new SignInThrottle(DEFAULT_SIGN_IN_THROTTLE, { redis: await connect(), keys });
       return [await shared(), await shared()];

@@ -9,7 +9,7 @@
 import type { RedisClient } from '../redis/redis-connection';
 import * as z from 'zod';
 import type { RequestUser } from '../http/app-env';
-import type { RedisKeys } from '../redis/redis-keys';
+import type { ConsoleRedisKeys } from '../redis/redis-keys';
 import {
   knownRole,
   MemorySessionStore,
@@ -30,7 +30,7 @@ import { sessionStoreUnavailable } from './session-unavailable';
 export interface RedisSessionStoreOptions {
   readonly redis: RedisClient;
   /** The deployment's key names. */
-  readonly keys: RedisKeys;
+  readonly keys: ConsoleRedisKeys;
   /** A session unused for this long ends (SESSION_IDLE_MINUTES). */
   readonly idleMs: number;
   /** A session ends this long after sign-in however active it is (SESSION_MAX_HOURS). */
