@@ -1,6 +1,7 @@
 // Wires the rate-limit side of the BFF in one place for compose.ts: the governor, the incident
 // store, recorder and live hub, the guard the upstream client calls, and the readiness check. The
 // database the incidents are kept in is borrowed (store/open-store.ts), never opened here.
+import { DEFAULT_CONNECTION } from '../../shared/connections';
 import type { Incident } from '../../shared/incident';
 import type { RateLimitRule } from '../../shared/rate-limits';
 import type { Config } from '../config/config';
@@ -46,7 +47,10 @@ const WRITE_PROBE_EVERY_MS = 2_000;
 /** Builds the rate-limit parts. */
 export function createRateLimiting(options: RateLimitingOptions) {
   const { config, logger, now } = options;
-  const store = new SqlIncidentStore(options.database);
+  const store = new SqlIncidentStore(options.database, {
+    // The connection whose settings config.rateLimits holds, until one stack is built per connection.
+    connection: config.connections[0]?.name ?? DEFAULT_CONNECTION,
+  });
   let lastProbe = -Infinity;
   const hub = new IncidentHub();
   const recorder = new IncidentRecorder({
