@@ -2,11 +2,22 @@
 // port, so the BFF's upstream client talks HTTP to it exactly as to the real service.
 import type { DataSubjectOperation } from '../shared/data-subject-operations';
 import type { AccountTier } from '../shared/rate-limits';
+import { DEFAULT_EVENT_TYPE_COUNT } from './data/event-types';
 import { MOCK_OPERATION_ROUTES } from './operations';
 import { createMockDemoControls, type MockDemoControls } from './rate-limits/demo-controls';
 import { createMockRateLimits } from './rate-limits/mock-rate-limits';
 import { createMockState } from './state';
 import { startMockUpstreamServer, type MockUpstreamServer } from './server';
+
+/**
+ * How many event types a demo connection's mock serves: the first as configured
+ * (MOCK_EVENT_TYPES, else the generator's default); a later one a fifth of that, at least 60, so
+ * its pages show at a glance that they are another platform's (a UAT account holds fewer).
+ */
+export function demoEventTypes(configured: number | undefined, index: number): number | undefined {
+  if (index === 0) return configured;
+  return Math.max(60, Math.round((configured ?? DEFAULT_EVENT_TYPE_COUNT) / 5));
+}
 
 /** Options of {@link startDemoUpstream}. */
 export interface DemoUpstreamOptions {

@@ -10,7 +10,8 @@ import type { AppEnv } from './http/app-env';
 import type { AreaModule, AreaRoutes } from './runtime/area-module';
 import type { ApiModule } from './http/api-operation';
 import type { ConsoleAuth } from './auth/console-auth';
-import { requireDescribedAccess } from './http/described-access';
+import { requireDescribedAccess, type ConnectionRoles } from './http/described-access';
+import { connectionApiPath, DEFAULT_CONNECTION } from '../shared/connections';
 import { requireSession } from './auth/require-session';
 import { unlessBearer } from './auth/bearer-token';
 import type { Logger } from './observability/logger';
@@ -50,6 +51,10 @@ export interface AppDeps {
    * API_MODULES); a request it does not describe is not served.
    */
   api?: readonly ApiModule[];
+  /** The names of the platform connections served (default: `default` alone). */
+  connections?: readonly string[];
+  /** A person's role in one connection (default: their console-wide role in every connection). */
+  roleIn?: ConnectionRoles['roleIn'];
   /** What `GET /api/meta` tells the SPA (mode, account tier, demo controls). */
   meta?: ConsoleMeta;
   /** What `GET /readyz` reports (composed: observability/readiness.ts). */
@@ -58,6 +63,20 @@ export interface AppDeps {
   metrics?: MetricsRoutesDeps;
   /** What GET /api/health tells the browsers (the store, the governor's mode). */
   health?: () => Promise<ConsoleHealth>;
+}
+
+/**
+ * Mounts one group of routes: console-wide ones at their path; a connection's under its prefix,
+ * and `default`'s also at the path they had before connections existed, so scripts written
+ * against one platform account (API tokens, docs/operations.md) keep working unchanged.
+ */
+function mount(app: Hono<AppEnv>, routes: AreaRoutes): void {
+  if (routes.connection === undefined) {
+    app.route(routes.path, routes.app);
+    return;
+  }
+  app.route(connectionApiPath(routes.connection, routes.path), routes.app);
+  if (routes.connection === DEFAULT_CONNECTION) app.route(routes.path, routes.app);
 }
 
 /** The areas' route groups with the given access. */
@@ -101,7 +120,7 @@ export function createApp(deps: AppDeps) {
   // Integrations report with their key, from servers: no session, cookie, Origin or CSRF header.
   // Registered before the /api/* checks, so they never see these requests.
   for (const routes of routesWith(deps.areas, (access) => access === 'integration-key')) {
-    app.route(routes.path, routes.app);
+    mount(app, routes);
   }
   // A bearer request carries no ambient credential for these to guard (auth/bearer-token.ts).
   app.use(
@@ -128,7 +147,7 @@ export function createApp(deps: AppDeps) {
   if (deps.metrics) app.route('/metrics', metricsRoutes(deps.metrics));
   // Signing in needs no session; everything after requireSession does.
   for (const routes of routesWith(deps.areas, (access) => access === 'no-session')) {
-    app.route(routes.path, routes.app);
+    mount(app, routes);
   }
   // Roles are enforced from the API description, before any route is mounted: each operation's
   // `access` beside its handler is the one check, and a request no described operation matches is
@@ -138,10 +157,13 @@ export function createApp(deps: AppDeps) {
   app.use(
     '/api/*',
     tracedMiddleware('session check', requireSession(deps.auth)),
-    requireDescribedAccess(deps.api ?? API_MODULES, fallback),
+    requireDescribedAccess(deps.api ?? API_MODULES, fallback, {
+      names: new Set(deps.connections ?? [DEFAULT_CONNECTION]),
+      ...(deps.roleIn ? { roleIn: deps.roleIn } : {}),
+    }),
   );
   for (const routes of routesWith(deps.areas, (access) => access === undefined)) {
-    app.route(routes.path, routes.app);
+    mount(app, routes);
   }
   if (deps.meta) app.route('/api/meta', metaRoutes(deps.meta));
   // The console's own API description (api-description/), for every signed-in role.

@@ -7,12 +7,12 @@ import { DEFAULT_CONNECTION } from '../shared/connections';
 import type { RedisClient } from './redis/redis-connection';
 import type { DataSubjectOperation } from '../shared/data-subject-operations';
 import { EVENT_TYPES_OPERATION } from '../shared/event-types';
-import { TOKEN_OPERATION } from '../shared/platform-operations';
 import { endpointKey, MODULE_RULES } from '../shared/rate-limits';
 import type { RateLimitRule } from '../shared/rate-limits';
 import type { Worker } from 'node:worker_threads';
 import type { Config } from './config/config';
 import { createApp } from './app';
+import { composeConnection, type ConnectionStack } from './connection-stack';
 import type { AreaModule } from './runtime/area-module';
 import { startWorker } from './runtime/start-worker';
 import { accountUsageSource } from './alerts/account-usage-source';
@@ -24,39 +24,25 @@ import { liveSessionUser } from './auth/require-session';
 import { sessionIdHash } from './auth/session-store';
 import { createDataSubjectsArea } from './data-subjects/data-subjects-module';
 import { loadOperationsCatalog } from './data-subjects/operations-file';
-import { createDemoArea } from './demo/demo-module';
 import type { DemoControlsPort } from './demo/demo-controls-routes';
-import { createEventTypesArea } from './event-types/event-types-module';
 import { createIntegrationsArea } from './integrations/integrations-module';
 import { createPlanningArea } from './planning/planning-module';
 import type { ReplayDatabase } from './planning/replay-worker';
 import { addToAccountTraffic } from './planning/traffic-store';
 import type { DemoTrafficPort } from './integrations/demo-integrations';
-import { createRateLimitsArea } from './rate-limits/rate-limits-module';
 import { accountName } from './rate-limits/scale-out';
-import { guardTokenTransport } from './rate-limits/upstream-guard';
 import type { Logger } from './observability/logger';
 import type { SqlDatabase } from './store/database';
 import { openConsoleStore } from './store/open-store';
-import { filterUpstreamAnswers } from './security/upstream-answer-filter';
 import { clientAddress } from './security/web-settings';
 import { changeRecorder } from './http/admin-change';
 import { createHttpTransport, type Transport } from './upstream/http-transport';
-import { traceTransport } from './upstream/traced-transport';
 import { startAlertingCountersAtZero } from './observability/alerting-baseline';
 import { createConsoleHealth } from './observability/console-health';
 import { createConsoleMetrics } from './observability/console-metrics';
-import { createReadiness, tokenCheck } from './observability/readiness';
+import { createReadiness } from './observability/readiness';
 import { scrapeGauges } from './observability/scrape-gauges';
-import {
-  countRejections,
-  observedTransport,
-  observeUpstream,
-} from './observability/upstream-metrics';
 import { redisKeys, redisNamespace } from './redis/redis-keys';
-import { logTokenRequest } from './upstream/token-log';
-import { TokenManager } from './upstream/token-manager';
-import { UpstreamClient } from './upstream/upstream-client';
 
 export interface ComposeOptions {
   config: Config;
@@ -73,6 +59,13 @@ export interface ComposeOptions {
   database?: SqlDatabase;
   /** Demo mode: the built-in mock's controls, driven in-process by the demo panel. */
   demoControls?: DemoControlsPort;
+  /**
+   * Where the connections after the first are reached, by name, when not at their configured
+   * base URL (demo mode: each one's own mock); `upstreamBaseUrl` is the first connection's.
+   */
+  connectionBaseUrls?: Readonly<Record<string, string>>;
+  /** Demo mode: the mock controls of the connections after the first, by name. */
+  connectionDemoControls?: Readonly<Record<string, DemoControlsPort>>;
   /** Module rate-limit rules instead of the published ones of docs/rate-limit-model.md (tests). */
   moduleRules?: readonly RateLimitRule[];
   /**
@@ -128,6 +121,8 @@ export function composeBff({
   now = Date.now,
   database,
   demoControls,
+  connectionBaseUrls,
+  connectionDemoControls,
   moduleRules,
   dataSubjectOperations,
   auditKey,
@@ -145,10 +140,13 @@ export function composeBff({
   // tag so they work on a Redis Cluster too.
   const metrics = createConsoleMetrics({ processMetrics: processMetrics ?? false });
   const consoleStore = openConsoleStore(database);
-  const keys = redisKeys(
+
+  // Console-wide Redis keys (sessions, sign-in throttling): under the first connection's tag, the
+  // one every key had before connections existed, so sessions survive the upgrade.
+  const consoleKeys = redisKeys(
     redisNamespace(accountName(config, upstreamBaseUrl), config.oauth.clientId),
   );
-  const shared = redis ? { connection: redis, keys } : undefined;
+  const shared = redis ? { connection: redis, keys: consoleKeys } : undefined;
 
   // Every area records its administrative changes in the audit trail through this one port; the
   // store is read when a change is made (the data-subjects area is built after the others).
@@ -172,81 +170,46 @@ export function composeBff({
     ...(providerFetch ? { providerFetch } : {}),
   });
   const { auth } = authArea;
-  const tokenUrl = new URL(config.oauth.tokenUrl ?? `${upstreamBaseUrl}${TOKEN_OPERATION.path}`);
-  const rateLimits = createRateLimitsArea({
-    recordChange,
-    config,
-    logger,
-    now,
-    tokenUrl,
-    database: consoleStore.database,
-    persistentDatabase: database,
-    redis,
-    keys,
-    moduleRules,
-    sessionAlive: async (sessionId) =>
-      (await liveSessionUser(auth, sessionId, { extend: false })) !== undefined,
-    observe: {
-      fallbackChanged: (active) => metrics.governorFallback.set(active ? 1 : 0),
-      incidentStored: (incident) => metrics.incidents.inc({ scope: incident.scope }),
-      incidentWriteFailed: () => metrics.incidentWriteFailures.inc(),
-    },
-  });
-  const { rateLimiting } = rateLimits;
-  // A session's live streams end when it ends.
-  auth.sessionEnds.add((handle) =>
-    rateLimits.streams.endSessions((sessionId) => sessionIdHash(sessionId) === handle),
-  );
-
-  // The upstream: transport, token, client. Every call, token requests included, passes the
-  // governor (through the rate-limits area's guard, which records 429s).
+  // One stack per platform connection: its governor, incidents, token, upstream client, event
+  // types and demo controls (connection-stack.ts). The console-wide areas below that still serve
+  // one platform account use the first connection's (docs/architecture.md, "Connections").
   const httpTransport =
     transport ??
     createHttpTransport({
       timeoutMs: config.upstream.timeoutMs,
       maxAnswerBytes: config.upstream.maxAnswerBytes,
     });
-  // Refusals are counted from the governor's events, not read back out of the 429 problems.
-  countRejections(rateLimiting.governor.events, metrics);
-  const guard = rateLimiting.guard;
-  // One token per replica, deliberately not shared through Redis: a replica fetches one token per
-  // token lifetime (each request counted against the account's limits like any other), which is
-  // nothing beside the limits; a shared cache would put a live bearer credential at rest in Redis
-  // and its backups, readable by anything that can read Redis; and each replica keeps its own
-  // single-flight and its one renewal per 401 without a distributed lock, unaffected by Redis
-  // being away. Should the upstream ever revoke older tokens when it issues a new one (it does
-  // not say), replicas would take turns renewing; console_token_requests_total would show it.
-  const tokens = new TokenManager({
-    tokenUrl,
-    clientId: config.oauth.clientId,
-    clientSecret: config.oauth.clientSecret,
-    ...(config.oauth.scope ? { scope: config.oauth.scope } : {}),
-    clientAuth: config.oauth.clientAuth,
-    defaultTtlSeconds: config.oauth.defaultTokenTtlSeconds,
-    transport: guardTokenTransport(
-      observedTransport(
-        traceTransport(httpTransport, rateLimiting.tokenOperation.id),
-        rateLimiting.tokenOperation.id,
-        metrics,
-      ),
-      guard,
-      rateLimiting.tokenOperation,
-    ),
-    encoding: config.oauth.tokenEncoding,
-    timeoutMs: config.upstream.timeoutMs,
-    now,
-    onTokenRequest: (event) => {
-      metrics.tokenRequests.inc({ outcome: event.outcome });
-      logTokenRequest(logger, event, config.oauth.tokenEncoding);
-    },
-  });
-  const upstream = new UpstreamClient({
-    baseUrl: new URL(upstreamBaseUrl),
-    transport: filterUpstreamAnswers(traceTransport(httpTransport), logger),
-    tokens,
-    guard,
-    maxAnswerBytesByOperation: config.upstream.maxAnswerBytesByOperation,
-    observe: observeUpstream(metrics),
+  const sessionAlive = async (sessionId: string) =>
+    (await liveSessionUser(auth, sessionId, { extend: false })) !== undefined;
+  const stacks = config.connections.map((connection, index) =>
+    composeConnection({
+      connection,
+      config,
+      baseUrl:
+        index === 0
+          ? upstreamBaseUrl
+          : (connectionBaseUrls?.[connection.name] ?? connection.upstream.baseUrl ?? ''),
+      logger,
+      now,
+      transport: httpTransport,
+      metrics,
+      database: consoleStore.database,
+      persistentDatabase: database,
+      redis,
+      moduleRules,
+      recordChange,
+      sessionAlive,
+      lastGoodEventTypesFile,
+      demoControls: index === 0 ? demoControls : connectionDemoControls?.[connection.name],
+    }),
+  );
+  const primary = stacks[0] as ConnectionStack;
+  const { rateLimiting, tokens, upstream } = primary;
+  // A session's live streams end when it ends, on every connection.
+  auth.sessionEnds.add((handle) => {
+    for (const stack of stacks) {
+      stack.rateLimits.streams.endSessions((sessionId) => sessionIdHash(sessionId) === handle);
+    }
   });
   const operations =
     dataSubjectOperations ?? loadOperationsCatalog(config.dataSubjects.operationsFile);
@@ -261,13 +224,6 @@ export function composeBff({
   });
 
   // The areas. Their order is the start order; they stop in reverse.
-  const eventTypes = createEventTypesArea({
-    config,
-    logger,
-    now,
-    upstream,
-    lastGoodFile: lastGoodEventTypesFile,
-  });
   // The demo's integrations report through the real ingest route, in-process (app, below).
   const integrationsArea = createIntegrationsArea({
     recordChange,
@@ -354,37 +310,24 @@ export function composeBff({
   });
   const areas: AreaModule[] = [
     authArea,
-    rateLimits,
-    eventTypes,
+    // Each connection's governor first: blocks from before a restart hold before anything is sent.
+    ...stacks.flatMap((stack) => stack.areas),
     integrationsArea,
     alerts,
     dataSubjects,
     planning,
-    ...(demoControls
-      ? [
-          createDemoArea({
-            recordChange,
-            controls: demoControls,
-            upstream,
-            governor: rateLimiting.governor,
-            hub: rateLimiting.hub,
-            now,
-            prepare: () => tokens.getToken(),
-          }),
-        ]
-      : []),
     ...extraAreas,
   ];
 
-  // The checks behind /readyz and /api/health: what each area declares, collected once.
-  const checks = areas.flatMap((area) => area.readiness ?? []);
-  const heldBack = async (error: unknown) =>
-    (await rateLimiting.guard.explainFailure(error)) !== undefined;
-  // GET /readyz adds the root's own: a token can be had; 503 while shutting down.
-  const readiness = createReadiness([
-    ...checks,
-    tokenCheck({ token: () => tokens.getToken(), heldBack, now }),
-  ]);
+  // The checks behind /readyz and /api/health: what each console-wide area declares, and each
+  // connection's own, named for it (connection-stack.ts); collected once.
+  const connectionAreas = new Set(stacks.flatMap((stack) => stack.areas));
+  const checks = [
+    ...areas.filter((area) => !connectionAreas.has(area)).flatMap((area) => area.readiness ?? []),
+    ...stacks.flatMap((stack) => stack.readiness),
+  ];
+  // GET /readyz: the checks above; 503 while shutting down.
+  const readiness = createReadiness(checks);
   const refreshScrapedGauges = scrapeGauges(metrics, {
     limits: () => rateLimiting.governor.usage(),
     integrations: async () => (await integrations.usage.overview()).integrations,
@@ -397,6 +340,7 @@ export function composeBff({
     staticDir: config.staticDir,
     auth,
     areas,
+    connections: stacks.map((stack) => stack.connection.name),
     meta: {
       mode: config.mode,
       accountTier: config.upstream.accountTier,
@@ -425,13 +369,13 @@ export function composeBff({
     health: createConsoleHealth({
       checks,
       lastTokenFailure: () => tokens.lastFailure(),
-      heldBack,
+      heldBack: primary.heldBack,
     }),
     metrics: {
       metrics,
       token: config.metrics.token,
       beforeScrape: async () => {
-        metrics.sseClients.set(rateLimiting.hub.size);
+        metrics.sseClients.set(stacks.reduce((sum, stack) => sum + stack.rateLimiting.hub.size, 0));
         await refreshScrapedGauges();
       },
     },
@@ -441,6 +385,8 @@ export function composeBff({
     tokens,
     auth,
     rateLimiting,
+    /** Every connection's parts, in the configured order; the first is the one above. */
+    connections: stacks,
     /** The account-wide view; `integrations.usage.perLimit()` is the per-limit seam. */
     integrations,
     /** What-if and migration readiness: the recorded traffic (tests read and write it). */
@@ -461,7 +407,9 @@ export function composeBff({
     /** Shutdown begins: /readyz answers 503 so the load balancer sends no more browsers here. */
     drain: () => readiness.drain(),
     /** Ends the live incident streams so a graceful shutdown is not held up by them. */
-    closeStreams: () => rateLimiting.hub.closeAll(),
+    closeStreams: () => {
+      for (const stack of stacks) stack.rateLimiting.hub.closeAll();
+    },
     /** Stops the areas in reverse order, then releases the database and the transport. */
     async close() {
       for (const area of [...areas].reverse()) await area.stop();

@@ -11,13 +11,8 @@ import {
 } from './data-subjects/audit/audit-key';
 import { SESSION_SECRET_FILE } from './auth/session-cookie';
 import { tightenPrivatePaths } from './store/private-files';
-import {
-  ConfigError,
-  loadConfig,
-  loadTracingEnvironment,
-  redactedValue,
-  type Config,
-} from './config/config';
+import { ConfigError, loadConfig, loadTracingEnvironment, type Config } from './config/config';
+import { redactedValue } from './config/config-values';
 import { startTracing, type Tracing } from './observability/tracing';
 import { composeBff } from './compose';
 import {
@@ -50,7 +45,8 @@ async function main(): Promise<void> {
     dataSubjectOperations = loadOperationsCatalog(config.dataSubjects.operationsFile);
   } catch (error) {
     if (error instanceof ConfigError) {
-      console.error(`Configuration error: ${error.message}`);
+      // CONNECTIONS_FILE's problems come together, one line each.
+      for (const line of error.message.split('\n')) console.error(`Configuration error: ${line}`);
       process.exit(1);
     }
     throw error;
@@ -93,27 +89,42 @@ async function main(): Promise<void> {
   }
 
   let upstreamBaseUrl = config.upstream.baseUrl;
-  let stopDemoUpstream: (() => Promise<void>) | undefined;
+  const demoUpstreams: { close(): Promise<void> }[] = [];
+  const stopDemoUpstream = async () => {
+    await Promise.all(demoUpstreams.map((demo) => demo.close()));
+  };
   let demoControls: DemoControlsPort | undefined;
   let demoTraffic: DemoTrafficPort | undefined;
+  const connectionBaseUrls: Record<string, string> = {};
+  const connectionDemoControls: Record<string, DemoControlsPort> = {};
   if (config.mode === 'demo') {
-    // The one place the BFF reaches into the mock, and only in demo mode: the mock serves the
-    // same MSW handlers on an internal loopback port, so the upstream client cannot tell it
-    // apart from the real service.
-    const { startDemoUpstream } = await import('../mocks/demo-upstream');
-    const demo = await startDemoUpstream({
-      clientId: config.oauth.clientId,
-      clientSecret: config.oauth.clientSecret,
-      ...(config.demo.eventTypes === undefined ? {} : { eventTypes: config.demo.eventTypes }),
-      accountTier: config.upstream.accountTier,
-      backgroundRpm: config.demo.backgroundRpm,
-      // The mock serves the catalog as configured, so an override file can be tried in demo mode.
-      dataSubjectOperations,
-    });
-    upstreamBaseUrl = demo.url;
-    stopDemoUpstream = demo.close;
-    demoControls = demo.controls;
-    demoTraffic = demo.traffic;
+    // The one place the BFF reaches into the mock, and only in demo mode: each connection gets a
+    // mock of its own (its tier's limits, its own data) serving the same MSW handlers on an
+    // internal loopback port, so the upstream client cannot tell it apart from the real service.
+    const { demoEventTypes, startDemoUpstream } = await import('../mocks/demo-upstream');
+    for (const [index, connection] of config.connections.entries()) {
+      const eventTypes = demoEventTypes(config.demo.eventTypes, index);
+      const demo = await startDemoUpstream({
+        clientId: connection.oauth.clientId,
+        clientSecret: connection.oauth.clientSecret,
+        ...(eventTypes === undefined ? {} : { eventTypes }),
+        accountTier: connection.upstream.accountTier,
+        // The simulated other clients of the account report as integrations, which are still
+        // the first connection's (docs/architecture.md, "Connections").
+        backgroundRpm: index === 0 ? config.demo.backgroundRpm : 0,
+        // The mock serves the catalog as configured, so an override file can be tried in demo mode.
+        dataSubjectOperations,
+      });
+      demoUpstreams.push(demo);
+      if (index === 0) {
+        upstreamBaseUrl = demo.url;
+        demoControls = demo.controls;
+        demoTraffic = demo.traffic;
+      } else {
+        connectionBaseUrls[connection.name] = demo.url;
+        connectionDemoControls[connection.name] = demo.controls;
+      }
+    }
   }
   if (!upstreamBaseUrl) throw new Error('no upstream base URL');
 
@@ -146,7 +157,7 @@ async function main(): Promise<void> {
           `Storage error: could not open the store in DATA_DIR ${config.dataDir}: ${(error as Error).message}`,
         );
       }
-      await stopDemoUpstream?.();
+      await stopDemoUpstream();
       process.exit(1);
     }
   }
@@ -185,7 +196,7 @@ async function main(): Promise<void> {
     } catch (error) {
       console.error(`Redis error: ${(error as Error).message.replace(/\s+/g, ' ')}`);
       await database.close();
-      await stopDemoUpstream?.();
+      await stopDemoUpstream();
       process.exit(1);
     }
   }
@@ -201,6 +212,8 @@ async function main(): Promise<void> {
       auditKey,
       lastGoodEventTypesFile: join(config.dataDir, 'event-types-last-good.json'),
       ...(demoControls ? { demoControls } : {}),
+      connectionBaseUrls,
+      connectionDemoControls,
       ...(demoTraffic ? { demoTraffic } : {}),
       ...(redis ? { redis } : {}),
       processMetrics: true,
@@ -213,8 +226,9 @@ async function main(): Promise<void> {
     });
   } catch (error) {
     if (error instanceof ConfigError) {
-      console.error(`Configuration error: ${error.message}`);
-      await stopDemoUpstream?.();
+      // CONNECTIONS_FILE's problems come together, one line each.
+      for (const line of error.message.split('\n')) console.error(`Configuration error: ${line}`);
+      await stopDemoUpstream();
       await database.close();
       if (redis) await closeRedis(redis);
       process.exit(1);
@@ -290,7 +304,7 @@ async function main(): Promise<void> {
         await bff.close();
         await database.close();
         if (redis) await closeRedis(redis);
-        await stopDemoUpstream?.();
+        await stopDemoUpstream();
         // The spans still queued, sent within 2 s at most: a collector that is away must not
         // hold the shutdown past its deadline.
         await Promise.race([

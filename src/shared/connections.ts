@@ -42,3 +42,25 @@ export const ConnectionSummarySchema = z.object({
   role: RoleSchema,
 });
 export type ConnectionSummary = z.infer<typeof ConnectionSummarySchema>;
+
+/** Where one connection's API lives: `/api/connections/{name}`, followed by the area's path. */
+export const CONNECTION_API_PREFIX = '/api/connections/';
+
+/**
+ * `/api/event-types/x` of connection `uat` -> `/api/connections/uat/event-types/x`: each
+ * connection-scoped route is written once, as the area's path, and served under each connection.
+ */
+export function connectionApiPath(connection: string, apiPath: string): string {
+  if (!apiPath.startsWith('/api/')) throw new Error(`not an API path: ${apiPath}`);
+  return `${CONNECTION_API_PREFIX}${connection}/${apiPath.slice('/api/'.length)}`;
+}
+
+/**
+ * The connection a request path names, or undefined for a path outside the connections. The name
+ * is returned as written (unchecked): the caller answers 404 when no such connection exists.
+ */
+export function connectionOfPath(path: string): string | undefined {
+  if (!path.startsWith(CONNECTION_API_PREFIX)) return undefined;
+  const name = path.slice(CONNECTION_API_PREFIX.length).split('/', 1)[0];
+  return name === '' ? undefined : name;
+}

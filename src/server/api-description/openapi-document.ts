@@ -4,7 +4,13 @@
 import * as z from 'zod';
 import type * as zc from 'zod/v4/core';
 import { PROBLEM_CONTENT_TYPE, PROBLEM_TYPES, ProblemSchema } from '../../shared/problem';
-import type { ApiAnswer, ApiModule, ApiOperation } from '../http/api-operation';
+import {
+  describedBase,
+  type ApiAnswer,
+  type ApiModule,
+  type ApiOperation,
+} from '../http/api-operation';
+import { CONNECTION_NAME_PATTERN } from '../../shared/connections';
 import { RoleSchema } from '../../shared/session';
 
 /** A JSON Schema object, as the document holds it. */
@@ -66,16 +72,26 @@ export function openApiPath(base: string, path: string): string {
   return joined.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
 }
 
+/** The platform connection of a connection-scoped operation (GET /api/connections lists them). */
+const CONNECTION_PARAMETER: JsonSchema = {
+  name: 'connection',
+  in: 'path',
+  required: true,
+  description:
+    'The platform connection (production, UAT, a region) whose data and limits are meant; ' +
+    '`default` is also reachable without this prefix, at the path minus `/connections/{connection}`.',
+  schema: { type: 'string', pattern: CONNECTION_NAME_PATTERN.source },
+};
+
 function pathParameters(path: string, operation: ApiOperation): JsonSchema[] {
   const names = [...path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1] as string);
   const declared = operation.params ? jsonSchemaOf(operation.params, 'input') : {};
   const properties = (declared.properties ?? {}) as Record<string, JsonSchema>;
-  return names.map((name) => ({
-    name,
-    in: 'path',
-    required: true,
-    schema: properties[name] ?? { type: 'string' },
-  }));
+  return names.map((name) =>
+    name === 'connection'
+      ? CONNECTION_PARAMETER
+      : { name, in: 'path', required: true, schema: properties[name] ?? { type: 'string' } },
+  );
 }
 
 function queryParameters(operation: ApiOperation): JsonSchema[] {
@@ -227,7 +243,7 @@ export function buildOpenApiDocument(modules: readonly ApiModule[]): OpenApiDocu
   const paths: Record<string, Record<string, OpenApiOperation>> = {};
   for (const module of modules) {
     for (const operation of module.operations) {
-      const path = openApiPath(module.base, operation.path);
+      const path = openApiPath(describedBase(module), operation.path);
       paths[path] ??= {};
       paths[path][operation.method] = operationObject(module, path, operation);
     }

@@ -5,6 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RoleSchema, type Role } from '../../shared/session';
 import { startBffHarness, type BffHarness } from '../test-support/bff-harness';
 import { API_MODULES } from './api-modules';
+import { describedBase } from '../http/api-operation';
+import { connectionApiPath, DEFAULT_CONNECTION } from '../../shared/connections';
 
 let h: BffHarness;
 beforeAll(async () => {
@@ -23,10 +25,9 @@ const OPERATIONS = API_MODULES.flatMap((module) =>
           {
             operationId: operation.operationId,
             method: operation.method.toUpperCase(),
-            path: `${module.base}${operation.path === '/' ? '' : operation.path}`.replace(
-              /:[A-Za-z]+/g,
-              'x',
-            ),
+            path: `${describedBase(module)}${operation.path === '/' ? '' : operation.path}`
+              .replace(':connection', DEFAULT_CONNECTION)
+              .replace(/:[A-Za-z]+/g, 'x'),
             roles: operation.access.session,
           },
         ]
@@ -98,7 +99,12 @@ describe('each role on each described operation', () => {
 
 describe('what each role may do, in words', () => {
   const rolesOf = (method: string, path: string) =>
-    OPERATIONS.find((operation) => operation.method === method && operation.path === path)?.roles;
+    OPERATIONS.find(
+      (operation) =>
+        operation.method === method &&
+        // `default`'s operations are also served without the connection prefix.
+        [path, connectionApiPath(DEFAULT_CONNECTION, path)].includes(operation.path),
+    )?.roles;
 
   it('auditors read, search, verify and export the trail, and read the operational pages', () => {
     for (const [method, path] of [

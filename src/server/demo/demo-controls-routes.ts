@@ -148,6 +148,7 @@ export function demoControlsRoutes(deps: DemoControlsRoutesDeps) {
 /** These routes in the console's API description (api-description/). */
 export const demoControlsApi: ApiModule = {
   base: '/api/demo-controls',
+  scope: 'connection',
   tag: { name: 'Demo controls', description: 'Provoke limits in the built-in mock (demo mode).' },
   operations: [
     {

@@ -70,6 +70,7 @@ const EventTypeFiltersQuery = z.strictObject({
 /** These routes in the console's API description (api-description/). */
 export const eventTypesApi: ApiModule = {
   base: '/api/event-types',
+  scope: 'connection',
   tag: { name: 'Event types', description: 'The platform’s activity-log event types.' },
   operations: [
     {

@@ -3,6 +3,7 @@
 // with, so the description cannot say something the code does not do (docs/architecture.md §6).
 import type * as z from 'zod/v4/core';
 import type { Role } from '../../shared/session';
+import { connectionApiPath } from '../../shared/connections';
 
 /** HTTP methods the console's API uses. */
 export type ApiMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -58,6 +59,12 @@ export interface ApiOperation {
 /** The operations of one route module, mounted at `base` (e.g. `/api/alerts`). */
 export interface ApiModule {
   readonly base: string;
+  /**
+   * `connection`: one platform connection's operations, served under
+   * `/api/connections/{connection}` + base (and `default`'s at base too); a person's role is the
+   * one they hold in that connection. Absent: console-wide.
+   */
+  readonly scope?: 'connection';
   /** The tag grouping them in the document, and what the group is for. */
   readonly tag: { readonly name: string; readonly description: string };
   readonly operations: readonly ApiOperation[];
@@ -69,3 +76,10 @@ export const ANY_ROLE: readonly Role[] = ['admin', 'auditor', 'support'];
 export const ADMIN_ONLY: readonly Role[] = ['admin'];
 /** The roles that work the console (demo controls): everyone but the auditor, who changes nothing. */
 export const OPERATORS: readonly Role[] = ['admin', 'support'];
+
+/** Where a module's operations are described and matched: under the connection for scoped ones. */
+export function describedBase(module: ApiModule): string {
+  return module.scope === 'connection'
+    ? connectionApiPath(':connection', module.base)
+    : module.base;
+}

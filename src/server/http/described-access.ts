@@ -5,7 +5,9 @@ import type { Handler, MiddlewareHandler } from 'hono';
 import { roleAllows, type Role } from '../../shared/session';
 import type { AppEnv, RequestUser } from './app-env';
 import { HttpProblem } from './problem';
-import type { ApiAccess, ApiModule } from './api-operation';
+import { describedBase, type ApiAccess, type ApiModule } from './api-operation';
+import { connectionOfPath, DEFAULT_CONNECTION } from '../../shared/connections';
+import { PROBLEM_TYPES } from '../../shared/problem';
 import { forbiddenProblem, INSUFFICIENT_SCOPE_CHALLENGE, signedOutProblem } from './auth-problems';
 
 /** One described operation as the matcher sees it: its method, its full path, its access. */
@@ -14,6 +16,8 @@ interface DescribedRoute {
   readonly method: string;
   readonly pattern: RegExp;
   readonly access: ApiAccess;
+  /** One connection's operation, reached under its prefix or (for `default`) the old path. */
+  readonly scoped: boolean;
 }
 
 /** What the description says about one request. */
@@ -25,6 +29,8 @@ export interface RequestAccess {
    * and siblings such as `/api/audit-trail.csv`: wider than needed, never narrower).
    */
   readonly under: readonly ApiAccess[];
+  /** Whether the matched operations are one connection's (the role is the one held there). */
+  readonly scoped: boolean;
 }
 
 /** `/api/alerts` + `/destinations/:id` as a pattern of whole segments (a parameter is one). */
@@ -44,27 +50,54 @@ export function describedAccess(
   modules: readonly ApiModule[],
 ): (method: string, path: string) => RequestAccess {
   const routes: DescribedRoute[] = modules.flatMap((module) =>
-    module.operations.map((operation) => ({
-      base: module.base,
-      method: operation.method.toUpperCase(),
-      pattern: patternOf(module.base, operation.path),
-      access: operation.access,
-    })),
+    // A connection's operation is matched under every connection's prefix and at the old path.
+    (module.scope === 'connection' ? [describedBase(module), module.base] : [module.base]).flatMap(
+      (base) =>
+        module.operations.map((operation) => ({
+          base,
+          method: operation.method.toUpperCase(),
+          pattern: patternOf(base, operation.path),
+          access: operation.access,
+          scoped: module.scope === 'connection',
+        })),
+    ),
   );
   return (method, path) => {
     const wanted = method === 'HEAD' ? 'GET' : method;
+    const matched = routes.filter((route) => route.method === wanted && route.pattern.test(path));
+    const named = connectionOfPath(path);
     return {
-      matches: routes
-        .filter((route) => route.method === wanted && route.pattern.test(path))
+      matches: matched.map((route) => route.access),
+      under: routes
+        .filter((route) =>
+          path.startsWith(route.base.replace(':connection', named ?? ':connection')),
+        )
         .map((route) => route.access),
-      under: routes.filter((route) => path.startsWith(route.base)).map((route) => route.access),
+      scoped: matched.some((route) => route.scoped),
     };
   };
 }
 
 /** Whether `access` lets `role` in (an operation without a session lets everyone past this check). */
-function allows(role: Role, access: ApiAccess): boolean {
-  return !('session' in access) || roleAllows(role, access.session);
+function allows(role: Role | undefined, access: ApiAccess): boolean {
+  return !('session' in access) || (role !== undefined && roleAllows(role, access.session));
+}
+
+/** The platform connections served, and a person's role in one of them. */
+export interface ConnectionRoles {
+  readonly names: ReadonlySet<string>;
+  /** Undefined: no role there (403). Default: the console-wide role, in every connection. */
+  readonly roleIn?: (user: RequestUser, connection: string) => Role | undefined;
+}
+
+/** 404 for a connection no configuration names: never another connection's data instead. */
+function unknownConnection(): HttpProblem {
+  return new HttpProblem({
+    type: PROBLEM_TYPES.notFound,
+    title: 'No such connection',
+    status: 404,
+    detail: 'This console serves no platform connection of that name. Pick one from the switcher.',
+  });
 }
 
 /** The 403 for `user`; a token's also says so in its challenge (RFC 6750 §3.1). */
@@ -87,19 +120,29 @@ function refused(user: RequestUser): HttpProblem {
 export function requireDescribedAccess(
   modules: readonly ApiModule[],
   notDescribed: Handler<AppEnv>,
+  connections: ConnectionRoles = { names: new Set([DEFAULT_CONNECTION]) },
 ): MiddlewareHandler<AppEnv> {
   const accessOf = describedAccess(modules);
+  const roleIn = connections.roleIn ?? ((user: RequestUser) => user.role);
   return async (c, next) => {
     const user = c.get('user');
     if (!user) throw signedOutProblem();
-    const { matches, under } = accessOf(c.req.method, c.req.path);
+    const named = connectionOfPath(c.req.path);
+    if (named !== undefined && !connections.names.has(named)) throw unknownConnection();
+    // The old paths of a connection's operations are `default`'s; without one, nothing is there.
+    const connection = named ?? DEFAULT_CONNECTION;
+    const { matches, under, scoped } = accessOf(c.req.method, c.req.path);
+    if (scoped && named === undefined && !connections.names.has(DEFAULT_CONNECTION)) {
+      return notDescribed(c, next);
+    }
+    const role = named !== undefined || scoped ? roleIn(user, connection) : user.role;
     if (matches.length === 0) {
-      if (under.length > 0 && !under.some((access) => allows(user.role, access))) {
+      if (under.length > 0 && !under.some((access) => allows(role, access))) {
         throw refused(user);
       }
       return notDescribed(c, next);
     }
-    if (!matches.every((access) => allows(user.role, access))) throw refused(user);
+    if (!matches.every((access) => allows(role, access))) throw refused(user);
     await next();
   };
 }

@@ -188,6 +188,7 @@ export function rateLimitsRoutes(deps: RateLimitsRoutesDeps) {
 /** These routes in the console's API description (api-description/). */
 export const rateLimitsApi: ApiModule = {
   base: '/api/rate-limits',
+  scope: 'connection',
   tag: {
     name: 'Rate limits',
     description: 'The limits the governor keeps, the console’s use of them, and the 429 history.',

@@ -21,6 +21,12 @@ export interface AreaRoutes {
    * browser checks (no session, cookie, Origin or CSRF header).
    */
   readonly access?: 'no-session' | 'integration-key';
+  /**
+   * The platform connection these routes serve, when they are one connection's (event types, rate
+   * limits, …): app.ts mounts them under `/api/connections/<name>` (connectionApiPath), and
+   * `default`'s also at `path` itself. Absent: console-wide routes, mounted at `path`.
+   */
+  readonly connection?: string;
 }
 
 export interface AreaModule {
@@ -35,4 +41,12 @@ export interface AreaModule {
    * depends on), each check named once; compose.ts collects them from every area.
    */
   readonly readiness?: readonly ReadinessCheck[];
+}
+
+/**
+ * `area` as one connection's: its routes are mounted under that connection's prefix. The area's
+ * own code does not know which connection it serves; the composition root says so here.
+ */
+export function forConnection<Area extends AreaModule>(area: Area, connection: string): Area {
+  return { ...area, routes: area.routes.map((routes) => ({ ...routes, connection })) };
 }

@@ -19,7 +19,8 @@ import type { Role } from '../../shared/session';
 import type { ProviderFetch } from '../auth/oidc-discovery';
 import { hashPassword, type ScryptParams } from '../auth/password-hash';
 import { writeUsersFile } from '../auth/users-file';
-import { parseConfig } from '../config/config';
+import { parseConfig, type Config } from '../config/config';
+import type { ConnectionConfig } from '../config/connection-config';
 import { composeBff } from '../compose';
 import { createLogger, type Logger } from '../observability/logger';
 import type { ReadinessCheck } from '../observability/readiness';
@@ -62,6 +63,20 @@ export interface HarnessOptions {
   areas?: readonly AreaModule[];
   /** Replaces fetch for the BFF's calls to the identity provider (tampered answers). */
   providerFetch?: ProviderFetch;
+  /**
+   * Platform connections after `default`, each against a mock upstream of its own with its own
+   * data (and, with `mockRateLimits`, its own limits): a console serving several accounts.
+   */
+  otherConnections?: readonly OtherConnection[];
+}
+
+/** A further connection of a harness: its name and label, its mock's data, its limits. */
+export interface OtherConnection {
+  readonly name: string;
+  readonly label: string;
+  readonly mock?: MockStateOptions;
+  /** The tier its mock and governor keep (default production). */
+  readonly tier?: 'production' | 'sandbox';
 }
 
 /** The console users every harness has, one per role, and their passwords. */
@@ -127,6 +142,7 @@ export async function startBffHarness({
   readinessChecks,
   areas = [],
   providerFetch,
+  otherConnections = [],
 }: HarnessOptions = {}) {
   const usersFile = await writeHarnessUsersFile();
   const limits: MockRateLimits | undefined = mockRateLimits
@@ -139,12 +155,55 @@ export async function startBffHarness({
   const state = createMockState({ ...mock, ...(limits ? { admission: limits.admission } : {}) });
   const upstream: MockUpstreamServer =
     sharedUpstream ?? (await startMockUpstreamServer({ port: 0, state, rateLimits: limits }));
-  const config = parseConfig({
+  const parsed = parseConfig({
     LOG_LEVEL: 'silent',
     STATIC_DIR: staticDir ?? 'does-not-exist',
     ...liveConsoleEnv(upstream, usersFile.path),
     ...env,
   });
+  // Each further connection: a mock of its own (its data and limits), the same credential shape.
+  const others = await Promise.all(
+    otherConnections.map(async (other) => {
+      const otherLimits = mockRateLimits
+        ? createMockRateLimits({
+            ...(mock.now ? { now: mock.now } : {}),
+            ...(moduleRules ? { moduleRules } : {}),
+            ...(mockRateLimits === true ? {} : mockRateLimits),
+            tier: other.tier ?? 'production',
+          })
+        : undefined;
+      const otherState = createMockState({
+        ...other.mock,
+        ...(otherLimits ? { admission: otherLimits.admission } : {}),
+      });
+      const server = await startMockUpstreamServer({
+        port: 0,
+        state: otherState,
+        rateLimits: otherLimits,
+      });
+      const first = parsed.connections[0] as ConnectionConfig;
+      const connection: ConnectionConfig = {
+        ...first,
+        name: other.name,
+        label: other.label,
+        upstream: {
+          ...first.upstream,
+          baseUrl: server.url,
+          accountTier: other.tier ?? first.upstream.accountTier,
+        },
+        oauth: {
+          ...first.oauth,
+          clientId: otherState.clientId,
+          clientSecret: otherState.clientSecret,
+        },
+      };
+      return { server, limits: otherLimits, connection };
+    }),
+  );
+  const config: Config = {
+    ...parsed,
+    connections: [...parsed.connections, ...others.map((other) => other.connection)],
+  };
   const http = createHttpTransport({
     timeoutMs: config.upstream.timeoutMs,
     maxAnswerBytes: config.upstream.maxAnswerBytes,
@@ -240,10 +299,15 @@ export async function startBffHarness({
     planning: bff.planning,
     /** The mock's rate-limit model, when `mockRateLimits` was given. */
     mockRateLimits: limits,
+    /** Each further connection's mock upstream and rate-limit model, by name. */
+    others: new Map(others.map((other) => [other.connection.name, other])),
+    /** Every connection's parts (the first is `rateLimiting` above). */
+    connections: bff.connections,
     async close() {
       await bff.close();
       await http.close();
       if (!sharedUpstream) await upstream.close();
+      for (const other of others) await other.server.close();
       usersFile.remove();
     },
   };

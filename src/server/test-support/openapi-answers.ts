@@ -4,6 +4,11 @@
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import type { Hono } from 'hono';
+import {
+  CONNECTION_API_PREFIX,
+  connectionApiPath,
+  DEFAULT_CONNECTION,
+} from '../../shared/connections';
 import { API_MODULES } from '../api-description/api-modules';
 import {
   buildOpenApiDocument,
@@ -20,18 +25,37 @@ ajv.addSchema(API_DOCUMENT as object, 'console-api');
 
 const pointer = (segment: string) => segment.replace(/~/g, '~0').replace(/\//g, '~1');
 
-/** The documented operation for `method` and a concrete `path`, with its template. */
+/**
+ * A template's path with every parameter filled: the connection with `default` (a configured
+ * one), the rest with `id`.
+ */
+export function concretePath(template: string, id: string): string {
+  return template.replace('{connection}', DEFAULT_CONNECTION).replace(/\{[^}]+\}/g, id);
+}
+
+/**
+ * The documented operation for `method` and a concrete `path`, with its template; a path of
+ * `default`'s without the connection prefix is its operation under the prefix.
+ */
 export function documentedOperation(
   method: string,
   target: string,
 ): { template: string; operation: OpenApiOperation } | undefined {
   const path = target.split('?', 1)[0]!;
-  for (const [template, operations] of Object.entries(API_DOCUMENT.paths)) {
-    const pattern = new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/]+')}$`);
-    const operation = operations[method.toLowerCase()];
-    if (operation && pattern.test(path)) return { template, operation };
-  }
-  return undefined;
+  const match = (concrete: string) => {
+    for (const [template, operations] of Object.entries(API_DOCUMENT.paths)) {
+      const pattern = new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/]+')}$`);
+      const operation = operations[method.toLowerCase()];
+      if (operation && pattern.test(concrete)) return { template, operation };
+    }
+    return undefined;
+  };
+  return (
+    match(path) ??
+    (path.startsWith(CONNECTION_API_PREFIX) || !path.startsWith('/api/')
+      ? undefined
+      : match(connectionApiPath(DEFAULT_CONNECTION, path)))
+  );
 }
 
 /**
@@ -70,22 +94,36 @@ export async function undocumentedAnswer(
   return `${method} ${path} ${status}: ${ajv.errorsText(validate.errors, { dataVar: 'body' })}`;
 }
 
-/** Every method and path of the app's /api routes, in the document's `{param}` form. */
+/**
+ * Every method and path of the app's /api routes, in the document's `{param}` form; a route
+ * mounted under a connection's prefix is named with `{connection}`, once for all connections.
+ */
 export function registeredApiRoutes(app: Hono<never> | Pick<Hono, 'routes'>): Set<string> {
   const routes = new Set<string>();
   for (const route of app.routes) {
     // `ALL` entries are middleware and the catch-all, not operations.
     if (route.method === 'ALL' || !route.path.startsWith('/api/')) continue;
-    routes.add(`${route.method.toLowerCase()} ${route.path.replace(/:([A-Za-z0-9_]+)/g, '{$1}')}`);
+    const path = route.path
+      .replace(/^\/api\/connections\/[^/]+\//, '/api/connections/:connection/')
+      .replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+    routes.add(`${route.method.toLowerCase()} ${path}`);
   }
   return routes;
 }
 
-/** Every method and path the document describes. */
+/**
+ * Every method and path the document describes; a connection's operation also at the path
+ * `default`'s is served at without the prefix (the parameter's description says so).
+ */
 export function describedRoutes(document: OpenApiDocument): Set<string> {
   const routes = new Set<string>();
   for (const [path, operations] of Object.entries(document.paths)) {
-    for (const method of Object.keys(operations)) routes.add(`${method} ${path}`);
+    for (const method of Object.keys(operations)) {
+      routes.add(`${method} ${path}`);
+      if (path.startsWith('/api/connections/{connection}/')) {
+        routes.add(`${method} ${path.replace('/connections/{connection}', '')}`);
+      }
+    }
   }
   return routes;
 }

@@ -1,0 +1,72 @@
+// One console, two platform connections: each connection's routes reach its own platform with its
+// own credential and governor, a block in one does not hold the other, the old paths stay
+// `default`'s, and a connection nobody configured is a 404 that sends nothing anywhere.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startBffHarness, type BffHarness } from './test-support/bff-harness';
+
+let h: BffHarness;
+
+beforeAll(async () => {
+  h = await startBffHarness({
+    // Every list request reaches the platform: what is asked is what each connection sends.
+    env: { EVENT_TYPES_CACHE_SECONDS: '0' },
+    mock: { eventTypeCount: 30 },
+    otherConnections: [{ name: 'uat', label: 'UAT', mock: { eventTypeCount: 7 } }],
+  });
+});
+afterAll(() => h.close());
+
+const countOf = async (path: string) => {
+  const response = await h.request(path);
+  expect(response.status, path).toBe(200);
+  return ((await response.json()) as { items: unknown[] }).items.length;
+};
+
+describe('two connections in one console', () => {
+  it("serves each connection's event types from its own platform, and `default`'s at the old path too", async () => {
+    expect(await countOf('/api/connections/uat/event-types')).toBe(7);
+    expect(await countOf('/api/connections/default/event-types')).toBe(30);
+    expect(await countOf('/api/event-types')).toBe(30);
+    const uat = h.others.get('uat')!;
+    // Each platform was asked by its own token request and its own list request.
+    expect(uat.server.state.stats().tokensIssued).toBeGreaterThanOrEqual(1);
+    expect(
+      h.sent.filter((request) => request.url.href.startsWith(uat.server.url)),
+    ).not.toHaveLength(0);
+  });
+
+  it('answers 404 for a connection nobody configured, and sends nothing upstream', async () => {
+    const before = h.sent.length;
+    const response = await h.request('/api/connections/staging/event-types');
+    expect(response.status).toBe(404);
+    expect(await response.json()).toMatchObject({ title: 'No such connection' });
+    expect(h.sent.length).toBe(before);
+  });
+
+  it("keeps a 429 block to the connection that met it: the other's pages are served", async () => {
+    const uat = h.others.get('uat')!;
+    uat.server.state.injectFault({ operation: 'event-types', status: 429, retryAfterSeconds: 60 });
+    await h.request('/api/connections/uat/event-types');
+    // UAT's governor now holds UAT back: asked again, nothing more reaches UAT's platform.
+    const uatStack = h.connections.find((stack) => stack.connection.name === 'uat')!;
+    expect(uatStack.rateLimiting.governor.activeBlocks()).not.toHaveLength(0);
+    const toUat = () =>
+      h.sent.filter((request) => request.url.href.startsWith(uat.server.url)).length;
+    const uatBefore = toUat();
+    await h.request('/api/connections/uat/event-types');
+    expect(toUat()).toBe(uatBefore);
+    // Production's governor holds nothing, and its list is fetched from its platform.
+    expect(h.rateLimiting.governor.activeBlocks()).toHaveLength(0);
+    const toDefault = () =>
+      h.sent.filter((request) => request.url.href.startsWith(h.upstream.url)).length;
+    const defaultBefore = toDefault();
+    expect((await h.request('/api/event-types')).status).toBe(200);
+    expect(toDefault()).toBeGreaterThan(defaultBefore);
+  });
+
+  it('reports each connection on /readyz, named for it', async () => {
+    const response = await h.app.request('/readyz');
+    const body = (await response.json()) as { checks: Record<string, unknown> };
+    expect(Object.keys(body.checks)).toEqual(expect.arrayContaining(['token', 'uat/token']));
+  });
+});
