@@ -278,8 +278,8 @@ export function composeBff({
     dailyMaintenance: auditMaintenance,
     beforeLookup: authArea.recentAuthentication,
   });
-  // The connection whose settings config.rateLimits holds: one planning area until one stack is
-  // built per connection.
+  // The primary connection's (the first, whose stack `primary` is): one planning area until
+  // planning is built per connection.
   const planningConnection = config.connections[0]?.name ?? DEFAULT_CONNECTION;
   const planning = createPlanningArea({
     database: consoleStore.database,

@@ -97,6 +97,7 @@ export function composeConnection(deps: ConnectionStackDeps) {
   const keys = redisKeys(redisNamespace(accountName(config, deps.baseUrl), config.oauth.clientId));
   const tokenUrl = new URL(config.oauth.tokenUrl ?? `${deps.baseUrl}${TOKEN_OPERATION.path}`);
   const rateLimits = createRateLimitsArea({
+    connection: connection.name,
     recordChange: deps.recordChange,
     config,
     logger,

@@ -1,7 +1,6 @@
 // Wires the rate-limit side of the BFF in one place for compose.ts: the governor, the incident
 // store, recorder and live hub, the guard the upstream client calls, and the readiness check. The
 // database the incidents are kept in is borrowed (store/open-store.ts), never opened here.
-import { DEFAULT_CONNECTION } from '../../shared/connections';
 import type { Incident } from '../../shared/incident';
 import type { RateLimitRule } from '../../shared/rate-limits';
 import type { Config } from '../config/config';
@@ -17,6 +16,8 @@ import { createUpstreamGuard } from './upstream-guard';
 import type { WindowCounterStore } from '../governor/window-store';
 
 export interface RateLimitingOptions {
+  /** The platform connection whose limits these are: its incidents are stored as its. */
+  readonly connection: string;
   readonly config: Config;
   readonly logger: Logger;
   readonly now: () => number;
@@ -47,10 +48,7 @@ const WRITE_PROBE_EVERY_MS = 2_000;
 /** Builds the rate-limit parts. */
 export function createRateLimiting(options: RateLimitingOptions) {
   const { config, logger, now } = options;
-  const store = new SqlIncidentStore(options.database, {
-    // The connection whose settings config.rateLimits holds, until one stack is built per connection.
-    connection: config.connections[0]?.name ?? DEFAULT_CONNECTION,
-  });
+  const store = new SqlIncidentStore(options.database, { connection: options.connection });
   let lastProbe = -Infinity;
   const hub = new IncidentHub();
   const recorder = new IncidentRecorder({
