@@ -3,6 +3,7 @@
 // the upstream transport, token manager and client, metrics. Each area owns its routes, use
 // cases, store and jobs; this file only says which area gets what, and in which order they start
 // and stop. Tests and benchmarks use it as the process entry does.
+import { DEFAULT_CONNECTION } from '../shared/connections';
 import type { RedisClient } from './redis/redis-connection';
 import type { DataSubjectOperation } from '../shared/data-subject-operations';
 import { EVENT_TYPES_OPERATION } from '../shared/event-types';
@@ -279,10 +280,14 @@ export function composeBff({
     dailyMaintenance: auditMaintenance,
     beforeLookup: authArea.recentAuthentication,
   });
+  // The primary connection's (the first, whose stack `primary` is): one planning area until
+  // planning is built per connection.
+  const planningConnection = config.connections[0]?.name ?? DEFAULT_CONNECTION;
   const planning = createPlanningArea({
     database: consoleStore.database,
+    connection: planningConnection,
     // The integrations' reports, read through their area: only its SQL names its tables.
-    reportedMinutes: integrations.reportedMinutes,
+    reportedMinutes: integrations.reportedMinutes(planningConnection),
     events: rateLimiting.governor.events,
     inForce: {
       policy: config.rateLimits.policy,

@@ -100,6 +100,7 @@ export function composeConnection(deps: ConnectionStackDeps) {
   const keys = connectionKeys(deps.config, connection);
   const tokenUrl = new URL(config.oauth.tokenUrl ?? `${deps.baseUrl}${TOKEN_OPERATION.path}`);
   const rateLimits = createRateLimitsArea({
+    connection: connection.name,
     recordChange: deps.recordChange,
     config,
     logger,

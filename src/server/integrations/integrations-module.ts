@@ -68,8 +68,11 @@ export interface IntegrationsArea extends AreaModule {
     readonly store: IntegrationStore;
     readonly reports: ReportAggregates;
     readonly usage: AccountUsage;
-    /** What the planning area reads of the reports (compose.ts hands it over). */
-    readonly reportedMinutes: ReportedMinutesReader;
+    /**
+     * What one connection's planning area reads of the reports of the integrations reporting to
+     * that connection (compose.ts hands it over).
+     */
+    readonly reportedMinutes: (connection: string) => ReportedMinutesReader;
   };
 }
 
@@ -135,7 +138,7 @@ export function createIntegrationsArea(deps: IntegrationsAreaDeps): Integrations
       store,
       reports,
       usage,
-      reportedMinutes: new ReportedMinutesReader(deps.database),
+      reportedMinutes: (connection) => new ReportedMinutesReader(deps.database, { connection }),
     },
     routes: [
       {

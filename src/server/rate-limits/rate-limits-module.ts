@@ -21,6 +21,8 @@ import { StreamRegistry } from './stream-registry';
 const HOUR_MS = 3_600_000;
 
 export interface RateLimitsAreaDeps {
+  /** The platform connection this area serves (its incidents and blocks are its own). */
+  readonly connection: string;
   readonly config: Config;
   readonly logger: Logger;
   readonly now: () => number;
@@ -72,6 +74,7 @@ export function createRateLimitsArea(deps: RateLimitsAreaDeps): RateLimitsArea {
   });
   // Every upstream call, token requests included, passes through the governor.
   const rateLimiting = createRateLimiting({
+    connection: deps.connection,
     config,
     logger,
     now,
