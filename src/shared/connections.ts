@@ -42,3 +42,7 @@ export const ConnectionSummarySchema = z.object({
   role: RoleSchema,
 });
 export type ConnectionSummary = z.infer<typeof ConnectionSummarySchema>;
+
+/** `GET /api/connections`: the connections the signed-in person has a role in, in switcher order. */
+export const ConnectionListSchema = z.object({ connections: z.array(ConnectionSummarySchema) });
+export type ConnectionList = z.infer<typeof ConnectionListSchema>;

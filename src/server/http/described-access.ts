@@ -62,8 +62,12 @@ export function describedAccess(
   };
 }
 
-/** Whether `access` lets `role` in (an operation without a session lets everyone past this check). */
-function allows(role: Role, access: ApiAccess): boolean {
+/**
+ * Whether `access` lets `role` (the console-wide one) in: an operation without a session, or one
+ * for anyone signed in, lets everyone past this check; a session operation needs a console-wide
+ * role among its roles, so a person with roles in named connections only is refused.
+ */
+function allows(role: Role | undefined, access: ApiAccess): boolean {
   return !('session' in access) || roleAllows(role, access.session);
 }
 
