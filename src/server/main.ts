@@ -11,13 +11,8 @@ import {
 } from './data-subjects/audit/audit-key';
 import { SESSION_SECRET_FILE } from './auth/session-cookie';
 import { tightenPrivatePaths } from './store/private-files';
-import {
-  ConfigError,
-  loadConfig,
-  loadTracingEnvironment,
-  redactedValue,
-  type Config,
-} from './config/config';
+import { ConfigError, loadConfig, loadTracingEnvironment, type Config } from './config/config';
+import { redactedValue } from './config/config-values';
 import { startTracing, type Tracing } from './observability/tracing';
 import { composeBff } from './compose';
 import {
@@ -50,7 +45,8 @@ async function main(): Promise<void> {
     dataSubjectOperations = loadOperationsCatalog(config.dataSubjects.operationsFile);
   } catch (error) {
     if (error instanceof ConfigError) {
-      console.error(`Configuration error: ${error.message}`);
+      // CONNECTIONS_FILE's problems come together, one line each.
+      for (const line of error.message.split('\n')) console.error(`Configuration error: ${line}`);
       process.exit(1);
     }
     throw error;
@@ -213,7 +209,8 @@ async function main(): Promise<void> {
     });
   } catch (error) {
     if (error instanceof ConfigError) {
-      console.error(`Configuration error: ${error.message}`);
+      // CONNECTIONS_FILE's problems come together, one line each.
+      for (const line of error.message.split('\n')) console.error(`Configuration error: ${line}`);
       await stopDemoUpstream?.();
       await database.close();
       if (redis) await closeRedis(redis);

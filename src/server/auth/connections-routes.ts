@@ -6,7 +6,7 @@ import {
   type ConnectionList,
   type ConnectionSummary,
 } from '../../shared/connections';
-import type { ConnectionConfig } from '../config/config';
+import type { ConnectionConfig } from '../config/connection-config';
 import type { ApiModule } from '../http/api-operation';
 import type { AppEnv } from '../http/app-env';
 import { signedOutProblem } from '../http/auth-problems';

@@ -4,7 +4,7 @@ import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { redactedValue } from './config';
+import { redactedValue } from './config-values';
 import { runBff, spawnBff } from '../test-support/bff-process';
 import { PROCESS_TEST_TIMEOUT_MS } from '../test-support/process-deadline';
 
@@ -48,6 +48,31 @@ describe('configuration errors at start', { timeout: PROCESS_TEST_TIMEOUT_MS }, 
     expect(lines[0]).toMatch(new RegExp(`^Configuration error: ${variable} `));
     expect(lines[0]).not.toContain('HUNTER2PASS');
     expect(lines[0]).not.toMatch(/\bat .*\.ts:\d+/);
+  });
+});
+
+describe('a connections file at start', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
+  it('prints each of its problems on a line of its own, without a secret or a stack trace', async () => {
+    const file = secretFile(
+      JSON.stringify([
+        {
+          name: 'eu',
+          baseUrl: 'https://eu.example.com',
+          clientId: 'c',
+          clientSecret: 'HUNTER2PASS',
+          tier: 'gold',
+        },
+        { name: 'eu', baseUrl: 'ftp://us.example.com', clientId: 'c', clientSecret: 'HUNTER2PASS' },
+      ]),
+    );
+    const { OAUTH_CLIENT_ID: _, OAUTH_CLIENT_SECRET: __, ...rest } = LIVE;
+    const { code, lines } = await startWith({ ...rest, CONNECTIONS_FILE: file });
+    expect(code).toBe(1);
+    expect(lines).toEqual([
+      'Configuration error: CONNECTIONS_FILE: connection "eu" (#1): tier must be "production" or "sandbox" (got "gold")',
+      'Configuration error: CONNECTIONS_FILE: connection "eu" (#2): baseUrl must be an absolute http(s) URL (got "ftp://us.example.com")',
+      'Configuration error: CONNECTIONS_FILE: connection "eu" (#2): name is also that of connection "eu" (#1); each connection needs a name of its own',
+    ]);
   });
 });
 

@@ -1,3 +1,6 @@
+import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, parseConfig } from './config';
 import { parseRedisTarget as parseTarget } from '../redis/redis-target';
@@ -55,6 +58,9 @@ describe('parseConfig', () => {
     expect(() =>
       parseConfig({ UPSTREAM_MAX_ANSWER_BYTES_BY_OPERATION: 'event-types=999999999' }),
     ).toThrow('event-types must be from');
+    expect(() => parseConfig({ UPSTREAM_MAX_ANSWER_BYTES_BY_OPERATION: 'event-types:1' })).toThrow(
+      /^UPSTREAM_MAX_ANSWER_BYTES_BY_OPERATION must be operation=bytes pairs separated by commas \(got "event-types:1"\)$/,
+    );
   });
 
   it('switches to live mode with UPSTREAM_BASE_URL and then requires the client credentials', () => {
@@ -493,5 +499,134 @@ describe('single sign-on settings', () => {
     );
     const live = { ...LIVE_ENV, ...OIDC, LOCAL_SIGN_IN: 'off', CONSOLE_USERS_FILE: '' };
     expect(parseConfig(live).auth.localSignIn).toBe(false);
+  });
+});
+
+/** The message parseConfig refuses `env` with (fails the test when it is accepted). */
+function refusal(env: Record<string, string | undefined>): string {
+  try {
+    parseConfig(env);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return (error as Error).message;
+  }
+  throw new Error('the configuration was accepted');
+}
+
+describe('connections', () => {
+  /** An owner-only connections file listing `connections`. */
+  function connectionsFile(connections: unknown): string {
+    const path = join(mkdtempSync(join(tmpdir(), 'console-connections-')), 'connections.json');
+    writeFileSync(path, JSON.stringify(connections));
+    chmodSync(path, 0o600);
+    return path;
+  }
+  const TWO = [
+    {
+      name: 'default',
+      label: 'Production (EU)',
+      colour: 'red',
+      baseUrl: 'https://eu.api.example.com',
+      clientId: 'console-eu',
+      clientSecret: 'HUNTER2-eu',
+    },
+    {
+      name: 'uat',
+      label: 'UAT',
+      baseUrl: 'https://uat.api.example.com',
+      clientId: 'console-uat',
+      clientSecret: 'HUNTER2-uat',
+      tier: 'sandbox',
+    },
+  ];
+  const {
+    UPSTREAM_BASE_URL: _,
+    OAUTH_CLIENT_ID: __,
+    OAUTH_CLIENT_SECRET: ___,
+    ...LIVE_REST
+  } = LIVE_ENV;
+
+  it('makes the old variables the one connection default, as before', () => {
+    const config = parseConfig(LIVE_ENV);
+    expect(config.connections).toEqual([
+      {
+        name: 'default',
+        label: 'Default',
+        colour: 'blue',
+        required: false,
+        upstream: config.upstream,
+        oauth: config.oauth,
+        rateLimits: config.rateLimits,
+      },
+    ]);
+    expect(config.oauth).toMatchObject({ clientId: 'id', clientSecret: 'secret' });
+  });
+
+  it('offers two mock connections in demo mode, production and UAT, with different limits', () => {
+    const config = parseConfig({});
+    expect(
+      config.connections.map(({ name, label, colour, upstream, oauth }) => ({
+        name,
+        label,
+        colour,
+        tier: upstream.accountTier,
+        clientId: oauth.clientId,
+      })),
+    ).toEqual([
+      {
+        name: 'default',
+        label: 'Production (EU)',
+        colour: 'blue',
+        tier: 'production',
+        clientId: 'demo-client',
+      },
+      { name: 'uat', label: 'UAT', colour: 'green', tier: 'sandbox', clientId: 'demo-client' },
+    ]);
+    expect(config.upstream).toBe(config.connections[0]?.upstream);
+    expect(config.upstream.accountTier).toBe('production');
+  });
+
+  it('reads CONNECTIONS_FILE in live mode; the first connection is the top-level one', () => {
+    const config = parseConfig({ ...LIVE_REST, CONNECTIONS_FILE: connectionsFile(TWO) });
+    expect(config.mode).toBe('live');
+    expect(config.connections.map(({ name, colour }) => [name, colour])).toEqual([
+      ['default', 'red'],
+      ['uat', 'green'],
+    ]);
+    expect(config.upstream.baseUrl).toBe('https://eu.api.example.com');
+    expect(config.oauth.clientSecret).toBe('HUNTER2-eu');
+    expect(config.connections[1]?.upstream.accountTier).toBe('sandbox');
+  });
+
+  it('still requires the users file, the session secret and the audit key with CONNECTIONS_FILE', () => {
+    const file = connectionsFile(TWO);
+    for (const name of ['CONSOLE_USERS_FILE', 'SESSION_SECRET', 'AUDIT_KEY'] as const) {
+      expect(refusal({ ...LIVE_REST, [name]: undefined, CONNECTIONS_FILE: file })).toMatch(
+        new RegExp(`^${name} is required when CONNECTIONS_FILE is set`),
+      );
+    }
+  });
+
+  it("refuses CONNECTIONS_FILE beside a connection variable, naming them, with the file's own problems", () => {
+    const message = refusal({
+      ...LIVE_ENV,
+      ACCOUNT_TIER: 'sandbox',
+      CONNECTIONS_FILE: connectionsFile([{ ...TWO[0], timeoutMs: 'soon' }]),
+    });
+    expect(message.split('\n')).toEqual([
+      "CONNECTIONS_FILE cannot be combined with UPSTREAM_BASE_URL, OAUTH_CLIENT_ID, OAUTH_CLIENT_SECRET, ACCOUNT_TIER: the file gives every connection's settings; move them into its connections",
+      'CONNECTIONS_FILE: connection "default" (#1): timeoutMs must be a whole number from 100 to 120000 (got "soon")',
+    ]);
+    expect(message).not.toContain('HUNTER2');
+  });
+
+  it('hands the warnings of the file to the caller', () => {
+    const path = connectionsFile(TWO);
+    chmodSync(path, 0o640);
+    const warnings: string[] = [];
+    parseConfig({ ...LIVE_REST, CONNECTIONS_FILE: path }, (warning) => warnings.push(warning));
+    expect(warnings).toEqual([
+      `CONNECTIONS_FILE ${path} is readable by other users (mode 640); make it readable by the console's user alone (chmod 400 or 600)`,
+    ]);
   });
 });

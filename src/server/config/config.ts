@@ -11,13 +11,34 @@ import {
   type PurposeMode,
 } from '../../shared/lookup-purpose';
 import { RoleSchema, type Role } from '../../shared/session';
-import {
-  CONNECTION_NAME_PATTERN,
-  DEFAULT_CONNECTION,
-  type ConnectionColour,
-} from '../../shared/connections';
+import { CONNECTION_NAME_PATTERN, DEFAULT_CONNECTION } from '../../shared/connections';
 import { readSecretFiles, SecretFileError } from '../security/secret-files';
 import { tracingRequested } from '../observability/tracing';
+import {
+  gotValue,
+  httpUrl,
+  intIn,
+  optionalNonEmpty,
+  plainText,
+  scopeNames,
+  unsetIfEmpty,
+  urlOf,
+} from './config-values';
+import {
+  CONNECTION_VARIABLES,
+  conflictingSettings,
+  connectionParts,
+  ConnectionSettingsSchema,
+  type ConnectionSetting,
+} from './connection-settings';
+import type {
+  ConnectionConfig,
+  OAuthSettings,
+  RateLimitSettings,
+  UpstreamSettings,
+} from './connection-config';
+import { ConnectionsFileError, readConnectionsFile } from './connections-file';
+import { demoConnections } from './demo-connections';
 
 /** DATA_DIR when it is not set: `.data` in the working directory (the operator commands too). */
 export const DEFAULT_DATA_DIR = './.data';
@@ -31,111 +52,12 @@ const port = z.coerce
   .min(1, 'must be a port number (1-65535)')
   .max(65535, 'must be a port number (1-65535)');
 
-/** The most a per-operation answer limit may be: what npm start's heap can parse safely. */
-const MAX_ANSWER_CEILING = 32 * 1024 * 1024;
-
-const intIn = (min: number, max: number) =>
-  z.coerce
-    .number({ error: `must be a whole number from ${min} to ${max}` })
-    .int(`must be a whole number from ${min} to ${max}`)
-    .min(min, `must be a whole number from ${min} to ${max}`)
-    .max(max, `must be a whole number from ${min} to ${max}`);
-
-/** `value` as a URL, or undefined: a refinement runs even after the format check failed. */
-const urlOf = (value: string): URL | undefined =>
-  URL.canParse(value) ? new URL(value) : undefined;
-
-const httpUrl = z
-  .url({ protocol: /^https?$/, error: 'must be an absolute http(s) URL' })
-  .refine(
-    (value) => !urlOf(value)?.search && !urlOf(value)?.hash,
-    'must not carry a query or fragment',
-  )
-  .refine(
-    (value) => !urlOf(value)?.username && !urlOf(value)?.password,
-    'must not carry credentials (use OAUTH_CLIENT_ID / OAUTH_CLIENT_SECRET)',
-  );
-
-/**
- * A value as it may be shown in an error: a URL's password (and a user name alone, which some
- * services use as the secret) replaced, so a configuration error never repeats a credential.
- * Values that are not URLs are shown as they are; the caller never shows a secret's variable.
- */
-export function redactedValue(value: string): string {
-  // Also values the URL parser refuses: anything between "//" and "@" is user info.
-  return value.replace(
-    /^([a-z][a-z0-9+.-]*:\/\/)([^@/?#]*)@/i,
-    (_whole, scheme: string, userInfo: string) => {
-      const colon = userInfo.indexOf(':');
-      return colon === -1 ? `${scheme}***@` : `${scheme}${userInfo.slice(0, colon)}:***@`;
-    },
-  );
-}
-
-const optionalNonEmpty = z.preprocess(
-  (value) => (value === '' ? undefined : value),
-  z.string().min(1).optional(),
-);
-
-/** Text shown on a page (a name, whom to ask): at most `max` characters, no control characters. */
-const optionalPlainText = (max: number) =>
-  z.preprocess(
-    (value) => (value === '' ? undefined : value),
-    z
-      .string()
-      .max(max, `must be at most ${max} characters`)
-      // eslint-disable-next-line no-control-regex
-      .regex(/^[^\u0000-\u001f\u007f]+$/, 'must be plain text')
-      .optional(),
-  );
-
 const EnvSchema = z.object({
   HOST: z.string().min(1).default('127.0.0.1'),
   PORT: port.default(8787),
-  UPSTREAM_BASE_URL: z.preprocess((v) => (v === '' ? undefined : v), httpUrl.optional()),
-  OAUTH_CLIENT_ID: optionalNonEmpty,
-  OAUTH_CLIENT_SECRET: optionalNonEmpty,
-  OAUTH_TOKEN_URL: z.preprocess((v) => (v === '' ? undefined : v), httpUrl.optional()),
-  OAUTH_SCOPE: z
-    .string()
-    .regex(
-      /^[\x21\x23-\x5b\x5d-\x7e]+( [\x21\x23-\x5b\x5d-\x7e]+)*$/,
-      'must be space-separated scope names',
-    )
-    .optional(),
-  // How the client authenticates at the token endpoint: the upstream does not show it. `body`
-  // (client_id/client_secret form fields) matches the vendor's examples; `basic` is RFC 6749's
-  // HTTP Basic scheme.
-  OAUTH_CLIENT_AUTH: z
-    .enum(['body', 'basic'], { error: 'must be "body" or "basic"' })
-    .default('body'),
-  // How the token request's form is encoded: `multipart` (multipart/form-data) as the vendor's
-  // OAuth token document declares, or `form` (application/x-www-form-urlencoded) as RFC 6749
-  // requires of standard servers. A 415 makes the console try the other once (token-manager.ts).
-  OAUTH_TOKEN_ENCODING: z
-    .enum(['multipart', 'form'], { error: 'must be "multipart" or "form"' })
-    .default('multipart'),
-  // Token lifetime is not shown upstream: when a token answer has no expires_in we assume this.
-  OAUTH_DEFAULT_TOKEN_TTL_SECONDS: intIn(30, 86_400).default(300),
-  ACCOUNT_TIER: z
-    .enum(['production', 'sandbox'], { error: 'must be "production" or "sandbox"' })
-    .default('production'),
-  ARRAY_QUERY_STYLE: z
-    .enum(['repeat', 'comma'], { error: 'must be "repeat" or "comma"' })
-    .default('repeat'),
-  UPSTREAM_TIMEOUT_MS: intIn(100, 120_000).default(10_000),
-  // The largest upstream answer read, in bytes; larger ones are refused with a 502 naming the
-  // limit. The heap npm start gives the process is sized so an answer of the largest allowed size
-  // is parsed and served without exhausting it (docs/operations.md).
-  UPSTREAM_MAX_ANSWER_BYTES: intIn(64 * 1024, MAX_ANSWER_CEILING).default(16 * 1024 * 1024),
-  // Per operation, `operation-id=bytes` pairs separated by commas, e.g. `event-types=33554432`.
-  UPSTREAM_MAX_ANSWER_BYTES_BY_OPERATION: z
-    .string()
-    .regex(
-      /^\s*$|^[\w.-]+=\d+(\s*,\s*[\w.-]+=\d+)*$/,
-      'must be operation=bytes pairs separated by commas',
-    )
-    .optional(),
+  // Several platform connections in one JSON file (connections-file.ts); without it the
+  // connection variables (connection-settings.ts) make the one connection `default`.
+  CONNECTIONS_FILE: optionalNonEmpty,
   // How long 429 incidents are kept (the audit trail has its own, longer retention).
   INCIDENT_RETENTION_DAYS: intIn(1, 3_650).default(90),
   EVENT_TYPES_CACHE_SECONDS: intIn(0, 3_600).default(30),
@@ -163,25 +85,6 @@ const EnvSchema = z.object({
   // each takes a core's worth of work for as long as it runs, so on a small machine two leave the
   // rest for requests; more are refused with 429 until one ends.
   REPLAY_CONCURRENCY: intIn(1, 16).default(2),
-  // Whether the governor also keeps the soft limits of docs/rate-limit-model.md ("service objectives
-  // not met"); going over them slows the upstream down for the whole account.
-  // A temporary account-level override granted by the vendor (docs/rate-limit-model.md): the account's
-  // minute and hour limits instead of the tier's.
-  ACCOUNT_MINUTE_LIMIT: intIn(1, 1_000_000_000).optional(),
-  ACCOUNT_HOUR_LIMIT: intIn(1, 1_000_000_000).optional(),
-  // Which published version of the platform's rate-limit page the governor keeps
-  // (docs/rate-limits.md): the account-and-module page stays the default.
-  RATE_LIMIT_POLICY: z
-    .enum(['account-and-module', 'per-endpoint'], {
-      error: 'must be "account-and-module" or "per-endpoint"',
-    })
-    .default('account-and-module'),
-  // The per-endpoint policy's default of 1,000 requests a minute per endpoint, when the vendor
-  // changed it for this account.
-  ENDPOINT_MINUTE_LIMIT: intIn(1, 1_000_000_000).optional(),
-  RATE_LIMIT_SOFT_LIMITS: z
-    .enum(['keep', 'ignore'], { error: 'must be "keep" or "ignore"' })
-    .default('keep'),
   // Console sign-in (docs/product.md §4). The users file and the secret are required in live mode.
   CONSOLE_USERS_FILE: optionalNonEmpty,
   SESSION_SECRET: z.preprocess(
@@ -219,15 +122,10 @@ const EnvSchema = z.object({
   OIDC_CLIENT_AUTH: z
     .enum(['basic', 'post'], { error: 'must be "basic" or "post"' })
     .default('basic'),
-  OIDC_SCOPES: z
-    .string()
-    .regex(
-      /^[\x21\x23-\x5b\x5d-\x7e]+( [\x21\x23-\x5b\x5d-\x7e]+)*$/,
-      'must be space-separated scope names',
-    )
+  OIDC_SCOPES: scopeNames
     .refine((value) => value.split(' ').includes('openid'), 'must include openid')
     .default('openid profile email'),
-  OIDC_DISPLAY_NAME: optionalPlainText(60),
+  OIDC_DISPLAY_NAME: unsetIfEmpty(plainText(60).optional()),
   OIDC_ROLES_CLAIM: z
     .string()
     .regex(
@@ -237,7 +135,7 @@ const EnvSchema = z.object({
     .default('groups'),
   OIDC_ROLE_MAP: optionalNonEmpty,
   // Whom the no-access page tells people to ask, e.g. "the privacy team (privacy@example.com)".
-  OIDC_ACCESS_CONTACT: optionalPlainText(200),
+  OIDC_ACCESS_CONTACT: unsetIfEmpty(plainText(200).optional()),
   OIDC_REQUIRE_MFA: z
     .enum(['true', 'false', '1', '0'], { error: 'must be "true" or "false"' })
     .default('false'),
@@ -332,31 +230,10 @@ type Env = z.infer<typeof EnvSchema>;
 export interface Config {
   host: string;
   port: number;
-  /** `demo`: the built-in mock is the upstream; `live`: UPSTREAM_BASE_URL is. */
+  /** `demo`: the built-in mocks are the upstreams; `live`: UPSTREAM_BASE_URL or CONNECTIONS_FILE. */
   mode: 'demo' | 'live';
-  upstream: {
-    /** Unset in demo mode until the mock has started and told us its address. */
-    baseUrl: string | undefined;
-    timeoutMs: number;
-    /** Largest answer read, in bytes, unless the operation has its own limit. */
-    maxAnswerBytes: number;
-    /** Per-operation answer limits, by operation id. */
-    maxAnswerBytesByOperation: Record<string, number>;
-    arrayQueryStyle: 'repeat' | 'comma';
-    accountTier: 'production' | 'sandbox';
-  };
-  oauth: {
-    clientId: string;
-    clientSecret: string;
-    /** Unset means `{baseUrl}/api/access/v1/oauth/token`. */
-    tokenUrl: string | undefined;
-    /** Unset: no `scope` field is sent (the vendor's token document has none). */
-    scope: string | undefined;
-    clientAuth: 'body' | 'basic';
-    /** How the token request's form is encoded first (docs/platform-contract.md). */
-    tokenEncoding: 'multipart' | 'form';
-    defaultTokenTtlSeconds: number;
-  };
+  upstream: UpstreamSettings;
+  oauth: OAuthSettings;
   eventTypesCacheSeconds: number;
   /** Days a 429 incident is kept before it is deleted. */
   incidentRetentionDays: number;
@@ -364,15 +241,7 @@ export interface Config {
   staticDir: string;
   logLevel: Env['LOG_LEVEL'];
   demo: { eventTypes: number | undefined; backgroundRpm: number };
-  rateLimits: {
-    /** The published rate-limit page the governor keeps (RATE_LIMIT_POLICY). */
-    policy: 'account-and-module' | 'per-endpoint';
-    /** The per-endpoint minute limit instead of the published 1,000 (ENDPOINT_MINUTE_LIMIT). */
-    endpointMinuteLimit: number | undefined;
-    keepSoftLimits: boolean;
-    /** Vendor-granted account limits; an unset period keeps the tier's limit. */
-    accountOverride: { MINUTE?: number; HOUR?: number };
-  };
+  rateLimits: RateLimitSettings;
   auth: {
     /** Live mode's users file; unset in demo mode, where the demo users exist instead. */
     usersFile: string | undefined;
@@ -464,20 +333,6 @@ export interface Config {
   };
 }
 
-/** One platform account the console connects to (docs/operations.md, "Several connections"). */
-export interface ConnectionConfig {
-  /** In URLs, Redis keys and every record (CONNECTION_NAME_PATTERN). */
-  name: string;
-  /** Shown in the header and the switcher, e.g. "Production (EU)". */
-  label: string;
-  colour: ConnectionColour;
-  /** Readiness fails while a required connection's platform or credential is down. */
-  required: boolean;
-  upstream: Config['upstream'];
-  oauth: Config['oauth'];
-  rateLimits: Config['rateLimits'];
-}
-
 /** The OpenID Connect relying party's settings (OIDC_* variables). */
 export interface IdentityConfig {
   issuer: string;
@@ -502,54 +357,47 @@ export interface IdentityConfig {
   redirectUri: string;
 }
 
-/** Thrown with the one line to print when the environment is unusable. */
+/**
+ * Thrown with the line to print when the environment is unusable: one line, or one per problem of
+ * CONNECTIONS_FILE (each printed on its own).
+ */
 export class ConfigError extends Error {
   override name = 'ConfigError';
 }
 
-/** Validates `env` and derives the configuration; throws ConfigError naming the variable. */
-export function parseConfig(env: Record<string, string | undefined>): Config {
+/**
+ * Validates `env` and derives the configuration; throws ConfigError naming the variable (for
+ * CONNECTIONS_FILE, every problem, one line each). Each warning about a file goes to `warn`.
+ */
+export function parseConfig(
+  env: Record<string, string | undefined>,
+  warn: (warning: string) => void = () => {},
+): Config {
   const parsed = EnvSchema.safeParse(env);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const variable = String(issue?.path[0] ?? 'environment');
-    const value = env[variable];
-    // Secrets, and URLs that may carry a password, are never repeated.
-    const shown =
-      value === undefined || /SECRET|PASSWORD|TOKEN|KEY|DATABASE_URL|REDIS_URL/.test(variable)
-        ? ''
-        : ` (got "${redactedValue(value)}")`;
-    throw new ConfigError(`${variable} ${issue?.message ?? 'is invalid'}${shown}`);
-  }
+  if (!parsed.success) throw new ConfigError(variableIssue(parsed.error.issues[0], env));
   const e = parsed.data;
-  const mode = e.UPSTREAM_BASE_URL ? 'live' : 'demo';
+  const connections = e.CONNECTIONS_FILE
+    ? fileConnections(e.CONNECTIONS_FILE, env, warn)
+    : variableConnections(env);
+  const first = connections[0]!;
+  const mode = first.upstream.baseUrl === undefined ? 'demo' : 'live';
   if (mode === 'live') {
-    for (const name of ['OAUTH_CLIENT_ID', 'OAUTH_CLIENT_SECRET'] as const) {
-      if (!e[name]) throw new ConfigError(`${name} is required when UPSTREAM_BASE_URL is set`);
-    }
+    const liveBy = e.CONNECTIONS_FILE ? 'CONNECTIONS_FILE' : 'UPSTREAM_BASE_URL';
     if (!e.CONSOLE_USERS_FILE && e.LOCAL_SIGN_IN === 'on') {
       throw new ConfigError(
-        'CONSOLE_USERS_FILE is required when UPSTREAM_BASE_URL is set (create it with: npm run users -- add NAME --role admin)',
+        `CONSOLE_USERS_FILE is required when ${liveBy} is set (create it with: npm run users -- add NAME --role admin)`,
       );
     }
     if (!e.SESSION_SECRET) {
       throw new ConfigError(
-        'SESSION_SECRET is required when UPSTREAM_BASE_URL is set (at least 32 random characters)',
+        `SESSION_SECRET is required when ${liveBy} is set (at least 32 random characters)`,
       );
     }
     if (!e.AUDIT_KEY) {
       throw new ConfigError(
-        'AUDIT_KEY is required when UPSTREAM_BASE_URL is set (at least 32 random characters; keep it: lookups hashed with it are found only with it)',
+        `AUDIT_KEY is required when ${liveBy} is set (at least 32 random characters; keep it: lookups hashed with it are found only with it)`,
       );
     }
-  }
-  if (e.RATE_LIMIT_POLICY === 'per-endpoint' && e.ACCOUNT_MINUTE_LIMIT !== undefined) {
-    throw new ConfigError(
-      'ACCOUNT_MINUTE_LIMIT has no effect with RATE_LIMIT_POLICY=per-endpoint (that policy has no account minute limit; set ENDPOINT_MINUTE_LIMIT for the per-endpoint minute limit)',
-    );
-  }
-  if (e.RATE_LIMIT_POLICY !== 'per-endpoint' && e.ENDPOINT_MINUTE_LIMIT !== undefined) {
-    throw new ConfigError('ENDPOINT_MINUTE_LIMIT applies only with RATE_LIMIT_POLICY=per-endpoint');
   }
   const identity = identityConfig(e);
   const redisClusterFlag = e.REDIS_CLUSTER === 'true' || e.REDIS_CLUSTER === '1';
@@ -569,50 +417,13 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
       'SESSION_SECRET is required when REDIS_URL is set (every replica must sign session cookies with the same secret)',
     );
   }
-  const upstream: Config['upstream'] = {
-    baseUrl: e.UPSTREAM_BASE_URL?.replace(/\/+$/, ''),
-    timeoutMs: e.UPSTREAM_TIMEOUT_MS,
-    maxAnswerBytes: e.UPSTREAM_MAX_ANSWER_BYTES,
-    maxAnswerBytesByOperation: parseAnswerLimits(e.UPSTREAM_MAX_ANSWER_BYTES_BY_OPERATION),
-    arrayQueryStyle: e.ARRAY_QUERY_STYLE,
-    accountTier: e.ACCOUNT_TIER,
-  };
-  const oauth: Config['oauth'] = {
-    clientId: e.OAUTH_CLIENT_ID ?? DEMO_CLIENT_CREDENTIALS.clientId,
-    clientSecret: e.OAUTH_CLIENT_SECRET ?? DEMO_CLIENT_CREDENTIALS.clientSecret,
-    tokenUrl: e.OAUTH_TOKEN_URL,
-    scope: e.OAUTH_SCOPE,
-    clientAuth: e.OAUTH_CLIENT_AUTH,
-    tokenEncoding: e.OAUTH_TOKEN_ENCODING,
-    defaultTokenTtlSeconds: e.OAUTH_DEFAULT_TOKEN_TTL_SECONDS,
-  };
-  const rateLimits: Config['rateLimits'] = {
-    policy: e.RATE_LIMIT_POLICY,
-    endpointMinuteLimit: e.ENDPOINT_MINUTE_LIMIT,
-    keepSoftLimits: e.RATE_LIMIT_SOFT_LIMITS === 'keep',
-    accountOverride: {
-      ...(e.ACCOUNT_MINUTE_LIMIT === undefined ? {} : { MINUTE: e.ACCOUNT_MINUTE_LIMIT }),
-      ...(e.ACCOUNT_HOUR_LIMIT === undefined ? {} : { HOUR: e.ACCOUNT_HOUR_LIMIT }),
-    },
-  };
-  const connections: ConnectionConfig[] = [
-    {
-      name: DEFAULT_CONNECTION,
-      label: 'Default',
-      colour: 'blue',
-      required: true,
-      upstream,
-      oauth,
-      rateLimits,
-    },
-  ];
   checkRoleMapConnections(identity, connections);
   return {
     host: e.HOST,
     port: e.PORT,
     mode,
-    upstream,
-    oauth,
+    upstream: first.upstream,
+    oauth: first.oauth,
     connections,
     eventTypesCacheSeconds: e.EVENT_TYPES_CACHE_SECONDS,
     incidentRetentionDays: e.INCIDENT_RETENTION_DAYS,
@@ -620,7 +431,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     staticDir: e.STATIC_DIR,
     logLevel: e.LOG_LEVEL,
     demo: { eventTypes: e.MOCK_EVENT_TYPES, backgroundRpm: e.MOCK_BACKGROUND_RPM },
-    rateLimits,
+    rateLimits: first.rateLimits,
     auth: {
       usersFile: mode === 'live' ? e.CONSOLE_USERS_FILE : undefined,
       sessionSecret: e.SESSION_SECRET ?? randomBytes(32).toString('base64url'),
@@ -667,6 +478,88 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
       repeatMs: e.ALERT_REPEAT_HOURS === 0 ? null : e.ALERT_REPEAT_HOURS * 3_600_000,
     },
   };
+}
+
+/**
+ * The one line for a variable's first problem. Secrets, and URLs that may carry a password, are
+ * never repeated; a problem inside a value (one operation's answer limit) names its part.
+ */
+function variableIssue(
+  issue: z.core.$ZodIssue | undefined,
+  env: Record<string, string | undefined>,
+  variableOf: (key: string) => string = (key) => key,
+): string {
+  const variable = variableOf(String(issue?.path[0] ?? 'environment'));
+  const message = issue?.message ?? 'is invalid';
+  const part = issue?.path.slice(1).map(String).join('.');
+  if (part) return `${variable}: ${part} ${message}`;
+  const secret = /SECRET|PASSWORD|TOKEN|KEY|DATABASE_URL|REDIS_URL/.test(variable);
+  return `${variable} ${message}${secret ? '' : gotValue(env[variable])}`;
+}
+
+/**
+ * The connection the variables describe (UPSTREAM_BASE_URL, OAUTH_*, …; connection-settings.ts),
+ * `default`, as before connections existed; without UPSTREAM_BASE_URL, demo mode's two.
+ */
+function variableConnections(env: Record<string, string | undefined>): ConnectionConfig[] {
+  const variableOf = (key: string) => CONNECTION_VARIABLES[key as ConnectionSetting] ?? key;
+  const parsed = ConnectionSettingsSchema.safeParse(
+    Object.fromEntries(
+      Object.entries(CONNECTION_VARIABLES).map(([setting, variable]) => [setting, env[variable]]),
+    ),
+  );
+  if (!parsed.success) {
+    throw new ConfigError(variableIssue(parsed.error.issues[0], env, variableOf));
+  }
+  const settings = parsed.data;
+  if (settings.baseUrl !== undefined) {
+    for (const setting of ['clientId', 'clientSecret'] as const) {
+      if (!settings[setting]) {
+        throw new ConfigError(`${variableOf(setting)} is required when UPSTREAM_BASE_URL is set`);
+      }
+    }
+  }
+  const conflict = conflictingSettings(settings, variableOf)[0];
+  if (conflict) throw new ConfigError(conflict.message);
+  const parts = connectionParts(settings, {
+    clientId: settings.clientId ?? DEMO_CLIENT_CREDENTIALS.clientId,
+    clientSecret: settings.clientSecret ?? DEMO_CLIENT_CREDENTIALS.clientSecret,
+  });
+  if (settings.baseUrl === undefined) return demoConnections(parts);
+  // Not required: one connection's token outage leaves the replica in rotation, degraded, as it
+  // always has (docs/operations.md, "Readiness").
+  return [
+    { name: DEFAULT_CONNECTION, label: 'Default', colour: 'blue', required: false, ...parts },
+  ];
+}
+
+/**
+ * CONNECTIONS_FILE's connections (connections-file.ts). A connection variable set beside it is
+ * refused rather than ignored or merged: which of the two the operator meant is not knowable.
+ */
+function fileConnections(
+  path: string,
+  env: Record<string, string | undefined>,
+  warn: (warning: string) => void,
+): readonly ConnectionConfig[] {
+  const beside = Object.values(CONNECTION_VARIABLES).filter(
+    (variable) => env[variable] !== undefined && env[variable] !== '',
+  );
+  const lines =
+    beside.length === 0
+      ? []
+      : [
+          `CONNECTIONS_FILE cannot be combined with ${beside.join(', ')}: the file gives every connection's settings; move them into its connections`,
+        ];
+  try {
+    const { connections, warnings } = readConnectionsFile(path);
+    warnings.forEach(warn);
+    if (lines.length === 0) return connections;
+  } catch (error) {
+    if (!(error instanceof ConnectionsFileError)) throw error;
+    lines.push(...error.lines);
+  }
+  throw new ConfigError(lines.join('\n'));
 }
 
 /**
@@ -835,7 +728,7 @@ export function loadTracingEnvironment(): Record<string, string | undefined> | u
 
 /** Validates the environment of loadEnvironment; each secret-file warning goes to `warn`. */
 export function loadConfig(warn?: (warning: string) => void): Config {
-  return parseConfig(loadEnvironment(warn));
+  return parseConfig(loadEnvironment(warn), warn);
 }
 
 /**
@@ -861,21 +754,4 @@ export function loadAlertReceiverSettings(): { port: number; secret: string | un
     throw new ConfigError(`${String(issue?.path[0])} ${issue?.message ?? 'is invalid'}`);
   }
   return { port: parsed.data.ALERT_RECEIVER_PORT, secret: parsed.data.ALERT_RECEIVER_SECRET };
-}
-
-/** `a=1,b=2` as `{ a: 1, b: 2 }`, each value within the answer-limit bounds. */
-function parseAnswerLimits(text: string | undefined): Record<string, number> {
-  const limits: Record<string, number> = {};
-  for (const pair of (text ?? '').split(',')) {
-    const [name, value] = pair.split('=').map((part) => part.trim());
-    if (!name || !value) continue;
-    const bytes = Number(value);
-    if (bytes < 64 * 1024 || bytes > MAX_ANSWER_CEILING) {
-      throw new ConfigError(
-        `UPSTREAM_MAX_ANSWER_BYTES_BY_OPERATION: ${name} must be from ${64 * 1024} to ${MAX_ANSWER_CEILING} bytes`,
-      );
-    }
-    limits[name] = bytes;
-  }
-  return limits;
 }

@@ -61,17 +61,35 @@ export function readSecretFiles(
     const { value, mode } = readSecretFile(fileVariable, path);
     resolved[name] = value;
     delete resolved[fileVariable];
-    if ((mode & 0o044) !== 0) {
-      warnings.push(
-        `${fileVariable} ${path} is readable by other users (mode ${(mode & 0o777).toString(8)}); make it readable by the console's user alone (chmod 400 or 600)`,
-      );
-    }
+    const warning = readableByOthersWarning(fileVariable, path, mode);
+    if (warning) warnings.push(warning);
   }
   return { env: resolved, warnings };
 }
 
-/** The content of one secret file without one trailing newline, and the file's mode. */
-function readSecretFile(variable: string, path: string): { value: string; mode: number } {
+/**
+ * The start warning for a file holding a secret that its group or others may read (the secret is
+ * no more private than the file), or undefined when only its owner may.
+ */
+export function readableByOthersWarning(
+  variable: string,
+  path: string,
+  mode: number,
+): string | undefined {
+  if ((mode & 0o044) === 0) return undefined;
+  return `${variable} ${path} is readable by other users (mode ${(mode & 0o777).toString(8)}); make it readable by the console's user alone (chmod 400 or 600)`;
+}
+
+/**
+ * The content of one secret file without one trailing newline, and the file's mode. Throws
+ * SecretFileError naming `variable` (what named the file) and the path, never the content;
+ * `holding` says what the file should hold, in the messages.
+ */
+export function readSecretFile(
+  variable: string,
+  path: string,
+  holding = 'the secret',
+): { value: string; mode: number } {
   let fd: number;
   try {
     // Non-blocking: a named pipe at the path is refused below instead of hanging the start.
@@ -83,7 +101,7 @@ function readSecretFile(variable: string, path: string): { value: string; mode: 
     const stat = fstatSync(fd);
     if (!stat.isFile()) {
       throw new SecretFileError(
-        `${variable} ${path} is ${stat.isDirectory() ? 'a directory' : 'not a regular file'}; it must name the file holding the secret`,
+        `${variable} ${path} is ${stat.isDirectory() ? 'a directory' : 'not a regular file'}; it must name the file holding ${holding}`,
       );
     }
     // Read one byte past the limit rather than trusting the size: some files report 0.
@@ -95,7 +113,7 @@ function readSecretFile(variable: string, path: string): { value: string; mode: 
       length += read;
       if (length > SECRET_FILE_MAX_BYTES) {
         throw new SecretFileError(
-          `${variable} ${path} is larger than ${SECRET_FILE_MAX_BYTES / 1024} KiB; it must hold the secret alone`,
+          `${variable} ${path} is larger than ${SECRET_FILE_MAX_BYTES / 1024} KiB; it must hold ${holding} alone`,
         );
       }
     }
