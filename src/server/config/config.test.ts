@@ -456,8 +456,8 @@ describe('single sign-on settings', () => {
     ['a role without group', { OIDC_ROLE_MAP: 'admin=' }, 'OIDC_ROLE_MAP gives admin no group'],
     [
       'a connection that is not configured',
-      { OIDC_ROLE_MAP: 'admin=a;admin@uat=b' },
-      'OIDC_ROLE_MAP names the connection "uat" (in admin@uat), which is not configured (configured: default)',
+      { OIDC_ROLE_MAP: 'admin=a;admin@uat,prod=b' },
+      'OIDC_ROLE_MAP names the connection "prod" (in admin@uat,prod), which is not configured (configured: default, uat)',
     ],
     [
       'a role twice in one connection',
