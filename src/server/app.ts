@@ -10,7 +10,7 @@ import type { AppEnv } from './http/app-env';
 import type { AreaModule, AreaRoutes } from './runtime/area-module';
 import type { ApiModule } from './http/api-operation';
 import type { ConsoleAuth } from './auth/console-auth';
-import { requireDescribedAccess, type ConnectionRoles } from './http/described-access';
+import { requireDescribedAccess } from './http/described-access';
 import { connectionApiPath, DEFAULT_CONNECTION } from '../shared/connections';
 import { requireSession } from './auth/require-session';
 import { unlessBearer } from './auth/bearer-token';
@@ -53,8 +53,6 @@ export interface AppDeps {
   api?: readonly ApiModule[];
   /** The names of the platform connections served (default: `default` alone). */
   connections?: readonly string[];
-  /** A person's role in one connection (default: their console-wide role in every connection). */
-  roleIn?: ConnectionRoles['roleIn'];
   /** What `GET /api/meta` tells the SPA (mode, account tier, demo controls). */
   meta?: ConsoleMeta;
   /** What `GET /readyz` reports (composed: observability/readiness.ts). */
@@ -157,10 +155,11 @@ export function createApp(deps: AppDeps) {
   app.use(
     '/api/*',
     tracedMiddleware('session check', requireSession(deps.auth)),
-    requireDescribedAccess(deps.api ?? API_MODULES, fallback, {
-      names: new Set(deps.connections ?? [DEFAULT_CONNECTION]),
-      ...(deps.roleIn ? { roleIn: deps.roleIn } : {}),
-    }),
+    requireDescribedAccess(
+      deps.api ?? API_MODULES,
+      fallback,
+      new Set(deps.connections ?? [DEFAULT_CONNECTION]),
+    ),
   );
   for (const routes of routesWith(deps.areas, (access) => access === undefined)) {
     mount(app, routes);

@@ -18,6 +18,7 @@ import {
 import { metaApi } from '../routes/meta';
 import { planningApi } from '../planning/planning-routes';
 import { rateLimitsApi } from '../rate-limits/rate-limits-routes';
+import { connectionsApi } from '../auth/connections-routes';
 import { consoleSessionsApi } from '../auth/console-sessions-routes';
 import { sessionApi } from '../auth/session-routes';
 import { signInLocksApi } from '../auth/sign-in-lock-routes';
@@ -29,6 +30,7 @@ export const API_MODULES: readonly ApiModule[] = [
   signInLocksApi,
   consoleSessionsApi,
   tokensApi,
+  connectionsApi,
   metaApi,
   healthApi,
   apiDescriptionApi,

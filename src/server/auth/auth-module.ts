@@ -13,6 +13,7 @@ import { Hono, type MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../http/app-env';
 import type { SignInOptions } from '../../shared/sign-in-options';
 import { createConsoleAuth, type ConsoleAuth } from './console-auth';
+import { connectionsRoutes } from './connections-routes';
 import { consoleSessionsRoutes } from './console-sessions-routes';
 import { OidcDiscovery, type ProviderFetch } from './oidc-discovery';
 import { oidcRoutes } from './oidc-routes';
@@ -101,6 +102,8 @@ export function createAuthArea(deps: AuthAreaDeps): AuthArea {
       { path: '/api/sign-in-locks', app: signInLockRoutes(auth, deps.recordChange) },
       // Everyone sees and ends their own sessions; the routes let admins at everyone's.
       { path: '/api/sessions', app: consoleSessionsRoutes(auth, deps.recordChange) },
+      // Anyone signed in, also with roles in named connections only (its description says so).
+      { path: '/api/connections', app: connectionsRoutes(config.connections) },
       {
         path: '/api/tokens',
         app: tokenRoutes({ tokens, logger, recordChange: deps.recordChange }),

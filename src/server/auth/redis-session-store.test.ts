@@ -84,7 +84,7 @@ describe.each(REDIS_ENGINES)('RedisSessionStore on $title', (engine: RedisEngine
         const clock = { now: Date.now() };
         const { a, b } = await replicas(clock, `redis://127.0.0.1:${proxy.port}`);
         const alice = await a.create(user, password);
-        const bob = await a.create({ username: 'support', role: 'support' }, password);
+        const bob = await a.create({ username: 'support' }, password);
         expect(await b.touch(alice.id)).toBeDefined();
 
         await proxy.cut();

@@ -67,6 +67,7 @@ async function replica(
   }
   const store = openConsoleStore();
   const area = createRateLimitsArea({
+    connection: connection.name,
     config: scoped(config, connection),
     logger,
     now: () => T0,

@@ -48,7 +48,11 @@ async function streamApp(
         : c.text(String(error), 500),
     )
     .use(async (c, next) => {
-      c.set('user', { username: c.req.header('x-user') ?? 'admin', role: 'support' });
+      c.set('user', {
+        username: c.req.header('x-user') ?? 'admin',
+        role: 'support',
+        roles: { default: 'support' },
+      });
       c.set('sessionId', c.req.header('x-session') ?? 'session-1');
       await next();
     })

@@ -604,4 +604,15 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE source_minutes_next RENAME TO source_minutes;
     `,
   },
+  {
+    version: 19,
+    name: 'console sessions: roles per connection',
+    sql: `
+      -- The roles a provider sign-in gave in named connections only (OIDC_ROLE_MAP role@connection
+      -- entries), as a JSON object of connection name to role (auth/sql-session-store.ts). Null on
+      -- password sessions (they read the users file) and on sessions from before: their role
+      -- applies in every connection.
+      ALTER TABLE console_sessions ADD COLUMN connection_roles text;
+    `,
+  },
 ];
