@@ -2,6 +2,7 @@
 // over 40 operation templates (each integration calling 4 of them, busier by day than by night),
 // written into a console database as reports would leave them, and the custom policy the
 // scenarios replay against it.
+import { DEFAULT_CONNECTION } from '../../src/shared/connections';
 import { OPERATION_TEMPLATES } from '../../src/shared/operation-templates';
 import type { PolicyChoice } from '../../src/shared/planning';
 import { MODULE_RULES } from '../../src/shared/rate-limits';
@@ -64,7 +65,10 @@ export async function writeRecordedTraffic(
   const registry = new IntegrationStore(db, Date.now);
   const ids: string[] = [];
   for (let index = 0; index < integrations; index += 1) {
-    ids.push((await registry.register(`Integration ${index + 1}`, 'bench')).integration.id);
+    ids.push(
+      (await registry.register(`Integration ${index + 1}`, 'bench', DEFAULT_CONNECTION)).integration
+        .id,
+    );
   }
   const now = Math.floor(Date.now() / MINUTE_MS) * MINUTE_MS;
   const first = now - (days * 1_440 - 1) * MINUTE_MS;
@@ -103,7 +107,10 @@ export async function writeRecordedTraffic(
           }
         }
       }
-      await addToAccountTraffic(tx, written);
+      await addToAccountTraffic(
+        tx,
+        written.map((row) => ({ ...row, connection: DEFAULT_CONNECTION })),
+      );
     });
   }
   return { registry, now, requests, rows };

@@ -22,7 +22,7 @@ import {
   connectRedis,
   type RedisClient,
 } from '../../src/server/redis/redis-connection';
-import { redisKeys } from '../../src/server/redis/redis-keys';
+import { connectionRedisKeys } from '../../src/server/redis/redis-keys';
 import type { RateLimitRule } from '../../src/shared/rate-limits';
 import { figure, type Figure } from '../lib/report';
 import type { BenchContext } from './context';
@@ -88,7 +88,7 @@ function engines(): Array<{ name: 'Redis' | 'Redis Cluster'; url: string | undef
 }
 
 /** A fresh namespace's governor prefix, tagged as the console tags its keys. */
-const freshPrefix = () => redisKeys(`bench:${randomBytes(6).toString('hex')}`).governor;
+const freshPrefix = () => connectionRedisKeys(`bench:${randomBytes(6).toString('hex')}`).governor;
 
 /** The figures of one engine: latency added per acquire, and the two-replica burst. */
 async function measure(

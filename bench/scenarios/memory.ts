@@ -5,6 +5,7 @@
 // figure) and flat, the spread over the second half at most 10 % of the final RSS. Also the RSS
 // with 10,000 incidents in its store, all read back through the panel's API and the stream's
 // replay.
+import { DEFAULT_CONNECTION } from '../../src/shared/connections';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -98,7 +99,7 @@ async function rssOverRequests(ctx: BenchContext, mockUrl: string): Promise<Figu
 async function rssWithIncidents(count: number, mockUrl: string): Promise<number> {
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-incidents-'));
   const db = await openDatabase({ dataDir });
-  const store = new SqlIncidentStore(db);
+  const store = new SqlIncidentStore(db, { connection: DEFAULT_CONNECTION });
   const t0 = Date.now() - count * 1_000;
   for (let i = 0; i < count; i += 1) {
     const key = `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`;

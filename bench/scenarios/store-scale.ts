@@ -7,6 +7,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createIdentifierHasher } from '../../src/server/data-subjects/audit/identifier-hash';
+import { DEFAULT_CONNECTION } from '../../src/shared/connections';
 import type { AuditEntry } from '../../src/server/data-subjects/audit/audit-record-store';
 import { AuditSearch } from '../../src/server/data-subjects/audit/audit-search';
 import { openAuditTrailStores } from '../../src/server/data-subjects/audit/audit-trail-stores';
@@ -54,6 +55,7 @@ const OPERATIONS = ['v4-basic-details', 'v4-details', 'v4-purposes', 'v4-link-to
 function auditEntry(i: number): AuditEntry {
   return {
     at: T0 + i * 1_000,
+    connection: DEFAULT_CONNECTION,
     user: `admin-${i % 12}`,
     operation: OPERATIONS[i % OPERATIONS.length]!,
     outcome: i % 10 === 0 ? 'not-found' : 'ok',
@@ -99,12 +101,12 @@ export async function storeScaleScenario(ctx: BenchContext): Promise<Figure[]> {
   const count = ctx.smoke ? 2_000 : 100_000;
   const db = await openDatabase({ dataDir: mkdtempSync(join(tmpdir(), 'bench-store-')) });
   try {
-    const store = new SqlIncidentStore(db);
+    const store = new SqlIncidentStore(db, { connection: DEFAULT_CONNECTION });
     const audit = new AuditSearch(db);
     const incidentsMs = await load(
       db,
       count,
-      (d) => new SqlIncidentStore(d),
+      (d) => new SqlIncidentStore(d, { connection: DEFAULT_CONNECTION }),
       (batch, i) => batch.record(observation(i)),
     );
     const auditMs = await load(

@@ -40,7 +40,7 @@ function open(path: string) {
     vi.fn(async (input: RequestInfo | URL) => {
       const url = String(input);
       asked.push(url);
-      if (url === '/api/connections') return jsonAnswer(CONNECTIONS);
+      if (url === '/api/connections') return jsonAnswer({ connections: CONNECTIONS });
       const count = url === '/api/connections/uat/event-types' ? 2 : 3;
       const item = { code: 1, value: 'Consent given', moduleName: 'Consent' };
       return jsonAnswer({ items: Array(count).fill(item), fetchedAt: '2026-01-02T03:04:05.000Z' });

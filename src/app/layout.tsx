@@ -76,7 +76,7 @@ export function AppLayout() {
  * The pages `role` may use; a connection's pages link to the current connection's (the first's
  * from a console-wide page), so moving between them never changes connection.
  */
-function MainNavigation({ role }: { role: Role }) {
+function MainNavigation({ role }: { role: Role | undefined }) {
   const named = connectionOfPage(useLocation().pathname);
   const connections = useConnections().data;
   // An unknown connection's page links to the person's first, not to more pages of nothing.

@@ -1,7 +1,7 @@
 // Each page has its own document title, so tabs and history entries can be told apart.
-import { describe } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { itMapsEach } from '../lib/test-support/each-case';
-import { documentTitleFor } from './navigation';
+import { documentTitleFor, navigationFor } from './navigation';
 
 describe('documentTitleFor', () => {
   itMapsEach('%s is titled “%s”', documentTitleFor, [
@@ -12,4 +12,28 @@ describe('documentTitleFor', () => {
     ['/sign-in', 'Sign in · Privacy API Console'],
     ['/nowhere', 'Page not found · Privacy API Console'],
   ]);
+});
+
+describe('navigationFor', () => {
+  const pages = (role: Parameters<typeof navigationFor>[0]) =>
+    navigationFor(role).map((entry) => entry.to);
+
+  it('hides the console-wide pages from a person with roles in named connections only', () => {
+    const theirs = pages(undefined);
+    for (const consoleWide of [
+      '/audit',
+      '/accountability',
+      '/integrations',
+      '/sessions',
+      '/tokens',
+    ]) {
+      expect(theirs).not.toContain(consoleWide);
+    }
+    expect(theirs).toEqual(expect.arrayContaining(['/event-types', '/rate-limits']));
+  });
+
+  it('shows a console-wide role its pages as before', () => {
+    expect(pages('support')).toEqual(expect.arrayContaining(['/sessions', '/tokens']));
+    expect(pages('admin')).toEqual(expect.arrayContaining(['/audit', '/integrations']));
+  });
 });

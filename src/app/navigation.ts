@@ -13,6 +13,11 @@ export interface NavigationEntry {
    * console-wide (the console's own records), no connection shown.
    */
   scope?: 'connection' | 'first';
+  /**
+   * A console-wide page (its data belongs to no one connection): it needs a console-wide role, so
+   * a person with roles in named connections only does not see it.
+   */
+  consoleWide?: true;
 }
 
 const NAVIGATION: readonly NavigationEntry[] = [
@@ -53,6 +58,7 @@ const NAVIGATION: readonly NavigationEntry[] = [
     label: 'Audit',
     description: 'Every lookup of personal data: who, when, which operation, what came of it',
     roles: AUDIT_TRAIL_ROLES,
+    consoleWide: true,
   },
   {
     to: '/accountability',
@@ -60,6 +66,7 @@ const NAVIGATION: readonly NavigationEntry[] = [
     description:
       'For a period: who was looked up, by whom, under which purposes, and every administrative change',
     roles: AUDIT_TRAIL_ROLES,
+    consoleWide: true,
   },
   {
     to: '/integrations',
@@ -67,25 +74,34 @@ const NAVIGATION: readonly NavigationEntry[] = [
     label: 'Integrations',
     description: 'Register the account’s other clients so they report their requests and 429s',
     roles: ['admin'],
+    consoleWide: true,
   },
   {
     to: '/sessions',
     label: 'Sessions',
     description: 'Where you are signed in, and signing out there; admins see everyone’s',
+    consoleWide: true,
   },
   {
     to: '/tokens',
     label: 'Tokens',
     description: 'Tokens that let scripts call the console’s API as you, and revoking them',
+    consoleWide: true,
   },
 ];
 
-/** The entries `role` may use, in order. */
+/**
+ * The entries the console-wide `role` may use, in order. Without one (roles in named connections
+ * only) the console-wide pages are hidden, and so are the pages restricted to some roles: which
+ * role applies there depends on the connection, which those pages do not name yet.
+ */
 export function navigationFor(
-  role: Role,
+  role: Role | undefined,
   entries: readonly NavigationEntry[] = NAVIGATION,
 ): NavigationEntry[] {
-  return entries.filter((entry) => roleAllows(role, entry.roles));
+  return entries.filter((entry) =>
+    role === undefined ? !entry.consoleWide && !entry.roles : roleAllows(role, entry.roles),
+  );
 }
 
 /** The page's entry: `/c/uat/event-types` is the event types' entry. */

@@ -11,10 +11,12 @@ import { createAppRouter } from './router';
 /** What the fake BFF answers, by path; the event-types list for any other. */
 const ANSWERS: Record<string, unknown> = {
   '/api/session': { username: 'ada', role: 'admin' },
-  '/api/connections': [
-    { name: 'default', label: 'Production (EU)', colour: 'blue', role: 'admin' },
-    { name: 'uat', label: 'UAT', colour: 'green', role: 'admin' },
-  ],
+  '/api/connections': {
+    connections: [
+      { name: 'default', label: 'Production (EU)', colour: 'blue', role: 'admin' },
+      { name: 'uat', label: 'UAT', colour: 'green', role: 'admin' },
+    ],
+  },
   '/api/connections/uat/rate-limits/rules': RULES,
   '/api/connections/uat/rate-limits/usage': usage(T0),
   '/api/account-usage': accountOverview(T0),

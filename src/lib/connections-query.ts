@@ -2,13 +2,12 @@
 // page serves: the connection its URL names (`/c/{name}/...`), or the first for console-wide pages.
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { useLocation } from 'react-router';
-import * as z from 'zod/mini';
 import {
-  ConnectionSummarySchema,
+  ConnectionListSchema,
   DEFAULT_CONNECTION,
   type ConnectionSummary,
 } from '../shared/connections';
-import { getJson } from './api-client';
+import { apiRequest } from './api-client';
 
 /** Where the person's connections are listed. */
 export const CONNECTIONS_PATH = '/api/connections';
@@ -20,7 +19,8 @@ export const connectionsQueryKey = ['connections'] as const;
 export function connectionsQueryOptions() {
   return queryOptions({
     queryKey: connectionsQueryKey,
-    queryFn: getJson(CONNECTIONS_PATH, z.array(ConnectionSummarySchema)),
+    queryFn: async ({ signal }): Promise<ConnectionSummary[]> =>
+      (await apiRequest(CONNECTIONS_PATH, ConnectionListSchema, { signal })).connections,
     staleTime: Infinity,
   });
 }

@@ -39,8 +39,23 @@ describe('the session query', () => {
     expect(init.credentials).toBe('same-origin');
   });
 
+  it('reads a session from a replica of the release before connections as one with no connection roles', async () => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => Response.json({ username: 'ann', role: 'support' })),
+    );
+    const queryClient = new QueryClient();
+    const wrapper = ({ children }: { children: ReactNode }) =>
+      createElement(QueryClientProvider, { client: queryClient }, children);
+    const { result } = renderHook(() => useSession(), { wrapper });
+    await waitFor(() =>
+      expect(result.current.data).toEqual({ username: 'ann', role: 'support', roles: {} }),
+    );
+  });
+
   it('asks once for the shell and the role checks alike, under the one session key', async () => {
-    const fetchMock = vi.fn(async () => Response.json({ username: 'ann', role: 'support' }));
+    const ann = { username: 'ann', role: 'support', roles: { default: 'support' } };
+    const fetchMock = vi.fn(async () => Response.json(ann));
     vi.stubGlobal('fetch', fetchMock);
     const queryClient = new QueryClient();
     const wrapper = ({ children }: { children: ReactNode }) =>
@@ -49,8 +64,8 @@ describe('the session query', () => {
       wrapper,
     });
     await waitFor(() => expect(result.current.role.data).toBe('support'));
-    expect(result.current.session.data).toEqual({ username: 'ann', role: 'support' });
+    expect(result.current.session.data).toEqual(ann);
     expect(fetchMock).toHaveBeenCalledTimes(1);
-    expect(queryClient.getQueryData(sessionQueryKey)).toEqual({ username: 'ann', role: 'support' });
+    expect(queryClient.getQueryData(sessionQueryKey)).toEqual(ann);
   });
 });

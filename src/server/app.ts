@@ -10,7 +10,7 @@ import type { AppEnv } from './http/app-env';
 import type { AreaModule, AreaRoutes } from './runtime/area-module';
 import type { ApiModule } from './http/api-operation';
 import type { ConsoleAuth } from './auth/console-auth';
-import { requireDescribedAccess, type ConnectionRoles } from './http/described-access';
+import { requireDescribedAccess } from './http/described-access';
 import { connectionApiPath, DEFAULT_CONNECTION } from '../shared/connections';
 import { requireSession } from './auth/require-session';
 import { unlessBearer } from './auth/bearer-token';
@@ -22,7 +22,6 @@ import { metricsRoutes, type MetricsRoutesDeps } from './routes/metrics';
 import { httpMetrics } from './observability/http-metrics';
 import { apiFallback } from './security/api-fallback';
 import { metaRoutes } from './routes/meta';
-import { connectionsListRoutes, type ConnectionLabel } from './routes/connections-list';
 import { apiDescriptionRoutes } from './routes/api-description';
 import { API_MODULES } from './api-description/api-modules';
 import { buildOpenApiDocument } from './api-description/openapi-document';
@@ -54,12 +53,8 @@ export interface AppDeps {
   api?: readonly ApiModule[];
   /** The names of the platform connections served (default: `default` alone). */
   connections?: readonly string[];
-  /** A person's role in one connection (default: their console-wide role in every connection). */
-  roleIn?: ConnectionRoles['roleIn'];
   /** What `GET /api/meta` tells the SPA (mode, account tier, demo controls). */
   meta?: ConsoleMeta;
-  /** What `GET /api/connections` lists: the header's label and colour of each connection. */
-  connectionLabels?: readonly ConnectionLabel[];
   /** What `GET /readyz` reports (composed: observability/readiness.ts). */
   readiness?: () => Promise<Readiness>;
   /** GET /metrics for a Prometheus scraper, and the request-duration histogram. */
@@ -160,18 +155,16 @@ export function createApp(deps: AppDeps) {
   app.use(
     '/api/*',
     tracedMiddleware('session check', requireSession(deps.auth)),
-    requireDescribedAccess(deps.api ?? API_MODULES, fallback, {
-      names: new Set(deps.connections ?? [DEFAULT_CONNECTION]),
-      ...(deps.roleIn ? { roleIn: deps.roleIn } : {}),
-    }),
+    requireDescribedAccess(
+      deps.api ?? API_MODULES,
+      fallback,
+      new Set(deps.connections ?? [DEFAULT_CONNECTION]),
+    ),
   );
   for (const routes of routesWith(deps.areas, (access) => access === undefined)) {
     mount(app, routes);
   }
   if (deps.meta) app.route('/api/meta', metaRoutes(deps.meta));
-  if (deps.connectionLabels) {
-    app.route('/api/connections', connectionsListRoutes(deps.connectionLabels));
-  }
   // The console's own API description (api-description/), for every signed-in role.
   app.route(
     '/api/openapi.json',

@@ -3,6 +3,7 @@
 // the upstream transport, token manager and client, metrics. Each area owns its routes, use
 // cases, store and jobs; this file only says which area gets what, and in which order they start
 // and stop. Tests and benchmarks use it as the process entry does.
+import { DEFAULT_CONNECTION } from '../shared/connections';
 import type { RedisClient } from './redis/redis-connection';
 import type { DataSubjectOperation } from '../shared/data-subject-operations';
 import { EVENT_TYPES_OPERATION } from '../shared/event-types';
@@ -29,19 +30,21 @@ import { createPlanningArea } from './planning/planning-module';
 import type { ReplayDatabase } from './planning/replay-worker';
 import { addToAccountTraffic } from './planning/traffic-store';
 import type { DemoTrafficPort } from './integrations/demo-integrations';
-import { accountName } from './rate-limits/scale-out';
 import type { Logger } from './observability/logger';
 import type { SqlDatabase } from './store/database';
 import { openConsoleStore } from './store/open-store';
 import { clientAddress } from './security/web-settings';
 import { changeRecorder } from './http/admin-change';
 import { createHttpTransport, type Transport } from './upstream/http-transport';
-import { startAlertingCountersAtZero } from './observability/alerting-baseline';
+import {
+  startConnectionCountersAtZero,
+  startConsoleCountersAtZero,
+} from './observability/alerting-baseline';
 import { createConsoleHealth } from './observability/console-health';
 import { createConsoleMetrics } from './observability/console-metrics';
 import { createReadiness } from './observability/readiness';
 import { scrapeGauges } from './observability/scrape-gauges';
-import { redisKeys, redisNamespace } from './redis/redis-keys';
+import { consoleKeys } from './redis/redis-keys';
 
 export interface ComposeOptions {
   config: Config;
@@ -135,17 +138,13 @@ export function composeBff({
   replayDatabase,
 }: ComposeOptions) {
   // Infrastructure: metrics, the one database every store borrows (the one handed in, else in
-  // memory for this process), and the Redis keys of this upstream account, all under one hash
-  // tag so they work on a Redis Cluster too.
+  // memory for this process), and the Redis keys: the console-wide ones (sessions, throttles) and
+  // the connection's (windows, blocks), each family under one hash tag so it works on a Redis
+  // Cluster too. The one connection today is the first; its settings are config's top-level ones.
   const metrics = createConsoleMetrics({ processMetrics: processMetrics ?? false });
   const consoleStore = openConsoleStore(database);
-
-  // Console-wide Redis keys (sessions, sign-in throttling): under the first connection's tag, the
-  // one every key had before connections existed, so sessions survive the upgrade.
-  const consoleKeys = redisKeys(
-    redisNamespace(accountName(config, upstreamBaseUrl), config.oauth.clientId),
-  );
-  const shared = redis ? { connection: redis, keys: consoleKeys } : undefined;
+  const consoleRedisKeys = consoleKeys(config);
+  const shared = redis ? { connection: redis, keys: consoleRedisKeys } : undefined;
 
   // Every area records its administrative changes in the audit trail through this one port; the
   // store is read when a change is made (the data-subjects area is built after the others).
@@ -195,6 +194,7 @@ export function composeBff({
       database: consoleStore.database,
       persistentDatabase: database,
       redis,
+      consoleProbe: consoleRedisKeys.probe,
       moduleRules,
       recordChange,
       sessionAlive,
@@ -212,15 +212,18 @@ export function composeBff({
   });
   const operations =
     dataSubjectOperations ?? loadOperationsCatalog(config.dataSubjects.operationsFile);
-  // Alerting counters start at 0 for every rule and operation, before anything happens.
-  startAlertingCountersAtZero(metrics, {
-    rules: rateLimiting.governor.rules().map((rule) => rule.id),
-    operations: [
-      EVENT_TYPES_OPERATION.id,
-      rateLimiting.tokenOperation.id,
-      ...operations.map((operation) => operation.id),
-    ],
-  });
+  // Alerting counters start at 0 for every connection, rule and operation, before anything
+  // happens. Data-subject lookups still reach the first connection only (connection-stack.ts).
+  startConsoleCountersAtZero(metrics);
+  for (const [index, stack] of stacks.entries()) {
+    startConnectionCountersAtZero(metrics, stack.connection.name, {
+      rules: stack.rateLimiting.governor.rules().map((rule) => rule.id),
+      operations: [
+        ...stack.operationIds,
+        ...(index === 0 ? operations.map((operation) => operation.id) : []),
+      ],
+    });
+  }
 
   // The areas. Their order is the start order; they stop in reverse.
   // The demo's integrations report through the real ingest route, in-process (app, below).
@@ -277,10 +280,14 @@ export function composeBff({
     dailyMaintenance: auditMaintenance,
     beforeLookup: authArea.recentAuthentication,
   });
+  // The primary connection's (the first, whose stack `primary` is): one planning area until
+  // planning is built per connection.
+  const planningConnection = config.connections[0]?.name ?? DEFAULT_CONNECTION;
   const planning = createPlanningArea({
     database: consoleStore.database,
+    connection: planningConnection,
     // The integrations' reports, read through their area: only its SQL names its tables.
-    reportedMinutes: integrations.reportedMinutes,
+    reportedMinutes: integrations.reportedMinutes(planningConnection),
     events: rateLimiting.governor.events,
     inForce: {
       policy: config.rateLimits.policy,
@@ -324,7 +331,17 @@ export function composeBff({
   // GET /readyz: the checks above; 503 while shutting down.
   const readiness = createReadiness(checks);
   const refreshScrapedGauges = scrapeGauges(metrics, {
-    limits: () => rateLimiting.governor.usage(),
+    limits: async () =>
+      (
+        await Promise.all(
+          stacks.map(async (stack) =>
+            (await stack.rateLimiting.governor.usage()).map((limit) => ({
+              ...limit,
+              connection: stack.connection.name,
+            })),
+          ),
+        )
+      ).flat(),
     integrations: async () => (await integrations.usage.overview()).integrations,
     readiness: () => readiness.check(),
     audit: () => dataSubjects.auditChainHealth(),
@@ -336,11 +353,6 @@ export function composeBff({
     auth,
     areas,
     connections: stacks.map((stack) => stack.connection.name),
-    connectionLabels: stacks.map(({ connection: { name, label, colour } }) => ({
-      name,
-      label,
-      colour,
-    })),
     meta: {
       mode: config.mode,
       accountTier: config.upstream.accountTier,
@@ -375,7 +387,12 @@ export function composeBff({
       metrics,
       token: config.metrics.token,
       beforeScrape: async () => {
-        metrics.sseClients.set(stacks.reduce((sum, stack) => sum + stack.rateLimiting.hub.size, 0));
+        for (const stack of stacks) {
+          metrics.sseClients.set(
+            { connection: stack.connection.name },
+            stack.rateLimiting.hub.size,
+          );
+        }
         await refreshScrapedGauges();
       },
     },

@@ -11,7 +11,6 @@ import { TOKEN_OPERATION } from '../shared/platform-operations';
 import { EVENT_TYPES_OPERATION } from '../shared/event-types';
 import { forConnection, type AreaModule } from './runtime/area-module';
 import { createRateLimitsArea } from './rate-limits/rate-limits-module';
-import { accountName } from './rate-limits/scale-out';
 import { guardTokenTransport } from './rate-limits/upstream-guard';
 import { createEventTypesArea } from './event-types/event-types-module';
 import { createDemoArea } from './demo/demo-module';
@@ -25,7 +24,7 @@ import {
   observedTransport,
   observeUpstream,
 } from './observability/upstream-metrics';
-import { redisKeys, redisNamespace } from './redis/redis-keys';
+import { connectionKeys } from './redis/redis-keys';
 import type { SqlDatabase } from './store/database';
 import { filterUpstreamAnswers } from './security/upstream-answer-filter';
 import type { Transport } from './upstream/http-transport';
@@ -49,6 +48,8 @@ export interface ConnectionStackDeps {
   readonly database: () => Promise<SqlDatabase>;
   readonly persistentDatabase: SqlDatabase | undefined;
   readonly redis: RedisClient | undefined;
+  /** The console-wide Redis slot's probe key (redis-keys.ts), asked beside the connection's. */
+  readonly consoleProbe: string;
   readonly moduleRules: readonly RateLimitRule[] | undefined;
   readonly recordChange: RecordChange;
   readonly sessionAlive: (sessionId: string) => Promise<boolean>;
@@ -92,11 +93,14 @@ export function checkName(check: string, connection: string): string {
 export function composeConnection(deps: ConnectionStackDeps) {
   const { connection, logger, now, metrics } = deps;
   const config = connectionSettings(deps.config, connection);
+  // Every metric of this connection's parts carries its name (docs/metrics.md).
+  const labels = { connection: connection.name };
   // This connection's keys: one hash tag per platform account, so Redis Cluster keeps each
   // account's governor windows in one slot and two accounts never share a limit.
-  const keys = redisKeys(redisNamespace(accountName(config, deps.baseUrl), config.oauth.clientId));
+  const keys = connectionKeys(deps.config, connection);
   const tokenUrl = new URL(config.oauth.tokenUrl ?? `${deps.baseUrl}${TOKEN_OPERATION.path}`);
   const rateLimits = createRateLimitsArea({
+    connection: connection.name,
     recordChange: deps.recordChange,
     config,
     logger,
@@ -106,17 +110,19 @@ export function composeConnection(deps: ConnectionStackDeps) {
     persistentDatabase: deps.persistentDatabase,
     redis: deps.redis,
     keys,
+    // Readiness asks the console-wide slot too: on a cluster it may sit on another master.
+    consoleProbe: deps.consoleProbe,
     moduleRules: deps.moduleRules,
     sessionAlive: deps.sessionAlive,
     observe: {
-      fallbackChanged: (active) => metrics.governorFallback.set(active ? 1 : 0),
-      incidentStored: (incident) => metrics.incidents.inc({ scope: incident.scope }),
-      incidentWriteFailed: () => metrics.incidentWriteFailures.inc(),
+      fallbackChanged: (active) => metrics.governorFallback.set(labels, active ? 1 : 0),
+      incidentStored: (incident) => metrics.incidents.inc({ ...labels, scope: incident.scope }),
+      incidentWriteFailed: () => metrics.incidentWriteFailures.inc(labels),
     },
   });
   const { rateLimiting } = rateLimits;
   // Refusals are counted from the governor's events, not read back out of the 429 problems.
-  countRejections(rateLimiting.governor.events, metrics);
+  countRejections(rateLimiting.governor.events, metrics, connection.name);
   const guard = rateLimiting.guard;
   // One token per replica, deliberately not shared through Redis: a replica fetches one token per
   // token lifetime (each request counted against the account's limits like any other), which is
@@ -137,6 +143,7 @@ export function composeConnection(deps: ConnectionStackDeps) {
         traceTransport(deps.transport, rateLimiting.tokenOperation.id),
         rateLimiting.tokenOperation.id,
         metrics,
+        connection.name,
       ),
       guard,
       rateLimiting.tokenOperation,
@@ -145,7 +152,7 @@ export function composeConnection(deps: ConnectionStackDeps) {
     timeoutMs: config.upstream.timeoutMs,
     now,
     onTokenRequest: (event) => {
-      metrics.tokenRequests.inc({ outcome: event.outcome });
+      metrics.tokenRequests.inc({ ...labels, outcome: event.outcome });
       logTokenRequest(logger, event, config.oauth.tokenEncoding);
     },
   });
@@ -155,7 +162,7 @@ export function composeConnection(deps: ConnectionStackDeps) {
     tokens,
     guard,
     maxAnswerBytesByOperation: config.upstream.maxAnswerBytesByOperation,
-    observe: observeUpstream(metrics),
+    observe: observeUpstream(metrics, connection.name),
   });
   const eventTypes = createEventTypesArea({
     config,

@@ -6,4 +6,4 @@
 import { ReportedMinutesReader } from './integrations/reported-minutes-reader';
 import { serveReplayJob } from './planning/replay-worker';
 
-serveReplayJob((db) => new ReportedMinutesReader(db));
+serveReplayJob((db, connection) => new ReportedMinutesReader(db, { connection }));

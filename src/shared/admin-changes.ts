@@ -39,6 +39,11 @@ export const AdminChangeSchema = z.object({
   /** The state before (null: it did not exist) and after (null: it no longer exists). */
   before: z.nullable(z.record(z.string(), z.unknown())),
   after: z.nullable(z.record(z.string(), z.unknown())),
+  /**
+   * The platform connection it was made in; `default` for changes of the console as a whole and
+   * for those made before a console served several connections.
+   */
+  connection: z.string(),
 });
 export type AdminChange = z.infer<typeof AdminChangeSchema>;
 

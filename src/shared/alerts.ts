@@ -133,6 +133,8 @@ export const DeliverySchema = z.object({
   /** Also the alert's idempotency key in the payload. */
   id: z.string(),
   destinationId: z.string(),
+  /** The platform connection the alert is about (`default` for console-wide alerts). */
+  connection: z.string(),
   event: z.enum(DELIVERY_EVENT_TYPES),
   summary: z.string(),
   /** When the event happened (a block's end is queued when the block starts): the log's order. */

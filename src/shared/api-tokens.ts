@@ -43,11 +43,13 @@ export const CreatedApiTokenSchema = z.object({ ...ApiTokenSchema.shape, token: 
 export type CreatedApiToken = z.infer<typeof CreatedApiTokenSchema>;
 
 /**
- * The roles `creator` may give a token: an admin any, everyone else only their own. A token never
+ * The roles `creator` may give a token: an admin any, everyone else only their own, nobody without
+ * a role (tokens are console-wide: a person with roles in named connections only makes none). A token never
  * reaches further than the person who made it, and the auditor's separation of duties holds
  * (an auditor cannot make an admin token, an admin may make a read-only auditor token for a
  * script that exports the trail).
  */
-export function tokenRolesFor(creator: Role): readonly Role[] {
+export function tokenRolesFor(creator: Role | undefined): readonly Role[] {
+  if (creator === undefined) return [];
   return creator === 'admin' ? RoleSchema.options : [creator];
 }

@@ -38,6 +38,11 @@ export const AuditRecordSchema = z.object({
   user: z.string(),
   /** The name of the token for scripts it was made with; absent when a person made it. */
   token: z.optional(z.string()),
+  /**
+   * The platform connection the lookup went to (`default` for records made before a console
+   * served several). A person search answers sights in every connection, each naming its own.
+   */
+  connection: z.string(),
   /** Catalog operation id, or `unknown` when the request named none the catalog has. */
   operation: z.string(),
   outcome: z.enum(AUDIT_OUTCOMES),

@@ -43,6 +43,10 @@ export const ConnectionSummarySchema = z.object({
 });
 export type ConnectionSummary = z.infer<typeof ConnectionSummarySchema>;
 
+/** `GET /api/connections`: the connections the signed-in person has a role in, in switcher order. */
+export const ConnectionListSchema = z.object({ connections: z.array(ConnectionSummarySchema) });
+export type ConnectionList = z.infer<typeof ConnectionListSchema>;
+
 /** Where one connection's API lives: `/api/connections/{name}`, followed by the area's path. */
 export const CONNECTION_API_PREFIX = '/api/connections/';
 

@@ -13,7 +13,8 @@ export const ConsoleSessionSchema = z.object({
   /** The handle: DELETE /api/sessions/{id} ends the session. */
   id: z.string(),
   username: z.string(),
-  role: RoleSchema,
+  /** The console-wide role it acts with; absent for a person with roles in connections only. */
+  role: z.optional(RoleSchema),
   /** Display name and e-mail (provider sign-ins). */
   name: z.optional(z.string()),
   email: z.optional(z.string()),

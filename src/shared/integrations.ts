@@ -69,6 +69,8 @@ export const IntegrationSchema = z.object({
   id: z.string(),
   name: z.string(),
   owner: z.nullable(z.string()),
+  /** The platform connection it reports to (its key's), chosen at registration. */
+  connection: z.string(),
   status: z.enum(['active', 'revoked']),
   createdAt: IsoTime,
   /** When the current key was issued (registration or the latest rotation). */

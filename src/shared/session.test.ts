@@ -12,6 +12,11 @@ describe('roleAllows', () => {
     expect(roleAllows('support', ['admin'])).toBe(false);
     expect(roleAllows('support', [])).toBe(false);
   });
+
+  it('lets a person without a console-wide role use no console-wide page, even an open one', () => {
+    expect(roleAllows(undefined, undefined)).toBe(false);
+    expect(roleAllows(undefined, ['admin', 'auditor', 'support'])).toBe(false);
+  });
 });
 
 describe('usernames and sign-in bodies', () => {

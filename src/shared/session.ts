@@ -30,10 +30,28 @@ export const SIGN_IN_LOCK_SECONDS = 60;
 /** Passwords are limited only so that a huge body cannot make the BFF hash megabytes. */
 export const PASSWORD_MAX_LENGTH = 1024;
 
+/**
+ * A person's role in each platform connection they may use, by connection name: their grant for
+ * that connection where they have one, else their console-wide role (docs/security-model.md). A
+ * connection missing here is one they have no access to.
+ */
+export const ConnectionRolesSchema = z.record(z.string(), RoleSchema);
+export type ConnectionRoles = z.infer<typeof ConnectionRolesSchema>;
+
 /** `GET /api/session` and a successful `POST /api/session` answer with this. */
 export const SessionSchema = z.object({
   username: z.string(),
-  role: RoleSchema,
+  /**
+   * The console-wide role: it governs the console-wide pages (users' sessions, tokens, alerts,
+   * integrations, the audit trail). Absent for a person with roles in named connections only, who
+   * sees their connections' pages and none of those.
+   */
+  role: z.optional(RoleSchema),
+  /**
+   * The person's role in each configured connection they may use. Read as none when absent: a
+   * replica of the release before connections, during a rolling upgrade, does not send it.
+   */
+  roles: z._default(ConnectionRolesSchema, () => ({})),
   /**
    * Seconds without a person's action after which the session ends (SESSION_IDLE_MINUTES); the
    * page warns a minute before. Requests the page makes by itself do not count as actions.
@@ -62,9 +80,12 @@ export const SESSION_PROBLEM_TYPES = {
   forbidden: PROBLEM_TYPES.forbidden,
 } as const;
 
-/** True when `role` may use something restricted to `roles` (no restriction: everyone may). */
-export function roleAllows(role: Role, roles: readonly Role[] | undefined): boolean {
-  return roles === undefined || roles.includes(role);
+/**
+ * True when `role` may use something restricted to `roles` (no restriction: every role may). No
+ * role (a person without a console-wide role, on a console-wide page) may use nothing.
+ */
+export function roleAllows(role: Role | undefined, roles: readonly Role[] | undefined): boolean {
+  return role !== undefined && (roles === undefined || roles.includes(role));
 }
 
 /** `DELETE /api/sign-in-locks/:username` (admins): whose sign-in lockout was lifted. */

@@ -5,7 +5,12 @@ import { describe, expect, it } from 'vitest';
 import { sessionExtendedAt } from '../../lib/api-client';
 import { reasonForUnauthorised } from './use-signed-out-handler';
 
-const admin = { username: 'admin', role: 'admin' as const, idleSeconds: 900 };
+const admin = {
+  username: 'admin',
+  role: 'admin' as const,
+  roles: { default: 'admin' as const },
+  idleSeconds: 900,
+};
 
 describe('reasonForUnauthorised', () => {
   it('records nothing when nobody was signed in', () => {

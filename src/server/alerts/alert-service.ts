@@ -2,6 +2,7 @@
 // by a key per destination (one per incident, one per threshold crossing, see alert-conditions.ts). Also the
 // one-click test and the entry point other parts of the console call to raise an event (the
 // account-wide reporters will raise `reporter.silent` through reporterSilent()).
+import { DEFAULT_CONNECTION } from '../../shared/connections';
 import { randomUUID } from 'node:crypto';
 import type { AlertEventType, Delivery } from '../../shared/alerts';
 import type { Logger } from '../observability/logger';
@@ -58,6 +59,11 @@ export interface EmitOptions {
   readonly maxWaiting?: number;
   /** Told of each destination whose full queue dropped the event, with how many wait. */
   readonly onDrop?: (destination: StoredDestination, waiting: number) => void;
+  /**
+   * The platform connection the alert is about; DEFAULT_CONNECTION when not given (alerts about
+   * the console as a whole, and every alert until the monitors are built per connection).
+   */
+  readonly connection?: string;
 }
 
 /** Raises alerts. */
@@ -99,6 +105,7 @@ export class AlertService {
       const added = await store.enqueue({
         id,
         destinationId: destination.id,
+        connection: options.connection ?? DEFAULT_CONNECTION,
         event: event.type,
         dedupKey: options.dedupKey,
         summary: event.summary,
@@ -136,6 +143,7 @@ export class AlertService {
     await store.enqueue({
       id,
       destinationId: destination.id,
+      connection: DEFAULT_CONNECTION,
       event: 'test',
       // Every press of the button is its own alert.
       dedupKey: `test:${randomUUID()}`,

@@ -27,6 +27,8 @@ export interface StoredDestination extends Omit<Destination, 'urlHint'> {
 export interface NewDelivery {
   readonly id: string;
   readonly destinationId: string;
+  /** The platform connection the alert is about (console-wide alerts: DEFAULT_CONNECTION). */
+  readonly connection: string;
   readonly event: DeliveryEventType;
   readonly dedupKey: string;
   readonly summary: string;
@@ -88,6 +90,7 @@ const DeliveryRowSchema = z.object({
   error: z.string().nullable(),
   latency_ms: integer.nullable(),
   created_at: z.string(),
+  connection: z.string(),
 });
 type DeliveryRow = z.infer<typeof DeliveryRowSchema>;
 
@@ -140,6 +143,7 @@ function toDelivery(row: DeliveryRow): Delivery {
   return {
     id: row.id,
     destinationId: row.destination_id,
+    connection: row.connection,
     event: row.event,
     summary: row.summary,
     ...aboutAlert(row),
@@ -158,7 +162,8 @@ function toDelivery(row: DeliveryRow): Delivery {
 const DESTINATION_COLUMNS =
   'id, name, kind, url, secret, signing, events, enabled, hold_back_seconds, created_at';
 const DELIVERY_COLUMNS = `id, destination_id, event, summary, payload, status, attempts,
-  next_attempt_at, last_attempt_at, delivered_at, response_status, error, latency_ms, created_at`;
+  next_attempt_at, last_attempt_at, delivered_at, response_status, error, latency_ms, created_at,
+  connection`;
 
 /** Due: waiting for its time, or delivering under a lease that ran out (its sender died). */
 const DUE = `((status IN ('pending', 'retrying') AND next_attempt_at <= CAST($1 AS text))
@@ -306,8 +311,8 @@ export class AlertStore {
       db,
       z.object({ id: z.string() }),
       `INSERT INTO alert_deliveries (id, destination_id, event, dedup_key, summary, payload,
-         status, attempts, next_attempt_at, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6, 'pending', 0, $7, $8)
+         status, attempts, next_attempt_at, created_at, connection)
+       VALUES ($1, $2, $3, $4, $5, $6, 'pending', 0, $7, $8, $9)
        ON CONFLICT (destination_id, dedup_key) DO NOTHING
        RETURNING id`,
       [
@@ -319,6 +324,7 @@ export class AlertStore {
         delivery.payload,
         iso(delivery.dueAt),
         iso(delivery.createdAt),
+        delivery.connection,
       ],
     );
     return rows.length > 0;

@@ -37,6 +37,7 @@ function entry(seq: number, at: number): AuditEntryAlert {
     change: {
       id: sortableId(at),
       at: new Date(at).toISOString(),
+      connection: 'default',
       username: 'admin',
       tokenId: null,
       tokenName: null,

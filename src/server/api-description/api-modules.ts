@@ -16,9 +16,9 @@ import {
   integrationReportsApi,
 } from '../integrations/integrations-routes';
 import { metaApi } from '../routes/meta';
-import { connectionsListApi } from '../routes/connections-list';
 import { planningApi } from '../planning/planning-routes';
 import { rateLimitsApi } from '../rate-limits/rate-limits-routes';
+import { connectionsApi } from '../auth/connections-routes';
 import { consoleSessionsApi } from '../auth/console-sessions-routes';
 import { sessionApi } from '../auth/session-routes';
 import { signInLocksApi } from '../auth/sign-in-lock-routes';
@@ -30,8 +30,8 @@ export const API_MODULES: readonly ApiModule[] = [
   signInLocksApi,
   consoleSessionsApi,
   tokensApi,
+  connectionsApi,
   metaApi,
-  connectionsListApi,
   healthApi,
   apiDescriptionApi,
   eventTypesApi,

@@ -164,7 +164,7 @@ function commonProblems(operation: ApiOperation): Record<string, JsonSchema> {
       'Any other problem (problem+json): the console failed (500) or its store is unavailable (503). The `type` URI leads to an explanation.',
     ),
   };
-  if ('session' in operation.access) {
+  if ('session' in operation.access || 'signedIn' in operation.access) {
     common['401'] = problemAnswer(
       'Not signed in, or the session ended (`/problems/signed-out`); or the bearer token is malformed, revoked or expired. Sign in with POST /api/session, or make a token.',
       {
@@ -172,11 +172,14 @@ function commonProblems(operation: ApiOperation): Record<string, JsonSchema> {
           'The session challenge, `Cookie realm="console"`; for a bearer token, `Bearer error="invalid_token"`.',
       },
     );
-    const roles = operation.access.session;
+    // Anyone signed in passes the role check; a session operation needs a console-wide role.
+    const roles = 'session' in operation.access ? operation.access.session : undefined;
     common['403'] = problemAnswer(
-      roles.length < RoleSchema.options.length
-        ? `A cross-origin request, a missing X-CSRF header (with the cookie), or a role other than ${roles.join(', ')} (a token's: with \`WWW-Authenticate: Bearer error="insufficient_scope"\`).`
-        : 'A cross-origin request or a missing X-CSRF header (with the cookie).',
+      roles === undefined
+        ? 'A cross-origin request or a missing X-CSRF header (with the cookie).'
+        : roles.length < RoleSchema.options.length
+          ? `A cross-origin request, a missing X-CSRF header (with the cookie), or a role other than ${roles.join(', ')} (a token's: with \`WWW-Authenticate: Bearer error="insufficient_scope"\`).`
+          : 'A cross-origin request, a missing X-CSRF header (with the cookie), or no console-wide role (roles in named connections only).',
     );
   } else if ('public' in operation.access) {
     common['403'] = problemAnswer('A cross-origin request or a missing X-CSRF header.');
@@ -201,6 +204,7 @@ function operationObject(
   const notes = [
     operation.description,
     'session' in access ? `Roles: ${roles.join(', ')}.` : undefined,
+    'signedIn' in access ? 'Anyone signed in.' : undefined,
     operation.demoOnly ? 'Served in demo mode only (no UPSTREAM_BASE_URL).' : undefined,
   ].filter((note): note is string => note !== undefined);
   const responses: Record<string, JsonSchema> = {};
@@ -219,7 +223,7 @@ function operationObject(
     description: notes.join('\n\n'),
     tags: [module.tag.name],
     security:
-      'session' in access
+      'session' in access || 'signedIn' in access
         ? [{ sessionCookie: [] }, { consoleToken: [] }]
         : 'integrationKey' in access
           ? [{ integrationKey: [] }]

@@ -3,7 +3,11 @@
 // itself, so a new operation is covered the day it is described.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RoleSchema, type Role } from '../../shared/session';
-import { startBffHarness, type BffHarness } from '../test-support/bff-harness';
+import {
+  HARNESS_CONNECTION_USER,
+  startBffHarness,
+  type BffHarness,
+} from '../test-support/bff-harness';
 import { API_MODULES } from './api-modules';
 import { describedBase } from '../http/api-operation';
 import { connectionApiPath, DEFAULT_CONNECTION } from '../../shared/connections';
@@ -29,21 +33,46 @@ const OPERATIONS = API_MODULES.flatMap((module) =>
               .replace(':connection', DEFAULT_CONNECTION)
               .replace(/:[A-Za-z]+/g, 'x'),
             roles: operation.access.session,
+            /** One connection's operation: decided by the person's role in that connection. */
+            scoped: module.scope === 'connection',
           },
         ]
       : [],
   ),
 );
 
-async function call(method: string, path: string, as: Role): Promise<Response> {
+/** Signs in the person with a role in the connection `default` only; their Cookie header. */
+async function connectionOnlyCookie(): Promise<string> {
+  const { username, password } = HARNESS_CONNECTION_USER;
+  const response = await h.request(
+    '/api/session',
+    {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ username, password }),
+    },
+    { as: null },
+  );
+  expect(response.status).toBe(200);
+  return response.headers.get('set-cookie')!.split(';', 1)[0]!;
+}
+
+async function call(
+  method: string,
+  path: string,
+  as: Role | { cookie: string },
+): Promise<Response> {
   const response = await h.request(
     path,
     {
       method,
-      headers: { 'Content-Type': 'application/json' },
+      headers: {
+        'Content-Type': 'application/json',
+        ...(typeof as === 'object' ? { Cookie: as.cookie } : {}),
+      },
       ...(method === 'GET' ? {} : { body: '{}' }),
     },
-    { as },
+    { as: typeof as === 'object' ? null : as },
   );
   // The live stream never ends by itself; only the status is wanted.
   await response.body?.cancel();
@@ -94,6 +123,79 @@ describe('each role on each described operation', () => {
       }
     }
     expect(wrong).toEqual([]);
+  });
+});
+
+describe('a person with roles in named connections only', () => {
+  it('is refused by every console-wide operation with 403, sending nothing', async () => {
+    const cookie = await connectionOnlyCookie();
+    const sentBefore = h.sent.length;
+    const wrong: string[] = [];
+    for (const { method, path } of OPERATIONS.filter((operation) => !operation.scoped)) {
+      const response = await call(method, path, { cookie });
+      if (response.status !== 403) wrong.push(`${method} ${path}: ${response.status}`);
+    }
+    expect(wrong).toEqual([]);
+    expect(h.sent.length).toBe(sentBefore);
+  });
+
+  it("works their connection's pages as its role allows there, and meets 404 for one not configured", async () => {
+    const cookie = await connectionOnlyCookie();
+    const scoped = OPERATIONS.filter((operation) => operation.scoped);
+    expect(scoped.length).toBeGreaterThan(5);
+    // Support in `default`: an operation for admins only there is refused like any support's.
+    const wrong: string[] = [];
+    for (const { method, path, roles } of scoped.filter(
+      (operation) => !operation.roles.includes('support'),
+    )) {
+      const response = await call(method, path, { cookie });
+      if (response.status !== 403)
+        wrong.push(`${method} ${path}: ${response.status} (${roles.join(',')})`);
+    }
+    expect(wrong).toEqual([]);
+    const list = await h.request(
+      '/api/connections/default/event-types',
+      { headers: { Cookie: cookie } },
+      { as: null },
+    );
+    expect(list.status).toBe(200);
+    await list.body?.cancel();
+    const elsewhere = await h.request(
+      '/api/connections/uat/event-types',
+      { headers: { Cookie: cookie } },
+      { as: null },
+    );
+    expect(elsewhere.status).toBe(404);
+  });
+
+  /** A GET with `cookie`, its body read. */
+  const get = async (path: string, cookie: string) => {
+    const response = await h.request(path, { headers: { Cookie: cookie } }, { as: null });
+    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+  };
+
+  it('is told their roles, and lists their connections', async () => {
+    const cookie = await connectionOnlyCookie();
+    const session = await get('/api/session', cookie);
+    expect(session.body).toMatchObject({
+      username: 'connection-support',
+      roles: { default: 'support' },
+    });
+    expect(session.body).not.toHaveProperty('role');
+    expect(await get('/api/connections', cookie)).toEqual({
+      status: 200,
+      body: {
+        connections: [{ name: 'default', label: 'Default', colour: 'blue', role: 'support' }],
+      },
+    });
+  });
+
+  it.each(ROLES)('lists the connections of %s too', async (role) => {
+    // A fresh session: signing out everywhere above ended the role's first one.
+    expect(await get('/api/connections', await h.signIn(role))).toMatchObject({
+      status: 200,
+      body: { connections: [{ name: 'default', role }] },
+    });
   });
 });
 

@@ -82,7 +82,7 @@ export class ApiTokens {
    * rejects, no token is made.
    */
   async create(
-    owner: RequestUser,
+    owner: Pick<RequestUser, 'username' | 'method'>,
     request: CreateApiToken,
     beforeWrite?: (made: { token: string; record: ApiTokenRecord }) => Promise<void>,
   ): Promise<{ token: string; record: ApiTokenRecord }> {

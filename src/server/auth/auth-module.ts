@@ -6,13 +6,14 @@ import type { RecordChange } from '../http/admin-change';
 import type { Config } from '../config/config';
 import type { Logger } from '../observability/logger';
 import type { RedisClient } from '../redis/redis-connection';
-import type { RedisKeys } from '../redis/redis-keys';
+import type { ConsoleRedisKeys } from '../redis/redis-keys';
 import type { ConsoleStore } from '../store/open-store';
 import { ApiTokens } from './api-tokens';
 import { Hono, type MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../http/app-env';
 import type { SignInOptions } from '../../shared/sign-in-options';
 import { createConsoleAuth, type ConsoleAuth } from './console-auth';
+import { connectionsRoutes } from './connections-routes';
 import { consoleSessionsRoutes } from './console-sessions-routes';
 import { OidcDiscovery, type ProviderFetch } from './oidc-discovery';
 import { oidcRoutes } from './oidc-routes';
@@ -30,7 +31,8 @@ export interface AuthAreaDeps {
   readonly logger: Logger;
   readonly now: () => number;
   readonly store: ConsoleStore;
-  readonly redis?: { readonly connection: RedisClient; readonly keys: RedisKeys } | undefined;
+  readonly redis?:
+    { readonly connection: RedisClient; readonly keys: ConsoleRedisKeys } | undefined;
   /**
    * Records sign-ins (password and provider), unlocks, sessions ended by others and tokens made
    * and revoked in the audit trail (compose.ts).
@@ -100,6 +102,8 @@ export function createAuthArea(deps: AuthAreaDeps): AuthArea {
       { path: '/api/sign-in-locks', app: signInLockRoutes(auth, deps.recordChange) },
       // Everyone sees and ends their own sessions; the routes let admins at everyone's.
       { path: '/api/sessions', app: consoleSessionsRoutes(auth, deps.recordChange) },
+      // Anyone signed in, also with roles in named connections only (its description says so).
+      { path: '/api/connections', app: connectionsRoutes(config.connections) },
       {
         path: '/api/tokens',
         app: tokenRoutes({ tokens, logger, recordChange: deps.recordChange }),

@@ -18,13 +18,18 @@ async function setUp(ownerRole: Role, tokenRole: Role, method?: 'provider') {
   const owner = { username: 'alice', role: ownerRole, ...(method ? { method } : {}) };
   const { token } = await tokens.create(owner, { name: 'sync', role: tokenRole, expiresInDays: 7 });
   const directory = new Map<string, Role>([['alice', ownerRole]]);
+  // The owner's grants in named connections, beside the console-wide role above.
+  const grants: Record<string, Role> = {};
   const users = {
     find: (username: string) => {
       const role = directory.get(username);
-      return role ? { username, role, version: `v-${role}` } : undefined;
+      return role
+        ? { username, role, roles: { default: role, ...grants }, version: `v-${role}` }
+        : undefined;
     },
   };
-  return { use: () => tokenUser(tokens, users, token), directory };
+  const connections = ['default', 'uat'];
+  return { use: () => tokenUser({ tokens, users, connections }, token), directory, grants };
 }
 
 describe('tokenUser', () => {
@@ -56,6 +61,19 @@ describe('tokenUser', () => {
   it('takes a provider sign-in’s token as made: the users file does not know them', async () => {
     const { use, directory } = await setUp('auditor', 'auditor', 'provider');
     directory.delete('alice');
-    expect(await use()).toMatchObject({ username: 'alice', role: 'auditor' });
+    expect(await use()).toMatchObject({
+      username: 'alice',
+      role: 'auditor',
+      roles: { default: 'auditor', uat: 'auditor' },
+    });
+  });
+
+  it('acts in a connection only where the owner’s role there could have made the token', async () => {
+    const { use, grants } = await setUp('admin', 'admin');
+    grants.uat = 'support';
+    expect((await use())?.roles).toEqual({ default: 'admin' });
+    const auditors = await setUp('admin', 'auditor');
+    auditors.grants.uat = 'auditor';
+    expect((await auditors.use())?.roles).toEqual({ default: 'auditor', uat: 'auditor' });
   });
 });

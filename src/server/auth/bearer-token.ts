@@ -7,6 +7,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { tokenRolesFor } from '../../shared/api-tokens';
 import type { AppEnv, RequestUser } from '../http/app-env';
 import type { ApiTokens } from './api-tokens';
+import { connectionRoles } from './connection-roles';
 import type { UserDirectory } from './user-directory';
 
 /**
@@ -27,24 +28,36 @@ export function unlessBearer(middleware: MiddlewareHandler<AppEnv>): MiddlewareH
 
 /**
  * The principal a token acts for, or undefined when it is malformed, unknown, revoked or expired,
- * or when its owner can no longer give it: removed from the users file, or their role lowered
- * below the token's. Provider sign-ins are not in the users file; their tokens hold until they
- * expire or are revoked (docs/security-model.md).
+ * or when its owner can no longer give it: removed from the users file, or their console-wide
+ * role lowered below the token's. The token's role applies console-wide and in each connection
+ * whose role of the owner could give it (an owner's support grant in production keeps an admin
+ * token out of production). Provider sign-ins are not in the users file; their tokens hold, in
+ * every connection, until they expire or are revoked (docs/security-model.md).
  */
 export async function tokenUser(
-  tokens: ApiTokens | undefined,
-  users: Pick<UserDirectory, 'find'>,
+  auth: {
+    tokens?: ApiTokens | undefined;
+    users: Pick<UserDirectory, 'find'>;
+    connections: readonly string[];
+  },
   credential: string,
 ): Promise<RequestUser | undefined> {
-  const record = await tokens?.verify(credential);
+  const record = await auth.tokens?.verify(credential);
   if (!record) return undefined;
+  let roles = connectionRoles(auth.connections, record.role, undefined);
   if (record.ownerSource === 'users-file') {
-    const owner = users.find(record.owner);
+    const owner = auth.users.find(record.owner);
     if (!owner || !tokenRolesFor(owner.role).includes(record.role)) return undefined;
+    roles = Object.fromEntries(
+      Object.entries(owner.roles)
+        .filter(([, role]) => tokenRolesFor(role).includes(record.role))
+        .map(([name]) => [name, record.role]),
+    );
   }
   return {
     username: record.owner,
     role: record.role,
+    roles,
     method: 'token',
     token: { id: record.id, name: record.name },
   };

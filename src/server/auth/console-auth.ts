@@ -20,6 +20,8 @@ const NO_LOCAL_USERS: UserDirectory = {
 /** Everything the session routes and the session middleware need. */
 export interface ConsoleAuth {
   users: UserDirectory;
+  /** The configured connections' names: a person's roles are resolved for these. */
+  connections: readonly string[];
   /** Whether the password form signs anyone in (LOCAL_SIGN_IN). */
   localSignIn: boolean;
   sessions: SessionStore;
@@ -68,13 +70,14 @@ export function createConsoleAuth({
     trustProxy: config.web.trustProxy,
   };
   const signInThrottle = throttle ?? new SignInThrottle();
+  const connections = config.connections.map((connection) => connection.name);
   let users: UserDirectory;
   if (!config.auth.localSignIn) {
     // Single sign-on only (LOCAL_SIGN_IN=off): no password signs anyone in, whatever a users
     // file holds, and password sessions from before end at their next request.
     users = NO_LOCAL_USERS;
   } else if (config.mode === 'demo') {
-    users = demoUserDirectory(config.auth.demoPassword);
+    users = demoUserDirectory(config.auth.demoPassword, connections);
   } else {
     const file = config.auth.usersFile;
     if (!file)
@@ -82,6 +85,7 @@ export function createConsoleAuth({
     try {
       users = fileUserDirectory(file, {
         logger,
+        connections,
         ...(now ? { now } : {}),
         onUnlock: (username) => {
           signInThrottle.unlock(username).then(
@@ -103,6 +107,7 @@ export function createConsoleAuth({
   }
   return {
     users,
+    connections,
     localSignIn: config.auth.localSignIn,
     sessions:
       sessions ??

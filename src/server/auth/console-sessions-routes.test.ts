@@ -86,7 +86,7 @@ describe('GET /api/sessions with a single sign-on session', () => {
     const h = await start();
     const admin = await signInFrom(h, 'admin', CHROMIUM_LINUX);
     const zoe = await h.auth.sessions.create(
-      { username: 'zoe', role: 'support' },
+      { username: 'zoe' },
       {
         method: 'provider',
         role: 'support',

@@ -25,7 +25,8 @@ import { sessionIdHash, type SessionRecord } from './session-store';
 import { NO_STORE } from '../http/no-store';
 
 /** Whether `user` may see and end everyone's sessions. */
-const seesEveryone = (user: RequestUser) => ADMIN_ONLY.includes(user.role);
+const seesEveryone = (user: RequestUser) =>
+  user.role !== undefined && ADMIN_ONLY.includes(user.role);
 
 function noSuchSession(): HttpProblem {
   return new HttpProblem({
@@ -54,7 +55,7 @@ async function visibleSessions(
 ): Promise<Array<{ record: SessionRecord; actsFor: RequestUser }>> {
   const records = await auth.sessions.list(seesEveryone(user) ? {} : { username: user.username });
   return records.flatMap((record) => {
-    const actsFor = userOfSession(auth.users, record);
+    const actsFor = userOfSession(auth, record);
     return actsFor ? [{ record, actsFor }] : [];
   });
 }
@@ -64,7 +65,7 @@ function shown(record: SessionRecord, actsFor: RequestUser, current: string | un
   const session: ConsoleSession = {
     id: record.handle,
     username: record.username,
-    role: actsFor.role,
+    ...(actsFor.role ? { role: actsFor.role } : {}),
     method: record.method,
     startedAt: new Date(record.createdAt).toISOString(),
     lastActiveAt: new Date(record.lastSeenAt).toISOString(),

@@ -81,6 +81,27 @@ describe('signing in with the identity provider', () => {
     expect(await harness.auth.sessions.list()).toEqual([]);
   });
 
+  it('gives a group mapped in a named connection a role there only, and no console-wide pages', async () => {
+    const { harness } = await consoleWithProvider({
+      env: {
+        OIDC_ROLE_MAP: 'admin=privacy-admins;auditor=dpo;support@default=support-team,helpdesk',
+      },
+    });
+    const trip = await signInTrip(harness.app, 'sam');
+    const session = await sessionOf(harness, trip.sessionCookie);
+    expect(session).toMatchObject({
+      status: 200,
+      body: { username: 'sam', roles: { default: 'support' }, method: 'provider' },
+    });
+    expect(session.body).not.toHaveProperty('role');
+    const headers = { 'X-CSRF': '1', Cookie: trip.sessionCookie! };
+    expect((await harness.app.request('/api/sessions', { headers })).status).toBe(403);
+    const connections = await harness.app.request('/api/connections', { headers });
+    expect(await connections.json()).toMatchObject({
+      connections: [{ name: 'default', role: 'support' }],
+    });
+  });
+
   it('reads roles from a nested claim (OIDC_ROLES_CLAIM=realm_access.roles)', async () => {
     const { harness } = await consoleWithProvider({
       env: { OIDC_ROLES_CLAIM: 'realm_access.roles' },

@@ -9,6 +9,7 @@ import type { AppEnv, RequestUser } from '../http/app-env';
 import type { RecordChange } from '../http/admin-change';
 import type { IdentityConfig } from '../config/config';
 import { browserDescription } from './browser-description';
+import { connectionRoles } from './connection-roles';
 import type { ConsoleAuth } from './console-auth';
 import { ProviderUnreachableError, type OidcDiscovery } from './oidc-discovery';
 import { LogoutTokenError, verifyLogoutToken } from './oidc-logout-token';
@@ -28,7 +29,7 @@ import {
 import { sessionUser } from './require-session';
 import { endSession, endSessions } from './end-sessions';
 import { writeSessionCookie } from './session-cookie';
-import { signInRecorder } from './sign-in-record';
+import { rolesRecorded, signInRecorder } from './sign-in-record';
 import { NO_STORE } from '../http/no-store';
 
 export interface OidcRoutesDeps {
@@ -98,7 +99,8 @@ export function oidcRoutes(deps: OidcRoutesDeps) {
     if (previous.sessionId) await endSession(auth, previous.sessionId);
     const user: RequestUser = {
       username: identity.username,
-      role: identity.role,
+      ...(identity.role ? { role: identity.role } : {}),
+      roles: connectionRoles(auth.connections, identity.role, identity.connectionRoles),
       method: 'provider',
       ...(identity.name ? { name: identity.name } : {}),
       ...(identity.email ? { email: identity.email } : {}),
@@ -107,7 +109,8 @@ export function oidcRoutes(deps: OidcRoutesDeps) {
     const userAgent = browserDescription(c.req.header('user-agent'));
     const session = await auth.sessions.create(user, {
       method: 'provider',
-      role: identity.role,
+      ...(identity.role ? { role: identity.role } : {}),
+      connectionRoles: identity.connectionRoles,
       ...(identity.name ? { name: identity.name } : {}),
       ...(identity.email ? { email: identity.email } : {}),
       provider: {
@@ -154,15 +157,19 @@ export function oidcRoutes(deps: OidcRoutesDeps) {
           const callbackUrl = new URL(config.redirectUri);
           callbackUrl.search = new URL(c.req.url).search;
           const identity = await deps.signIn.finish(callbackUrl, transaction);
+          const providerRoles = rolesRecorded({
+            role: identity.role,
+            connections: identity.connectionRoles,
+          });
           await recordSignIn(c, {
             action: 'sign-in.succeeded',
             actorName: identity.username,
             target: identity.username,
-            after: { method: 'provider', role: identity.role },
+            after: { method: 'provider', ...providerRoles },
           });
           await startSession(c, identity);
           auth.logger.info(
-            { reqId: c.get('requestId'), user: identity.username, role: identity.role },
+            { reqId: c.get('requestId'), user: identity.username, ...providerRoles },
             'signed in with the identity provider',
           );
           return c.redirect(identity.returnTo, 303);

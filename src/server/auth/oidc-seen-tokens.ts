@@ -3,7 +3,7 @@
 // token is refused by every replica. Each entry is dropped when its token would have expired.
 import { createHash } from 'node:crypto';
 import type { RedisClient } from '../redis/redis-connection';
-import type { RedisKeys } from '../redis/redis-keys';
+import type { ConsoleRedisKeys } from '../redis/redis-keys';
 import type { SqlDatabase } from '../store/database';
 
 /** Remembers seen logout tokens. */
@@ -60,7 +60,7 @@ export class SqlSeenLogoutTokens implements SeenLogoutTokens {
 export class RedisSeenLogoutTokens implements SeenLogoutTokens {
   constructor(
     private readonly redis: RedisClient,
-    private readonly keys: RedisKeys,
+    private readonly keys: ConsoleRedisKeys,
     private readonly now: () => number,
   ) {}
 

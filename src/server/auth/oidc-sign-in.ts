@@ -3,10 +3,10 @@
 // openid-client), then the console's own rules: a second factor when required, a mapped group.
 import { createHash } from 'node:crypto';
 import * as client from 'openid-client';
-import { USERNAME_PATTERN, type Role } from '../../shared/session';
+import { USERNAME_PATTERN } from '../../shared/session';
 import type { IdentityConfig } from '../config/config';
 import { ProviderUnreachableError, type OidcDiscovery } from './oidc-discovery';
-import { groupsIn, roleForGroups } from './oidc-role-map';
+import { groupsIn, rolesForGroups, type ProviderRoles } from './oidc-role-map';
 import { TRANSACTION_TTL_SECONDS, type SignInTransaction } from './oidc-transaction';
 
 /** Why a return from the provider gives no session; each has its own page (oidc-pages.ts). */
@@ -18,10 +18,9 @@ export type SignInRefusal =
   | { readonly kind: 'mfa-required' }
   | { readonly kind: 'no-access'; readonly name?: string };
 
-/** A person the provider vouched for, with the console role their groups give. */
-export interface ProviderIdentity {
+/** A person the provider vouched for, with the console roles their groups give. */
+export interface ProviderIdentity extends ProviderRoles {
   readonly username: string;
-  readonly role: Role;
   readonly name?: string;
   readonly email?: string;
   readonly issuer: string;
@@ -178,13 +177,15 @@ export class OidcSignIn {
     }
     const sub = String(claims.sub);
     const name = claimString(claims, 'name');
-    const role = roleForGroups(config.roleMap, groupsIn(claims, config.rolesClaim));
-    if (!role) throw new SignInRefusedError({ kind: 'no-access', ...(name ? { name } : {}) });
+    const roles = rolesForGroups(config.roleMap, groupsIn(claims, config.rolesClaim));
+    if (!roles.role && Object.keys(roles.connectionRoles).length === 0) {
+      throw new SignInRefusedError({ kind: 'no-access', ...(name ? { name } : {}) });
+    }
     const email = claimString(claims, 'email');
     const sid = claimString(claims, 'sid');
     return {
       username: providerUsername(claims, sub),
-      role,
+      ...roles,
       ...(name ? { name } : {}),
       ...(email ? { email } : {}),
       issuer: String(claims.iss),

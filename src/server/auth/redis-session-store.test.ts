@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../observability/logger';
 import { HttpProblem } from '../http/problem';
 import { closeRedis, connectRedis, type RedisClient } from '../redis/redis-connection';
-import { redisKeys } from '../redis/redis-keys';
+import { consoleRedisKeys } from '../redis/redis-keys';
 import {
   listRedisKeys,
   REDIS_ENGINES,
@@ -40,7 +40,7 @@ describe.each(REDIS_ENGINES)('RedisSessionStore on $title', (engine: RedisEngine
 
   /** Two replicas' stores on one Redis, under a namespace of their own. */
   const replicas = async (clock: { now: number }, url?: string) => {
-    const keys = redisKeys(testNamespace());
+    const keys = consoleRedisKeys(testNamespace());
     const store = async () =>
       new RedisSessionStore({
         redis: await connect(url),
@@ -84,7 +84,7 @@ describe.each(REDIS_ENGINES)('RedisSessionStore on $title', (engine: RedisEngine
         const clock = { now: Date.now() };
         const { a, b } = await replicas(clock, `redis://127.0.0.1:${proxy.port}`);
         const alice = await a.create(user, password);
-        const bob = await a.create({ username: 'support', role: 'support' }, password);
+        const bob = await a.create({ username: 'support' }, password);
         expect(await b.touch(alice.id)).toBeDefined();
 
         await proxy.cut();
@@ -114,7 +114,7 @@ describe.each(REDIS_ENGINES)('RedisSessionStore on $title', (engine: RedisEngine
 
     /** The sign-in throttles of two replicas sharing one Redis namespace of their own. */
     async function throttlesOfTwoReplicas(): Promise<[SignInThrottle, SignInThrottle]> {
-      const keys = redisKeys(testNamespace());
+      const keys = consoleRedisKeys(testNamespace());
       const shared = async () =>
         new SignInThrottle(DEFAULT_SIGN_IN_THROTTLE, { redis: await connect(), keys });
       return [await shared(), await shared()];

@@ -8,10 +8,11 @@
 // applied here at once and in Redis as soon as it answers. New sign-ins wait for Redis.
 import type { RedisClient } from '../redis/redis-connection';
 import * as z from 'zod';
-import type { RequestUser } from '../http/app-env';
-import type { RedisKeys } from '../redis/redis-keys';
+import type { ConsoleRedisKeys } from '../redis/redis-keys';
 import {
+  knownGrants,
   knownRole,
+  type SessionOwner,
   MemorySessionStore,
   newestFirst,
   newSessionRecord,
@@ -30,7 +31,7 @@ import { sessionStoreUnavailable } from './session-unavailable';
 export interface RedisSessionStoreOptions {
   readonly redis: RedisClient;
   /** The deployment's key names. */
-  readonly keys: RedisKeys;
+  readonly keys: ConsoleRedisKeys;
   /** A session unused for this long ends (SESSION_IDLE_MINUTES). */
   readonly idleMs: number;
   /** A session ends this long after sign-in however active it is (SESSION_MAX_HOURS). */
@@ -48,6 +49,8 @@ const StoredSession = z.object({
   // Sessions stored before sign-ins were told apart were all password sessions.
   method: z.enum(['password', 'provider']).default('password'),
   role: z.string().optional(),
+  // Absent on sessions stored before roles per connection: the role applies everywhere.
+  connectionRoles: z.record(z.string(), z.unknown()).optional(),
   name: z.string().optional(),
   email: z.string().optional(),
   userAgent: z.string().optional(),
@@ -67,9 +70,16 @@ const StoredSession = z.object({
 function parseStored(text: string, id: string, handle: string): SessionRecord | undefined {
   const stored = StoredSession.safeParse(safeJson(text));
   if (!stored.success) return undefined;
-  const { role, ...rest } = stored.data;
+  const { role, connectionRoles, ...rest } = stored.data;
   const known = knownRole(role);
-  return { ...rest, ...(known ? { role: known } : {}), id, handle };
+  const grants = knownGrants(connectionRoles);
+  return {
+    ...rest,
+    ...(known ? { role: known } : {}),
+    ...(grants ? { connectionRoles: grants } : {}),
+    id,
+    handle,
+  };
 }
 
 /** MGET in slices, so a long list never makes one huge command. */
@@ -99,7 +109,7 @@ export class RedisSessionStore implements SessionStore {
     });
   }
 
-  async create(user: RequestUser, details: NewSessionDetails): Promise<SessionRecord> {
+  async create(user: SessionOwner, details: NewSessionDetails): Promise<SessionRecord> {
     const record = newSessionRecord(user, details, this.#now());
     const { redis, keys } = this.#options;
     await this.#run(async () => {

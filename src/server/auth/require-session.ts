@@ -5,39 +5,43 @@ import type { Context, MiddlewareHandler } from 'hono';
 import type { AppEnv, RequestUser } from '../http/app-env';
 import { invalidTokenProblem, signedOutProblem } from '../http/auth-problems';
 import { bearerCredential, tokenUser } from './bearer-token';
+import { connectionRoles } from './connection-roles';
 import type { ConsoleAuth } from './console-auth';
 import { endSession } from './end-sessions';
 import { clearSessionCookie, readSessionCookie } from './session-cookie';
 import type { SessionRecord, TouchOptions } from './session-store';
-import type { UserDirectory } from './user-directory';
 
 /**
  * Whom `session` acts for now, or `undefined` when it must end. A password session acts for
  * its users-file entry only while the entry is the one it signed in with (its version: a new
- * password, a new role, or the user removed and added again all change it), so no request needs
- * to come between such a change and the end of the old sessions. A provider session acts for
- * the person and role its sign-in recorded.
+ * password, a new role in the console or in a connection, or the user removed and added again all
+ * change it), so no request needs to come between such a change and the end of the old sessions.
+ * A provider session acts for the person and roles its sign-in recorded; one stored before roles
+ * per connection existed has no grants, so its role applies in every connection.
  */
 export function userOfSession(
-  users: UserDirectory,
+  auth: Pick<ConsoleAuth, 'users' | 'connections'>,
   session: SessionRecord,
 ): RequestUser | undefined {
   if (session.method === 'provider') {
-    if (!session.role) return undefined;
-    const { name, email } = session;
+    const { role, connectionRoles: grants, name, email } = session;
+    const roles = connectionRoles(auth.connections, role, grants);
+    if (!role && Object.keys(roles).length === 0) return undefined;
     const authTime = session.provider?.authTime;
     return {
       username: session.username,
-      role: session.role,
+      ...(role ? { role } : {}),
+      roles,
       method: 'provider',
       ...(name !== undefined ? { name } : {}),
       ...(email !== undefined ? { email } : {}),
       ...(authTime !== undefined ? { authTime } : {}),
     };
   }
-  const entry = users.find(session.username);
+  const entry = auth.users.find(session.username);
   if (!entry || entry.version !== session.userVersion) return undefined;
-  return { username: entry.username, role: entry.role, method: 'password' };
+  const { username, role, roles } = entry;
+  return { username, ...(role ? { role } : {}), roles, method: 'password' };
 }
 
 /**
@@ -51,7 +55,7 @@ export async function liveSessionUser(
 ): Promise<RequestUser | undefined> {
   const session = await auth.sessions.touch(id, options);
   if (!session) return undefined;
-  const user = userOfSession(auth.users, session);
+  const user = userOfSession(auth, session);
   if (!user) await endSession(auth, id);
   return user;
 }
@@ -64,7 +68,7 @@ export async function sessionUser(
   // A bearer request is the token's, never the cookie's (bearer-token.ts).
   const bearer = bearerCredential(c);
   if (bearer !== undefined) {
-    const user = await tokenUser(auth.tokens, auth.users, bearer);
+    const user = await tokenUser(auth, bearer);
     return { user, sessionId: undefined, presented: false };
   }
   const { id, presented } = await readSessionCookie(c, auth.cookie);

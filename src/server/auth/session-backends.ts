@@ -6,7 +6,7 @@
 // stays in this process's memory (console-auth.ts builds it). A database that lasts only as long
 // as the process (tests, benchmarks) gains nothing over memory, which console-auth.ts then uses.
 import type { RedisClient } from '../redis/redis-connection';
-import type { RedisKeys } from '../redis/redis-keys';
+import type { ConsoleRedisKeys } from '../redis/redis-keys';
 import type { Config } from '../config/config';
 import type { ConsoleStore } from '../store/open-store';
 import {
@@ -25,7 +25,7 @@ export interface SessionBackendsOptions {
   /** The console's database (open-store.ts). */
   readonly store: ConsoleStore;
   /** The open Redis connection and the deployment's key names (redis/redis-keys.ts). */
-  readonly redis?: { readonly connection: RedisClient; readonly keys: RedisKeys };
+  readonly redis?: { readonly connection: RedisClient; readonly keys: ConsoleRedisKeys };
 }
 
 /** Sessions (and, with Redis, the sign-in throttle) kept beyond this process; none without it. */

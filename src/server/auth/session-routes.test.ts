@@ -48,6 +48,7 @@ describe('POST /api/session', () => {
     expect(SessionSchema.parse(await response.json())).toEqual({
       username: 'admin',
       role: 'admin',
+      roles: { default: 'admin' },
       idleSeconds: 480 * 60,
       method: 'password',
     });
@@ -72,6 +73,7 @@ describe('POST /api/session', () => {
     expect(await response.json()).toEqual({
       username: 'support',
       role: 'support',
+      roles: { default: 'support' },
       idleSeconds: 480 * 60,
       method: 'password',
     });
@@ -281,6 +283,7 @@ describe('GET /api/session', () => {
     expect(await response.json()).toEqual({
       username: 'support',
       role: 'support',
+      roles: { default: 'support' },
       idleSeconds: 480 * 60,
       method: 'password',
     });

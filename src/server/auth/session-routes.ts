@@ -1,7 +1,7 @@
 // /api/session: who is signed in (GET), signing in (POST) and signing out (DELETE), docs/product.md §4.
 import { Hono } from 'hono';
 import type { RecordChange } from '../http/admin-change';
-import { signInRecorder } from './sign-in-record';
+import { rolesRecorded, signInRecorder } from './sign-in-record';
 import {
   SESSION_PROBLEM_TYPES,
   SessionSchema,
@@ -66,10 +66,11 @@ async function readSignIn(request: Request): Promise<{ username: string; passwor
 
 /** What GET and POST /api/session answer for `user`. */
 function sessionAnswer(user: RequestUser, auth: ConsoleAuth): Session {
-  const { username, role, name, email, method } = user;
+  const { username, role, roles, name, email, method } = user;
   return {
     username,
-    role,
+    ...(role ? { role } : {}),
+    roles,
     idleSeconds: auth.idleSeconds,
     ...(name !== undefined ? { name } : {}),
     ...(email !== undefined ? { email } : {}),
@@ -140,7 +141,7 @@ export function sessionRoutes(auth: ConsoleAuth, recordChange: RecordChange) {
         action: 'sign-in.succeeded',
         actorName: user.username,
         target: user.username,
-        after: { method: 'password', role: user.role },
+        after: { method: 'password', ...rolesRecorded(user) },
       });
       await auth.throttle.recordSuccess(reserved);
       // A fresh id on every sign-in (no session fixation); any session the browser had ends.
@@ -154,7 +155,7 @@ export function sessionRoutes(auth: ConsoleAuth, recordChange: RecordChange) {
       });
       await writeSessionCookie(c, auth.cookie, session.id);
       auth.logger.info(
-        { reqId: c.get('requestId'), user: user.username, role: user.role },
+        { reqId: c.get('requestId'), user: user.username, ...rolesRecorded(user) },
         'signed in',
       );
       return c.json<Session>(sessionAnswer({ ...user, method: 'password' }, auth), 200, NO_STORE);

@@ -4,6 +4,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { RoleSchema, type Role } from '../../shared/session';
 import type { RequestUser } from '../http/app-env';
+import type { ConnectionGrants } from './connection-roles';
 
 /** A session begun at an OpenID Connect provider: what ends it from there (back-channel logout). */
 export interface ProviderSession {
@@ -16,11 +17,19 @@ export interface ProviderSession {
   idToken?: string;
 }
 
+/** Whom a session is for: the store keeps the name; roles are the sign-in's (below). */
+export type SessionOwner = Pick<RequestUser, 'username'>;
+
 /** How a session began, as its sign-in knows it. */
 export interface NewSessionDetails {
   method: 'password' | 'provider';
-  /** Provider sessions carry their role (taken at sign-in); password sessions read the users file. */
+  /**
+   * Provider sessions carry their console-wide role and their grants in named connections (taken
+   * at sign-in from OIDC_ROLE_MAP); password sessions read the users file. A session stored
+   * before connections existed has no grants: its role applies in every connection.
+   */
   role?: Role;
+  connectionRoles?: ConnectionGrants;
   name?: string;
   email?: string;
   provider?: ProviderSession;
@@ -67,7 +76,7 @@ export interface TouchOptions {
 /** Where sessions live. Every method is async so a networked store can implement it. */
 export interface SessionStore {
   /** Starts a new session for `user` with a fresh random id, recording how it began. */
-  create(user: RequestUser, details: NewSessionDetails): Promise<SessionRecord>;
+  create(user: SessionOwner, details: NewSessionDetails): Promise<SessionRecord>;
   /**
    * The live session with `id`, with its idle timer restarted; `undefined` when unknown, ended,
    * idle too long or past its maximum lifetime (an expired session is removed on the way). With
@@ -126,6 +135,20 @@ export function knownRole(value: unknown): Role | undefined {
   return RoleSchema.safeParse(value).success ? (value as Role) : undefined;
 }
 
+/**
+ * The stored grants with the roles this build knows; a grant of an unknown role (written by a
+ * newer build) is dropped, so that connection falls back to the console-wide role or to none.
+ */
+export function knownGrants(value: unknown): ConnectionGrants | undefined {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+  const grants: Record<string, Role> = {};
+  for (const [name, role] of Object.entries(value)) {
+    const known = knownRole(role);
+    if (known) grants[name] = known;
+  }
+  return grants;
+}
+
 /** Newest first, then by handle so equal times keep one order. */
 export function newestFirst(a: SessionRecord, b: SessionRecord): number {
   return b.createdAt - a.createdAt || a.handle.localeCompare(b.handle);
@@ -156,7 +179,7 @@ export function sessionIdHash(id: string): string {
 
 /** A new session for `user`, begun and last seen at `at`, under a fresh id. */
 export function newSessionRecord(
-  user: RequestUser,
+  user: SessionOwner,
   details: NewSessionDetails,
   at: number,
 ): SessionRecord {
@@ -175,7 +198,11 @@ export function newSessionRecord(
 
 /** A copy of `record` that shares no nested object with it. */
 function copyOf(record: SessionRecord): SessionRecord {
-  return record.provider ? { ...record, provider: { ...record.provider } } : { ...record };
+  return {
+    ...record,
+    ...(record.provider ? { provider: { ...record.provider } } : {}),
+    ...(record.connectionRoles ? { connectionRoles: { ...record.connectionRoles } } : {}),
+  };
 }
 
 /**
@@ -197,7 +224,7 @@ export class MemorySessionStore implements SessionStore {
     return this.#sessions.size;
   }
 
-  async create(user: RequestUser, details: NewSessionDetails): Promise<SessionRecord> {
+  async create(user: SessionOwner, details: NewSessionDetails): Promise<SessionRecord> {
     this.#sweep();
     const record = newSessionRecord(user, details, this.#now());
     this.#sessions.set(record.id, record);

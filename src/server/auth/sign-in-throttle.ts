@@ -4,7 +4,7 @@
 // away each replica counts on its own). Unknown usernames are counted exactly like real ones, so a
 // lockout never tells an attacker which names exist.
 import type { RedisClient } from '../redis/redis-connection';
-import type { RedisKeys } from '../redis/redis-keys';
+import type { ConsoleRedisKeys } from '../redis/redis-keys';
 import {
   RateLimiterMemory,
   RateLimiterRedis,
@@ -47,7 +47,7 @@ export interface SignInAttempt {
 export interface SharedThrottleStore {
   readonly redis: RedisClient;
   /** The deployment's key names. */
-  readonly keys: RedisKeys;
+  readonly keys: ConsoleRedisKeys;
 }
 
 /** A limiter in memory, or in Redis with a memory one standing in while Redis is away. */

@@ -15,6 +15,7 @@ import {
 } from '../test-support/session-store-contract';
 import { STORE_ENGINES, type TestDatabase } from '../test-support/store-engines';
 import { tempDirsPerTest } from '../test-support/temp-dirs';
+import { userOfSession } from './require-session';
 import { sessionIdHash } from './session-store';
 import { SqlSessionStore } from './sql-session-store';
 import * as z from 'zod';
@@ -75,6 +76,37 @@ for (const engine of STORE_ENGINES) {
       }
     });
 
+    it('keeps a provider session of a database from before roles per connection, its role everywhere', async () => {
+      const earlier = await engine.open({ migrations: MIGRATIONS.filter((m) => m.version < 19) });
+      try {
+        const clock = { now: Date.now() };
+        const id = randomBytes(32).toString('base64url');
+        const at = new Date(clock.now).toISOString();
+        await earlier.query(
+          `INSERT INTO console_sessions (id_hash, username, created_at, last_seen_at, expires_at,
+             method, role, provider_issuer, provider_sub)
+           VALUES ($1, 'zoe', $2, $2, $3, 'provider', 'auditor', 'https://idp.example', 's1')`,
+          [sessionIdHash(id), at, new Date(clock.now + CONTRACT_IDLE_MS).toISOString()],
+        );
+        await migrate(earlier);
+        const session = await sessionsOn(async () => earlier, clock).touch(id);
+        expect(session).toMatchObject({ username: 'zoe', method: 'provider', role: 'auditor' });
+        expect(session?.connectionRoles).toBeUndefined();
+        // No grants: the role applies in every configured connection.
+        const users = {
+          find: () => undefined,
+          authenticate: async () => undefined,
+          list: () => [],
+        };
+        expect(userOfSession({ users, connections: ['default', 'uat'] }, session!)?.roles).toEqual({
+          default: 'auditor',
+          uat: 'auditor',
+        });
+      } finally {
+        await earlier.close();
+      }
+    });
+
     it('drops rows past their expiry when someone signs in', async () => {
       const clock = { now: Date.now() };
       const sessions = sessionsOn(async () => db, clock);
@@ -121,7 +153,7 @@ describe('SqlSessionStore across a restart and an unusable database', () => {
     const sessions = sessionsOn(async () => current, clock);
     try {
       const alice = await sessions.create(user, password);
-      const bob = await sessions.create({ username: 'support', role: 'support' }, password);
+      const bob = await sessions.create({ username: 'support' }, password);
       expect(await sessions.touch(alice.id)).toMatchObject({ username: 'admin' });
       await sessions.delete(bob.id);
 

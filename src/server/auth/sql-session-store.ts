@@ -11,10 +11,11 @@
 // works: the session is kept in this process and saved as soon as the database answers; sessions
 // this process has seen stay valid within the same limits; one it has not seen gets a 503, not a
 // sign-out; a sign-out applies here at once and in the database when it is back.
-import type { RequestUser } from '../http/app-env';
 import type { SqlDatabase } from '../store/database';
 import {
+  knownGrants,
   knownRole,
+  type SessionOwner,
   MemorySessionStore,
   newestFirst,
   newSessionRecord,
@@ -28,6 +29,7 @@ import {
   type TouchOptions,
 } from './session-store';
 import { sessionStoreUnavailable } from './session-unavailable';
+import type { ConnectionGrants } from './connection-roles';
 import * as z from 'zod';
 import { integer, select } from '../store/typed-rows';
 
@@ -50,6 +52,7 @@ const SessionRowSchema = z.object({
   last_seen_at: z.string(),
   method: z.enum(['password', 'provider']),
   role: z.string().nullable(),
+  connection_roles: z.string().nullable(),
   name: z.string().nullable(),
   email: z.string().nullable(),
   user_agent: z.string().nullable(),
@@ -64,7 +67,17 @@ type SessionRow = z.infer<typeof SessionRowSchema>;
 
 const SESSION_COLUMNS = `id_hash, username, created_at, last_seen_at, method, role, name, email,
   user_agent, user_version, provider_issuer, provider_sub, provider_sid, provider_auth_time,
-  provider_id_token`;
+  provider_id_token, connection_roles`;
+
+/** The grants a row holds as JSON; null on rows from before roles per connection (none). */
+function grantsOf(text: string | null): ConnectionGrants | null {
+  if (text === null) return null;
+  try {
+    return knownGrants(JSON.parse(text)) ?? null;
+  } catch {
+    return null;
+  }
+}
 
 const iso = (at: number) => new Date(at).toISOString();
 
@@ -73,6 +86,7 @@ function recordOf(row: SessionRow, id: string): SessionRecord {
   const optional = {
     // A role this build does not know (rows of a newer one) gives a session no role: it ends.
     role: knownRole(row.role) ?? null,
+    connectionRoles: grantsOf(row.connection_roles),
     name: row.name,
     email: row.email,
     userAgent: row.user_agent,
@@ -122,7 +136,7 @@ export class SqlSessionStore implements SessionStore {
     });
   }
 
-  async create(user: RequestUser, details: NewSessionDetails): Promise<SessionRecord> {
+  async create(user: SessionOwner, details: NewSessionDetails): Promise<SessionRecord> {
     const record = newSessionRecord(user, details, this.#now());
     this.#seen.remember(record);
     try {
@@ -292,7 +306,7 @@ export class SqlSessionStore implements SessionStore {
   async #insert(db: SqlDatabase, record: SessionRecord): Promise<void> {
     await db.query(
       `INSERT INTO console_sessions (${SESSION_COLUMNS}, expires_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)
        ON CONFLICT (id_hash) DO NOTHING`,
       [
         record.handle,
@@ -310,6 +324,7 @@ export class SqlSessionStore implements SessionStore {
         record.provider?.sid ?? null,
         record.provider?.authTime ?? null,
         record.provider?.idToken ?? null,
+        record.connectionRoles ? JSON.stringify(record.connectionRoles) : null,
         iso(this.#expiresAt(record)),
       ],
     );

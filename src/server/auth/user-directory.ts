@@ -5,6 +5,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { statSync } from 'node:fs';
 import type { Role } from '../../shared/session';
 import type { RequestUser } from '../http/app-env';
+import { connectionRoles, type ConnectionGrants } from './connection-roles';
 import type { Logger } from '../observability/logger';
 import { DEFAULT_SCRYPT_PARAMS, hashParams, hashPassword, verifyPassword } from './password-hash';
 import { readUsersFile, type StoredUser } from './users-file';
@@ -16,6 +17,8 @@ export interface DirectoryUser extends RequestUser {
    * removed and added again. A password session is bound to it (userVersion).
    */
   version: string;
+  /** The entry's roles in named connections, as the file gives them (for the trail). */
+  connections?: ConnectionGrants;
 }
 
 /** The console's users, as the BFF consults them. Usernames given here are already normalised. */
@@ -28,7 +31,7 @@ export interface UserDirectory {
    */
   authenticate(username: string, password: string): Promise<DirectoryUser | undefined>;
   /** Names and roles, for the startup banner and the CLI. */
-  list(): Array<{ username: string; role: Role }>;
+  list(): Array<{ username: string; role?: Role; connections?: ConnectionGrants }>;
 }
 
 /** A hash of a random password with the given users' cost, checked when a name is unknown. */
@@ -39,45 +42,63 @@ function dummyHashFor(users: readonly StoredUser[]): Promise<string> {
 
 /**
  * An entry's version, derived from what `npm run users` writes rather than stored beside it: the
- * SHA-256 of its role and password hash. Every password set draws a new salt, so setting a
- * password (even the same one), changing the role, or removing and adding the user again all give
- * a new version, and a hand-edited file needs nothing extra. The password hash's salt keeps it
- * from telling anything about the password.
+ * SHA-256 of its roles and password hash. Every password set draws a new salt, so setting a
+ * password (even the same one), changing a role (console-wide or in a connection), or removing
+ * and adding the user again all give a new version, and a hand-edited file needs nothing extra.
+ * The password hash's salt keeps it from telling anything about the password. An entry without
+ * per-connection roles hashes exactly what it did before they existed, so an upgrade signs
+ * nobody out.
  */
-export function userVersion(user: Pick<StoredUser, 'role' | 'passwordHash'>): string {
-  return createHash('sha256')
-    .update(`${user.role}\n${user.passwordHash}`)
-    .digest('base64url')
-    .slice(0, 22);
+export function userVersion(
+  user: Pick<StoredUser, 'role' | 'connections' | 'passwordHash'>,
+): string {
+  const grants = Object.entries(user.connections ?? {}).sort(([a], [b]) => a.localeCompare(b));
+  const hash = createHash('sha256').update(`${user.role ?? ''}\n${user.passwordHash}`);
+  if (grants.length > 0) hash.update(`\n${JSON.stringify(grants)}`);
+  return hash.digest('base64url').slice(0, 22);
 }
 
-/** The entry as the directory answers it. */
-function directoryUser(user: StoredUser): DirectoryUser {
-  return { username: user.username, role: user.role, version: userVersion(user) };
+/** The entry as the directory answers it, with its role in each of `connections`. */
+function directoryUser(user: StoredUser, connections: readonly string[]): DirectoryUser {
+  return {
+    username: user.username,
+    ...(user.role ? { role: user.role } : {}),
+    roles: connectionRoles(connections, user.role, user.connections),
+    ...(user.connections ? { connections: user.connections } : {}),
+    version: userVersion(user),
+  };
+}
+
+/** What `list` answers for an entry. */
+function listed({ username, role, connections }: StoredUser) {
+  return { username, ...(role ? { role } : {}), ...(connections ? { connections } : {}) };
 }
 
 function directoryOf(
   current: () => ReadonlyMap<string, StoredUser>,
   dummyHash: () => Promise<string>,
+  connections: readonly string[],
 ): UserDirectory {
   return {
     find(username) {
       const user = current().get(username);
-      return user && directoryUser(user);
+      return user && directoryUser(user, connections);
     },
     async authenticate(username, password) {
       const user = current().get(username);
       const ok = await verifyPassword(password, user?.passwordHash ?? (await dummyHash()));
-      return ok && user ? directoryUser(user) : undefined;
+      return ok && user ? directoryUser(user, connections) : undefined;
     },
     list() {
-      return [...current().values()].map(({ username, role }) => ({ username, role }));
+      return [...current().values()].map(listed);
     },
   };
 }
 
 export interface FileUserDirectoryOptions {
   logger: Logger;
+  /** The configured connections' names: grants must name one of them (checked on every read). */
+  connections: readonly string[];
   now?: () => number;
   /** How often, at most, the file's modification time is checked (default 1 s). */
   recheckMs?: number;
@@ -103,7 +124,8 @@ export function fileUserDirectory(path: string, options: FileUserDirectoryOption
     }
   };
   let seen = fingerprint();
-  let users = toMap(readUsersFile(path));
+  const read = () => toMap(readUsersFile(path, options.connections));
+  let users = read();
   let checkedAt = now();
   let dummy = dummyHashFor([...users.values()]);
 
@@ -120,7 +142,7 @@ export function fileUserDirectory(path: string, options: FileUserDirectoryOption
     }
     try {
       const previous = users;
-      users = toMap(readUsersFile(path));
+      users = read();
       for (const user of users.values()) {
         const stamp = user.signInUnlockedAt;
         if (stamp && stamp !== previous.get(user.username)?.signInUnlockedAt) {
@@ -137,11 +159,14 @@ export function fileUserDirectory(path: string, options: FileUserDirectoryOption
     }
     return users;
   };
-  return directoryOf(current, () => dummy);
+  return directoryOf(current, () => dummy, options.connections);
 }
 
-/** The demo users (demo mode only): `admin`, `auditor` and `support`, each with `password`. */
-export function demoUserDirectory(password: string): UserDirectory {
+/**
+ * The demo users (demo mode only): `admin`, `auditor` and `support`, each with `password`, each
+ * with its role console-wide and so in every one of `connections`.
+ */
+export function demoUserDirectory(password: string, connections: readonly string[]): UserDirectory {
   const roles: Role[] = ['admin', 'auditor', 'support'];
   // Hashed once in the background at start; the first sign-in waits for it if it is that quick.
   const users = Promise.all(
@@ -159,13 +184,19 @@ export function demoUserDirectory(password: string): UserDirectory {
   const directory = directoryOf(
     () => loaded,
     () => dummy,
+    connections,
   );
   return {
     // The demo users' hashes are new at every start; their version is their fixed role, so a
     // restart on a kept database does not sign them out.
     find: (username) =>
       roles.includes(username as Role)
-        ? { username, role: username as Role, version: `demo-${username}` }
+        ? {
+            username,
+            role: username as Role,
+            roles: connectionRoles(connections, username as Role, undefined),
+            version: `demo-${username}`,
+          }
         : undefined,
     async authenticate(username, password) {
       await ready;

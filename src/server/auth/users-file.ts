@@ -1,15 +1,21 @@
-// The console users file (CONSOLE_USERS_FILE): names, roles and password hashes as JSON, read by
-// the BFF and written by `npm run users`. It never holds a clear password.
+// The console users file (CONSOLE_USERS_FILE): names, roles (console-wide and per connection) and
+// password hashes as JSON, read by the BFF and written by `npm run users`. It never holds a clear
+// password.
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { z } from 'zod';
+import { CONNECTION_NAME_PATTERN } from '../../shared/connections';
 import { RoleSchema, USERNAME_PATTERN, type Role } from '../../shared/session';
+import type { ConnectionGrants } from './connection-roles';
 import { isPasswordHash } from './password-hash';
 
 /** One console user as stored. */
 export interface StoredUser {
   username: string;
-  role: Role;
+  /** The console-wide role; absent for a user with roles in named connections only. */
+  role?: Role;
+  /** Roles in named connections (`{ "uat": "admin" }`), taking precedence over `role` there. */
+  connections?: ConnectionGrants;
   passwordHash: string;
   /** When `npm run users -- unlock` last lifted the user's sign-in lockout (ISO time). */
   signInUnlockedAt?: string;
@@ -17,12 +23,23 @@ export interface StoredUser {
 
 const UsersFileSchema = z.object({
   users: z.array(
-    z.object({
-      username: z.string().regex(USERNAME_PATTERN, 'is not a valid username'),
-      role: RoleSchema,
-      passwordHash: z.string().refine(isPasswordHash, 'is not an scrypt password hash'),
-      signInUnlockedAt: z.iso.datetime().optional(),
-    }),
+    z
+      .object({
+        username: z.string().regex(USERNAME_PATTERN, 'is not a valid username'),
+        role: z.optional(RoleSchema),
+        connections: z
+          .record(
+            z.string().regex(CONNECTION_NAME_PATTERN, 'is not a valid connection name'),
+            RoleSchema,
+          )
+          .optional(),
+        passwordHash: z.string().refine(isPasswordHash, 'is not an scrypt password hash'),
+        signInUnlockedAt: z.iso.datetime().optional(),
+      })
+      .refine(
+        (user) => user.role !== undefined || Object.keys(user.connections ?? {}).length > 0,
+        'needs a role, or a role in at least one connection',
+      ),
   ),
 });
 
@@ -44,8 +61,16 @@ export function normalizeUsername(input: string): string {
   return input.trim().normalize('NFKC').toLowerCase();
 }
 
-/** Parses the text of a users file; throws UsersFileError naming `path` and the fault. */
-function parseUsersFile(text: string, path: string): StoredUser[] {
+/**
+ * Parses the text of a users file; throws UsersFileError naming `path` and the fault. With
+ * `connections` (the configured connection names), a grant in any other connection is refused,
+ * naming the user and the connection: a typo would otherwise grant nothing, silently.
+ */
+function parseUsersFile(
+  text: string,
+  path: string,
+  connections: readonly string[] | undefined,
+): StoredUser[] {
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -64,12 +89,23 @@ function parseUsersFile(text: string, path: string): StoredUser[] {
       throw new UsersFileError(`${path} lists the user "${user.username}" twice`);
     }
     seen.add(user.username);
+    const unknown = Object.keys(user.connections ?? {}).find(
+      (name) => connections !== undefined && !connections.includes(name),
+    );
+    if (unknown !== undefined) {
+      throw new UsersFileError(
+        `${path} gives the user "${user.username}" a role in the connection "${unknown}", which is not configured (configured: ${connections?.join(', ')})`,
+      );
+    }
   }
   return parsed.data.users;
 }
 
-/** Reads and validates the users file at `path`. */
-export function readUsersFile(path: string): StoredUser[] {
+/**
+ * Reads and validates the users file at `path`; with `connections`, also that every grant names
+ * one of them (the console checks; `npm run users` does not know the configuration).
+ */
+export function readUsersFile(path: string, connections?: readonly string[]): StoredUser[] {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
@@ -78,7 +114,7 @@ export function readUsersFile(path: string): StoredUser[] {
     if (code === 'ENOENT') throw new UsersFileError(`${path} does not exist`, true);
     throw new UsersFileError(`${path} cannot be read (${code ?? 'unknown error'})`);
   }
-  return parseUsersFile(text, path);
+  return parseUsersFile(text, path, connections);
 }
 
 /**

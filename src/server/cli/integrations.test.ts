@@ -1,5 +1,6 @@
 // `npm run integrations`: add prints the key once and stores only its hash, list shows no key,
 // revoke makes the key useless, and bad input exits non-zero with a message.
+import { DEFAULT_CONNECTION } from '../../shared/connections';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { IntegrationStore } from '../integrations/integration-store';
@@ -80,7 +81,11 @@ describe('npm run integrations', () => {
     }
 
     // A row stored before these checks is listed with its control characters escaped.
-    await new IntegrationStore(db).register('Legacy sync', 'ops\n\u001b[31mforged row');
+    await new IntegrationStore(db).register(
+      'Legacy sync',
+      'ops\n\u001b[31mforged row',
+      DEFAULT_CONNECTION,
+    );
     const listed = io();
     expect(await runIntegrationsCli(['list'], listed.io, open)).toBe(0);
     const lines = listed.out().trimEnd().split('\n');

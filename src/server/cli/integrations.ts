@@ -1,6 +1,7 @@
 // `npm run integrations -- add NAME [--owner TEXT] | list | rotate NAME | revoke NAME`: manages the
 // integrations that report to the console, in the console's own database (DATABASE_URL, else
 // SQLite under DATA_DIR). A new key is printed once; only its hash is stored.
+import { DEFAULT_CONNECTION } from '../../shared/connections';
 import type { Writable } from 'node:stream';
 import { parseArgs } from 'node:util';
 import { IntegrationNameSchema, IntegrationOwnerSchema } from '../../shared/integrations';
@@ -81,7 +82,7 @@ export async function runIntegrationsCli(
         return 1;
       }
       try {
-        const { key } = await store.register(valid.data, owner.data || null);
+        const { key } = await store.register(valid.data, owner.data || null, DEFAULT_CONNECTION);
         io.stdout.write(
           `Registered "${valid.data}". Its reporting key (shown this once; only its hash is kept):\n${key}\n`,
         );

@@ -5,6 +5,7 @@ import { PassThrough, Readable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { verifyPassword } from '../auth/password-hash';
 import { createConsoleAuth } from '../auth/console-auth';
+import { fileUserDirectory } from '../auth/user-directory';
 import { readUsersFile } from '../auth/users-file';
 import { parseConfig } from '../config/config';
 import { createLogger } from '../observability/logger';
@@ -118,6 +119,51 @@ describe('npm run users', () => {
     auth.users.find('alice');
     expect(await auth.throttle.secondsToWait(attempt)).toBe(0);
     expect((await run(['unlock', 'nobody'])).code).toBe(2);
+  });
+
+  it('gives a user roles in named connections, which the console reads, without a new password', async () => {
+    const added = await run(
+      ['add', 'ann', '--role', 'admin', '--connection', 'uat'],
+      'a-long-password-1\n',
+    );
+    expect(added.out).toContain('Added ann (admin in uat)');
+    const passwordHash = readUsersFile(added.file)[0]?.passwordHash;
+    const set = await run(['role', 'ann', '--role', 'support', '--connection', 'default']);
+    expect(set.code).toBe(0);
+    expect(set.out).toContain("Set ann's role in default to support");
+    expect((await run(['list'])).out).toBe('ann\t-\tuat=admin,default=support\n');
+    const [ann] = readUsersFile(added.file);
+    expect(ann).toEqual({
+      username: 'ann',
+      connections: { uat: 'admin', default: 'support' },
+      passwordHash,
+    });
+    const users = fileUserDirectory(added.file, {
+      logger: createLogger('silent'),
+      connections: ['default', 'uat'],
+    });
+    expect(users.find('ann')?.roles).toEqual({ default: 'support', uat: 'admin' });
+  });
+
+  it('sets and removes a console-wide role beside the connection roles, never leaving none', async () => {
+    await run(['add', 'ann', '--role', 'admin', '--connection', 'uat'], 'a-long-password-1\n');
+    await run(['role', 'ann', '--role', 'auditor']);
+    expect((await run(['list'])).out).toBe('ann\tauditor\tuat=admin\n');
+    await run(['role', 'ann', '--role', 'none', '--connection', 'uat']);
+    expect((await run(['list'])).out).toBe('ann\tauditor\n');
+    const last = await run(['role', 'ann', '--role', 'none']);
+    expect(last.code).toBe(2);
+    expect(last.err).toContain('would leave ann without any role');
+    expect((await run(['list'])).out).toBe('ann\tauditor\n');
+  });
+
+  it('refuses a malformed connection name', async () => {
+    const result = await run(
+      ['add', 'ann', '--role', 'admin', '--connection', 'UAT'],
+      'a-long-password-1\n',
+    );
+    expect(result.code).toBe(2);
+    expect(result.err).toMatch(/connection name has lower-case letters/);
   });
 
   it('prints usage for --help', async () => {

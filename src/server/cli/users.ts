@@ -1,10 +1,11 @@
-// `npm run users -- add NAME --role admin|auditor|support | list | remove NAME | unlock NAME`: manages the console users
-// file. Passwords are prompted for without echo, or read from standard input when it is piped,
+// `npm run users -- add NAME --role admin|auditor|support [--connection C] | role NAME --role …
+// [--connection C] | list | remove NAME | unlock NAME`: manages the console users file. Passwords are prompted for without echo, or read from standard input when it is piped,
 // and only their scrypt hashes are written.
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import { parseArgs } from 'node:util';
-import { PASSWORD_MAX_LENGTH, RoleSchema, USERNAME_PATTERN } from '../../shared/session';
+import { CONNECTION_NAME_PATTERN } from '../../shared/connections';
+import { PASSWORD_MAX_LENGTH, RoleSchema, USERNAME_PATTERN, type Role } from '../../shared/session';
 import { loadUsersFilePath } from '../config/config';
 import { hashPassword, type ScryptParams } from '../auth/password-hash';
 import {
@@ -21,9 +22,13 @@ const MIN_PASSWORD_LENGTH = 12;
 
 const USAGE = `Manage the console's users (CONSOLE_USERS_FILE, default ./.data/users.json).
 
-  npm run users -- add NAME --role admin|auditor|support [--replace]
+  npm run users -- add NAME --role admin|auditor|support [--connection C] [--replace]
       Prompts for the password twice, or reads one line from standard input when piped:
       printf '%s\\n' "$PASSWORD" | npm run users -- add alice --role admin
+      With --connection, the role is NAME's in the connection C only, not console-wide.
+  npm run users -- role NAME --role admin|auditor|support|none [--connection C]
+      Sets NAME's console-wide role, or with --connection their role in C (which takes
+      precedence over the console-wide one there); none removes it. The password stays.
   npm run users -- list
   npm run users -- remove NAME
   npm run users -- unlock NAME
@@ -115,6 +120,55 @@ function usernameArgument(value: string | undefined): string {
   return username;
 }
 
+function roleArgument(value: string | undefined, allowNone = false): Role | undefined {
+  if (allowNone && value === 'none') return undefined;
+  const role = RoleSchema.safeParse(value);
+  if (!role.success) {
+    throw new UsageError(
+      `Give the role: --role admin, --role auditor or --role support${allowNone ? ' (or --role none)' : ''}.`,
+    );
+  }
+  return role.data;
+}
+
+/** The `--connection` given, checked for shape only: the console checks that it serves it. */
+function connectionArgument(value: string | undefined): string | undefined {
+  if (value !== undefined && !CONNECTION_NAME_PATTERN.test(value)) {
+    throw new UsageError(
+      'A connection name has lower-case letters, digits and "-" (at most 32), starting with a letter.',
+    );
+  }
+  return value;
+}
+
+/**
+ * `user` with `role` as their console-wide role, or with `connection` as their role there;
+ * `undefined` removes it.
+ */
+function withRole(
+  user: StoredUser,
+  role: Role | undefined,
+  connection: string | undefined,
+): StoredUser {
+  const { role: _role, connections: _connections, ...rest } = user;
+  const grants = { ...user.connections };
+  let consoleRole = user.role;
+  if (connection === undefined) consoleRole = role;
+  else if (role) grants[connection] = role;
+  else delete grants[connection];
+  return {
+    ...rest,
+    ...(consoleRole ? { role: consoleRole } : {}),
+    ...(Object.keys(grants).length > 0 ? { connections: grants } : {}),
+  };
+}
+
+/** What a user's roles look like in `list` and in messages: `admin`, `admin; uat=support`. */
+function rolesText(user: StoredUser): string {
+  const grants = Object.entries(user.connections ?? {}).map(([name, role]) => `${name}=${role}`);
+  return [user.role ?? '-', ...(grants.length > 0 ? [grants.join(',')] : [])].join('\t');
+}
+
 /** Runs the CLI with `argv` (without node and script); resolves to the exit code. */
 export async function runUsersCli(argv: string[], io: CliIo): Promise<number> {
   const print = (text: string) => io.stdout.write(`${text}\n`);
@@ -124,6 +178,7 @@ export async function runUsersCli(argv: string[], io: CliIo): Promise<number> {
       allowPositionals: true,
       options: {
         role: { type: 'string' },
+        connection: { type: 'string' },
         file: { type: 'string' },
         replace: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
@@ -140,14 +195,13 @@ export async function runUsersCli(argv: string[], io: CliIo): Promise<number> {
       case 'list': {
         const users = readExisting(file);
         if (users.length === 0) print(`No users in ${file}.`);
-        for (const user of users) print(`${user.username}\t${user.role}`);
+        for (const user of users) print(`${user.username}\t${rolesText(user)}`);
         return 0;
       }
       case 'add': {
         const username = usernameArgument(name);
-        const role = RoleSchema.safeParse(values.role);
-        if (!role.success)
-          throw new UsageError('Give the role: --role admin, --role auditor or --role support.');
+        const role = roleArgument(values.role);
+        const connection = connectionArgument(values.connection);
         const users = readExisting(file);
         const existing = users.find((user) => user.username === username);
         if (existing && !values.replace) {
@@ -158,11 +212,41 @@ export async function runUsersCli(argv: string[], io: CliIo): Promise<number> {
         const password = await readNewPassword(io, username);
         const passwordHash = await hashPassword(password, io.scrypt);
         const others = users.filter((user) => user.username !== username);
-        writeUsersFile(file, [...others, { username, role: role.data, passwordHash }]);
+        // A replaced user keeps their roles elsewhere (in other connections, or console-wide).
+        const added = withRole(
+          existing ? { ...existing, passwordHash } : { username, passwordHash },
+          role,
+          connection,
+        );
+        writeUsersFile(file, [...others, added]);
+        const where = connection ? ` in ${connection}` : '';
         print(
           existing
-            ? `Updated ${username} (${role.data}) in ${file}. Their open sessions have ended (a running console applies it within a second).`
-            : `Added ${username} (${role.data}) in ${file}.`,
+            ? `Updated ${username} (${role}${where}) in ${file}. Their open sessions have ended (a running console applies it within a second).`
+            : `Added ${username} (${role}${where}) in ${file}.`,
+        );
+        return 0;
+      }
+      case 'role': {
+        const username = usernameArgument(name);
+        const role = roleArgument(values.role, true);
+        const connection = connectionArgument(values.connection);
+        const users = readExisting(file);
+        const existing = users.find((user) => user.username === username);
+        if (!existing) throw new UsageError(`${username} is not in ${file}.`);
+        const changed = withRole(existing, role, connection);
+        if (!changed.role && !changed.connections) {
+          throw new UsageError(
+            `That would leave ${username} without any role; remove the user instead (npm run users -- remove ${username}).`,
+          );
+        }
+        writeUsersFile(
+          file,
+          users.map((user) => (user.username === username ? changed : user)),
+        );
+        // The entry's version changes with its roles (auth/user-directory.ts): its sessions end.
+        print(
+          `Set ${username}'s role${connection ? ` in ${connection}` : ' (console-wide)'} to ${role ?? 'none'} in ${file}. Their open sessions have ended (a running console applies it within a second).`,
         );
         return 0;
       }

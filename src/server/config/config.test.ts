@@ -454,10 +454,37 @@ describe('single sign-on settings', () => {
     ['an unknown role', { OIDC_ROLE_MAP: 'owner=everyone' }, 'OIDC_ROLE_MAP must be role=group'],
     ['a role twice', { OIDC_ROLE_MAP: 'admin=a;admin=b' }, 'OIDC_ROLE_MAP names admin twice'],
     ['a role without group', { OIDC_ROLE_MAP: 'admin=' }, 'OIDC_ROLE_MAP gives admin no group'],
+    [
+      'a connection that is not configured',
+      { OIDC_ROLE_MAP: 'admin=a;admin@uat,prod=b' },
+      'OIDC_ROLE_MAP names the connection "prod" (in admin@uat,prod), which is not configured (configured: default, uat)',
+    ],
+    [
+      'a role twice in one connection',
+      { OIDC_ROLE_MAP: 'admin@default=a;admin@default=b' },
+      'OIDC_ROLE_MAP names admin in the connection "default" twice',
+    ],
+    [
+      'a malformed connection name',
+      { OIDC_ROLE_MAP: 'admin@UAT=b' },
+      'OIDC_ROLE_MAP must name connections as role=group,group;role@connection,connection=group;… (got "UAT" in admin@…)',
+    ],
     ['scopes without openid', { OIDC_SCOPES: 'profile email' }, 'OIDC_SCOPES must include openid'],
   ])('refuses %s with one line', (_case, env, message) => {
     expect(() => parseConfig({ ...OIDC, ...env })).toThrow(ConfigError);
     expect(() => parseConfig({ ...OIDC, ...env })).toThrow(message);
+  });
+
+  it('reads entries qualified by connection beside the console-wide ones, in the map’s order', () => {
+    const { identity } = parseConfig({
+      ...OIDC,
+      OIDC_ROLE_MAP: 'admin=privacy-admins;admin@default=prod-admins;support@default=helpdesk',
+    });
+    expect(identity?.roleMap).toEqual([
+      { role: 'admin', groups: ['privacy-admins'] },
+      { role: 'admin', groups: ['prod-admins'], connections: ['default'] },
+      { role: 'support', groups: ['helpdesk'], connections: ['default'] },
+    ]);
   });
 
   it('accepts a plain-http issuer on loopback (a local provider)', () => {

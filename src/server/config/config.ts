@@ -11,7 +11,7 @@ import {
   type PurposeMode,
 } from '../../shared/lookup-purpose';
 import { RoleSchema, type Role } from '../../shared/session';
-import { DEFAULT_CONNECTION } from '../../shared/connections';
+import { CONNECTION_NAME_PATTERN, DEFAULT_CONNECTION } from '../../shared/connections';
 import { readSecretFiles, SecretFileError } from '../security/secret-files';
 import { tracingRequested } from '../observability/tracing';
 import {
@@ -417,6 +417,7 @@ export function parseConfig(
       'SESSION_SECRET is required when REDIS_URL is set (every replica must sign session cookies with the same secret)',
     );
   }
+  checkRoleMapConnections(identity, connections);
   return {
     host: e.HOST,
     port: e.PORT,
@@ -561,27 +562,56 @@ function fileConnections(
   throw new ConfigError(lines.join('\n'));
 }
 
-/** OIDC_ROLE_MAP parsed: each role with the provider groups that grant it, in the map's order. */
-export type RoleMap = readonly { readonly role: Role; readonly groups: readonly string[] }[];
+/**
+ * OIDC_ROLE_MAP parsed: each entry's role with the provider groups that grant it, in the map's
+ * order; `connections` when the entry grants the role in those connections only (absent: the
+ * console-wide role, which also applies in every connection without a grant of its own).
+ */
+export type RoleMap = readonly {
+  readonly role: Role;
+  readonly groups: readonly string[];
+  readonly connections?: readonly string[];
+}[];
+
+/** The syntax, for the error lines. */
+const ROLE_MAP_SYNTAX = 'role=group,group;role@connection,connection=group;…';
 
 /**
- * Parses `admin=privacy-admins;auditor=dpo;support=support-team,helpdesk`. Each role once, each
- * with at least one group; group names are compared exactly (providers treat them as opaque).
+ * Parses `admin=privacy-admins;admin@uat=uat-admins;support@production,uat=helpdesk`. A role is
+ * given once console-wide and at most once per connection, each entry with at least one group;
+ * group names are compared exactly (providers treat them as opaque). Connection names are checked
+ * against the configured connections by checkRoleMapConnections once those are known.
  */
 function parseRoleMap(text: string): RoleMap {
-  const map: { role: Role; groups: string[] }[] = [];
+  const map: { role: Role; groups: string[]; connections?: string[] }[] = [];
   for (const entry of text.split(';').map((part) => part.trim())) {
     if (!entry) continue;
     const equals = entry.indexOf('=');
-    const name = entry.slice(0, Math.max(equals, 0)).trim();
+    const [name = '', scope] = entry
+      .slice(0, Math.max(equals, 0))
+      .split('@')
+      .map((part) => part.trim());
     const role = RoleSchema.safeParse(name);
     if (equals <= 0 || !role.success) {
       throw new ConfigError(
-        `OIDC_ROLE_MAP must be role=group,group;… with roles among ${RoleSchema.options.join(', ')} (got "${equals <= 0 ? entry : name}")`,
+        `OIDC_ROLE_MAP must be ${ROLE_MAP_SYNTAX} with roles among ${RoleSchema.options.join(', ')} (got "${equals <= 0 ? entry : name}")`,
       );
     }
-    if (map.some((known) => known.role === role.data)) {
-      throw new ConfigError(`OIDC_ROLE_MAP names ${role.data} twice`);
+    const connections = scope?.split(',').map((connection) => connection.trim());
+    const badName = connections?.find((connection) => !CONNECTION_NAME_PATTERN.test(connection));
+    if (connections?.length === 0 || badName !== undefined) {
+      throw new ConfigError(
+        `OIDC_ROLE_MAP must name connections as ${ROLE_MAP_SYNTAX} (got "${badName ?? entry}" in ${role.data}@…)`,
+      );
+    }
+    const given = (known: (typeof map)[number]) =>
+      connections === undefined
+        ? known.connections === undefined
+        : connections.find((connection) => known.connections?.includes(connection));
+    const twice = map.find((known) => known.role === role.data && given(known));
+    if (twice) {
+      const where = connections === undefined ? '' : ` in the connection "${given(twice)}"`;
+      throw new ConfigError(`OIDC_ROLE_MAP names ${role.data}${where} twice`);
     }
     const groups = entry
       .slice(equals + 1)
@@ -589,10 +619,29 @@ function parseRoleMap(text: string): RoleMap {
       .map((group) => group.trim())
       .filter(Boolean);
     if (groups.length === 0) throw new ConfigError(`OIDC_ROLE_MAP gives ${role.data} no group`);
-    map.push({ role: role.data, groups });
+    map.push({ role: role.data, groups, ...(connections ? { connections } : {}) });
   }
   if (map.length === 0) throw new ConfigError('OIDC_ROLE_MAP maps no role');
   return map;
+}
+
+/**
+ * Refuses an OIDC_ROLE_MAP entry naming a connection that is not configured: a typo would
+ * otherwise grant nothing, silently.
+ */
+function checkRoleMapConnections(
+  identity: IdentityConfig | undefined,
+  connections: readonly ConnectionConfig[],
+): void {
+  const names = connections.map((connection) => connection.name);
+  for (const entry of identity?.roleMap ?? []) {
+    const unknown = entry.connections?.find((name) => !names.includes(name));
+    if (unknown !== undefined) {
+      throw new ConfigError(
+        `OIDC_ROLE_MAP names the connection "${unknown}" (in ${entry.role}@${entry.connections?.join(',')}), which is not configured (configured: ${names.join(', ')})`,
+      );
+    }
+  }
 }
 
 /** Host names that reach only this machine: a plain-HTTP issuer is accepted there (tests, demo). */

@@ -95,17 +95,21 @@ describe('the governor’s events', () => {
     expect(await g.acquire(quotaCall)).toBeUndefined();
   });
 
-  it('feeds the rejection metric by rule and reason, the account when no rule refused', async () => {
+  it('feeds the rejection metric by connection, rule and reason, the account when no rule refused', async () => {
     const { g } = governor();
     const metrics = createConsoleMetrics();
-    const stop = countRejections(g.events, metrics);
+    const stop = countRejections(g.events, metrics, 'uat');
     for (let call = 0; call < 3; call += 1) await g.acquire(quotaCall);
     g.block({ scope: 'account', ruleId: null, period: null, until: T0 + 5_000, incidentKey: null });
     await g.acquire(plainCall);
     stop();
     await g.acquire(plainCall);
     const text = await metrics.registry.metrics();
-    expect(text).toMatch(/governor_rejections_total\{rule="test-quota",reason="limit"\} 1\n/);
-    expect(text).toMatch(/governor_rejections_total\{rule="account",reason="blocked"\} 1\n/);
+    expect(text).toMatch(
+      /governor_rejections_total\{connection="uat",rule="test-quota",reason="limit"\} 1\n/,
+    );
+    expect(text).toMatch(
+      /governor_rejections_total\{connection="uat",rule="account",reason="blocked"\} 1\n/,
+    );
   });
 });

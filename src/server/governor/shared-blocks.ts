@@ -5,7 +5,7 @@
 import type { RedisClient } from '../redis/redis-connection';
 import * as z from 'zod';
 import type { Logger } from '../observability/logger';
-import type { RedisKeys } from '../redis/redis-keys';
+import type { ConnectionRedisKeys } from '../redis/redis-keys';
 import type { Governor, GovernorBlock } from './governor';
 
 const BlockSchema = z.object({
@@ -41,7 +41,7 @@ export interface SharedBlocksOptions {
   readonly subscriber: RedisClient;
   readonly governor: Governor;
   /** The deployment's key and channel names. */
-  readonly keys: RedisKeys;
+  readonly keys: ConnectionRedisKeys;
   readonly now: () => number;
   readonly logger: Logger;
 }

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RateLimitRule } from '../../shared/rate-limits';
 import { createLogger } from '../observability/logger';
 import { closeRedis, connectRedis, type RedisClient } from '../redis/redis-connection';
-import { redisKeys } from '../redis/redis-keys';
+import { connectionRedisKeys } from '../redis/redis-keys';
 import { REDIS_ENGINES, testNamespace } from '../test-support/store-engines';
 import { FailoverWindows } from './failover-windows';
 import { Governor } from './governor';
@@ -51,7 +51,7 @@ afterAll(async () => {
 
 /** A store under a namespace of its own, named as the console names its governor's keys. */
 const redisStore = (name: string) => () =>
-  createRedisWindowStore(connections.get(name)!, redisKeys(testNamespace()).governor);
+  createRedisWindowStore(connections.get(name)!, connectionRedisKeys(testNamespace()).governor);
 
 const engines: Array<[string, () => WindowCounterStore]> = [
   ['memory', () => createMemoryWindowStore()],
@@ -95,7 +95,7 @@ describe.each(engines)('%s window store', (_, makeStore) => {
 describe.each(REDIS_ENGINES)('two replicas on $title', ({ url }) => {
   describe.skipIf(!url)('sharing one limit', () => {
     it('hold a 1,000-a-minute rule exactly under 1,500 concurrent lookups', async () => {
-      const prefix = redisKeys(testNamespace()).governor;
+      const prefix = connectionRedisKeys(testNamespace()).governor;
       const clock = { now: T0 };
       const opened: FailoverWindows[] = [];
       const replica = async () => {

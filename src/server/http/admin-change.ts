@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import type { Context } from 'hono';
 import type { AppEnv } from './app-env';
+import { DEFAULT_CONNECTION } from '../../shared/connections';
 import { PROBLEM_TYPES } from '../../shared/problem';
 import { HttpProblem } from './problem';
 
@@ -20,6 +21,11 @@ export interface ChangeDetails {
   readonly after?: unknown;
   /** Who, when the request has no signed-in user yet (a sign-in names who signed in). */
   readonly actorName?: string;
+  /**
+   * The platform connection the change concerns; DEFAULT_CONNECTION when not given (changes of
+   * the console as a whole, and every change until routes are built per connection).
+   */
+  readonly connection?: string;
 }
 
 /** Who made a change: a person, or a token acting for its owner. */
@@ -31,6 +37,7 @@ export interface ChangeActor {
 /** One administrative change as the audit trail keeps it (time in epoch ms). */
 export interface AdministrativeChange extends ChangeDetails {
   readonly at: number;
+  readonly connection: string;
   readonly actor: ChangeActor;
   /** The client's address as the console sees it (security/web-settings.ts clientAddress). */
   readonly address: string;
@@ -73,6 +80,7 @@ export function changeRecorder(deps: ChangeRecorderDeps): RecordChange {
     const user = c.get('user');
     const change: AdministrativeChange = {
       ...details,
+      connection: details.connection ?? DEFAULT_CONNECTION,
       at: deps.now(),
       actor: {
         // Sign-in entries are written before a session exists: the name tried is in `target`.

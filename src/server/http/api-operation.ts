@@ -8,9 +8,14 @@ import { connectionApiPath } from '../../shared/connections';
 /** HTTP methods the console's API uses. */
 export type ApiMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
-/** Who may call an operation: a signed-in role, nobody in particular (sign-in), an integration. */
+/**
+ * Who may call an operation: a signed-in person with one of the console-wide roles, anyone
+ * signed in whatever their roles (their own view, such as their connections), nobody in
+ * particular (sign-in), an integration.
+ */
 export type ApiAccess =
   | { readonly session: readonly Role[] }
+  | { readonly signedIn: true }
   | { readonly public: true }
   | { readonly integrationKey: true };
 

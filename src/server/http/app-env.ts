@@ -1,6 +1,6 @@
 // The BFF's Hono environment: what middleware puts on the request context for later handlers.
 import type { HttpBindings } from '@hono/node-server';
-import type { Role } from '../../shared/session';
+import type { ConnectionRoles, Role } from '../../shared/session';
 
 /** The principal a request acts for. */
 export interface RequestUser {
@@ -9,7 +9,13 @@ export interface RequestUser {
    * docs/identity.md).
    */
   username: string;
-  role: Role;
+  /**
+   * The console-wide role, for the console-wide routes (described-access.ts); absent for a person
+   * with roles in named connections only, whom those routes refuse.
+   */
+  role?: Role;
+  /** The role in each configured connection the principal may use (auth/connection-roles.ts). */
+  roles: ConnectionRoles;
   /** How this principal proved itself. */
   method?: 'password' | 'provider' | 'token';
   /** Display name and e-mail from the provider's claims (provider sign-ins). */
@@ -32,5 +38,10 @@ export interface AppEnv {
     user?: RequestUser;
     /** Set by requireSession with the user: the session's id (live streams end with it). */
     sessionId?: string;
+    /**
+     * Set by requireConnectionRole on connection-scoped routes: the connection named in the URL,
+     * one the user has a role in.
+     */
+    connection?: string;
   };
 }

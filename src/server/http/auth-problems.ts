@@ -68,13 +68,18 @@ export function signInThrottledProblem(
   );
 }
 
-/** 403: signed in, but the role may not use this. */
-export function forbiddenProblem(role: Role): HttpProblem {
+/**
+ * 403: signed in, but the role may not use this; without a role (a person with roles in named
+ * connections only, on a console-wide page), that it needs a console-wide one.
+ */
+export function forbiddenProblem(role: Role | undefined): HttpProblem {
   return new HttpProblem({
     type: SESSION_PROBLEM_TYPES.forbidden,
     title: 'Not available for your role',
     status: 403,
-    detail: `The ${role} role cannot use this part of the console. Ask a console administrator if you need it.`,
+    detail: role
+      ? `The ${role} role cannot use this part of the console. Ask a console administrator if you need it.`
+      : 'This part of the console needs a console-wide role, and yours are in named connections only. Ask a console administrator if you need it.',
   });
 }
 

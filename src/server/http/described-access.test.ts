@@ -11,6 +11,20 @@ import { requireDescribedAccess } from './described-access';
 const answer = { 200: { description: 'ok' } };
 const API: readonly ApiModule[] = [
   {
+    base: '/api/mine',
+    tag: { name: 'Mine', description: 'One’s own view' },
+    operations: [
+      {
+        method: 'get',
+        path: '/',
+        operationId: 'e',
+        summary: 'e',
+        access: { signedIn: true },
+        responses: answer,
+      },
+    ],
+  },
+  {
     base: '/api/things',
     tag: { name: 'Things', description: 'Things' },
     operations: [
@@ -57,10 +71,16 @@ const API: readonly ApiModule[] = [
   },
 ];
 
-function appFor(role: Role) {
+/** The app as `role` sees it; `undefined`: a person with a role in the connection `uat` only. */
+function appFor(role: Role | undefined) {
   const app = new Hono<AppEnv>();
   app.use('/api/*', async (c, next) => {
-    c.set('user', { username: role, role });
+    c.set(
+      'user',
+      role
+        ? { username: role, role, roles: { default: role } }
+        : { username: 'una', roles: { uat: 'admin' } },
+    );
     await next();
   });
   app.use(
@@ -69,6 +89,7 @@ function appFor(role: Role) {
   );
   app.get('/api/things', (c) => c.text('list'));
   app.get('/api/things/:id', (c) => c.text('one'));
+  app.get('/api/mine', (c) => c.text('mine'));
   // Mounted, never described: a route someone added and forgot to describe.
   app.get('/api/things/:id/secrets', (c) => c.text('secrets'));
   app.onError((error, c) =>
@@ -99,6 +120,21 @@ describe('requireDescribedAccess', () => {
       expect((await appFor('support').request(path)).status, path).toBe(403);
     }
     expect((await appFor('admin').request('/api/personal/new')).status).toBe(404);
+  });
+
+  it('refuses a person without a console-wide role on every session route, even one open to all roles', async () => {
+    expect((await appFor(undefined).request('/api/things')).status).toBe(403);
+    const refused = await appFor(undefined).request('/api/things/7');
+    expect(refused.status).toBe(403);
+    expect(await refused.json()).toMatchObject({
+      detail: expect.stringContaining('needs a console-wide role'),
+    });
+  });
+
+  it('serves an operation for anyone signed in to every role and to a person without a console-wide role', async () => {
+    for (const role of ['admin', 'support', undefined] as const) {
+      expect((await appFor(role).request('/api/mine')).status, role).toBe(200);
+    }
   });
 
   it('does not serve a route without a description, even to an admin', async () => {

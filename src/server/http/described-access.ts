@@ -78,16 +78,13 @@ export function describedAccess(
   };
 }
 
-/** Whether `access` lets `role` in (an operation without a session lets everyone past this check). */
+/**
+ * Whether `access` lets `role` (the console-wide one) in: an operation without a session, or one
+ * for anyone signed in, lets everyone past this check; a session operation needs a console-wide
+ * role among its roles, so a person with roles in named connections only is refused.
+ */
 function allows(role: Role | undefined, access: ApiAccess): boolean {
-  return !('session' in access) || (role !== undefined && roleAllows(role, access.session));
-}
-
-/** The platform connections served, and a person's role in one of them. */
-export interface ConnectionRoles {
-  readonly names: ReadonlySet<string>;
-  /** Undefined: no role there (403). Default: the console-wide role, in every connection. */
-  readonly roleIn?: (user: RequestUser, connection: string) => Role | undefined;
+  return !('session' in access) || roleAllows(role, access.session);
 }
 
 /** 404 for a connection no configuration names: never another connection's data instead. */
@@ -120,22 +117,22 @@ function refused(user: RequestUser): HttpProblem {
 export function requireDescribedAccess(
   modules: readonly ApiModule[],
   notDescribed: Handler<AppEnv>,
-  connections: ConnectionRoles = { names: new Set([DEFAULT_CONNECTION]) },
+  connections: ReadonlySet<string> = new Set([DEFAULT_CONNECTION]),
 ): MiddlewareHandler<AppEnv> {
   const accessOf = describedAccess(modules);
-  const roleIn = connections.roleIn ?? ((user: RequestUser) => user.role);
   return async (c, next) => {
     const user = c.get('user');
     if (!user) throw signedOutProblem();
     const named = connectionOfPath(c.req.path);
-    if (named !== undefined && !connections.names.has(named)) throw unknownConnection();
+    if (named !== undefined && !connections.has(named)) throw unknownConnection();
     // The old paths of a connection's operations are `default`'s; without one, nothing is there.
     const connection = named ?? DEFAULT_CONNECTION;
     const { matches, under, scoped } = accessOf(c.req.method, c.req.path);
-    if (scoped && named === undefined && !connections.names.has(DEFAULT_CONNECTION)) {
+    if (scoped && named === undefined && !connections.has(DEFAULT_CONNECTION)) {
       return notDescribed(c, next);
     }
-    const role = named !== undefined || scoped ? roleIn(user, connection) : user.role;
+    // A connection's operation is decided by the person's role there (auth/connection-roles.ts).
+    const role = named !== undefined || scoped ? user.roles[connection] : user.role;
     if (matches.length === 0) {
       if (under.length > 0 && !under.some((access) => allows(role, access))) {
         throw refused(user);

@@ -3,6 +3,7 @@
 // package, into the real ingest route (in-process, so no port is needed). One of them can be made
 // to burst until the mock's account-minute limit refuses it, so the incident it causes shows up
 // attributed to it.
+import { DEFAULT_CONNECTION } from '../../shared/connections';
 import { createReporter, type Reporter } from '../../../packages/reporter/src/index';
 import {
   LIMIT_PATHS,
@@ -100,7 +101,7 @@ export class DemoIntegrations {
       const existing = await store.findByName(spec.name);
       const issued = existing
         ? await store.rotate(existing.id)
-        : await store.register(spec.name, spec.owner);
+        : await store.register(spec.name, spec.owner, DEFAULT_CONNECTION);
       if (!issued) continue;
       if (!existing)
         await reports.storeReport(issued.integration.id, history.get(spec.name) ?? [], []);

@@ -4,7 +4,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../observability/logger';
 import { closeRedis, connectRedis } from '../redis/redis-connection';
-import { redisKeys } from '../redis/redis-keys';
+import { consoleRedisKeys } from '../redis/redis-keys';
 import { REDIS_ENGINES, testNamespace } from '../test-support/store-engines';
 import { createIngestLimiter } from './ingest-limiter';
 
@@ -16,7 +16,7 @@ afterEach(async () => {
 
 describe.each(REDIS_ENGINES)('the ingest limiter on $title', ({ url }) => {
   it.skipIf(!url)('lets two replicas together take exactly the allowance', async () => {
-    const keys = redisKeys(testNamespace());
+    const keys = consoleRedisKeys(testNamespace());
     const replica = async () => {
       const redis = await connectRedis({ url: url!, logger });
       cleanups.push(() => closeRedis(redis));

@@ -2,7 +2,7 @@
 // memory, or in Redis when replicas share one (REDIS_URL), so spreading a flood over replicas gains
 // nothing. While Redis is away each replica counts on its own (rate-limiter-flexible's insurance).
 import type { RedisClient } from '../redis/redis-connection';
-import type { RedisKeys } from '../redis/redis-keys';
+import type { ConsoleRedisKeys } from '../redis/redis-keys';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import type { QuotaPolicy } from '../http/rate-limit-fields';
 
@@ -20,7 +20,7 @@ export interface IngestLimiter {
 export function createIngestLimiter(options: {
   perMinute: number;
   redis?: RedisClient;
-  keys?: RedisKeys;
+  keys?: ConsoleRedisKeys;
 }): IngestLimiter {
   const base = { points: options.perMinute, duration: 60, keyPrefix: 'integration-ingest' };
   const limiter = options.redis

@@ -1,10 +1,12 @@
 // The integration store on both engines (SQLite always; PostgreSQL when TEST_DATABASE_URL is
 // set): keys stored only hashed, rotation and revocation, per-minute aggregation of reports, and
 // the retention on an injected clock.
+import { DEFAULT_CONNECTION } from '../../shared/connections';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { STORE_ENGINES, type TestDatabase } from '../test-support/store-engines';
 import { hashReportingKey } from './integration-keys';
 import { IntegrationStore } from './integration-store';
+import { ReportedMinutesReader } from './reported-minutes-reader';
 import { ReportAggregates } from './report-aggregates';
 import * as z from 'zod';
 import { select } from '../store/typed-rows';
@@ -32,7 +34,11 @@ for (const engine of STORE_ENGINES) {
     });
 
     it('keeps only the hash of a key; rotation and revocation take effect at once', async () => {
-      const { integration, key } = await store.register('Nightly sync', 'data team');
+      const { integration, key } = await store.register(
+        'Nightly sync',
+        'data team',
+        DEFAULT_CONNECTION,
+      );
       const { rows } = await select(
         db,
         z.record(z.string(), z.unknown()),
@@ -47,11 +53,17 @@ for (const engine of STORE_ENGINES) {
       await store.revoke(integration.id);
       expect(await store.authenticate(rotated!.key)).toBeUndefined();
       expect((await store.findById(integration.id))?.status).toBe('revoked');
-      await expect(store.register('NIGHTLY SYNC', null)).rejects.toThrow(/exists/);
+      await expect(store.register('NIGHTLY SYNC', null, DEFAULT_CONNECTION)).rejects.toThrow(
+        /exists/,
+      );
     });
 
     it('removes only a revoked integration, keeping its name for its history and freeing it', async () => {
-      const { integration, key } = await store.register('Nightly sync', 'data team');
+      const { integration, key } = await store.register(
+        'Nightly sync',
+        'data team',
+        DEFAULT_CONNECTION,
+      );
       expect(await store.remove(integration.id)).toBe('active');
       await store.revoke(integration.id);
       expect(await store.remove(integration.id)).toMatchObject({ id: integration.id });
@@ -61,7 +73,7 @@ for (const engine of STORE_ENGINES) {
       // A rotation cannot bring a removed integration back with a working key.
       expect(await store.rotate(integration.id)).toBeUndefined();
       expect(await store.authenticate(key)).toBeUndefined();
-      const again = await store.register('nightly SYNC', null);
+      const again = await store.register('nightly SYNC', null, DEFAULT_CONNECTION);
       expect(await store.names()).toEqual(
         new Map([
           [again.integration.id, 'nightly SYNC'],
@@ -77,7 +89,7 @@ for (const engine of STORE_ENGINES) {
         undefined,
         () => 1_000,
       );
-      const { integration } = await store.register('Made-up reporter', null);
+      const { integration } = await store.register('Made-up reporter', null, DEFAULT_CONNECTION);
       const entry = (template: string, requests: number) => ({
         minute: T0,
         method: 'GET',
@@ -103,7 +115,7 @@ for (const engine of STORE_ENGINES) {
     });
 
     it('adds reports of the same minute and operation into one row', async () => {
-      const { integration } = await store.register('Sync', null);
+      const { integration } = await store.register('Sync', null, DEFAULT_CONNECTION);
       const entry = {
         minute: T0 + 5_000,
         method: 'GET',
@@ -121,6 +133,7 @@ for (const engine of STORE_ENGINES) {
       expect(rows).toEqual([
         {
           integrationId: integration.id,
+          connection: DEFAULT_CONNECTION,
           minute: T0,
           method: 'GET',
           template: '/v1/preferences',
@@ -131,8 +144,44 @@ for (const engine of STORE_ENGINES) {
       expect((await store.findById(integration.id))?.lastReportAt).toBe(new Date(T0).toISOString());
     });
 
+    it('keeps an integration’s reports in the connection it was registered to', async () => {
+      const { integration: uat } = await store.register('UAT sync', null, 'uat');
+      const { integration: production } = await store.register('Sync', null, DEFAULT_CONNECTION);
+      const entry = { minute: T0, method: 'GET', template: '/v1/preferences', throttled: 0 };
+      const throttle = {
+        at: T0,
+        incidentKey: '3f2b8c1e-9a4d-4e6b-8f7a-1c2d3e4f5a6b',
+        eventId: null,
+        method: 'GET',
+        template: '/v1/preferences',
+        period: null,
+        requestsAllowed: null,
+        requestsMade: null,
+        retryAfterSeconds: null,
+      };
+      await reports.storeReport(uat.id, [{ ...entry, requests: 7 }], [throttle]);
+      await reports.storeReport(production.id, [{ ...entry, requests: 3 }], []);
+
+      expect(uat.connection).toBe('uat');
+      expect((await store.list({ connection: 'uat' })).map((item) => item.name)).toEqual([
+        'UAT sync',
+      ]);
+      expect((await store.list()).map((item) => item.connection)).toEqual(['default', 'uat']);
+      expect(await reports.minutesSince(T0, 'uat')).toMatchObject([
+        { integrationId: uat.id, connection: 'uat', requests: 7 },
+      ]);
+      expect(await reports.throttlesSince(T0, 10, DEFAULT_CONNECTION)).toEqual([]);
+      expect(await reports.throttlesSince(T0, 10, 'uat')).toMatchObject([
+        { integrationId: uat.id, connection: 'uat' },
+      ]);
+      const readUat = new ReportedMinutesReader(db, { connection: 'uat' });
+      expect((await readUat.rowsIn([T0])).map((row) => [row.source, row.requests])).toEqual([
+        [uat.id, 7],
+      ]);
+    });
+
     it('deletes aggregates and 429s older than the retention, and keeps the rest', async () => {
-      const { integration } = await store.register('Sync', null);
+      const { integration } = await store.register('Sync', null, DEFAULT_CONNECTION);
       const day = 86_400_000;
       const throttle = {
         at: T0 - 8 * day,

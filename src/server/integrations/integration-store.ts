@@ -1,6 +1,7 @@
 // Integrations and their reports in the database (SQLite or PostgreSQL, portable SQL): the
 // registry with hashed keys, per-minute aggregates by operation template, the 429s each
-// integration received, and the retention that keeps all of it bounded.
+// integration received, and the retention that keeps all of it bounded. The registry is the
+// console's; each integration reports to one platform connection, fixed at registration.
 import { timingSafeEqual } from 'node:crypto';
 import type { Integration } from '../../shared/integrations';
 import { nameSkeleton } from '../../shared/safe-text';
@@ -26,6 +27,7 @@ const IntegrationRowSchema = z.object({
   key_issued_at: z.string().nullable(),
   revoked_at: z.string().nullable(),
   last_report_at: z.string().nullable(),
+  connection: z.string(),
 });
 type IntegrationRow = z.infer<typeof IntegrationRowSchema>;
 
@@ -36,6 +38,7 @@ function toIntegration(row: IntegrationRow): Integration {
     id: row.id,
     name: row.name,
     owner: row.owner,
+    connection: row.connection,
     status: row.revoked_at === null ? 'active' : 'revoked',
     createdAt: new Date(row.created_at).toISOString(),
     keyIssuedAt: row.key_issued_at === null ? null : new Date(row.key_issued_at).toISOString(),
@@ -52,8 +55,8 @@ export function removedName(name: string): string {
   return `${name} (removed integration)`;
 }
 
-const COLUMNS =
-  'id, name, owner, key_hash, key_hint, created_at, key_issued_at, revoked_at, last_report_at';
+const COLUMNS = `id, name, owner, key_hash, key_hint, created_at, key_issued_at, revoked_at,
+  last_report_at, connection`;
 
 /**
  * How often, at most, the reporting keys are re-read when a request presents one this process
@@ -83,12 +86,15 @@ export class IntegrationStore {
     this.#now = now;
   }
 
-  /** Every integration not removed, by name. */
-  async list(): Promise<Integration[]> {
+  /** Every integration not removed, by name; those of `connection` only, when given. */
+  async list(filter: { readonly connection?: string } = {}): Promise<Integration[]> {
     const { rows } = await select(
       await this.#db(),
       IntegrationRowSchema,
-      `SELECT ${COLUMNS} FROM integrations WHERE ${LISTED} ORDER BY name_key`,
+      `SELECT ${COLUMNS} FROM integrations
+       WHERE ${LISTED} AND (CAST($1 AS text) IS NULL OR connection = CAST($1 AS text))
+       ORDER BY name_key`,
+      [filter.connection ?? null],
     );
     return rows.map(toIntegration);
   }
@@ -130,10 +136,15 @@ export class IntegrationStore {
     return rows[0] ? toIntegration(rows[0]) : undefined;
   }
 
-  /** Registers an integration; resolves to it and its key (the only time the key exists). */
+  /**
+   * Registers an integration reporting to `connection` (for good: its key and its minutes are
+   * that connection's); resolves to it and its key (the only time the key exists). Names are
+   * unique across connections: a name tells one integration apart on every page and in the log.
+   */
   async register(
     name: string,
     owner: string | null,
+    connection: string,
   ): Promise<{ integration: Integration; key: string }> {
     const now = this.#now();
     // A name that reads like one registered (lookalike letters, full-width forms, other spacing)
@@ -154,8 +165,8 @@ export class IntegrationStore {
         await this.#db()
       ).query(
         `INSERT INTO integrations (id, name, name_key, owner, key_hash, key_hint, created_at,
-           key_issued_at, revoked_at, last_report_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $7, NULL, NULL)`,
+           key_issued_at, revoked_at, last_report_at, connection)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $7, NULL, NULL, $8)`,
         [
           id,
           name.trim(),
@@ -164,6 +175,7 @@ export class IntegrationStore {
           hashReportingKey(key),
           keyHint(key),
           iso(now),
+          connection,
         ],
       );
     } catch (error) {

@@ -8,7 +8,7 @@ import { accountMinuteCeiling } from '../../shared/rate-limits';
 import type { RecordChange } from '../http/admin-change';
 import type { Logger } from '../observability/logger';
 import type { RedisClient } from '../redis/redis-connection';
-import type { RedisKeys } from '../redis/redis-keys';
+import type { ConsoleRedisKeys } from '../redis/redis-keys';
 import type { AreaModule } from '../runtime/area-module';
 import type { WebSettings } from '../security/web-settings';
 import type { SqlDatabase } from '../store/database';
@@ -44,7 +44,8 @@ export interface IntegrationsAreaDeps {
   readonly now: () => number;
   /** How clients reach the console: which address a wrong key is counted against. */
   readonly web: WebSettings;
-  readonly redis?: { readonly connection: RedisClient; readonly keys: RedisKeys } | undefined;
+  readonly redis?:
+    { readonly connection: RedisClient; readonly keys: ConsoleRedisKeys } | undefined;
   /** Written with every stored report, in its transaction (the planning area's account totals). */
   readonly alsoRecord?: AlsoRecordMinutes;
   /** Records registrations, rotations and revocations in the audit trail, before they are made. */
@@ -67,8 +68,11 @@ export interface IntegrationsArea extends AreaModule {
     readonly store: IntegrationStore;
     readonly reports: ReportAggregates;
     readonly usage: AccountUsage;
-    /** What the planning area reads of the reports (compose.ts hands it over). */
-    readonly reportedMinutes: ReportedMinutesReader;
+    /**
+     * What one connection's planning area reads of the reports of the integrations reporting to
+     * that connection (compose.ts hands it over).
+     */
+    readonly reportedMinutes: (connection: string) => ReportedMinutesReader;
   };
 }
 
@@ -134,7 +138,7 @@ export function createIntegrationsArea(deps: IntegrationsAreaDeps): Integrations
       store,
       reports,
       usage,
-      reportedMinutes: new ReportedMinutesReader(deps.database),
+      reportedMinutes: (connection) => new ReportedMinutesReader(deps.database, { connection }),
     },
     routes: [
       {

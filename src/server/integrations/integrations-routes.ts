@@ -3,6 +3,7 @@
 //   as a bearer token (no session, no cookie), validated entry by entry, rate limited per key;
 // - `/api/integrations` (admins): register, list, rotate, revoke, remove a revoked one;
 // - `GET /api/account-usage`: the account-wide view of the rate-limits page (every role).
+import { DEFAULT_CONNECTION } from '../../shared/connections';
 import { Hono } from 'hono';
 import type { Context } from 'hono';
 import * as z from 'zod/mini';
@@ -244,7 +245,12 @@ export function integrationAdminRoutes(
         after: { name: parsed.data.name, owner: parsed.data.owner || null },
       });
       try {
-        const issued = await deps.store.register(parsed.data.name, parsed.data.owner || null);
+        const issued = await deps.store.register(
+          parsed.data.name,
+          parsed.data.owner || null,
+          // The registry's routes are console-wide until they are built per connection.
+          DEFAULT_CONNECTION,
+        );
         changed(c, 'registered', issued.integration);
         return c.json(issued, 201, NO_STORE);
       } catch (error) {

@@ -1,13 +1,16 @@
 // Integrations' reports as the console keeps them: per-minute request counts by operation
 // template and the 429s they met, summed in the database (group commit: a flood of reports costs
 // one commit per round, not one per report), read back for the account-wide view, and pruned at
-// the end of their retention.
+// the end of their retention. An integration's rows name its platform connection (its key's),
+// read from the registry as they are written, so a report can land in no other connection.
 import * as z from 'zod';
 import { REPORT_LIMITS } from '../../shared/integrations';
 import { OTHER_TEMPLATE } from '../../shared/operation-templates';
 import type { SqlDatabase, SqlExecutor } from '../store/database';
 import { databaseOpener, type DatabaseOrOpener } from '../store/database-opener';
+import { placeholders } from '../store/sql-placeholders';
 import { integer, select } from '../store/typed-rows';
+import { DEFAULT_CONNECTION } from '../../shared/connections';
 
 /** One minute of one operation, reduced and validated (report-intake.ts). */
 export interface MinuteAggregate {
@@ -34,6 +37,8 @@ export interface ThrottleRecord {
 /** Sums of one integration's requests by template, over a time range. */
 export interface TemplateTotal {
   readonly integrationId: string;
+  /** The platform connection the integration reports to. */
+  readonly connection: string;
   readonly method: string;
   readonly template: string;
   readonly minute: number;
@@ -44,6 +49,8 @@ export interface TemplateTotal {
 /** One integration's view of one blocking occurrence. */
 export interface StoredThrottle extends ThrottleRecord {
   readonly integrationId: string;
+  /** The platform connection the integration reports to. */
+  readonly connection: string;
   readonly firstSeen: number;
   readonly lastSeen: number;
   readonly hits: number;
@@ -55,6 +62,7 @@ const minuteOf = (ms: number) => Math.floor(ms / 60_000) * 60_000;
 /** A row of integration_throttles, as read. */
 const ThrottleRowSchema = z.object({
   integration_id: z.string(),
+  connection: z.string(),
   incident_key: z.string(),
   event_id: z.string().nullable(),
   first_seen: z.string(),
@@ -73,16 +81,16 @@ const ThrottleRowSchema = z.object({
 });
 
 const UPSERT_MINUTE = `INSERT INTO integration_minutes
-    (integration_id, minute, method, template, requests, throttled)
-  VALUES ($1, $2, $3, $4, $5, $6)
+    (integration_id, minute, method, template, requests, throttled, connection)
+  VALUES ($1, $2, $3, $4, $5, $6, $7)
   ON CONFLICT (integration_id, minute, method, template) DO UPDATE SET
     requests = integration_minutes.requests + excluded.requests,
     throttled = integration_minutes.throttled + excluded.throttled`;
 
 const UPSERT_THROTTLE = `INSERT INTO integration_throttles
     (integration_id, incident_key, event_id, first_seen, last_seen, hits, method, template, period,
-     requests_allowed, requests_made, retry_after_seconds)
-  VALUES ($1, $2, $3, $4, $4, $11, $5, $6, $7, $8, $9, $10)
+     requests_allowed, requests_made, retry_after_seconds, connection)
+  VALUES ($1, $2, $3, $4, $4, $11, $5, $6, $7, $8, $9, $10, $12)
   ON CONFLICT (integration_id, incident_key) DO UPDATE SET
     hits = integration_throttles.hits + excluded.hits,
     first_seen = CASE WHEN excluded.first_seen < integration_throttles.first_seen
@@ -150,7 +158,7 @@ const IncidentKeyRowSchema = z.object({ incident_key: z.string() });
  */
 export type AlsoRecordMinutes = (
   tx: SqlExecutor,
-  rows: ReadonlyArray<MinuteAggregate & { readonly source: string }>,
+  rows: ReadonlyArray<MinuteAggregate & { readonly source: string; readonly connection: string }>,
 ) => Promise<void>;
 
 /**
@@ -160,6 +168,29 @@ export type AlsoRecordMinutes = (
 export type MinuteCeiling = () => number | undefined;
 
 const StoredSumSchema = z.object({ n: integer });
+const ConnectionRowSchema = z.object({ id: z.string(), connection: z.string() });
+
+/**
+ * Each of `ids`' platform connection as the registry has it. An id the registry does not hold
+ * (reports are only taken from registered keys, so only a store used on its own meets one) is
+ * counted as DEFAULT_CONNECTION's, the connection of a console configured the old way.
+ */
+async function integrationConnections(
+  tx: SqlExecutor,
+  ids: readonly string[],
+): Promise<(id: string) => string> {
+  const found = new Map<string, string>();
+  if (ids.length > 0) {
+    const { rows } = await select(
+      tx,
+      ConnectionRowSchema,
+      `SELECT id, connection FROM integrations WHERE id IN (${placeholders(1, ids.length)})`,
+      [...ids],
+    );
+    for (const row of rows) found.set(row.id, row.connection);
+  }
+  return (id) => found.get(id) ?? DEFAULT_CONNECTION;
+}
 
 /** The report aggregates of every integration. */
 export class ReportAggregates {
@@ -275,6 +306,7 @@ export class ReportAggregates {
     await (
       await this.#db()
     ).transaction(async (tx) => {
+      const connectionOf = await integrationConnections(tx, [...lastReport.keys()]);
       const room = ceiling === undefined ? undefined : await this.#roomLeft(tx, reports, ceiling);
       const sums = new Map<string, [string, MinuteAggregate]>();
       for (const report of reports) {
@@ -311,12 +343,17 @@ export class ReportAggregates {
           entry.template,
           entry.requests,
           entry.throttled,
+          connectionOf(integrationId),
         ]);
       }
       if (this.#alsoRecord) {
         await this.#alsoRecord(
           tx,
-          [...sums.values()].map(([integrationId, entry]) => ({ ...entry, source: integrationId })),
+          [...sums.values()].map(([integrationId, entry]) => ({
+            ...entry,
+            source: integrationId,
+            connection: connectionOf(integrationId),
+          })),
         );
       }
       // Distinct occurrences per integration and minute, those stored already included.
@@ -357,6 +394,7 @@ export class ReportAggregates {
               null,
               null,
               1,
+              connectionOf(report.integrationId),
             ]);
             continue;
           }
@@ -373,6 +411,7 @@ export class ReportAggregates {
             entry.requestsMade,
             entry.retryAfterSeconds,
             1,
+            connectionOf(report.integrationId),
           ]);
         }
       }
@@ -385,24 +424,30 @@ export class ReportAggregates {
     });
   }
 
-  /** Per-minute rows of every integration from `since` on (epoch ms). */
-  async minutesSince(since: number): Promise<TemplateTotal[]> {
+  /**
+   * Per-minute rows of every integration from `since` on (epoch ms); of those reporting to
+   * `connection` only, when given.
+   */
+  async minutesSince(since: number, connection?: string): Promise<TemplateTotal[]> {
     const { rows } = await select(
       await this.#db(),
       z.object({
         integration_id: z.string(),
+        connection: z.string(),
         minute: z.string(),
         method: z.string(),
         template: z.string(),
         requests: integer,
         throttled: integer,
       }),
-      `SELECT integration_id, minute, method, template, requests, throttled
-       FROM integration_minutes WHERE minute >= $1`,
-      [iso(minuteOf(since))],
+      `SELECT integration_id, connection, minute, method, template, requests, throttled
+       FROM integration_minutes
+       WHERE minute >= $1 AND (CAST($2 AS text) IS NULL OR connection = CAST($2 AS text))`,
+      [iso(minuteOf(since)), connection ?? null],
     );
     return rows.map((row) => ({
       integrationId: row.integration_id,
+      connection: row.connection,
       minute: Date.parse(row.minute),
       method: row.method,
       template: row.template,
@@ -412,24 +457,29 @@ export class ReportAggregates {
   }
 
   /** Per-minute rows of every integration with a minute in [from, to] (epoch ms). */
-  async minutesBetween(from: number, to: number): Promise<TemplateTotal[]> {
-    const rows = await this.minutesSince(from);
+  async minutesBetween(from: number, to: number, connection?: string): Promise<TemplateTotal[]> {
+    const rows = await this.minutesSince(from, connection);
     return rows.filter((row) => row.minute <= to);
   }
 
-  /** Every integration's 429 occurrences last seen from `since` on, newest first. */
-  async throttlesSince(since: number, limit = 500): Promise<StoredThrottle[]> {
+  /**
+   * Every integration's 429 occurrences last seen from `since` on, newest first; of those
+   * reporting to `connection` only, when given.
+   */
+  async throttlesSince(since: number, limit = 500, connection?: string): Promise<StoredThrottle[]> {
     const { rows } = await select(
       await this.#db(),
       ThrottleRowSchema,
-      `SELECT integration_id, incident_key, event_id, first_seen, last_seen, hits, method,
-         template, period, requests_allowed, requests_made, retry_after_seconds
-       FROM integration_throttles WHERE last_seen >= $1
+      `SELECT integration_id, connection, incident_key, event_id, first_seen, last_seen, hits,
+         method, template, period, requests_allowed, requests_made, retry_after_seconds
+       FROM integration_throttles
+       WHERE last_seen >= $1 AND (CAST($3 AS text) IS NULL OR connection = CAST($3 AS text))
        ORDER BY last_seen DESC LIMIT $2`,
-      [iso(since), limit],
+      [iso(since), limit, connection ?? null],
     );
     return rows.map((row) => ({
       integrationId: row.integration_id,
+      connection: row.connection,
       incidentKey: row.incident_key,
       eventId: row.event_id,
       at: Date.parse(row.first_seen),

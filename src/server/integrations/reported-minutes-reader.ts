@@ -4,7 +4,8 @@
 // no account limit allows (at the account's minute ceiling or above) listed apart or left out.
 // compose.ts hands it to the planning area, and the replay thread's entry builds one on the
 // connection that thread opens. Reads aggregate in SQL, so a week of 50 integrations comes back
-// as a few thousand rows.
+// as a few thousand rows. A reader is one platform connection's: it reads the minutes of the
+// integrations reporting to that connection only.
 import * as z from 'zod';
 import type { SqlDatabase } from '../store/database';
 import { endpointTest, minuteWeights, placeholders } from '../store/sql-placeholders';
@@ -30,10 +31,18 @@ export type ReportedRow = Omit<z.output<typeof MinuteRowSchema>, 'minute'> & { m
 /** Each integration's reported minutes as the planning area reads them. */
 export class ReportedMinutesReader {
   readonly #db: () => Promise<SqlDatabase>;
+  readonly #connection: string;
 
-  /** `db` may still be opening: the first query waits for it. */
-  constructor(db: SqlDatabase | (() => Promise<SqlDatabase>)) {
+  /**
+   * `db` may still be opening: the first query waits for it. `connection`: whose integrations
+   * (DEFAULT_CONNECTION where the caller does not know one yet).
+   */
+  constructor(
+    db: SqlDatabase | (() => Promise<SqlDatabase>),
+    options: { readonly connection: string },
+  ) {
     this.#db = typeof db === 'function' ? db : () => Promise.resolve(db);
+    this.#connection = options.connection;
   }
 
   /**
@@ -47,8 +56,9 @@ export class ReportedMinutesReader {
       await this.#db(),
       MinuteRowSchema,
       `SELECT integration_id AS source, minute, method, template, requests, throttled
-       FROM integration_minutes WHERE minute IN (${placeholders(1, minutes.length)})`,
-      minutes.map(iso),
+       FROM integration_minutes
+       WHERE connection = $1 AND minute IN (${placeholders(2, minutes.length)})`,
+      [this.#connection, ...minutes.map(iso)],
     );
     return rows.map((row) => ({ ...row, minute: Date.parse(row.minute) }));
   }
@@ -64,7 +74,7 @@ export class ReportedMinutesReader {
     endpoints: readonly Endpoint[],
   ): Promise<Array<{ source: string; weighted: number; requests: number }>> {
     if (weights.length === 0 || endpoints.length === 0) return [];
-    const params: unknown[] = [];
+    const params: unknown[] = [this.#connection];
     const table = minuteWeights(weights, params);
     const { rows } = await select(
       await this.#db(),
@@ -73,7 +83,8 @@ export class ReportedMinutesReader {
        SELECT t.integration_id AS source, SUM(t.requests * w.weight) AS weighted,
          SUM(t.requests) AS requests
        FROM w JOIN integration_minutes t ON t.minute = w.minute
-       WHERE t.minute IN (SELECT minute FROM w) AND (${endpointTest(endpoints, params, 't.')})
+       WHERE t.connection = $1 AND t.minute IN (SELECT minute FROM w)
+         AND (${endpointTest(endpoints, params, 't.')})
        GROUP BY t.integration_id`,
       params,
     );
@@ -93,10 +104,10 @@ export class ReportedMinutesReader {
       await this.#db(),
       z.object({ source: z.string(), minute: z.string(), reported: integer }),
       `SELECT integration_id AS source, minute, SUM(requests) AS reported
-       FROM integration_minutes WHERE minute >= $1 AND minute <= $2
+       FROM integration_minutes WHERE connection = $4 AND minute >= $1 AND minute <= $2
        GROUP BY integration_id, minute HAVING SUM(requests) >= $3
        ORDER BY minute, integration_id`,
-      [iso(from), iso(to), ceiling],
+      [iso(from), iso(to), ceiling, this.#connection],
     );
     return rows.map((row) => ({ ...row, minute: Date.parse(row.minute) }));
   }
@@ -115,7 +126,7 @@ export class ReportedMinutesReader {
     Array<{ source: string; day: string; method: string; template: string; calls: number }>
   > {
     if (endpoints.length === 0) return [];
-    const params: unknown[] = [iso(from), iso(to), ceiling];
+    const params: unknown[] = [iso(from), iso(to), ceiling, this.#connection];
     const tests = endpointTest(endpoints, params);
     // Through the primary key (integration, minute, …): a few rows per minute read again.
     const plausible = `(SELECT SUM(s.requests) FROM integration_minutes s
@@ -133,7 +144,7 @@ export class ReportedMinutesReader {
       `SELECT integration_id AS source, SUBSTR(minute, 1, 10) AS day, method, template,
          SUM(requests) AS calls
        FROM integration_minutes
-       WHERE minute >= $1 AND minute <= $2 AND (${tests}) AND ${plausible}
+       WHERE connection = $4 AND minute >= $1 AND minute <= $2 AND (${tests}) AND ${plausible}
        GROUP BY integration_id, SUBSTR(minute, 1, 10), method, template`,
       params,
     );

@@ -20,20 +20,30 @@ const INCIDENT_SCOPES = ['account', 'rule'] as const satisfies readonly Incident
 const TOKEN_OUTCOMES = ['success', 'failure'] as const;
 const DELIVERY_OUTCOMES = ['delivered', 'retrying', 'dead'] as const;
 
-/** Creates the 0-valued series of every alerting counter. */
-export function startAlertingCountersAtZero(
+/** Creates the 0-valued series of every alerting counter of one connection's. */
+export function startConnectionCountersAtZero(
   metrics: ConsoleMetrics,
+  connection: string,
   { rules, operations }: KnownLabelValues,
 ): void {
   for (const rule of new Set([...rules, ACCOUNT_RULE_LABEL])) {
-    for (const reason of REJECTION_REASONS) metrics.governorRejections.inc({ rule, reason }, 0);
+    for (const reason of REJECTION_REASONS) {
+      metrics.governorRejections.inc({ connection, rule, reason }, 0);
+    }
   }
   for (const operation of new Set(operations)) {
     for (const status of [...ALERTING_STATUSES, ...TRANSPORT_FAILURES]) {
-      metrics.upstreamRequests.inc({ operation, status }, 0);
+      metrics.upstreamRequests.inc({ connection, operation, status }, 0);
     }
   }
-  for (const scope of INCIDENT_SCOPES) metrics.incidents.inc({ scope }, 0);
-  for (const outcome of TOKEN_OUTCOMES) metrics.tokenRequests.inc({ outcome }, 0);
+  for (const scope of INCIDENT_SCOPES) metrics.incidents.inc({ connection, scope }, 0);
+  for (const outcome of TOKEN_OUTCOMES) metrics.tokenRequests.inc({ connection, outcome }, 0);
+  metrics.incidentWriteFailures.inc({ connection }, 0);
+  // Until the governor says otherwise (scale-out.ts), it keeps the shared or the single windows.
+  metrics.governorFallback.set({ connection }, 0);
+}
+
+/** Creates the 0-valued series of the console-wide alerting counters. */
+export function startConsoleCountersAtZero(metrics: ConsoleMetrics): void {
   for (const outcome of DELIVERY_OUTCOMES) metrics.alertDeliveries.inc({ outcome }, 0);
 }

@@ -1,6 +1,7 @@
 // The console's Prometheus metrics (prom-client), one registry per composed BFF so tests never
-// share counters. Each replica reports its own; Prometheus sums them. Labels are bounded: catalog
-// operation ids, HTTP statuses, rule ids and route patterns, never anything a client typed. The
+// share counters. Each replica reports its own; Prometheus sums them. Labels are bounded: platform
+// connection names, catalog operation ids, HTTP statuses, rule ids and route patterns, never
+// anything a client typed. What belongs to one platform account carries its `connection`. The
 // console's own metrics carry the `console_` prefix; Node's and the process's keep their standard
 // names. Every metric is listed, with what to alert on, in docs/metrics.md.
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
@@ -30,9 +31,12 @@ export function createConsoleMetrics(options: ConsoleMetricsOptions = {}) {
     for (const name of NON_CONFORMING_DEFAULTS) registry.removeSingleMetric(name);
   }
   const registers = [registry];
-  /** A gauge per limit: labelled by rule and period only, never a path, an endpoint or a person. */
+  /**
+   * A gauge per limit: labelled by connection, rule and period only, never a path, an endpoint or
+   * a person.
+   */
   const limitGauge = (name: string, help: string) =>
-    new Gauge({ name, help, labelNames: ['rule', 'period'] as const, registers });
+    new Gauge({ name, help, labelNames: ['connection', 'rule', 'period'] as const, registers });
   /** A gauge per integration, by its name and the period it covers. */
   const integrationGauge = (name: string, help: string) =>
     new Gauge({ name, help, labelNames: ['integration', 'period'] as const, registers });
@@ -40,48 +44,51 @@ export function createConsoleMetrics(options: ConsoleMetricsOptions = {}) {
     registry,
     upstreamRequests: new Counter({
       name: 'console_upstream_requests_total',
-      help: 'Requests sent to the upstream, by operation and answer status (or timeout, unreachable)',
-      labelNames: ['operation', 'status'] as const,
+      help: 'Requests sent to the upstream, by connection, operation and answer status (or timeout, unreachable)',
+      labelNames: ['connection', 'operation', 'status'] as const,
       registers,
     }),
     upstreamDuration: new Histogram({
       name: 'console_upstream_request_duration_seconds',
-      help: 'Time until the upstream answered, by operation',
-      labelNames: ['operation'] as const,
+      help: 'Time until the upstream answered, by connection and operation',
+      labelNames: ['connection', 'operation'] as const,
       buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
       registers,
     }),
     governorRejections: new Counter({
       name: 'console_governor_rejections_total',
-      help: 'Calls the governor held back, by the rule that refused and why (limit, blocked)',
-      labelNames: ['rule', 'reason'] as const,
+      help: 'Calls the governor held back, by connection, the rule that refused and why (limit, blocked)',
+      labelNames: ['connection', 'rule', 'reason'] as const,
       registers,
     }),
     governorFallback: new Gauge({
       name: 'console_governor_fallback',
-      help: '1 while this replica keeps its own share of the limits (Redis unreachable, or REPLICAS>1 without Redis)',
+      help: "1 while this replica keeps its own share of a connection's limits (Redis unreachable, or REPLICAS>1 without Redis)",
+      labelNames: ['connection'] as const,
       registers,
     }),
     incidents: new Counter({
       name: 'console_incidents_recorded_total',
-      help: 'Upstream 429s this replica stored as incidents, by scope',
-      labelNames: ['scope'] as const,
+      help: 'Upstream 429s this replica stored as incidents, by connection and scope',
+      labelNames: ['connection', 'scope'] as const,
       registers,
     }),
     incidentWriteFailures: new Counter({
       name: 'console_incident_write_failures_total',
-      help: 'Upstream 429s this replica could not store',
+      help: 'Upstream 429s this replica could not store, by connection',
+      labelNames: ['connection'] as const,
       registers,
     }),
     tokenRequests: new Counter({
       name: 'console_token_requests_total',
-      help: 'Access-token requests, by outcome (success, failure)',
-      labelNames: ['outcome'] as const,
+      help: 'Access-token requests, by connection and outcome (success, failure)',
+      labelNames: ['connection', 'outcome'] as const,
       registers,
     }),
     sseClients: new Gauge({
       name: 'console_sse_clients',
-      help: 'Browsers connected to the live incident stream of this replica',
+      help: 'Browsers connected to the live incident stream of this replica, by connection',
+      labelNames: ['connection'] as const,
       registers,
     }),
     alertDeliveries: new Counter({
@@ -94,19 +101,19 @@ export function createConsoleMetrics(options: ConsoleMetricsOptions = {}) {
     // reports the same values: take max(), not sum().
     rateLimitRemaining: limitGauge(
       'console_rate_limit_remaining',
-      'Requests left in the current window of each limit, by rule and period',
+      'Requests left in the current window of each limit, by connection, rule and period',
     ),
     rateLimitLimit: limitGauge(
       'console_rate_limit_limit',
-      'Requests each limit allows in its window, by rule and period',
+      'Requests each limit allows in its window, by connection, rule and period',
     ),
     rateLimitResetSeconds: limitGauge(
       'console_rate_limit_reset_seconds',
-      'Seconds until the oldest counted request leaves the window (0: nothing counted), by rule and period',
+      'Seconds until the oldest counted request leaves the window (0: nothing counted), by connection, rule and period',
     ),
     rateLimitBlockedSeconds: limitGauge(
       'console_rate_limit_blocked_seconds',
-      'Seconds until the platform block on a limit ends (0: no block), by rule and period',
+      'Seconds until the platform block on a limit ends (0: no block), by connection, rule and period',
     ),
     // Integration names are chosen by admins to name a service ("billing-sync"), are bounded (one
     // per registered integration) and are shown to every role on the rate-limits page already;

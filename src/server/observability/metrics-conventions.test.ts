@@ -134,19 +134,25 @@ describe('GET /metrics for standard tools', () => {
         ?.split(' ')[1];
     for (const rule of ['account-minute', 'account-hour']) {
       for (const reason of ['limit', 'blocked']) {
-        expect(value(`console_governor_rejections_total{rule="${rule}",reason="${reason}"}`)).toBe(
-          '0',
-        );
+        expect(
+          value(
+            `console_governor_rejections_total{connection="default",rule="${rule}",reason="${reason}"}`,
+          ),
+        ).toBe('0');
       }
     }
     for (const status of ['429', '500', 'timeout', 'unreachable']) {
       expect(
-        value(`console_upstream_requests_total{operation="event-types",status="${status}"}`),
+        value(
+          `console_upstream_requests_total{connection="default",operation="event-types",status="${status}"}`,
+        ),
       ).toBe('0');
     }
-    expect(value('console_incidents_recorded_total{scope="account"}')).toBe('0');
-    expect(value('console_token_requests_total{outcome="failure"}')).toBe('0');
-    expect(value('console_incident_write_failures_total')).toBe('0');
+    expect(value('console_incidents_recorded_total{connection="default",scope="account"}')).toBe(
+      '0',
+    );
+    expect(value('console_token_requests_total{connection="default",outcome="failure"}')).toBe('0');
+    expect(value('console_incident_write_failures_total{connection="default"}')).toBe('0');
     for (const outcome of ['retrying', 'dead']) {
       expect(value(`console_alert_deliveries_total{outcome="${outcome}"}`)).toBe('0');
     }

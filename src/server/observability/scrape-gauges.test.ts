@@ -11,6 +11,7 @@ function sources(overrides: Partial<ScrapeSources> = {}): ScrapeSources {
   return {
     limits: async () => [
       {
+        connection: 'default',
         ruleId: 'account-minute',
         period: 'MINUTE',
         limit: 1000,
@@ -19,6 +20,7 @@ function sources(overrides: Partial<ScrapeSources> = {}): ScrapeSources {
         blockedUntil: null,
       },
       {
+        connection: 'default',
         ruleId: 'account-hour',
         period: 'HOUR',
         limit: 10_000,
@@ -28,6 +30,7 @@ function sources(overrides: Partial<ScrapeSources> = {}): ScrapeSources {
       },
       // Two limits the platform reported for two endpoints of one rule: the tightest stands.
       {
+        connection: 'default',
         ruleId: 'module-minute',
         period: 'MINUTE',
         limit: 100,
@@ -36,6 +39,7 @@ function sources(overrides: Partial<ScrapeSources> = {}): ScrapeSources {
         blockedUntil: null,
       },
       {
+        connection: 'default',
         ruleId: 'module-minute',
         period: 'MINUTE',
         limit: 50,
@@ -68,18 +72,71 @@ async function scrape(source: ScrapeSources, metrics = createConsoleMetrics()) {
 }
 
 describe('the gauges read at each scrape', () => {
-  it('reports each limit’s headroom, reset and block by rule and period', async () => {
+  it('reports each limit’s headroom, reset and block by connection, rule and period', async () => {
     const value = await scrape(sources());
-    const minute = '{rule="account-minute",period="MINUTE"}';
+    const minute = '{connection="default",rule="account-minute",period="MINUTE"}';
     expect(value(`console_rate_limit_remaining${minute}`)).toBe('60');
     expect(value(`console_rate_limit_limit${minute}`)).toBe('1000');
     expect(value(`console_rate_limit_reset_seconds${minute}`)).toBe('13');
     expect(value(`console_rate_limit_blocked_seconds${minute}`)).toBe('0');
-    expect(value('console_rate_limit_blocked_seconds{rule="account-hour",period="HOUR"}')).toBe(
-      '90',
+    expect(
+      value(
+        'console_rate_limit_blocked_seconds{connection="default",rule="account-hour",period="HOUR"}',
+      ),
+    ).toBe('90');
+    expect(
+      value(
+        'console_rate_limit_remaining{connection="default",rule="module-minute",period="MINUTE"}',
+      ),
+    ).toBe('5');
+    expect(
+      value('console_rate_limit_limit{connection="default",rule="module-minute",period="MINUTE"}'),
+    ).toBe('50');
+  });
+
+  it('keeps the same limit of two connections apart: each its own headroom, never the tighter for both', async () => {
+    const value = await scrape(
+      sources({
+        limits: async () => [
+          {
+            connection: 'default',
+            ruleId: 'account-minute',
+            period: 'MINUTE',
+            limit: 1000,
+            used: 100,
+            resetsAt: null,
+            blockedUntil: null,
+          },
+          {
+            connection: 'uat',
+            ruleId: 'account-minute',
+            period: 'MINUTE',
+            limit: 200,
+            used: 190,
+            resetsAt: null,
+            blockedUntil: NOW + 30_000,
+          },
+        ],
+      }),
     );
-    expect(value('console_rate_limit_remaining{rule="module-minute",period="MINUTE"}')).toBe('5');
-    expect(value('console_rate_limit_limit{rule="module-minute",period="MINUTE"}')).toBe('50');
+    expect(
+      value(
+        'console_rate_limit_remaining{connection="default",rule="account-minute",period="MINUTE"}',
+      ),
+    ).toBe('900');
+    expect(
+      value('console_rate_limit_remaining{connection="uat",rule="account-minute",period="MINUTE"}'),
+    ).toBe('10');
+    expect(
+      value(
+        'console_rate_limit_blocked_seconds{connection="default",rule="account-minute",period="MINUTE"}',
+      ),
+    ).toBe('0');
+    expect(
+      value(
+        'console_rate_limit_blocked_seconds{connection="uat",rule="account-minute",period="MINUTE"}',
+      ),
+    ).toBe('30');
   });
 
   it('reports each integration by name, and drops one that is gone', async () => {
@@ -121,6 +178,10 @@ describe('the gauges read at each scrape', () => {
     const failing = () => Promise.reject(new Error('store down'));
     const value = await scrape(sources({ readiness: failing, integrations: failing }));
     expect(value('console_ready')).toBe('0');
-    expect(value('console_rate_limit_remaining{rule="account-minute",period="MINUTE"}')).toBe('60');
+    expect(
+      value(
+        'console_rate_limit_remaining{connection="default",rule="account-minute",period="MINUTE"}',
+      ),
+    ).toBe('60');
   });
 });

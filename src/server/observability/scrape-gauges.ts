@@ -4,8 +4,10 @@
 import type { RateLimitPeriod } from '../../shared/rate-limits';
 import type { ConsoleMetrics } from './console-metrics';
 
-/** One limit as the governor reports it (times in epoch ms). */
+/** One limit as a connection's governor reports it (times in epoch ms). */
 export interface ScrapedLimit {
+  /** The platform connection whose governor keeps it. */
+  readonly connection: string;
   readonly ruleId: string;
   readonly period: RateLimitPeriod;
   readonly limit: number;
@@ -47,14 +49,14 @@ const secondsUntil = (at: number | null, now: number) =>
   at === null ? 0 : Math.max(0, Math.ceil((at - now) / 1_000));
 
 /**
- * One limit per rule and period: a limit the platform reported for one endpoint shares its rule
+ * One limit per connection, rule and period: a limit the platform reported for one endpoint shares its rule
  * and period with the others, and the endpoint (a path) is no label, so the tightest one stands
  * for them, which is the one an alert must see.
  */
 function tightestPerRule(limits: readonly ScrapedLimit[]): ScrapedLimit[] {
   const tightest = new Map<string, ScrapedLimit>();
   for (const limit of limits) {
-    const key = `${limit.ruleId}\u0000${limit.period}`;
+    const key = `${limit.connection}\u0000${limit.ruleId}\u0000${limit.period}`;
     const kept = tightest.get(key);
     if (!kept || limit.limit - limit.used < kept.limit - kept.used) tightest.set(key, limit);
   }
@@ -85,7 +87,7 @@ export function scrapeGauges(metrics: ConsoleMetrics, sources: ScrapeSources) {
         gauge.reset();
       }
       for (const limit of tightestPerRule(limits.value)) {
-        const labels = { rule: limit.ruleId, period: limit.period };
+        const labels = { connection: limit.connection, rule: limit.ruleId, period: limit.period };
         metrics.rateLimitRemaining.set(labels, Math.max(0, limit.limit - limit.used));
         metrics.rateLimitLimit.set(labels, limit.limit);
         metrics.rateLimitResetSeconds.set(labels, secondsUntil(limit.resetsAt, now));

@@ -13,11 +13,11 @@ export const REJECTION_REASONS = ['limit', 'blocked'] as const;
 /** The rule label of a refusal that names no rule (the account as a whole). */
 export const ACCOUNT_RULE_LABEL = 'account';
 
-/** The UpstreamClient's `observe` option: counts and times each request sent. */
-export function observeUpstream(metrics: ConsoleMetrics) {
+/** The UpstreamClient's `observe` option: counts and times each request sent to `connection`. */
+export function observeUpstream(metrics: ConsoleMetrics, connection: string) {
   return (operation: string, outcome: Outcome, seconds: number) => {
-    metrics.upstreamRequests.inc({ operation, status: String(outcome) });
-    metrics.upstreamDuration.observe({ operation }, seconds);
+    metrics.upstreamRequests.inc({ connection, operation, status: String(outcome) });
+    metrics.upstreamDuration.observe({ connection, operation }, seconds);
   };
 }
 
@@ -26,8 +26,9 @@ export function observedTransport(
   transport: Transport,
   operation: string,
   metrics: ConsoleMetrics,
+  connection: string,
 ): Transport {
-  const observe = observeUpstream(metrics);
+  const observe = observeUpstream(metrics, connection);
   return async (request) => {
     const started = performance.now();
     try {
@@ -46,8 +47,12 @@ export function observedTransport(
  * Counts every call the governor holds back, by the rule that refused (the account when none did)
  * and why. Returns a function that stops counting.
  */
-export function countRejections(events: GovernorEvents, metrics: ConsoleMetrics): () => void {
+export function countRejections(
+  events: GovernorEvents,
+  metrics: ConsoleMetrics,
+  connection: string,
+): () => void {
   return events.on('refused', ({ ruleId, reason }) => {
-    metrics.governorRejections.inc({ rule: ruleId ?? ACCOUNT_RULE_LABEL, reason });
+    metrics.governorRejections.inc({ connection, rule: ruleId ?? ACCOUNT_RULE_LABEL, reason });
   });
 }

@@ -2,6 +2,7 @@
 // (an integration's report, the console's own counts), read back per operation, caller and day,
 // beside the catalog's replacement, the documented fields it differs in and the limits it moves
 // between.
+import { DEFAULT_CONNECTION } from '../../shared/connections';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { PLATFORM_OPERATIONS } from '../../shared/platform-operations';
 import { IntegrationStore } from '../integrations/integration-store';
@@ -39,7 +40,11 @@ for (const engine of STORE_ENGINES) {
     );
 
     it('counts legacy and v4 calls per caller and day, with what replaces each legacy call', async () => {
-      const { integration: sync } = await integrations.register('Nightly sync', 'data team');
+      const { integration: sync } = await integrations.register(
+        'Nightly sync',
+        'data team',
+        DEFAULT_CONNECTION,
+      );
       const call = (
         minute: number,
         operation: { method: string; path: string },
@@ -129,8 +134,16 @@ for (const engine of STORE_ENGINES) {
     });
 
     it('leaves out and lists a minute in which one integration claimed a whole account minute', async () => {
-      const { integration: sync } = await integrations.register('Nightly sync', 'data team');
-      const { integration: forger } = await integrations.register('Forger', null);
+      const { integration: sync } = await integrations.register(
+        'Nightly sync',
+        'data team',
+        DEFAULT_CONNECTION,
+      );
+      const { integration: forger } = await integrations.register(
+        'Forger',
+        null,
+        DEFAULT_CONNECTION,
+      );
       const call = (operation: { method: string; path: string }, requests: number) => ({
         minute: NOW - 60_000,
         method: operation.method,

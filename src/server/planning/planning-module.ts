@@ -21,6 +21,9 @@ const PRUNE_EVERY_MS = 60 * 60_000;
 export interface PlanningAreaDeps {
   readonly database: () => Promise<SqlDatabase>;
   /** The integrations' reported minutes, read through their area (compose.ts fills it in). */
+  /** The platform connection whose traffic the area records and replays. */
+  readonly connection: string;
+  /** That connection's integrations' reported minutes. */
   readonly reportedMinutes: ReportedMinutes;
   /** The governor's events: every call it lets through, every 429 it is told of. */
   readonly events: GovernorEvents;
@@ -48,7 +51,9 @@ export interface PlanningArea extends AreaModule {
 }
 
 export function createPlanningArea(deps: PlanningAreaDeps): PlanningArea {
-  const traffic = new TrafficStore(deps.database, deps.reportedMinutes);
+  const traffic = new TrafficStore(deps.database, deps.reportedMinutes, {
+    connection: deps.connection,
+  });
   const consoleTraffic = new ConsoleTraffic({
     store: traffic,
     events: deps.events,
@@ -66,7 +71,7 @@ export function createPlanningArea(deps: PlanningAreaDeps): PlanningArea {
   const replays = {
     gate: new ReplayGate<WhatIfResult>({ limit: deps.replayConcurrency, now: deps.now }),
     run: deps.replayThreads
-      ? workerReplays({ ...deps.replayThreads, deps: planningDeps })
+      ? workerReplays({ ...deps.replayThreads, connection: deps.connection, deps: planningDeps })
       : inProcessReplays(planningDeps),
   };
   let timer: NodeJS.Timeout | undefined;

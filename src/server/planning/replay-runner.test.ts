@@ -1,6 +1,7 @@
 // The replay in its own thread (replay-worker.ts, started from the composition root's entry as
 // the console starts it), over the console's SQLite database in a data directory: the same result
 // as on the event loop, and the same refusals the routes turn into problems.
+import { DEFAULT_CONNECTION } from '../../shared/connections';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -40,7 +41,11 @@ describe('a replay in its own thread', { timeout: 60_000 }, () => {
     const integrations = new IntegrationStore(db, () => NOW);
     const reports = new ReportAggregates(db, () => NOW, addToAccountTraffic);
     deps = planningDeps(db, integrations, NOW);
-    const { integration } = await integrations.register('CRM connector', 'owners');
+    const { integration } = await integrations.register(
+      'CRM connector',
+      'owners',
+      DEFAULT_CONNECTION,
+    );
     await reports.storeReport(
       integration.id,
       [
@@ -61,7 +66,12 @@ describe('a replay in its own thread', { timeout: 60_000 }, () => {
       ],
       [],
     );
-    run = workerReplays({ database: { kind: 'sqlite', dataDir }, spawn: startReplayThread, deps });
+    run = workerReplays({
+      database: { kind: 'sqlite', dataDir },
+      connection: DEFAULT_CONNECTION,
+      spawn: startReplayThread,
+      deps,
+    });
   });
   afterAll(async () => {
     await db?.close();

@@ -36,6 +36,8 @@ export interface ReplayThreads {
 }
 
 export interface WorkerReplaysOptions extends ReplayThreads {
+  /** The platform connection whose recorded traffic the replays read. */
+  readonly connection: string;
   readonly deps: Omit<PlanningDeps, 'store'>;
 }
 
@@ -47,6 +49,7 @@ export function workerReplays(options: WorkerReplaysOptions): RunReplay {
     signal.throwIfAborted();
     const job: ReplayJob = {
       database: options.database,
+      connection: options.connection,
       request,
       inForce: options.deps.inForce,
       retentionDays: options.deps.retentionDays,

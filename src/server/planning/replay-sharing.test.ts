@@ -3,6 +3,7 @@
 // saying a replay is already running; the same request while one runs gets that one's result
 // from one computation; and a replay whose browser went away has its thread ended. The replays
 // run in a controllable stand-in worker that blocks until the test releases it.
+import { DEFAULT_CONNECTION } from '../../shared/connections';
 import { Hono } from 'hono';
 import { Worker } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -56,6 +57,7 @@ async function setUp(limit: number) {
           gate: new ReplayGate<WhatIfResult>({ limit }),
           run: workerReplays({
             database: { kind: 'sqlite', dataDir: 'unused-by-the-stand-in' },
+            connection: DEFAULT_CONNECTION,
             deps,
             spawn: () => {
               const worker = new Worker(STAND_IN, { eval: true, workerData: { shared } });

@@ -22,6 +22,8 @@ export type ReplayDatabase =
 /** One replay: the request, and what the console's planning area would have handed `whatIf`. */
 export interface ReplayJob {
   readonly database: ReplayDatabase;
+  /** The platform connection whose recorded traffic is replayed. */
+  readonly connection: string;
   readonly request: WhatIfRequest;
   readonly inForce: PolicyInForce;
   readonly retentionDays: number;
@@ -42,8 +44,11 @@ async function open(database: ReplayDatabase): Promise<SqlDatabase> {
     : openPostgresDatabase({ url: database.url, poolSize: 1 });
 }
 
-/** The integrations' reported minutes read on a connection the thread opened. */
-export type ReportedMinutesOn = (db: SqlDatabase) => ReportedMinutes;
+/**
+ * The integrations' reported minutes read on a database connection the thread opened, those of
+ * the integrations reporting to the platform connection `connection`.
+ */
+export type ReportedMinutesOn = (db: SqlDatabase, connection: string) => ReportedMinutes;
 
 async function replayJob(job: ReplayJob, reportedOn: ReportedMinutesOn): Promise<ReplayOutcome> {
   let db: SqlDatabase | undefined;
@@ -51,7 +56,9 @@ async function replayJob(job: ReplayJob, reportedOn: ReportedMinutesOn): Promise
     const opened = (db = await open(job.database));
     const result = await whatIf(
       {
-        store: new TrafficStore(() => Promise.resolve(opened), reportedOn(opened)),
+        store: new TrafficStore(() => Promise.resolve(opened), reportedOn(opened, job.connection), {
+          connection: job.connection,
+        }),
         inForce: job.inForce,
         retentionDays: job.retentionDays,
         integrationNames: () => Promise.resolve(new Map(job.names)),

@@ -2,13 +2,20 @@
 // fills in (ReportedMinutes): here a double holds each integration's minutes, the integrations'
 // own table stays empty, and the account's totals are written as a report writes them. What the
 // replay and the readiness report say of the integrations is then what those minutes give by hand.
+import { DEFAULT_CONNECTION } from '../../shared/connections';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PLATFORM_OPERATIONS } from '../../shared/platform-operations';
 import { openDatabase, type SqlDatabase } from '../store/database';
 import { planningDeps } from '../test-support/planning-deps';
+import { STORE_ENGINES, type TestDatabase } from '../test-support/store-engines';
 import { at, custom, NOW } from '../test-support/replay-hour';
 import { migrationReadiness, type ReadinessDeps } from './migration-readiness';
-import { addToAccountTraffic, type ReportedMinutes, type SourceRow } from './traffic-store';
+import {
+  addToAccountTraffic,
+  TrafficStore,
+  type ReportedMinutes,
+  type SourceRow,
+} from './traffic-store';
 import { whatIf } from './what-if';
 
 const V2_LIST = PLATFORM_OPERATIONS.getDataSubjectsUsingGET.path;
@@ -87,7 +94,12 @@ describe('the integrations’ reports, read through the port', () => {
   beforeAll(async () => {
     db = await openDatabase();
     // The account's totals, as a stored report adds them; the reports themselves are the port's.
-    await db.transaction((tx) => addToAccountTraffic(tx, REPORTED));
+    await db.transaction((tx) =>
+      addToAccountTraffic(
+        tx,
+        REPORTED.map((row) => ({ ...row, connection: DEFAULT_CONNECTION })),
+      ),
+    );
     const names = async () =>
       new Map([
         ['crm', 'CRM connector'],
@@ -136,3 +148,53 @@ describe('the integrations’ reports, read through the port', () => {
     ]);
   });
 });
+
+/** A port with no integration reports: only the console's own traffic is read. */
+const NO_REPORTS: ReportedMinutes = {
+  rowsIn: async () => [],
+  weightedSums: async () => [],
+  minutesAtCeiling: async () => [],
+  dailyCalls: async () => [],
+};
+
+for (const engine of STORE_ENGINES) {
+  describe.skipIf(!engine.available)(
+    `each connection’s recorded traffic on ${engine.title}`,
+    () => {
+      let db: TestDatabase;
+      beforeAll(async () => {
+        db = await engine.open();
+      });
+      afterAll(() => db?.close());
+      const traffic = (connection: string) =>
+        new TrafficStore(() => Promise.resolve(db), NO_REPORTS, { connection });
+
+      it('sums and reads two connections’ minutes apart, and prunes one without the other', async () => {
+        const minute = at(0);
+        const row = { minute, method: 'GET', template: '/v4/details', throttled: 0 };
+        await traffic(DEFAULT_CONNECTION).addConsoleMinutes([{ ...row, requests: 30 }]);
+        await traffic('uat').addConsoleMinutes([{ ...row, requests: 5 }]);
+        await traffic('uat').addConsoleMinutes([{ ...row, requests: 2 }]);
+
+        expect(await traffic(DEFAULT_CONNECTION).minuteTotals(minute, minute, [])).toMatchObject([
+          { minute, total: 30 },
+        ]);
+        expect(await traffic('uat').minuteTotals(minute, minute, [])).toMatchObject([
+          { minute, total: 7 },
+        ]);
+        expect(await traffic('uat').sourcesIn([minute])).toMatchObject([
+          { source: 'console', requests: 7 },
+        ]);
+        expect([...(await traffic('uat').weightedBySource([[minute, 1]]))]).toEqual([
+          ['console', { weighted: 7, requests: 7 }],
+        ]);
+
+        expect(await traffic('uat').prune(minute + 60_000)).toBe(3);
+        expect(await traffic('uat').minuteTotals(minute, minute, [])).toEqual([]);
+        expect(await traffic(DEFAULT_CONNECTION).minuteTotals(minute, minute, [])).toMatchObject([
+          { total: 30 },
+        ]);
+      });
+    },
+  );
+}

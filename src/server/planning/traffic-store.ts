@@ -3,7 +3,8 @@
 // in the transactions that store them) for the replay, and the per-source rows (the console's
 // console_minutes, each integration's reported minutes through the port the composition root
 // fills in) for who would have drawn a refusal and for the migration report. Reads aggregate in
-// SQL, so a week of 50 integrations comes back as a few thousand rows.
+// SQL, so a week of 50 integrations comes back as a few thousand rows. A store is one platform
+// connection's: two accounts' minutes are summed apart and read apart.
 import * as z from 'zod';
 import type { SqlDatabase, SqlExecutor } from '../store/database';
 import { endpointTest, minuteWeights, placeholders } from '../store/sql-placeholders';
@@ -80,41 +81,52 @@ export interface DailyCalls {
 
 /** Adds one minute's counts to `table` (account_minutes or console_minutes), summing on a clash. */
 const upsertInto = (table: 'account_minutes' | 'console_minutes') =>
-  `INSERT INTO ${table} (minute, method, template, requests, throttled)
-  VALUES ($1, $2, $3, $4, $5)
-  ON CONFLICT (minute, method, template) DO UPDATE SET
+  `INSERT INTO ${table} (minute, method, template, requests, throttled, connection)
+  VALUES ($1, $2, $3, $4, $5, $6)
+  ON CONFLICT (connection, minute, method, template) DO UPDATE SET
     requests = ${table}.requests + excluded.requests,
     throttled = ${table}.throttled + excluded.throttled`;
 const UPSERT_ACCOUNT = upsertInto('account_minutes');
 const UPSERT_CONSOLE = upsertInto('console_minutes');
 
-const UPSERT_SOURCE = `INSERT INTO source_minutes (minute, source, requests) VALUES ($1, $2, $3)
-  ON CONFLICT (minute, source) DO UPDATE SET
+const UPSERT_SOURCE = `INSERT INTO source_minutes (minute, source, requests, connection)
+  VALUES ($1, $2, $3, $4)
+  ON CONFLICT (connection, minute, source) DO UPDATE SET
     requests = source_minutes.requests + excluded.requests`;
 
+/** A source's row of one platform connection's account. */
+export interface ConnectionSourceRow extends SourceRow {
+  readonly connection: string;
+}
+
 /**
- * Adds `rows` to the account's totals (per minute and template, and per minute and source),
- * inside the caller's transaction.
+ * Adds `rows` to their accounts' totals (per connection, minute and template, and per
+ * connection, minute and source), inside the caller's transaction.
  */
 export async function addToAccountTraffic(
   tx: SqlExecutor,
-  rows: readonly SourceRow[],
+  rows: readonly ConnectionSourceRow[],
 ): Promise<void> {
-  const account = new Map<string, TrafficRow>();
-  const bySource = new Map<string, { minute: number; source: string; requests: number }>();
+  const account = new Map<string, TrafficRow & { connection: string }>();
+  const bySource = new Map<
+    string,
+    { connection: string; minute: number; source: string; requests: number }
+  >();
   for (const row of rows) {
-    const key = `${row.minute}|${row.method}|${row.template}`;
+    const key = `${row.connection}|${row.minute}|${row.method}|${row.template}`;
     const sum = account.get(key);
     account.set(key, {
+      connection: row.connection,
       minute: row.minute,
       method: row.method,
       template: row.template,
       requests: (sum?.requests ?? 0) + row.requests,
       throttled: (sum?.throttled ?? 0) + row.throttled,
     });
-    const slot = `${row.minute}|${row.source}`;
+    const slot = `${row.connection}|${row.minute}|${row.source}`;
     const own = bySource.get(slot);
     bySource.set(slot, {
+      connection: row.connection,
       minute: row.minute,
       source: row.source,
       requests: (own?.requests ?? 0) + row.requests,
@@ -127,10 +139,11 @@ export async function addToAccountTraffic(
       row.template,
       row.requests,
       row.throttled,
+      row.connection,
     ]);
   }
   for (const row of bySource.values()) {
-    await tx.query(UPSERT_SOURCE, [iso(row.minute), row.source, row.requests]);
+    await tx.query(UPSERT_SOURCE, [iso(row.minute), row.source, row.requests, row.connection]);
   }
 }
 
@@ -157,14 +170,29 @@ const toRow = (row: z.output<typeof TrafficRowSchema>): TrafficRow => ({
 /** Minutes asked for at once by the per-source reads. */
 const MINUTES_PER_READ = 200;
 
+export interface TrafficStoreOptions {
+  /**
+   * The platform connection whose traffic the store keeps and reads (DEFAULT_CONNECTION where the
+   * caller does not know one yet); `reported` must read that connection's integrations.
+   */
+  readonly connection: string;
+}
+
 export class TrafficStore {
   readonly #db: () => Promise<SqlDatabase>;
   readonly #reported: ReportedMinutes;
+  /** The connection whose traffic this is. */
+  readonly connection: string;
 
   /** `reported`: the integrations' reported minutes, read through their area's port. */
-  constructor(db: () => Promise<SqlDatabase>, reported: ReportedMinutes) {
+  constructor(
+    db: () => Promise<SqlDatabase>,
+    reported: ReportedMinutes,
+    options: TrafficStoreOptions,
+  ) {
     this.#db = db;
     this.#reported = reported;
+    this.connection = options.connection;
   }
 
   /** Adds the console's own requests: its rows and the account's, in one transaction. */
@@ -180,11 +208,12 @@ export class TrafficStore {
           row.template,
           row.requests,
           row.throttled,
+          this.connection,
         ]);
       }
       await addToAccountTraffic(
         tx,
-        rows.map((row) => ({ ...row, source: CONSOLE_SOURCE })),
+        rows.map((row) => ({ ...row, source: CONSOLE_SOURCE, connection: this.connection })),
       );
     });
   }
@@ -198,7 +227,7 @@ export class TrafficStore {
     to: number,
     groups: ReadonlyArray<ReadonlyArray<{ method: string; template: string }>>,
   ): Promise<MinuteTotals[]> {
-    const params: unknown[] = [iso(from), iso(to)];
+    const params: unknown[] = [iso(from), iso(to), this.connection];
     const columns = groups.map((cells, index) =>
       cells.length === 0
         ? `0 AS g${index}`
@@ -209,7 +238,7 @@ export class TrafficStore {
       z.looseObject({ minute: z.string(), total: integer, peak: integer }),
       `SELECT minute, SUM(requests) AS total, MAX(requests) AS peak
          ${columns.map((column) => `, ${column}`).join('')}
-       FROM account_minutes WHERE minute >= $1 AND minute <= $2
+       FROM account_minutes WHERE connection = $3 AND minute >= $1 AND minute <= $2
        GROUP BY minute ORDER BY minute`,
       params,
     );
@@ -227,8 +256,8 @@ export class TrafficStore {
       await this.#db(),
       TrafficRowSchema,
       `SELECT minute, method, template, requests, throttled FROM account_minutes
-       WHERE minute >= $1 AND minute <= $2 AND requests > $3`,
-      [iso(from), iso(to), threshold],
+       WHERE connection = $4 AND minute >= $1 AND minute <= $2 AND requests > $3`,
+      [iso(from), iso(to), threshold, this.connection],
     );
     return rows.map(toRow);
   }
@@ -239,8 +268,9 @@ export class TrafficStore {
       await this.#db(),
       z.object({ method: z.string(), template: z.string(), requests: integer, throttled: integer }),
       `SELECT method, template, SUM(requests) AS requests, SUM(throttled) AS throttled
-       FROM account_minutes WHERE minute >= $1 AND minute <= $2 GROUP BY method, template`,
-      [iso(from), iso(to)],
+       FROM account_minutes WHERE connection = $3 AND minute >= $1 AND minute <= $2
+       GROUP BY method, template`,
+      [iso(from), iso(to), this.connection],
     );
     return rows.map((row) => ({ ...row, minute: from }));
   }
@@ -251,8 +281,8 @@ export class TrafficStore {
       await this.#db(),
       TrafficRowSchema,
       `SELECT minute, method, template, requests, throttled FROM account_minutes
-       WHERE minute = $1`,
-      [iso(minute)],
+       WHERE connection = $2 AND minute = $1`,
+      [iso(minute), this.connection],
     );
     return rows.map(toRow);
   }
@@ -269,8 +299,9 @@ export class TrafficStore {
         db,
         TrafficRowSchema,
         `SELECT minute, method, template, requests, throttled
-         FROM console_minutes WHERE minute IN (${placeholders(1, chunk.length)})`,
-        chunk.map(iso),
+         FROM console_minutes
+         WHERE connection = $1 AND minute IN (${placeholders(2, chunk.length)})`,
+        [this.connection, ...chunk.map(iso)],
       );
       for (const row of rows) found.push({ ...toRow(row), source: CONSOLE_SOURCE });
     }
@@ -303,7 +334,7 @@ export class TrafficStore {
       // totals; a rule's or an endpoint's by the sources' rows of those endpoints: each
       // integration's, then the console's.
       if (cells) add(await this.#reported.weightedSums(chunk, cells));
-      const params: unknown[] = [];
+      const params: unknown[] = [this.connection];
       const table = minuteWeights(chunk, params);
       const [from, source, filter] = cells
         ? ['console_minutes', `'${CONSOLE_SOURCE}'`, ` AND (${endpointTest(cells, params, 't.')})`]
@@ -315,7 +346,7 @@ export class TrafficStore {
          SELECT ${source} AS source, SUM(t.requests * w.weight) AS weighted,
            SUM(t.requests) AS requests
          FROM w JOIN ${from} t ON t.minute = w.minute
-         WHERE t.minute IN (SELECT minute FROM w)${filter}
+         WHERE t.connection = $1 AND t.minute IN (SELECT minute FROM w)${filter}
          GROUP BY 1`,
         params,
       );
@@ -348,13 +379,14 @@ export class TrafficStore {
     ceiling = Number.MAX_SAFE_INTEGER,
   ): Promise<DailyCalls[]> {
     if (templates.length === 0) return [];
-    const params: unknown[] = [iso(from), iso(to)];
+    const params: unknown[] = [iso(from), iso(to), this.connection];
     const { rows } = await select(
       await this.#db(),
       z.object({ day: z.string(), method: z.string(), template: z.string(), calls: integer }),
       `SELECT SUBSTR(minute, 1, 10) AS day, method, template, SUM(requests) AS calls
        FROM console_minutes
-       WHERE minute >= $1 AND minute <= $2 AND (${endpointTest(templates, params)})
+       WHERE connection = $3 AND minute >= $1 AND minute <= $2
+         AND (${endpointTest(templates, params)})
        GROUP BY SUBSTR(minute, 1, 10), method, template`,
       params,
     );
@@ -364,7 +396,10 @@ export class TrafficStore {
     ];
   }
 
-  /** Deletes the console's and the account's rows older than `cutoff`; resolves to rows gone. */
+  /**
+   * Deletes the console's and the account's rows of this connection older than `cutoff`;
+   * resolves to rows gone.
+   */
   async prune(cutoff: number): Promise<number> {
     const before = iso(cutoff);
     const db = await this.#db();
@@ -373,11 +408,14 @@ export class TrafficStore {
       const { rows } = await select(
         db,
         z.object({ n: integer }),
-        `SELECT COUNT(*) AS n FROM ${table} WHERE minute < $1`,
-        [before],
+        `SELECT COUNT(*) AS n FROM ${table} WHERE connection = $2 AND minute < $1`,
+        [before, this.connection],
       );
       gone += rows[0]?.n ?? 0;
-      await db.query(`DELETE FROM ${table} WHERE minute < $1`, [before]);
+      await db.query(`DELETE FROM ${table} WHERE connection = $2 AND minute < $1`, [
+        before,
+        this.connection,
+      ]);
     }
     return gone;
   }

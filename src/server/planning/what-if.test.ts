@@ -2,6 +2,7 @@
 // through the real write paths (an integration's report through the integration store, which adds
 // to the account totals in its transaction; the console's own counts through the traffic store),
 // then replayed through the use case the route calls.
+import { DEFAULT_CONNECTION } from '../../shared/connections';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { PLATFORM_OPERATIONS } from '../../shared/platform-operations';
 import { IntegrationStore } from '../integrations/integration-store';
@@ -39,7 +40,11 @@ for (const engine of STORE_ENGINES) {
     });
 
     async function integration(name: string) {
-      const { integration: registered } = await integrations.register(name, 'owners');
+      const { integration: registered } = await integrations.register(
+        name,
+        'owners',
+        DEFAULT_CONNECTION,
+      );
       return {
         id: registered.id,
         send: (minute: number, requests: number, template: string = V2_LIST) =>

@@ -1,4 +1,5 @@
 // Incidents are kept for INCIDENT_RETENTION_DAYS, then deleted, unless their block still holds.
+import { DEFAULT_CONNECTION } from '../../shared/connections';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase, type SqlDatabase } from '../store/database';
 import { SqlIncidentStore, type IncidentObservation } from './incident-store';
@@ -30,7 +31,7 @@ const observation = (n: number, at: number, blockedUntil = at + 60_000): Inciden
 describe('incident retention', () => {
   it('deletes incidents last seen before the cutoff whose block has ended', async () => {
     db = await openDatabase();
-    const store = new SqlIncidentStore(db);
+    const store = new SqlIncidentStore(db, { connection: DEFAULT_CONNECTION });
     await store.record(observation(1, T0 - 100 * DAY));
     await store.record(observation(2, T0 - 91 * DAY, T0 + DAY));
     await store.record(observation(3, T0 - 10 * DAY));

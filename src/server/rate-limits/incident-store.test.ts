@@ -2,6 +2,7 @@
 // row per blocking occurrence however many 429s it had, the history's filters and paging, the
 // stream's change feed, migrations, incidents surviving a restart, and on PostgreSQL several
 // replicas writing at once without losing a hit or handing out a stream id out of commit order.
+import { DEFAULT_CONNECTION } from '../../shared/connections';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { sampleObservation } from '../test-support/incident-observation';
 import { STORE_ENGINES, type TestDatabase } from '../test-support/store-engines';
@@ -28,7 +29,7 @@ for (const engine of STORE_ENGINES) {
 
     beforeAll(async () => {
       db = await engine.open();
-      store = new SqlIncidentStore(db);
+      store = new SqlIncidentStore(db, { connection: DEFAULT_CONNECTION });
     });
     afterAll(() => db?.close());
     beforeEach(async () => {
@@ -63,6 +64,32 @@ for (const engine of STORE_ENGINES) {
         expect(second.seq).toBeGreaterThan(first.seq);
         const { items } = await store.list({ limit: 10 });
         expect(items).toHaveLength(1);
+      });
+
+      it('keeps each connection’s incidents apart, even under the same event id', async () => {
+        const uat = new SqlIncidentStore(db, { connection: 'uat' });
+        const production = await store.record(observation({ blockedUntil: T0 + 60_000 }));
+        const inUat = await uat.record(observation({ at: T0 + 1_000, blockedUntil: T0 + 120_000 }));
+        await uat.record(observation({ at: T0 + 2_000, blockedUntil: T0 + 120_000 }));
+        await uat.record(observation({ key: ID_B, eventId: ID_B, at: T0 + 3_000 }));
+
+        expect(production).toMatchObject({ key: ID_A, hits: 1 });
+        expect(inUat).toMatchObject({ key: ID_A, hits: 1 });
+        expect((await store.list({ limit: 10 })).items).toMatchObject([{ key: ID_A, hits: 1 }]);
+        expect((await uat.list({ limit: 10 })).items).toMatchObject([
+          { key: ID_B, hits: 1 },
+          { key: ID_A, hits: 2 },
+        ]);
+        // A block in UAT does not hold production: each restores its own blocks.
+        expect((await store.activeBlocks(T0 + 90_000)).map((incident) => incident.key)).toEqual([]);
+        expect((await uat.activeBlocks(T0 + 90_000)).map((incident) => incident.key)).toEqual([
+          ID_A,
+        ]);
+        expect((await store.changesSince(0, 10)).map((incident) => incident.seq)).toEqual([
+          production.seq,
+        ]);
+        expect(await store.latestSeq()).toBe(production.seq);
+        expect(await uat.latestSeq()).toBeGreaterThan(production.seq);
       });
 
       it('lists newest first, filters by time, period and rule, and pages with a cursor', async () => {
@@ -185,7 +212,10 @@ describe.skipIf(!STORE_ENGINES[1]?.available)(
     it('count every hit of one incident written by two replicas at once', async () => {
       const replicaB = await openPostgresDatabase({ url: db.url! });
       try {
-        const stores = [new SqlIncidentStore(db), new SqlIncidentStore(replicaB)];
+        const stores = [
+          new SqlIncidentStore(db, { connection: DEFAULT_CONNECTION }),
+          new SqlIncidentStore(replicaB, { connection: DEFAULT_CONNECTION }),
+        ];
         const results = await Promise.all(
           Array.from({ length: 40 }, (_, i) =>
             stores[i % 2]!.record(observation({ at: T0 + i * 10 })),
@@ -202,7 +232,10 @@ describe.skipIf(!STORE_ENGINES[1]?.available)(
     it('hand out stream ids in commit order, so a reader following changes skips none', async () => {
       const replicaB = await openPostgresDatabase({ url: db.url! });
       try {
-        const stores = [new SqlIncidentStore(db), new SqlIncidentStore(replicaB)];
+        const stores = [
+          new SqlIncidentStore(db, { connection: DEFAULT_CONNECTION }),
+          new SqlIncidentStore(replicaB, { connection: DEFAULT_CONNECTION }),
+        ];
         // The counter, not the newest row: earlier tests' rows were deleted, their ids are spent.
         const { rows } = await select(
           db,
@@ -247,7 +280,7 @@ describe.skipIf(!STORE_ENGINES[1]?.available)(
           'SELECT version, COUNT(*) AS n FROM schema_migrations GROUP BY version ORDER BY version',
         );
         expect(rows).toEqual(MIGRATIONS.map((m) => ({ version: m.version, n: 1 })));
-        await new SqlIncidentStore(a).record(observation());
+        await new SqlIncidentStore(a, { connection: DEFAULT_CONNECTION }).record(observation());
       } finally {
         await a.close();
         await b.close();
@@ -255,7 +288,7 @@ describe.skipIf(!STORE_ENGINES[1]?.available)(
       // A restart: a new pool finds the incident, and stream ids keep growing.
       const restarted = await openPostgresDatabase({ url: db.url! });
       try {
-        const store = new SqlIncidentStore(restarted);
+        const store = new SqlIncidentStore(restarted, { connection: DEFAULT_CONNECTION });
         expect((await store.list({ limit: 10 })).items).toEqual([
           expect.objectContaining({ key: ID_A, hits: 1 }),
         ]);
@@ -273,7 +306,7 @@ describe.skipIf(!STORE_ENGINES[1]?.available)(
         notification: (payload) => heard.push(payload),
       });
       try {
-        const store = new SqlIncidentStore(db);
+        const store = new SqlIncidentStore(db, { connection: DEFAULT_CONNECTION });
         const written = [];
         for (let i = 0; i < 3; i += 1)
           written.push(await store.record(observation({ at: T0 + i })));
@@ -293,12 +326,12 @@ describe('the embedded store under DATA_DIR', () => {
   it('keeps incidents across a restart', async () => {
     const dataDir = newDataDir();
     const before = await openDatabase({ dataDir });
-    await new SqlIncidentStore(before).record(observation());
+    await new SqlIncidentStore(before, { connection: DEFAULT_CONNECTION }).record(observation());
     await before.close();
 
     const after = await openDatabase({ dataDir });
     try {
-      const restarted = new SqlIncidentStore(after);
+      const restarted = new SqlIncidentStore(after, { connection: DEFAULT_CONNECTION });
       expect((await restarted.list({ limit: 10 })).items).toEqual([
         expect.objectContaining({ key: ID_A, hits: 1, ruleId: 'account-minute' }),
       ]);
@@ -316,8 +349,12 @@ describe('the embedded store under DATA_DIR', () => {
     const first = await openDatabase({ dataDir });
     const second = await openDatabase({ dataDir });
     try {
-      await new SqlIncidentStore(first).record(observation({ key: ID_B, eventId: ID_B }));
-      const seen = await new SqlIncidentStore(second).list({ limit: 10 });
+      await new SqlIncidentStore(first, { connection: DEFAULT_CONNECTION }).record(
+        observation({ key: ID_B, eventId: ID_B }),
+      );
+      const seen = await new SqlIncidentStore(second, { connection: DEFAULT_CONNECTION }).list({
+        limit: 10,
+      });
       expect(seen.items.map((item) => item.key)).toContain(ID_B);
     } finally {
       await first.close();

@@ -1,6 +1,7 @@
 // 429 incidents in the database: one row per blocking occurrence, written before the browser gets
 // its answer, read back for the history, the live stream's replay and the blocks to restore
-// after a restart. Portable SQL over the SqlDatabase interface (SQLite or PostgreSQL); merging
+// after a restart. A store is one platform connection's: it writes and reads that connection's
+// rows only. Portable SQL over the SqlDatabase interface (SQLite or PostgreSQL); merging
 // a further hit into an incident happens in code, inside one transaction.
 import type { Incident } from '../../shared/incident';
 import * as z from 'zod';
@@ -150,9 +151,9 @@ const NEXT_SEQ = `UPDATE store_counters SET value = value + 1 WHERE name = 'inci
 const UPSERT = `
   INSERT INTO rate_limit_incidents (
     key, event_id, seq, first_seen, last_seen, hits, period, requests_allowed, requests_made,
-    retry_after_seconds, blocked_until, rule_id, scope, operation, flags, headers
-  ) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)
-  ON CONFLICT (key) DO UPDATE SET
+    retry_after_seconds, blocked_until, rule_id, scope, operation, flags, headers, connection
+  ) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)
+  ON CONFLICT (connection, key) DO UPDATE SET
     seq = excluded.seq, first_seen = excluded.first_seen, last_seen = excluded.last_seen,
     hits = excluded.hits, period = excluded.period, requests_allowed = excluded.requests_allowed,
     requests_made = excluded.requests_made, retry_after_seconds = excluded.retry_after_seconds,
@@ -216,13 +217,25 @@ function mergedRow(existing: IncidentRow | undefined, o: IncidentObservation, se
   ];
 }
 
+export interface SqlIncidentStoreOptions {
+  /**
+   * The platform connection whose incidents the store keeps: every row it writes names it, and
+   * every read is of its rows only (two accounts' blocks never hold each other). Stated by the
+   * caller: DEFAULT_CONNECTION where it does not know one yet.
+   */
+  readonly connection: string;
+}
+
 /** The incident store over a SQL database (SQLite embedded, or PostgreSQL). */
 export class SqlIncidentStore implements IncidentStore {
   readonly #db: () => Promise<SqlDatabase>;
+  /** The connection whose incidents these are. */
+  readonly connection: string;
 
   /** `db` may still be opening, or be opened on first use: the first query waits for it. */
-  constructor(db: DatabaseOrOpener) {
+  constructor(db: DatabaseOrOpener, options: SqlIncidentStoreOptions) {
     this.#db = databaseOpener(db);
+    this.connection = options.connection;
   }
 
   async record(o: IncidentObservation): Promise<Incident> {
@@ -234,15 +247,16 @@ export class SqlIncidentStore implements IncidentStore {
       const seq = next?.value ?? Number.NaN;
       const {
         rows: [existing],
-      } = await select(tx, IncidentRowSchema, 'SELECT * FROM rate_limit_incidents WHERE key = $1', [
-        o.key,
-      ]);
-      const { rows: upserted } = await select(
+      } = await select(
         tx,
         IncidentRowSchema,
-        UPSERT,
-        mergedRow(existing, o, seq),
+        'SELECT * FROM rate_limit_incidents WHERE connection = $1 AND key = $2',
+        [this.connection, o.key],
       );
+      const { rows: upserted } = await select(tx, IncidentRowSchema, UPSERT, [
+        ...mergedRow(existing, o, seq),
+        this.connection,
+      ]);
       // PostgreSQL: other replicas hear of it at commit, in commit order (incident-feed.ts).
       await tx.notify?.(INCIDENT_CHANNEL, String(seq));
       return upserted;
@@ -259,7 +273,8 @@ export class SqlIncidentStore implements IncidentStore {
       db,
       IncidentRowSchema,
       `SELECT * FROM rate_limit_incidents
-        WHERE (CAST($1 AS text) IS NULL OR last_seen >= CAST($1 AS text))
+        WHERE connection = $8
+          AND (CAST($1 AS text) IS NULL OR last_seen >= CAST($1 AS text))
           AND (CAST($2 AS text) IS NULL OR first_seen <= CAST($2 AS text))
           AND (CAST($3 AS text) IS NULL OR period = CAST($3 AS text))
           AND (CAST($4 AS text) IS NULL
@@ -277,6 +292,7 @@ export class SqlIncidentStore implements IncidentStore {
         cursor ? new Date(cursor[0]).toISOString() : null,
         cursor ? cursor[1] : null,
         query.limit + 1,
+        this.connection,
       ],
     );
     const items = rows.slice(0, query.limit).map(toIncident);
@@ -289,8 +305,9 @@ export class SqlIncidentStore implements IncidentStore {
     const { rows: rows } = await select(
       db,
       IncidentRowSchema,
-      'SELECT * FROM rate_limit_incidents WHERE seq > $1 ORDER BY seq ASC LIMIT $2',
-      [seq, limit],
+      `SELECT * FROM rate_limit_incidents WHERE connection = $3 AND seq > $1
+        ORDER BY seq ASC LIMIT $2`,
+      [seq, limit, this.connection],
     );
     return rows.map(toIncident);
   }
@@ -302,7 +319,8 @@ export class SqlIncidentStore implements IncidentStore {
     } = await select(
       db,
       z.object({ seq: integer.nullable() }),
-      'SELECT MAX(seq) AS seq FROM rate_limit_incidents',
+      'SELECT MAX(seq) AS seq FROM rate_limit_incidents WHERE connection = $1',
+      [this.connection],
     );
     return row?.seq ?? 0;
   }
@@ -312,8 +330,9 @@ export class SqlIncidentStore implements IncidentStore {
     const { rows: rows } = await select(
       db,
       IncidentRowSchema,
-      'SELECT * FROM rate_limit_incidents WHERE blocked_until > $1 ORDER BY blocked_until ASC',
-      [new Date(now).toISOString()],
+      `SELECT * FROM rate_limit_incidents WHERE connection = $2 AND blocked_until > $1
+        ORDER BY blocked_until ASC`,
+      [new Date(now).toISOString(), this.connection],
     );
     return rows.map(toIncident);
   }
@@ -325,8 +344,8 @@ export class SqlIncidentStore implements IncidentStore {
 
   async deleteOlderThan(cutoff: number, now: number): Promise<number> {
     const db = await this.#db();
-    const params = [new Date(cutoff).toISOString(), new Date(now).toISOString()];
-    const where = 'last_seen < $1 AND blocked_until < $2';
+    const params = [new Date(cutoff).toISOString(), new Date(now).toISOString(), this.connection];
+    const where = 'connection = $3 AND last_seen < $1 AND blocked_until < $2';
     const {
       rows: [row],
     } = await select(

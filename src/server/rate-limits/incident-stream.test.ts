@@ -1,6 +1,7 @@
 // The live incident stream under pressure: replay bounded (a browser far behind, or ahead of a
 // wiped or restored store, is told to start over), caps per session and per user as well as in
 // all, and a stream that ends when its session signs out or expires.
+import { DEFAULT_CONNECTION } from '../../shared/connections';
 import { Hono } from 'hono';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AppEnv } from '../http/app-env';
@@ -37,7 +38,7 @@ async function streamApp(
   options: { streams?: StreamRegistry; sessionAlive?: () => Promise<boolean> } = {},
 ) {
   db = await openDatabase();
-  const store = new SqlIncidentStore(db);
+  const store = new SqlIncidentStore(db, { connection: DEFAULT_CONNECTION });
   for (let n = 1; n <= incidents; n += 1) await store.record(observation(n));
   const hub = new IncidentHub();
   const app = new Hono<AppEnv>()
@@ -47,7 +48,11 @@ async function streamApp(
         : c.text(String(error), 500),
     )
     .use(async (c, next) => {
-      c.set('user', { username: c.req.header('x-user') ?? 'admin', role: 'support' });
+      c.set('user', {
+        username: c.req.header('x-user') ?? 'admin',
+        role: 'support',
+        roles: { default: 'support' },
+      });
       c.set('sessionId', c.req.header('x-session') ?? 'session-1');
       await next();
     })

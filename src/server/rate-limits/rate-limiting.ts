@@ -16,6 +16,8 @@ import { createUpstreamGuard } from './upstream-guard';
 import type { WindowCounterStore } from '../governor/window-store';
 
 export interface RateLimitingOptions {
+  /** The platform connection whose limits these are: its incidents are stored as its. */
+  readonly connection: string;
   readonly config: Config;
   readonly logger: Logger;
   readonly now: () => number;
@@ -46,7 +48,7 @@ const WRITE_PROBE_EVERY_MS = 2_000;
 /** Builds the rate-limit parts. */
 export function createRateLimiting(options: RateLimitingOptions) {
   const { config, logger, now } = options;
-  const store = new SqlIncidentStore(options.database);
+  const store = new SqlIncidentStore(options.database, { connection: options.connection });
   let lastProbe = -Infinity;
   const hub = new IncidentHub();
   const recorder = new IncidentRecorder({

@@ -11,7 +11,7 @@ import type { AreaModule } from '../runtime/area-module';
 import type { Config } from '../config/config';
 import type { Logger } from '../observability/logger';
 import type { RedisClient } from '../redis/redis-connection';
-import type { RedisKeys } from '../redis/redis-keys';
+import type { ConnectionRedisKeys } from '../redis/redis-keys';
 import type { SqlDatabase } from '../store/database';
 import { createRateLimiting, type RateLimiting } from './rate-limiting';
 import { rateLimitsRoutes } from './rate-limits-routes';
@@ -21,6 +21,8 @@ import { StreamRegistry } from './stream-registry';
 const HOUR_MS = 3_600_000;
 
 export interface RateLimitsAreaDeps {
+  /** The platform connection this area serves (its incidents and blocks are its own). */
+  readonly connection: string;
   readonly config: Config;
   readonly logger: Logger;
   readonly now: () => number;
@@ -33,9 +35,11 @@ export interface RateLimitsAreaDeps {
    * start, and with PostgreSQL replicas hear each other's incidents through it.
    */
   readonly persistentDatabase?: SqlDatabase | undefined;
-  /** REDIS_URL's connection, and the account's key names: replicas share windows and blocks. */
+  /** REDIS_URL's connection, and the connection's key names: replicas share windows and blocks. */
   readonly redis?: RedisClient | undefined;
-  readonly keys: RedisKeys;
+  readonly keys: ConnectionRedisKeys;
+  /** The console-wide slot's probe key, which the Redis readiness check asks too (scale-out.ts). */
+  readonly consoleProbe?: string | undefined;
   /** Module rules instead of the published ones (tests). */
   readonly moduleRules?: readonly RateLimitRule[] | undefined;
   /** Whether a session is still live, asked by the stream at every heartbeat. */
@@ -64,11 +68,13 @@ export function createRateLimitsArea(deps: RateLimitsAreaDeps): RateLimitsArea {
     logger,
     now,
     keys: deps.keys,
+    ...(deps.consoleProbe === undefined ? {} : { consoleProbe: deps.consoleProbe }),
     ...(deps.redis ? { redis: deps.redis } : {}),
     onFallbackChange: deps.observe.fallbackChanged,
   });
   // Every upstream call, token requests included, passes through the governor.
   const rateLimiting = createRateLimiting({
+    connection: deps.connection,
     config,
     logger,
     now,

@@ -1,5 +1,6 @@
 // The rate-limit API end to end: the BFF against the mock upstream with the published limits, an
 // injected clock for both, and the incident store on an in-memory SQLite database.
+import { DEFAULT_CONNECTION } from '../../shared/connections';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { Hono } from 'hono';
@@ -385,7 +386,7 @@ describe('GET /api/rate-limits/stream', () => {
       '/s',
       rateLimitsRoutes({
         governor,
-        store: new SqlIncidentStore(database),
+        store: new SqlIncidentStore(database, { connection: DEFAULT_CONNECTION }),
         hub: new IncidentHub(),
         logger: createLogger('silent'),
         // The stream records no administrative change.

@@ -3,8 +3,9 @@
 // away) and the blocks of upstream 429s. With PostgreSQL: the incident feed
 // that brings every replica's incidents to this replica's live streams and governor. With REPLICAS
 // above 1 and no Redis: each replica keeps its share of every limit for good. With none of these
-// it wires nothing and the console is one process, as in demo mode. Sessions and the sign-in
-// throttle share the same Redis keys (redis/redis-keys.ts) but are built in auth/session-backends.ts.
+// it wires nothing and the console is one process, as in demo mode. Its Redis keys are one
+// connection's (redis/redis-keys.ts): each connection's limits and blocks stay apart. Sessions and
+// the sign-in throttle live under the console-wide keys, built in auth/session-backends.ts.
 //
 // Access tokens are deliberately not shared: see the comment at the TokenManager in compose.ts.
 import type { RedisClient } from '../redis/redis-connection';
@@ -20,7 +21,7 @@ import { IncidentFeed } from './incident-feed';
 import type { IncidentHub } from './incident-hub';
 import type { Logger } from '../observability/logger';
 import { closeRedis, connectSubscriber } from '../redis/redis-connection';
-import type { RedisKeys } from '../redis/redis-keys';
+import type { ConnectionRedisKeys } from '../redis/redis-keys';
 import type { SqlDatabase } from '../store/database';
 import { INCIDENT_CHANNEL, type IncidentStore } from './incident-store';
 import { withinDeadline } from '../runtime/within-deadline';
@@ -31,8 +32,13 @@ export interface ScaleOutOptions {
   readonly now: () => number;
   /** The open Redis connection (REDIS_URL); index.ts opens it so a bad URL stops start. */
   readonly redis?: RedisClient;
-  /** The deployment's Redis key names (redisKeys of the account's namespace). */
-  readonly keys: RedisKeys;
+  /** The connection's Redis key names (redis-keys.ts connectionKeys). */
+  readonly keys: ConnectionRedisKeys;
+  /**
+   * The probe key of the console-wide slot (sessions, sign-in throttle): on a cluster it may sit
+   * on another master than the connection's, and the Redis check asks both.
+   */
+  readonly consoleProbe?: string;
   /** Told when the governor starts or stops keeping its per-replica share (metrics). */
   readonly onFallbackChange?: (active: boolean) => void;
 }
@@ -53,17 +59,6 @@ export interface ScaleOut {
   close(): Promise<void>;
 }
 
-/**
- * What names the upstream account in redisNamespace: its base URL, except in demo mode, where the
- * built-in mock listens on a new loopback port at every start, so its URL would move every key
- * (sessions, windows, blocks) to a new namespace at each restart. Demo mode names its account by
- * the session secret instead (required with REDIS_URL, the same on every replica, kept across
- * restarts); only a hash of it reaches Redis.
- */
-export function accountName(config: Config, upstreamBaseUrl: string): string {
-  return config.mode === 'demo' ? `demo\n${config.auth.sessionSecret}` : upstreamBaseUrl;
-}
-
 /** The block an incident announces, as the governor keeps it. */
 function blockOf(incident: Incident) {
   return {
@@ -79,17 +74,18 @@ function blockOf(incident: Incident) {
 const REDIS_PING_TIMEOUT_MS = 1_000;
 
 /**
- * Asks the node that holds the deployment's keys: on a cluster a PING goes to any node and would
- * answer while the one master that matters is gone. On one server it is a PING by another name.
+ * Asks the node that holds `probe`'s slot: on a cluster a PING goes to any node and would answer
+ * while the one master that matters is gone. On one server it is a PING by another name.
  */
-function probeRedis(redis: RedisClient, keys: RedisKeys): Promise<unknown> {
-  return redis.exists(keys.probe);
+function probeRedis(redis: RedisClient, probe: string): Promise<unknown> {
+  return redis.exists(probe);
 }
 
-/** Whether Redis answers for the deployment's keys in time. */
-async function pingRedis(redis: RedisClient, keys: RedisKeys): Promise<CheckResult> {
+/** Whether Redis answers for every slot of `probes` in time. */
+async function pingRedis(redis: RedisClient, probes: readonly string[]): Promise<CheckResult> {
   try {
-    await withinDeadline(probeRedis(redis, keys), REDIS_PING_TIMEOUT_MS, () => {
+    const answers = Promise.all(probes.map((probe) => probeRedis(redis, probe)));
+    await withinDeadline(answers, REDIS_PING_TIMEOUT_MS, () => {
       throw new Error('Redis did not answer in time');
     });
     return { ok: true };
@@ -124,7 +120,8 @@ function governorCheck(failover: FailoverWindows | undefined, replicas: number):
 export function createScaleOut(options: ScaleOutOptions): ScaleOut {
   const { config, logger, redis, now } = options;
   const replicas = config.scaleOut.replicas;
-  const { keys } = options;
+  const { keys, consoleProbe } = options;
+  const slotProbes = [keys.probe, ...(consoleProbe === undefined ? [] : [consoleProbe])];
   const stops: Array<() => unknown> = [];
 
   let failover: FailoverWindows | undefined;
@@ -132,7 +129,7 @@ export function createScaleOut(options: ScaleOutOptions): ScaleOut {
   if (redis) {
     const windows = new FailoverWindows({
       primary: createRedisWindowStore(redis, keys.governor),
-      probe: () => probeRedis(redis, keys),
+      probe: () => probeRedis(redis, keys.probe),
       logger,
       replicas,
       now,
@@ -199,7 +196,15 @@ export function createScaleOut(options: ScaleOutOptions): ScaleOut {
     // Neither is required: Redis away would take every replica out at once, while each still
     // serves on its share of the limits.
     readiness: [
-      ...(redis ? [{ name: 'redis', required: false, check: () => pingRedis(redis, keys) }] : []),
+      ...(redis
+        ? [
+            {
+              name: 'redis',
+              required: false,
+              check: () => pingRedis(redis, slotProbes),
+            },
+          ]
+        : []),
       {
         name: 'governor',
         required: false,

@@ -46,12 +46,25 @@ describe('GET /metrics', () => {
     expect(response.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
     const text = await response.text();
     expect(
-      sample(text, 'console_upstream_requests_total{operation="event-types",status="200"}'),
+      sample(
+        text,
+        'console_upstream_requests_total{connection="default",operation="event-types",status="200"}',
+      ),
     ).toBe(2);
-    expect(sample(text, 'console_upstream_requests_total{operation="token",status="200"}')).toBe(1);
-    expect(sample(text, 'console_token_requests_total{outcome="success"}')).toBe(1);
     expect(
-      sample(text, 'console_governor_rejections_total{rule="account-minute",reason="limit"}'),
+      sample(
+        text,
+        'console_upstream_requests_total{connection="default",operation="token",status="200"}',
+      ),
+    ).toBe(1);
+    expect(
+      sample(text, 'console_token_requests_total{connection="default",outcome="success"}'),
+    ).toBe(1);
+    expect(
+      sample(
+        text,
+        'console_governor_rejections_total{connection="default",rule="account-minute",reason="limit"}',
+      ),
     ).toBe(1);
     expect(
       sample(
@@ -59,8 +72,8 @@ describe('GET /metrics', () => {
         'console_http_request_duration_seconds_count{method="GET",route="/api/event-types",status="429"}',
       ),
     ).toBe(1);
-    expect(sample(text, 'console_sse_clients')).toBe(0);
-    expect(sample(text, 'console_governor_fallback')).toBe(0);
+    expect(sample(text, 'console_sse_clients{connection="default"}')).toBe(0);
+    expect(sample(text, 'console_governor_fallback{connection="default"}')).toBe(0);
   });
 
   it('counts stored incidents', async () => {
@@ -68,9 +81,14 @@ describe('GET /metrics', () => {
     h.mock.injectFault({ operation: 'event-types', status: 429, retryAfterSeconds: 30 });
     expect((await h.request('/api/event-types')).status).toBe(429);
     const text = await (await h.app.request('/metrics', {}, from('::1'))).text();
-    expect(sample(text, 'console_incidents_recorded_total{scope="account"}')).toBe(1);
     expect(
-      sample(text, 'console_upstream_requests_total{operation="event-types",status="429"}'),
+      sample(text, 'console_incidents_recorded_total{connection="default",scope="account"}'),
+    ).toBe(1);
+    expect(
+      sample(
+        text,
+        'console_upstream_requests_total{connection="default",operation="event-types",status="429"}',
+      ),
     ).toBe(1);
   });
 

@@ -12,6 +12,8 @@ import {
   StoreUnavailableError,
 } from './database';
 import { tempDirsPerTest } from '../test-support/temp-dirs';
+import * as z from 'zod';
+import { integer, select } from './typed-rows';
 
 const tempDir = tempDirsPerTest('console-store-');
 
@@ -35,14 +37,20 @@ describe('openDatabase', () => {
         [`id-${n}`, new Date(n).toISOString(), 'admin', 'op', 'ok', 200, 'k'],
       );
     }
+    // The table's own first page (not one the migrations freed); the header (page 1) stays intact.
+    const { rows } = await select(
+      db,
+      z.object({ rootpage: integer }),
+      `SELECT rootpage FROM sqlite_master WHERE name = 'lookup_audit'`,
+    );
+    const page = rows[0]!.rootpage;
     await db.close();
-    // Page 3 onwards: table and index pages; the header (page 1) stays intact.
     const fd = openSync(join(dir, DATABASE_FILE), 'r+');
-    writeSync(fd, Buffer.alloc(4096, 0x5a), 0, 4096, 2 * 4096);
+    writeSync(fd, Buffer.alloc(4096, 0x5a), 0, 4096, (page - 1) * 4096);
     closeSync(fd);
     const error = await openDatabase({ dataDir: dir }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(StoreUnavailableError);
-    expect((error as Error).message).toMatch(/is damaged .*restore it from a backup/);
+    expect((error as Error).message).toMatch(/is damaged .*restore it from a backup/s);
   });
 
   it('says a DATA_DIR that cannot be written is not writable, with what to do', () => {

@@ -503,4 +503,116 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE integrations ADD COLUMN removed_at text;
     `,
   },
+  {
+    version: 18,
+    name: 'records name their platform connection',
+    sql: `
+      -- One console serves several platform connections (docs/architecture.md): every record made
+      -- for one platform account names it. Rows written before connections existed are the one
+      -- connection of that console, 'default'. Console-wide tables (sessions, tokens, the chain
+      -- itself, verifications, exports, checkpoints) have none. A lookup's and a change's
+      -- connection is covered by their chain entries from the versions written after this one.
+      -- An incident is one connection's: its key (the platform's event id, or a generated one)
+      -- is unique within its connection, so two accounts' occurrences never merge. The key
+      -- cannot be altered in SQLite: the table is rebuilt with its rows as they are.
+      CREATE TABLE rate_limit_incidents_next (
+        connection text NOT NULL DEFAULT 'default',
+        key text NOT NULL,
+        event_id text,
+        seq bigint NOT NULL,
+        first_seen text NOT NULL,
+        last_seen text NOT NULL,
+        hits integer NOT NULL,
+        period text CHECK (period IN ('MINUTE', 'HOUR')),
+        requests_allowed integer,
+        requests_made integer,
+        retry_after_seconds integer,
+        blocked_until text NOT NULL,
+        rule_id text,
+        scope text NOT NULL CHECK (scope IN ('account', 'rule')),
+        operation text NOT NULL,
+        flags text NOT NULL DEFAULT '[]',
+        headers text NOT NULL DEFAULT '{}',
+        PRIMARY KEY (connection, key)
+      );
+      INSERT INTO rate_limit_incidents_next (connection, key, event_id, seq, first_seen, last_seen,
+          hits, period, requests_allowed, requests_made, retry_after_seconds, blocked_until,
+          rule_id, scope, operation, flags, headers)
+        SELECT 'default', key, event_id, seq, first_seen, last_seen, hits, period,
+          requests_allowed, requests_made, retry_after_seconds, blocked_until, rule_id, scope,
+          operation, flags, headers
+        FROM rate_limit_incidents;
+      DROP TABLE rate_limit_incidents;
+      ALTER TABLE rate_limit_incidents_next RENAME TO rate_limit_incidents;
+      -- The stream id stays unique across connections (one counter): each connection's stream
+      -- reads its own ids in order.
+      CREATE UNIQUE INDEX rate_limit_incidents_seq ON rate_limit_incidents (seq);
+      CREATE INDEX rate_limit_incidents_newest
+        ON rate_limit_incidents (connection, first_seen DESC, key DESC);
+      CREATE INDEX rate_limit_incidents_blocked ON rate_limit_incidents (connection, blocked_until);
+      CREATE INDEX rate_limit_incidents_changes ON rate_limit_incidents (connection, seq);
+      ALTER TABLE lookup_audit ADD COLUMN connection text NOT NULL DEFAULT 'default';
+      CREATE INDEX lookup_audit_connection ON lookup_audit (connection, at DESC, id DESC);
+      ALTER TABLE admin_changes ADD COLUMN connection text NOT NULL DEFAULT 'default';
+      ALTER TABLE alert_deliveries ADD COLUMN connection text NOT NULL DEFAULT 'default';
+      ALTER TABLE integrations ADD COLUMN connection text NOT NULL DEFAULT 'default';
+      CREATE INDEX integrations_connection ON integrations (connection);
+      -- An integration reports to its key's connection only; its rows repeat that name so the
+      -- replay's reads of one connection need no join.
+      ALTER TABLE integration_minutes ADD COLUMN connection text NOT NULL DEFAULT 'default';
+      CREATE INDEX integration_minutes_connection ON integration_minutes (connection, minute);
+      ALTER TABLE integration_throttles ADD COLUMN connection text NOT NULL DEFAULT 'default';
+      -- The per-minute sums are summed per connection (two accounts' minutes never add up), so
+      -- the connection leads their primary keys; a key cannot be altered in SQLite, so the
+      -- tables are rebuilt with their rows as they are.
+      CREATE TABLE console_minutes_next (
+        connection text NOT NULL DEFAULT 'default',
+        minute text NOT NULL,
+        method text NOT NULL,
+        template text NOT NULL,
+        requests bigint NOT NULL,
+        throttled bigint NOT NULL,
+        PRIMARY KEY (connection, minute, method, template)
+      );
+      INSERT INTO console_minutes_next (connection, minute, method, template, requests, throttled)
+        SELECT 'default', minute, method, template, requests, throttled FROM console_minutes;
+      DROP TABLE console_minutes;
+      ALTER TABLE console_minutes_next RENAME TO console_minutes;
+      CREATE TABLE account_minutes_next (
+        connection text NOT NULL DEFAULT 'default',
+        minute text NOT NULL,
+        method text NOT NULL,
+        template text NOT NULL,
+        requests bigint NOT NULL,
+        throttled bigint NOT NULL,
+        PRIMARY KEY (connection, minute, method, template)
+      );
+      INSERT INTO account_minutes_next (connection, minute, method, template, requests, throttled)
+        SELECT 'default', minute, method, template, requests, throttled FROM account_minutes;
+      DROP TABLE account_minutes;
+      ALTER TABLE account_minutes_next RENAME TO account_minutes;
+      CREATE TABLE source_minutes_next (
+        connection text NOT NULL DEFAULT 'default',
+        minute text NOT NULL,
+        source text NOT NULL,
+        requests bigint NOT NULL,
+        PRIMARY KEY (connection, minute, source)
+      );
+      INSERT INTO source_minutes_next (connection, minute, source, requests)
+        SELECT 'default', minute, source, requests FROM source_minutes;
+      DROP TABLE source_minutes;
+      ALTER TABLE source_minutes_next RENAME TO source_minutes;
+    `,
+  },
+  {
+    version: 19,
+    name: 'console sessions: roles per connection',
+    sql: `
+      -- The roles a provider sign-in gave in named connections only (OIDC_ROLE_MAP role@connection
+      -- entries), as a JSON object of connection name to role (auth/sql-session-store.ts). Null on
+      -- password sessions (they read the users file) and on sessions from before: their role
+      -- applies in every connection.
+      ALTER TABLE console_sessions ADD COLUMN connection_roles text;
+    `,
+  },
 ];

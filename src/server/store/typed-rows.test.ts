@@ -1,6 +1,7 @@
 // Rows are checked where they are read: a value planted in a table by hand (or a column an engine
 // answers with another type) fails loudly, naming the table and the column, on both engines,
 // instead of flowing on as a silently wrong answer.
+import { DEFAULT_CONNECTION } from '../../shared/connections';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AlertStore } from '../alerts/alert-store';
 import { SqlIncidentStore } from '../rate-limits/incident-store';
@@ -19,7 +20,7 @@ for (const engine of STORE_ENGINES) {
     afterAll(() => db?.close());
 
     it('reads the incidents the store wrote', async () => {
-      const store = new SqlIncidentStore(db);
+      const store = new SqlIncidentStore(db, { connection: DEFAULT_CONNECTION });
       await store.record(sampleObservation({}, T0));
       const { items } = await store.list({ limit: 10 });
       expect(items).toMatchObject([{ hits: 1, scope: 'account' }]);

@@ -4,6 +4,7 @@
 // its API: three lookups, one 429 incident, an alert destination, an integration and the demo
 // integrations' reports. Every store reads its rows back through the typed-row checks, and the
 // audit chain still verifies.
+import { DEFAULT_CONNECTION } from '../../shared/connections';
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -49,7 +50,9 @@ describe('a store written by the console before its stores were typed and split'
   });
 
   it('keeps the 429 incident, the alert destination and the integrations with their reports', async () => {
-    const incidents = await new SqlIncidentStore(db).list({ limit: 50 });
+    const incidents = await new SqlIncidentStore(db, { connection: DEFAULT_CONNECTION }).list({
+      limit: 50,
+    });
     expect(incidents.items).toMatchObject([{ scope: 'account', hits: 1 }]);
     expect(await new AlertStore(() => Promise.resolve(db)).listDestinations()).toMatchObject([
       { name: 'Ops webhook', kind: 'webhook', enabled: true },

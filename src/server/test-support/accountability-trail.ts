@@ -62,6 +62,7 @@ export async function seedAccountabilityTrail(
   const change = (when: number, action: string, user = 'alice') =>
     store.recordChange({
       at: when,
+      connection: 'default',
       actor: { user, token: null },
       address: '203.0.113.7',
       action,

@@ -1,10 +1,12 @@
 // One successful lookup as the audit store records it, for tests that fill a trail.
+import { DEFAULT_CONNECTION } from '../../shared/connections';
 import type { AuditEntry } from '../data-subjects/audit/audit-record-store';
 
 /** An admin's `v4-details` lookup at `at` that found its subject; `overrides` replace any field. */
 export function sampleAuditEntry(at: number, overrides: Partial<AuditEntry> = {}): AuditEntry {
   return {
     at,
+    connection: DEFAULT_CONNECTION,
     user: 'admin',
     operation: 'v4-details',
     outcome: 'ok',

@@ -86,6 +86,16 @@ export const HARNESS_USERS: Record<Role, { username: string; password: string }>
   support: { username: 'support', password: 'support-password-for-tests' },
 };
 
+/**
+ * A console user with a role in a named connection only (support in `default`) and no
+ * console-wide role: refused by every console-wide route, served their connection's.
+ */
+export const HARNESS_CONNECTION_USER = {
+  username: 'connection-support',
+  password: 'connection-support-password',
+  connections: { default: 'support' },
+} as const;
+
 // Cheap scrypt parameters: the tests check behaviour, not hashing cost.
 const TEST_SCRYPT: ScryptParams = { N: 1024, r: 8, p: 1 };
 
@@ -108,19 +118,24 @@ export function liveConsoleEnv(
   };
 }
 
-/** Writes a users file holding HARNESS_USERS into a fresh temporary directory. */
+/** Writes a users file holding HARNESS_USERS and HARNESS_CONNECTION_USER into a fresh temporary directory. */
 export async function writeHarnessUsersFile(): Promise<{ path: string; remove(): void }> {
   const dir = mkdtempSync(join(tmpdir(), 'console-users-'));
   const path = join(dir, 'users.json');
   writeUsersFile(
     path,
-    await Promise.all(
-      Object.entries(HARNESS_USERS).map(async ([role, user]) => ({
+    await Promise.all([
+      ...Object.entries(HARNESS_USERS).map(async ([role, user]) => ({
         username: user.username,
         role: role as Role,
         passwordHash: await hashPassword(user.password, TEST_SCRYPT),
       })),
-    ),
+      (async () => ({
+        username: HARNESS_CONNECTION_USER.username,
+        connections: HARNESS_CONNECTION_USER.connections,
+        passwordHash: await hashPassword(HARNESS_CONNECTION_USER.password, TEST_SCRYPT),
+      }))(),
+    ]),
   );
   return { path, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }

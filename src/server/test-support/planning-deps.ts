@@ -2,6 +2,7 @@
 // benchmark: the published account-and-module limits of a production account in force, the
 // retention's default of 7 days, integration names from the registry, a fixed clock, and the
 // integrations' reported minutes read by their area's reader (or a test's double of that port).
+import { DEFAULT_CONNECTION } from '../../shared/connections';
 import { BUILT_IN_OPERATIONS } from '../../shared/data-subject-operations';
 import { MODULE_RULES } from '../../shared/rate-limits';
 import type { IntegrationStore } from '../integrations/integration-store';
@@ -14,10 +15,12 @@ export function planningDeps(
   db: SqlDatabase,
   integrations: Pick<IntegrationStore, 'names'>,
   now: number,
-  reported: ReportedMinutes = new ReportedMinutesReader(db),
+  reported: ReportedMinutes = new ReportedMinutesReader(db, { connection: DEFAULT_CONNECTION }),
 ): ReadinessDeps & { store: TrafficStore } {
   return {
-    store: new TrafficStore(() => Promise.resolve(db), reported),
+    store: new TrafficStore(() => Promise.resolve(db), reported, {
+      connection: DEFAULT_CONNECTION,
+    }),
     inForce: {
       policy: 'account-and-module',
       tier: 'production',

@@ -118,13 +118,31 @@ export function sessionStoreContract(
     expect(await b.touch(id)).toMatchObject({ method: 'password', userVersion: 'v1' });
   });
 
+  it('keeps the roles a provider sign-in gave in named connections, for every process', async () => {
+    const { a, b } = await factory({ now: Date.now() });
+    const details: NewSessionDetails = {
+      ...viaProvider('sub-ann', 'sid-1'),
+      connectionRoles: { uat: 'admin' },
+    };
+    const { role: _console, ...connectionsOnly } = details;
+    const ann = await a.create({ username: 'ann' }, details);
+    const una = await a.create({ username: 'una' }, connectionsOnly);
+    expect(await b.touch(ann.id)).toMatchObject({
+      role: 'support',
+      connectionRoles: { uat: 'admin' },
+    });
+    const read = await b.touch(una.id);
+    expect(read).toMatchObject({ connectionRoles: { uat: 'admin' } });
+    expect(read?.role).toBeUndefined();
+  });
+
   it('lists live sessions newest first, by a handle that is not their id', async () => {
     const clock = { now: Date.now() };
     const { a, b } = await factory(clock);
     const start = clock.now;
     const first = await a.create(user, password);
     clock.now += 1_000;
-    const bo = await a.create({ username: 'bo', role: 'support' }, viaProvider('sub-bo', 'sid-1'));
+    const bo = await a.create({ username: 'bo' }, viaProvider('sub-bo', 'sid-1'));
     clock.now += 1_000;
     const second = await a.create(user, { ...password, userAgent: 'Chromium on Linux' });
     const listed = await b.list();
@@ -158,10 +176,7 @@ export function sessionStoreContract(
     const bo = { username: 'bo', role: 'support' as const };
     const laptop = await a.create(bo, viaProvider('sub-bo', 'sid-1'));
     const phone = await a.create(bo, viaProvider('sub-bo', 'sid-2'));
-    const other = await a.create(
-      { username: 'cy', role: 'support' },
-      viaProvider('sub-cy', 'sid-1'),
-    );
+    const other = await a.create({ username: 'cy' }, viaProvider('sub-cy', 'sid-1'));
     const admin1 = await a.create(user, password);
     const admin2 = await a.create(user, password);
 

@@ -22,6 +22,7 @@ const destination: Destination = {
 const delivery: Delivery = {
   id: '0194b6c2-8000-7000-8000-000000000002',
   destinationId: destination.id,
+  connection: 'default',
   event: 'incident.new',
   summary: 'The platform refused a request',
   occurredAt: '2025-01-06T09:00:00.000Z',

@@ -16,6 +16,7 @@ const record = (overrides: Partial<AuditRecord>): AuditRecord => ({
   id: crypto.randomUUID(),
   at: '2026-03-01T09:00:00.000Z',
   user: 'admin',
+  connection: 'default',
   operation: 'v4-details',
   outcome: 'ok',
   status: 200,

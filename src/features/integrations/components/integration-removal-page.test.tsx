@@ -35,6 +35,7 @@ describe('IntegrationsPage', () => {
       id: ID,
       name: 'Nightly sync',
       owner: null,
+      connection: 'default',
       status: 'active',
       createdAt: '2026-03-10T09:00:00.000Z',
       keyIssuedAt: '2026-03-10T09:00:00.000Z',

@@ -12,6 +12,7 @@ const nightly: Integration = {
   id: '0194b6c2-8000-7000-8000-000000000001',
   name: 'Nightly consent sync',
   owner: 'data-platform team',
+  connection: 'default',
   status: 'active',
   createdAt: '2025-01-06T09:00:00.000Z',
   keyIssuedAt: '2025-01-06T09:00:00.000Z',

@@ -25,8 +25,11 @@ export function RequireRole({
         {/* The page's one heading: the panel is all there is to read. */}
         <StatusPanel title="Not available for your role" tone="warning" headingLevel={1}>
           <p>
-            {reason} The {session.role} role cannot use it. Ask a console administrator if you need
-            it.
+            {reason}{' '}
+            {session.role
+              ? `The ${session.role} role cannot use it.`
+              : 'It needs a console-wide role, and yours are in named connections only.'}{' '}
+            Ask a console administrator if you need it.
           </p>
         </StatusPanel>
       </section>

@@ -191,7 +191,7 @@ describe('SignInPage', () => {
   });
 
   it('goes back to where the user was after signing in', async () => {
-    stubBff(() => Response.json({ username: 'admin', role: 'admin' }));
+    stubBff(() => Response.json({ username: 'admin', role: 'admin', roles: { default: 'admin' } }));
     const { queryClient } = renderSignIn('/sign-in?returnTo=%2Fevent-types%3Fmodule%3DConsent');
     await signIn('admin', 'right-password');
     await waitFor(() =>
@@ -200,6 +200,7 @@ describe('SignInPage', () => {
     expect(queryClient.getQueryData(sessionQueryKey)).toEqual({
       username: 'admin',
       role: 'admin',
+      roles: { default: 'admin' },
     });
   });
 

@@ -1,14 +1,17 @@
 // The signed-in user in the header: name, role, and signing out.
 import { useState } from 'react';
-import type { Session } from '../../../shared/session';
+import type { Role, Session } from '../../../shared/session';
 import { useSignOutHere } from '../api/session';
 import './session.css';
 
-const ROLE_LABELS: Record<Session['role'], string> = {
+const ROLE_LABELS: Record<Role, string> = {
   admin: 'Admin',
   auditor: 'Auditor',
   support: 'Support',
 };
+
+/** Shown instead of a role for a person with roles in named connections only. */
+const CONNECTION_ROLES_LABEL = 'Per connection';
 
 /** Shows `session`'s user and role with a sign-out button. */
 export function UserBadge({ session }: { session: Session }) {
@@ -35,7 +38,7 @@ export function UserBadge({ session }: { session: Session }) {
       </span>
       <span className="user-badge-role" data-role={session.role}>
         <span className="visually-hidden">, role </span>
-        {ROLE_LABELS[session.role]}
+        {session.role ? ROLE_LABELS[session.role] : CONNECTION_ROLES_LABEL}
       </span>
       <button type="button" className="button" onClick={onSignOut} disabled={signingOut}>
         Sign out

@@ -17,10 +17,12 @@ export interface StoredChange {
   before: string | null;
   after: string | null;
   requestId: string | null;
+  /** The platform connection the change was made in (console-wide ones: where it was made). */
+  connection: string;
 }
 
 export const CHANGE_COLUMNS = `id, at, username, token_id, token_name, address, action, target,
-  before_state, after_state, request_id`;
+  before_state, after_state, request_id, connection`;
 
 export const ChangeRowSchema = z.object({
   id: z.string(),
@@ -34,6 +36,7 @@ export const ChangeRowSchema = z.object({
   before_state: z.string().nullable(),
   after_state: z.string().nullable(),
   request_id: z.string().nullable(),
+  connection: z.string(),
 });
 
 /** Row count type reused by the change queries. */
@@ -52,14 +55,22 @@ export function storedChange(row: z.infer<typeof ChangeRowSchema>): StoredChange
     before: row.before_state,
     after: row.after_state,
     requestId: row.request_id,
+    connection: row.connection,
   };
 }
 
-/** The payload of a change's chain entry, version 1: exactly the columns it wrote. */
-export function changePayload(change: StoredChange): string {
-  return JSON.stringify({
+/** The versions of a change entry's payload; the newest is written, every one is verified. */
+export type ChangePayloadVersion = 1 | 2;
+
+/**
+ * The payload of a change's chain entry: exactly the columns it wrote. Version 2 adds the
+ * platform connection; version 1, written before connections existed, covers the rest (its
+ * changes are `default`'s).
+ */
+export function changePayload(change: StoredChange, version: ChangePayloadVersion = 2): string {
+  const fields = {
     kind: 'change',
-    v: 1,
+    v: version,
     id: change.id,
     at: change.at,
     user: change.username,
@@ -71,7 +82,8 @@ export function changePayload(change: StoredChange): string {
     before: change.before,
     after: change.after,
     requestId: change.requestId,
-  });
+  };
+  return JSON.stringify(version === 1 ? fields : { ...fields, connection: change.connection });
 }
 
 /** A before/after state as its column keeps it: JSON, or null for "did not exist". */

@@ -52,9 +52,11 @@ describe('POST /api/audit-trail/changes/export', () => {
     expect(exported.headers.get('x-export-records')).toBe('1');
     const bytes = Buffer.from(await exported.arrayBuffer());
     const [header, row, end] = bytes.toString('utf8').split('\r\n');
-    expect(header).toBe('id,at,user,token_id,token_name,address,action,target,before,after');
+    expect(header).toBe(
+      'id,at,user,token_id,token_name,address,action,target,before,after,connection',
+    );
     expect(row).toMatch(
-      /^[0-9a-f-]+,2026-11-03T09:01:00\.000Z,admin,,,[^,]+,threshold\.changed,account-minute:MINUTE,"\{""percent"":null\}","\{""percent"":55\}"$/,
+      /^[0-9a-f-]+,2026-11-03T09:01:00\.000Z,admin,,,[^,]+,threshold\.changed,account-minute:MINUTE,"\{""percent"":null\}","\{""percent"":55\}",default$/,
     );
     expect(end).toBe('');
 

@@ -21,6 +21,7 @@ export function changeAnswer(change: StoredChange): AdminChange {
     target: change.target,
     before: stateOf(change.before),
     after: stateOf(change.after),
+    connection: change.connection,
   };
 }
 
@@ -41,6 +42,8 @@ export const ADMIN_CHANGE_LAYOUT: ExportLayout<StoredChange> = {
     'target',
     'before',
     'after',
+    // Appended: the columns before keep their places for readers written earlier.
+    'connection',
   ],
   csvCells: (change) => [
     change.id,
@@ -53,6 +56,7 @@ export const ADMIN_CHANGE_LAYOUT: ExportLayout<StoredChange> = {
     change.target,
     change.before,
     change.after,
+    change.connection,
   ],
   json: changeAnswer,
 };

@@ -2,6 +2,7 @@
 // before and after, covered by the same chain as lookups, so one edited, deleted or slipped in
 // behind the chain's back fails verification; the trail lists them by kind, person and period.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { DEFAULT_CONNECTION } from '../../../shared/connections';
 import type { AdministrativeChange } from '../../http/admin-change';
 import { RESET_AUDIT_TRAIL_SQL, sampleAuditEntry } from '../../test-support/audit-entry';
 import { STORE_ENGINES, type TestDatabase } from '../../test-support/store-engines';
@@ -17,6 +18,7 @@ const change = (
   overrides: Partial<AdministrativeChange> = {},
 ): AdministrativeChange => ({
   at,
+  connection: DEFAULT_CONNECTION,
   actor: { user: 'alice', token: null },
   address: '203.0.113.7',
   action: 'alert-destination.created',
@@ -40,6 +42,19 @@ for (const engine of STORE_ENGINES) {
 
     const verify = () =>
       verifyAuditChain(trail.chain, CHAIN_KEY, { now: () => T0, source: 'test' });
+
+    it('keeps an administrative change’s connection, and fails the walk when it is moved', async () => {
+      const uat = await trail.records.recordChange(change(T0, { connection: 'uat' }));
+      await trail.records.recordChange(change(T0 + 1_000));
+      const { items } = await trail.search.listChanges({ limit: 10 });
+      expect(items.map((stored) => stored.connection)).toEqual(['default', 'uat']);
+      expect(await verify()).toMatchObject({ ok: true, entries: 2 });
+
+      await db.query('UPDATE admin_changes SET connection = $1 WHERE id = $2', ['default', uat.id]);
+      const broken = await verify();
+      expect(broken).toMatchObject({ ok: false, brokenAt: 1 });
+      expect(broken.detail).toContain(`administrative change ${uat.id} was changed`);
+    });
 
     it('keeps a change beside lookups in one chain that verifies', async () => {
       await trail.records.record(sampleAuditEntry(T0));

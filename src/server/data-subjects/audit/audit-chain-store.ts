@@ -145,7 +145,7 @@ export class AuditChainStore {
       `SELECT c.seq, c.at AS entry_at, c.kind, c.record_id, c.payload, c.prev_hash, c.hash,
           a.id, a.at, a.username, a.operation, a.outcome, a.status, a.detail, a.identifier_hash,
           a.key_id, a.continued, a.request_id, a.params, a.record_count, a.subject_count,
-          a.completed, a.token_name, a.purpose_category, a.purpose_reference
+          a.completed, a.token_name, a.purpose_category, a.purpose_reference, a.connection
         FROM audit_chain c
           LEFT JOIN lookup_audit a ON a.id = c.record_id AND c.kind IN ('intent', 'outcome')
         WHERE c.seq > $1

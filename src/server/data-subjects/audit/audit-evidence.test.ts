@@ -204,6 +204,7 @@ for (const engine of STORE_ENGINES) {
         it(`fails verification with ${what}`, async () => {
           await trail.records.begin({
             at: T0,
+            connection: 'default',
             user: 'admin',
             operation: 'v4-details',
             identifierHash: 'a'.repeat(64),

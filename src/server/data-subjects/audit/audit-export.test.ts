@@ -12,6 +12,7 @@ function record(i: number): AuditRecord {
   return {
     id: `id-${i}`,
     at: new Date(Date.UTC(2026, 0, 1) + i).toISOString(),
+    connection: 'default',
     user: i % 2 ? 'admin' : '=HYPERLINK("x")',
     operation: 'v4-link-tokens',
     outcome: 'ok',
@@ -106,7 +107,7 @@ describe('streamAuditExport', () => {
     const text = await new Response(stream).text();
     const lines = text.trim().split('\r\n');
     expect(lines[0]).toBe(
-      'id,at,user,operation,outcome,status,detail,identifier_hashed,continued,completed,parameters,record_count,subject_count,matched_by,token,purpose_category,purpose_reference,operation_name,outcome_text,matched_by_text',
+      'id,at,user,operation,outcome,status,detail,identifier_hashed,continued,completed,parameters,record_count,subject_count,matched_by,token,purpose_category,purpose_reference,operation_name,outcome_text,matched_by_text,connection',
     );
     expect(lines[1]).toContain(`"'=HYPERLINK(""x"")"`);
     expect(lines[1]).toContain(`"' \n=2+3"`);
@@ -117,7 +118,12 @@ describe('streamAuditExport', () => {
     const pages: ExportPages = async () => ({
       items: [
         { ...record(1), outcome: 'not-found', matchedBy: 'both' },
-        { ...record(2), operation: 'v4-basic-details', outcome: 'rate-limited' },
+        {
+          ...record(2),
+          operation: 'v4-basic-details',
+          outcome: 'rate-limited',
+          connection: 'uat',
+        },
       ],
       nextCursor: null,
     });
@@ -140,5 +146,6 @@ describe('streamAuditExport', () => {
     expect(cell(rows[1]!, 'outcome_text')).toBe('Rate limited');
     expect(cell(rows[1]!, 'operation_name')).toBe('v4 · Basic details');
     expect(cell(rows[1]!, 'matched_by_text')).toBe('');
+    expect(cell(rows[1]!, 'connection')).toBe('uat');
   });
 });

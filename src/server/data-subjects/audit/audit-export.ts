@@ -65,6 +65,8 @@ const CSV_HEADER = [
   'operation_name',
   'outcome_text',
   'matched_by_text',
+  // Appended after the words, for the same reason as `token`.
+  'connection',
 ];
 
 /** The parameters asked, in words: `updatedSince=…; identifier=(hashed)`. */
@@ -99,6 +101,7 @@ export const AUDIT_RECORD_LAYOUT: ExportLayout<AuditRecord> = {
     operationTitle(record.operation),
     OUTCOME_LABELS[record.outcome],
     record.matchedBy ? MATCH_TEXT[record.matchedBy] : undefined,
+    record.connection,
   ],
 };
 

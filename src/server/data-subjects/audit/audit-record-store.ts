@@ -32,6 +32,11 @@ import {
 /** What a lookup is about to do, written before anything is sent (time in epoch ms). */
 export interface AuditIntentEntry {
   readonly at: number;
+  /**
+   * The platform connection the lookup goes to (DEFAULT_CONNECTION until the composition root
+   * builds one data-subjects stack per connection). Covered by the intent's chain entry.
+   */
+  readonly connection: string;
   readonly user: string;
   /** The token the lookup was made with (its name); absent for a signed-in person. */
   readonly tokenName?: string | null;
@@ -100,8 +105,8 @@ function shownKeys(outcome: AuditOutcomeEntry): StoredShownKey[] {
 const INSERT = `INSERT INTO lookup_audit (
     id, at, username, operation, outcome, status, detail, identifier_hash, key_id, continued,
     request_id, params, record_count, subject_count, completed, chained, token_name,
-    purpose_category, purpose_reference
-  ) VALUES ($1, $2, $3, $4, 'error', 0, NULL, $5, $6, $7, $8, $9, NULL, 0, 0, 1, $10, $11, $12)`;
+    purpose_category, purpose_reference, connection
+  ) VALUES ($1, $2, $3, $4, 'error', 0, NULL, $5, $6, $7, $8, $9, NULL, 0, 0, 1, $10, $11, $12, $13)`;
 
 const COMPLETE = `UPDATE lookup_audit
   SET outcome = $2, status = $3, detail = $4, record_count = $5, subject_count = $6, completed = 1
@@ -171,6 +176,7 @@ export class AuditRecordStore {
       intent.tokenName ?? null,
       intent.purpose?.category ?? null,
       intent.purpose?.reference ?? null,
+      intent.connection,
     ]);
     await this.#chain.append(tx, {
       at,
@@ -189,6 +195,7 @@ export class AuditRecordStore {
         tokenName: intent.tokenName ?? null,
         purposeCategory: intent.purpose?.category ?? null,
         purposeReference: intent.purpose?.reference ?? null,
+        connection: intent.connection,
       }),
     });
     return id;
@@ -286,6 +293,7 @@ export class AuditRecordStore {
       subject_count: 0,
       completed: false,
       token_name: intent.tokenName ?? null,
+      connection: intent.connection,
     });
   }
 
@@ -320,11 +328,12 @@ export class AuditRecordStore {
       before: stateText(change.before),
       after: stateText(change.after),
       requestId: change.requestId,
+      connection: change.connection,
     };
     const link = await this.#commits.run(async (tx) => {
       await tx.query(
         `INSERT INTO admin_changes (${CHANGE_COLUMNS})
-          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
         [
           stored.id,
           stored.at,
@@ -337,6 +346,7 @@ export class AuditRecordStore {
           stored.before,
           stored.after,
           stored.requestId,
+          stored.connection,
         ],
       );
       return this.#chain.append(tx, {

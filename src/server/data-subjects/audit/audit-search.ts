@@ -36,6 +36,8 @@ export interface AuditQuery {
   readonly reference?: string;
   /** The purpose's category. */
   readonly category?: string;
+  /** One platform connection's lookups only; every connection's when absent. */
+  readonly connection?: string;
   readonly limit: number;
   /** From a previous page's `nextCursor`. */
   readonly cursor?: string;
@@ -77,7 +79,8 @@ const FILTERS = `(CAST($1 AS text) IS NULL OR at >= CAST($1 AS text))
     AND (CAST($4 AS text) IS NULL OR operation = CAST($4 AS text))
     AND (CAST($5 AS text) IS NULL OR outcome = CAST($5 AS text))
     AND (CAST($6 AS text) IS NULL OR LOWER(purpose_reference) = CAST($6 AS text))
-    AND (CAST($7 AS text) IS NULL OR purpose_category = CAST($7 AS text))`;
+    AND (CAST($7 AS text) IS NULL OR purpose_category = CAST($7 AS text))
+    AND (CAST($8 AS text) IS NULL OR connection = CAST($8 AS text))`;
 
 /** The administrative changes' filters ($1–$4, changeFilterParams): period, person, kind. */
 const CHANGE_FILTERS = `(CAST($1 AS text) IS NULL OR at >= CAST($1 AS text))
@@ -88,10 +91,10 @@ const CHANGE_FILTERS = `(CAST($1 AS text) IS NULL OR at >= CAST($1 AS text))
 // Keyset paging on (at, id): stable while new lookups arrive at the top.
 const LIST = `SELECT ${COLUMNS} FROM lookup_audit
   WHERE ${FILTERS}
-    AND (CAST($8 AS text) IS NULL
-      OR at < CAST($8 AS text) OR (at = CAST($8 AS text) AND id < CAST($9 AS text)))
+    AND (CAST($9 AS text) IS NULL
+      OR at < CAST($9 AS text) OR (at = CAST($9 AS text) AND id < CAST($10 AS text)))
   ORDER BY at DESC, id DESC
-  LIMIT $10`;
+  LIMIT $11`;
 
 const COUNT = `SELECT COUNT(*) AS n FROM lookup_audit WHERE ${FILTERS}`;
 
@@ -202,7 +205,8 @@ export class AuditSearch {
 
   /**
    * One page of the lookups that asked for, or showed, an identifier whose hash is one of
-   * `identifierHashes`, newest first.
+   * `identifierHashes`, newest first, in every platform connection (each record names its own):
+   * "who saw this person" is asked of the person, whichever account they were seen through.
    */
   async findByIdentifierHashes(
     identifierHashes: readonly string[],
@@ -322,5 +326,6 @@ function filterParams(query: Omit<AuditQuery, 'limit' | 'cursor'>): unknown[] {
     query.outcome ?? null,
     query.reference ? query.reference.trim().toLowerCase() : null,
     query.category ?? null,
+    query.connection ?? null,
   ];
 }

@@ -82,6 +82,7 @@ async function fillDatabase(db: SqlDatabase, h: BffHarness) {
       try {
         await h.audit.records.begin({
           at: Date.now(),
+          connection: 'default',
           user: 'filler',
           operation: 'v4-details',
           identifierHash: null,
@@ -240,6 +241,7 @@ describe('a search by identifier', () => {
       .digest('hex');
     await h.audit.records.record({
       at: Date.now(),
+      connection: 'default',
       user: 'admin',
       operation: 'v4-details',
       outcome: 'ok',

@@ -4,6 +4,7 @@
 // added directly in the database is found by the walk, parallel writers (one process, or two
 // replicas on one PostgreSQL) keep one chain, and retention continues it from a signed checkpoint.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { DEFAULT_CONNECTION } from '../../../shared/connections';
 import { deriveAuditKey } from './audit-chain';
 import { verifyAuditChain } from './verify-chain';
 import { RESET_AUDIT_TRAIL_SQL } from '../../test-support/audit-entry';
@@ -12,6 +13,7 @@ import type { AuditChainStore } from './audit-chain-store';
 import type { AuditEntry, AuditRecordStore } from './audit-record-store';
 import type { AuditSearch } from './audit-search';
 import { openAuditTrailStores } from './audit-trail-stores';
+import { personSearch } from './person-search';
 import { openPostgresDatabase } from '../../store/postgres-database';
 
 const CHAIN_KEY = deriveAuditKey('test-audit-key-'.repeat(4), 'chain');
@@ -24,6 +26,7 @@ const HASH_B = 'b'.repeat(64);
 function entry(overrides: Partial<AuditEntry> = {}): AuditEntry {
   return {
     at: T0,
+    connection: DEFAULT_CONNECTION,
     user: 'admin',
     operation: 'v4-details',
     outcome: 'ok',
@@ -61,6 +64,7 @@ for (const engine of STORE_ENGINES) {
         id: expect.stringMatching(/^[0-9a-f-]{36}$/),
         at: new Date(T0).toISOString(),
         user: 'admin',
+        connection: 'default',
         operation: 'v4-details',
         outcome: 'ok',
         status: 200,
@@ -217,6 +221,46 @@ for (const engine of STORE_ENGINES) {
       expect(broken.ok).toBe(false);
       expect(broken.brokenAt).toBe(3);
       expect(broken.detail).toContain(second!.id);
+    });
+
+    it('reads a lookup made in UAT back as UAT’s, and a person search finds it beside production’s', async () => {
+      const production = await records.record(
+        entry({ identifierHash: HASH_A, shownHashes: [HASH_A] }),
+      );
+      const uat = await records.record(
+        entry({ at: T0 + 1_000, connection: 'uat', identifierHash: null, shownHashes: [HASH_A] }),
+      );
+      await records.record(entry({ at: T0 + 2_000, identifierHash: HASH_B }));
+      expect(uat.connection).toBe('uat');
+
+      const person = await personSearch(search, [HASH_A]);
+      const found = await person.annotate(
+        await search.findByIdentifierHashes(person.hashes, { limit: 10 }),
+      );
+      expect(found.items.map((record) => [record.id, record.connection, record.matchedBy])).toEqual(
+        [
+          [uat.id, 'uat', 'shown'],
+          [production.id, 'default', 'both'],
+        ],
+      );
+      const onlyUat = await search.list({ limit: 10, connection: 'uat' });
+      expect(onlyUat.items.map((record) => record.id)).toEqual([uat.id]);
+      expect(await search.count({ connection: 'default' })).toBe(2);
+      expect(await verify()).toMatchObject({ ok: true, entries: 6 });
+    });
+
+    it('fails the walk at the intent of a lookup moved to another connection in the database', async () => {
+      await records.record(entry({ connection: 'uat' }));
+      const moved = await records.record(entry({ at: T0 + 1_000, connection: 'uat' }));
+      expect(await verify()).toMatchObject({ ok: true, entries: 4 });
+
+      await db.query('UPDATE lookup_audit SET connection = $1 WHERE id = $2', [
+        'default',
+        moved.id,
+      ]);
+      const broken = await verify();
+      expect(broken).toMatchObject({ ok: false, brokenAt: 3 });
+      expect(broken.detail).toContain(`entry 3: record ${moved.id} was changed`);
     });
 
     it('keeps a lookup’s purpose under the chain: edited, removed or added, the walk finds it', async () => {

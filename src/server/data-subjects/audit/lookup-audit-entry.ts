@@ -33,6 +33,8 @@ export interface StoredAuditRow {
   subjectCount: number;
   completed: boolean;
   tokenName: string | null;
+  /** The platform connection the lookup went to. */
+  connection: string;
 }
 
 // Row schemas are built once, here: zod compiles an object schema on its first parse, so one built
@@ -56,6 +58,7 @@ export const AuditRowSchema = z.object({
   subject_count: integer,
   completed: flag,
   token_name: z.string().nullable(),
+  connection: z.string(),
   matched_by: z.string().nullable().optional(),
 });
 export type AuditRow = z.infer<typeof AuditRowSchema>;
@@ -63,7 +66,7 @@ export type AuditRow = z.infer<typeof AuditRowSchema>;
 /** The columns of lookup_audit a record is read with (AuditRowSchema). */
 export const COLUMNS = `id, at, username, operation, outcome, status, detail, identifier_hash, key_id,
   continued, request_id, params, record_count, subject_count, completed, token_name,
-  purpose_category, purpose_reference`;
+  purpose_category, purpose_reference, connection`;
 
 /** A row of lookup_audit_subjects: one key an answer showed. */
 export const ShownKeyRowSchema = z.object({
@@ -126,6 +129,7 @@ export function toRecord(row: AuditRow): AuditRecord {
     at: new Date(row.at).toISOString(),
     user: row.username,
     ...(row.token_name === null ? {} : { token: row.token_name }),
+    connection: row.connection,
     ...outcomeOf(row),
     identifierHashed: row.identifier_hash !== null,
     continued: row.continued,
@@ -158,13 +162,19 @@ export function toStored(row: AuditRow): StoredAuditRow {
     subjectCount: row.subject_count,
     completed: row.completed,
     tokenName: row.token_name,
+    connection: row.connection,
   };
 }
 
+/** The versions of an intent entry's payload; the newest is written, every one is verified. */
+export type IntentPayloadVersion = 1 | 2 | 3;
+
 /**
- * The payload of a lookup's intent entry: exactly the columns it wrote. Version 2 covers the
- * purpose (null when none was stated), so it cannot be added, edited or removed afterwards;
- * version 1, written before purposes were kept, covers the rest alone.
+ * The payload of a lookup's intent entry: exactly the columns it wrote. Version 3 covers the
+ * platform connection, so a record cannot be moved to another connection afterwards; version 2
+ * covers the purpose (null when none was stated), so it cannot be added, edited or removed
+ * afterwards; version 1, written before purposes were kept, covers the rest alone. Versions 1
+ * and 2 were written before connections existed: their records are `default`'s.
  */
 export function intentPayload(
   row: {
@@ -180,8 +190,9 @@ export function intentPayload(
     tokenName: string | null;
     purposeCategory: string | null;
     purposeReference: string | null;
+    connection: string;
   },
-  version: 1 | 2 = 2,
+  version: IntentPayloadVersion = 3,
 ): string {
   const fields = {
     kind: 'intent',
@@ -202,7 +213,8 @@ export function intentPayload(
     row.purposeCategory === null && row.purposeReference === null
       ? null
       : [row.purposeCategory, row.purposeReference];
-  return JSON.stringify({ ...fields, v: 2, purpose });
+  if (version === 2) return JSON.stringify({ ...fields, v: 2, purpose });
+  return JSON.stringify({ ...fields, v: 3, purpose, connection: row.connection });
 }
 
 /**

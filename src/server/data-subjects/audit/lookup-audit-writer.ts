@@ -3,6 +3,7 @@
 // outcome, the number of records and the keyed hash of every identifier the answer showed after.
 // Keeps the health of those writes for /readyz and /api/health.
 import type { AuditOutcome, AuditParam, AuditRecord } from '../../../shared/audit-trail';
+import { DEFAULT_CONNECTION } from '../../../shared/connections';
 import type { LookupPurpose } from '../../../shared/lookup-purpose';
 import { DATA_SUBJECT_PROBLEM_TYPES } from '../../../shared/data-subject-operations';
 import { PROBLEM_TYPES } from '../../../shared/problem';
@@ -17,6 +18,8 @@ type LookupRecords = Pick<AuditRecordStore, 'begin' | 'complete' | 'record'>;
 
 /** One lookup to account for. */
 export interface LookupAccount {
+  /** The platform connection the lookup goes to; DEFAULT_CONNECTION when not given. */
+  readonly connection?: string | undefined;
   readonly user: string;
   /** The name of the token for scripts the lookup was made with, if any. */
   readonly token?: string | undefined;
@@ -140,6 +143,7 @@ export class LookupAudit {
     const params = this.#params(intent);
     return {
       at: this.#now(),
+      connection: intent.connection ?? DEFAULT_CONNECTION,
       user: intent.user,
       tokenName: intent.token ?? null,
       operation: intent.operation,

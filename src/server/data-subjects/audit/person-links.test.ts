@@ -27,9 +27,19 @@ async function start() {
     createIdentifierHasher(KEY),
     Date.now,
   );
-  /** Records a lookup of `operation` (its contract schema) that answered `answer`. */
-  const looked = (operation: string, operationId: string, answer: unknown, identifier?: string) =>
+  /**
+   * Records a lookup of `operation` (its contract schema) that answered `answer`, made in the
+   * platform connection `connection` (the default one when not given).
+   */
+  const looked = (
+    operation: string,
+    operationId: string,
+    answer: unknown,
+    identifier?: string,
+    connection?: string,
+  ) =>
     audit.record({
+      ...(connection ? { connection } : {}),
       user: 'admin',
       operation,
       outcome: 'ok',
@@ -75,6 +85,24 @@ const subject = (person: typeof ALICE) => ({
 });
 
 describe('person links', () => {
+  it('find the person’s sights in every connection, each naming its own', async () => {
+    const { looked, search } = await start();
+    await looked('v4-basic-details', 'getDataSubjectBasicDetailsV4', subject(ALICE), ALICE.id);
+    await looked(
+      'v4-data-subjects',
+      'getDataSubjectsV4',
+      { content: [ALICE], number: 0 },
+      undefined,
+      'uat',
+    );
+
+    const found = await search(ALICE.identifier.toUpperCase());
+    expect(found.items.map((item) => [item.operation, item.connection])).toEqual([
+      ['v4-data-subjects', 'uat'],
+      ['v4-basic-details', 'default'],
+    ]);
+  });
+
   it('come only from the fields the contract marks as a person’s keys', async () => {
     const { looked, search } = await start();
     await looked('v4-basic-details', 'getDataSubjectBasicDetailsV4', subject(BOB), BOB.identifier);

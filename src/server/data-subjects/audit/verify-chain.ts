@@ -17,7 +17,13 @@ import { checkpointSignatureFault } from './checkpoints';
 import type { CheckpointSource } from './checkpoint-reader';
 import type { AuditVerification } from './audit-evidence-store';
 import type { AuditChainStore, ChainRow } from './audit-chain-store';
-import { intentPayload, outcomePayload, personCount } from './lookup-audit-entry';
+import {
+  intentPayload,
+  outcomePayload,
+  personCount,
+  type IntentPayloadVersion,
+} from './lookup-audit-entry';
+import { DEFAULT_CONNECTION } from '../../../shared/connections';
 import { changePayload } from './admin-change-entry';
 
 const PAGE = 500;
@@ -39,6 +45,12 @@ function pendingFault(record: NonNullable<ChainRow['record']>, row: ChainRow): s
     : `record ${record.id} has no outcome in the chain, but shows one (changed after its intent was written)`;
 }
 
+/** The version of an intent's payload: `v` from version 2 on, none before. */
+function intentVersion(payload: object): IntentPayloadVersion {
+  const { v } = payload as { v?: unknown };
+  return v === 3 ? 3 : v === 2 ? 2 : 1;
+}
+
 /** Why one entry does not hold, or undefined when it does. */
 function recordFault(
   row: ChainRow,
@@ -58,7 +70,12 @@ function recordFault(
         return undefined;
       return `administrative change ${row.recordId} it covers was deleted`;
     }
-    return changePayload(row.change) === row.payload
+    // Version 1 changes were written before connections existed: they are `default`'s.
+    const version = (payload as { v?: unknown }).v === 2 ? 2 : 1;
+    if (version === 1 && row.change.connection !== DEFAULT_CONNECTION) {
+      return `administrative change ${row.change.id} was moved to connection ${row.change.connection} after it was written`;
+    }
+    return changePayload(row.change, version) === row.payload
       ? undefined
       : `administrative change ${row.change.id} was changed after it was written`;
   }
@@ -70,11 +87,14 @@ function recordFault(
     return `record ${row.recordId} it covers was deleted`;
   }
   if (row.kind === 'intent') {
+    const version = intentVersion(payload);
     // Version 1 intents were written before purposes were kept: one showing a purpose now had it
-    // added afterwards.
-    const version = (payload as { v?: unknown }).v === 2 ? 2 : 1;
+    // added afterwards. Versions 1 and 2 were written before connections: they are `default`'s.
     if (version === 1 && (record.purposeCategory !== null || record.purposeReference !== null)) {
       return `record ${record.id} was changed after it was written`;
+    }
+    if (version < 3 && record.connection !== DEFAULT_CONNECTION) {
+      return `record ${record.id} was moved to connection ${record.connection} after it was written`;
     }
     const now = intentPayload(
       {
@@ -90,6 +110,7 @@ function recordFault(
         tokenName: record.tokenName,
         purposeCategory: record.purposeCategory,
         purposeReference: record.purposeReference,
+        connection: record.connection,
       },
       version,
     );

@@ -22,6 +22,7 @@ const CHANGES: AdminChange[] = [
     target: 'account-minute:MINUTE',
     before: { percent: 80 },
     after: { percent: 55 },
+    connection: 'default',
   },
   {
     id: 'c1',
@@ -33,6 +34,7 @@ const CHANGES: AdminChange[] = [
     target: '0190c0de',
     before: null,
     after: { name: 'SIEM', secret: 'sha256:0123456789abcdef' },
+    connection: 'default',
   },
 ];
 
