@@ -68,7 +68,7 @@ test('the page’s code arrives compressed, and runs', async ({ page, mockUpstre
 
 test('the list arrives gzipped, and fills the table', async ({ page, mockUpstream: _ }) => {
   const list = page.waitForResponse(
-    (response) => new URL(response.url()).pathname === '/api/event-types',
+    (response) => new URL(response.url()).pathname === '/api/connections/default/event-types',
   );
   await page.goto('/event-types');
   const headers = await (await list).allHeaders();

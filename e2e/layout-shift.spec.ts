@@ -64,9 +64,10 @@ test('/rate-limits keeps its sections in place when the account-wide card’s da
   });
   await recordShifts(page);
   const rest = Promise.all(
-    ['/api/rate-limits/rules', '/api/rate-limits/usage'].map((path) =>
-      page.waitForResponse((response) => new URL(response.url()).pathname === path),
-    ),
+    [
+      '/api/connections/default/rate-limits/rules',
+      '/api/connections/default/rate-limits/usage',
+    ].map((path) => page.waitForResponse((response) => new URL(response.url()).pathname === path)),
   );
   await page.goto('/rate-limits');
   await rest;

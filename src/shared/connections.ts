@@ -68,3 +68,14 @@ export function connectionOfPath(path: string): string | undefined {
   const name = path.slice(CONNECTION_API_PREFIX.length).split('/', 1)[0];
   return name === '' ? undefined : name;
 }
+
+/**
+ * The area's path of a request path: `/api/connections/uat/rate-limits/stream` ->
+ * `/api/rate-limits/stream`, any other path as it is; for rules written once per route (the live
+ * stream's exemptions) that hold under every connection alike.
+ */
+export function areaPathOf(path: string): string {
+  const connection = connectionOfPath(path);
+  if (connection === undefined) return path;
+  return `/api${path.slice(CONNECTION_API_PREFIX.length + connection.length)}`;
+}

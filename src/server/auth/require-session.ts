@@ -1,6 +1,7 @@
 // Middleware that lets a request through only with a live session of a current user, or a live
 // token for scripts (bearer-token.ts), and puts that user on the context. Everything under /api
 // except signing in goes through it.
+import { areaPathOf } from '../../shared/connections';
 import type { Context, MiddlewareHandler } from 'hono';
 import type { AppEnv, RequestUser } from '../http/app-env';
 import { invalidTokenProblem, signedOutProblem } from '../http/auth-problems';
@@ -80,7 +81,7 @@ export async function sessionUser(
 /** The header the SPA puts on requests it makes by itself (polling), not for a person's action. */
 const BACKGROUND_HEADER = 'x-console-background';
 
-/** The live stream: an open EventSource is the page listening, not a person acting. */
+/** The live stream (of any connection): an open EventSource is the page listening, not a person. */
 const BACKGROUND_PATHS = new Set(['/api/rate-limits/stream']);
 
 /**
@@ -89,7 +90,7 @@ const BACKGROUND_PATHS = new Set(['/api/rate-limits/stream']);
  * header can only shorten a session, so a client that lies about it gains nothing.
  */
 function isBackgroundRequest(c: Context<AppEnv>): boolean {
-  return c.req.header(BACKGROUND_HEADER) === '1' || BACKGROUND_PATHS.has(c.req.path);
+  return c.req.header(BACKGROUND_HEADER) === '1' || BACKGROUND_PATHS.has(areaPathOf(c.req.path));
 }
 
 /** 401 problem+json without a valid session (and a stale cookie is cleared); otherwise next. */
