@@ -268,7 +268,7 @@ export function composeBff({
   const dataSubjects = createDataSubjectsArea({
     recordChange,
     database: consoleStore.database,
-    upstream,
+    connections: stacks.map((stack) => ({ name: stack.connection.name, upstream: stack.upstream })),
     operations,
     auditKey: auditKey ?? config.dataSubjects.auditKey,
     settings: config.dataSubjects,

@@ -2,7 +2,11 @@
 // own credential and governor, a block in one does not hold the other, the old paths stay
 // `default`'s, and a connection nobody configured is a 404 that sends nothing anywhere.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_IDENTIFIERS } from '../shared/data-subject-demo';
 import { startBffHarness, type BffHarness } from './test-support/bff-harness';
+import { withPurpose } from './test-support/lookup-purpose';
+
+const ADA = DEMO_IDENTIFIERS[0]!;
 
 let h: BffHarness;
 
@@ -43,6 +47,52 @@ describe('two connections in one console', () => {
     expect(h.sent.length).toBe(before);
   });
 
+  it("audits a lookup in UAT as UAT's, asks only UAT's platform, and a person search finds it saying so", async () => {
+    const uat = h.others.get('uat')!;
+    const toUat = () =>
+      h.sent.filter((request) => request.url.href.startsWith(uat.server.url)).length;
+    const toDefault = () =>
+      h.sent.filter((request) => request.url.href.startsWith(h.upstream.url)).length;
+    const [uatBefore, defaultBefore] = [toUat(), toDefault()];
+    const response = await h.request('/api/connections/uat/data-subjects/lookups', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(withPurpose({ operation: 'v4-details', params: { identifier: ADA } })),
+    });
+    expect(response.status).toBe(200);
+    await response.body?.cancel();
+    expect(toUat()).toBeGreaterThan(uatBefore);
+    expect(toDefault()).toBe(defaultBefore);
+    // The same person looked up in production too: the search finds both sights, each named.
+    const inProduction = await h.request('/api/data-subjects/lookups', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(withPurpose({ operation: 'v4-details', params: { identifier: ADA } })),
+    });
+    expect(inProduction.status).toBe(200);
+    await inProduction.body?.cancel();
+    const search = await h.request('/api/audit-trail/search', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ identifier: ADA }),
+    });
+    expect(search.status).toBe(200);
+    const found = (await search.json()) as { items: { connection: string; operation: string }[] };
+    expect(found.items.map((item) => [item.operation, item.connection])).toEqual([
+      ['v4-details', 'default'],
+      ['v4-details', 'uat'],
+    ]);
+    // The chain covers the connection: the trail verifies with both in it.
+    const verify = await h.request('/api/audit-trail/verify', { method: 'POST' });
+    expect(((await verify.json()) as { ok: boolean }).ok).toBe(true);
+  });
+
+  it('reports each connection on /readyz, named for it', async () => {
+    const response = await h.app.request('/readyz');
+    const body = (await response.json()) as { checks: Record<string, unknown> };
+    expect(Object.keys(body.checks)).toEqual(expect.arrayContaining(['token', 'uat/token']));
+  });
+
   it("keeps a 429 block to the connection that met it: the other's pages are served", async () => {
     const uat = h.others.get('uat')!;
     uat.server.state.injectFault({ operation: 'event-types', status: 429, retryAfterSeconds: 60 });
@@ -62,11 +112,5 @@ describe('two connections in one console', () => {
     const defaultBefore = toDefault();
     expect((await h.request('/api/event-types')).status).toBe(200);
     expect(toDefault()).toBeGreaterThan(defaultBefore);
-  });
-
-  it('reports each connection on /readyz, named for it', async () => {
-    const response = await h.app.request('/readyz');
-    const body = (await response.json()) as { checks: Record<string, unknown> };
-    expect(Object.keys(body.checks)).toEqual(expect.arrayContaining(['token', 'uat/token']));
   });
 });

@@ -46,7 +46,11 @@ export interface DataSubjectsAreaDeps {
   readonly database: () => Promise<SqlDatabase>;
   /** Records exports made and verifications run in the audit trail (compose.ts). */
   readonly recordChange: RecordChange;
-  readonly upstream: UpstreamClient;
+  /**
+   * Each platform connection people are looked up in, with its upstream client: each gets its
+   * own lookup routes under its prefix, and every record of its lookups names it.
+   */
+  readonly connections: readonly { readonly name: string; readonly upstream: UpstreamClient }[];
   /** The catalog, overrides applied (operations-file.ts). */
   readonly operations: readonly DataSubjectOperation[];
   /** AUDIT_KEY; without one, a random key for this process (tests). */
@@ -115,11 +119,6 @@ export function createDataSubjectsArea(deps: DataSubjectsAreaDeps): DataSubjects
   // Beside the trail: walks of the chain, checkpoints, export signatures, the write probe.
   const auditEvidence = new AuditEvidenceStore(deps.database);
   const lookupAudit = new LookupAudit(audit.records, auditEvidence, hasher, now);
-  const lookups = new DataSubjectLookups({
-    operations: deps.operations,
-    upstream: deps.upstream,
-    now,
-  });
   // Signed checkpoints of the chain's head, kept where a database attacker cannot reach them too
   // (docs/audit-trail.md, "Checkpoints").
   const signer = createExportSigner(auditSecret);
@@ -167,10 +166,13 @@ export function createDataSubjectsArea(deps: DataSubjectsAreaDeps): DataSubjects
       chainBroken: (await auditEvidence.lastVerification())?.ok === false,
     }),
     routes: [
-      {
+      // One group per connection: its platform's lookups, recorded as that connection's.
+      ...deps.connections.map(({ name, upstream }) => ({
         path: '/api/data-subjects',
+        connection: name,
         app: dataSubjectsRoutes({
-          lookups,
+          connection: name,
+          lookups: new DataSubjectLookups({ operations: deps.operations, upstream, now }),
           purpose: {
             mode: settings.purposeMode ?? 'required',
             categories: settings.purposeCategories ?? DEFAULT_PURPOSE_CATEGORIES,
@@ -180,7 +182,7 @@ export function createDataSubjectsArea(deps: DataSubjectsAreaDeps): DataSubjects
           ...(deps.clientAddress ? { clientAddress: deps.clientAddress } : {}),
           ...(deps.beforeLookup ? { beforeLookup: deps.beforeLookup } : {}),
         }),
-      },
+      })),
       {
         path: '/api/audit-trail/changes',
         app: adminChangesRoutes({ search: audit.search, ...signedExports }),

@@ -22,6 +22,8 @@ import { HttpProblem, problemResponse } from '../http/problem';
 import { NO_STORE } from '../http/no-store';
 
 export interface DataSubjectsRoutesDeps {
+  /** The platform connection these routes look people up in (its records name it). */
+  readonly connection: string;
   readonly lookups: DataSubjectLookups;
   /** Whether a lookup must state why, and the categories it may name (LOOKUP_PURPOSE). */
   readonly purpose: PurposePolicy;
@@ -111,6 +113,7 @@ function readLookup(
 
 /** The data-subject routes, mounted at /api/data-subjects. */
 export function dataSubjectsRoutes({
+  connection,
   lookups,
   purpose,
   audit,
@@ -119,7 +122,7 @@ export function dataSubjectsRoutes({
   clientAddress,
 }: DataSubjectsRoutesDeps) {
   const catalog = JSON.stringify({ operations: lookups.operations });
-  const audited = new AuditedLookups({ lookups, audit, logger });
+  const audited = new AuditedLookups({ connection, lookups, audit, logger });
 
   return new Hono<AppEnv>()
     .get('/operations', (c) =>
@@ -155,6 +158,7 @@ export function dataSubjectsRoutes({
 /** These routes in the console's API description (api-description/). */
 export const dataSubjectsApi: ApiModule = {
   base: '/api/data-subjects',
+  scope: 'connection',
   tag: {
     name: 'Data subjects',
     description: 'The platform’s data-subject operations, and lookups through them (admins only).',

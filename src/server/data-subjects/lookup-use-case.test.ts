@@ -70,7 +70,12 @@ describe('the audited lookup, without HTTP', () => {
         done();
       },
     });
-    return new AuditedLookups({ lookups, audit, logger: createLogger('info', destination) });
+    return new AuditedLookups({
+      connection: 'default',
+      lookups,
+      audit,
+      logger: createLogger('info', destination),
+    });
   }
 
   beforeEach(async () => {

@@ -69,6 +69,8 @@ function accountOf(ending: Ending): {
 }
 
 export interface AuditedLookupsDeps {
+  /** The platform connection the lookups go to: every record of them names it. */
+  readonly connection: string;
   readonly lookups: DataSubjectLookups;
   readonly audit: LookupAudit;
   readonly logger: Logger;
@@ -76,11 +78,13 @@ export interface AuditedLookupsDeps {
 
 /** Runs data-subject lookups with their account in the audit trail. */
 export class AuditedLookups {
+  readonly #connection: string;
   readonly #lookups: DataSubjectLookups;
   readonly #audit: LookupAudit;
   readonly #logger: Logger;
 
-  constructor({ lookups, audit, logger }: AuditedLookupsDeps) {
+  constructor({ connection, lookups, audit, logger }: AuditedLookupsDeps) {
+    this.#connection = connection;
     this.#lookups = lookups;
     this.#audit = audit;
     this.#logger = logger;
@@ -106,7 +110,7 @@ export class AuditedLookups {
     }
     // The intent first: when it cannot be written, nothing personal is fetched.
     const intent = await this.#write(prepared.operation.id, 'intent', () =>
-      this.#audit.begin(lookupIntent(this.#lookups, asker)),
+      this.#audit.begin({ ...lookupIntent(this.#lookups, asker), connection: this.#connection }),
     );
     let ending: Ending;
     try {
@@ -123,7 +127,11 @@ export class AuditedLookups {
     intent: AuditRecord | undefined,
     ending: Ending,
   ): Promise<LookupResponse> {
-    const account = { ...lookupIntent(this.#lookups, asker), ...accountOf(ending) };
+    const account = {
+      ...lookupIntent(this.#lookups, asker),
+      connection: this.#connection,
+      ...accountOf(ending),
+    };
     await this.#write(account.operation, account.outcome, () =>
       this.#audit.record({
         ...account,
