@@ -41,6 +41,10 @@ test('switches from production to UAT with the keyboard and shows UAT’s event 
   await expect(page).toHaveURL(/\/c\/uat\/rate-limits$/);
   await expect(page.getByText('Account tier: sandbox')).toBeVisible();
   expect(rules.rules.length).toBeGreaterThan(0);
+  // Integrations report to production only: UAT's page says so rather than show production's.
+  await expect(
+    page.getByText('The account-wide view (what integrations report) covers Production (EU) only'),
+  ).toBeVisible();
 
   await page.reload();
   await expect(page).toHaveURL(/\/c\/uat\/rate-limits$/);
