@@ -13,17 +13,17 @@ test('switches from production to UAT with the keyboard and shows UAT’s event 
   await page.goto('/event-types');
   await expect(page).toHaveURL(/\/c\/default\/event-types$/);
   const header = page.getByRole('banner');
-  await expect(header.locator('.connection-badge')).toHaveText('Production (EU)');
+  const switcher = header.getByRole('combobox', { name: 'Connection' });
+  await expect(switcher.locator('option:checked')).toHaveText('Production (EU)');
   const status = page
     .getByRole('status')
     .filter({ hasText: /Showing [\d,]+ of [\d,]+ event types/ });
   await expect(status).toContainText('of 480 event types');
 
-  const switcher = header.getByRole('combobox', { name: 'Connection' });
   await switcher.focus();
   await page.keyboard.press('ArrowDown');
   await expect(page).toHaveURL(/\/c\/uat\/event-types$/);
-  await expect(header.locator('.connection-badge')).toHaveText('UAT');
+  await expect(switcher.locator('option:checked')).toHaveText('UAT');
   await expect(status).toContainText('of 96 event types');
 
   // UAT's own limits (sandbox tier), not production's.
@@ -48,7 +48,7 @@ test('switches from production to UAT with the keyboard and shows UAT’s event 
 
   await page.reload();
   await expect(page).toHaveURL(/\/c\/uat\/rate-limits$/);
-  await expect(header.locator('.connection-badge')).toHaveText('UAT');
+  await expect(switcher.locator('option:checked')).toHaveText('UAT');
 });
 
 test('an unknown connection’s address says so and links to the person’s connections', async ({

@@ -58,13 +58,16 @@ export function ConnectionSwitcher() {
     ) : null;
   }
   // An unknown connection's page says so itself; the header offers the person's connections.
+  // With more than one, the switcher is the badge itself (its label in its colour): one control,
+  // not the same name twice side by side.
   return (
     <div className="connection-switcher">
-      {current ? <ConnectionBadge connection={current} /> : null}
+      {current && connections.length === 1 ? <ConnectionBadge connection={current} /> : null}
       {connections.length > 1 || !current ? (
         <select
           aria-label="Connection"
           className="connection-select"
+          data-colour={current?.colour}
           value={current?.name ?? ''}
           onChange={(event) =>
             void navigate(

@@ -104,16 +104,16 @@ describe('connections in the SPA', () => {
     const { asked, client, router } = open('/c/default/event-types?module=Consent&incident=rl-9');
     expect(await screen.findByText(/3 event types/)).toBeInTheDocument();
     const switcher = screen.getByRole('combobox', { name: 'Connection' });
-    expect(screen.getByText('Production (EU)', { selector: '.connection-badge' })).toHaveAttribute(
-      'data-colour',
-      'blue',
-    );
+    // The switcher is the badge: the connection's label, in its colour.
+    expect(switcher).toHaveValue('default');
+    expect(switcher).toHaveAttribute('data-colour', 'blue');
     await userEvent.selectOptions(switcher, 'uat');
     expect(
       await screen.findByText('at /c/uat/event-types?module=Consent: 2 event types'),
     ).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/c/uat/event-types');
-    expect(screen.getByText('UAT', { selector: '.connection-badge' })).toBeInTheDocument();
+    expect(switcher).toHaveValue('uat');
+    expect(switcher).toHaveAttribute('data-colour', 'green');
     expect(asked).toContain('/api/connections/uat/event-types');
     // Production's list is still production's: the two never share a cache entry.
     expect(client.getQueryData(eventTypesQueryKeys.list('default'))).toMatchObject({
