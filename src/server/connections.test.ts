@@ -3,7 +3,11 @@
 // `default`'s, and a connection nobody configured is a 404 that sends nothing anywhere.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_IDENTIFIERS } from '../shared/data-subject-demo';
-import { startBffHarness, type BffHarness } from './test-support/bff-harness';
+import {
+  HARNESS_CONNECTION_USER,
+  startBffHarness,
+  type BffHarness,
+} from './test-support/bff-harness';
 import { withPurpose } from './test-support/lookup-purpose';
 
 const ADA = DEMO_IDENTIFIERS[0]!;
@@ -85,6 +89,33 @@ describe('two connections in one console', () => {
     // The chain covers the connection: the trail verifies with both in it.
     const verify = await h.request('/api/audit-trail/verify', { method: 'POST' });
     expect(((await verify.json()) as { ok: boolean }).ok).toBe(true);
+  });
+
+  it('refuses a person in the connections they have no role in, and lists only theirs', async () => {
+    // Support in `default` only (the harness's users file), nothing in UAT.
+    const { username, password } = HARNESS_CONNECTION_USER;
+    const signIn = await h.request(
+      '/api/session',
+      {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ username, password }),
+      },
+      { as: null },
+    );
+    const cookie = signIn.headers.get('set-cookie')!.split(';', 1)[0]!;
+    const as = async (path: string) => {
+      const response = await h.request(path, { headers: { Cookie: cookie } }, { as: null });
+      return { status: response.status, body: (await response.json()) as unknown };
+    };
+    const before = h.sent.length;
+    expect((await as('/api/connections/uat/event-types')).status).toBe(403);
+    expect((await as('/api/connections/uat/rate-limits/rules')).status).toBe(403);
+    expect(h.sent.length).toBe(before);
+    expect((await as('/api/connections/default/event-types')).status).toBe(200);
+    expect((await as('/api/connections')).body).toEqual({
+      connections: [expect.objectContaining({ name: 'default', role: 'support' })],
+    });
   });
 
   it('reports each connection on /readyz, named for it', async () => {
