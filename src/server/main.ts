@@ -261,6 +261,18 @@ async function main(): Promise<void> {
         ? '  mode: demo (built-in mock upstream; set UPSTREAM_BASE_URL for live mode)'
         : `  mode: live (upstream ${new URL(upstreamBaseUrl).origin})`,
     ];
+    // Several connections: each with the address of its pages, so the operator can open either.
+    if (config.connections.length > 1) {
+      for (const [index, connection] of config.connections.entries()) {
+        const platform =
+          config.mode === 'demo'
+            ? 'its own built-in mock'
+            : new URL(index === 0 ? upstreamBaseUrl : (connection.upstream.baseUrl ?? '')).origin;
+        lines.push(
+          `  connection "${connection.label}" (${platform}): ${url}/c/${connection.name}/event-types`,
+        );
+      }
+    }
     if (config.mode === 'demo') {
       const users = bff.auth.users.list();
       // A password chosen with DEMO_PASSWORD is not echoed: console output often ends up in logs.
