@@ -3,11 +3,7 @@
 // `default`'s, and a connection nobody configured is a 404 that sends nothing anywhere.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_IDENTIFIERS } from '../shared/data-subject-demo';
-import {
-  HARNESS_CONNECTION_USER,
-  startBffHarness,
-  type BffHarness,
-} from './test-support/bff-harness';
+import { startBffHarness, type BffHarness } from './test-support/bff-harness';
 import { withPurpose } from './test-support/lookup-purpose';
 
 const ADA = DEMO_IDENTIFIERS[0]!;
@@ -93,17 +89,7 @@ describe('two connections in one console', () => {
 
   it('refuses a person in the connections they have no role in, and lists only theirs', async () => {
     // Support in `default` only (the harness's users file), nothing in UAT.
-    const { username, password } = HARNESS_CONNECTION_USER;
-    const signIn = await h.request(
-      '/api/session',
-      {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify({ username, password }),
-      },
-      { as: null },
-    );
-    const cookie = signIn.headers.get('set-cookie')!.split(';', 1)[0]!;
+    const cookie = await h.signIn('connection-user');
     const as = async (path: string) => {
       const response = await h.request(path, { headers: { Cookie: cookie } }, { as: null });
       return { status: response.status, body: (await response.json()) as unknown };

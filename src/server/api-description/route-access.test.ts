@@ -3,11 +3,7 @@
 // itself, so a new operation is covered the day it is described.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RoleSchema, type Role } from '../../shared/session';
-import {
-  HARNESS_CONNECTION_USER,
-  startBffHarness,
-  type BffHarness,
-} from '../test-support/bff-harness';
+import { startBffHarness, type BffHarness } from '../test-support/bff-harness';
 import { API_MODULES } from './api-modules';
 import { describedBase } from '../http/api-operation';
 import { connectionApiPath, DEFAULT_CONNECTION } from '../../shared/connections';
@@ -42,20 +38,8 @@ const OPERATIONS = API_MODULES.flatMap((module) =>
 );
 
 /** Signs in the person with a role in the connection `default` only; their Cookie header. */
-async function connectionOnlyCookie(): Promise<string> {
-  const { username, password } = HARNESS_CONNECTION_USER;
-  const response = await h.request(
-    '/api/session',
-    {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ username, password }),
-    },
-    { as: null },
-  );
-  expect(response.status).toBe(200);
-  return response.headers.get('set-cookie')!.split(';', 1)[0]!;
-}
+/** A session of HARNESS_CONNECTION_USER: support in `default`, no console-wide role. */
+const connectionOnlyCookie = () => h.signIn('connection-user');
 
 async function call(
   method: string,

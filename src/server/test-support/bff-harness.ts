@@ -256,15 +256,22 @@ export async function startBffHarness({
   });
   await bff.ready();
   /** Signs in through POST /api/session and returns the `Cookie` header value to send. */
-  const signIn = async (role: Role = 'admin'): Promise<string> => {
+  /**
+   * Signs in through POST /api/session as one of HARNESS_USERS by role, or as
+   * HARNESS_CONNECTION_USER (`'connection-user'`: roles in named connections only); returns the
+   * `Cookie` header value to send.
+   */
+  const signIn = async (who: Role | 'connection-user' = 'admin'): Promise<string> => {
+    const { username, password } =
+      who === 'connection-user' ? HARNESS_CONNECTION_USER : HARNESS_USERS[who];
     const response = await bff.app.request('/api/session', {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify(HARNESS_USERS[role]),
+      body: JSON.stringify({ username, password }),
     });
     const cookie = response.headers.get('set-cookie')?.split(';', 1)[0];
     if (response.status !== 200 || !cookie) {
-      throw new Error(`harness sign-in as ${role} failed with ${response.status}`);
+      throw new Error(`harness sign-in as ${who} failed with ${response.status}`);
     }
     return cookie;
   };
