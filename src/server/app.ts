@@ -65,16 +65,17 @@ export interface AppDeps {
 
 /**
  * Mounts one group of routes: console-wide ones at their path; a connection's under its prefix,
- * and `default`'s also at the path they had before connections existed, so scripts written
- * against one platform account (API tokens, docs/operations.md) keep working unchanged.
+ * and the first connection's (`default`, configured the old way) also at the path they had before
+ * connections existed, so scripts written against one platform account (API tokens,
+ * docs/operations.md) keep working unchanged.
  */
-function mount(app: Hono<AppEnv>, routes: AreaRoutes): void {
+function mount(app: Hono<AppEnv>, routes: AreaRoutes, first: string): void {
   if (routes.connection === undefined) {
     app.route(routes.path, routes.app);
     return;
   }
   app.route(connectionApiPath(routes.connection, routes.path), routes.app);
-  if (routes.connection === DEFAULT_CONNECTION) app.route(routes.path, routes.app);
+  if (routes.connection === first) app.route(routes.path, routes.app);
 }
 
 /** The areas' route groups with the given access. */
@@ -87,6 +88,7 @@ function routesWith(
 
 export function createApp(deps: AppDeps) {
   const app = new Hono<AppEnv>();
+  const connections = deps.connections ?? [DEFAULT_CONNECTION];
 
   // Outermost, so the request's log line and every problem answer carry its trace id.
   app.use('*', traceRequests());
@@ -118,7 +120,7 @@ export function createApp(deps: AppDeps) {
   // Integrations report with their key, from servers: no session, cookie, Origin or CSRF header.
   // Registered before the /api/* checks, so they never see these requests.
   for (const routes of routesWith(deps.areas, (access) => access === 'integration-key')) {
-    mount(app, routes);
+    mount(app, routes, connections[0] ?? DEFAULT_CONNECTION);
   }
   // A bearer request carries no ambient credential for these to guard (auth/bearer-token.ts).
   app.use(
@@ -145,7 +147,7 @@ export function createApp(deps: AppDeps) {
   if (deps.metrics) app.route('/metrics', metricsRoutes(deps.metrics));
   // Signing in needs no session; everything after requireSession does.
   for (const routes of routesWith(deps.areas, (access) => access === 'no-session')) {
-    mount(app, routes);
+    mount(app, routes, connections[0] ?? DEFAULT_CONNECTION);
   }
   // Roles are enforced from the API description, before any route is mounted: each operation's
   // `access` beside its handler is the one check, and a request no described operation matches is
@@ -155,14 +157,10 @@ export function createApp(deps: AppDeps) {
   app.use(
     '/api/*',
     tracedMiddleware('session check', requireSession(deps.auth)),
-    requireDescribedAccess(
-      deps.api ?? API_MODULES,
-      fallback,
-      new Set(deps.connections ?? [DEFAULT_CONNECTION]),
-    ),
+    requireDescribedAccess(deps.api ?? API_MODULES, fallback, connections),
   );
   for (const routes of routesWith(deps.areas, (access) => access === undefined)) {
-    mount(app, routes);
+    mount(app, routes, connections[0] ?? DEFAULT_CONNECTION);
   }
   if (deps.meta) app.route('/api/meta', metaRoutes(deps.meta));
   // The console's own API description (api-description/), for every signed-in role.

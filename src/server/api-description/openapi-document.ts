@@ -79,7 +79,7 @@ const CONNECTION_PARAMETER: JsonSchema = {
   required: true,
   description:
     'The platform connection (production, UAT, a region) whose data and limits are meant; ' +
-    '`default` is also reachable without this prefix, at the path minus `/connections/{connection}`.',
+    'the first configured connection (`default`, configured the old way) is also reachable without this prefix, at the path minus `/connections/{connection}`.',
   schema: { type: 'string', pattern: CONNECTION_NAME_PATTERN.source },
 };
 

@@ -143,4 +143,50 @@ describe('requireDescribedAccess', () => {
     expect(await response.text()).toBe('not described');
     expect((await appFor('admin').request('/api/things', { method: 'POST' })).status).toBe(404);
   });
+
+  it("decides a connection's operation by the role there: old paths are the first connection's", async () => {
+    const scoped: ApiModule[] = [
+      {
+        base: '/api/widgets',
+        scope: 'connection',
+        tag: { name: 'Widgets', description: 'One connection’s' },
+        operations: [
+          {
+            method: 'get',
+            path: '/',
+            operationId: 'w',
+            summary: 'w',
+            access: { session: ['admin', 'support'] },
+            responses: answer,
+          },
+        ],
+      },
+    ];
+    const app = new Hono<AppEnv>();
+    app.use('/api/*', async (c, next) => {
+      // Support in production (the first connection), nothing in UAT, no console-wide role.
+      c.set('user', { username: 'sam', roles: { 'prod-eu': 'support' } });
+      await next();
+    });
+    app.use(
+      '/api/*',
+      requireDescribedAccess(scoped, (c) => c.text('not described', 404), ['prod-eu', 'uat']),
+    );
+    for (const path of [
+      '/api/widgets',
+      '/api/connections/prod-eu/widgets',
+      '/api/connections/uat/widgets',
+    ]) {
+      app.get(path, (c) => c.text('widgets'));
+    }
+    app.onError((error, c) =>
+      error instanceof HttpProblem ? problemResponse(c, error.problem) : c.text('boom', 500),
+    );
+    expect((await app.request('/api/connections/prod-eu/widgets')).status).toBe(200);
+    expect((await app.request('/api/widgets')).status).toBe(200);
+    expect((await app.request('/api/connections/uat/widgets')).status).toBe(403);
+    const unknown = await app.request('/api/connections/staging/widgets');
+    expect(unknown.status).toBe(404);
+    expect(await unknown.json()).toMatchObject({ title: 'No such connection' });
+  });
 });

@@ -117,20 +117,19 @@ function refused(user: RequestUser): HttpProblem {
 export function requireDescribedAccess(
   modules: readonly ApiModule[],
   notDescribed: Handler<AppEnv>,
-  connections: ReadonlySet<string> = new Set([DEFAULT_CONNECTION]),
+  connections: readonly string[] = [DEFAULT_CONNECTION],
 ): MiddlewareHandler<AppEnv> {
   const accessOf = describedAccess(modules);
+  const served = new Set(connections);
+  // The old paths of a connection's operations are the first connection's (app.ts mounts them).
+  const first = connections[0] ?? DEFAULT_CONNECTION;
   return async (c, next) => {
     const user = c.get('user');
     if (!user) throw signedOutProblem();
     const named = connectionOfPath(c.req.path);
-    if (named !== undefined && !connections.has(named)) throw unknownConnection();
-    // The old paths of a connection's operations are `default`'s; without one, nothing is there.
-    const connection = named ?? DEFAULT_CONNECTION;
+    if (named !== undefined && !served.has(named)) throw unknownConnection();
+    const connection = named ?? first;
     const { matches, under, scoped } = accessOf(c.req.method, c.req.path);
-    if (scoped && named === undefined && !connections.has(DEFAULT_CONNECTION)) {
-      return notDescribed(c, next);
-    }
     // A connection's operation is decided by the person's role there (auth/connection-roles.ts).
     const role = named !== undefined || scoped ? user.roles[connection] : user.role;
     if (matches.length === 0) {
