@@ -38,10 +38,5 @@ export interface AppEnv {
     user?: RequestUser;
     /** Set by requireSession with the user: the session's id (live streams end with it). */
     sessionId?: string;
-    /**
-     * Set by requireConnectionRole on connection-scoped routes: the connection named in the URL,
-     * one the user has a role in.
-     */
-    connection?: string;
   };
 }
