@@ -25,7 +25,10 @@ import { sessionIdHash } from './auth/session-store';
 import { createDataSubjectsArea } from './data-subjects/data-subjects-module';
 import { loadOperationsCatalog } from './data-subjects/operations-file';
 import type { DemoControlsPort } from './demo/demo-controls-routes';
-import { createIntegrationsArea } from './integrations/integrations-module';
+import {
+  createIntegrationsArea,
+  type IntegrationsConnection,
+} from './integrations/integrations-module';
 import { createPlanningArea } from './planning/planning-module';
 import type { ReplayDatabase } from './planning/replay-worker';
 import { addToAccountTraffic } from './planning/traffic-store';
@@ -103,6 +106,13 @@ export interface ComposeOptions {
    */
   replayDatabase?: ReplayDatabase;
 }
+
+/** A connection's stack as the integrations area reads it. */
+const integrationsConnection = (stack: ConnectionStack): IntegrationsConnection => ({
+  name: stack.connection.name,
+  governor: stack.rateLimiting.governor,
+  incidents: stack.rateLimiting.store,
+});
 
 /**
  * Starts the thread of one what-if replay from its entry (replay-thread.ts, composed here beside
@@ -231,8 +241,8 @@ export function composeBff({
     recordChange,
     settings: config.integrations,
     database: consoleStore.database,
-    governor: rateLimiting.governor,
-    incidents: rateLimiting.store,
+    // Each connection's registry and account-wide view reads that connection's governor.
+    connections: [integrationsConnection(primary), ...stacks.slice(1).map(integrationsConnection)],
     logger,
     now,
     web: config.web,
@@ -256,6 +266,8 @@ export function composeBff({
     logger,
     now,
     // The forecast reads the whole account: the console's own requests plus every integration's.
+    // Alerts are not built per connection yet: the forecast and the silent reporters are the
+    // first connection's, as are the governor and hub above (docs/alerts.md).
     usage: accountUsageSource(consoleUsageSource(rateLimiting.governor), integrations.usage),
     silentReporters: async () =>
       (await integrations.usage.overview()).integrations
@@ -342,7 +354,15 @@ export function composeBff({
           ),
         )
       ).flat(),
-    integrations: async () => (await integrations.usage.overview()).integrations,
+    // Every connection's integrations (their names are unique across connections).
+    integrations: async () =>
+      (
+        await Promise.all(
+          [...integrations.usageOf.values()].map(
+            async (usage) => (await usage.overview()).integrations,
+          ),
+        )
+      ).flat(),
     readiness: () => readiness.check(),
     audit: () => dataSubjects.auditChainHealth(),
     now,
