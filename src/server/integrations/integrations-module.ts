@@ -6,6 +6,7 @@
 // retention. The registry and the account-wide view are each connection's (mounted under its
 // prefix); the ingest route is one for the console, since a key says which connection it reports
 // to. In demo mode, simulated integrations report through the same route.
+import { INGEST_PATH } from '../../shared/integrations';
 import { accountMinuteCeiling } from '../../shared/rate-limits';
 import type { RecordChange } from '../http/admin-change';
 import type { Logger } from '../observability/logger';
@@ -167,7 +168,7 @@ export function createIntegrationsArea(deps: IntegrationsAreaDeps): Integrations
     },
     routes: [
       {
-        path: '/api/integrations/reports',
+        path: INGEST_PATH,
         app: integrationReportRoutes(routeDeps),
         access: 'integration-key',
       },

@@ -12,6 +12,7 @@ import * as z from 'zod/mini';
 import {
   AccountOverviewSchema,
   IngestAnswerSchema,
+  INGEST_PATH,
   IntegrationListSchema,
   IntegrationSchema,
   IssuedKeySchema,
@@ -357,7 +358,7 @@ const noSuchIntegration =
 
 /** `POST /api/integrations/reports` in the console's API description (api-description/). */
 export const integrationReportsApi: ApiModule = {
-  base: '/api/integrations/reports',
+  base: INGEST_PATH,
   tag: {
     name: 'Integrations',
     description: 'Other software on the account reporting its traffic; the account-wide view.',
