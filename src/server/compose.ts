@@ -124,6 +124,14 @@ export const startReplayThread = (): Worker =>
     new URL('./replay-thread.js', import.meta.url),
   );
 
+/** A connection as its alerts name it (alert-monitor.ts). */
+const watched = (stack: ConnectionStack, named: boolean, onAlertsPage: boolean) => ({
+  name: stack.connection.name,
+  label: stack.connection.label,
+  named,
+  onAlertsPage,
+});
+
 /** The composed BFF: its app, its areas' parts tests read, and its start and shutdown. */
 export function composeBff({
   config,
@@ -256,26 +264,40 @@ export function composeBff({
     },
   });
   const { integrations } = integrationsArea;
+  /** What one connection's alert monitor reads: its governor and its account-wide view. */
+  const watchedAccount = (stack: ConnectionStack) => {
+    const { governor, hub } = stack.rateLimiting;
+    const usage = integrations.usageOf.get(stack.connection.name);
+    if (!usage) return { governor, hub };
+    return {
+      governor,
+      hub,
+      usage: accountUsageSource(consoleUsageSource(governor), usage),
+      silentReporters: async () =>
+        (await usage.overview()).integrations
+          .filter((integration) => integration.stale && integration.lastReportAt !== null)
+          .map((integration) => ({
+            name: integration.name,
+            lastReportAt: Date.parse(integration.lastReportAt ?? ''),
+          })),
+    };
+  };
   const alerts = createAlertsArea({
     recordChange,
     onDeliveryOutcome: (outcome) => metrics.alertDeliveries.inc({ outcome }),
     config,
     database: consoleStore.database,
-    governor: rateLimiting.governor,
-    hub: rateLimiting.hub,
+    // One monitor per connection, each alert naming its connection; the label leads each
+    // summary only where there are several. Each forecast reads its connection's whole account:
+    // the console's own requests there plus those of every integration reporting to it.
+    connections: [
+      { connection: watched(primary, stacks.length > 1, true), ...watchedAccount(primary) },
+      ...stacks
+        .slice(1)
+        .map((stack) => ({ connection: watched(stack, true, false), ...watchedAccount(stack) })),
+    ],
     logger,
     now,
-    // The forecast reads the whole account: the console's own requests plus every integration's.
-    // Alerts are not built per connection yet: the forecast and the silent reporters are the
-    // first connection's, as are the governor and hub above (docs/alerts.md).
-    usage: accountUsageSource(consoleUsageSource(rateLimiting.governor), integrations.usage),
-    silentReporters: async () =>
-      (await integrations.usage.overview()).integrations
-        .filter((integration) => integration.stale && integration.lastReportAt !== null)
-        .map((integration) => ({
-          name: integration.name,
-          lastReportAt: Date.parse(integration.lastReportAt ?? ''),
-        })),
   });
   const dataSubjects = createDataSubjectsArea({
     recordChange,

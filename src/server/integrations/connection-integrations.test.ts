@@ -1,7 +1,8 @@
 // Integrations per platform connection, through a console serving two (production and a UAT on
 // the sandbox tier): each connection's registry lists and changes its own integrations only, a
 // UAT key's report lands in UAT's account-wide view and is bounded by UAT's ceiling, the change
-// record names UAT, and a person without a role in UAT is refused there.
+// record names UAT, a UAT integration's silence is UAT's alert, and a person without a role in UAT
+// is refused there.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   AccountOverviewSchema,
@@ -19,10 +20,12 @@ const UAT_CEILING = 5_000;
 
 describe('integrations per connection', () => {
   let h: BffHarness;
+  let clock = NOW;
 
   beforeEach(async () => {
+    clock = NOW;
     h = await startBffHarness({
-      now: () => NOW,
+      now: () => clock,
       otherConnections: [{ name: 'uat', label: 'UAT', tier: 'sandbox' }],
     });
   });
@@ -141,6 +144,32 @@ describe('integrations per connection', () => {
     const production = await registerIn('/api/connections/default', 'Nightly consent sync');
     const answer = IngestAnswerSchema.parse(await (await report(production.key, 8_000)).json());
     expect(answer.capped).toBeUndefined();
+  });
+
+  it("raises a UAT integration's silence as UAT's alert, not production's", async () => {
+    await h.alerting.store.createDestination({
+      id: 'ops-silence',
+      name: 'Ops',
+      kind: 'webhook',
+      // An address the guard refuses to call: what is looked at is what was queued.
+      url: 'http://127.0.0.1:9/hook',
+      secret: null,
+      signing: null,
+      events: ['reporter.silent'],
+      enabled: true,
+      holdBackSeconds: 60,
+      createdAt: new Date(NOW).toISOString(),
+    });
+    const { key } = await registerIn(uat(''), 'UAT smoke tests');
+    expect((await report(key, 40)).status).toBe(202);
+    // Past INTEGRATION_STALE_SECONDS (120 s) without a report, and past the view's cache.
+    clock = NOW + 5 * 60_000;
+    for (const monitor of h.alerting.monitors) await monitor.evaluate();
+    const queued = await h.alerting.store.listDeliveries('ops-silence', 10);
+    expect(queued.map((alert) => [alert.connection, alert.summary.split(':')[0]])).toEqual([
+      ['uat', 'UAT'],
+    ]);
+    expect(queued[0]?.summary).toContain('UAT smoke tests');
   });
 
   it('refuses a person without a role in UAT there, and serves them their own', async () => {
