@@ -7,7 +7,7 @@ import { createBrowserRouter, type Params } from 'react-router';
 import { RouterProvider } from 'react-router/dom';
 import { eventTypesQueryOptions } from '../features/event-types/api/get-event-types';
 import { sessionQueryOptions, useSession } from '../lib/session-query';
-import { connectionsQueryOptions } from '../lib/connections-query';
+import { connectionsQueryOptions, usePageConnection } from '../lib/connections-query';
 import { CONNECTION_NAME_PATTERN } from '../shared/connections';
 import { ConnectionGate, OldPageRedirect } from './connection-gate';
 import { useSignOutHere } from '../features/session/api/session';
@@ -25,6 +25,22 @@ function adminOnly(
   return function AdminOnlyPage() {
     return (
       <RequireRole roles={roles} reason={reason}>
+        <Page />
+      </RequireRole>
+    );
+  };
+}
+
+/**
+ * `Page` of one connection for its admins: the person's role in the URL's connection decides (the
+ * gate above has checked it is one of theirs), as it does in the BFF.
+ */
+function connectionAdminOnly(Page: ComponentType, reason: string): ComponentType {
+  return function ConnectionAdminOnlyPage() {
+    const connection = usePageConnection();
+    if (!connection) return null;
+    return (
+      <RequireRole roles={['admin']} reason={reason} connection={connection}>
         <Page />
       </RequireRole>
     );
@@ -111,6 +127,11 @@ export function createAppRouter(client: QueryClient): AppRouterInstance {
           ...startConnections(),
         },
         {
+          path: 'data-subjects',
+          element: <OldPageRedirect page="data-subjects" />,
+          ...startConnections(),
+        },
+        {
           // One connection's pages; the gate shows them only for one of the person's connections.
           path: 'c/:connection',
           element: <ConnectionGate />,
@@ -154,6 +175,18 @@ export function createAppRouter(client: QueryClient): AppRouterInstance {
                   .RateLimitsPage,
               }),
             },
+            // Personal data: the connection's admins only (the BFF answers 403 to others; this
+            // says why). No loader: the page asks for the catalog once the role allows it.
+            {
+              path: 'data-subjects',
+              lazy: async () => ({
+                Component: connectionAdminOnly(
+                  (await import('../features/data-subjects/components/data-subjects-page'))
+                    .DataSubjectsPage,
+                  'This page looks up data subjects: it shows personal data.',
+                ),
+              }),
+            },
             { path: '*', element: <NotFoundPage /> },
           ],
         },
@@ -169,17 +202,6 @@ export function createAppRouter(client: QueryClient): AppRouterInstance {
           path: 'planning',
           lazy: async () => ({
             Component: (await import('../features/planning/components/planning-page')).PlanningPage,
-          }),
-        },
-        // Personal data: admins only (the BFF answers 403 to others; this says why).
-        {
-          path: 'data-subjects',
-          lazy: async () => ({
-            Component: adminOnly(
-              (await import('../features/data-subjects/components/data-subjects-page'))
-                .DataSubjectsPage,
-              'This page looks up data subjects: it shows personal data.',
-            ),
           }),
         },
         {
