@@ -319,6 +319,8 @@ export async function startBffHarness({
     integrations: bff.integrations,
     /** The planning area: the recorded traffic a what-if replays. */
     planning: bff.planning,
+    /** Early warning and alerts: the outbox, each connection's monitor. */
+    alerting: bff.alerting,
     /** The mock's rate-limit model, when `mockRateLimits` was given. */
     mockRateLimits: limits,
     /** Each further connection's mock upstream and rate-limit model, by name. */
