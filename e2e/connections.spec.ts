@@ -1,7 +1,9 @@
 // Two platform connections in one console (demo mode: Production (EU) and UAT): the header says
 // which one a page shows, the switcher moves to the same page of the other with the keyboard, each
 // shows its own data and limits, a reload stays, and an unknown connection gets a page saying so.
+// A lookup in UAT goes to UAT's platform, and the audit trail says it happened there.
 import { expect, SIGNED_OUT_STATE, signInToDemo, test } from './fixtures';
+import { statePurpose } from './lookup-purpose';
 import { E2E_DEMO_BFF_PORT } from './ports';
 
 test.use({ baseURL: `http://127.0.0.1:${E2E_DEMO_BFF_PORT}`, storageState: SIGNED_OUT_STATE });
@@ -86,4 +88,45 @@ test('an integration registered on UAT’s page is listed there, not on producti
   // Production's own (the demo's simulated integrations) are listed; UAT's is not.
   await expect(production.getByRole('rowheader', { name: 'Nightly consent sync' })).toBeVisible();
   await expect(production.getByRole('rowheader', { name })).toHaveCount(0);
+});
+
+test('a lookup in UAT is listed in the audit trail as UAT’s, and filtering by production hides it', async ({
+  page,
+}) => {
+  // Two pages and a lookup on a machine that may be busy: more than one page's default time.
+  test.setTimeout(90_000);
+  // A reference of this run only, so the trail's other lookups (other specs) do not count.
+  const reference = `E2E-UAT-${Date.now()}`;
+  await signInToDemo(page, 'admin');
+  await page.goto('/data-subjects?operation=v4-basic-details');
+  await expect(page).toHaveURL(/\/c\/default\/data-subjects\?operation=v4-basic-details$/);
+  const switcher = page.getByRole('banner').getByRole('combobox', { name: 'Connection' });
+  await switcher.selectOption('uat');
+  await expect(page).toHaveURL(/\/c\/uat\/data-subjects\?operation=v4-basic-details$/);
+  await expect(switcher.locator('option:checked')).toHaveText('UAT');
+  await expect(page.getByRole('banner').getByText(/^Serves /)).toHaveCount(0);
+
+  await statePurpose(page, { category: 'support ticket', reference });
+  await page.getByLabel('Identifier', { exact: true }).fill('ada.lovelace@example.com');
+  const sent = page.waitForRequest((request) => request.method() === 'POST');
+  await page.getByRole('button', { name: 'Look up' }).click();
+  expect(new URL((await sent).url()).pathname).toBe('/api/connections/uat/data-subjects/lookups');
+  await expect(page.getByRole('region', { name: 'v4 · Basic details' })).toBeVisible();
+
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Audit' }).click();
+  await page.getByLabel('Reference', { exact: true }).fill(reference);
+  await expect(page).toHaveURL(new RegExp(`[?&]reference=${reference}`));
+  const trail = page.getByRole('table', { name: 'Audit trail' });
+  const rows = trail.getByRole('row').filter({ has: page.getByRole('cell') });
+  await expect(rows).toHaveCount(1);
+  await expect(rows.first().locator('td[data-label="Connection"]')).toHaveText('UATuat');
+
+  const connection = page
+    .getByRole('search', { name: 'Filter the audit trail' })
+    .getByRole('combobox', { name: 'Connection' });
+  await connection.selectOption({ label: 'Production (EU)' });
+  await expect(page).toHaveURL(/[?&]connection=default/);
+  await expect(page.getByText('No lookup matches these filters')).toBeVisible();
+  await connection.selectOption({ label: 'UAT' });
+  await expect(rows).toHaveCount(1);
 });

@@ -57,10 +57,14 @@ function open(path: string) {
         ),
         children: [
           { path: 'event-types', element: <OldPageRedirect page="event-types" /> },
+          { path: 'data-subjects', element: <OldPageRedirect page="data-subjects" /> },
           {
             path: 'c/:connection',
             element: <ConnectionGate />,
-            children: [{ path: 'event-types', element: <ProbePage /> }],
+            children: [
+              { path: 'event-types', element: <ProbePage /> },
+              { path: 'data-subjects', element: <ProbePage /> },
+            ],
           },
           { path: 'audit', element: <p>audit trail</p> },
           { path: 'planning', element: <p>planning</p> },
@@ -122,6 +126,19 @@ describe('connections in the SPA', () => {
     expect(client.getQueryData(eventTypesQueryKeys.list('uat'))).toMatchObject({
       items: { length: 2 },
     });
+  });
+
+  it('leads the old data-subjects address to the first connection’s, whose header has the switcher', async () => {
+    const { router } = open('/data-subjects?operation=v4-details');
+    await screen.findByText(/^at \/c\/default\/data-subjects\?operation=v4-details/);
+    expect(router.state.location.pathname).toBe('/c/default/data-subjects');
+    // The page names its connection: the switcher, not a note that it serves the first one.
+    expect(screen.getByRole('combobox', { name: 'Connection' })).toHaveValue('default');
+    expect(screen.queryByText(/^Serves /)).toBeNull();
+    await userEvent.selectOptions(screen.getByRole('combobox', { name: 'Connection' }), 'uat');
+    expect(router.state.location.pathname + router.state.location.search).toBe(
+      '/c/uat/data-subjects?operation=v4-details',
+    );
   });
 
   it('says which connection a console-wide page serves, and none on the audit trail', async () => {

@@ -80,12 +80,13 @@ function MainNavigation({ role }: { role: Role | undefined }) {
   const named = connectionOfPage(useLocation().pathname);
   const connections = useConnections().data;
   // An unknown connection's page links to the person's first, not to more pages of nothing.
-  const connection = connections?.some(({ name }) => name === named)
-    ? named
-    : connections?.[0]?.name;
+  const current =
+    connections?.find(({ name }) => name === named) ?? (connections ? connections[0] : undefined);
+  const connection = current?.name;
   return (
     <nav aria-label="Main" className="app-nav">
-      {navigationFor(role).map((entry) => (
+      {/* A connection's admin pages are offered by the role in the connection the links lead to. */}
+      {navigationFor(role, current ? current.role : role).map((entry) => (
         <NavLink
           key={entry.to}
           to={

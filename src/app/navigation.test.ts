@@ -1,6 +1,7 @@
 // Each page has its own document title, so tabs and history entries can be told apart.
 import { describe, expect, it } from 'vitest';
 import { itMapsEach } from '../lib/test-support/each-case';
+import type { Role } from '../shared/session';
 import { documentTitleFor, navigationFor } from './navigation';
 
 describe('documentTitleFor', () => {
@@ -35,5 +36,16 @@ describe('navigationFor', () => {
   it('shows a console-wide role its pages as before', () => {
     expect(pages('support')).toEqual(expect.arrayContaining(['/sessions', '/tokens']));
     expect(pages('admin')).toEqual(expect.arrayContaining(['/audit', '/integrations']));
+  });
+
+  it('offers a connection’s admin page by the role in that connection', () => {
+    const offered = (role: Role | undefined, connectionRole: Role | undefined) =>
+      navigationFor(role, connectionRole).some((entry) => entry.to === '/data-subjects');
+    // Admin in UAT only, no console-wide role: UAT's data subjects are theirs to look up.
+    expect(offered(undefined, 'admin')).toBe(true);
+    // A console-wide admin who is support in the connection the links lead to: not there.
+    expect(offered('admin', 'support')).toBe(false);
+    expect(offered(undefined, undefined)).toBe(false);
+    expect(offered('admin', 'admin')).toBe(true);
   });
 });

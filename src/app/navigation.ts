@@ -48,7 +48,7 @@ const NAVIGATION: readonly NavigationEntry[] = [
   },
   {
     to: '/data-subjects',
-    scope: 'first',
+    scope: 'connection',
     label: 'Data subjects',
     description: 'Look up a data subject through v4 and compare with the legacy call',
     roles: ['admin'],
@@ -90,17 +90,23 @@ const NAVIGATION: readonly NavigationEntry[] = [
 ];
 
 /**
- * The entries the console-wide `role` may use, in order. Without one (roles in named connections
- * only) the console-wide pages are hidden, and so are the pages restricted to some roles: which
- * role applies there depends on the connection, which those pages do not name yet.
+ * The entries a person may use, in order. A connection's page restricted to some roles is decided
+ * by `connectionRole`, the person's role in the connection the links lead to (their console-wide
+ * `role` when not given); every other entry by the console-wide `role`. Without one (roles in
+ * named connections only) the console-wide pages are hidden, and so are the other pages
+ * restricted to some roles: those do not name a connection whose role could apply.
  */
 export function navigationFor(
   role: Role | undefined,
+  connectionRole: Role | undefined = role,
   entries: readonly NavigationEntry[] = NAVIGATION,
 ): NavigationEntry[] {
-  return entries.filter((entry) =>
-    role === undefined ? !entry.consoleWide && !entry.roles : roleAllows(role, entry.roles),
-  );
+  return entries.filter((entry) => {
+    if (entry.scope === 'connection' && entry.roles) {
+      return connectionRole !== undefined && roleAllows(connectionRole, entry.roles);
+    }
+    return role === undefined ? !entry.consoleWide && !entry.roles : roleAllows(role, entry.roles);
+  });
 }
 
 /** The page's entry: `/c/uat/event-types` is the event types' entry. */

@@ -32,14 +32,15 @@ function adminOnly(
 }
 
 /**
- * One connection's `Page` for its admins: the role that decides is the person's in the URL's
- * connection (the gate has checked they have one there), as the BFF decides.
+ * `Page` of one connection for its admins: the person's role in the URL's connection decides (the
+ * gate above has checked it is one of theirs), as it does in the BFF.
  */
 function connectionAdminOnly(Page: ComponentType, reason: string): ComponentType {
   return function ConnectionAdminOnlyPage() {
-    const role = usePageConnection()?.role;
+    const connection = usePageConnection();
+    if (!connection) return null;
     return (
-      <RequireRole roles={['admin']} reason={reason} role={role}>
+      <RequireRole roles={['admin']} reason={reason} connection={connection}>
         <Page />
       </RequireRole>
     );
@@ -131,6 +132,11 @@ export function createAppRouter(client: QueryClient): AppRouterInstance {
           ...startConnections(),
         },
         {
+          path: 'data-subjects',
+          element: <OldPageRedirect page="data-subjects" />,
+          ...startConnections(),
+        },
+        {
           // One connection's pages; the gate shows them only for one of the person's connections.
           path: 'c/:connection',
           element: <ConnectionGate />,
@@ -187,6 +193,18 @@ export function createAppRouter(client: QueryClient): AppRouterInstance {
                 };
               },
             },
+            // Personal data: the connection's admins only (the BFF answers 403 to others; this
+            // says why). No loader: the page asks for the catalog once the role allows it.
+            {
+              path: 'data-subjects',
+              lazy: async () => ({
+                Component: connectionAdminOnly(
+                  (await import('../features/data-subjects/components/data-subjects-page'))
+                    .DataSubjectsPage,
+                  'This page looks up data subjects: it shows personal data.',
+                ),
+              }),
+            },
             { path: '*', element: <NotFoundPage /> },
           ],
         },
@@ -202,17 +220,6 @@ export function createAppRouter(client: QueryClient): AppRouterInstance {
           path: 'planning',
           lazy: async () => ({
             Component: (await import('../features/planning/components/planning-page')).PlanningPage,
-          }),
-        },
-        // Personal data: admins only (the BFF answers 403 to others; this says why).
-        {
-          path: 'data-subjects',
-          lazy: async () => ({
-            Component: adminOnly(
-              (await import('../features/data-subjects/components/data-subjects-page'))
-                .DataSubjectsPage,
-              'This page looks up data subjects: it shows personal data.',
-            ),
           }),
         },
         {

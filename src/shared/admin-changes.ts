@@ -68,6 +68,7 @@ export const AdminChangeExportRequestSchema = z.strictObject({
       until: z.optional(z.string().check(z.maxLength(40))),
       kind: z.optional(z.string().check(z.maxLength(32))),
       user: z.optional(z.string().check(z.maxLength(64))),
+      connection: z.optional(z.string().check(z.maxLength(32))),
     }),
   ),
 });

@@ -152,6 +152,7 @@ const AuditExportFiltersSchema = z.strictObject({
   outcome: z.optional(z.string().check(z.maxLength(32))),
   reference: z.optional(z.string().check(z.maxLength(80))),
   category: z.optional(z.string().check(z.maxLength(64))),
+  connection: z.optional(z.string().check(z.maxLength(32))),
 });
 export type AuditExportFilters = z.infer<typeof AuditExportFiltersSchema>;
 

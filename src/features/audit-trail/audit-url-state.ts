@@ -2,6 +2,7 @@
 // identifier: searching by identifier is a form whose value stays in the page.
 import * as z from 'zod/mini';
 import { AUDIT_OUTCOMES, type AuditOutcome } from '../../shared/audit-trail';
+import { CONNECTION_NAME_PATTERN } from '../../shared/connections';
 import {
   PURPOSE_CATEGORY_MAX_LENGTH,
   PURPOSE_REFERENCE_MAX_LENGTH,
@@ -18,9 +19,16 @@ export interface AuditFilters {
   reference?: string;
   /** A purpose category (LOOKUP_PURPOSE_CATEGORIES). */
   category?: string;
+  /** One platform connection's records (its name). */
+  connection?: string;
 }
 
 export const Day = z.catch(z.optional(z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/))), undefined);
+/** A connection filter: a connection's name, as the records hold it. */
+export const ConnectionFilter = z.catch(
+  z.optional(z.string().check(z.regex(CONNECTION_NAME_PATTERN))),
+  undefined,
+);
 /** A user filter: the start of a console username. */
 export const UserFilter = z.catch(
   z.optional(z.string().check(z.regex(/^[a-z0-9][a-z0-9._-]{0,63}$/))),
@@ -40,9 +48,19 @@ const FiltersSchema = z.object({
     z.optional(z.string().check(z.trim(), z.maxLength(PURPOSE_CATEGORY_MAX_LENGTH))),
     undefined,
   ),
+  connection: ConnectionFilter,
 });
 
-const NAMES = ['since', 'until', 'user', 'operation', 'outcome', 'reference', 'category'] as const;
+const NAMES = [
+  'since',
+  'until',
+  'user',
+  'operation',
+  'outcome',
+  'reference',
+  'category',
+  'connection',
+] as const;
 
 /** Reads the filters from search params; anything invalid is dropped, never thrown. */
 export function parseAuditFilters(params: URLSearchParams): AuditFilters {
@@ -98,6 +116,7 @@ export function auditQueryString(filters: AuditFilters, cursor?: string): string
   if (filters.outcome) params.set('outcome', filters.outcome);
   if (filters.reference) params.set('reference', filters.reference);
   if (filters.category) params.set('category', filters.category);
+  if (filters.connection) params.set('connection', filters.connection);
   if (cursor) params.set('cursor', cursor);
   const query = params.toString();
   return query ? `?${query}` : '';

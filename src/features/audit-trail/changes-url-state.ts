@@ -2,7 +2,7 @@
 // search params, so "the token changes of last week" is a link like any filtered trail.
 import * as z from 'zod/mini';
 import { ADMIN_CHANGE_KINDS, type AdminChangeKind } from '../../shared/admin-changes';
-import { Day, setPeriod, UserFilter } from './audit-url-state';
+import { ConnectionFilter, Day, setPeriod, UserFilter } from './audit-url-state';
 
 /** Which of the page's two views is shown: `?view=changes`, or the lookups without it. */
 export type AuditView = 'lookups' | 'changes';
@@ -17,6 +17,8 @@ export interface ChangeFilters {
   until?: string;
   user?: string;
   kind?: AdminChangeKind;
+  /** One platform connection's changes (its name). */
+  connection?: string;
 }
 
 const ChangeFiltersSchema = z.object({
@@ -24,8 +26,9 @@ const ChangeFiltersSchema = z.object({
   until: Day,
   user: UserFilter,
   kind: z.catch(z.optional(z.enum(ADMIN_CHANGE_KINDS)), undefined),
+  connection: ConnectionFilter,
 });
-const NAMES = ['since', 'until', 'user', 'kind'] as const;
+const NAMES = ['since', 'until', 'user', 'kind', 'connection'] as const;
 
 /** Reads the changes' filters; anything invalid is dropped, never thrown. */
 export function parseChangeFilters(params: URLSearchParams): ChangeFilters {
@@ -57,6 +60,7 @@ export function changesQueryString(filters: ChangeFilters, cursor?: string): str
   setPeriod(params, filters);
   if (filters.user) params.set('user', filters.user);
   if (filters.kind) params.set('kind', filters.kind);
+  if (filters.connection) params.set('connection', filters.connection);
   if (cursor) params.set('cursor', cursor);
   const query = params.toString();
   return query ? `?${query}` : '';

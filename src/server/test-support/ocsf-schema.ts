@@ -2,9 +2,10 @@
 // from OCSF's own class and object definitions (events/base_event.json, includes/classification
 // and occurrence, events/application/api.json, events/iam/authentication.json and
 // entity_management.json, objects/metadata, product, actor, user, network_endpoint, api,
-// managed_entity): each class's required attributes, its activity enum, type_uid =
-// class_uid × 100 + activity_id, and the types OCSF gives the attributes the events use. No
-// package of OCSF's schemas is published to npm, so this is checked with ajv instead. Tests only.
+// managed_entity, cloud and account, profiles/cloud): each class's required attributes, its
+// activity enum, type_uid = class_uid × 100 + activity_id, and the types OCSF gives the attributes
+// the events use. No package of OCSF's schemas is published to npm, so this is checked with ajv
+// instead. Tests only.
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 
@@ -33,6 +34,28 @@ const metadata = {
     original_time: str,
     correlation_uid: str,
     labels: { type: 'array', items: str },
+    profiles: { type: 'array', items: str },
+  },
+};
+
+/** The Cloud profile's object (objects/cloud, account): the provider, and the account. */
+const cloud = {
+  type: 'object',
+  required: ['provider'],
+  properties: {
+    provider: str,
+    region: str,
+    account: {
+      type: 'object',
+      properties: {
+        name: str,
+        uid: str,
+        type: str,
+        type_id: { enum: [0, ...Array.from({ length: 17 }, (_, i) => i + 1), 99] },
+        labels: { type: 'array', items: str },
+      },
+      ...atLeastOne('name', 'uid'),
+    },
   },
 };
 
@@ -117,6 +140,7 @@ function eventClass(
       metadata,
       actor,
       src_endpoint: networkEndpoint,
+      cloud,
       unmapped: { type: 'object' },
       ...properties,
     },

@@ -12,6 +12,7 @@ import { PURPOSE_REFERENCE_MAX_LENGTH } from '../../../shared/lookup-purpose';
 import { BUILT_IN_OPERATIONS, operationLabel } from '../../../shared/data-subject-operations';
 import type { AuditFilters } from '../audit-url-state';
 import { OUTCOME_TEXT } from '../format';
+import { useConnectionOptions } from './connection-name';
 
 export interface AuditFiltersBarProps {
   filters: AuditFilters;
@@ -41,9 +42,10 @@ function useCategoryOptions(chosen: string | undefined): readonly FilterOption[]
   return all.map((category) => ({ value: category, label: category }));
 }
 
-/** Time range, user, a purpose's reference and category, operation and outcome. */
+/** Time range, connection, user, a purpose's reference and category, operation and outcome. */
 export function AuditFiltersBar({ filters, onChange }: AuditFiltersBarProps) {
   const categoryOptions = useCategoryOptions(filters.category);
+  const connectionOptions = useConnectionOptions(filters.connection);
   return (
     <FilterBar label="Filter the audit trail" filters={filters} onChange={onChange}>
       {(set, bind) => (
@@ -54,6 +56,7 @@ export function AuditFiltersBar({ filters, onChange }: AuditFiltersBarProps) {
             until={filters.until ?? ''}
             onChange={(end, value) => set({ [end]: value || undefined })}
           />
+          <FilterSelect label="Connection" options={connectionOptions} {...bind('connection')} />
           <FilterInput
             label="User"
             type="text"

@@ -1,4 +1,4 @@
-// The audit trail as a table: when, who, which operation, what it asked, how many records came
+// The audit trail as a table: when, in which platform connection, who, which operation, what it asked, how many records came
 // back and what came of it. Identifiers are never shown; a record only says whether the lookup
 // named one, and in a search whether it asked for the identifier or showed it.
 import { useMemo } from 'react';
@@ -8,6 +8,7 @@ import type { AuditRecord } from '../../../shared/audit-trail';
 import { Instant } from '../../../components/ui/instant';
 import { MATCH_TEXT, operationTitle } from '../../../shared/audit-words';
 import { matchedKeysText, OUTCOME_TEXT, paramsText } from '../format';
+import { ConnectionName } from './connection-name';
 
 /** `/problems/data-subject-not-found (upstream 404)` -> "data subject not found (upstream 404)". */
 function detailText(detail: string): string {
@@ -22,6 +23,11 @@ const columns = columnHelper.columns([
     header: 'Time',
     meta: { className: 'cell-time', label: 'Time' },
     cell: (info) => <Instant at={info.getValue()} />,
+  }),
+  columnHelper.accessor('connection', {
+    header: 'Connection',
+    meta: { className: 'cell-connection', label: 'Connection' },
+    cell: (info) => <ConnectionName name={info.getValue()} />,
   }),
   columnHelper.accessor('user', {
     header: 'User',

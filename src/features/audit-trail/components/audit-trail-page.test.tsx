@@ -1,7 +1,8 @@
 // The audit page as an admin uses it, with a stubbed BFF: the trail newest first with filters in
 // the URL; the lookups that asked for or showed one identifier, found by typing it (it travels in a
 // request body and never reaches the URL), with how it was matched; when the chain was last
-// verified; and an export saved with its signature.
+// verified; and an export saved with its signature. Each record says which platform connection it
+// happened in (the label of one the person knows, else its name), and the trail filters by one.
 import { cleanup, screen, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import {
@@ -39,6 +40,8 @@ const TRAIL = [
     identifierHashed: false,
     continued: true,
     purpose: null,
+    // A connection this person has no role in: the trail still says where it happened.
+    connection: 'uat',
   }),
   record({
     operation: 'v2-datasubjects',
@@ -67,6 +70,11 @@ beforeEach(() => {
 stubApiPerTest((url, init) => {
   calls.push({ url, ...(init?.body ? { body: String(init.body) } : {}) });
   if (url === '/api/session') return json({ username: 'ada', role });
+  if (url === '/api/connections') {
+    return json({
+      connections: [{ name: 'default', label: 'Production (EU)', colour: 'blue', role }],
+    });
+  }
   if (url === '/api/audit-trail/search' && searchFindsNothing) {
     return json({
       items: [],
@@ -251,6 +259,53 @@ describe('AuditTrailPage', () => {
     expect(calls.at(-1)?.url).toBe('/api/audit-trail?outcome=rate-limited&reference=DSAR-2291');
   });
 
+  it('says where each lookup happened: a known connection’s label, else its name', async () => {
+    renderPage();
+    const table = await screen.findByRole('table', { name: 'Audit trail' });
+    const rows = within(table).getAllByRole('row');
+    expect(within(rows[0]!).getByRole('columnheader', { name: 'Connection' })).toBeVisible();
+    const connectionOf = (row: HTMLElement) =>
+      within(row)
+        .getAllByRole('cell')
+        .find((cell) => cell.dataset.label === 'Connection');
+    await within(table).findAllByText('Production (EU)');
+    // The label, and the name the exports and the filter hold beside it.
+    expect(connectionOf(rows[1]!)).toHaveTextContent(/^Production \(EU\)default$/);
+    expect(connectionOf(rows[2]!)).toHaveTextContent(/^uat$/);
+  });
+
+  it('filters by connection, in the URL and in the export of the filtered trail', async () => {
+    URL.createObjectURL = vi.fn(() => 'blob:x');
+    URL.revokeObjectURL = vi.fn();
+    const { user, router } = renderPage();
+    await screen.findByRole('table', { name: 'Audit trail' });
+    await screen.findByRole('option', { name: 'Production (EU)' });
+    await user.selectOptions(screen.getByLabelText('Connection'), 'default');
+    expect(router.state.location.search).toBe('?connection=default');
+    expect(calls.at(-1)?.url).toBe('/api/audit-trail?connection=default');
+    const group = await screen.findByRole('group', { name: 'Export the filtered trail' });
+    await user.click(within(group).getByRole('button', { name: 'Export CSV' }));
+    await screen.findByText(/Saved audit-trail-2026-03-01-10-00-00\.csv/);
+    const exported = calls.find((call) => call.url === '/api/audit-trail/export');
+    expect(JSON.parse(exported?.body ?? '{}')).toEqual({
+      format: 'csv',
+      filters: { connection: 'default' },
+    });
+  });
+
+  it('keeps a shared link’s connection the person has no role in, and drops a malformed one', async () => {
+    renderPage('/audit?connection=uat');
+    await screen.findByRole('table', { name: 'Audit trail' });
+    expect(calls.map((call) => call.url)).toContain('/api/audit-trail?connection=uat');
+    expect(screen.getByLabelText('Connection')).toHaveValue('uat');
+    cleanup();
+    calls.length = 0;
+    renderPage('/audit?connection=UAT%2F..');
+    await screen.findByRole('table', { name: 'Audit trail' });
+    expect(calls.map((call) => call.url)).toContain('/api/audit-trail');
+    expect(calls.some((call) => call.url.includes('connection='))).toBe(false);
+  });
+
   it('keeps a reversed period on screen and in the URL, and names it instead of listing', async () => {
     const { router } = renderPage('/audit?since=2026-03-02&until=2026-03-01');
     expect(await screen.findByRole('alert')).toHaveTextContent(
@@ -288,6 +343,9 @@ describe('AuditTrailPage', () => {
     const found = await screen.findByRole('table', { name: 'Lookups of the identifier' });
     const rows = within(found).getAllByRole('row');
     expect(rows).toHaveLength(3);
+    // Every sight, in whichever connection, says which.
+    expect(rows[1]).toHaveTextContent('Production (EU)');
+    expect(within(rows[0]!).getByRole('columnheader', { name: 'Connection' })).toBeVisible();
     expect(
       screen.getByText(
         '2 lookups found: 1 asked for this identifier, 0 showed it in a listing or another data subject’s answer, 1 only under another key of the person.',

@@ -2,8 +2,9 @@
 // catalog (each operation its own, plain words, technical detail folded away) with inline
 // validation that sends nothing until it is right, the answer as tables,
 // "load more", the legacy comparison, not-found as an answer, and the identifier kept out of the
-// URL.
-import { cleanup, screen, waitFor, within } from '@testing-library/react';
+// URL; all of it in the platform connection the page's URL names (UAT here), and nothing of one
+// connection's answer left on screen once another is chosen.
+import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   jsonAnswer as json,
@@ -31,6 +32,8 @@ let mode: 'demo' | 'live' = 'live';
 /** LOOKUP_PURPOSE as /api/meta says it; unset: a console that asks for none (the bar is absent). */
 let purposeMode: PurposeMode | undefined;
 let lookups: LookupRequest[] = [];
+/** The connection each request went to (the name in its API prefix), old paths as `(old path)`. */
+let asked: string[] = [];
 
 function answer(request: LookupRequest): Response {
   const at = new Date().toISOString();
@@ -135,10 +138,15 @@ beforeEach(() => {
   mode = 'live';
   purposeMode = undefined;
   lookups = [];
+  asked = [];
   sessionStorage.clear();
 });
 stubApiPerTest((url, init) => {
-  if (url === '/api/data-subjects/operations') return json({ operations: BUILT_IN_OPERATIONS });
+  if (url.startsWith('/api/data-subjects/')) asked.push('(old path)');
+  const [, connection, path] =
+    /^\/api\/connections\/([a-z-]+)(\/data-subjects\/.*)$/.exec(url) ?? [];
+  if (connection) asked.push(connection);
+  if (path === '/data-subjects/operations') return json({ operations: BUILT_IN_OPERATIONS });
   if (url === '/api/meta') {
     return json({
       mode,
@@ -152,7 +160,7 @@ stubApiPerTest((url, init) => {
   if (url === '/api/session') {
     return json({ username: 'alice', role: 'admin' });
   }
-  if (url === '/api/data-subjects/lookups') {
+  if (path === '/data-subjects/lookups') {
     const request = JSON.parse(String(init?.body)) as LookupRequest;
     lookups.push(request);
     return answer(request);
@@ -160,8 +168,8 @@ stubApiPerTest((url, init) => {
   return undefined;
 });
 
-const renderPage = (path = '/data-subjects?operation=v4-details') =>
-  renderRoute('/data-subjects', <DataSubjectsPage />, path);
+const renderPage = (path = '/c/uat/data-subjects?operation=v4-details') =>
+  renderRoute('/c/:connection/data-subjects', <DataSubjectsPage />, path);
 
 describe('DataSubjectsPage', () => {
   it('builds the form of the chosen operation from the catalog, the technical side behind "Details"', async () => {
@@ -206,7 +214,7 @@ describe('DataSubjectsPage', () => {
   });
 
   it('carries the identifier to the next identifier operation, and nothing else', async () => {
-    const { user, router } = renderPage('/data-subjects?operation=v4-purpose-profile');
+    const { user, router } = renderPage('/c/uat/data-subjects?operation=v4-purpose-profile');
     await user.type(await screen.findByLabelText('Identifier'), ADA);
     await user.type(screen.getByLabelText('Purpose GUID'), '6f1c2d3e-4a5b-4c6d-8e7f-9a0b1c2d3e4f');
     const select = screen.getByLabelText('Operation');
@@ -248,7 +256,7 @@ describe('DataSubjectsPage', () => {
   });
 
   it('shows problems inline and sends nothing until the parameters are right', async () => {
-    const { user } = renderPage('/data-subjects?operation=v4-purpose-profile');
+    const { user } = renderPage('/c/uat/data-subjects?operation=v4-purpose-profile');
     await user.click(await screen.findByRole('button', { name: 'Look up' }));
     expect(screen.getByText('Identifier is required.')).toBeInTheDocument();
     expect(screen.getByLabelText('Identifier')).toHaveFocus();
@@ -271,7 +279,7 @@ describe('DataSubjectsPage', () => {
     expect(screen.getByText('gold')).toBeInTheDocument();
     expect(lookups).toEqual([{ operation: 'v4-details', params: { identifier: ADA } }]);
     expect(router.state.location.pathname + router.state.location.search).toBe(
-      '/data-subjects?operation=v4-details',
+      '/c/uat/data-subjects?operation=v4-details',
     );
     expect(JSON.stringify(router.state.location)).not.toContain('lovelace');
     expect(JSON.stringify(window.localStorage)).not.toContain('lovelace');
@@ -311,7 +319,7 @@ describe('DataSubjectsPage', () => {
   });
 
   it('checks what is typed in a number field, not the last number it held', async () => {
-    const { user } = renderPage('/data-subjects?operation=v4-data-subjects');
+    const { user } = renderPage('/c/uat/data-subjects?operation=v4-data-subjects');
     const size = await screen.findByLabelText(/^Page size/);
     await user.type(size, '-1');
     await user.tab();
@@ -338,7 +346,7 @@ describe('DataSubjectsPage', () => {
   });
 
   it('loads more pages with the continuation token until there are none', async () => {
-    const { user } = renderPage('/data-subjects?operation=v4-link-tokens');
+    const { user } = renderPage('/c/uat/data-subjects?operation=v4-link-tokens');
     await user.click(await screen.findByRole('button', { name: 'Look up' }));
     expect(await screen.findByRole('table', { name: 'Link tokens' })).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Load more' }));
@@ -378,7 +386,7 @@ describe('DataSubjectsPage', () => {
   });
 
   it('folds the documented options under "Options" and sends only the ones set', async () => {
-    const { user } = renderPage('/data-subjects?operation=v4-data-subjects');
+    const { user } = renderPage('/c/uat/data-subjects?operation=v4-data-subjects');
     const options = (await screen.findByText('Options')).closest('details')!;
     expect(options).not.toHaveAttribute('open');
     expect(screen.getByText('(none set)')).toBeInTheDocument();
@@ -442,7 +450,7 @@ describe('DataSubjectsPage', () => {
   });
 
   it('loads more of a paged legacy answer in the comparison, with the legacy total', async () => {
-    const { user } = renderPage('/data-subjects?operation=v4-data-subjects');
+    const { user } = renderPage('/c/uat/data-subjects?operation=v4-data-subjects');
     await user.click(await screen.findByRole('button', { name: 'Look up' }));
     await user.click(await screen.findByRole('button', { name: 'Compare with legacy' }));
     expect(
@@ -460,7 +468,7 @@ describe('DataSubjectsPage', () => {
   });
 
   it('says which pages a comparison covers, loads all of both, and pairs records by id', async () => {
-    const { user } = renderPage('/data-subjects?operation=v4-data-subjects');
+    const { user } = renderPage('/c/uat/data-subjects?operation=v4-data-subjects');
     await user.click(await screen.findByRole('button', { name: 'Look up' }));
     await user.click(await screen.findByRole('button', { name: 'Compare with legacy' }));
     expect(
@@ -525,7 +533,7 @@ describe('the purpose bar', { timeout: 20_000 }, () => {
 
   it('sends the purpose with every lookup, its next pages and the legacy comparison, and shows it', async () => {
     purposeMode = 'required';
-    const { user } = renderPage('/data-subjects?operation=v4-data-subjects');
+    const { user } = renderPage('/c/uat/data-subjects?operation=v4-data-subjects');
     await statePurpose(user, ' DSAR-2291 ');
     await user.click(screen.getByRole('button', { name: 'Look up' }));
     await screen.findByRole('table', { name: 'Data subjects' });
@@ -606,5 +614,34 @@ describe('the purpose bar', { timeout: 20_000 }, () => {
     await screen.findByLabelText('Identifier');
     expect(screen.queryByLabelText('Reference')).not.toBeInTheDocument();
     expect(screen.queryByRole('group', { name: 'Purpose' })).not.toBeInTheDocument();
+  });
+});
+
+describe('DataSubjectsPage in one connection', () => {
+  it('asks the catalog and every lookup of the connection its URL names, never the old paths', async () => {
+    const { user } = renderPage('/c/uat/data-subjects?operation=v4-link-tokens');
+    await user.click(await screen.findByRole('button', { name: 'Look up' }));
+    await user.click(await screen.findByRole('button', { name: 'Load more' }));
+    await waitFor(() => expect(lookups).toHaveLength(2));
+    expect(asked.length).toBeGreaterThanOrEqual(3);
+    expect(new Set(asked)).toEqual(new Set(['uat']));
+  });
+
+  it('clears the answer and the identifier typed when another connection is chosen', async () => {
+    const { user, router } = renderPage();
+    await user.type(await screen.findByLabelText('Identifier'), ADA);
+    await user.click(screen.getByRole('button', { name: 'Look up' }));
+    await screen.findByRole('table', { name: 'Profiles' });
+
+    await act(() => router.navigate('/c/default/data-subjects?operation=v4-details'));
+    await screen.findByLabelText('Identifier');
+    expect(screen.queryByRole('table', { name: 'Profiles' })).toBeNull();
+    expect(screen.getByLabelText('Identifier')).toHaveValue('');
+    expect(document.body).not.toHaveTextContent('lovelace');
+    // What is asked from now on goes to the connection now named.
+    await user.type(screen.getByLabelText('Identifier'), ADA);
+    await user.click(screen.getByRole('button', { name: 'Look up' }));
+    await screen.findByRole('table', { name: 'Profiles' });
+    expect(asked.at(-1)).toBe('default');
   });
 });

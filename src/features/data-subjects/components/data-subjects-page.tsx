@@ -1,6 +1,6 @@
-// Page `/data-subjects`, admins only: pick a v4 operation (or a legacy one), fill a
-// form built from the catalog, read the answer as tables, load more pages, and compare with the
-// legacy call it replaces. The identifier lives in this page's React state only: never in the
+// Page `/c/{connection}/data-subjects`, admins of that connection only: pick a v4 operation (or a
+// legacy one), fill a form built from the connection's catalog, read the answer as tables, load
+// more pages, and compare with the legacy call it replaces, all in that connection's platform. The identifier lives in this page's React state only: never in the
 // URL, the history, browser storage or the query cache, and it is gone once the page unmounts.
 // Above the form, the purpose bar states why (LOOKUP_PURPOSE), sent with every lookup made here.
 import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
@@ -13,6 +13,7 @@ import type { OperationParam } from '../../../shared/data-subject-operations';
 import { checkLookupParams } from '../../../shared/data-subject-validation';
 import { useConsoleMode, useLookupPurposePolicy } from '../../../lib/console-meta-query';
 import { useSession } from '../../../lib/session-query';
+import { usePageConnectionName } from '../../../lib/connections-query';
 import type { LookupPurpose, PurposeMode } from '../../../shared/lookup-purpose';
 import { useLookup, useOperations } from '../api/data-subjects-api';
 import { LookupPurposeContext } from '../purpose-context';
@@ -31,7 +32,8 @@ import './data-subjects.css';
 
 /** The data-subjects page. */
 export function DataSubjectsPage() {
-  const catalog = useOperations();
+  const connection = usePageConnectionName();
+  const catalog = useOperations(connection);
   const policy = useLookupPurposePolicy();
   // Whose purpose the tab keeps (purpose-session.ts): known before the bar reads it.
   const session = useSession();
@@ -49,6 +51,9 @@ export function DataSubjectsPage() {
         <LoadErrorPanel title="The console’s settings could not be loaded" query={policy} />
       ) : (
         <Lookups
+          // Another connection starts a fresh form: one connection's person data (an answer, an
+          // identifier typed, a problem) must never stay on screen under another's badge.
+          key={connection}
           operations={catalog.data.operations}
           mode={policy.data.mode}
           categories={policy.data.categories}

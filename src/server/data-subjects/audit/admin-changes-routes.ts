@@ -20,10 +20,10 @@ import { InvalidCursorError } from '../../store/keyset-cursor';
 import { ADMIN_CHANGE_LAYOUT, changeAnswer } from './admin-changes-export';
 import { signedExportResponse, type SignedExportDeps } from './signed-export-response';
 import type { AuditSearch, ChangeQuery } from './audit-search';
-import { auditTrailApi, invalidCursor } from './audit-trail-routes';
+import { auditTrailApi, connectionFilter, invalidCursor } from './audit-trail-routes';
 import { NO_STORE } from '../../http/no-store';
 
-/** The query: the period, `kind`, `user` (a prefix of a name), and paging. */
+/** The query: the period, `kind`, `user` (a prefix of a name), `connection`, and paging. */
 export const changesQuerySchema = listQuerySchema(
   {
     kind: listFilter(
@@ -35,6 +35,7 @@ export const changesQuerySchema = listQuerySchema(
         .transform((user) => user.toLowerCase())
         .refine((user) => USERNAME_PATTERN.test(user), 'must be a console username'),
     ).describe('The person who made it, or the owner of the token it was made with (a prefix).'),
+    connection: connectionFilter(),
   },
   AUDIT_QUERY_LIMITS,
 );
@@ -46,6 +47,7 @@ function scopeOf(query: Omit<ChangeQuery, 'limit' | 'cursor'>): string {
     query.until === undefined ? null : `until ${new Date(query.until).toISOString()}`,
     query.kind === undefined ? null : `kind ${query.kind}`,
     query.user === undefined ? null : `user ${query.user}`,
+    query.connection === undefined ? null : `connection ${query.connection}`,
   ].filter((part): part is string => part !== null);
   return `administrative changes${parts.length === 0 ? '' : `, filters: ${parts.join(', ')}`}`;
 }
@@ -83,7 +85,7 @@ export function adminChangesRoutes(deps: AdminChangesRoutesDeps) {
         const where = parsed.error.issues[0]?.path.map(String).join('.') || 'body';
         throw invalidParameter(
           where,
-          'send { "format": "csv" | "json" } and optionally "filters" (since, until, kind, user)',
+          'send { "format": "csv" | "json" } and optionally "filters" (since, until, kind, user, connection)',
         );
       }
       // The list's own query schema, so the export holds exactly the changes the page shows.

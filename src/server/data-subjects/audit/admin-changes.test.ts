@@ -43,11 +43,14 @@ for (const engine of STORE_ENGINES) {
     const verify = () =>
       verifyAuditChain(trail.chain, CHAIN_KEY, { now: () => T0, source: 'test' });
 
-    it('keeps an administrative change’s connection, and fails the walk when it is moved', async () => {
+    it('keeps an administrative change’s connection, lists by it, and fails the walk when it is moved', async () => {
       const uat = await trail.records.recordChange(change(T0, { connection: 'uat' }));
       await trail.records.recordChange(change(T0 + 1_000));
       const { items } = await trail.search.listChanges({ limit: 10 });
       expect(items.map((stored) => stored.connection)).toEqual(['default', 'uat']);
+      const inUat = await trail.search.listChanges({ connection: 'uat', limit: 10 });
+      expect(inUat.items.map((stored) => stored.id)).toEqual([uat.id]);
+      expect(await trail.search.countChanges({ connection: 'default' })).toBe(1);
       expect(await verify()).toMatchObject({ ok: true, entries: 2 });
 
       await db.query('UPDATE admin_changes SET connection = $1 WHERE id = $2', ['default', uat.id]);

@@ -57,6 +57,8 @@ export interface ChangeQuery {
   readonly user?: string;
   /** The kind of change: the part of its action before the dot (`alert-destination`). */
   readonly kind?: string;
+  /** One platform connection's changes only; every connection's when absent. */
+  readonly connection?: string;
   readonly limit: number;
   readonly cursor?: string;
 }
@@ -82,11 +84,15 @@ const FILTERS = `(CAST($1 AS text) IS NULL OR at >= CAST($1 AS text))
     AND (CAST($7 AS text) IS NULL OR purpose_category = CAST($7 AS text))
     AND (CAST($8 AS text) IS NULL OR connection = CAST($8 AS text))`;
 
-/** The administrative changes' filters ($1–$4, changeFilterParams): period, person, kind. */
+/**
+ * The administrative changes' filters ($1–$5, changeFilterParams): period, person, kind,
+ * connection.
+ */
 const CHANGE_FILTERS = `(CAST($1 AS text) IS NULL OR at >= CAST($1 AS text))
     AND (CAST($2 AS text) IS NULL OR at <= CAST($2 AS text))
     AND (CAST($3 AS text) IS NULL OR LOWER(username) LIKE CAST($3 AS text) ESCAPE '!')
-    AND (CAST($4 AS text) IS NULL OR action LIKE CAST($4 AS text) ESCAPE '!')`;
+    AND (CAST($4 AS text) IS NULL OR action LIKE CAST($4 AS text) ESCAPE '!')
+    AND (CAST($5 AS text) IS NULL OR connection = CAST($5 AS text))`;
 
 // Keyset paging on (at, id): stable while new lookups arrive at the top.
 const LIST = `SELECT ${COLUMNS} FROM lookup_audit
@@ -152,10 +158,10 @@ export class AuditSearch {
       ChangeRowSchema,
       `SELECT ${CHANGE_COLUMNS} FROM admin_changes
         WHERE ${CHANGE_FILTERS}
-          AND (CAST($5 AS text) IS NULL
-            OR at < CAST($5 AS text) OR (at = CAST($5 AS text) AND id < CAST($6 AS text)))
+          AND (CAST($6 AS text) IS NULL
+            OR at < CAST($6 AS text) OR (at = CAST($6 AS text) AND id < CAST($7 AS text)))
         ORDER BY at DESC, id DESC
-        LIMIT $7`,
+        LIMIT $8`,
       [
         ...changeFilterParams(query),
         cursor ? cursor[0] : null,
@@ -314,6 +320,7 @@ function changeFilterParams(query: Omit<ChangeQuery, 'limit' | 'cursor'>): unkno
     query.until === undefined ? null : new Date(query.until).toISOString(),
     query.user ? userPrefixPattern(query.user) : null,
     query.kind ? `${query.kind.replace(/[!%_]/g, '!$&')}.%` : null,
+    query.connection ?? null,
   ];
 }
 

@@ -9,7 +9,8 @@ import { startBffHarness, type BffHarness } from '../../test-support/bff-harness
 import { capturingLogger } from '../../test-support/capturing-logger';
 import { ocsfProblems } from '../../test-support/ocsf-schema';
 import { AUDIT_ENTRY_MESSAGE } from './audit-stream';
-import { AUDIT_EVENT_SCHEMA_VERSION, OCSF_VERSION } from './ocsf-event';
+import { AUDIT_EVENT_SCHEMA_VERSION, OCSF_VERSION, PLATFORM_PROVIDER } from './ocsf-event';
+import { withPurpose } from '../../test-support/lookup-purpose';
 
 const ADA = DEMO_IDENTIFIERS[0];
 
@@ -39,7 +40,7 @@ function leaves(value: unknown, path = ''): Array<[string, string]> {
 type Event = Record<string, unknown> & {
   class_uid: number;
   activity_id: number;
-  metadata: { sequence: number; version: string; log_version: string };
+  metadata: { sequence: number; version: string; log_version: string; profiles?: string[] };
   unmapped: { chain: { seq: number; hash: string }; purpose?: unknown; action?: string };
 };
 
@@ -127,5 +128,44 @@ describe('the audit trail as log lines', () => {
         expect(text.toLowerCase(), path).not.toContain(value.toLowerCase());
       }
     }
+  });
+
+  it('names the platform connection of each event as its cloud account', async () => {
+    const { logger, lines } = capturingLogger();
+    h = await startBffHarness({ logger, otherConnections: [{ name: 'uat', label: 'UAT' }] });
+    for (const path of [
+      '/api/connections/uat/data-subjects/lookups',
+      '/api/connections/default/data-subjects/lookups',
+    ]) {
+      const lookup = await post(
+        h,
+        path,
+        withPurpose({ operation: 'v4-details', params: { identifier: ADA } }),
+      );
+      expect(lookup.status).toBe(200);
+    }
+    const lookups = lines
+      .filter((line) => line.msg === AUDIT_ENTRY_MESSAGE)
+      .map((line) => line.ocsf as Event)
+      .filter((event) => event.class_uid === 6003);
+    expect(lookups.map((event) => event.cloud)).toEqual([
+      {
+        provider: PLATFORM_PROVIDER,
+        account: { uid: 'uat', type_id: 99, type: 'Platform connection' },
+      },
+      {
+        provider: PLATFORM_PROVIDER,
+        account: { uid: 'default', type_id: 99, type: 'Platform connection' },
+      },
+    ]);
+    for (const event of lookups) {
+      expect(event.metadata).toMatchObject({ profiles: ['cloud'] });
+      expect(ocsfProblems(event), JSON.stringify(event)).toEqual([]);
+    }
+    // The schema holds the profile's object to OCSF's: a cloud without its provider is refused.
+    const { provider: _, ...noProvider } = lookups[0]!.cloud as Record<string, unknown>;
+    expect(ocsfProblems({ ...lookups[0]!, cloud: noProvider })).toEqual([
+      "/cloud must have required property 'provider'",
+    ]);
   });
 });

@@ -33,6 +33,7 @@ import { findCheckpoint } from './checkpoints';
 import { verifyAuditChain } from './verify-chain';
 import type { CheckpointSource } from './checkpoint-reader';
 import { AUDIT_TRAIL_ROLES, USERNAME_PATTERN } from '../../../shared/session';
+import { CONNECTION_NAME_PATTERN } from '../../../shared/connections';
 import { hasControlCharacters } from '../../../shared/data-subject-validation';
 import type { IdentifierHasher } from './identifier-hash';
 import { PROBLEM_TYPES } from '../../../shared/problem';
@@ -110,7 +111,29 @@ function cursorOf(cursor: string | null | undefined): string | undefined {
   return cursor;
 }
 
-/** The trail's query: time range and paging, filtered by user, operation, outcome and purpose. */
+/**
+ * The connection filter of the trail's lists: a connection's name, checked by its pattern only. A
+ * name no longer configured is still a valid filter (its records stay in the trail until
+ * retention removes them, and an auditor must be able to find them); it simply matches what
+ * that connection recorded, possibly nothing.
+ */
+export function connectionFilter() {
+  return listFilter(
+    z
+      .string()
+      .refine(
+        (name) => CONNECTION_NAME_PATTERN.test(name),
+        'must be a connection name: a lower-case letter, then up to 31 lower-case letters, digits or hyphens',
+      ),
+  ).describe(
+    'One platform connection’s records only (its name, as `GET /api/connections` lists it).',
+  );
+}
+
+/**
+ * The trail's query: time range and paging, filtered by user, operation, outcome, purpose and
+ * connection.
+ */
 function auditQuerySchema(operations: ReadonlySet<string>) {
   return listQuerySchema(
     {
@@ -137,6 +160,7 @@ function auditQuerySchema(operations: ReadonlySet<string>) {
       category: listFilter(z.string().min(1).max(PURPOSE_CATEGORY_MAX_LENGTH)).describe(
         'A purpose category (LOOKUP_PURPOSE_CATEGORIES).',
       ),
+      connection: connectionFilter(),
     },
     AUDIT_QUERY_LIMITS,
   );
@@ -185,6 +209,7 @@ function scopeOf(query: Omit<AuditQuery, 'limit'>): string {
     query.outcome === undefined ? null : `outcome ${query.outcome}`,
     query.reference === undefined ? null : `reference ${query.reference}`,
     query.category === undefined ? null : `category ${query.category}`,
+    query.connection === undefined ? null : `connection ${query.connection}`,
   ].filter((part): part is string => part !== null);
   return parts.length === 0 ? 'the whole trail' : `filters: ${parts.join(', ')}`;
 }
@@ -247,7 +272,7 @@ export function auditTrailRoutes(deps: AuditTrailRoutesDeps) {
           searchedIdentifier((body as { identifier?: unknown }).identifier);
         throw invalidSearch(
           where,
-          'send { "format": "csv" | "json" } with an "identifier" or "filters" (since, until, user, operation, outcome)',
+          'send { "format": "csv" | "json" } with an "identifier" or "filters" (since, until, user, operation, outcome, reference, category, connection)',
         );
       }
       const request = parsed.data;

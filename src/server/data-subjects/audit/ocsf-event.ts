@@ -1,7 +1,8 @@
 // Each audit-trail entry as one OCSF 1.2.0 event (docs/audit-trail.md, "Streaming the trail"): a
 // completed lookup as API Activity (6003), a sign-in as Authentication (3002), every other
 // administrative change as Entity Management (3004). What leaves the console here is what an export
-// holds: no identifier and no hash of one, secrets only as the trail's fingerprints. The console's
+// holds: no identifier and no hash of one, secrets only as the trail's fingerprints. The platform
+// connection an entry belongs to is OCSF's `cloud.account` (see platformAccount). The console's
 // own facts (chain position, purpose, parameters) sit under `unmapped`, as OCSF asks.
 import type { ChainLink } from './audit-chain-store';
 import type { AppendedEntry } from './audit-record-store';
@@ -110,9 +111,32 @@ function actor(user: string, token: { id: string | null; name: string } | null) 
   };
 }
 
+/** What `cloud.provider` names: the platform every connection is an account of. */
+export const PLATFORM_PROVIDER = 'Privacy platform';
+
+/**
+ * The platform connection of an entry as OCSF's Cloud profile: `cloud.account`. OCSF's Account
+ * object covers SaaS containers ("AWS Accounts, Azure Subscriptions, …"), and a connection is
+ * exactly that: one account of the privacy platform, with its own credential, tier and data. The
+ * standard field is chosen over `unmapped` so a SIEM's rules that already split events by cloud
+ * account (production against test accounts) apply unchanged. The uid is the connection's name,
+ * the one the trail and its exports hold (its label can change; the name never does); console-wide
+ * changes name `default`, as their record does.
+ */
+function platformAccount(connection: string) {
+  return {
+    cloud: {
+      provider: PLATFORM_PROVIDER,
+      account: { uid: connection, type_id: 99, type: 'Platform connection' },
+    },
+  };
+}
+
 function metadata(uid: string, link: ChainLink, at: string, requestId: string | null) {
   return {
     version: OCSF_VERSION,
+    // Every event carries `cloud` (platformAccount), which the Cloud profile defines.
+    profiles: ['cloud'],
     product: PRODUCT,
     log_name: 'audit',
     log_version: AUDIT_EVENT_SCHEMA_VERSION,
@@ -151,6 +175,7 @@ export function lookupEvent(
     status_code: record.outcome,
     ...(record.detail ? { status_detail: record.detail } : {}),
     metadata: metadata(record.id, links.outcome, record.at, record.requestId),
+    ...platformAccount(record.connection),
     actor: actor(
       record.username,
       record.tokenName === null ? null : { id: null, name: record.tokenName },
@@ -183,6 +208,7 @@ function changeContext(change: StoredChange, link: ChainLink) {
   return {
     time: Date.parse(change.at),
     metadata: metadata(change.id, link, change.at, change.requestId),
+    ...platformAccount(change.connection),
     actor: actor(
       change.username,
       change.tokenName === null ? null : { id: change.tokenId, name: change.tokenName },

@@ -1,9 +1,11 @@
-// Administrative changes as a table (cards on narrow screens, like the lookups): when, who (a
+// Administrative changes as a table (cards on narrow screens, like the lookups): when, in which
+// platform connection, who (a
 // token's name beside its owner), from where, and what, with the state before and after behind a
 // disclosure. Secrets were never recorded: their fingerprints are labelled as such.
 import type { AdminChange } from '../../../../shared/admin-changes';
 import { changeSentence, stateLines } from '../../change-text';
 import { Instant } from '../../../../components/ui/instant';
+import { ConnectionName } from '../connection-name';
 
 function StateList({ title, state }: { title: string; state: Record<string, unknown> | null }) {
   const lines = stateLines(state);
@@ -30,6 +32,11 @@ function Row({ change }: { change: AdminChange }) {
       <td role="cell" className="cell-time" data-label="When">
         <div className="cell-content">
           <Instant at={change.at} />
+        </div>
+      </td>
+      <td role="cell" className="cell-connection" data-label="Connection">
+        <div className="cell-content">
+          <ConnectionName name={change.connection} />
         </div>
       </td>
       <td role="cell" className="cell-user" data-label="Who">
@@ -83,6 +90,9 @@ export function AdminChangeTable({
           <tr role="row">
             <th role="columnheader" scope="col">
               When
+            </th>
+            <th role="columnheader" scope="col">
+              Connection
             </th>
             <th role="columnheader" scope="col">
               Who

@@ -34,7 +34,7 @@ const CHANGES: AdminChange[] = [
     target: '0190c0de',
     before: null,
     after: { name: 'SIEM', secret: 'sha256:0123456789abcdef' },
-    connection: 'default',
+    connection: 'uat',
   },
 ];
 
@@ -76,6 +76,14 @@ stubApiPerTest((url, init) => {
     });
   }
   if (url === '/api/audit-trail/integrity') return json({});
+  if (url === '/api/connections') {
+    return json({
+      connections: [
+        { name: 'default', label: 'Production (EU)', colour: 'blue', role: 'auditor' },
+        { name: 'uat', label: 'UAT', colour: 'green', role: 'auditor' },
+      ],
+    });
+  }
   if (url.startsWith('/api/audit-trail')) return json({ items: [], nextCursor: null });
   return undefined;
 });
@@ -111,6 +119,28 @@ describe('the administrative changes view', () => {
     expect(destination).toHaveTextContent('Added the alert destination “SIEM”');
     expect(destination).toHaveTextContent('secret: fingerprint sha256:0123456789abcdef');
     expect(destination).toHaveTextContent('did not exist');
+    // Where each was made.
+    expect(within(table).getByRole('columnheader', { name: 'Connection' })).toBeVisible();
+    expect(await within(threshold!).findByText('Production (EU)')).toBeVisible();
+    expect(within(destination!).getByText('UAT')).toBeVisible();
+  });
+
+  it('filters by connection through the URL, and exports what it shows', async () => {
+    URL.createObjectURL = vi.fn(() => 'blob:x');
+    URL.revokeObjectURL = vi.fn();
+    exports.length = 0;
+    const { user, router } = renderPage('/audit?view=changes');
+    await screen.findByRole('table', { name: 'Administrative changes' });
+    await screen.findByRole('option', { name: 'UAT' });
+    await user.selectOptions(screen.getByLabelText('Connection'), 'uat');
+    expect(router.state.location.search).toBe('?view=changes&connection=uat');
+    expect(asked.at(-1)).toBe('/api/audit-trail/changes?connection=uat');
+    const group = await screen.findByRole('group', { name: 'Export the filtered changes' });
+    await user.click(within(group).getByRole('button', { name: 'Export CSV' }));
+    await screen.findByText(/Saved audit-changes-2026-03-01-10-00-00\.csv/);
+    expect(exports.map((body) => JSON.parse(body) as unknown)).toEqual([
+      { format: 'csv', filters: { connection: 'uat' } },
+    ]);
   });
 
   it('filters by kind through the URL, and says when nothing matches', async () => {

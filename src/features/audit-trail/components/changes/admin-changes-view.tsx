@@ -1,5 +1,5 @@
 // The audit page's "Administrative changes" view: who changed what the console does, filtered by
-// kind, person and period (in the URL), newest first, with older pages on demand.
+// kind, connection, person and period (in the URL), newest first, with older pages on demand.
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import {
@@ -17,6 +17,7 @@ import { AuditExportButtons } from '../audit-export-buttons';
 import { CHANGE_KIND_LABELS } from '../../change-text';
 import type { ChangeFilters } from '../../changes-url-state';
 import { AdminChangeTable } from './admin-change-table';
+import { useConnectionOptions } from '../connection-name';
 import { ListFooter } from '../list-footer';
 
 const KIND_OPTIONS: readonly FilterOption[] = ADMIN_CHANGE_KINDS.map((kind) => ({
@@ -32,6 +33,7 @@ export interface AdminChangesViewProps {
 /** The changes with their filters. */
 export function AdminChangesView({ filters, onChange }: AdminChangesViewProps) {
   const changes = useInfiniteQuery(adminChangesQueryOptions(filters));
+  const connectionOptions = useConnectionOptions(filters.connection);
   const rows = useMemo(
     () => changes.data?.pages.flatMap((page) => page.items) ?? [],
     [changes.data],
@@ -48,6 +50,11 @@ export function AdminChangesView({ filters, onChange }: AdminChangesViewProps) {
                 since={filters.since ?? ''}
                 until={filters.until ?? ''}
                 onChange={(end, value) => set({ [end]: value || undefined })}
+              />
+              <FilterSelect
+                label="Connection"
+                options={connectionOptions}
+                {...bind('connection')}
               />
               <FilterInput
                 label="Person"
