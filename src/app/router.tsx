@@ -111,6 +111,11 @@ export function createAppRouter(client: QueryClient): AppRouterInstance {
           ...startConnections(),
         },
         {
+          path: 'planning',
+          element: <OldPageRedirect page="planning" />,
+          ...startConnections(),
+        },
+        {
           // One connection's pages; the gate shows them only for one of the person's connections.
           path: 'c/:connection',
           element: <ConnectionGate />,
@@ -154,6 +159,15 @@ export function createAppRouter(client: QueryClient): AppRouterInstance {
                   .RateLimitsPage,
               }),
             },
+            // What would happen: every role (the what-if and the readiness report hold no
+            // personal data).
+            {
+              path: 'planning',
+              lazy: async () => ({
+                Component: (await import('../features/planning/components/planning-page'))
+                  .PlanningPage,
+              }),
+            },
             { path: '*', element: <NotFoundPage /> },
           ],
         },
@@ -162,13 +176,6 @@ export function createAppRouter(client: QueryClient): AppRouterInstance {
           path: 'alerts',
           lazy: async () => ({
             Component: (await import('../features/alerts/components/alerts-page')).AlertsPage,
-          }),
-        },
-        // What would happen: every role (the what-if and the readiness report hold no personal data).
-        {
-          path: 'planning',
-          lazy: async () => ({
-            Component: (await import('../features/planning/components/planning-page')).PlanningPage,
           }),
         },
         // Personal data: admins only (the BFF answers 403 to others; this says why).
