@@ -40,7 +40,7 @@ test.describe('in demo mode', () => {
     const download = page.waitForEvent('download');
     await page.getByRole('button', { name: 'Download CSV' }).click();
     // The file is stamped with the run's time, as the export is that run and no other.
-    expect((await download).suggestedFilename()).toMatch(/^what-if-week-[\dTZ-]+\.csv$/);
+    expect((await download).suggestedFilename()).toMatch(/^what-if-default-week-[\dTZ-]+\.csv$/);
 
     await page.getByLabel('Numbers of your own, starting from the policy in force').check();
     const minute = page.getByLabel('Account, per minute');

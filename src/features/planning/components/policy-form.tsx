@@ -66,11 +66,19 @@ function LimitInput({
   );
 }
 
-/** A policy's limits on one line, after its name. */
+/**
+ * A policy's limits on one line, after its name: the account's and the per-endpoint limit by
+ * number, the module rules' counted (a published account-and-module policy has over a dozen,
+ * which would make the line a paragraph; the result lists them all).
+ */
 function LimitsInBrief({ limits }: { limits: readonly PolicyLimit[] }) {
+  const modules = limits.filter((limit) => limit.scope === 'module').length;
+  const named = limits
+    .filter((limit) => limit.scope !== 'module')
+    .map((limit) => `${limit.name}: ${formatCount(limit.limit)}`);
   return (
     <span className="muted">
-      ({limits.map((limit) => `${limit.name}: ${formatCount(limit.limit)}`).join(' · ')})
+      ({[...named, ...(modules > 0 ? [counted(modules, 'module limit')] : [])].join(' · ')})
     </span>
   );
 }
