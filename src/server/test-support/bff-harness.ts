@@ -324,6 +324,8 @@ export async function startBffHarness({
     planning: bff.planning,
     /** Every connection's planning area, in the configured order. */
     plannings: bff.plannings,
+    /** Early warning and alerts: the outbox, each connection's monitor. */
+    alerting: bff.alerting,
     /** The mock's rate-limit model, when `mockRateLimits` was given. */
     mockRateLimits: limits,
     /** Each further connection's mock upstream and rate-limit model, by name. */
