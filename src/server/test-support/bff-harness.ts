@@ -79,6 +79,10 @@ export interface OtherConnection {
   readonly tier?: 'production' | 'sandbox';
   /** Its governor's limits where they differ from the first connection's (granted overrides). */
   readonly rateLimits?: Partial<RateLimitSettings>;
+  /** The secret the console sends (default: the one its mock accepts). */
+  readonly clientSecret?: string;
+  /** Whether its failing takes the console out of rotation (default false). */
+  readonly required?: boolean;
 }
 
 /** The console users every harness has, one per role, and their passwords. */
@@ -203,6 +207,7 @@ export async function startBffHarness({
         ...first,
         name: other.name,
         label: other.label,
+        required: other.required ?? false,
         upstream: {
           ...first.upstream,
           baseUrl: server.url,
@@ -212,7 +217,7 @@ export async function startBffHarness({
         oauth: {
           ...first.oauth,
           clientId: otherState.clientId,
-          clientSecret: otherState.clientSecret,
+          clientSecret: other.clientSecret ?? otherState.clientSecret,
         },
       };
       return { server, limits: otherLimits, connection };
@@ -221,6 +226,8 @@ export async function startBffHarness({
   const config: Config = {
     ...parsed,
     connections: [...parsed.connections, ...others.map((other) => other.connection)],
+    // Several connections are only ever given by CONNECTIONS_FILE.
+    connectionsFrom: others.length > 0 ? 'file' : parsed.connectionsFrom,
   };
   const http = createHttpTransport({
     timeoutMs: config.upstream.timeoutMs,

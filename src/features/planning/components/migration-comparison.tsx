@@ -47,7 +47,8 @@ export function MigrationComparison({ connection, period }: MigrationComparisonP
             const here = entry.name === connection;
             return (
               <tr key={entry.name} aria-current={here ? 'page' : undefined}>
-                <th scope="row">
+                {/* A plain cell, as the other tables of the tab: a row header would be shaded. */}
+                <td>
                   {here ? (
                     <>
                       {entry.label} <span className="muted">(this page)</span>
@@ -59,7 +60,7 @@ export function MigrationComparison({ connection, period }: MigrationComparisonP
                       {entry.label}
                     </Link>
                   )}
-                </th>
+                </td>
                 {data ? (
                   <>
                     <td data-label="On v4">
