@@ -118,7 +118,7 @@ test.describe('in demo mode', () => {
     await page.getByRole('button', { name: 'Download CSV' }).click();
     // A byte-order mark first, for spreadsheets.
     const csv = (await fileText(csvDownload)).replace(/^\ufeff/, '').split('\r\n');
-    expect(csv[0]).toBe('run_id,generated_at,from,to,recorded_429s');
+    expect(csv[0]).toBe('run_id,generated_at,from,to,recorded_429s,connection');
     const [csvRun, csvGenerated, , csvTo, csvRecorded] = csv[1]!.split(',');
     expect([csvRun, csvGenerated, csvRecorded]).toEqual([
       run.runId,
