@@ -8,6 +8,9 @@ import { expect, expectNoSeriousA11yViolations, SIGNED_OUT_STATE, test } from '.
 
 test.describe('in demo mode', () => {
   test.use({ baseURL: `http://127.0.0.1:${E2E_DEMO_BFF_PORT}`, storageState: SIGNED_OUT_STATE });
+  // Two week-long replays, two accessibility scans and the readiness of every connection on a
+  // busy machine: more than the default 30 s.
+  test.setTimeout(120_000);
 
   test('a week replayed under the per-endpoint policy, then the v4 readiness', async ({ page }) => {
     await page.goto('/sign-in');
