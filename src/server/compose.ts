@@ -24,7 +24,10 @@ import { sessionIdHash } from './auth/session-store';
 import { createDataSubjectsArea } from './data-subjects/data-subjects-module';
 import { loadOperationsCatalog } from './data-subjects/operations-file';
 import type { DemoControlsPort } from './demo/demo-controls-routes';
-import { createIntegrationsArea } from './integrations/integrations-module';
+import {
+  createIntegrationsArea,
+  type IntegrationsConnection,
+} from './integrations/integrations-module';
 import { createPlanningArea, type PlanningArea } from './planning/planning-module';
 import type { ConnectionPolicy } from './planning/policies';
 import { ReplayGate } from './planning/replay-gate';
@@ -105,6 +108,13 @@ export interface ComposeOptions {
    */
   replayDatabase?: ReplayDatabase;
 }
+
+/** A connection's stack as the integrations area reads it. */
+const integrationsConnection = (stack: ConnectionStack): IntegrationsConnection => ({
+  name: stack.connection.name,
+  governor: stack.rateLimiting.governor,
+  incidents: stack.rateLimiting.store,
+});
 
 /**
  * Starts the thread of one what-if replay from its entry (replay-thread.ts, composed here beside
@@ -241,8 +251,8 @@ export function composeBff({
     recordChange,
     settings: config.integrations,
     database: consoleStore.database,
-    governor: rateLimiting.governor,
-    incidents: rateLimiting.store,
+    // Each connection's registry and account-wide view reads that connection's governor.
+    connections: [integrationsConnection(primary), ...stacks.slice(1).map(integrationsConnection)],
     logger,
     now,
     web: config.web,
@@ -256,35 +266,37 @@ export function composeBff({
     },
   });
   const { integrations } = integrationsArea;
+  /** What one connection's alert monitor reads: its governor and its account-wide view. */
+  const watchedAccount = (stack: ConnectionStack) => {
+    const { governor, hub } = stack.rateLimiting;
+    const usage = integrations.usageOf.get(stack.connection.name);
+    if (!usage) return { governor, hub };
+    return {
+      governor,
+      hub,
+      usage: accountUsageSource(consoleUsageSource(governor), usage),
+      silentReporters: async () =>
+        (await usage.overview()).integrations
+          .filter((integration) => integration.stale && integration.lastReportAt !== null)
+          .map((integration) => ({
+            name: integration.name,
+            lastReportAt: Date.parse(integration.lastReportAt ?? ''),
+          })),
+    };
+  };
   const alerts = createAlertsArea({
     recordChange,
     onDeliveryOutcome: (outcome) => metrics.alertDeliveries.inc({ outcome }),
     config,
     database: consoleStore.database,
     // One monitor per connection, each alert naming its connection; the label leads each
-    // summary only where there are several.
+    // summary only where there are several. Each forecast reads its connection's whole account:
+    // the console's own requests there plus those of every integration reporting to it.
     connections: [
-      {
-        connection: watched(primary, stacks.length > 1, true),
-        governor: rateLimiting.governor,
-        hub: rateLimiting.hub,
-        // The forecast reads the whole account: the console's own requests plus every
-        // integration's. The integrations are the first connection's until they are built per
-        // connection; the other connections' forecasts read the console's own requests.
-        usage: accountUsageSource(consoleUsageSource(rateLimiting.governor), integrations.usage),
-        silentReporters: async () =>
-          (await integrations.usage.overview()).integrations
-            .filter((integration) => integration.stale && integration.lastReportAt !== null)
-            .map((integration) => ({
-              name: integration.name,
-              lastReportAt: Date.parse(integration.lastReportAt ?? ''),
-            })),
-      },
-      ...stacks.slice(1).map((stack) => ({
-        connection: watched(stack, true, false),
-        governor: stack.rateLimiting.governor,
-        hub: stack.rateLimiting.hub,
-      })),
+      { connection: watched(primary, stacks.length > 1, true), ...watchedAccount(primary) },
+      ...stacks
+        .slice(1)
+        .map((stack) => ({ connection: watched(stack, true, false), ...watchedAccount(stack) })),
     ],
     logger,
     now,
@@ -382,7 +394,15 @@ export function composeBff({
           ),
         )
       ).flat(),
-    integrations: async () => (await integrations.usage.overview()).integrations,
+    // Every connection's integrations (their names are unique across connections).
+    integrations: async () =>
+      (
+        await Promise.all(
+          [...integrations.usageOf.values()].map(
+            async (usage) => (await usage.overview()).integrations,
+          ),
+        )
+      ).flat(),
     readiness: () => readiness.check(),
     audit: () => dataSubjects.auditChainHealth(),
     now,

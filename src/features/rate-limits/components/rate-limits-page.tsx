@@ -8,7 +8,7 @@ import { ActionButton } from '../../../components/ui/action-button';
 import { ListRegion } from '../../../components/ui/list-region';
 import { PageHeader } from '../../../components/ui/page-header';
 import { useConsoleMeta } from '../../../lib/console-meta-query';
-import { useConnections, usePageConnectionName } from '../../../lib/connections-query';
+import { usePageConnectionName } from '../../../lib/connections-query';
 import { formatCount } from '../../../lib/format';
 import { useViewerRole } from '../../../lib/session-query';
 import { counted } from '../../../shared/counted';
@@ -61,12 +61,9 @@ export function RateLimitsPage() {
   const usage = useQuery(usageQueryOptions(connection));
   const incidents = useInfiniteQuery(incidentsQueryOptions(connection, filters));
   const meta = useConsoleMeta();
-  // The account-wide card's data, shared with it through the cache: "Copy for support" says it too.
-  // Integrations still report to the first connection only (docs/architecture.md, "Connections"):
-  // another connection's page says so instead of showing the first one's figures as its own.
-  const firstConnection = useConnections().data?.[0];
-  const accountWideHere = firstConnection === undefined || firstConnection.name === connection;
-  const account = useQuery({ ...accountUsageQueryOptions(), enabled: accountWideHere });
+  // The connection's account-wide card's data, shared with it through the cache: "Copy for
+  // support" says it too.
+  const account = useQuery(accountUsageQueryOptions(connection));
   const role = useViewerRole();
   const status = useStreamStatus();
 
@@ -99,7 +96,7 @@ export function RateLimitsPage() {
   const [copied, setCopied] = useState<{ key: string; text?: string } | undefined>();
   const usageData = usage.data;
   const ruleList = rules.data?.rules;
-  const overview = accountWideHere ? account.data : undefined;
+  const overview = account.data;
   const onCopy = useCallback(
     (incident: Incident) => {
       const text = supportText(incident, ruleList, usageData?.timeline, meta.data, {
@@ -157,7 +154,7 @@ export function RateLimitsPage() {
           most of a screen). Drawn before these arrived, everything below jumped down by their
           height (Lighthouse: layout shifts of 0.7, then 0.24; bench/findings/lighthouse.md). The
           route starts all three as the page's code loads. */}
-      {meta.isPending || rules.isPending || (accountWideHere && account.isPending) ? (
+      {meta.isPending || rules.isPending || account.isPending ? (
         <p className="muted">Loading…</p>
       ) : (
         <>
@@ -175,14 +172,7 @@ export function RateLimitsPage() {
             <DemoControlsPanel connection={connection} />
           ) : null}
           {/* Bursts register as an integration's traffic: an admin's action, like the Integrations page. */}
-          {accountWideHere ? (
-            <AccountWideView canBurst={showDemo && role.data === 'admin'} />
-          ) : (
-            <p className="card account-wide-elsewhere">
-              The account-wide view (what integrations report) covers {firstConnection?.label} only:
-              integrations report to that connection.
-            </p>
-          )}
+          <AccountWideView connection={connection} canBurst={showDemo && role.data === 'admin'} />
 
           <section
             id="incidents"
