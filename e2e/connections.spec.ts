@@ -66,6 +66,46 @@ test('an unknown connection’s address says so and links to the person’s conn
   await expect(page.getByRole('table', { name: 'Event types' })).toHaveCount(0);
 });
 
+test('replays production’s week under UAT’s policy, then compares both connections’ v4 readiness', async ({
+  page,
+}) => {
+  await signInToDemo(page, 'admin');
+  await page.goto('/c/default/planning?period=week');
+  const switcher = page.getByRole('banner').getByRole('combobox', { name: 'Connection' });
+  await expect(switcher.locator('option:checked')).toHaveText('Production (EU)');
+  await expect(
+    page.getByRole('heading', { name: 'Replay Production (EU)’s traffic' }),
+  ).toBeVisible();
+  await page.getByRole('radio', { name: /^UAT’s policy in force/ }).check();
+  await page.getByRole('button', { name: 'Replay' }).click();
+  // The result names both: whose traffic, under whose policy.
+  await expect(
+    page.getByRole('heading', { name: /^Production \(EU\)’s traffic under UAT’s policy in force/ }),
+  ).toBeVisible({ timeout: 30_000 });
+  await expect(
+    page.getByRole('region', { name: /^Under Production \(EU\)’s policy in force/ }),
+  ).toBeVisible();
+  await expect(page.getByRole('region', { name: /^Under the policy chosen/ })).toContainText(
+    'sandbox tier',
+  );
+
+  await page.getByRole('tab', { name: 'v4 migration readiness' }).click();
+  const compared = page.getByRole('region', { name: 'Your connections compared' });
+  await expect(
+    compared.getByRole('row', { name: /^Production \(EU\) \(this page\)/ }),
+  ).toContainText(/\d+ %/);
+  await expect(compared.getByRole('row', { name: /^UAT/ })).toBeVisible();
+
+  // The switcher keeps the page: UAT's planning, replaying UAT's traffic.
+  await switcher.selectOption('uat');
+  await expect(page).toHaveURL(/\/c\/uat\/planning\?tab=migration&period=week$/);
+  await page.getByRole('tab', { name: 'What if: another policy' }).click();
+  await expect(page.getByRole('heading', { name: 'Replay UAT’s traffic' })).toBeVisible();
+  await expect(
+    page.getByRole('radio', { name: /^Production \(EU\)’s policy in force/ }),
+  ).toBeVisible();
+});
+
 test('an integration registered on UAT’s page is listed there, not on production’s', async ({
   page,
 }) => {

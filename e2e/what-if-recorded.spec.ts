@@ -45,7 +45,9 @@ test.describe('in demo mode', () => {
     await expect(page.getByText(/^Account minute block: the platform answered 429/)).toBeVisible();
 
     await page.goto('/planning?period=hour');
-    const inForce = page.getByRole('region', { name: /^Under the policy in force/ });
+    const inForce = page.getByRole('region', {
+      name: /^Under Production \(EU\)’s policy in force/,
+    });
     const note = inForce.locator('.what-if-baseline-note');
     // The console adds its counts to the record every few seconds: replay until the 429 is in.
     await expect(async () => {
@@ -57,7 +59,10 @@ test.describe('in demo mode', () => {
     const noteText = await note.innerText();
     const recorded = Number(/answered ([\d,]+) 429/.exec(noteText)![1]!.replaceAll(',', ''));
     expect(recorded).toBeGreaterThanOrEqual(1);
-    const refusedInForce = await refusedOnScreen(page, /^Under the policy in force/);
+    const refusedInForce = await refusedOnScreen(
+      page,
+      /^Under Production \(EU\)’s policy in force/,
+    );
     // Either the baseline reproduces refusals, or it says it refuses none; and in both cases which
     // recorded 429s it leaves out, and why.
     expect(noteText).toContain(
@@ -87,7 +92,7 @@ test.describe('in demo mode', () => {
 
     const run = await runOnScreen(page);
     const refused = {
-      inForce: await refusedOnScreen(page, /^Under the policy in force/),
+      inForce: await refusedOnScreen(page, /^Under Production \(EU\)’s policy in force/),
       chosen: await refusedOnScreen(page, /^Under the policy chosen/),
     };
     const breachesHeading = await page
@@ -113,7 +118,7 @@ test.describe('in demo mode', () => {
     await page.getByRole('button', { name: 'Download CSV' }).click();
     // A byte-order mark first, for spreadsheets.
     const csv = (await fileText(csvDownload)).replace(/^\ufeff/, '').split('\r\n');
-    expect(csv[0]).toBe('run_id,generated_at,from,to,recorded_429s');
+    expect(csv[0]).toBe('run_id,generated_at,from,to,recorded_429s,connection');
     const [csvRun, csvGenerated, , csvTo, csvRecorded] = csv[1]!.split(',');
     expect([csvRun, csvGenerated, csvRecorded]).toEqual([
       run.runId,

@@ -64,10 +64,12 @@ function open(path: string) {
             children: [
               { path: 'event-types', element: <ProbePage /> },
               { path: 'data-subjects', element: <ProbePage /> },
+              { path: 'planning', element: <ProbePage /> },
             ],
           },
           { path: 'audit', element: <p>audit trail</p> },
-          { path: 'planning', element: <p>planning</p> },
+          { path: 'alerts', element: <p>alerts</p> },
+          { path: 'planning', element: <OldPageRedirect page="planning" /> },
         ],
       },
     ],
@@ -141,8 +143,20 @@ describe('connections in the SPA', () => {
     );
   });
 
+  it('sends the old planning address to the first connection’s planning, with the switcher', async () => {
+    const { router } = open('/planning?tab=migration&period=day');
+    expect(
+      await screen.findByText('at /c/default/planning?tab=migration&period=day: 3 event types'),
+    ).toBeInTheDocument();
+    expect(screen.getByRole('combobox', { name: 'Connection' })).toHaveValue('default');
+    expect(screen.queryByText('Serves Production (EU)')).toBeNull();
+    await userEvent.selectOptions(screen.getByRole('combobox', { name: 'Connection' }), 'uat');
+    expect(router.state.location.pathname).toBe('/c/uat/planning');
+    expect(router.state.location.search).toBe('?tab=migration&period=day');
+  });
+
   it('says which connection a console-wide page serves, and none on the audit trail', async () => {
-    const { router } = open('/planning');
+    const { router } = open('/alerts');
     expect(await screen.findByText('Serves Production (EU)')).toBeInTheDocument();
     expect(screen.queryByRole('combobox', { name: 'Connection' })).toBeNull();
     await router.navigate('/audit');

@@ -41,7 +41,7 @@ const NAVIGATION: readonly NavigationEntry[] = [
   },
   {
     to: '/planning',
-    scope: 'first',
+    scope: 'connection',
     label: 'Planning',
     description:
       'What would happen under another rate-limit policy, and how far the account is on v4',

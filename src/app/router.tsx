@@ -127,6 +127,11 @@ export function createAppRouter(client: QueryClient): AppRouterInstance {
           ...startConnections(),
         },
         {
+          path: 'planning',
+          element: <OldPageRedirect page="planning" />,
+          ...startConnections(),
+        },
+        {
           path: 'integrations',
           element: <OldPageRedirect page="integrations" />,
           ...startConnections(),
@@ -180,6 +185,15 @@ export function createAppRouter(client: QueryClient): AppRouterInstance {
                   .RateLimitsPage,
               }),
             },
+            // What would happen: every role (the what-if and the readiness report hold no
+            // personal data).
+            {
+              path: 'planning',
+              lazy: async () => ({
+                Component: (await import('../features/planning/components/planning-page'))
+                  .PlanningPage,
+              }),
+            },
             {
               path: 'integrations',
               lazy: async () => {
@@ -213,13 +227,6 @@ export function createAppRouter(client: QueryClient): AppRouterInstance {
           path: 'alerts',
           lazy: async () => ({
             Component: (await import('../features/alerts/components/alerts-page')).AlertsPage,
-          }),
-        },
-        // What would happen: every role (the what-if and the readiness report hold no personal data).
-        {
-          path: 'planning',
-          lazy: async () => ({
-            Component: (await import('../features/planning/components/planning-page')).PlanningPage,
           }),
         },
         {

@@ -3,7 +3,6 @@
 // the upstream transport, token manager and client, metrics. Each area owns its routes, use
 // cases, store and jobs; this file only says which area gets what, and in which order they start
 // and stop. Tests and benchmarks use it as the process entry does.
-import { DEFAULT_CONNECTION } from '../shared/connections';
 import type { RedisClient } from './redis/redis-connection';
 import type { DataSubjectOperation } from '../shared/data-subject-operations';
 import { EVENT_TYPES_OPERATION } from '../shared/event-types';
@@ -13,7 +12,7 @@ import type { Worker } from 'node:worker_threads';
 import type { Config } from './config/config';
 import { createApp } from './app';
 import { composeConnection, type ConnectionStack } from './connection-stack';
-import type { AreaModule } from './runtime/area-module';
+import { forConnection, type AreaModule } from './runtime/area-module';
 import { startWorker } from './runtime/start-worker';
 import { accountUsageSource } from './alerts/account-usage-source';
 import { consoleUsageSource } from './alerts/console-usage-source';
@@ -29,7 +28,10 @@ import {
   createIntegrationsArea,
   type IntegrationsConnection,
 } from './integrations/integrations-module';
-import { createPlanningArea } from './planning/planning-module';
+import { createPlanningArea, type PlanningArea } from './planning/planning-module';
+import type { ConnectionPolicy } from './planning/policies';
+import { ReplayGate } from './planning/replay-gate';
+import type { WhatIfResult } from '../shared/planning';
 import type { ReplayDatabase } from './planning/replay-worker';
 import { addToAccountTraffic } from './planning/traffic-store';
 import type { DemoTrafficPort } from './integrations/demo-integrations';
@@ -314,36 +316,52 @@ export function composeBff({
     dailyMaintenance: auditMaintenance,
     beforeLookup: authArea.recentAuthentication,
   });
-  // The primary connection's (the first, whose stack `primary` is): one planning area until
-  // planning is built per connection.
-  const planningConnection = config.connections[0]?.name ?? DEFAULT_CONNECTION;
-  const planning = createPlanningArea({
-    database: consoleStore.database,
-    connection: planningConnection,
-    // The integrations' reports, read through their area: only its SQL names its tables.
-    reportedMinutes: integrations.reportedMinutes(planningConnection),
-    events: rateLimiting.governor.events,
+  // Planning per connection: each records its connection's console traffic (its governor's events)
+  // and replays that connection's recorded traffic, under its own policy or another connection's.
+  const planningPolicies: ConnectionPolicy[] = stacks.map((stack) => ({
+    name: stack.connection.name,
+    label: stack.connection.label,
     inForce: {
-      policy: config.rateLimits.policy,
-      tier: config.upstream.accountTier,
+      policy: stack.config.rateLimits.policy,
+      tier: stack.config.upstream.accountTier,
       overrides: {
-        account: config.rateLimits.accountOverride,
-        ...(config.rateLimits.endpointMinuteLimit === undefined
+        account: stack.config.rateLimits.accountOverride,
+        ...(stack.config.rateLimits.endpointMinuteLimit === undefined
           ? {}
-          : { endpointMinute: config.rateLimits.endpointMinuteLimit }),
+          : { endpointMinute: stack.config.rateLimits.endpointMinuteLimit }),
       },
       moduleRules: moduleRules ?? MODULE_RULES,
     },
-    retentionDays: config.integrations.retentionDays,
-    operations,
-    integrationNames: () => integrations.store.names(),
-    logger,
+  }));
+  // One gate for the replica: REPLAY_CONCURRENCY bounds the replays this process runs, whatever
+  // connection they replay, since they share its CPU and database (docs/planning.md).
+  const replayGate = new ReplayGate<WhatIfResult>({
+    limit: config.planning.replayConcurrency,
     now,
-    replayConcurrency: config.planning.replayConcurrency,
-    ...(replayDatabase
-      ? { replayThreads: { database: replayDatabase, spawn: startReplayThread } }
-      : {}),
   });
+  const plannings = stacks.map((stack, index) =>
+    forConnection(
+      createPlanningArea({
+        database: consoleStore.database,
+        connection: stack.connection.name,
+        // The integrations' reports, read through their area: only its SQL names its tables.
+        reportedMinutes: integrations.reportedMinutes(stack.connection.name),
+        events: stack.rateLimiting.governor.events,
+        inForce: (planningPolicies[index] as ConnectionPolicy).inForce,
+        connections: planningPolicies,
+        retentionDays: config.integrations.retentionDays,
+        operations,
+        integrationNames: () => integrations.store.names(),
+        logger,
+        now,
+        replayGate,
+        ...(replayDatabase
+          ? { replayThreads: { database: replayDatabase, spawn: startReplayThread } }
+          : {}),
+      }),
+      stack.connection.name,
+    ),
+  );
   const areas: AreaModule[] = [
     authArea,
     // Each connection's governor first: blocks from before a restart hold before anything is sent.
@@ -351,7 +369,7 @@ export function composeBff({
     integrationsArea,
     alerts,
     dataSubjects,
-    planning,
+    ...plannings,
     ...extraAreas,
   ];
 
@@ -448,8 +466,10 @@ export function composeBff({
     connections: stacks,
     /** The account-wide view; `integrations.usage.perLimit()` is the per-limit seam. */
     integrations,
-    /** What-if and migration readiness: the recorded traffic (tests read and write it). */
-    planning,
+    /** The first connection's what-if and migration readiness: its recorded traffic (tests). */
+    planning: plannings[0] as PlanningArea,
+    /** Every connection's planning area, in the configured order. */
+    plannings,
     /** The lookup audit trail's chain, records and search (tests read it). */
     audit: dataSubjects.audit,
     /** What is kept beside the trail (tests read it). */

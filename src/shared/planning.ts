@@ -2,6 +2,7 @@
 // traffic under another rate-limit policy, and the v4 migration readiness report. The BFF
 // validates requests with them and the SPA reads answers with them.
 import * as z from 'zod/mini';
+import { CONNECTION_NAME_PATTERN } from './connections';
 import { RATE_LIMIT_POLICIES } from './rate-limits';
 import { RESHAPE_KINDS } from './reshaped-fields';
 
@@ -41,7 +42,10 @@ export type CustomModuleRule = z.infer<typeof CustomModuleRuleSchema>;
  * - `published`: one of the two published versions of the limits, with this account's tier and
  *   vendor-granted overrides;
  * - `custom`: numbers of one's own. Null leaves that limit out; the module rules listed replace
- *   the published ones (an empty list: none).
+ *   the published ones (an empty list: none);
+ * - `connection`: the policy in force of another connection of this console (its published
+ *   version, tier, granted overrides and module rules), to replay this connection's traffic under
+ *   that account's limits ("production's week under UAT's limits").
  */
 export const PolicyChoiceSchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('published'), version: z.enum(RATE_LIMIT_POLICIES) }),
@@ -51,6 +55,10 @@ export const PolicyChoiceSchema = z.discriminatedUnion('kind', [
     accountHour: z.nullable(z.number()),
     endpointMinute: z.nullable(z.number()),
     moduleRules: z.array(CustomModuleRuleSchema).check(z.maxLength(50)),
+  }),
+  z.strictObject({
+    kind: z.literal('connection'),
+    connection: z.string().check(z.regex(CONNECTION_NAME_PATTERN)),
   }),
 ]);
 export type PolicyChoice = z.infer<typeof PolicyChoiceSchema>;
@@ -177,10 +185,16 @@ export const Recorded429sSchema = z.object({
 });
 export type Recorded429s = z.infer<typeof Recorded429sSchema>;
 
+/** A platform connection as the planning answers name it. */
+export const PlanningConnectionSchema = z.object({ name: z.string(), label: z.string() });
+export type PlanningConnection = z.infer<typeof PlanningConnectionSchema>;
+
 /** `POST /api/planning/what-if` answers this. */
 export const WhatIfResultSchema = z.object({
   /** This run's id, stamped in its exports: a file is the result on screen, not a new replay. */
   runId: z.string(),
+  /** The connection whose recorded traffic was replayed (the chosen policy may be another's). */
+  connection: PlanningConnectionSchema,
   period: PlanningPeriodSchema,
   from: IsoTime,
   /** The end of the traffic read: the generation time, never later. */
@@ -203,8 +217,17 @@ export type WhatIfResult = z.infer<typeof WhatIfResultSchema>;
 
 /** `GET /api/planning/policies`: what the what-if form starts from. */
 export const PlanningPoliciesSchema = z.object({
+  /** The connection whose traffic this page replays. */
+  connection: PlanningConnectionSchema,
   inForce: PolicySummarySchema,
   other: PolicySummarySchema,
+  /**
+   * The policy in force of each other connection the person has a role in (none they have no
+   * role in: another account's limits are that account's business), in switcher order.
+   */
+  connections: z.array(
+    z.object({ ...PlanningConnectionSchema.shape, policy: PolicySummarySchema }),
+  ),
   /** The published module rules a custom policy may keep, with their published limits. */
   moduleRules: z.array(
     z.object({
@@ -273,6 +296,8 @@ export type LegacyUse = z.infer<typeof LegacyUseSchema>;
 const Share = z.nullable(z.number());
 
 export const MigrationReportSchema = z.object({
+  /** The connection whose calls are counted. */
+  connection: PlanningConnectionSchema,
   period: PlanningPeriodSchema,
   from: IsoTime,
   to: IsoTime,

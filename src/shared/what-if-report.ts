@@ -80,8 +80,15 @@ export function whatIfCsv(result: WhatIfResult): string {
     ['chosen', result.chosen],
   ] as const;
   const rows: Array<Array<string | number | null>> = [
-    ['run_id', 'generated_at', 'from', 'to', 'recorded_429s'],
-    [result.runId, result.generatedAt, result.from, result.to, result.recorded429s.total],
+    ['run_id', 'generated_at', 'from', 'to', 'recorded_429s', 'connection'],
+    [
+      result.runId,
+      result.generatedAt,
+      result.from,
+      result.to,
+      result.recorded429s.total,
+      result.connection.name,
+    ],
     [],
     ['policy', 'limit', 'period', 'limit_requests', 'kind', 'blocks', 'block_seconds'],
   ];
@@ -172,6 +179,8 @@ function outcomeLines(title: string, outcome: ReplayOutcome): string[] {
 export function whatIfMarkdown(result: WhatIfResult): string {
   return [
     `# What if: ${result.chosen.policy.label}`,
+    '',
+    `The recorded traffic of ${markdownCell(result.connection.label)} (\`${result.connection.name}\`).`,
     '',
     stamp(result),
     '',

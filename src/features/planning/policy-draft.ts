@@ -12,8 +12,10 @@ export interface ModuleDraft {
 }
 
 export interface PolicyDraft {
-  /** The other published version, or numbers of one's own. */
-  readonly kind: 'other' | 'custom';
+  /** The other published version, another connection's policy in force, or numbers of one's own. */
+  readonly kind: 'other' | 'connection' | 'custom';
+  /** With `connection`: whose policy (one of `policies.connections`). */
+  readonly connection: string;
   readonly accountMinute: string;
   readonly accountHour: string;
   readonly endpointMinute: string;
@@ -36,6 +38,7 @@ export function draftFromInForce(policies: PlanningPolicies): PolicyDraft {
   );
   return {
     kind: 'other',
+    connection: policies.connections[0]?.name ?? '',
     accountMinute: text(limitOf(policies, 'account-minute')),
     accountHour: text(limitOf(policies, 'account-hour')),
     endpointMinute: text(limitOf(policies, 'endpoint-minute')),
@@ -61,6 +64,9 @@ export function policyOfDraft(draft: PolicyDraft, policies: PlanningPolicies): D
   if (draft.kind === 'other') {
     const { choice } = policies.other;
     return { ok: true, policy: choice };
+  }
+  if (draft.kind === 'connection') {
+    return { ok: true, policy: { kind: 'connection', connection: draft.connection } };
   }
   const errors = new Map<DraftField, string>();
   const read = (field: DraftField, value: string): number | null => {

@@ -18,7 +18,13 @@ import {
 } from '../../shared/rate-limits';
 import { sampleOf } from '../../shared/schema-fields';
 import { rulesOf } from './policies';
-import { periodWindow, setAsideListed, sourceName, type PlanningDeps } from './what-if';
+import {
+  connectionOf,
+  periodWindow,
+  setAsideListed,
+  sourceName,
+  type PlanningDeps,
+} from './what-if';
 
 const DAY_MS = 86_400_000;
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -169,6 +175,7 @@ export async function migrationReadiness(
     .sort((a, b) => b.calls - a.calls);
 
   return {
+    connection: connectionOf(deps),
     period,
     from: iso(from),
     to: iso(to + 60_000),

@@ -68,7 +68,7 @@ export function migrationCsv(report: MigrationReport): string {
 /** The readiness report as a short Markdown report. */
 export function migrationMarkdown(report: MigrationReport): string {
   const lines = [
-    '# v4 migration readiness',
+    `# v4 migration readiness: ${cell(report.connection.label)}`,
     '',
     `${PLANNING_PERIODS[report.period].label} (${report.from} to ${report.to}): **${pct(report.readiness)}** of ${n(report.dataSubjectCalls)} data-subject calls were already on v4.`,
     '',

@@ -64,7 +64,7 @@ describe('the planning routes', () => {
     expect(csv.headers.get('content-type')).toBe('text/csv; charset=utf-8');
     expect(csv.headers.get('content-disposition')).toBe('attachment; filename="what-if-hour.csv"');
     const lines = (await csv.text()).split('\r\n');
-    expect(lines[0]).toBe('run_id,generated_at,from,to,recorded_429s');
+    expect(lines[0]).toBe('run_id,generated_at,from,to,recorded_429s,connection');
     // The custom policy stated number by number, and the window ends by the generation time.
     expect(lines).toContain('chosen: Custom,Account minute limit,MINUTE,1,hard,account,60');
     const [, generatedAt, , to] = lines[1]!.split(',');

@@ -1,7 +1,8 @@
-// The planning area's routes (docs/planning.md), mounted at /api/planning, for every signed-in
-// role:
-// - `GET /policies`: the policy in force, the other published version, the module rules a custom
-//   policy may keep, the retention;
+// The planning area's routes (docs/planning.md), one connection's, mounted at
+// /api/connections/{connection}/planning (the first connection's also at /api/planning), for every
+// role in that connection:
+// - `GET /policies`: the policy in force, the other published version, the other connections'
+//   policies in force, the module rules a custom policy may keep, the retention;
 // - `POST /what-if`: a replay of the period's traffic against a policy (`?format=csv|markdown`
 //   for the exports);
 // - `GET /migration`: the v4 migration readiness report (same formats).
@@ -19,17 +20,24 @@ import {
   type WhatIfResult,
 } from '../../shared/planning';
 import { PROBLEM_TYPES } from '../../shared/problem';
-import type { AppEnv } from '../http/app-env';
+import type { AppEnv, RequestUser } from '../http/app-env';
 import { ANY_ROLE, type ApiModule } from '../http/api-operation';
 import { firstIssue, invalidBody, readJson } from '../http/json-body';
 import { HttpProblem, invalidParameter } from '../http/problem';
 import { migrationReadiness, type ReadinessDeps } from './migration-readiness';
 import { whatIfCsv, whatIfMarkdown } from '../../shared/what-if-report';
 import { migrationCsv, migrationMarkdown } from './planning-exports';
-import { limitsOf, otherVersion, PolicyRejectedError, rulesOf, summaryOf } from './policies';
+import {
+  chosenConnection,
+  limitsOf,
+  otherVersion,
+  PolicyRejectedError,
+  rulesOf,
+  summaryOf,
+} from './policies';
 import { ReplayBusyError, type ReplayGate } from './replay-gate';
 import type { RunReplay } from './replay-runner';
-import { NoRecordedTrafficError, PeriodTooLongError } from './what-if';
+import { connectionOf, NoRecordedTrafficError, PeriodTooLongError } from './what-if';
 import { NO_STORE } from '../http/no-store';
 import { jsonValueAnswer } from '../http/gzip-answer';
 
@@ -100,13 +108,37 @@ function asProblem(error: unknown): never {
   throw error;
 }
 
-/** `GET /policies`' answer. */
-export function planningPolicies(deps: ReadinessDeps): PlanningPolicies {
+/**
+ * Whether `user` may see the limits of `connection`: only with a role there. Another connection's
+ * policy is that account's contract with the vendor (its tier, the limits it was granted), so a
+ * person without a role in it is not shown it in a list, nor can replay under it (403).
+ */
+const mayPlanIn = (user: RequestUser | undefined, connection: string): boolean =>
+  user?.roles[connection] !== undefined;
+
+/** `GET /policies`' answer, as `user` may see it. */
+export function planningPolicies(
+  deps: ReadinessDeps,
+  user: RequestUser | undefined,
+): PlanningPolicies {
   const inForceChoice = { kind: 'published', version: deps.inForce.policy } as const;
   const otherChoice = { kind: 'published', version: otherVersion(deps.inForce) } as const;
+  const here = connectionOf(deps);
   return {
+    connection: here,
     inForce: summaryOf(inForceChoice, rulesOf(inForceChoice, deps.inForce), deps.inForce),
     other: summaryOf(otherChoice, rulesOf(otherChoice, deps.inForce), deps.inForce),
+    connections: deps.connections
+      .filter((entry) => entry.name !== here.name && mayPlanIn(user, entry.name))
+      .map((entry) => {
+        const choice = { kind: 'connection', connection: entry.name } as const;
+        const rules = rulesOf(choice, deps.inForce, deps.connections);
+        return {
+          name: entry.name,
+          label: entry.label,
+          policy: summaryOf(choice, rules, deps.inForce, deps.connections),
+        };
+      }),
     moduleRules: deps.inForce.moduleRules.map((rule) => {
       const [limit] = limitsOf([rule]);
       return {
@@ -135,16 +167,40 @@ export function planningRoutes(deps: ReadinessDeps & { readonly replays: Plannin
   return new Hono<AppEnv>()
     .get('/policies', (c) =>
       // The policies and the retention: no secret, no echo of the request, so compressed.
-      jsonValueAnswer(c, planningPolicies(deps), NO_STORE),
+      jsonValueAnswer(c, planningPolicies(deps, c.get('user')), NO_STORE),
     )
     .post('/what-if', async (c) => {
       const format = formatOf(c);
       const parsed = WhatIfRequestSchema.safeParse(await readJson(c.req.raw));
       if (!parsed.success) throw firstIssue(parsed.error);
+      const { policy } = parsed.data;
+      if (policy.kind === 'connection') {
+        // An unknown name is a 400 on the field (it is a typing error, as a bad limit is); a
+        // known one the person has no role in, a 403 before anything is read.
+        try {
+          chosenConnection(policy, deps.connections);
+        } catch (error) {
+          asProblem(error);
+        }
+        if (!mayPlanIn(c.get('user'), policy.connection)) {
+          throw new HttpProblem({
+            type: PROBLEM_TYPES.forbidden,
+            title: 'No role in that connection',
+            status: 403,
+            detail: `You have no role in the connection "${policy.connection}", so its limits are not shown to you. Ask a console administrator if you need them.`,
+            parameter: 'policy.connection',
+          });
+        }
+      }
       // The parsed request is in its canonical form (the schema's key order, unknown fields
       // refused), so equal requests have equal keys; the role is what the asker may see, so a
-      // joined asker never receives a result computed for a wider view.
-      const key = JSON.stringify([c.get('user')?.role ?? null, parsed.data]);
+      // joined asker never receives a result computed for a wider view. The gate is the
+      // replica's, shared by every connection, so the key names whose traffic is replayed.
+      const key = JSON.stringify([
+        deps.store.connection,
+        c.get('user')?.roles[deps.store.connection] ?? null,
+        parsed.data,
+      ]);
       const result = await deps.replays.gate
         .run(key, c.req.raw.signal, (signal) => deps.replays.run(parsed.data, signal))
         .catch(asProblem);
@@ -178,10 +234,11 @@ const formats =
 
 export const planningApi: ApiModule = {
   base: '/api/planning',
+  scope: 'connection',
   tag: {
     name: 'Planning',
     description:
-      'What would happen: the account’s recorded traffic replayed under another rate-limit policy, and how far the account has moved its data-subject calls to v4.',
+      'What would happen: one connection’s recorded traffic replayed under another rate-limit policy (another connection’s included), and how far that account has moved its data-subject calls to v4.',
   },
   operations: [
     {
@@ -209,7 +266,8 @@ export const planningApi: ApiModule = {
         },
       },
       problems: {
-        400: 'A limit of a custom policy is zero, negative, fractional or absurd (`parameter` names it), or the period is longer than the retention.',
+        400: 'A limit of a custom policy is zero, negative, fractional or absurd (`parameter` names it), the policy names a connection this console does not serve (`policy.connection`), or the period is longer than the retention.',
+        403: 'The policy is another connection’s, and the person has no role in that connection: its limits are not shown to them.',
         422: 'No request was recorded in the period: there is nothing to replay (`/problems/no-recorded-traffic`).',
         429: 'As many replays run as this replica allows (REPLAY_CONCURRENCY); `Retry-After` and `retryAfterSeconds` say when to try again (`/problems/replay-busy`). The same request while it runs is not refused: it gets that replay’s result.',
       },

@@ -1,5 +1,5 @@
 // The policies a replay can run against: the one in force (the governor's rules), the other
-// published version of the limits, or a custom one. A custom policy is checked before anything
+// published version of the limits, another connection's policy in force, or a custom one. A custom policy is checked before anything
 // is replayed: a zero, negative, fractional or absurd limit is a typing error, named field by
 // field, never a chart that says "no breaches".
 import {
@@ -26,6 +26,13 @@ export interface PolicyInForce {
   readonly overrides: PolicyOverrides;
   /** The module rules of the published limits (or of a test's table). */
   readonly moduleRules: readonly RateLimitRule[];
+}
+
+/** A connection of this console and its policy in force: what a `connection` choice replays under. */
+export interface ConnectionPolicy {
+  readonly name: string;
+  readonly label: string;
+  readonly inForce: PolicyInForce;
 }
 
 /** A custom policy's limit that cannot be replayed: which field, and why. */
@@ -176,11 +183,35 @@ function publishedRules(version: RateLimitPolicy, inForce: PolicyInForce): RateL
   return rulesForPolicy(version, inForce.tier, overrides, inForce.moduleRules);
 }
 
-/** The rules of `choice`; a custom policy's limits are checked first. */
-export function rulesOf(choice: PolicyChoice, inForce: PolicyInForce): RateLimitRule[] {
-  return choice.kind === 'published'
-    ? publishedRules(choice.version, inForce)
-    : customRules(choice, inForce);
+/** The connection a `connection` choice names; one this console does not serve is refused. */
+export function chosenConnection(
+  choice: Extract<PolicyChoice, { kind: 'connection' }>,
+  connections: readonly ConnectionPolicy[],
+): ConnectionPolicy {
+  const found = connections.find((connection) => connection.name === choice.connection);
+  if (!found) {
+    throw new PolicyRejectedError(
+      'policy.connection',
+      `This console serves no connection named "${choice.connection}"; pick one of the connections offered.`,
+    );
+  }
+  return found;
+}
+
+/**
+ * The rules of `choice`; a custom policy's limits are checked first. Another connection's policy
+ * is its published version in force with its tier, overrides and module rules: that account's
+ * limits, not this one's.
+ */
+export function rulesOf(
+  choice: PolicyChoice,
+  inForce: PolicyInForce,
+  connections: readonly ConnectionPolicy[] = [],
+): RateLimitRule[] {
+  if (choice.kind === 'published') return publishedRules(choice.version, inForce);
+  if (choice.kind === 'custom') return customRules(choice, inForce);
+  const other = chosenConnection(choice, connections).inForce;
+  return publishedRules(other.policy, other);
 }
 
 /** The limits of `rules` as the page lists them. */
@@ -199,17 +230,29 @@ export function limitsOf(rules: readonly RateLimitRule[]): PolicyLimit[] {
   );
 }
 
+/** How a policy is named: "Custom", "Published: … (in force)", "UAT's policy in force (…)". */
+function labelOf(
+  choice: PolicyChoice,
+  inForce: PolicyInForce,
+  connections: readonly ConnectionPolicy[],
+): string {
+  if (choice.kind === 'custom') return 'Custom';
+  if (choice.kind === 'published') {
+    return `${POLICY_LABELS[choice.version]}${choice.version === inForce.policy ? ' (in force)' : ''}`;
+  }
+  // The tier is named: two connections on the same published version differ by it.
+  const other = chosenConnection(choice, connections);
+  return `${other.label}’s policy in force (${POLICY_LABELS[other.inForce.policy]}, ${other.inForce.tier} tier)`;
+}
+
 /** A policy as the answer names it. */
 export function summaryOf(
   choice: PolicyChoice,
   rules: readonly RateLimitRule[],
   inForce: PolicyInForce,
+  connections: readonly ConnectionPolicy[] = [],
 ): PolicySummary {
-  const label =
-    choice.kind === 'custom'
-      ? 'Custom'
-      : `${POLICY_LABELS[choice.version]}${choice.version === inForce.policy ? ' (in force)' : ''}`;
-  return { label, choice, limits: limitsOf(rules) };
+  return { label: labelOf(choice, inForce, connections), choice, limits: limitsOf(rules) };
 }
 
 /** The published version that is not in force. */

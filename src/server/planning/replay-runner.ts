@@ -52,6 +52,7 @@ export function workerReplays(options: WorkerReplaysOptions): RunReplay {
       connection: options.connection,
       request,
       inForce: options.deps.inForce,
+      connections: options.deps.connections,
       retentionDays: options.deps.retentionDays,
       names: [...(await options.deps.integrationNames())],
       now: options.deps.now(),

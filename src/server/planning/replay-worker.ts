@@ -10,7 +10,7 @@ import type { WhatIfRequest, WhatIfResult } from '../../shared/planning';
 import { openReadOnlyDatabase, type SqlDatabase } from '../store/database';
 import { openPostgresDatabase } from '../store/postgres-database';
 import { runInBackground } from '../upstream/background-thread';
-import type { PolicyInForce } from './policies';
+import type { ConnectionPolicy, PolicyInForce } from './policies';
 import { TrafficStore, type ReportedMinutes } from './traffic-store';
 import { whatIf } from './what-if';
 
@@ -26,6 +26,8 @@ export interface ReplayJob {
   readonly connection: string;
   readonly request: WhatIfRequest;
   readonly inForce: PolicyInForce;
+  /** Every connection's policy in force, for a replay under another connection's. */
+  readonly connections: readonly ConnectionPolicy[];
   readonly retentionDays: number;
   /** Each integration's name by id, read by the console before the job starts. */
   readonly names: ReadonlyArray<readonly [string, string]>;
@@ -60,6 +62,7 @@ async function replayJob(job: ReplayJob, reportedOn: ReportedMinutesOn): Promise
           connection: job.connection,
         }),
         inForce: job.inForce,
+        connections: job.connections,
         retentionDays: job.retentionDays,
         integrationNames: () => Promise.resolve(new Map(job.names)),
         now: () => job.now,

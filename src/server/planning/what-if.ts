@@ -15,7 +15,7 @@ import {
 } from '../../shared/planning';
 import { limitName, type RateLimitRule } from '../../shared/rate-limits';
 import { attribute, UNATTRIBUTED, type SourceShare } from './attribution';
-import { rulesOf, summaryOf, type PolicyInForce } from './policies';
+import { rulesOf, summaryOf, type ConnectionPolicy, type PolicyInForce } from './policies';
 import { minuteAt, replay, type MinuteSeries, type RefusalTarget, type ReplayRun } from './replay';
 import { loadTraffic, type PolicyGrouping } from './traffic-series';
 import { CONSOLE_SOURCE, type TrafficStore } from './traffic-store';
@@ -35,7 +35,13 @@ export class NoRecordedTrafficError extends Error {
 
 export interface PlanningDeps {
   readonly store: TrafficStore;
+  /** The policy in force on the connection whose traffic `store` holds. */
   readonly inForce: PolicyInForce;
+  /**
+   * Every connection of the console with its policy in force, this one included: a replay may run
+   * under another's, and the answers name the connections by their labels.
+   */
+  readonly connections: readonly ConnectionPolicy[];
   /** Days the traffic is kept (INTEGRATION_RETENTION_DAYS). */
   readonly retentionDays: number;
   /** Each integration's name by id (the registry). */
@@ -107,7 +113,7 @@ function outcomeOf(
   const hard = breaches.find((breach) => breach.kind === 'hard');
   const headroom = run.headroom;
   return {
-    policy: summaryOf(choice, rules, deps.inForce),
+    policy: summaryOf(choice, rules, deps.inForce, deps.connections),
     refused: run.refused,
     refusedWhileBlocked: run.refusedWhileBlocked,
     minutesOver: run.minutesOver,
@@ -177,11 +183,17 @@ async function recorded429s(store: TrafficStore, from: number, to: number) {
   return { total: byEndpoint.reduce((sum, row) => sum + row.throttled, 0), byEndpoint };
 }
 
+/** The connection whose traffic `deps.store` holds, by its name and label. */
+export function connectionOf(deps: Pick<PlanningDeps, 'store' | 'connections'>) {
+  const name = deps.store.connection;
+  return { name, label: deps.connections.find((entry) => entry.name === name)?.label ?? name };
+}
+
 /** Replays the period's traffic against `request.policy` and the policy in force. */
 export async function whatIf(deps: PlanningDeps, request: WhatIfRequest): Promise<WhatIfResult> {
   const inForceChoice: PolicyChoice = { kind: 'published', version: deps.inForce.policy };
   const inForceRules = rulesOf(inForceChoice, deps.inForce);
-  const chosenRules = rulesOf(request.policy, deps.inForce);
+  const chosenRules = rulesOf(request.policy, deps.inForce, deps.connections);
   // One instant for the window and the stamp: the last minute is read as far as it has gone, so
   // the window ends at the generation time, never after it.
   const at = deps.now();
@@ -237,6 +249,7 @@ export async function whatIf(deps: PlanningDeps, request: WhatIfRequest): Promis
   const { bucketMinutes } = PLANNING_PERIODS[request.period];
   return {
     runId: randomUUID(),
+    connection: connectionOf(deps),
     period: request.period,
     from: iso(from),
     to: iso(at),

@@ -20,7 +20,7 @@ import type { ProviderFetch } from '../auth/oidc-discovery';
 import { hashPassword, type ScryptParams } from '../auth/password-hash';
 import { writeUsersFile } from '../auth/users-file';
 import { parseConfig, type Config } from '../config/config';
-import type { ConnectionConfig } from '../config/connection-config';
+import type { ConnectionConfig, RateLimitSettings } from '../config/connection-config';
 import { composeBff } from '../compose';
 import { createLogger, type Logger } from '../observability/logger';
 import type { ReadinessCheck } from '../observability/readiness';
@@ -77,6 +77,8 @@ export interface OtherConnection {
   readonly mock?: MockStateOptions;
   /** The tier its mock and governor keep (default production). */
   readonly tier?: 'production' | 'sandbox';
+  /** Its governor's limits where they differ from the first connection's (granted overrides). */
+  readonly rateLimits?: Partial<RateLimitSettings>;
   /** The secret the console sends (default: the one its mock accepts). */
   readonly clientSecret?: string;
   /** Whether its failing takes the console out of rotation (default false). */
@@ -211,6 +213,7 @@ export async function startBffHarness({
           baseUrl: server.url,
           accountTier: other.tier ?? first.upstream.accountTier,
         },
+        rateLimits: { ...first.rateLimits, ...other.rateLimits },
         oauth: {
           ...first.oauth,
           clientId: otherState.clientId,
@@ -324,8 +327,10 @@ export async function startBffHarness({
     auditEvidence: bff.auditEvidence,
     /** The account-wide view's store and usage of this BFF. */
     integrations: bff.integrations,
-    /** The planning area: the recorded traffic a what-if replays. */
+    /** The first connection's planning area: the recorded traffic a what-if replays. */
     planning: bff.planning,
+    /** Every connection's planning area, in the configured order. */
+    plannings: bff.plannings,
     /** Early warning and alerts: the outbox, each connection's monitor. */
     alerting: bff.alerting,
     /** The mock's rate-limit model, when `mockRateLimits` was given. */

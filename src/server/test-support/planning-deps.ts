@@ -17,16 +17,18 @@ export function planningDeps(
   now: number,
   reported: ReportedMinutes = new ReportedMinutesReader(db, { connection: DEFAULT_CONNECTION }),
 ): ReadinessDeps & { store: TrafficStore } {
+  const inForce = {
+    policy: 'account-and-module',
+    tier: 'production',
+    overrides: {},
+    moduleRules: MODULE_RULES,
+  } as const;
   return {
     store: new TrafficStore(() => Promise.resolve(db), reported, {
       connection: DEFAULT_CONNECTION,
     }),
-    inForce: {
-      policy: 'account-and-module',
-      tier: 'production',
-      overrides: {},
-      moduleRules: MODULE_RULES,
-    },
+    inForce,
+    connections: [{ name: DEFAULT_CONNECTION, label: 'Production', inForce }],
     retentionDays: 7,
     integrationNames: () => integrations.names(),
     now: () => now,

@@ -1,5 +1,7 @@
-// The Planning page's API: the policies a what-if starts from, a replay (a person's action, so a
-// mutation), the readiness report, and both as files.
+// The Planning page's API, one connection's (`/api/connections/{connection}/planning`): the
+// policies a what-if starts from, a replay (a person's action, so a mutation), the readiness
+// report, and both as files. Every query key names the connection: two connections' answers are
+// cached apart.
 import { queryOptions, useMutation } from '@tanstack/react-query';
 import { apiRequest, fetchFile, getJson } from '../../../lib/api-client';
 import { saveFile } from '../../../lib/csv';
@@ -12,27 +14,39 @@ import {
   type WhatIfResult,
 } from '../../../shared/planning';
 import { whatIfCsv, whatIfMarkdown } from '../../../shared/what-if-report';
+import { connectionApiPath } from '../../../shared/connections';
 
-export function planningPoliciesQueryOptions() {
+/** `path` of the planning API of `connection`. */
+const planningPath = (connection: string, path: string) =>
+  connectionApiPath(connection, `/api/planning${path}`);
+
+export function planningPoliciesQueryOptions(connection: string) {
   return queryOptions({
-    queryKey: ['planning', 'policies'],
-    queryFn: getJson('/api/planning/policies', PlanningPoliciesSchema),
+    queryKey: ['planning', connection, 'policies'],
+    queryFn: getJson(planningPath(connection, '/policies'), PlanningPoliciesSchema),
     staleTime: 60_000,
   });
 }
 
-export function migrationQueryOptions(period: PlanningPeriod) {
+export function migrationQueryOptions(connection: string, period: PlanningPeriod) {
   return queryOptions({
-    queryKey: ['planning', 'migration', period],
-    queryFn: getJson(`/api/planning/migration?period=${period}`, MigrationReportSchema),
+    queryKey: ['planning', connection, 'migration', period],
+    queryFn: getJson(
+      planningPath(connection, `/migration?period=${period}`),
+      MigrationReportSchema,
+    ),
     staleTime: 30_000,
   });
 }
 
-export function useWhatIf() {
+export function useWhatIf(connection: string) {
   return useMutation({
+    mutationKey: ['planning', connection, 'what-if'],
     mutationFn: (request: WhatIfRequest) =>
-      apiRequest('/api/planning/what-if', WhatIfResultSchema, { method: 'POST', body: request }),
+      apiRequest(planningPath(connection, '/what-if'), WhatIfResultSchema, {
+        method: 'POST',
+        body: request,
+      }),
     retry: false,
   });
 }
@@ -43,24 +57,29 @@ export type ExportFormat = 'csv' | 'markdown';
 export function downloadWhatIf(result: WhatIfResult, format: ExportFormat): void {
   // Built from the result on screen: the same run, never a replay of a later window.
   const stamp = result.generatedAt.replace(/[:.]/g, '-');
+  const name = `what-if-${result.connection.name}-${result.period}-${stamp}`;
   if (format === 'csv') {
     saveFile(
-      `what-if-${result.period}-${stamp}.csv`,
+      `${name}.csv`,
       new Blob(['\uFEFF', whatIfCsv(result)], { type: 'text/csv;charset=utf-8' }),
     );
   } else {
     saveFile(
-      `what-if-${result.period}-${stamp}.md`,
+      `${name}.md`,
       new Blob([whatIfMarkdown(result)], { type: 'text/markdown;charset=utf-8' }),
     );
   }
 }
 
-/** Downloads the readiness report of `period` as a file. */
-export async function downloadMigration(period: PlanningPeriod, format: ExportFormat) {
+/** Downloads the readiness report of `connection` over `period` as a file. */
+export async function downloadMigration(
+  connection: string,
+  period: PlanningPeriod,
+  format: ExportFormat,
+) {
   const file = await fetchFile(
-    `/api/planning/migration?period=${period}&format=${format}`,
-    `v4-readiness.${format}`,
+    planningPath(connection, `/migration?period=${period}&format=${format}`),
+    `v4-readiness-${connection}.${format}`,
   );
   saveFile(file.fileName, file.blob);
 }

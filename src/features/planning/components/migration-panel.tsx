@@ -1,6 +1,7 @@
-// The v4 migration readiness tab: the share of the account's data-subject calls already on v4
-// (overall, per source, per day), then every legacy operation still called, by whom, and what
-// replaces it: what its documented answer adds or leaves out, and which limit counts it after.
+// The v4 migration readiness tab: the share of the connection's data-subject calls already on v4
+// (overall, per source, per day), beside the person's other connections', then every legacy
+// operation still called, by whom, and what replaces it: what its documented answer adds or
+// leaves out, and which limit counts it after.
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { LoadErrorPanel } from '../../../components/ui/load-error-panel';
@@ -14,9 +15,10 @@ import {
 } from '../../../shared/planning';
 import { downloadMigration, migrationQueryOptions, type ExportFormat } from '../api/planning-api';
 import { describeReshaped } from '../../../shared/reshaped-fields';
+import { percentOf } from '../readiness-share';
+import { MigrationComparison } from './migration-comparison';
 import { SetAsideList } from './set-aside-list';
 
-const percent = (share: number | null) => (share === null ? '—' : `${Math.round(share * 100)} %`);
 /** Fields named in a row before "and N more". */
 const FIELDS_SHOWN = 6;
 
@@ -109,11 +111,12 @@ export interface MigrationPanelProps {
 }
 
 export function MigrationPanel({ policies, period, onPeriod }: MigrationPanelProps) {
-  const report = useQuery(migrationQueryOptions(period));
+  const connection = policies.connection.name;
+  const report = useQuery(migrationQueryOptions(connection, period));
   const [exportError, setExportError] = useState<string | null>(null);
   const download = (format: ExportFormat) => {
     setExportError(null);
-    downloadMigration(period, format).catch((error: unknown) =>
+    downloadMigration(connection, period, format).catch((error: unknown) =>
       setExportError(error instanceof Error ? error.message : 'The export failed.'),
     );
   };
@@ -163,12 +166,14 @@ export function MigrationPanel({ policies, period, onPeriod }: MigrationPanelPro
             </p>
           ) : (
             <p className="migration-figure">
-              <strong>{percent(data.readiness)}</strong> of {formatCount(data.dataSubjectCalls)}{' '}
+              <strong>{percentOf(data.readiness)}</strong> of {formatCount(data.dataSubjectCalls)}{' '}
               data-subject calls were already on v4 ({formatCount(data.v4Calls)}).
             </p>
           )
         ) : null}
       </div>
+
+      <MigrationComparison connection={connection} period={period} />
 
       {report.isPending ? (
         <StatusPanel role="status" title="Reading the period’s calls…" busy />
@@ -195,7 +200,7 @@ export function MigrationPanel({ policies, period, onPeriod }: MigrationPanelPro
                     <tr key={source.source}>
                       <td>{source.name}</td>
                       <td>{formatCount(source.calls)}</td>
-                      <td>{percent(source.readiness)}</td>
+                      <td>{percentOf(source.readiness)}</td>
                     </tr>
                   ))}
                 </tbody>
@@ -213,7 +218,7 @@ export function MigrationPanel({ policies, period, onPeriod }: MigrationPanelPro
                     <span>
                       {day.readiness === null
                         ? 'no calls'
-                        : `${percent(day.readiness)} of ${formatCount(day.calls)}`}
+                        : `${percentOf(day.readiness)} of ${formatCount(day.calls)}`}
                     </span>
                   </li>
                 ))}

@@ -1,9 +1,11 @@
-// The Planning page (every role): what would happen under another rate-limit policy, replayed on
-// the account's recorded traffic, and how far the account's data-subject calls have moved to v4.
-// The tab and the period are in the URL.
+// Page `/c/{connection}/planning` (every role): what would happen under another rate-limit policy
+// (another connection's included), replayed on that connection's recorded traffic, and how far its
+// data-subject calls have moved to v4, beside the person's other connections. The tab and the
+// period are in the URL.
 import { useQuery } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
 import { LoadErrorPanel } from '../../../components/ui/load-error-panel';
+import { usePageConnectionName } from '../../../lib/connections-query';
 import { PageHeader } from '../../../components/ui/page-header';
 import { StatusPanel } from '../../../components/ui/status-panel';
 import type { PlanningPeriod } from '../../../shared/planning';
@@ -27,7 +29,8 @@ const TAB_LABELS: Readonly<Record<PlanningTab, string>> = {
 export function PlanningPage() {
   const [params, setParams] = useSearchParams();
   const view = readPlanningView(params);
-  const policies = useQuery(planningPoliciesQueryOptions());
+  const connection = usePageConnectionName();
+  const policies = useQuery(planningPoliciesQueryOptions(connection));
   const go = (change: Partial<PlanningView>) =>
     setParams(writePlanningView({ ...view, ...change }), { replace: true });
   // A period longer than the retention is not offered; a link asking for one falls back.
@@ -54,8 +57,8 @@ export function PlanningPage() {
   return (
     <section className="page page-stack planning-page" aria-labelledby="planning-title">
       <PageHeader titleId="planning-title" title="Planning">
-        What would happen: the account’s recorded traffic replayed under another rate-limit policy,
-        and how far its data-subject calls have moved to v4.
+        What would happen: this connection’s recorded traffic replayed under another rate-limit
+        policy, another connection’s included, and how far its data-subject calls have moved to v4.
       </PageHeader>
       <div role="tablist" aria-label="Planning" className="planning-tabs">
         {PLANNING_TABS.map((tab) => (
@@ -87,7 +90,10 @@ export function PlanningPage() {
           <LoadErrorPanel title="The policies could not be loaded" query={policies} />
         ) : null}
         {policies.data && view.tab === 'what-if' ? (
+          // Keyed by connection: a switch starts from that connection's policy, with no other
+          // connection's replay left on screen.
           <WhatIfPanel
+            key={connection}
             policies={policies.data}
             period={period}
             onPeriod={(value) => go({ period: value })}
@@ -95,6 +101,7 @@ export function PlanningPage() {
         ) : null}
         {policies.data && view.tab === 'migration' ? (
           <MigrationPanel
+            key={connection}
             policies={policies.data}
             period={period}
             onPeriod={(value) => go({ period: value })}

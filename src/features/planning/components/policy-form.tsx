@@ -1,6 +1,7 @@
-// The what-if's question: which policy (the other published version, or numbers of one's own,
-// starting from the policy in force) over which period. Every field keeps what was typed when the
-// BFF refuses it, and the refusal is shown under the field it names.
+// The what-if's question: which policy (the other published version, another connection's policy
+// in force, or numbers of one's own, starting from the policy in force) over which period. Every
+// field keeps what was typed when the BFF refuses it, and the refusal is shown under the field it
+// names.
 import type { FormEvent } from 'react';
 import { FieldError, FormField } from '../../../components/ui/form-field';
 import { formatCount } from '../../../lib/format';
@@ -9,6 +10,7 @@ import {
   PLANNING_PERIODS,
   type PlanningPeriod,
   type PlanningPolicies,
+  type PolicyLimit,
 } from '../../../shared/planning';
 import type { DraftField, ModuleDraft, PolicyDraft } from '../policy-draft';
 
@@ -64,6 +66,23 @@ function LimitInput({
   );
 }
 
+/**
+ * A policy's limits on one line, after its name: the account's and the per-endpoint limit by
+ * number, the module rules' counted (a published account-and-module policy has over a dozen,
+ * which would make the line a paragraph; the result lists them all).
+ */
+function LimitsInBrief({ limits }: { limits: readonly PolicyLimit[] }) {
+  const modules = limits.filter((limit) => limit.scope === 'module').length;
+  const named = limits
+    .filter((limit) => limit.scope !== 'module')
+    .map((limit) => `${limit.name}: ${formatCount(limit.limit)}`);
+  return (
+    <span className="muted">
+      ({[...named, ...(modules > 0 ? [counted(modules, 'module limit')] : [])].join(' · ')})
+    </span>
+  );
+}
+
 export function PolicyForm(props: PolicyFormProps) {
   const { policies, draft, onDraft, errors } = props;
   const submit = (event: FormEvent) => {
@@ -79,7 +98,7 @@ export function PolicyForm(props: PolicyFormProps) {
     });
   return (
     <form className="card what-if-form" onSubmit={submit} aria-labelledby="what-if-form-title">
-      <h2 id="what-if-form-title">Replay the account’s traffic</h2>
+      <h2 id="what-if-form-title">Replay {policies.connection.label}’s traffic</h2>
       <fieldset className="what-if-choice">
         <legend className="field-label">Policy to compare with the one in force</legend>
         <label>
@@ -89,15 +108,22 @@ export function PolicyForm(props: PolicyFormProps) {
             checked={draft.kind === 'other'}
             onChange={() => onDraft({ ...draft, kind: 'other' })}
           />{' '}
-          {policies.other.label}{' '}
-          <span className="muted">
-            (
-            {policies.other.limits
-              .map((limit) => `${limit.name}: ${formatCount(limit.limit)}`)
-              .join(' · ')}
-            )
-          </span>
+          {policies.other.label} <LimitsInBrief limits={policies.other.limits} />
         </label>
+        {/* Only the connections the person has a role in: the BFF lists no other. */}
+        {policies.connections.map((connection) => (
+          <label key={connection.name}>
+            <input
+              type="radio"
+              name="policy-kind"
+              checked={draft.kind === 'connection' && draft.connection === connection.name}
+              onChange={() =>
+                onDraft({ ...draft, kind: 'connection', connection: connection.name })
+              }
+            />{' '}
+            {connection.policy.label} <LimitsInBrief limits={connection.policy.limits} />
+          </label>
+        ))}
         <label>
           <input
             type="radio"

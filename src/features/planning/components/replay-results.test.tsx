@@ -39,6 +39,7 @@ const outcome = (breaches: Breach[]): ReplayOutcome => ({
 
 const result: WhatIfResult = {
   runId: 'run-1',
+  connection: { name: 'default', label: 'Production (EU)' },
   period: 'hour',
   from: '2026-11-25T15:02:00.000Z',
   to: '2026-11-25T16:02:00.000Z',

@@ -95,6 +95,10 @@ export function ReplayResults({ result }: { result: WhatIfResult }) {
   const { chosen } = result;
   return (
     <div className="stack what-if-results" aria-live="polite">
+      {/* Whose traffic, under whose policy: another connection's is named by its label. */}
+      <h3 className="what-if-run-title">
+        {result.connection.label}’s traffic under {chosen.policy.label}
+      </h3>
       <p className="what-if-summary">
         {PLANNING_PERIODS[result.period].label}: {counted(result.requests, 'request')} in{' '}
         {counted(result.activeMinutes, 'minute')}, replayed a minute at a time. Busiest minute{' '}
@@ -107,7 +111,7 @@ export function ReplayResults({ result }: { result: WhatIfResult }) {
       </p>
       <div className="what-if-outcomes">
         <Outcome
-          title="Under the policy in force"
+          title={`Under ${result.connection.label}’s policy in force`}
           outcome={result.inForce}
           note={baselineNote(result)}
         />

@@ -36,7 +36,7 @@ export function WhatIfPanel({ policies, period, onPeriod }: WhatIfPanelProps) {
   const [draft, setDraft] = useState<PolicyDraft>(() => draftFromInForce(policies));
   const [localErrors, setLocalErrors] = useState<ReadonlyMap<DraftField, string>>(new Map());
   const [exportError, setExportError] = useState<string | null>(null);
-  const replay = useWhatIf();
+  const replay = useWhatIf(policies.connection.name);
 
   const problem = replay.error instanceof ApiError ? replay.error.problem : null;
   const refusedField =

@@ -1,8 +1,10 @@
-// What `GET /api/planning/policies` answers for the planning page's tests: the account-and-module
-// limits in force (the account's two and the v2 quota), two module rules, a week's retention.
+// What `GET /api/planning/policies` answers for the planning page's tests: Production (EU)'s
+// account-and-module limits in force (the account's two and the v2 quota), UAT's policy offered,
+// two module rules, a week's retention.
 import type { PlanningPolicies } from '../../../shared/planning';
 
 export const policies: PlanningPolicies = {
+  connection: { name: 'default', label: 'Production (EU)' },
   inForce: {
     label: 'Published: account and module limits (in force)',
     choice: { kind: 'published', version: 'account-and-module' },
@@ -44,6 +46,17 @@ export const policies: PlanningPolicies = {
     choice: { kind: 'published', version: 'per-endpoint' },
     limits: [],
   },
+  connections: [
+    {
+      name: 'uat',
+      label: 'UAT',
+      policy: {
+        label: 'UAT’s policy in force (Published: account and module limits, sandbox tier)',
+        choice: { kind: 'connection', connection: 'uat' },
+        limits: [],
+      },
+    },
+  ],
   moduleRules: [
     {
       id: 'v2-datasubjects-quota',
