@@ -27,6 +27,7 @@ import { loadOperationsCatalog } from './data-subjects/operations-file';
 import type { DemoControlsPort } from './demo/demo-controls-routes';
 import { createIntegrationsArea } from './integrations/integrations-module';
 import { createPlanningArea } from './planning/planning-module';
+import { createOverviewArea } from './rate-limits/overview-routes';
 import type { ReplayDatabase } from './planning/replay-worker';
 import { addToAccountTraffic } from './planning/traffic-store';
 import type { DemoTrafficPort } from './integrations/demo-integrations';
@@ -310,10 +311,26 @@ export function composeBff({
       ? { replayThreads: { database: replayDatabase, spawn: startReplayThread } }
       : {}),
   });
+  // The rate-limits page's overview of every connection, read from each stack's governor and
+  // token manager (nothing is sent upstream for it).
+  const overview = createOverviewArea({
+    connections: stacks.map((stack) => ({
+      name: stack.connection.name,
+      label: stack.connection.label,
+      colour: stack.connection.colour,
+      tier: stack.config.upstream.accountTier,
+      governor: stack.rateLimiting.governor,
+      governorMode: () => stack.rateLimits.scaleOut.mode(),
+      lastTokenFailure: () => stack.tokens.lastFailure(),
+    })),
+    logger,
+    now,
+  });
   const areas: AreaModule[] = [
     authArea,
     // Each connection's governor first: blocks from before a restart hold before anything is sent.
     ...stacks.flatMap((stack) => stack.areas),
+    overview,
     integrationsArea,
     alerts,
     dataSubjects,
