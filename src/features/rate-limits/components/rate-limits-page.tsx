@@ -34,6 +34,8 @@ import { DemoControlsPanel } from './demo-controls-panel';
 import { ReportedLimitsPanel } from './reported-limits-panel';
 import { HeadroomGauges } from './headroom-gauges';
 import { AccountWideView } from './account-wide-view';
+import { ConnectionsOverview } from './connections-overview';
+import { overviewQueryKey } from '../api/overview-api';
 import { IncidentFiltersBar } from './incident-filters';
 import { IncidentsTable } from './incidents-table';
 import { IncidentExportButtons } from './incident-export-buttons';
@@ -64,13 +66,16 @@ export function RateLimitsPage() {
   // The account-wide card's data, shared with it through the cache: "Copy for support" says it too.
   // Integrations still report to the first connection only (docs/architecture.md, "Connections"):
   // another connection's page says so instead of showing the first one's figures as its own.
-  const firstConnection = useConnections().data?.[0];
+  const connectionList = useConnections();
+  const firstConnection = connectionList.data?.[0];
   const accountWideHere = firstConnection === undefined || firstConnection.name === connection;
   const account = useQuery({ ...accountUsageQueryOptions(), enabled: accountWideHere });
   const role = useViewerRole();
   const status = useStreamStatus();
 
   useIncidentSignals((signal) => {
+    // A block starting or ending here shows on this connection's card of the overview at once.
+    void queryClient.invalidateQueries({ queryKey: overviewQueryKey });
     if (signal.type === 'resync') {
       void queryClient.invalidateQueries({ queryKey: rateLimitKeys.incidents(connection) });
       return;
@@ -157,7 +162,10 @@ export function RateLimitsPage() {
           most of a screen). Drawn before these arrived, everything below jumped down by their
           height (Lighthouse: layout shifts of 0.7, then 0.24; bench/findings/lighthouse.md). The
           route starts all three as the page's code loads. */}
-      {meta.isPending || rules.isPending || (accountWideHere && account.isPending) ? (
+      {meta.isPending ||
+      rules.isPending ||
+      connectionList.isPending ||
+      (accountWideHere && account.isPending) ? (
         <p className="muted">Loading…</p>
       ) : (
         <>
@@ -169,6 +177,13 @@ export function RateLimitsPage() {
               {incidents.data ? ` (${rows.length}${incidents.hasNextPage ? '+' : ''})` : ''}
             </JumpLink>
           </nav>
+
+          {/* Every connection side by side, first: with one connection it would repeat this page.
+          Its cards hold their height from the first paint (the switcher's list places them), so
+          nothing below moves when their figures arrive. */}
+          {connectionList.data && connectionList.data.length > 1 ? (
+            <ConnectionsOverview current={connection} connections={connectionList.data} />
+          ) : null}
 
           {/* Auditors change nothing, demo controls included (the BFF answers them 403). */}
           {showDemo && role.data !== 'auditor' ? (
