@@ -55,6 +55,11 @@ const overview = (connections: ConnectionOverview[]): RateLimitOverview => ({
   connections,
 });
 
+/** Answers production's card as usual and UAT's with `uat`, at `now`. */
+function serveCards(uat: Partial<ConnectionOverview>) {
+  answer = () => jsonAnswer(overview([card({ name: 'default' }), card({ ...uat, name: 'uat' })]));
+}
+
 stubApiPerTest((url) => (url.startsWith('/api/rate-limit-overview') ? answer() : undefined));
 afterEach(() => {
   vi.useRealTimers();
@@ -74,20 +79,13 @@ const cardOf = (label: string) =>
 describe('ConnectionsOverview', () => {
   it("shows each connection's card as a link to its page, the current one marked", async () => {
     now = Date.now();
-    answer = () =>
-      jsonAnswer(
-        overview([
-          card({ name: 'default' }),
-          card({
-            name: 'uat',
-            tier: 'sandbox',
-            limits: [
-              limit('account-minute', 'MINUTE', 90, 100),
-              limit('account-hour', 'HOUR', 90, 1_000),
-            ],
-          }),
-        ]),
-      );
+    serveCards({
+      tier: 'sandbox',
+      limits: [
+        limit('account-minute', 'MINUTE', 90, 100),
+        limit('account-hour', 'HOUR', 90, 1_000),
+      ],
+    });
     renderOverview();
     expect(await screen.findAllByText('Tightest: Account minute limit')).toHaveLength(2);
     const production = cardOf('Production \\(EU\\)');
@@ -119,8 +117,7 @@ describe('ConnectionsOverview', () => {
       until: now + 42_000,
       incidentKey: 'a1',
     });
-    answer = () =>
-      jsonAnswer(overview([card({ name: 'default' }), card({ name: 'uat', blocks: [block] })]));
+    serveCards({ blocks: [block] });
     renderOverview();
     await screen.findAllByText(/Tightest/);
     const uat = cardOf('UAT');
@@ -133,22 +130,15 @@ describe('ConnectionsOverview', () => {
 
   it("says a failing connection's platform and limits could not be had, and keeps the other's figures", async () => {
     now = Date.now();
-    answer = () =>
-      jsonAnswer(
-        overview([
-          card({ name: 'default' }),
-          card({
-            name: 'uat',
-            platform: {
-              state: 'unreachable',
-              title: 'The platform’s token endpoint could not be reached',
-            },
-            limits: null,
-            problem:
-              'The limits of this connection could not be read just now; its own page may say more.',
-          }),
-        ]),
-      );
+    serveCards({
+      platform: {
+        state: 'unreachable',
+        title: 'The platform’s token endpoint could not be reached',
+      },
+      limits: null,
+      problem:
+        'The limits of this connection could not be read just now; its own page may say more.',
+    });
     renderOverview();
     await screen.findAllByText(/Platform/);
     const uat = cardOf('UAT');
@@ -164,13 +154,7 @@ describe('ConnectionsOverview', () => {
 
   it('says a refused credential on that card', async () => {
     now = Date.now();
-    answer = () =>
-      jsonAnswer(
-        overview([
-          card({ name: 'default' }),
-          card({ name: 'uat', platform: { state: 'credential-refused' } }),
-        ]),
-      );
+    serveCards({ platform: { state: 'credential-refused' } });
     renderOverview('uat');
     expect(await screen.findByText(/Credential refused/)).toBeInTheDocument();
     expect(cardOf('UAT')).toHaveAttribute('aria-current', 'page');
