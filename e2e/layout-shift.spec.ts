@@ -101,7 +101,9 @@ test.describe('with two connections (demo mode)', () => {
     await expect(page.getByRole('region', { name: 'All connections' })).toContainText('Loading…');
     await twoFrames(page);
     release();
-    await expect(page.getByRole('region', { name: 'All connections' })).toContainText('Tightest:');
+    await expect(page.getByRole('region', { name: 'All connections' })).toContainText(
+      'Tightest limit',
+    );
     await twoFrames(page);
     expect(await totalShift(page)).toBeLessThan(0.1);
   });

@@ -87,7 +87,7 @@ describe('ConnectionsOverview', () => {
       ],
     });
     renderOverview();
-    expect(await screen.findAllByText('Tightest: Account minute limit')).toHaveLength(2);
+    expect(await screen.findAllByText('Account minute limit')).toHaveLength(2);
     const production = cardOf('Production \\(EU\\)');
     expect(production).toHaveAttribute('href', '/c/default/rate-limits');
     expect(production).toHaveAttribute('aria-current', 'page');

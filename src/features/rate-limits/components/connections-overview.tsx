@@ -71,6 +71,7 @@ function CardLink({
   current,
   head,
   describedBy,
+  blocked = false,
   children,
 }: {
   name: string;
@@ -79,6 +80,8 @@ function CardLink({
   current: boolean;
   head?: ReactNode;
   describedBy?: string;
+  /** A block runs in the connection: the card's edge says so at a glance. */
+  blocked?: boolean;
   children: ReactNode;
 }) {
   const id = useId();
@@ -86,6 +89,7 @@ function CardLink({
     <Link
       to={connectionPagePath(name, 'rate-limits')}
       className="overview-card"
+      data-blocked={blocked || undefined}
       aria-current={current ? 'page' : undefined}
       aria-labelledby={`${id}-name`}
       aria-describedby={describedBy}
@@ -179,14 +183,16 @@ function OverviewCard({
       current={current}
       head={<span className="muted overview-tier">{card.tier}</span>}
       describedBy={`${id}-tightest ${id}-state`}
+      blocked={block !== undefined}
     >
       <span className="overview-tightest" id={`${id}-tightest`}>
         {card.limits === null ? (
           <span className="overview-problem">{card.problem}</span>
         ) : tightest ? (
           <>
+            <span className="muted overview-tightest-label">Tightest limit</span>
             <span className="overview-tightest-text">
-              <span className="overview-tightest-name">Tightest: {nameOf(tightest)}</span>{' '}
+              <span className="overview-tightest-name">{nameOf(tightest)}</span>{' '}
               <strong>{figuresOf(tightest)}</strong>
             </span>
             <span
@@ -236,6 +242,19 @@ function OverviewCard({
 /** Every limit as one small meter, in the governor's order: the whole picture in one line. */
 function LimitStrip({ limits }: { limits: readonly OverviewLimit[] }) {
   return (
+    <span className="overview-strip-row">
+      <LimitBars limits={limits} />
+      {limits.length > 0 ? (
+        <span className="muted overview-strip-count" aria-hidden="true">
+          {limits.length} limits
+        </span>
+      ) : null}
+    </span>
+  );
+}
+
+function LimitBars({ limits }: { limits: readonly OverviewLimit[] }) {
+  return (
     <span className="overview-strip" role="list" aria-label="Every limit">
       {limits.map((limit) => {
         const share = limit.limit > 0 ? Math.min(1, limit.used / limit.limit) : 0;
@@ -250,8 +269,8 @@ function LimitStrip({ limits }: { limits: readonly OverviewLimit[] }) {
           >
             <span
               className="overview-strip-fill"
-              // At least a sliver, so an unused limit still shows as one.
-              style={{ height: `${Math.max(8, share * 100)}%` }}
+              // Any use at least a sliver, so one request in 200,000 is not read as none.
+              style={{ height: `${share > 0 ? Math.max(12, share * 100) : 0}%` }}
             />
             <span className="visually-hidden">{text}</span>
           </span>
