@@ -115,6 +115,14 @@ export const startReplayThread = (): Worker =>
     new URL('./replay-thread.js', import.meta.url),
   );
 
+/** A connection as its alerts name it (alert-monitor.ts). */
+const watched = (stack: ConnectionStack, named: boolean, onAlertsPage: boolean) => ({
+  name: stack.connection.name,
+  label: stack.connection.label,
+  named,
+  onAlertsPage,
+});
+
 /** The composed BFF: its app, its areas' parts tests read, and its start and shutdown. */
 export function composeBff({
   config,
@@ -252,19 +260,33 @@ export function composeBff({
     onDeliveryOutcome: (outcome) => metrics.alertDeliveries.inc({ outcome }),
     config,
     database: consoleStore.database,
-    governor: rateLimiting.governor,
-    hub: rateLimiting.hub,
+    // One monitor per connection, each alert naming its connection; the label leads each
+    // summary only where there are several.
+    connections: [
+      {
+        connection: watched(primary, stacks.length > 1, true),
+        governor: rateLimiting.governor,
+        hub: rateLimiting.hub,
+        // The forecast reads the whole account: the console's own requests plus every
+        // integration's. The integrations are the first connection's until they are built per
+        // connection; the other connections' forecasts read the console's own requests.
+        usage: accountUsageSource(consoleUsageSource(rateLimiting.governor), integrations.usage),
+        silentReporters: async () =>
+          (await integrations.usage.overview()).integrations
+            .filter((integration) => integration.stale && integration.lastReportAt !== null)
+            .map((integration) => ({
+              name: integration.name,
+              lastReportAt: Date.parse(integration.lastReportAt ?? ''),
+            })),
+      },
+      ...stacks.slice(1).map((stack) => ({
+        connection: watched(stack, true, false),
+        governor: stack.rateLimiting.governor,
+        hub: stack.rateLimiting.hub,
+      })),
+    ],
     logger,
     now,
-    // The forecast reads the whole account: the console's own requests plus every integration's.
-    usage: accountUsageSource(consoleUsageSource(rateLimiting.governor), integrations.usage),
-    silentReporters: async () =>
-      (await integrations.usage.overview()).integrations
-        .filter((integration) => integration.stale && integration.lastReportAt !== null)
-        .map((integration) => ({
-          name: integration.name,
-          lastReportAt: Date.parse(integration.lastReportAt ?? ''),
-        })),
   });
   const dataSubjects = createDataSubjectsArea({
     recordChange,

@@ -4,6 +4,7 @@
 // (sign-in, the audit trail, alerts, integrations), which borrow a connection's parts by name.
 import type { Config } from './config/config';
 import type { ConnectionConfig } from './config/connection-config';
+import { settingNames } from './config/connection-settings';
 import type { RedisClient } from './redis/redis-connection';
 import type { RateLimitRule } from '../shared/rate-limits';
 import { DEFAULT_CONNECTION } from '../shared/connections';
@@ -131,7 +132,10 @@ export function composeConnection(deps: ConnectionStackDeps) {
   // single-flight and its one renewal per 401 without a distributed lock, unaffected by Redis
   // being away. Should the upstream ever revoke older tokens when it issues a new one (it does
   // not say), replicas would take turns renewing; console_token_requests_total would show it.
+  // Failures name this connection's settings as the administrator gave them.
+  const names = settingNames(connection.name, deps.config.connectionsFrom);
   const tokens = new TokenManager({
+    settingNames: names,
     tokenUrl,
     clientId: config.oauth.clientId,
     clientSecret: config.oauth.clientSecret,
@@ -153,7 +157,7 @@ export function composeConnection(deps: ConnectionStackDeps) {
     now,
     onTokenRequest: (event) => {
       metrics.tokenRequests.inc({ ...labels, outcome: event.outcome });
-      logTokenRequest(logger, event, config.oauth.tokenEncoding);
+      logTokenRequest(logger, event, config.oauth.tokenEncoding, names);
     },
   });
   const upstream = new UpstreamClient({

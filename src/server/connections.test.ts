@@ -1,7 +1,7 @@
 // One console, two platform connections: each connection's routes reach its own platform with its
 // own credential and governor, a block in one does not hold the other, the old paths stay
 // `default`'s, and a connection nobody configured is a 404 that sends nothing anywhere.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DEMO_IDENTIFIERS } from '../shared/data-subject-demo';
 import { startBffHarness, type BffHarness } from './test-support/bff-harness';
 import { withPurpose } from './test-support/lookup-purpose';
@@ -110,8 +110,22 @@ describe('two connections in one console', () => {
     expect(Object.keys(body.checks)).toEqual(expect.arrayContaining(['token', 'uat/token']));
   });
 
-  it("keeps a 429 block to the connection that met it: the other's pages are served", async () => {
+  it("keeps a 429 block to the connection that met it: the other's pages are served, and the alert names UAT", async () => {
     const uat = h.others.get('uat')!;
+    // An admin's destination for block alerts (at an address the guard refuses to call: what is
+    // looked at is what was queued, and for which connection).
+    await h.alerting.store.createDestination({
+      id: 'ops-blocks',
+      name: 'Ops',
+      kind: 'webhook',
+      url: 'http://127.0.0.1:9/hook',
+      secret: null,
+      signing: null,
+      events: ['block.started'],
+      enabled: true,
+      holdBackSeconds: 60,
+      createdAt: new Date().toISOString(),
+    });
     uat.server.state.injectFault({ operation: 'event-types', status: 429, retryAfterSeconds: 60 });
     await h.request('/api/connections/uat/event-types');
     // UAT's governor now holds UAT back: asked again, nothing more reaches UAT's platform.
@@ -129,5 +143,14 @@ describe('two connections in one console', () => {
     const defaultBefore = toDefault();
     expect((await h.request('/api/event-types')).status).toBe(200);
     expect(toDefault()).toBeGreaterThan(defaultBefore);
+    // UAT's monitor raised the block's alert as UAT's; production's raised none.
+    await vi.waitFor(async () =>
+      expect(
+        (await h.alerting.store.listDeliveries('ops-blocks', 10)).map((alert) => [
+          alert.connection,
+          alert.summary.split(':')[0],
+        ]),
+      ).toEqual([['uat', 'UAT']]),
+    );
   });
 });

@@ -20,7 +20,7 @@ function describeEventTypesProblem(problem: Problem): ProblemText {
       return {
         title: "The privacy platform rejected the console's credentials",
         advice:
-          'The OAuth client ID or secret the console signs in with is wrong, expired or revoked. Ask an administrator to check OAUTH_CLIENT_ID and OAUTH_CLIENT_SECRET.',
+          'The OAuth client ID or secret the console signs in with is wrong, expired or revoked. Ask an administrator to check this connection’s client ID and secret.',
       };
     case PROBLEM_TYPES.upstreamBadRequest:
       return {

@@ -10,7 +10,13 @@ import { openDatabase, type SqlDatabase } from '../store/database';
 import { sortableId } from '../store/sortable-id';
 import { alertPipeline, MANUAL_SCHEDULER } from '../test-support/alert-pipeline';
 import { AlertConditions } from './alert-conditions';
-import { AlertMonitor, holdingSince, type AlertMonitorOptions } from './alert-monitor';
+import {
+  AlertMonitor,
+  holdingSince,
+  type AlertMonitorOptions,
+  type WatchedConnection,
+} from './alert-monitor';
+import type { AlertPayload } from './alert-payload';
 import type { AlertStore, StoredDestination } from './alert-store';
 import type { LimitSample } from './forecast';
 
@@ -239,5 +245,104 @@ describe('alerts from the governor holding requests back', () => {
     await monitor.evaluate();
     expect(await log(quick.id)).toEqual(['governor.holding']);
     expect(await log(patient.id)).toEqual(['governor.holding']);
+  });
+});
+
+describe('alerts of several connections', () => {
+  const production: WatchedConnection = {
+    name: 'default',
+    label: 'Production (EU)',
+    named: true,
+    onAlertsPage: true,
+  };
+  const uat: WatchedConnection = { name: 'uat', label: 'UAT', named: true, onAlertsPage: false };
+
+  /** Two monitors on one outbox, each watching its connection, with links to the console. */
+  function watchBoth(uatSamples: () => LimitSample[]) {
+    const { service } = alertPipeline(
+      () => Promise.resolve(db),
+      clock,
+      {
+        http: { allowPrivate: false, demo: false, timeoutMs: 1_000, maxResponseBytes: 1_024 },
+        maxAttempts: 3,
+      },
+      { publicOrigin: 'https://console.example' },
+    );
+    return {
+      production: new AlertMonitor({ ...options, service, connection: production }),
+      uat: new AlertMonitor({
+        ...options,
+        service,
+        connection: uat,
+        usage: { sample: async () => uatSamples() },
+      }),
+    };
+  }
+
+  /** Each alert queued for `id`, oldest first: its connection, summary and sent payload. */
+  async function alerts(id: string) {
+    const { rows } = await db.query(
+      'SELECT connection, summary, payload FROM alert_deliveries WHERE destination_id = $1 ORDER BY created_at, id',
+      [id],
+    );
+    return (rows as Array<{ connection: string; summary: string; payload: string }>).map((row) => ({
+      ...row,
+      payload: JSON.parse(row.payload) as AlertPayload,
+    }));
+  }
+
+  it('alerts the same incident key in two accounts apart, each naming and linking its connection', async () => {
+    const ops = await destination(['incident.new']);
+    const monitors = watchBoth(() => []);
+    // Two accounts' incident keys come from two platforms: the same key is no duplicate.
+    await monitors.production.onIncident(incident());
+    await monitors.uat.onIncident(incident());
+    const queued = await alerts(ops.id);
+    expect(queued.map((alert) => alert.connection)).toEqual(['default', 'uat']);
+    expect(queued.map((alert) => alert.summary.split(':')[0])).toEqual(['Production (EU)', 'UAT']);
+    expect(queued[1]?.payload.connection).toEqual({ name: 'uat', label: 'UAT' });
+    expect(queued.map((alert) => alert.payload.link)).toEqual([
+      'https://console.example/c/default/rate-limits',
+      'https://console.example/c/uat/rate-limits',
+    ]);
+    // Told again of the same incidents (another replica's hub): still one alert each.
+    await monitors.production.onIncident(incident({ seq: 2, hits: 2 }));
+    await monitors.uat.onIncident(incident({ seq: 2, hits: 2 }));
+    expect(await alerts(ops.id)).toHaveLength(2);
+  });
+
+  it("keeps each connection's limit conditions apart: UAT recovering resolves UAT only", async () => {
+    const ops = await destination(['limit.near']);
+    const near: LimitSample = {
+      ruleId: 'account-minute',
+      period: 'MINUTE',
+      limit: 100,
+      windowSeconds: 60,
+      used: 90,
+      ratePerSecond: 1.5,
+      source: 'console',
+    };
+    let uatSamples = [near];
+    samples = [near];
+    const monitors = watchBoth(() => uatSamples);
+    await monitors.production.evaluate();
+    await monitors.uat.evaluate();
+    uatSamples = [{ ...near, used: 10, ratePerSecond: 10 / 60 }];
+    clock.now += 5_000;
+    await monitors.production.evaluate();
+    await monitors.uat.evaluate();
+    const queued = await alerts(ops.id);
+    expect(queued.map((alert) => `${alert.connection} ${alert.summary}`)).toEqual([
+      'default Production (EU): Account minute limit is at 90% (90 of 100), past its 80% warning.',
+      'uat UAT: Account minute limit is at 90% (90 of 100), past its 80% warning.',
+      'uat UAT: Resolved: Account minute limit is back under its 80% warning (10%, 10 of 100).',
+    ]);
+    // The first connection's limit alerts lead to the alerts page's forecast; another's to its
+    // own rate-limits page.
+    expect(queued.map((alert) => alert.payload.link)).toEqual([
+      'https://console.example/alerts',
+      'https://console.example/c/uat/rate-limits',
+      'https://console.example/c/uat/rate-limits',
+    ]);
   });
 });

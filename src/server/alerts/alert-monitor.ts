@@ -10,14 +10,42 @@ import { ALERT_LIMITS, type AlertEventType } from '../../shared/alerts';
 import { limitName } from '../../shared/rate-limits';
 import type { RequestTimeline } from '../governor/request-timeline';
 import type { Logger } from '../observability/logger';
+import { DEFAULT_CONNECTION } from '../../shared/connections';
 import type { AlertScheduler } from './alert-dispatcher';
-import type { AlertService } from './alert-service';
+import type { AlertEvent } from './alert-payload';
+import type { AlertService, EmitOptions } from './alert-service';
 import type { AlertConditions } from './alert-conditions';
 import type { AlertStore } from './alert-store';
 import { forecastLimit, limitKey, pastThreshold, type UsageSource } from './forecast';
 
+/** The platform connection a monitor watches, as its alerts name it. */
+export interface WatchedConnection {
+  readonly name: string;
+  readonly label: string;
+  /**
+   * Whether each summary starts with the label. Only where the console serves more than one
+   * connection: "Default: …" before every alert of a single-connection console says nothing.
+   */
+  readonly named: boolean;
+  /** Whether the alerts page's forecast is this connection's (the first connection's). */
+  readonly onAlertsPage: boolean;
+}
+
+/** A single-connection console's one connection. */
+const ONLY_CONNECTION: WatchedConnection = {
+  name: DEFAULT_CONNECTION,
+  label: 'Default',
+  named: false,
+  onAlertsPage: true,
+};
+
 export interface AlertMonitorOptions {
   readonly service: AlertService;
+  /**
+   * The connection whose usage, governor and incidents this monitor watches: one monitor per
+   * connection, since each is another account with its own limits. Default: `default`, alone.
+   */
+  readonly connection?: WatchedConnection;
   readonly store: AlertStore;
   /** Which limit conditions are firing (shared by replicas through the database). */
   readonly conditions: AlertConditions;
@@ -82,8 +110,39 @@ export class AlertMonitor {
   #timer: unknown;
   #stopped = true;
 
+  readonly #connection: WatchedConnection;
+
   constructor(options: AlertMonitorOptions) {
     this.#options = options;
+    this.#connection = options.connection ?? ONLY_CONNECTION;
+  }
+
+  /**
+   * A key of this connection's: `default`'s keep the keys they always had (an upgraded console's
+   * queued alerts and firing conditions stay recognised), another's start with its name, so two
+   * accounts' incident keys or limits never deduplicate each other's alerts.
+   */
+  #key(key: string): string {
+    const { name } = this.#connection;
+    return name === DEFAULT_CONNECTION ? key : `${name}:${key}`;
+  }
+
+  /** The console page of this connection's `page` (`rate-limits`), when PUBLIC_URL is known. */
+  #page(page: string): string | null {
+    return this.#options.service.link(`/c/${this.#connection.name}/${page}`);
+  }
+
+  /** Queues `event` as this connection's: named, keyed and recorded as its. */
+  #emit(event: AlertEvent & { type: AlertEventType }, options: EmitOptions): Promise<number> {
+    const { name, label, named } = this.#connection;
+    return this.#options.service.emit(
+      {
+        ...event,
+        summary: named ? `${label}: ${event.summary}` : event.summary,
+        connection: { name, label },
+      },
+      { ...options, dedupKey: this.#key(options.dedupKey), connection: name },
+    );
   }
 
   start(): void {
@@ -111,7 +170,7 @@ export class AlertMonitor {
 
   /** An incident change from the hub (every replica's, in order). */
   async onIncident(incident: Incident): Promise<void> {
-    const { service, now } = this.#options;
+    const { now } = this.#options;
     const rule =
       incident.ruleId === null
         ? 'a limit the console does not know'
@@ -126,9 +185,9 @@ export class AlertMonitor {
       retryAfterSeconds: incident.retryAfterSeconds,
       blockedUntil: incident.blockedUntil,
     };
-    const link = service.link('/rate-limits');
+    const link = this.#page('rate-limits');
     const what = incident.scope === 'account' ? 'the whole account' : `the requests under ${rule}`;
-    await service.emit(
+    await this.#emit(
       {
         type: 'incident.new',
         occurredAt: incident.firstSeen,
@@ -140,7 +199,7 @@ export class AlertMonitor {
     );
     const until = Date.parse(incident.blockedUntil);
     if (!(until > now())) return;
-    await service.emit(
+    await this.#emit(
       {
         type: 'block.started',
         occurredAt: incident.firstSeen,
@@ -152,7 +211,7 @@ export class AlertMonitor {
     );
     // Queued now, due when the block ends: it survives a restart like any other alert, and moves
     // later when a further 429 lengthens the block.
-    await service.emit(
+    await this.#emit(
       {
         type: 'block.ended',
         occurredAt: incident.blockedUntil,
@@ -175,12 +234,12 @@ export class AlertMonitor {
     at: number,
     text: { firing: string; resolved: string; data: Record<string, unknown>; link: string | null },
   ): Promise<void> {
-    const { conditions, service, repeatMs = null } = this.#options;
-    const key = `${type}:${limitKey}`;
+    const { conditions, repeatMs = null } = this.#options;
+    const key = this.#key(`${type}:${limitKey}`);
     const change = holds ? await conditions.firing(key, at, repeatMs) : await conditions.calm(key);
     if (change.kind === 'none') return;
     const resolved = change.kind === 'resolved';
-    await service.emit(
+    await this.#emit(
       {
         type,
         occurredAt: iso(at),
@@ -201,7 +260,11 @@ export class AlertMonitor {
   async evaluate(): Promise<void> {
     const { store, usage, timeline, now, service } = this.#options;
     const at = now();
-    const link = service.link('/alerts');
+    // The forecast behind a limit alert: the alerts page shows the first connection's; another's
+    // headroom is on its rate-limits page.
+    const link = this.#connection.onAlertsPage
+      ? service.link('/alerts')
+      : this.#page('rate-limits');
     for (const forecast of await currentForecast(usage, store, at)) {
       const name = limitName(forecast.ruleId, forecast.period);
       const data = {
@@ -232,13 +295,13 @@ export class AlertMonitor {
     const since = holdingSince(timeline);
     if (since !== null) {
       const seconds = Math.floor((at - since) / 1_000);
-      await service.emit(
+      await this.#emit(
         {
           type: 'governor.holding',
           occurredAt: iso(at),
           summary: `The console has been holding requests back for ${seconds} s (since ${iso(since)}) to keep within the platform's limits.`,
           data: { since: iso(since), seconds },
-          link: service.link('/rate-limits'),
+          link: this.#page('rate-limits'),
         },
         {
           // One per episode: the episode's start is its key.
@@ -248,7 +311,25 @@ export class AlertMonitor {
       );
     }
     for (const reporter of (await this.#options.silentReporters?.()) ?? []) {
-      await service.reporterSilent(reporter.name, reporter.lastReportAt);
+      await this.#reporterSilent(reporter.name, reporter.lastReportAt);
     }
+  }
+
+  /**
+   * An integration reporting to this connection stopped reporting: one alert per silence.
+   * `silentSince` is the time of its last report (epoch ms).
+   */
+  #reporterSilent(name: string, silentSince: number): Promise<number> {
+    const since = new Date(silentSince).toISOString();
+    return this.#emit(
+      {
+        type: 'reporter.silent',
+        occurredAt: iso(this.#options.now()),
+        summary: `The integration "${name}" has not reported since ${since}; the account-wide numbers miss its requests.`,
+        data: { integration: name, lastReportAt: since },
+        link: this.#page('rate-limits'),
+      },
+      { dedupKey: `reporter-silent:${name}:${since}` },
+    );
   }
 }

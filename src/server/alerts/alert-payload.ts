@@ -23,6 +23,17 @@ export interface AlertPayload {
    * Slack-compatible destinations get the summary and `data` alone.
    */
   readonly ocsf?: Readonly<Record<string, unknown>>;
+  /**
+   * The platform connection the alert is about (its name and its operator-given label); absent
+   * for alerts about the console itself (audit entries and checkpoints, test alerts).
+   */
+  readonly connection?: AlertConnection;
+}
+
+/** A platform connection as an alert names it. */
+export interface AlertConnection {
+  readonly name: string;
+  readonly label: string;
 }
 
 /** The event as the monitor describes it, before it gets an id per destination. */
@@ -99,7 +110,11 @@ export function formatAlert(
     return { body, headers: { ...base, ...signatureHeaders(target, payload.id, body, now) } };
   }
   // Everything below that is not the console's own markup (`*…*`, `<url|…>`) is escaped.
-  const title = TITLES[payload.type];
+  // A connection's label is the operator's text: escaped like every other such text, the header
+  // too (Slack reads entities in plain text as the characters they stand for).
+  const title = payload.connection
+    ? `${TITLES[payload.type]} · ${slackEscape(payload.connection.label)}`
+    : TITLES[payload.type];
   const summary = slackEscape(payload.summary);
   const facts = Object.entries(payload.data)
     .filter(([, value]) => value !== null)
@@ -109,7 +124,7 @@ export function formatAlert(
   const body = JSON.stringify({
     text: `${title}: ${summary}`,
     blocks: [
-      // plain_text is never parsed for mentions or links; the title is the console's own text.
+      // plain_text is never parsed for mentions or links.
       { type: 'header', text: { type: 'plain_text', text: title } },
       { type: 'section', text: { type: 'mrkdwn', text: summary } },
       ...(facts ? [{ type: 'section', text: { type: 'mrkdwn', text: facts } }] : []),

@@ -60,8 +60,9 @@ export interface EmitOptions {
   /** Told of each destination whose full queue dropped the event, with how many wait. */
   readonly onDrop?: (destination: StoredDestination, waiting: number) => void;
   /**
-   * The platform connection the alert is about; DEFAULT_CONNECTION when not given (alerts about
-   * the console as a whole, and every alert until the monitors are built per connection).
+   * The platform connection the alert is about (each connection's monitor gives its own); alerts
+   * about the console as a whole (audit entries and checkpoints, tests) are recorded as
+   * DEFAULT_CONNECTION's, the column having no "none".
    */
   readonly connection?: string;
 }
@@ -156,23 +157,6 @@ export class AlertService {
     return store.getDelivery(id);
   }
 
-  /**
-   * An integration stopped reporting (account-wide view). `name` is the integration's display
-   * name; `silentSince` the time of its last report (epoch ms). One alert per silence.
-   */
-  reporterSilent(name: string, silentSince: number): Promise<number> {
-    const since = new Date(silentSince).toISOString();
-    return this.emit(
-      {
-        type: 'reporter.silent',
-        occurredAt: new Date(this.#options.now()).toISOString(),
-        summary: `The integration "${name}" has not reported since ${since}; the account-wide numbers miss its requests.`,
-        data: { integration: name, lastReportAt: since },
-        link: this.link('/rate-limits'),
-      },
-      { dedupKey: `reporter-silent:${name}:${since}` },
-    );
-  }
   /**
    * An entry was recorded in the audit trail (data-subjects/audit/audit-stream.ts). It waits in
    * its destination's queue, in order, behind the entries before it; a full queue drops it, and

@@ -5,19 +5,13 @@ import type { AreaModule } from '../runtime/area-module';
 import type { Config } from '../config/config';
 import type { RecordChange } from '../http/admin-change';
 import { alertsRoutes } from './alerts-routes';
-import type { AlertMonitorOptions } from './alert-monitor';
 import { createAlerting, type Alerting, type AlertingOptions } from './create-alerting';
-import type { UsageSource } from './forecast';
 
 export interface AlertsAreaDeps extends Pick<
   AlertingOptions,
-  'database' | 'governor' | 'hub' | 'logger' | 'now' | 'onDeliveryOutcome'
+  'database' | 'connections' | 'logger' | 'now' | 'onDeliveryOutcome'
 > {
   readonly config: Config;
-  /** The account-wide numbers the forecast reads: the console's own plus every integration's. */
-  readonly usage: UsageSource;
-  /** Integrations that stopped reporting. */
-  readonly silentReporters: NonNullable<AlertMonitorOptions['silentReporters']>;
   /** Records each change of destinations and thresholds in the audit trail, before it is made. */
   readonly recordChange: RecordChange;
 }
@@ -31,16 +25,13 @@ export function createAlertsArea(deps: AlertsAreaDeps): AlertsArea {
   const policy = { allowPrivate: config.alerts.allowPrivate, demo: config.mode === 'demo' };
   const alerting = createAlerting({
     database: deps.database,
-    governor: deps.governor,
-    hub: deps.hub,
+    connections: deps.connections,
     logger: deps.logger,
     now,
     http: { ...policy, timeoutMs: config.alerts.timeoutMs, maxResponseBytes: 64 * 1024 },
     maxAttempts: config.alerts.maxAttempts,
     repeatMs: config.alerts.repeatMs,
     ...(config.web.publicOrigin ? { publicOrigin: config.web.publicOrigin } : {}),
-    usage: deps.usage,
-    silentReporters: deps.silentReporters,
     ...(deps.onDeliveryOutcome ? { onDeliveryOutcome: deps.onDeliveryOutcome } : {}),
   });
   return {
@@ -53,7 +44,12 @@ export function createAlertsArea(deps: AlertsAreaDeps): AlertsArea {
           policy,
           now,
           recordChange: deps.recordChange,
-          ruleIds: deps.governor.rules().map((rule) => rule.id),
+          // A threshold is a percentage of a limit, set once for that limit in every connection.
+          ruleIds: [
+            ...new Set(
+              deps.connections.flatMap(({ governor }) => governor.rules().map((rule) => rule.id)),
+            ),
+          ],
         }),
       },
     ],

@@ -7,7 +7,12 @@ import type { Logger } from '../observability/logger';
 import type { SqlDatabase } from '../store/database';
 import { AlertDispatcher, realScheduler, type AlertScheduler } from './alert-dispatcher';
 import type { AlertHttpOptions } from './alert-http';
-import { AlertMonitor, currentForecast, type AlertMonitorOptions } from './alert-monitor';
+import {
+  AlertMonitor,
+  currentForecast,
+  type AlertMonitorOptions,
+  type WatchedConnection,
+} from './alert-monitor';
 import { AlertConditions } from './alert-conditions';
 import { AlertService } from './alert-service';
 import { AlertStore } from './alert-store';
@@ -19,11 +24,25 @@ export interface IncidentObserver {
   observe(observer: (incident: Incident) => void): () => void;
 }
 
+/** One platform connection as alerting watches it: what its monitor reads. */
+export interface AlertedConnection {
+  readonly connection: WatchedConnection;
+  readonly governor: Governor;
+  /** Every replica's incident changes of this connection, in order (its rate-limits area's hub). */
+  readonly hub: IncidentObserver;
+  /** Where its forecast's numbers come from (default: the connection's own governor). */
+  readonly usage?: UsageSource;
+  /** Its integrations that stopped reporting (see AlertMonitorOptions.silentReporters). */
+  readonly silentReporters?: AlertMonitorOptions['silentReporters'];
+}
+
 export interface AlertingOptions {
   readonly database: () => Promise<SqlDatabase>;
-  readonly governor: Governor;
-  /** Every replica's incident changes, in order (the rate-limits area's hub). */
-  readonly hub: IncidentObserver;
+  /**
+   * Every connection watched, in the configured order; the first one's forecast is the one the
+   * alerts page and banner show. Never empty.
+   */
+  readonly connections: readonly [AlertedConnection, ...AlertedConnection[]];
   readonly logger: Logger;
   readonly now: () => number;
   readonly http: AlertHttpOptions;
@@ -31,10 +50,6 @@ export interface AlertingOptions {
   /** See AlertMonitorOptions.repeatMs (ALERT_REPEAT_HOURS). */
   readonly repeatMs?: number | null;
   readonly publicOrigin?: string;
-  /** Where the forecast's numbers come from (default: the console's own governor). */
-  readonly usage?: UsageSource;
-  /** Integrations that stopped reporting (see AlertMonitorOptions.silentReporters). */
-  readonly silentReporters?: AlertMonitorOptions['silentReporters'];
   readonly scheduler?: AlertScheduler;
   /** Replaces the HTTP attempt (tests). */
   readonly send?: ConstructorParameters<typeof AlertDispatcher>[0]['send'];
@@ -64,41 +79,59 @@ export function createAlerting(options: AlertingOptions) {
     logger,
     ...(options.publicOrigin ? { publicOrigin: options.publicOrigin } : {}),
   });
-  // compose.ts passes the account-wide source; the console's own numbers otherwise.
-  const usage = options.usage ?? consoleUsageSource(options.governor);
-  const monitor = new AlertMonitor({
-    service,
-    store,
-    conditions: new AlertConditions(options.database),
-    repeatMs: options.repeatMs ?? null,
-    usage,
-    timeline: options.governor.timeline,
-    ...(options.silentReporters ? { silentReporters: options.silentReporters } : {}),
-    logger,
-    now,
-    scheduler,
+  const conditions = new AlertConditions(options.database);
+  // One monitor per connection: each watches its own account's usage, governor and incidents.
+  const watched = options.connections.map((watch) => {
+    // compose.ts passes the account-wide source; the connection's own numbers otherwise.
+    const usage = watch.usage ?? consoleUsageSource(watch.governor);
+    const monitor = new AlertMonitor({
+      service,
+      store,
+      conditions,
+      connection: watch.connection,
+      repeatMs: options.repeatMs ?? null,
+      usage,
+      timeline: watch.governor.timeline,
+      ...(watch.silentReporters ? { silentReporters: watch.silentReporters } : {}),
+      logger,
+      now,
+      scheduler,
+    });
+    return { ...watch, usage, monitor };
   });
-  let stopObserving: (() => void) | undefined;
+  const [first] = options.connections;
+  const firstUsage = watched[0]?.usage ?? consoleUsageSource(first.governor);
+  let stopObserving: Array<() => void> = [];
   return {
     store,
     dispatcher,
     service,
-    monitor,
+    /** Each connection's monitor, in the configured order. */
+    monitors: watched.map((watch) => watch.monitor),
     http: options.http,
-    /** The forecast of every limit now, each stopped by a running block saying so. */
-    forecast: () => currentForecast(usage, store, now(), options.governor.blockStates()),
+    /**
+     * The first connection's forecast of every limit now, each stopped by a running block saying
+     * so (the alerts page's).
+     */
+    forecast: () => currentForecast(firstUsage, store, now(), first.governor.blockStates()),
     start() {
-      stopObserving = options.hub.observe((incident) => {
-        void monitor.onIncident(incident).catch((error: unknown) => {
-          logger.warn({ err: error }, 'could not queue the alerts of an incident');
-        });
-      });
+      stopObserving = watched.map(({ hub, monitor, connection }) =>
+        hub.observe((incident) => {
+          void monitor.onIncident(incident).catch((error: unknown) => {
+            logger.warn(
+              { err: error, connection: connection.name },
+              'could not queue the alerts of an incident',
+            );
+          });
+        }),
+      );
       dispatcher.start();
-      monitor.start();
+      for (const { monitor } of watched) monitor.start();
     },
     async stop() {
-      stopObserving?.();
-      monitor.stop();
+      for (const stop of stopObserving) stop();
+      stopObserving = [];
+      for (const { monitor } of watched) monitor.stop();
       await dispatcher.stop();
     },
   };

@@ -16,6 +16,7 @@ import {
   type AlertReceiver,
   type ReceivedAlert,
 } from '../test-support/alert-receiver';
+import { formatAlert } from './alert-payload';
 import type { AlertStore, StoredDestination } from './alert-store';
 import { newSigningSecret } from './signature';
 import { newStandardWebhooksSecret } from './standard-webhooks';
@@ -153,5 +154,33 @@ describe('Slack-compatible alerts', () => {
       'Test alert for "Ops &amp; &lt;!channel&gt;": if you read this, alerts reach you.',
     );
     expect(message.blocks[2]?.text?.text).toBe('*destination*: Ops &amp; &lt;!channel&gt;');
+  });
+
+  it('name a connection labelled "UAT <!here>" in the header and notify nobody', () => {
+    const { body } = formatAlert(
+      {
+        id: 'alert-1',
+        type: 'block.started',
+        occurredAt: '2026-01-05T09:00:00.000Z',
+        summary: 'UAT <!here>: A block started.',
+        data: {},
+        link: null,
+        connection: { name: 'uat', label: 'UAT <!here>' },
+      },
+      { kind: 'slack', secret: null, signing: null },
+      Date.UTC(2026, 0, 5, 9),
+    );
+    expect(body).not.toContain('<!here>');
+    const message = JSON.parse(body) as {
+      text: string;
+      blocks: Array<{ text?: { type: string; text: string } }>;
+    };
+    expect(message.blocks[0]?.text).toEqual({
+      type: 'plain_text',
+      text: 'Block started · UAT &lt;!here&gt;',
+    });
+    expect(message.text).toBe(
+      'Block started · UAT &lt;!here&gt;: UAT &lt;!here&gt;: A block started.',
+    );
   });
 });

@@ -30,6 +30,7 @@ import {
   connectionParts,
   ConnectionSettingsSchema,
   type ConnectionSetting,
+  type SettingsSource,
 } from './connection-settings';
 import type {
   ConnectionConfig,
@@ -316,11 +317,13 @@ export interface Config {
   };
   /**
    * The platform connections, in the order the switcher lists them; never empty. Configured the
-   * old way (UPSTREAM_BASE_URL, OAUTH_*, …) there is one, `default`, and `upstream`, `oauth` and
-   * `rateLimits` above are its settings: the areas still read them there until the composition
-   * root builds one stack per connection from this list.
+   * old way (UPSTREAM_BASE_URL, OAUTH_*, …) there is one, `default`. `upstream`, `oauth` and
+   * `rateLimits` above are the first one's settings (connection-stack.ts gives each connection's
+   * areas its own in their place).
    */
   connections: readonly ConnectionConfig[];
+  /** Where the connections' settings were given: what messages tell an administrator to check. */
+  connectionsFrom: SettingsSource;
   alerts: {
     /** Allow alert destinations on private, loopback and link-local addresses. */
     allowPrivate: boolean;
@@ -425,6 +428,7 @@ export function parseConfig(
     upstream: first.upstream,
     oauth: first.oauth,
     connections,
+    connectionsFrom: e.CONNECTIONS_FILE ? 'file' : 'variables',
     eventTypesCacheSeconds: e.EVENT_TYPES_CACHE_SECONDS,
     incidentRetentionDays: e.INCIDENT_RETENTION_DAYS,
     dataDir: e.DATA_DIR,

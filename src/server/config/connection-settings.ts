@@ -34,6 +34,40 @@ export const CONNECTION_VARIABLES = {
 /** A connection setting's key (CONNECTIONS_FILE's field name). */
 export type ConnectionSetting = keyof typeof CONNECTION_VARIABLES;
 
+/** Where connection settings were given: the single-connection variables, or CONNECTIONS_FILE. */
+export type SettingsSource = 'variables' | 'file';
+
+/** How a message names one connection's settings, for the administrator to find them. */
+export interface SettingNames {
+  /**
+   * `settings` together: "OAUTH_CLIENT_ID and OAUTH_CLIENT_SECRET", or "the clientId and
+   * clientSecret of connection "uat" in CONNECTIONS_FILE".
+   */
+  readonly of: (...settings: ConnectionSetting[]) => string;
+  /** One setting's bare name, for a default written in terms of it: `{UPSTREAM_BASE_URL}`. */
+  readonly bare: (setting: ConnectionSetting) => string;
+}
+
+const both = (names: readonly string[]) =>
+  names.length < 2 ? (names[0] ?? '') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
+
+/** The names of `connection`'s settings as the administrator gave them (`from`). */
+export function settingNames(connection: string, from: SettingsSource): SettingNames {
+  if (from === 'variables') {
+    return {
+      of: (...settings) => both(settings.map((setting) => CONNECTION_VARIABLES[setting])),
+      bare: (setting) => CONNECTION_VARIABLES[setting],
+    };
+  }
+  return {
+    of: (...settings) => `the ${both(settings)} of connection "${connection}" in CONNECTIONS_FILE`,
+    bare: (setting) => setting,
+  };
+}
+
+/** The names of a console configured the old way: the variables. */
+export const VARIABLE_NAMES: SettingNames = settingNames('default', 'variables');
+
 /** The most an answer limit may be: what npm start's heap can parse safely (docs/operations.md). */
 const MAX_ANSWER_CEILING = 32 * 1024 * 1024;
 const MIN_ANSWER_BYTES = 64 * 1024;

@@ -46,7 +46,7 @@ export const PROBLEM_EXPLANATIONS: Record<keyof typeof PROBLEM_TYPES, ProblemExp
     status: '502',
     happened:
       'The platform or its token service did not accept the console’s OAuth client credentials, even after a fresh token.',
-    todo: `Nothing on your side. The operator checks OAUTH_CLIENT_ID, OAUTH_CLIENT_SECRET and the client’s status on the platform. ${OPERATOR_LOG}`,
+    todo: `Nothing on your side. The operator checks the connection’s client id and secret (OAUTH_CLIENT_ID and OAUTH_CLIENT_SECRET, or its entry in CONNECTIONS_FILE) and the client’s status on the platform. ${OPERATOR_LOG}`,
   },
   upstreamForbidden: {
     title: 'The platform refused access',

@@ -11,6 +11,7 @@ import { parseConfig, type Config } from '../config/config';
 import type { ConnectionConfig } from '../config/connection-config';
 import { HttpProblem } from '../http/problem';
 import { createLogger } from '../observability/logger';
+import { connectionSettings } from '../connection-stack';
 import { closeRedis, connectRedis, type RedisClient } from '../redis/redis-connection';
 import { connectionKeys } from '../redis/redis-keys';
 import { openConsoleStore } from '../store/open-store';
@@ -44,13 +45,6 @@ function twoConnections() {
 }
 
 /** The settings one connection's area reads: the console's, with the connection's own. */
-const scoped = (config: Config, connection: ConnectionConfig): Config => ({
-  ...config,
-  upstream: connection.upstream,
-  oauth: connection.oauth,
-  rateLimits: connection.rateLimits,
-});
-
 /** One replica's rate-limits area for `connection`, started (its blocks shared when on Redis). */
 async function replica(
   config: Config,
@@ -68,7 +62,7 @@ async function replica(
   const store = openConsoleStore();
   const area = createRateLimitsArea({
     connection: connection.name,
-    config: scoped(config, connection),
+    config: connectionSettings(config, connection),
     logger,
     now: () => T0,
     tokenUrl: new URL('http://platform.invalid/api/access/v1/oauth/token'),

@@ -21,8 +21,8 @@ export function alertPipeline(
   db: () => Promise<SqlDatabase>,
   clock: { now: number },
   delivery: Pick<AlertDispatcherOptions, 'http' | 'maxAttempts' | 'retryBaseMs'>,
-  /** The service's logger (to read what it says) and its audit queue's bound. */
-  serviceOptions: Pick<AlertServiceOptions, 'logger' | 'auditQueueMax'> = {},
+  /** The service's logger (to read what it says), its audit queue's bound and its links' origin. */
+  serviceOptions: Pick<AlertServiceOptions, 'logger' | 'auditQueueMax' | 'publicOrigin'> = {},
 ) {
   const store = new AlertStore(db);
   const now = () => clock.now;

@@ -77,6 +77,10 @@ export interface OtherConnection {
   readonly mock?: MockStateOptions;
   /** The tier its mock and governor keep (default production). */
   readonly tier?: 'production' | 'sandbox';
+  /** The secret the console sends (default: the one its mock accepts). */
+  readonly clientSecret?: string;
+  /** Whether its failing takes the console out of rotation (default false). */
+  readonly required?: boolean;
 }
 
 /** The console users every harness has, one per role, and their passwords. */
@@ -201,6 +205,7 @@ export async function startBffHarness({
         ...first,
         name: other.name,
         label: other.label,
+        required: other.required ?? false,
         upstream: {
           ...first.upstream,
           baseUrl: server.url,
@@ -209,7 +214,7 @@ export async function startBffHarness({
         oauth: {
           ...first.oauth,
           clientId: otherState.clientId,
-          clientSecret: otherState.clientSecret,
+          clientSecret: other.clientSecret ?? otherState.clientSecret,
         },
       };
       return { server, limits: otherLimits, connection };
@@ -218,6 +223,8 @@ export async function startBffHarness({
   const config: Config = {
     ...parsed,
     connections: [...parsed.connections, ...others.map((other) => other.connection)],
+    // Several connections are only ever given by CONNECTIONS_FILE.
+    connectionsFrom: others.length > 0 ? 'file' : parsed.connectionsFrom,
   };
   const http = createHttpTransport({
     timeoutMs: config.upstream.timeoutMs,
@@ -319,6 +326,8 @@ export async function startBffHarness({
     integrations: bff.integrations,
     /** The planning area: the recorded traffic a what-if replays. */
     planning: bff.planning,
+    /** Early warning and alerts: the outbox, each connection's monitor. */
+    alerting: bff.alerting,
     /** The mock's rate-limit model, when `mockRateLimits` was given. */
     mockRateLimits: limits,
     /** Each further connection's mock upstream and rate-limit model, by name. */

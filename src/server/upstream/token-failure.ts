@@ -4,6 +4,7 @@
 // /readyz and the health banner (docs/operations.md, "Token failures"). Nothing here ever holds
 // the client secret or a token.
 import { TOKEN_OPERATION } from '../../shared/platform-operations';
+import { VARIABLE_NAMES, type SettingNames } from '../config/connection-settings';
 import type { TransportError } from './http-transport';
 import { TOKEN_ENCODING_MEDIA_TYPE, type TokenEncoding } from './token-request';
 
@@ -59,8 +60,9 @@ export class TokenError extends Error {
   readonly upstreamStatus: number | undefined;
   /** When the console asks the token endpoint again (ms since the epoch), if it backs off. */
   retryAt: number | undefined;
-  constructor(facts: TokenFailureFacts) {
-    const { title, detail } = describeTokenFailure(facts);
+  /** `names`: how the connection's settings are named to the administrator (its variables). */
+  constructor(facts: TokenFailureFacts, names: SettingNames = VARIABLE_NAMES) {
+    const { title, detail } = describeTokenFailure(facts, names);
     super(`${title}. ${detail}`);
     this.name = 'TokenError';
     this.reason = facts.reason;
@@ -74,7 +76,8 @@ export class TokenError extends Error {
 const ENDPOINT = 'The platform’s token endpoint';
 
 /** Where to look when the endpoint's address may be wrong. */
-const CHECK_URL = `Check OAUTH_TOKEN_URL (default {UPSTREAM_BASE_URL}${TOKEN_OPERATION.path})`;
+const checkUrl = (names: SettingNames) =>
+  `Check ${names.of('tokenUrl')} (default {${names.bare('baseUrl')}}${TOKEN_OPERATION.path})`;
 
 function quoted(facts: TokenFailureFacts): string {
   const code = facts.oauthError ? ` ${facts.oauthError}` : '';
@@ -82,24 +85,31 @@ function quoted(facts: TokenFailureFacts): string {
   return `It answered ${facts.status ?? '?'}${code}${description}.`;
 }
 
-/** The administrator's title and detail for one failure. */
-export function describeTokenFailure(facts: TokenFailureFacts): { title: string; detail: string } {
+/**
+ * The administrator's title and detail for one failure, naming the settings to check as they were
+ * given (`names`: the variables, or the connection's entry in CONNECTIONS_FILE).
+ */
+export function describeTokenFailure(
+  facts: TokenFailureFacts,
+  names: SettingNames = VARIABLE_NAMES,
+): { title: string; detail: string } {
   const { host } = facts;
+  const checkAt = checkUrl(names);
   switch (facts.reason) {
     case 'unreachable':
       return {
         title: `${ENDPOINT} could not be reached`,
-        detail: `No connection to ${host}${facts.detail ? ` (${facts.detail})` : ''}. Check the host name, DNS, firewall and proxy. ${CHECK_URL}.`,
+        detail: `No connection to ${host}${facts.detail ? ` (${facts.detail})` : ''}. Check the host name, DNS, firewall and proxy. ${checkAt}.`,
       };
     case 'tls':
       return {
         title: `The TLS connection to ${ENDPOINT.charAt(0).toLowerCase()}${ENDPOINT.slice(1)} failed`,
-        detail: `The TLS handshake with ${host} failed (${facts.detail ?? 'no code'}): a certificate the console does not trust, a host name it does not cover, or an address that does not speak TLS. ${CHECK_URL}; a proxy that intercepts TLS needs its certificate authority in NODE_EXTRA_CA_CERTS.`,
+        detail: `The TLS handshake with ${host} failed (${facts.detail ?? 'no code'}): a certificate the console does not trust, a host name it does not cover, or an address that does not speak TLS. ${checkAt}; a proxy that intercepts TLS needs its certificate authority in NODE_EXTRA_CA_CERTS.`,
       };
     case 'timeout':
       return {
         title: `${ENDPOINT} did not answer in time`,
-        detail: `${host} sent no complete answer within UPSTREAM_TIMEOUT_MS${facts.timeoutMs ? ` (${facts.timeoutMs} ms)` : ''}. The platform or the network is slow; the console tries again with a growing delay.`,
+        detail: `${host} sent no complete answer within ${names.of('timeoutMs')}${facts.timeoutMs ? ` (${facts.timeoutMs} ms)` : ''}. The platform or the network is slow; the console tries again with a growing delay.`,
       };
     case 'closed':
       return {
@@ -109,7 +119,7 @@ export function describeTokenFailure(facts: TokenFailureFacts): { title: string;
     case 'credentials-refused':
       return {
         title: `${ENDPOINT} refused the console’s client credentials`,
-        detail: `${quoted(facts)} Check OAUTH_CLIENT_ID and OAUTH_CLIENT_SECRET against the credential on the platform (Global Settings, OAuth 2.0 client credentials): it may be wrong, expired or deleted.`,
+        detail: `${quoted(facts)} Check ${names.of('clientId', 'clientSecret')} against the credential on the platform (Global Settings, OAuth 2.0 client credentials): it may be wrong, expired or deleted.`,
       };
     case 'request-refused':
       return {
@@ -119,18 +129,18 @@ export function describeTokenFailure(facts: TokenFailureFacts): { title: string;
             : `${ENDPOINT} refused the token request`,
         detail:
           facts.oauthError === 'invalid_scope'
-            ? `${quoted(facts)} Check OAUTH_SCOPE, or leave it unset: the platform's document sends no scope.`
-            : `${quoted(facts)} The credentials were not the problem. The request was sent as ${TOKEN_ENCODING_MEDIA_TYPE[facts.encodings.at(-1) ?? 'multipart']}; if the endpoint expects the other form encoding, set OAUTH_TOKEN_ENCODING, and check OAUTH_CLIENT_AUTH.`,
+            ? `${quoted(facts)} Check ${names.of('scope')}, or leave it unset: the platform's document sends no scope.`
+            : `${quoted(facts)} The credentials were not the problem. The request was sent as ${TOKEN_ENCODING_MEDIA_TYPE[facts.encodings.at(-1) ?? 'multipart']}; if the endpoint expects the other form encoding, set ${names.of('tokenEncoding')}, and check ${names.of('clientAuth')}.`,
       };
     case 'unsupported-encoding':
       return {
         title: `${ENDPOINT} accepts neither form encoding`,
-        detail: `It answered 415 Unsupported Media Type to ${facts.encodings.map((encoding) => TOKEN_ENCODING_MEDIA_TYPE[encoding]).join(' and to ')}. The credentials were never checked. ${CHECK_URL}: the address may not be a token endpoint.`,
+        detail: `It answered 415 Unsupported Media Type to ${facts.encodings.map((encoding) => TOKEN_ENCODING_MEDIA_TYPE[encoding]).join(' and to ')}. The credentials were never checked. ${checkAt}: the address may not be a token endpoint.`,
       };
     case 'too-large':
       return {
         title: `${ENDPOINT} sent an answer too large to read`,
-        detail: `The answer was larger than the ${facts.bytes ?? '?'} bytes a token answer may have, so it was not read. ${CHECK_URL}: the address may serve something else.`,
+        detail: `The answer was larger than the ${facts.bytes ?? '?'} bytes a token answer may have, so it was not read. ${checkAt}: the address may serve something else.`,
       };
     case 'malformed-http':
       return {
@@ -140,21 +150,21 @@ export function describeTokenFailure(facts: TokenFailureFacts): { title: string;
     case 'not-json':
       return {
         title: `${ENDPOINT} did not answer with JSON`,
-        detail: `It answered ${facts.status ?? '?'} with ${facts.contentType ?? 'no Content-Type'} (${facts.bytes ?? 0} bytes) that is not JSON: often a proxy's or a sign-in page. ${CHECK_URL}.`,
+        detail: `It answered ${facts.status ?? '?'} with ${facts.contentType ?? 'no Content-Type'} (${facts.bytes ?? 0} bytes) that is not JSON: often a proxy's or a sign-in page. ${checkAt}.`,
       };
     case 'unexpected-shape':
       return {
         title: `${ENDPOINT} answered without a usable access token`,
-        detail: `It answered ${facts.status ?? 200} with JSON ${facts.detail ?? 'without access_token'}. ${CHECK_URL}: the address may be another service.`,
+        detail: `It answered ${facts.status ?? 200} with JSON ${facts.detail ?? 'without access_token'}. ${checkAt}: the address may be another service.`,
       };
     case 'endpoint-error':
       return {
         title: `${ENDPOINT} answered ${facts.status ?? '?'}`,
         detail:
           facts.status !== undefined && facts.status >= 300 && facts.status < 400
-            ? `It redirected, which the console does not follow for a request carrying a secret. ${CHECK_URL}.`
+            ? `It redirected, which the console does not follow for a request carrying a secret. ${checkAt}.`
             : facts.status === 404 || facts.status === 405
-              ? `There is no token endpoint at that address. ${CHECK_URL}.`
+              ? `There is no token endpoint at that address. ${checkAt}.`
               : `The platform has trouble signing clients in${facts.oauthError ? ` (${facts.oauthError})` : ''}. This is usually temporary; the console tries again with a growing delay.`,
       };
     case 'rate-limited':

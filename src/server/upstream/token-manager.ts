@@ -5,6 +5,7 @@
 // failure the console backs off (token-backoff.ts): callers meanwhile get the same diagnosis at
 // once. The form goes out as the vendor document declares it, unless configured otherwise
 // (token-request.ts); a 415 makes the console try the other encoding once and keep it.
+import type { SettingNames } from '../config/connection-settings';
 import * as z from 'zod/mini';
 import { HttpProblem } from '../http/problem';
 import { TransportError, type Transport, type TransportResponse } from './http-transport';
@@ -23,6 +24,11 @@ import { encodeTokenForm, otherEncoding, type TokenEncoding } from './token-requ
 export { TokenError } from './token-failure';
 
 export interface TokenManagerOptions {
+  /**
+   * How failures name the connection's settings for the administrator (default: the
+   * single-connection variables).
+   */
+  settingNames?: SettingNames;
   tokenUrl: URL;
   clientId: string;
   clientSecret: string;
@@ -191,7 +197,7 @@ export class TokenManager {
       this.#cached = { value: result.value, refreshAt: this.#now() + lifetimeMs };
       return result.value;
     }
-    const error = new TokenError({ ...result.facts, encodings });
+    const error = new TokenError({ ...result.facts, encodings }, this.#options.settingNames);
     // A request the governor held back never reached the endpoint: its block decides when the
     // next one goes, not this backoff.
     if (error.reason !== 'held-back') {

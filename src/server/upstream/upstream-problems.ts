@@ -47,12 +47,12 @@ export function problemForUpstreamAnswer(response: TransportResponse, nowMs: num
     401: [
       PROBLEM_TYPES.upstreamUnauthorized,
       'The privacy platform did not accept the console’s credentials',
-      'The platform answered 401 Unauthorized even with a fresh access token. An administrator should check OAUTH_CLIENT_ID and OAUTH_CLIENT_SECRET.',
+      'The platform answered 401 Unauthorized even with a fresh access token. An administrator should check the connection’s client id and secret (OAUTH_CLIENT_ID and OAUTH_CLIENT_SECRET, or its entry in CONNECTIONS_FILE).',
     ],
     403: [
       PROBLEM_TYPES.upstreamForbidden,
       'The console is not allowed to use this part of the privacy platform',
-      'The platform answered 403 Forbidden. The console’s API client probably lacks a scope (OAUTH_SCOPE); an administrator can grant it.',
+      'The platform answered 403 Forbidden. The console’s API client probably lacks a scope (OAUTH_SCOPE, or the connection’s scope in CONNECTIONS_FILE); an administrator can grant it.',
     ],
   };
   const [type, title, detail] = known[status] ?? [
@@ -146,7 +146,7 @@ function problemForTransportFailure(error: TransportError): HttpProblem {
         title: 'The privacy platform took too long to answer',
         status: 504,
         detail:
-          'The request was abandoned after the configured timeout (UPSTREAM_TIMEOUT_MS), waiting for a connection included.',
+          'The request was abandoned after the configured timeout (UPSTREAM_TIMEOUT_MS, or the connection’s timeoutMs in CONNECTIONS_FILE), waiting for a connection included.',
       });
     case 'closed':
       return new HttpProblem({
@@ -161,7 +161,7 @@ function problemForTransportFailure(error: TransportError): HttpProblem {
         type: PROBLEM_TYPES.upstreamInvalidResponse,
         title: 'The privacy platform’s answer was too large',
         status: 502,
-        detail: `The answer was larger than the console accepts for this operation (${formatBytes(limit)}), so it was not read. An administrator can raise the limit with UPSTREAM_MAX_ANSWER_BYTES.`,
+        detail: `The answer was larger than the console accepts for this operation (${formatBytes(limit)}), so it was not read. An administrator can raise the limit (UPSTREAM_MAX_ANSWER_BYTES, or the connection’s maxAnswerBytes in CONNECTIONS_FILE).`,
         limitBytes: limit,
       });
     }
@@ -170,7 +170,7 @@ function problemForTransportFailure(error: TransportError): HttpProblem {
         type: PROBLEM_TYPES.upstreamUnavailable,
         title: 'The privacy platform could not be reached',
         status: 503,
-        detail: `The connection failed${error.reason ? ` (${error.reason})` : ''}. Check the network or UPSTREAM_BASE_URL and try again.`,
+        detail: `The connection failed${error.reason ? ` (${error.reason})` : ''}. Check the network or the connection’s address (UPSTREAM_BASE_URL, or its baseUrl in CONNECTIONS_FILE) and try again.`,
         cause: 'unreachable',
       });
     case 'tls':
@@ -178,7 +178,7 @@ function problemForTransportFailure(error: TransportError): HttpProblem {
         type: PROBLEM_TYPES.upstreamUnavailable,
         title: 'The TLS connection to the privacy platform failed',
         status: 503,
-        detail: `The TLS handshake failed (${error.reason ?? 'no code'}): a certificate the console does not trust, a host name it does not cover, or an address that does not speak TLS. Check UPSTREAM_BASE_URL; a proxy that intercepts TLS needs its certificate authority in NODE_EXTRA_CA_CERTS.`,
+        detail: `The TLS handshake failed (${error.reason ?? 'no code'}): a certificate the console does not trust, a host name it does not cover, or an address that does not speak TLS. Check the connection’s address (UPSTREAM_BASE_URL, or its baseUrl in CONNECTIONS_FILE); a proxy that intercepts TLS needs its certificate authority in NODE_EXTRA_CA_CERTS.`,
         cause: 'tls',
       });
     case 'malformed':

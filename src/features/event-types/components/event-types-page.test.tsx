@@ -509,7 +509,7 @@ describe('EventTypesPage failures', () => {
     [
       upstream(PROBLEM_TYPES.upstreamUnauthorized, 502),
       "The privacy platform rejected the console's credentials",
-      'OAUTH_CLIENT_ID',
+      'client ID and secret',
     ],
     [
       upstream(PROBLEM_TYPES.upstreamBadRequest, 502),
