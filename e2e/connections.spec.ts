@@ -41,10 +41,10 @@ test('switches from production to UAT with the keyboard and shows UAT’s event 
   await expect(page).toHaveURL(/\/c\/uat\/rate-limits$/);
   await expect(page.getByText('Account tier: sandbox')).toBeVisible();
   expect(rules.rules.length).toBeGreaterThan(0);
-  // Integrations report to production only: UAT's page says so rather than show production's.
-  await expect(
-    page.getByText('The account-wide view (what integrations report) covers Production (EU) only'),
-  ).toBeVisible();
+  // UAT's own account-wide view: the demo's simulated integrations report to production, not here.
+  const accountWide = page.getByRole('region', { name: 'Account-wide: every reporting client' });
+  await expect(accountWide).toBeVisible();
+  await expect(accountWide).not.toContainText('Nightly consent sync');
 
   await page.reload();
   await expect(page).toHaveURL(/\/c\/uat\/rate-limits$/);
@@ -62,4 +62,28 @@ test('an unknown connection’s address says so and links to the person’s conn
     '/c/uat/event-types',
   );
   await expect(page.getByRole('table', { name: 'Event types' })).toHaveCount(0);
+});
+
+test('an integration registered on UAT’s page is listed there, not on production’s', async ({
+  page,
+}) => {
+  await signInToDemo(page, 'admin');
+  await page.goto('/c/uat/integrations');
+  const switcher = page.getByRole('banner').getByRole('combobox', { name: 'Connection' });
+  await expect(switcher.locator('option:checked')).toHaveText('UAT');
+  const name = `E2E UAT sync ${Date.now().toString(36)}`;
+  await page.getByLabel('Name').fill(name);
+  await page.getByRole('button', { name: 'Register and show key' }).click();
+  await expect(page.getByTestId('issued-key')).toHaveText(/^\s*pacr_/);
+  await expect(page.getByText('The key belongs to UAT')).toBeVisible();
+  await page.getByRole('button', { name: 'I have stored it' }).click();
+  const registered = page.getByRole('region', { name: 'Registered in UAT' });
+  await expect(registered.getByRole('rowheader', { name })).toBeVisible();
+
+  await switcher.selectOption('default');
+  await expect(page).toHaveURL(/\/c\/default\/integrations$/);
+  const production = page.getByRole('region', { name: 'Registered in Production (EU)' });
+  // Production's own (the demo's simulated integrations) are listed; UAT's is not.
+  await expect(production.getByRole('rowheader', { name: 'Nightly consent sync' })).toBeVisible();
+  await expect(production.getByRole('rowheader', { name })).toHaveCount(0);
 });

@@ -59,7 +59,7 @@ test('/rate-limits keeps its sections in place when the account-wide card’s da
   // integration's reports); held back here until the rest has arrived and been drawn.
   let release!: () => void;
   const held = new Promise<void>((resolve) => (release = resolve));
-  await page.route('**/api/account-usage', async (route) => {
+  await page.route('**/api/connections/default/account-usage', async (route) => {
     await held;
     await route.continue();
   });

@@ -70,11 +70,10 @@ const NAVIGATION: readonly NavigationEntry[] = [
   },
   {
     to: '/integrations',
-    scope: 'first',
+    scope: 'connection',
     label: 'Integrations',
     description: 'Register the account’s other clients so they report their requests and 429s',
     roles: ['admin'],
-    consoleWide: true,
   },
   {
     to: '/sessions',

@@ -19,7 +19,7 @@ const ANSWERS: Record<string, unknown> = {
   },
   '/api/connections/uat/rate-limits/rules': RULES,
   '/api/connections/uat/rate-limits/usage': usage(T0),
-  '/api/account-usage': accountOverview(T0),
+  '/api/connections/uat/account-usage': accountOverview(T0),
 };
 
 afterEach(() => {
@@ -96,7 +96,7 @@ describe('createAppRouter', () => {
 
   it('asks for what places the rate-limits page as it opens, and nothing of it signed out', async () => {
     const signedIn = open('/c/uat/rate-limits');
-    await waitFor(() => expect(signedIn.asked).toContain('/api/account-usage'));
+    await waitFor(() => expect(signedIn.asked).toContain('/api/connections/uat/account-usage'));
     expect(signedIn.asked).toEqual(
       expect.arrayContaining([
         '/api/connections/uat/rate-limits/rules',
@@ -126,7 +126,7 @@ describe('createAppRouter', () => {
         '/api/connections',
         '/api/connections/uat/rate-limits/rules',
         '/api/connections/uat/rate-limits/usage',
-        '/api/account-usage',
+        '/api/connections/uat/account-usage',
       ],
     ],
     ['/event-types?module=Consent', ['/api/session'], ['/api/session', '/api/connections']],

@@ -7,7 +7,7 @@ import { createBrowserRouter, type Params } from 'react-router';
 import { RouterProvider } from 'react-router/dom';
 import { eventTypesQueryOptions } from '../features/event-types/api/get-event-types';
 import { sessionQueryOptions, useSession } from '../lib/session-query';
-import { connectionsQueryOptions } from '../lib/connections-query';
+import { connectionsQueryOptions, usePageConnection } from '../lib/connections-query';
 import { CONNECTION_NAME_PATTERN } from '../shared/connections';
 import { ConnectionGate, OldPageRedirect } from './connection-gate';
 import { useSignOutHere } from '../features/session/api/session';
@@ -25,6 +25,21 @@ function adminOnly(
   return function AdminOnlyPage() {
     return (
       <RequireRole roles={roles} reason={reason}>
+        <Page />
+      </RequireRole>
+    );
+  };
+}
+
+/**
+ * One connection's `Page` for its admins: the role that decides is the person's in the URL's
+ * connection (the gate has checked they have one there), as the BFF decides.
+ */
+function connectionAdminOnly(Page: ComponentType, reason: string): ComponentType {
+  return function ConnectionAdminOnlyPage() {
+    const role = usePageConnection()?.role;
+    return (
+      <RequireRole roles={['admin']} reason={reason} role={role}>
         <Page />
       </RequireRole>
     );
@@ -111,6 +126,11 @@ export function createAppRouter(client: QueryClient): AppRouterInstance {
           ...startConnections(),
         },
         {
+          path: 'integrations',
+          element: <OldPageRedirect page="integrations" />,
+          ...startConnections(),
+        },
+        {
           // One connection's pages; the gate shows them only for one of the person's connections.
           path: 'c/:connection',
           element: <ConnectionGate />,
@@ -146,13 +166,26 @@ export function createAppRouter(client: QueryClient): AppRouterInstance {
                 await Promise.all([
                   client.prefetchQuery(rulesQueryOptions(connection)),
                   client.prefetchQuery(usageQueryOptions(connection)),
-                  client.prefetchQuery(accountUsageQueryOptions()),
+                  client.prefetchQuery(accountUsageQueryOptions(connection)),
                 ]);
               }),
               lazy: async () => ({
                 Component: (await import('../features/rate-limits/components/rate-limits-page'))
                   .RateLimitsPage,
               }),
+            },
+            {
+              path: 'integrations',
+              lazy: async () => {
+                const { IntegrationsPage } =
+                  await import('../features/integrations/components/integrations-page');
+                return {
+                  Component: connectionAdminOnly(
+                    IntegrationsPage,
+                    'This page registers the connection’s integrations and issues their reporting keys, which only its administrators manage.',
+                  ),
+                };
+              },
             },
             { path: '*', element: <NotFoundPage /> },
           ],
@@ -203,19 +236,6 @@ export function createAppRouter(client: QueryClient): AppRouterInstance {
               AUDIT_TRAIL_ROLES,
             ),
           }),
-        },
-        {
-          path: 'integrations',
-          lazy: async () => {
-            const { IntegrationsPage } =
-              await import('../features/integrations/components/integrations-page');
-            return {
-              Component: adminOnly(
-                IntegrationsPage,
-                'This page registers the account’s integrations and issues their reporting keys, which only administrators manage.',
-              ),
-            };
-          },
         },
         // Where one is signed in: every role (admins see everyone's; the BFF decides).
         {

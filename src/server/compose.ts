@@ -25,7 +25,10 @@ import { sessionIdHash } from './auth/session-store';
 import { createDataSubjectsArea } from './data-subjects/data-subjects-module';
 import { loadOperationsCatalog } from './data-subjects/operations-file';
 import type { DemoControlsPort } from './demo/demo-controls-routes';
-import { createIntegrationsArea } from './integrations/integrations-module';
+import {
+  createIntegrationsArea,
+  type IntegrationsConnection,
+} from './integrations/integrations-module';
 import { createPlanningArea } from './planning/planning-module';
 import { createOverviewArea } from './rate-limits/overview-routes';
 import type { ReplayDatabase } from './planning/replay-worker';
@@ -104,6 +107,13 @@ export interface ComposeOptions {
    */
   replayDatabase?: ReplayDatabase;
 }
+
+/** A connection's stack as the integrations area reads it. */
+const integrationsConnection = (stack: ConnectionStack): IntegrationsConnection => ({
+  name: stack.connection.name,
+  governor: stack.rateLimiting.governor,
+  incidents: stack.rateLimiting.store,
+});
 
 /**
  * Starts the thread of one what-if replay from its entry (replay-thread.ts, composed here beside
@@ -240,8 +250,8 @@ export function composeBff({
     recordChange,
     settings: config.integrations,
     database: consoleStore.database,
-    governor: rateLimiting.governor,
-    incidents: rateLimiting.store,
+    // Each connection's registry and account-wide view reads that connection's governor.
+    connections: [integrationsConnection(primary), ...stacks.slice(1).map(integrationsConnection)],
     logger,
     now,
     web: config.web,
@@ -255,35 +265,37 @@ export function composeBff({
     },
   });
   const { integrations } = integrationsArea;
+  /** What one connection's alert monitor reads: its governor and its account-wide view. */
+  const watchedAccount = (stack: ConnectionStack) => {
+    const { governor, hub } = stack.rateLimiting;
+    const usage = integrations.usageOf.get(stack.connection.name);
+    if (!usage) return { governor, hub };
+    return {
+      governor,
+      hub,
+      usage: accountUsageSource(consoleUsageSource(governor), usage),
+      silentReporters: async () =>
+        (await usage.overview()).integrations
+          .filter((integration) => integration.stale && integration.lastReportAt !== null)
+          .map((integration) => ({
+            name: integration.name,
+            lastReportAt: Date.parse(integration.lastReportAt ?? ''),
+          })),
+    };
+  };
   const alerts = createAlertsArea({
     recordChange,
     onDeliveryOutcome: (outcome) => metrics.alertDeliveries.inc({ outcome }),
     config,
     database: consoleStore.database,
     // One monitor per connection, each alert naming its connection; the label leads each
-    // summary only where there are several.
+    // summary only where there are several. Each forecast reads its connection's whole account:
+    // the console's own requests there plus those of every integration reporting to it.
     connections: [
-      {
-        connection: watched(primary, stacks.length > 1, true),
-        governor: rateLimiting.governor,
-        hub: rateLimiting.hub,
-        // The forecast reads the whole account: the console's own requests plus every
-        // integration's. The integrations are the first connection's until they are built per
-        // connection; the other connections' forecasts read the console's own requests.
-        usage: accountUsageSource(consoleUsageSource(rateLimiting.governor), integrations.usage),
-        silentReporters: async () =>
-          (await integrations.usage.overview()).integrations
-            .filter((integration) => integration.stale && integration.lastReportAt !== null)
-            .map((integration) => ({
-              name: integration.name,
-              lastReportAt: Date.parse(integration.lastReportAt ?? ''),
-            })),
-      },
-      ...stacks.slice(1).map((stack) => ({
-        connection: watched(stack, true, false),
-        governor: stack.rateLimiting.governor,
-        hub: stack.rateLimiting.hub,
-      })),
+      { connection: watched(primary, stacks.length > 1, true), ...watchedAccount(primary) },
+      ...stacks
+        .slice(1)
+        .map((stack) => ({ connection: watched(stack, true, false), ...watchedAccount(stack) })),
     ],
     logger,
     now,
@@ -381,7 +393,15 @@ export function composeBff({
           ),
         )
       ).flat(),
-    integrations: async () => (await integrations.usage.overview()).integrations,
+    // Every connection's integrations (their names are unique across connections).
+    integrations: async () =>
+      (
+        await Promise.all(
+          [...integrations.usageOf.values()].map(
+            async (usage) => (await usage.overview()).integrations,
+          ),
+        )
+      ).flat(),
     readiness: () => readiness.check(),
     audit: () => dataSubjects.auditChainHealth(),
     now,

@@ -8,6 +8,12 @@ import { collapseSpaces, hasUnsafeCharacters } from './safe-text';
 
 const IsoTime = z.iso.datetime({ offset: true });
 
+/**
+ * Where every integration reports, whatever its connection: one address for the console, since
+ * the key says which integration reports, hence to which connection.
+ */
+export const INGEST_PATH = '/api/integrations/reports';
+
 /** Limits of one report batch; more entries than this is a 413. */
 export const REPORT_LIMITS = {
   maxMinuteEntries: 500,

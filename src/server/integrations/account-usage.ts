@@ -1,6 +1,7 @@
-// The account-wide view: the console's own use of each limit (its governor) stacked with what
-// every registered integration reported, the per-integration table, and the 429 incidents of all
-// reporters merged by the platform's event id. `perLimit()` is the seam other parts read (the
+// The account-wide view of one platform connection: the console's own use of each limit (that
+// connection's governor) stacked with what every integration reporting to it reported, the
+// per-integration table, and the 429 incidents of all its reporters merged by the platform's event
+// id. `perLimit()` is the seam other parts read (the
 // early-warning forecast): one call, every limit, each source's requests in the limit's window,
 // and the unreported share as unknown (null), never as zero.
 import type {
@@ -45,6 +46,12 @@ export interface GovernorView {
 }
 
 export interface AccountUsageOptions {
+  /**
+   * The platform connection viewed: only the integrations reporting to it, and what they
+   * reported, count beside its governor and incidents; absent, every integration (a store used
+   * on its own).
+   */
+  readonly connection?: string;
   readonly store: IntegrationStore;
   readonly reports: ReportAggregates;
   readonly governor: GovernorView;
@@ -140,7 +147,10 @@ function countsFor(
   return matchModuleRule(method, template, rules)?.id === rule.id;
 }
 
-/** The account-wide view over the integration store, the governor and the incident store. */
+/**
+ * One connection's account-wide view over the integration store and that connection's governor
+ * and incident store.
+ */
 export class AccountUsage {
   readonly #options: AccountUsageOptions;
   #cached: { at: number; value: Promise<Computed> } | undefined;
@@ -179,15 +189,16 @@ export class AccountUsage {
   }
 
   async #build(now: number): Promise<Computed> {
-    const { store, reports, governor, incidents } = this.#options;
+    const { store, reports, governor, incidents, connection } = this.#options;
     const staleAfterMs = this.#options.staleAfterMs ?? 2 * MINUTE_MS;
     const [integrations, nameOf, reportedRows, throttles, usage, consoleIncidents] =
       await Promise.all([
-        store.list(),
+        store.list(connection === undefined ? {} : { connection }),
         // Removed integrations too: what they reported still counts, under their name (removed).
+        // Every connection's names: only those with rows of this connection show (by their rows).
         store.names(),
-        reports.minutesSince(now - HOUR_MS - MINUTE_MS),
-        reports.throttlesSince(now - INCIDENT_HORIZON_MS),
+        reports.minutesSince(now - HOUR_MS - MINUTE_MS, connection),
+        reports.throttlesSince(now - INCIDENT_HORIZON_MS, undefined, connection),
         governor.usage(),
         incidents.list({ since: now - INCIDENT_HORIZON_MS, limit: INCIDENTS_SHOWN }),
       ]);
@@ -296,7 +307,11 @@ export class AccountUsage {
         const rows =
           first - MINUTE_MS >= horizon
             ? recent
-            : await this.#options.reports.minutesBetween(first - MINUTE_MS, first);
+            : await this.#options.reports.minutesBetween(
+                first - MINUTE_MS,
+                first,
+                this.#options.connection,
+              );
         return {
           ...incident,
           firstSeen: new Date(first).toISOString(),

@@ -3,7 +3,6 @@
 // package, into the real ingest route (in-process, so no port is needed). One of them can be made
 // to burst until the mock's account-minute limit refuses it, so the incident it causes shows up
 // attributed to it.
-import { DEFAULT_CONNECTION } from '../../shared/connections';
 import { createReporter, type Reporter } from '../../../packages/reporter/src/index';
 import {
   LIMIT_PATHS,
@@ -61,6 +60,8 @@ const DEMO_INTEGRATIONS = [
 const TICK_MS = 5_000;
 
 export interface DemoIntegrationsOptions {
+  /** The connection whose mock the simulated clients call, so the one they report to. */
+  readonly connection: string;
   readonly store: IntegrationStore;
   readonly reports: ReportAggregates;
   readonly traffic: DemoTrafficPort;
@@ -101,7 +102,7 @@ export class DemoIntegrations {
       const existing = await store.findByName(spec.name);
       const issued = existing
         ? await store.rotate(existing.id)
-        : await store.register(spec.name, spec.owner, DEFAULT_CONNECTION);
+        : await store.register(spec.name, spec.owner, this.#options.connection);
       if (!issued) continue;
       if (!existing)
         await reports.storeReport(issued.integration.id, history.get(spec.name) ?? [], []);

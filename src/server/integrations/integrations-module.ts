@@ -1,9 +1,12 @@
-// The integrations area (docs/account-wide-view.md): other integrations of the account report
+// The integrations area (docs/account-wide-view.md): other integrations of an account report
 // their traffic with their own key; admins manage the keys; everyone reads the account-wide usage.
 // Built here from the configuration: the integration store, the per-key ingest limiter (in Redis
-// when replicas share one), the account usage, the reader of reported minutes the planning area
-// is handed, and the timer that deletes aggregates older than the retention. In demo mode,
-// simulated integrations report through the same route.
+// when replicas share one), one account usage per platform connection, the reader of reported
+// minutes the planning area is handed, and the timer that deletes aggregates older than the
+// retention. The registry and the account-wide view are each connection's (mounted under its
+// prefix); the ingest route is one for the console, since a key says which connection it reports
+// to. In demo mode, simulated integrations report through the same route.
+import { INGEST_PATH } from '../../shared/integrations';
 import { accountMinuteCeiling } from '../../shared/rate-limits';
 import type { RecordChange } from '../http/admin-change';
 import type { Logger } from '../observability/logger';
@@ -35,11 +38,18 @@ export interface IntegrationSettings {
   readonly staleAfterSeconds: number;
 }
 
+/** One platform connection as the area reads it: its name, governor and incidents. */
+export interface IntegrationsConnection {
+  readonly name: string;
+  readonly governor: GovernorView;
+  readonly incidents: IncidentList;
+}
+
 export interface IntegrationsAreaDeps {
   readonly settings: IntegrationSettings;
   readonly database: () => Promise<SqlDatabase>;
-  readonly governor: GovernorView;
-  readonly incidents: IncidentList;
+  /** Every connection served, in the configured order (never empty); the demo reports to the first. */
+  readonly connections: readonly [IntegrationsConnection, ...IntegrationsConnection[]];
   readonly logger: Logger;
   readonly now: () => number;
   /** How clients reach the console: which address a wrong key is counted against. */
@@ -67,7 +77,10 @@ export interface IntegrationsArea extends AreaModule {
   readonly integrations: {
     readonly store: IntegrationStore;
     readonly reports: ReportAggregates;
+    /** The first connection's account-wide view. */
     readonly usage: AccountUsage;
+    /** Each connection's account-wide view, by name. */
+    readonly usageOf: ReadonlyMap<string, AccountUsage>;
     /**
      * What one connection's planning area reads of the reports of the integrations reporting to
      * that connection (compose.ts hands it over).
@@ -80,14 +93,20 @@ const PRUNE_EVERY_MS = 10 * 60_000;
 
 /** The integrations area: its routes, and start/stop of the retention timer and the demo. */
 export function createIntegrationsArea(deps: IntegrationsAreaDeps): IntegrationsArea {
-  const { settings, now, logger } = deps;
+  const { settings, now, logger, connections } = deps;
+  const [first] = connections;
+  const byName = new Map(connections.map((connection) => [connection.name, connection]));
   const store = new IntegrationStore(deps.database, now);
-  const reports = new ReportAggregates(deps.database, now, deps.alsoRecord, () =>
-    accountMinuteCeiling(deps.governor.rules()),
-  );
+  // A report is bounded by the ceiling of the connection its key reports to.
+  const reports = new ReportAggregates(deps.database, now, deps.alsoRecord, (connection) => {
+    const governor = byName.get(connection)?.governor;
+    return governor ? accountMinuteCeiling(governor.rules()) : undefined;
+  });
   const retentionMs = settings.retentionDays * 86_400_000;
   const demo = deps.demo
     ? new DemoIntegrations({
+        // The demo traffic is the first connection's mock's: its simulated clients report there.
+        connection: first.name,
         store,
         reports,
         traffic: deps.demo.traffic,
@@ -95,19 +114,25 @@ export function createIntegrationsArea(deps: IntegrationsAreaDeps): Integrations
         probe: deps.demo.probe,
       })
     : undefined;
-  const usage = new AccountUsage({
-    store,
-    reports,
-    governor: deps.governor,
-    incidents: deps.incidents,
-    now,
-    staleAfterMs: settings.staleAfterSeconds * 1_000,
-    demoBursts: () => demo?.list() ?? [],
-  });
+  const usageOf = new Map(
+    connections.map((connection) => [
+      connection.name,
+      new AccountUsage({
+        connection: connection.name,
+        store,
+        reports,
+        governor: connection.governor,
+        incidents: connection.incidents,
+        now,
+        staleAfterMs: settings.staleAfterSeconds * 1_000,
+        demoBursts: () => (connection === first ? (demo?.list() ?? []) : []),
+      }),
+    ]),
+  );
+  const usageOfConnection = (name: string) => usageOf.get(name) as AccountUsage;
   const routeDeps: IntegrationsRoutesDeps = {
     store,
     reports,
-    usage,
     limiter: createIngestLimiter({
       perMinute: settings.ingestPerMinute,
       ...(deps.redis ? { redis: deps.redis.connection, keys: deps.redis.keys } : {}),
@@ -137,20 +162,34 @@ export function createIntegrationsArea(deps: IntegrationsAreaDeps): Integrations
     integrations: {
       store,
       reports,
-      usage,
+      usage: usageOfConnection(first.name),
+      usageOf,
       reportedMinutes: (connection) => new ReportedMinutesReader(deps.database, { connection }),
     },
     routes: [
       {
-        path: '/api/integrations/reports',
+        path: INGEST_PATH,
         app: integrationReportRoutes(routeDeps),
         access: 'integration-key',
       },
-      {
-        path: '/api/integrations',
-        app: integrationAdminRoutes({ ...routeDeps, recordChange: deps.recordChange }),
-      },
-      { path: '/api/account-usage', app: accountUsageRoutes(routeDeps) },
+      // Each connection's registry and view, under its prefix (the first's at the old paths too).
+      ...connections.flatMap(({ name }) => [
+        {
+          path: '/api/integrations',
+          app: integrationAdminRoutes({
+            ...routeDeps,
+            connection: name,
+            usage: usageOfConnection(name),
+            recordChange: deps.recordChange,
+          }),
+          connection: name,
+        },
+        {
+          path: '/api/account-usage',
+          app: accountUsageRoutes({ usage: usageOfConnection(name) }),
+          connection: name,
+        },
+      ]),
     ],
     async start() {
       void prune();

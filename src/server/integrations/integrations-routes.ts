@@ -1,15 +1,18 @@
 // The account-wide view's routes (docs/account-wide-view.md):
 // - `POST /api/integrations/reports`: an integration's report, authenticated by its reporting key
-//   as a bearer token (no session, no cookie), validated entry by entry, rate limited per key;
-// - `/api/integrations` (admins): register, list, rotate, revoke, remove a revoked one;
-// - `GET /api/account-usage`: the account-wide view of the rate-limits page (every role).
-import { DEFAULT_CONNECTION } from '../../shared/connections';
+//   as a bearer token (no session, no cookie), validated entry by entry, rate limited per key; one
+//   for the console: the key says which integration, hence which connection;
+// - `/api/connections/{connection}/integrations` (admins): that connection's registry: register,
+//   list, rotate, revoke, remove a revoked one;
+// - `GET /api/connections/{connection}/account-usage`: that connection's account-wide view, on
+//   the rate-limits page (every role in it).
 import { Hono } from 'hono';
 import type { Context } from 'hono';
 import * as z from 'zod/mini';
 import {
   AccountOverviewSchema,
   IngestAnswerSchema,
+  INGEST_PATH,
   IntegrationListSchema,
   IntegrationSchema,
   IssuedKeySchema,
@@ -35,7 +38,7 @@ import { HttpProblem, problemResponse } from '../http/problem';
 import { quotaRefusalHeaders } from '../http/rate-limit-fields';
 import { SECURITY_PROBLEM_TYPES } from '../security/security-problems';
 import { clientAddress, type WebSettings } from '../security/web-settings';
-import type { RecordChange } from '../http/admin-change';
+import type { ChangeDetails, RecordChange } from '../http/admin-change';
 import { NO_STORE } from '../http/no-store';
 import { jsonValueAnswer } from '../http/gzip-answer';
 
@@ -91,12 +94,13 @@ function stillActive(): HttpProblem {
   });
 }
 
+/** 404 for an id not in this connection's registry (another connection's too: nothing of it). */
 function notFound(): HttpProblem {
   return new HttpProblem({
     type: PROBLEM_TYPES.notFound,
     title: 'No such integration',
     status: 404,
-    detail: 'It may have been registered on another console; reload the list.',
+    detail: 'It is not registered in this connection, or was removed; reload the list.',
   });
 }
 
@@ -117,7 +121,6 @@ export interface DemoBurstPort {
 export interface IntegrationsRoutesDeps {
   readonly store: IntegrationStore;
   readonly reports: ReportAggregates;
-  readonly usage: AccountUsage;
   readonly limiter: IngestLimiter;
   /** Wrong keys per client address, and the early refusal past their bound. */
   readonly failedKeys: FailedKeyGuard;
@@ -204,26 +207,39 @@ function auditedIntegration(integration: Integration) {
 
 const IdParam = z.string().check(z.regex(/^[0-9a-f-]{36}$/));
 
-/** The admin routes, mounted at /api/integrations (admins: their API description says so). */
-export function integrationAdminRoutes(
-  deps: IntegrationsRoutesDeps & { readonly recordChange: RecordChange },
-) {
-  const { recordChange } = deps;
-  const idOf = (c: Context) => {
+/** What one connection's registry routes need besides the area's. */
+export interface IntegrationAdminDeps extends IntegrationsRoutesDeps {
+  /** The connection whose registry these routes are: its integrations only, listed or changed. */
+  readonly connection: string;
+  /** That connection's account-wide view, recomputed after a change. */
+  readonly usage: AccountUsage;
+  readonly recordChange: RecordChange;
+}
+
+/**
+ * One connection's admin routes, mounted at /api/connections/<name>/integrations (admins in it:
+ * their API description says so). An integration of another connection is not found here.
+ */
+export function integrationAdminRoutes(deps: IntegrationAdminDeps) {
+  const { connection } = deps;
+  const recordChange = (c: Context<AppEnv>, change: ChangeDetails) =>
+    deps.recordChange(c, { ...change, connection });
+  const ownIntegration = async (c: Context) => {
     const parsed = IdParam.safeParse(c.req.param('id'));
-    if (!parsed.success) throw notFound();
-    return parsed.data;
+    const found = parsed.success ? await deps.store.findById(parsed.data) : undefined;
+    if (found?.connection !== connection) throw notFound();
+    return found;
   };
   const actor = (c: Context<AppEnv>) => c.get('user')?.username;
   const changed = (c: Context<AppEnv>, action: string, integration: Integration) => {
     deps.usage.invalidate();
     deps.logger.info(
-      { action, integration: integration.id, by: actor(c) },
+      { action, integration: integration.id, connection, by: actor(c) },
       `integration ${action}`,
     );
   };
   return new Hono<AppEnv>()
-    .get('/', async (c) => c.json({ items: await deps.store.list() }, 200, NO_STORE))
+    .get('/', async (c) => c.json({ items: await deps.store.list({ connection }) }, 200, NO_STORE))
     .post('/', async (c) => {
       const parsed = RegisterIntegrationSchema.safeParse(await c.req.json().catch(() => undefined));
       if (!parsed.success) {
@@ -248,8 +264,7 @@ export function integrationAdminRoutes(
         const issued = await deps.store.register(
           parsed.data.name,
           parsed.data.owner || null,
-          // The registry's routes are console-wide until they are built per connection.
-          DEFAULT_CONNECTION,
+          connection,
         );
         changed(c, 'registered', issued.integration);
         return c.json(issued, 201, NO_STORE);
@@ -267,8 +282,7 @@ export function integrationAdminRoutes(
       }
     })
     .post('/:id/rotate', async (c) => {
-      const existing = await deps.store.findById(idOf(c));
-      if (!existing) throw notFound();
+      const existing = await ownIntegration(c);
       await recordChange(c, {
         action: 'integration.key-rotated',
         target: existing.id,
@@ -281,8 +295,7 @@ export function integrationAdminRoutes(
       return c.json(issued, 200, NO_STORE);
     })
     .post('/:id/revoke', async (c) => {
-      const existing = await deps.store.findById(idOf(c));
-      if (!existing) throw notFound();
+      const existing = await ownIntegration(c);
       await recordChange(c, {
         action: 'integration.revoked',
         target: existing.id,
@@ -295,8 +308,7 @@ export function integrationAdminRoutes(
       return c.json(integration, 200, NO_STORE);
     })
     .delete('/:id', async (c) => {
-      const existing = await deps.store.findById(idOf(c));
-      if (!existing) throw notFound();
+      const existing = await ownIntegration(c);
       if (existing.status === 'active') throw stillActive();
       await recordChange(c, {
         action: 'integration.removed',
@@ -313,14 +325,14 @@ export function integrationAdminRoutes(
     })
     .post('/:id/demo-burst', async (c) => {
       if (!deps.demo) throw notFound();
-      const outcome = await deps.demo.burst(idOf(c));
+      const outcome = await deps.demo.burst((await ownIntegration(c)).id);
       deps.usage.invalidate();
       return c.json(outcome, 200, NO_STORE);
     });
 }
 
-/** `GET /` of the account-wide view, mounted at /api/account-usage (every signed-in role). */
-export function accountUsageRoutes(deps: Pick<IntegrationsRoutesDeps, 'usage'>) {
+/** `GET /` of one connection's account-wide view, mounted at its /api/account-usage (every role). */
+export function accountUsageRoutes(deps: Pick<IntegrationAdminDeps, 'usage'>) {
   // Integration names and counts, no key and no echo of the request: compressed (gzip-answer.ts).
   return new Hono<AppEnv>().get('/', async (c) =>
     jsonValueAnswer(c, await deps.usage.overview(), NO_STORE),
@@ -341,11 +353,12 @@ const ReportSchema = z.object({
 });
 const DemoBurstSchema = z.object({ status: z.nullable(z.int()) });
 const byId = z.object({ id: IdParam });
-const noSuchIntegration = 'No such integration (`/problems/not-found`).';
+const noSuchIntegration =
+  'No such integration in this connection, another connection’s included (`/problems/not-found`).';
 
 /** `POST /api/integrations/reports` in the console's API description (api-description/). */
 export const integrationReportsApi: ApiModule = {
-  base: '/api/integrations/reports',
+  base: INGEST_PATH,
   tag: {
     name: 'Integrations',
     description: 'Other software on the account reporting its traffic; the account-wide view.',
@@ -375,13 +388,14 @@ export const integrationReportsApi: ApiModule = {
 /** The admin routes in the console's API description (api-description/). */
 export const integrationAdminApi: ApiModule = {
   base: '/api/integrations',
+  scope: 'connection',
   tag: integrationReportsApi.tag,
   operations: [
     {
       method: 'get',
       path: '/',
       operationId: 'listIntegrations',
-      summary: 'The registered integrations (never their keys)',
+      summary: 'The integrations registered in this connection (never their keys)',
       access: { session: ADMIN_ONLY },
       responses: { 200: { description: 'The integrations.', schema: IntegrationListSchema } },
     },
@@ -389,8 +403,9 @@ export const integrationAdminApi: ApiModule = {
       method: 'post',
       path: '/',
       operationId: 'registerIntegration',
-      summary: 'Register an integration and issue its reporting key',
-      description: 'The key is in this answer, and never again.',
+      summary: 'Register an integration of this connection and issue its reporting key',
+      description:
+        'The key is in this answer, and never again. What the integration reports counts in this connection’s account-wide view, for good; names are unique across connections.',
       access: { session: ADMIN_ONLY },
       body: RegisterIntegrationSchema,
       responses: { 201: { description: 'Registered, with its key.', schema: IssuedKeySchema } },
@@ -453,13 +468,15 @@ export const integrationAdminApi: ApiModule = {
 /** The account-wide view in the console's API description (api-description/). */
 export const accountUsageApi: ApiModule = {
   base: '/api/account-usage',
+  scope: 'connection',
   tag: integrationReportsApi.tag,
   operations: [
     {
       method: 'get',
       path: '/',
       operationId: 'getAccountUsage',
-      summary: 'The account-wide view: every integration’s traffic against the account’s limits',
+      summary:
+        'This connection’s account-wide view: the traffic of every integration reporting to it against its limits',
       access: { session: ANY_ROLE },
       responses: { 200: { description: 'The overview.', schema: AccountOverviewSchema } },
     },

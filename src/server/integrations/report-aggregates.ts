@@ -162,10 +162,10 @@ export type AlsoRecordMinutes = (
 ) => Promise<void>;
 
 /**
- * The most requests one source may hold in a minute (the account's minute ceiling, from the
- * rules in force), or undefined for no bound.
+ * The most requests one source reporting to `connection` may hold in a minute (that connection's
+ * account minute ceiling, from its rules in force), or undefined for no bound.
  */
-export type MinuteCeiling = () => number | undefined;
+export type MinuteCeiling = (connection: string) => number | undefined;
 
 const StoredSumSchema = z.object({ n: integer });
 const ConnectionRowSchema = z.object({ id: z.string(), connection: z.string() });
@@ -266,17 +266,20 @@ export class ReportAggregates {
   }
 
   /**
-   * What each source may still add to each of its minutes in `reports` before the ceiling: the
-   * ceiling less what is stored already. Read in the writing transaction, so reports written
-   * together or one after the other are bounded alike.
+   * What each source may still add to each of its minutes in `reports` before its ceiling (its
+   * connection's): the ceiling less what is stored already; no entry for a source without one.
+   * Read in the writing transaction, so reports written together or one after the other are
+   * bounded alike.
    */
   async #roomLeft(
     tx: SqlExecutor,
     reports: readonly PendingReport[],
-    ceiling: number,
+    ceilingOf: (integrationId: string) => number | undefined,
   ): Promise<Map<string, number>> {
     const room = new Map<string, number>();
     for (const report of reports) {
+      const ceiling = ceilingOf(report.integrationId);
+      if (ceiling === undefined) continue;
       for (const entry of report.minutes) {
         const minute = minuteOf(entry.minute);
         const slot = `${report.integrationId}|${minute}`;
@@ -302,26 +305,26 @@ export class ReportAggregates {
         Math.max(lastReport.get(report.integrationId) ?? 0, report.at),
       );
     }
-    const ceiling = this.#ceiling();
     await (
       await this.#db()
     ).transaction(async (tx) => {
       const connectionOf = await integrationConnections(tx, [...lastReport.keys()]);
-      const room = ceiling === undefined ? undefined : await this.#roomLeft(tx, reports, ceiling);
+      // Each source is bounded by the ceiling of the connection its key reports to.
+      const room = await this.#roomLeft(tx, reports, (id) => this.#ceiling(connectionOf(id)));
       const sums = new Map<string, [string, MinuteAggregate]>();
       for (const report of reports) {
         for (const entry of report.minutes) {
           const minute = minuteOf(entry.minute);
           let requests = entry.requests;
           const slot = `${report.integrationId}|${minute}`;
-          const left = room?.get(slot);
+          const left = room.get(slot);
           if (left !== undefined && requests > left) {
             report.capped.requests += requests - left;
             report.capped.minutes.add(minute);
             requests = left;
             if (requests === 0) continue;
           }
-          if (left !== undefined) room?.set(slot, left - requests);
+          if (left !== undefined) room.set(slot, left - requests);
           const key = `${slot}|${entry.method}|${entry.template}`;
           const previous = sums.get(key)?.[1];
           sums.set(key, [

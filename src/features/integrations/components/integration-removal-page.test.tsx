@@ -5,25 +5,31 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import {
   jsonAnswer,
-  renderWithQueries,
+  renderRoute,
   stubApiPerTest,
 } from '../../../lib/test-support/render-with-queries';
 import type { Integration } from '../../../shared/integrations';
 import { IntegrationsPage } from './integrations-page';
 
 const ID = '019cae6a-0000-7000-8000-000000000001';
+const REGISTRY = '/api/connections/default/integrations';
 let item: Integration;
 const calls: string[] = [];
 
 stubApiPerTest((url, init) => {
   const method = init?.method ?? 'GET';
   if (method !== 'GET') calls.push(`${method} ${url}`);
-  if (url === '/api/integrations' && method === 'GET') return jsonAnswer({ items: [item] });
-  if (url === `/api/integrations/${ID}/revoke`) {
+  if (url === '/api/connections') {
+    return jsonAnswer({
+      connections: [{ name: 'default', label: 'Production (EU)', colour: 'blue', role: 'admin' }],
+    });
+  }
+  if (url === REGISTRY && method === 'GET') return jsonAnswer({ items: [item] });
+  if (url === `${REGISTRY}/${ID}/revoke`) {
     item = { ...item, status: 'revoked', keyHint: null };
     return jsonAnswer(item);
   }
-  if (url === `/api/integrations/${ID}` && method === 'DELETE')
+  if (url === `${REGISTRY}/${ID}` && method === 'DELETE')
     return new Response(null, { status: 204 });
   return undefined;
 });
@@ -42,7 +48,7 @@ describe('IntegrationsPage', () => {
       keyHint: 'abcd',
       lastReportAt: null,
     };
-    renderWithQueries(<IntegrationsPage />);
+    renderRoute('/c/:connection/integrations', <IntegrationsPage />, '/c/default/integrations');
     const user = userEvent.setup();
     const row = () => screen.getByRole('row', { name: /Nightly sync/ });
     await screen.findByRole('rowheader', { name: 'Nightly sync' });
@@ -53,17 +59,14 @@ describe('IntegrationsPage', () => {
     // Revoked: Remove is a button to press, not a question already asked.
     const remove = await within(row()).findByRole('button', { name: 'Remove' });
     expect(screen.queryByText(/from the list\?/)).toBeNull();
-    expect(calls).toEqual([`POST /api/integrations/${ID}/revoke`]);
+    expect(calls).toEqual([`POST ${REGISTRY}/${ID}/revoke`]);
 
     await user.click(remove);
     expect(screen.getByText(/^Remove Nightly sync from the list\?/)).toBeInTheDocument();
     const confirm = within(row()).getByRole('button', { name: 'Remove' });
     expect(confirm).toHaveFocus();
     await user.click(confirm);
-    expect(calls).toEqual([
-      `POST /api/integrations/${ID}/revoke`,
-      `DELETE /api/integrations/${ID}`,
-    ]);
+    expect(calls).toEqual([`POST ${REGISTRY}/${ID}/revoke`, `DELETE ${REGISTRY}/${ID}`]);
     // Two confirmations and two refetches of the list: room on a busy machine.
   }, 20_000);
 });

@@ -1,18 +1,25 @@
-// The Integrations page as an admin meets it: each registered integration with its owner, the
-// hint of its current key and its last report; "None yet." before the first; and the list's
-// failure said in words with a way to try again, while registering stays possible.
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, within } from '@testing-library/react';
+// One connection's Integrations page as an admin meets it at `/c/uat/integrations`: UAT's
+// registered integrations with their owner, the hint of their current key and their last report;
+// "None yet." before the first; the list's failure said in words with a way to try again, while
+// registering stays possible; and a registration made in UAT, its key said to be UAT's.
+import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Integration } from '../../../shared/integrations';
+import { jsonAnswer, renderRoute } from '../../../lib/test-support/render-with-queries';
 import { IntegrationsPage } from './integrations-page';
+
+const CONNECTIONS = [
+  { name: 'default', label: 'Production (EU)', colour: 'blue', role: 'admin' },
+  { name: 'uat', label: 'UAT', colour: 'green', role: 'admin' },
+];
+const UAT_REGISTRY = '/api/connections/uat/integrations';
 
 const nightly: Integration = {
   id: '0194b6c2-8000-7000-8000-000000000001',
   name: 'Nightly consent sync',
   owner: 'data-platform team',
-  connection: 'default',
+  connection: 'uat',
   status: 'active',
   createdAt: '2025-01-06T09:00:00.000Z',
   keyIssuedAt: '2025-01-06T09:00:00.000Z',
@@ -28,24 +35,28 @@ const retired: Integration = {
   keyHint: null,
 };
 
-/** Answers GET /api/integrations with `answer` (a list, or a problem). */
-function serve(answer: () => Response) {
+/**
+ * Answers GET of UAT's registry with `answer` (a list, or a problem), a registration there with
+ * `registered`, and the person's connections; returns the requests other than GETs.
+ */
+function serve(answer: () => Response, registered?: () => Response) {
+  const changes: string[] = [];
   vi.stubGlobal(
     'fetch',
-    vi.fn(async (input: string) =>
-      input === '/api/integrations' ? answer() : new Response(null, { status: 404 }),
-    ),
+    vi.fn(async (input: string, init?: RequestInit) => {
+      const method = init?.method ?? 'GET';
+      if (method !== 'GET') changes.push(`${method} ${input}`);
+      if (input === '/api/connections') return jsonAnswer({ connections: CONNECTIONS });
+      if (input === UAT_REGISTRY && method === 'GET') return answer();
+      if (input === UAT_REGISTRY && registered) return registered();
+      return new Response(null, { status: 404 });
+    }),
   );
+  return changes;
 }
 
-function renderPage() {
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  return render(
-    <QueryClientProvider client={client}>
-      <IntegrationsPage />
-    </QueryClientProvider>,
-  );
-}
+const renderPage = () =>
+  renderRoute('/c/:connection/integrations', <IntegrationsPage />, '/c/uat/integrations');
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -97,5 +108,24 @@ describe('IntegrationsPage', () => {
     failing = false;
     await userEvent.setup().click(screen.getByRole('button', { name: 'Try again' }));
     expect(await screen.findByRole('row', { name: /Nightly consent sync/ })).toBeInTheDocument();
+  });
+
+  it('registers in the connection of its address and says the key is that connection’s', async () => {
+    const changes = serve(
+      () => Response.json({ items: [] }),
+      () => Response.json({ integration: nightly, key: 'pacr_uatKeyShownOnce' }, { status: 201 }),
+    );
+    renderPage();
+    expect(
+      await screen.findByRole('heading', { name: 'Register an integration of UAT' }),
+    ).toBeInTheDocument();
+    const user = userEvent.setup();
+    await user.type(screen.getByLabelText('Name'), 'Nightly consent sync');
+    await user.click(screen.getByRole('button', { name: 'Register and show key' }));
+    const key = await screen.findByTestId('issued-key');
+    expect(changes).toEqual([`POST ${UAT_REGISTRY}`]);
+    const panel = key.closest('.one-time-secret')!;
+    expect(panel).toHaveTextContent('The key belongs to UAT');
+    expect(panel).toHaveTextContent(/reports to \/api\/integrations\/reports on this console/);
   });
 });

@@ -1,6 +1,6 @@
-// The Integrations page (admins): register the account's other clients so they can report what
-// they send the platform; the reporting key is shown once, and can be rotated or revoked, and a
-// revoked integration removed from the list.
+// One connection's Integrations page (`/c/{connection}/integrations`, admins in it): register the
+// account's other clients so they can report what they send the platform; the reporting key is
+// shown once, and can be rotated or revoked, and a revoked integration removed from the list.
 import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { ConfirmButton } from '../../../components/ui/confirm-button';
@@ -8,7 +8,9 @@ import { FormField } from '../../../components/ui/form-field';
 import { LoadErrorPanel } from '../../../components/ui/load-error-panel';
 import { OneTimeSecret } from '../../../components/ui/one-time-secret';
 import { PageHeader } from '../../../components/ui/page-header';
+import { usePageConnection, usePageConnectionName } from '../../../lib/connections-query';
 import { formatDateTime } from '../../../lib/format';
+import { INGEST_PATH } from '../../../shared/integrations';
 import type { IssuedKey } from '../../../shared/integrations';
 import {
   integrationsQueryOptions,
@@ -23,11 +25,14 @@ const when = (iso: string | null) => (iso ? formatDateTime(iso) : '—');
 
 /** The page; `children`: sections another area adds at its end, laid out as its own. */
 export function IntegrationsPage({ children }: { children?: ReactNode }) {
-  const list = useQuery(integrationsQueryOptions());
-  const register = useRegisterIntegration();
-  const rotate = useRotateKey();
-  const revoke = useRevokeIntegration();
-  const remove = useRemoveIntegration();
+  const connection = usePageConnectionName();
+  // The gate lets a page show for one of the person's connections only: its label is known.
+  const label = usePageConnection()?.label ?? connection;
+  const list = useQuery(integrationsQueryOptions(connection));
+  const register = useRegisterIntegration(connection);
+  const rotate = useRotateKey(connection);
+  const revoke = useRevokeIntegration(connection);
+  const remove = useRemoveIntegration(connection);
   const [name, setName] = useState('');
   const [owner, setOwner] = useState('');
   const [issued, setIssued] = useState<IssuedKey | null>(null);
@@ -50,8 +55,8 @@ export function IntegrationsPage({ children }: { children?: ReactNode }) {
   return (
     <section className="page managed-page" aria-labelledby="integrations-title">
       <PageHeader titleId="integrations-title" title="Integrations">
-        The account’s other clients of the platform. Each reports its requests and 429s with its own
-        key, so the rate-limits page shows the whole account.
+        {label}’s other clients of the platform. Each reports its requests and 429s with its own
+        key, so {label}’s rate-limits page shows the whole account.
       </PageHeader>
 
       {issued ? (
@@ -62,13 +67,16 @@ export function IntegrationsPage({ children }: { children?: ReactNode }) {
           testId="issued-key"
           onDone={() => setIssued(null)}
         >
-          Copy it now: it is shown this once and the console keeps only its hash. Give it to the
-          integration as <code>Authorization: Bearer &lt;key&gt;</code> (see the reporter README).
+          Copy it now: it is shown this once and the console keeps only its hash. The key belongs to{' '}
+          {label}: what the integration reports counts against {label}’s limits, for good. Give it
+          to the integration as <code>Authorization: Bearer &lt;key&gt;</code>; it reports to{' '}
+          <code>{INGEST_PATH}</code> on this console, the one address for every connection (see the
+          reporter README).
         </OneTimeSecret>
       ) : null}
 
       <form className="card managed-form" onSubmit={submit}>
-        <h2>Register an integration</h2>
+        <h2>Register an integration of {label}</h2>
         <FormField id="integration-name" label="Name">
           <input
             id="integration-name"
@@ -110,7 +118,7 @@ export function IntegrationsPage({ children }: { children?: ReactNode }) {
       </form>
 
       <section className="card integrations-list" aria-labelledby="registered-title">
-        <h2 id="registered-title">Registered</h2>
+        <h2 id="registered-title">Registered in {label}</h2>
         {list.isError && !list.data ? (
           <LoadErrorPanel headingLevel={3} title="The list could not be loaded" query={list} />
         ) : !list.data ? (

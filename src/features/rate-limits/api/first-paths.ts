@@ -9,13 +9,11 @@ export const rulesPath = (connection: string) =>
 /** A connection's governor: its windows, blocks and timeline. */
 export const usagePath = (connection: string) =>
   connectionApiPath(connection, '/api/rate-limits/usage');
-/**
- * The account-wide view: every reporting client beside the console. Console-wide (integrations
- * report to the first connection's account until they name theirs), so it names no connection.
- */
-export const ACCOUNT_USAGE_PATH = '/api/account-usage';
+/** A connection's account-wide view: every client reporting to it, beside the console. */
+export const accountUsagePath = (connection: string) =>
+  connectionApiPath(connection, '/api/account-usage');
 
 /** All three for `connection`, in the order the page uses them. */
 export function rateLimitsFirstPaths(connection: string): readonly string[] {
-  return [rulesPath(connection), usagePath(connection), ACCOUNT_USAGE_PATH];
+  return [rulesPath(connection), usagePath(connection), accountUsagePath(connection)];
 }

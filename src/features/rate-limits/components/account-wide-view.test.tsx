@@ -52,7 +52,9 @@ let answered: AccountOverview = overview;
 beforeEach(() => {
   answered = overview;
 });
-stubApiPerTest((url) => (url === '/api/account-usage' ? jsonAnswer(answered) : undefined));
+stubApiPerTest((url) =>
+  url === '/api/connections/uat/account-usage' ? jsonAnswer(answered) : undefined,
+);
 
 describe('AccountWideView', () => {
   it('names a removed integration in the key, in the colour its share of a bar has', async () => {
@@ -64,7 +66,7 @@ describe('AccountWideView', () => {
         integrations: [...limit.integrations, removed],
       })),
     };
-    const { container } = renderWithQueries(<AccountWideView canBurst={false} />);
+    const { container } = renderWithQueries(<AccountWideView connection="uat" canBurst={false} />);
     const key = await screen.findByLabelText('Key to the limit bars');
     const entry = within(key).getByText('Old sync (removed integration)');
     const part = container.querySelector('[title="Old sync (removed integration): 40"]');
@@ -74,7 +76,7 @@ describe('AccountWideView', () => {
   });
 
   it('names the limit once, relates reported and counted, and keys the fills', async () => {
-    renderWithQueries(<AccountWideView canBurst={false} />);
+    renderWithQueries(<AccountWideView connection="uat" canBurst={false} />);
     expect(await screen.findByText('Account minute limit')).toBeInTheDocument();
     expect(
       screen.getByText('582 reported · 20,002 counted by the platform of 20,000'),
@@ -102,7 +104,7 @@ describe('AccountWideView', () => {
         },
       ],
     };
-    renderWithQueries(<AccountWideView canBurst={false} />);
+    renderWithQueries(<AccountWideView connection="uat" canBurst={false} />);
     const note = await screen.findByRole('note', { name: 'Set aside as implausible (1)' });
     expect(note).toHaveTextContent(/CRM connector, .*: 20,000 requests kept/);
     expect(note).toHaveTextContent('counted in no limit, timeline or forecast');
@@ -126,7 +128,7 @@ describe('AccountWideView', () => {
         { ...minute, ruleId: 'account-hour', period: 'HOUR', limit: 200_000, block },
       ],
     };
-    renderWithQueries(<AccountWideView canBurst={false} />);
+    renderWithQueries(<AccountWideView connection="uat" canBurst={false} />);
     expect(
       await screen.findByText(/Blocked by the platform: Account minute limit, every limit below/),
     ).toBeInTheDocument();

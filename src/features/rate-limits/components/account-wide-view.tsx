@@ -315,8 +315,8 @@ function Incidents({ overview }: { overview: AccountOverview }) {
   );
 }
 
-function DemoBursts({ overview }: { overview: AccountOverview }) {
-  const burst = useDemoBurst();
+function DemoBursts({ overview, connection }: { overview: AccountOverview; connection: string }) {
+  const burst = useDemoBurst(connection);
   if (overview.demoBursts.length === 0) return null;
   const sourceName = (id: string | undefined) =>
     overview.demoBursts.find((source) => source.id === id)?.name ?? 'the integration';
@@ -375,9 +375,18 @@ function SetAside({ overview }: { overview: AccountOverview }) {
   );
 }
 
-/** The account-wide section; `canBurst` shows the demo's burst buttons (demo mode, admins). */
-export function AccountWideView({ canBurst }: { canBurst: boolean }) {
-  const overview = useQuery(accountUsageQueryOptions());
+/**
+ * One connection's account-wide section; `canBurst` shows the demo's burst buttons (demo mode,
+ * admins).
+ */
+export function AccountWideView({
+  connection,
+  canBurst,
+}: {
+  connection: string;
+  canBurst: boolean;
+}) {
+  const overview = useQuery(accountUsageQueryOptions(connection));
   const data = overview.data;
   const limits = data?.limits.filter(
     (limit) => limit.ruleId.startsWith('account-') || limit.integrations.length > 0,
@@ -400,7 +409,7 @@ export function AccountWideView({ canBurst }: { canBurst: boolean }) {
         <p className="muted">Loading…</p>
       ) : (
         <>
-          {canBurst ? <DemoBursts overview={data} /> : null}
+          {canBurst ? <DemoBursts overview={data} connection={connection} /> : null}
           <SetAside overview={data} />
           <div className="account-wide-grid">
             <div>

@@ -90,7 +90,16 @@ beforeEach(() => {
       }
       if (url.startsWith('/api/connections/uat/rate-limits/incidents'))
         return json({ items: incidents, nextCursor: null });
-      if (url.startsWith('/api/account-usage')) return json(accountOverview(now));
+      if (url.startsWith('/api/connections/uat/account-usage')) return json(accountOverview(now));
+      if (url === '/api/connections') {
+        // UAT after production: the page is not the first connection's.
+        return json({
+          connections: [
+            { name: 'default', label: 'Production (EU)', colour: 'blue', role: 'admin' },
+            { name: 'uat', label: 'UAT', colour: 'green', role: 'admin' },
+          ],
+        });
+      }
       if (url.startsWith('/api/meta'))
         return json({ mode: 'demo', accountTier: 'production', demoControls: true });
       if (url.startsWith('/api/session')) return json({ username: viewer, role: viewer });
@@ -129,6 +138,15 @@ function renderPage() {
 const table = () => screen.getByRole('table', { name: '429 incidents' });
 
 describe('RateLimitsPage', () => {
+  it('shows UAT’s own account-wide view on UAT’s page, not a note that it is elsewhere', async () => {
+    renderPage();
+    const card = (
+      await screen.findByRole('heading', { name: 'Account-wide: every reporting client' })
+    ).closest('section')!;
+    expect(within(card).getAllByText('CRM connector').length).toBeGreaterThan(0);
+    expect(screen.queryByText(/covers Production \(EU\)/)).toBeNull();
+  });
+
   it('shows a new incident live, then counts further 429s of it in the same row', async () => {
     renderPage();
     expect(await screen.findByText('No 429s so far')).toBeInTheDocument();

@@ -63,13 +63,11 @@ export function RateLimitsPage() {
   const usage = useQuery(usageQueryOptions(connection));
   const incidents = useInfiniteQuery(incidentsQueryOptions(connection, filters));
   const meta = useConsoleMeta();
-  // The account-wide card's data, shared with it through the cache: "Copy for support" says it too.
-  // Integrations still report to the first connection only (docs/architecture.md, "Connections"):
-  // another connection's page says so instead of showing the first one's figures as its own.
+  // The connection's account-wide card's data, shared with it through the cache: "Copy for
+  // support" says it too.
+  const account = useQuery(accountUsageQueryOptions(connection));
+  // The person's connections: the overview of every connection shows with more than one.
   const connectionList = useConnections();
-  const firstConnection = connectionList.data?.[0];
-  const accountWideHere = firstConnection === undefined || firstConnection.name === connection;
-  const account = useQuery({ ...accountUsageQueryOptions(), enabled: accountWideHere });
   const role = useViewerRole();
   const status = useStreamStatus();
 
@@ -104,7 +102,7 @@ export function RateLimitsPage() {
   const [copied, setCopied] = useState<{ key: string; text?: string } | undefined>();
   const usageData = usage.data;
   const ruleList = rules.data?.rules;
-  const overview = accountWideHere ? account.data : undefined;
+  const overview = account.data;
   const onCopy = useCallback(
     (incident: Incident) => {
       const text = supportText(incident, ruleList, usageData?.timeline, meta.data, {
@@ -162,10 +160,7 @@ export function RateLimitsPage() {
           most of a screen). Drawn before these arrived, everything below jumped down by their
           height (Lighthouse: layout shifts of 0.7, then 0.24; bench/findings/lighthouse.md). The
           route starts all three as the page's code loads. */}
-      {meta.isPending ||
-      rules.isPending ||
-      connectionList.isPending ||
-      (accountWideHere && account.isPending) ? (
+      {meta.isPending || rules.isPending || connectionList.isPending || account.isPending ? (
         <p className="muted">Loading…</p>
       ) : (
         <>
@@ -190,14 +185,7 @@ export function RateLimitsPage() {
             <DemoControlsPanel connection={connection} />
           ) : null}
           {/* Bursts register as an integration's traffic: an admin's action, like the Integrations page. */}
-          {accountWideHere ? (
-            <AccountWideView canBurst={showDemo && role.data === 'admin'} />
-          ) : (
-            <p className="card account-wide-elsewhere">
-              The account-wide view (what integrations report) covers {firstConnection?.label} only:
-              integrations report to that connection.
-            </p>
-          )}
+          <AccountWideView connection={connection} canBurst={showDemo && role.data === 'admin'} />
 
           <section
             id="incidents"
