@@ -4,7 +4,8 @@
 // bound its documentation calls good. (The rate-limits page once shifted by 0.7, then by 0.24 as
 // the account-wide card filled in above the incidents: bench/findings/lighthouse.md.)
 import type { Page } from '@playwright/test';
-import { expect, test } from './fixtures';
+import { expect, SIGNED_OUT_STATE, signInToDemo, test } from './fixtures';
+import { E2E_DEMO_BFF_PORT } from './ports';
 
 /** Starts recording layout shifts not caused by input, from the page's first paint. */
 async function recordShifts(page: Page) {
@@ -77,4 +78,33 @@ test('/rate-limits keeps its sections in place when the account-wide card’s da
   await expect(page.getByRole('heading', { name: '429 incidents' })).toBeVisible();
   await twoFrames(page);
   expect(await totalShift(page)).toBeLessThan(0.1);
+});
+
+test.describe('with two connections (demo mode)', () => {
+  test.use({ baseURL: `http://127.0.0.1:${E2E_DEMO_BFF_PORT}`, storageState: SIGNED_OUT_STATE });
+
+  test('/c/default/rate-limits keeps its sections in place when the overview of every connection comes last', async ({
+    page,
+  }) => {
+    await signInToDemo(page, 'admin');
+    // The overview's cards hold their places from the first paint; their figures are held back
+    // here until the rest of the page has been drawn.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/api/rate-limit-overview', async (route) => {
+      await held;
+      await route.continue();
+    });
+    await recordShifts(page);
+    await page.goto('/c/default/rate-limits');
+    await expect(page.getByRole('heading', { name: '429 incidents' })).toBeVisible();
+    await expect(page.getByRole('region', { name: 'All connections' })).toContainText('Loading…');
+    await twoFrames(page);
+    release();
+    await expect(page.getByRole('region', { name: 'All connections' })).toContainText(
+      'Tightest limit',
+    );
+    await twoFrames(page);
+    expect(await totalShift(page)).toBeLessThan(0.1);
+  });
 });

@@ -32,6 +32,7 @@ import { createPlanningArea, type PlanningArea } from './planning/planning-modul
 import type { ConnectionPolicy } from './planning/policies';
 import { ReplayGate } from './planning/replay-gate';
 import type { WhatIfResult } from '../shared/planning';
+import { createOverviewArea } from './rate-limits/overview-routes';
 import type { ReplayDatabase } from './planning/replay-worker';
 import { addToAccountTraffic } from './planning/traffic-store';
 import type { DemoTrafficPort } from './integrations/demo-integrations';
@@ -362,10 +363,26 @@ export function composeBff({
       stack.connection.name,
     ),
   );
+  // The rate-limits page's overview of every connection, read from each stack's governor and
+  // token manager (nothing is sent upstream for it).
+  const overview = createOverviewArea({
+    connections: stacks.map((stack) => ({
+      name: stack.connection.name,
+      label: stack.connection.label,
+      colour: stack.connection.colour,
+      tier: stack.config.upstream.accountTier,
+      governor: stack.rateLimiting.governor,
+      governorMode: () => stack.rateLimits.scaleOut.mode(),
+      lastTokenFailure: () => stack.tokens.lastFailure(),
+    })),
+    logger,
+    now,
+  });
   const areas: AreaModule[] = [
     authArea,
     // Each connection's governor first: blocks from before a restart hold before anything is sent.
     ...stacks.flatMap((stack) => stack.areas),
+    overview,
     integrationsArea,
     alerts,
     dataSubjects,

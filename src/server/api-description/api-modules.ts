@@ -18,6 +18,7 @@ import {
 import { metaApi } from '../routes/meta';
 import { planningApi } from '../planning/planning-routes';
 import { rateLimitsApi } from '../rate-limits/rate-limits-routes';
+import { rateLimitOverviewApi } from '../rate-limits/overview-routes';
 import { connectionsApi } from '../auth/connections-routes';
 import { consoleSessionsApi } from '../auth/console-sessions-routes';
 import { sessionApi } from '../auth/session-routes';
@@ -36,6 +37,7 @@ export const API_MODULES: readonly ApiModule[] = [
   apiDescriptionApi,
   eventTypesApi,
   rateLimitsApi,
+  rateLimitOverviewApi,
   dataSubjectsApi,
   auditTrailApi,
   accountabilityApi,

@@ -56,6 +56,8 @@ export interface ScaleOut {
   }): Promise<void>;
   /** Redis answers (with REDIS_URL), and the governor's mode, for /readyz and /api/health. */
   readonly readiness: readonly ReadinessCheck[];
+  /** Which windows decide now, as the governor check says (no Redis round trip). */
+  mode(): NonNullable<CheckResult['mode']>;
   close(): Promise<void>;
 }
 
@@ -154,6 +156,7 @@ export function createScaleOut(options: ScaleOutOptions): ScaleOut {
 
   return {
     governor,
+    mode: () => governorCheck(failover, replicas).mode ?? 'single',
 
     async start(parts) {
       if (redis) {

@@ -1,13 +1,12 @@
 // How close each limit is: the console's own requests in each rule's sliding window against the
 // limit, when headroom grows again, and any block running for the rule.
-import { blockedLabel, type BlockState } from '../../../shared/limit-state';
 import { counted } from '../../../shared/counted';
 import type { Incident, Rule, RuleUsage, Usage } from '../../../shared/incident';
-import { useCountdown } from '../../../components/ui/use-countdown';
 import { EndpointLabel } from '../../../components/ui/endpoint-label';
 import { formatCount } from '../../../lib/format';
 import { limitName } from '../../../shared/rate-limits';
-import { formatDuration, formatTime, ruleRequests, ruleTitle } from '../format';
+import { formatTime, ruleRequests, ruleTitle } from '../format';
+import { BlockedFor } from './blocked-for';
 
 export interface HeadroomGaugesProps {
   usage: Usage;
@@ -48,6 +47,11 @@ export function platformCount(
   // "Far below": the console saw less than half of what the platform counted.
   if (limit.used * 2 >= latest.requestsMade) return undefined;
   return { made: latest.requestsMade, at: Date.parse(latest.lastSeen) };
+}
+
+/** How full a limit reads: `high` from 90 %, `medium` from 70 % (the meters' colour). */
+export function headroomLevel(share: number): 'low' | 'medium' | 'high' {
+  return share >= 0.9 ? 'high' : share >= 0.7 ? 'medium' : 'low';
 }
 
 /** Account limits first and large, then every module rule of the table. */
@@ -153,7 +157,7 @@ function Gauge({
 }) {
   const level = platform ? platform.made : limit.used;
   const share = limit.limit > 0 ? level / limit.limit : 0;
-  const tone = share >= 0.9 ? 'high' : share >= 0.7 ? 'medium' : 'low';
+  const tone = headroomLevel(share);
   const period = limit.period === 'MINUTE' ? 'minute' : 'hour';
   const label = `${limitName(rule.id, limit.period)}: ${formatCount(level)} of ${formatCount(limit.limit)} per ${period}${platform ? ', as the platform counted' : ''}`;
   // An account block is on the banner and the account gauges; a module gauge shows its own.
@@ -207,17 +211,5 @@ function Gauge({
         )}
       </div>
     </div>
-  );
-}
-
-/** The block's state in the words every page uses (shared/limit-state.ts), and its countdown. */
-function BlockedFor({ until, block }: { until: number; block: BlockState }) {
-  const remaining = useCountdown(until);
-  return remaining > 0 ? (
-    <span className="gauge-blocked" title={block.reason}>
-      {blockedLabel(block)} · <span aria-live="off">{formatDuration(remaining)}</span> left
-    </span>
-  ) : (
-    <span>Block ended</span>
   );
 }

@@ -8,6 +8,7 @@ import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Role } from '../../../shared/session';
 import type { Incident } from '../../../shared/incident';
+import type { ConnectionSummary } from '../../../shared/connections';
 import { AccountBlockBanner } from './account-block-banner';
 import { RateLimitsPage } from './rate-limits-page';
 import {
@@ -36,17 +37,46 @@ let now = Date.now();
 let olderIncidents: Promise<Incident[]> | null;
 /** Who is signed in. */
 let viewer: Role = 'admin';
+/** The person's connections; null: the list is not answered. */
+let connectionList: ConnectionSummary[] | null;
+
+const PRODUCTION: ConnectionSummary = {
+  name: 'default',
+  label: 'Production (EU)',
+  colour: 'blue',
+  role: 'admin',
+};
+const UAT: ConnectionSummary = { name: 'uat', label: 'UAT', colour: 'green', role: 'admin' };
 
 beforeEach(() => {
   now = Date.now();
   incidents = [];
   olderIncidents = null;
   viewer = 'admin';
+  connectionList = null;
   vi.stubGlobal('EventSource', FakeEventSource);
   vi.stubGlobal(
     'fetch',
     vi.fn(async (input: RequestInfo | URL) => {
       const url = String(input);
+      if (url === '/api/connections' && connectionList) {
+        return json({ connections: connectionList });
+      }
+      if (url.startsWith('/api/rate-limit-overview') && connectionList) {
+        return json({
+          now: new Date(now).toISOString(),
+          connections: connectionList.map(({ name, label, colour }) => ({
+            name,
+            label,
+            colour,
+            tier: 'production',
+            platform: { state: 'answering' },
+            governor: 'single',
+            limits: [],
+            blocks: [],
+          })),
+        });
+      }
       if (url.startsWith('/api/connections/uat/rate-limits/rules')) return json(RULES);
       if (url.startsWith('/api/connections/uat/rate-limits/usage')) {
         const blocks = incidents
@@ -241,6 +271,24 @@ describe('RateLimitsPage', () => {
       expect(screen.queryByRole('button', { name: 'Loading…' })).not.toBeInTheDocument(),
     );
     expect(within(table()).getAllByRole('row').length).toBeGreaterThan(2);
+  });
+
+  it('shows every connection side by side to a person with more than one, this one marked', async () => {
+    connectionList = [PRODUCTION, UAT];
+    renderPage();
+    const overview = await screen.findByRole('region', { name: 'All connections' });
+    const here = await within(overview).findByRole('link', { name: 'UAT rate limits (this page)' });
+    expect(here).toHaveAttribute('aria-current', 'page');
+    expect(
+      within(overview).getByRole('link', { name: /^Production \(EU\) rate limits/ }),
+    ).toHaveAttribute('href', '/c/default/rate-limits');
+  });
+
+  it('leaves the overview out for a person with one connection: it would repeat the page', async () => {
+    connectionList = [UAT];
+    renderPage();
+    expect(await screen.findByText('No 429s so far')).toBeInTheDocument();
+    expect(screen.queryByRole('region', { name: 'All connections' })).toBeNull();
   });
 
   it('offers the demo controls to an admin in demo mode', async () => {

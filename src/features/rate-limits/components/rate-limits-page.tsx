@@ -8,7 +8,7 @@ import { ActionButton } from '../../../components/ui/action-button';
 import { ListRegion } from '../../../components/ui/list-region';
 import { PageHeader } from '../../../components/ui/page-header';
 import { useConsoleMeta } from '../../../lib/console-meta-query';
-import { usePageConnectionName } from '../../../lib/connections-query';
+import { useConnections, usePageConnectionName } from '../../../lib/connections-query';
 import { formatCount } from '../../../lib/format';
 import { useViewerRole } from '../../../lib/session-query';
 import { counted } from '../../../shared/counted';
@@ -34,6 +34,8 @@ import { DemoControlsPanel } from './demo-controls-panel';
 import { ReportedLimitsPanel } from './reported-limits-panel';
 import { HeadroomGauges } from './headroom-gauges';
 import { AccountWideView } from './account-wide-view';
+import { ConnectionsOverview } from './connections-overview';
+import { overviewQueryKey } from '../api/overview-api';
 import { IncidentFiltersBar } from './incident-filters';
 import { IncidentsTable } from './incidents-table';
 import { IncidentExportButtons } from './incident-export-buttons';
@@ -64,10 +66,14 @@ export function RateLimitsPage() {
   // The connection's account-wide card's data, shared with it through the cache: "Copy for
   // support" says it too.
   const account = useQuery(accountUsageQueryOptions(connection));
+  // The person's connections: the overview of every connection shows with more than one.
+  const connectionList = useConnections();
   const role = useViewerRole();
   const status = useStreamStatus();
 
   useIncidentSignals((signal) => {
+    // A block starting or ending here shows on this connection's card of the overview at once.
+    void queryClient.invalidateQueries({ queryKey: overviewQueryKey });
     if (signal.type === 'resync') {
       void queryClient.invalidateQueries({ queryKey: rateLimitKeys.incidents(connection) });
       return;
@@ -154,7 +160,7 @@ export function RateLimitsPage() {
           most of a screen). Drawn before these arrived, everything below jumped down by their
           height (Lighthouse: layout shifts of 0.7, then 0.24; bench/findings/lighthouse.md). The
           route starts all three as the page's code loads. */}
-      {meta.isPending || rules.isPending || account.isPending ? (
+      {meta.isPending || rules.isPending || connectionList.isPending || account.isPending ? (
         <p className="muted">Loading…</p>
       ) : (
         <>
@@ -166,6 +172,13 @@ export function RateLimitsPage() {
               {incidents.data ? ` (${rows.length}${incidents.hasNextPage ? '+' : ''})` : ''}
             </JumpLink>
           </nav>
+
+          {/* Every connection side by side, first: with one connection it would repeat this page.
+          Its cards hold their height from the first paint (the switcher's list places them), so
+          nothing below moves when their figures arrive. */}
+          {connectionList.data && connectionList.data.length > 1 ? (
+            <ConnectionsOverview current={connection} connections={connectionList.data} />
+          ) : null}
 
           {/* Auditors change nothing, demo controls included (the BFF answers them 403). */}
           {showDemo && role.data !== 'auditor' ? (
