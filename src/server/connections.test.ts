@@ -104,6 +104,19 @@ describe('two connections in one console', () => {
     });
   });
 
+  it("records an administrative change made on UAT's routes as UAT's, and at an old path as the first connection's", async () => {
+    const reset = (path: string) => h.request(path, { method: 'DELETE' });
+    expect((await reset('/api/connections/uat/rate-limits/reported-limits')).status).toBe(204);
+    expect((await reset('/api/rate-limits/reported-limits')).status).toBe(204);
+    const { items } = await h.audit.search.listChanges({ limit: 10 });
+    expect(
+      items
+        .filter((item) => item.action === 'learned-limits.reset')
+        .map((item) => item.connection)
+        .reverse(),
+    ).toEqual(['uat', 'default']);
+  });
+
   it('reports each connection on /readyz, named for it', async () => {
     const response = await h.app.request('/readyz');
     const body = (await response.json()) as { checks: Record<string, unknown> };

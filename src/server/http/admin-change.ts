@@ -22,8 +22,8 @@ export interface ChangeDetails {
   /** Who, when the request has no signed-in user yet (a sign-in names who signed in). */
   readonly actorName?: string;
   /**
-   * The platform connection the change concerns; DEFAULT_CONNECTION when not given (changes of
-   * the console as a whole, and every change until routes are built per connection).
+   * The platform connection the change concerns. When not given: the connection of the route the
+   * request reached, else DEFAULT_CONNECTION (changes of the console as a whole).
    */
   readonly connection?: string;
 }
@@ -80,7 +80,8 @@ export function changeRecorder(deps: ChangeRecorderDeps): RecordChange {
     const user = c.get('user');
     const change: AdministrativeChange = {
       ...details,
-      connection: details.connection ?? DEFAULT_CONNECTION,
+      // The connection the route acts on (described-access.ts), unless the change names one.
+      connection: details.connection ?? c.get('connection') ?? DEFAULT_CONNECTION,
       at: deps.now(),
       actor: {
         // Sign-in entries are written before a session exists: the name tried is in `target`.

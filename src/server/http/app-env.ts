@@ -38,5 +38,10 @@ export interface AppEnv {
     user?: RequestUser;
     /** Set by requireSession with the user: the session's id (live streams end with it). */
     sessionId?: string;
+    /**
+     * Set by the access check on a connection's operation: the platform connection the request
+     * acts on (its prefix's, or the first connection's at an old path).
+     */
+    connection?: string;
   };
 }

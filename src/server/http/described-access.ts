@@ -139,6 +139,8 @@ export function requireDescribedAccess(
       return notDescribed(c, next);
     }
     if (!matches.every((access) => allows(role, access))) throw refused(user);
+    // What the request changes is that connection's: its administrative changes say so.
+    if (named !== undefined || scoped) c.set('connection', connection);
     await next();
   };
 }
