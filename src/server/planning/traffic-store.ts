@@ -275,6 +275,28 @@ export class TrafficStore {
     return rows.map((row) => ({ ...row, minute: from }));
   }
 
+  /**
+   * The endpoints with a 429 recorded in [from, to], each with its 429s (`throttled`) together.
+   * Only the rows holding one are summed: over a week a 429 is rare, and summing every row
+   * (400,000 of a busy account's week) to drop all but a few groups afterwards cost most of a
+   * replay's time (bench/findings/memory.md).
+   */
+  async throttledTotals(
+    from: number,
+    to: number,
+  ): Promise<Array<{ method: string; template: string; throttled: number }>> {
+    const { rows } = await select(
+      await this.#db(),
+      z.object({ method: z.string(), template: z.string(), throttled: integer }),
+      `SELECT method, template, SUM(throttled) AS throttled
+       FROM account_minutes
+       WHERE connection = $3 AND minute >= $1 AND minute <= $2 AND throttled > 0
+       GROUP BY method, template`,
+      [iso(from), iso(to), this.connection],
+    );
+    return rows;
+  }
+
   /** Every endpoint's requests in one minute. */
   async minute(minute: number): Promise<TrafficRow[]> {
     const { rows } = await select(

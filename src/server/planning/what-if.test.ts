@@ -222,6 +222,41 @@ for (const engine of STORE_ENGINES) {
       ]);
     });
 
+    it('lists the 429s the platform answered in the period per endpoint, busiest first, and none outside it', async () => {
+      const sync = await integration('Nightly sync');
+      await reports.storeReport(
+        sync.id,
+        [
+          { minute: at(5), method: 'GET', template: V2_LIST, requests: 40, throttled: 3 },
+          { minute: at(6), method: 'GET', template: V2_LIST, requests: 40, throttled: 2 },
+          { minute: at(6), method: 'GET', template: V4_BASIC, requests: 30, throttled: 0 },
+          { minute: at(7), method: 'GET', template: V4_BASIC, requests: 30, throttled: 1 },
+          // Before the hour replayed: not counted.
+          {
+            minute: at(0) - 2 * MINUTE,
+            method: 'GET',
+            template: V4_BASIC,
+            requests: 9,
+            throttled: 9,
+          },
+        ],
+        [],
+      );
+      await traffic.addConsoleMinutes([
+        { minute: at(8), method: 'GET', template: V4_BASIC, requests: 4, throttled: 4 },
+      ]);
+
+      const result = await whatIf(deps, { period: 'hour', policy: custom({ accountMinute: 100 }) });
+
+      expect(result.recorded429s).toEqual({
+        total: 10,
+        byEndpoint: [
+          { endpoint: `GET ${V2_LIST}`, throttled: 5 },
+          { endpoint: `GET ${V4_BASIC}`, throttled: 5 },
+        ],
+      });
+    });
+
     it('refuses bad input with a message and never answers an empty replay', async () => {
       await expect(
         whatIf(deps, { period: 'hour', policy: custom({ accountMinute: 100 }) }),

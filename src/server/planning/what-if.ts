@@ -176,8 +176,7 @@ function bucketsOf(
 
 /** The 429s recorded in the period's minutes, per endpoint (the console's and the reporters'). */
 async function recorded429s(store: TrafficStore, from: number, to: number) {
-  const byEndpoint = (await store.endpointTotals(from, to))
-    .filter((row) => row.throttled > 0)
+  const byEndpoint = (await store.throttledTotals(from, to))
     .map((row) => ({ endpoint: `${row.method} ${row.template}`, throttled: row.throttled }))
     .sort((a, b) => b.throttled - a.throttled || a.endpoint.localeCompare(b.endpoint));
   return { total: byEndpoint.reduce((sum, row) => sum + row.throttled, 0), byEndpoint };
