@@ -3,7 +3,7 @@
 // Cluster client (redis-target.ts says which). Commands fail at once while Redis is unreachable
 // instead of queueing (the governor falls back, sign-in says it is unavailable), and the client
 // reconnects by itself for as long as the process runs.
-import { Cluster, Redis } from 'ioredis';
+import type { Cluster, Redis } from 'ioredis';
 import type { Logger } from '../observability/logger';
 import { describeRedisTarget, parseRedisTarget, type RedisTarget } from './redis-target';
 
@@ -33,7 +33,17 @@ export interface RedisConnectionOptions {
 /** Reconnect delays: quick at first, then once a second, for as long as the process runs. */
 const retryDelay = (attempt: number) => Math.min(100 * attempt, 1_000);
 
-function createClient(target: RedisTarget, options: RedisConnectionOptions): RedisClient {
+/**
+ * ioredis, loaded when the first connection is opened: a console without REDIS_URL (most of them)
+ * never loads it, nor the resident memory its modules take (bench/findings/memory.md).
+ */
+const loadDriver = () => import('ioredis');
+
+async function createClient(
+  target: RedisTarget,
+  options: RedisConnectionOptions,
+): Promise<RedisClient> {
+  const { Cluster, Redis } = await loadDriver();
   const perConnection = {
     // A command issued while disconnected fails now rather than waiting for a reconnect: the
     // governor must decide on its fallback within the request, not seconds later.
@@ -83,7 +93,7 @@ export async function connectRedis(options: RedisConnectionOptions): Promise<Red
   const { logger } = options;
   const target = parseRedisTarget(options.url, options.cluster);
   const where = describeRedisTarget(target);
-  const redis = createClient(target, options);
+  const redis = await createClient(target, options);
   let lost = false;
   let lastError: Error | undefined;
   // A cluster reports each node's own failure as a node error (a refused password, say); its own
@@ -168,6 +178,7 @@ export async function closeRedis(redis: RedisClient): Promise<void> {
  * hears what any replica publishes through any node.
  */
 export async function connectSubscriber(redis: RedisClient): Promise<RedisClient> {
+  const { Cluster } = await loadDriver();
   const subscriber: RedisClient = redis instanceof Cluster ? redis.duplicate() : redis.duplicate();
   subscriber.on('error', () => undefined);
   subscriber.on('node error', () => undefined);

@@ -2,7 +2,7 @@
 // incidents and one audit trail: the stores' portable SQL runs unchanged on a node-postgres pool.
 // Migrations are applied at start under an advisory lock, so replicas starting together apply
 // each one exactly once; LISTEN/NOTIFY tells every replica about a committed change.
-import pg from 'pg';
+import type pg from 'pg';
 import type { Logger } from '../observability/logger';
 import { migrate, SchemaTooNewError, type SqlDatabase, type SqlExecutor } from './database';
 import { MIGRATIONS, type Migration } from './migrations';
@@ -52,16 +52,27 @@ function describeDatabaseUrl(url: string): string {
 // be the same in every replica).
 const MIGRATION_LOCK_KEY = '7264019583';
 
+/** node-postgres, as its module exports it. */
+type PgDriver = typeof pg;
+
+/**
+ * node-postgres, loaded the first time a PostgreSQL store is opened: a console on SQLite (most of
+ * them) never loads it, nor the resident memory its modules take (bench/findings/memory.md).
+ */
+const loadDriver = async (): Promise<PgDriver> => (await import('pg')).default;
+
 // The portable rules allow integer and bigint columns only: their values (and SUM or COUNT of
 // them) fit a JavaScript number, so the stores see numbers as they do on SQLite, not strings.
 const INT8 = 20;
 const NUMERIC = 1700;
-const TYPES = {
-  getTypeParser: (oid: number, format?: 'text' | 'binary') =>
-    oid === INT8 || oid === NUMERIC
-      ? (value: string) => Number(value)
-      : pg.types.getTypeParser(oid, format),
-} as pg.CustomTypesConfig;
+
+const typesOf = (driver: PgDriver) =>
+  ({
+    getTypeParser: (oid: number, format?: 'text' | 'binary') =>
+      oid === INT8 || oid === NUMERIC
+        ? (value: string) => Number(value)
+        : driver.types.getTypeParser(oid, format),
+  }) as pg.CustomTypesConfig;
 
 /** Parameters as SQLite's adapter sends them: times as ISO-8601 text, booleans as 0/1. */
 function toParams(params: unknown[] = []): unknown[] {
@@ -171,9 +182,10 @@ async function migrateUnderLock(pool: pg.Pool, migrations: readonly Migration[])
 /** Opens a pool on `options.url`, checks the server answers, and brings the schema up to date. */
 export async function openPostgresDatabase(options: PostgresDatabaseOptions): Promise<SqlDatabase> {
   const { url, logger } = options;
+  const driver = await loadDriver();
   const connection: pg.ClientConfig = {
     connectionString: url,
-    types: TYPES,
+    types: typesOf(driver),
     connectionTimeoutMillis: options.connectTimeoutMs ?? 5_000,
     // A server that stops answering must not hold a request: the recorder and /readyz give up
     // sooner anyway, this frees the connection.
@@ -181,7 +193,7 @@ export async function openPostgresDatabase(options: PostgresDatabaseOptions): Pr
     keepAlive: true,
     application_name: 'privacy-api-console',
   };
-  const pool = new pg.Pool({ ...connection, max: options.poolSize ?? 10 });
+  const pool = new driver.Pool({ ...connection, max: options.poolSize ?? 10 });
   // An idle connection that breaks (server restart, network) is reported here; without a
   // listener node-postgres would crash the process.
   pool.on('error', (error) => {
@@ -226,7 +238,7 @@ export async function openPostgresDatabase(options: PostgresDatabaseOptions): Pr
       }
     },
     async listen(channel, handlers) {
-      const stop = await listenWithReconnect(connection, channel, handlers, logger);
+      const stop = await listenWithReconnect(driver, connection, channel, handlers, logger);
       listeners.add(stop);
       return async () => {
         listeners.delete(stop);
@@ -250,6 +262,7 @@ const RECONNECT_DELAY_MS = 1_000;
  * work). When it breaks it is reopened every second until it works, then `reconnected` says so.
  */
 async function listenWithReconnect(
+  driver: PgDriver,
   connection: pg.ClientConfig,
   channel: string,
   handlers: NotificationHandlers,
@@ -260,7 +273,7 @@ async function listenWithReconnect(
   let stopped = false;
 
   const open = async () => {
-    const client = new pg.Client(connection);
+    const client = new driver.Client(connection);
     let lost = false;
     const onLost = (error?: Error) => {
       if (lost) return;
