@@ -32,4 +32,4 @@ HEALTHCHECK --interval=10s --timeout=3s --start-period=20s \
   CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||8787)+'/readyz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
 # SIGTERM starts the graceful shutdown (at most 10 s); give it that long before SIGKILL.
 STOPSIGNAL SIGTERM
-CMD ["node", "--enable-source-maps", "--max-old-space-size=384", "dist/server/index.js"]
+CMD ["node", "--enable-source-maps", "--max-old-space-size=384", "--max-semi-space-size=16", "dist/server/index.js"]
