@@ -20,6 +20,9 @@ const ANSWERS: Record<string, unknown> = {
   '/api/connections/uat/rate-limits/rules': RULES,
   '/api/connections/uat/rate-limits/usage': usage(T0),
   '/api/connections/uat/account-usage': accountOverview(T0),
+  '/api/connections/default/rate-limits/rules': RULES,
+  '/api/connections/default/rate-limits/usage': usage(T0),
+  '/api/connections/default/account-usage': accountOverview(T0),
 };
 
 afterEach(() => {
@@ -129,7 +132,11 @@ describe('createAppRouter', () => {
         '/api/connections/uat/account-usage',
       ],
     ],
-    ['/event-types?module=Consent', ['/api/session'], ['/api/session', '/api/connections']],
+    [
+      '/event-types?module=Consent',
+      ['/api/session'],
+      ['/api/session', '/api/connections', '/api/connections/default/event-types'],
+    ],
     ['/sign-in', [], []],
   ])(
     'takes over what the entry sent early at %s, and asks for nothing twice',
@@ -164,6 +171,37 @@ describe('createAppRouter', () => {
       '/api/connections',
       '/api/connections/default/event-types',
     ]);
+    router.dispose();
+  });
+
+  it.each([
+    ['/', ['/api/connections/default/event-types']],
+    ['/event-types', ['/api/connections/default/event-types']],
+    [
+      '/rate-limits',
+      [
+        '/api/connections/default/rate-limits/rules',
+        '/api/connections/default/rate-limits/usage',
+        '/api/connections/default/account-usage',
+      ],
+    ],
+  ])(
+    'at the old address %s, asks for the first connection’s page data before the redirect renders',
+    async (path, pageData) => {
+      const { asked, client, router } = open(path);
+      // Nothing is rendered, so nothing has redirected: the old address's loader asked.
+      await waitFor(() => expect(asked).toEqual(expect.arrayContaining(pageData)));
+      await waitFor(() => expect(router.state.initialized && client.isFetching() === 0).toBe(true));
+      expect(router.state.location.pathname).toBe(path);
+      expect(asked.filter((asked) => pageData.includes(asked))).toHaveLength(pageData.length);
+      router.dispose();
+    },
+  );
+
+  it('asks a signed-out visitor at an old address for the session alone', async () => {
+    const { asked, client, router } = open('/event-types', { signedIn: false });
+    await waitFor(() => expect(router.state.initialized && client.isFetching() === 0).toBe(true));
+    expect(asked).toEqual(['/api/session']);
     router.dispose();
   });
 });
