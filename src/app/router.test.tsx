@@ -160,9 +160,7 @@ describe('createAppRouter', () => {
 
   it('takes over the early connections at `/`, then asks for the first one’s list', async () => {
     const { asked, client, router } = open('/', { early: true });
-    await waitFor(() => expect(client.getQueryData(['connections'])).toBeDefined());
-    // What the index route renders once the list says which connection is first.
-    await router.navigate('/c/default/event-types', { replace: true });
+    await waitFor(() => expect(router.state.location.pathname).toBe('/c/default/event-types'));
     await waitFor(() =>
       expect(client.getQueryData(['event-types', 'default', 'list'])).toBeDefined(),
     );
@@ -186,14 +184,16 @@ describe('createAppRouter', () => {
       ],
     ],
   ])(
-    'at the old address %s, asks for the first connection’s page data before the redirect renders',
+    'leads the old address %s to the first connection’s page with its data asked for, before anything renders',
     async (path, pageData) => {
-      const { asked, client, router } = open(path);
-      // Nothing is rendered, so nothing has redirected: the old address's loader asked.
-      await waitFor(() => expect(asked).toEqual(expect.arrayContaining(pageData)));
+      const { asked, client, router } = open(`${path}?module=Consent`);
+      // Nothing is rendered here: the old address's loader sent the router on and asked.
       await waitFor(() => expect(router.state.initialized && client.isFetching() === 0).toBe(true));
-      expect(router.state.location.pathname).toBe(path);
-      expect(asked.filter((asked) => pageData.includes(asked))).toHaveLength(pageData.length);
+      const page = path === '/' ? '/event-types' : path;
+      expect(router.state.location.pathname).toBe(`/c/default${page}`);
+      expect(router.state.location.search).toBe('?module=Consent');
+      expect(router.state.historyAction).toBe('REPLACE');
+      expect(asked.filter((asked) => pageData.includes(asked))).toEqual(pageData);
       router.dispose();
     },
   );

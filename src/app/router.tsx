@@ -3,11 +3,15 @@
 // router runs beside the chunk's download: the list is on its way before the page's code is.
 import type { QueryClient } from '@tanstack/react-query';
 import type { ComponentType } from 'react';
-import { createBrowserRouter, type Params } from 'react-router';
+import { createBrowserRouter, replace, type LoaderFunctionArgs, type Params } from 'react-router';
 import { RouterProvider } from 'react-router/dom';
 import { eventTypesQueryOptions } from '../features/event-types/api/get-event-types';
 import { sessionQueryOptions, useSession } from '../lib/session-query';
-import { connectionsQueryOptions, usePageConnection } from '../lib/connections-query';
+import {
+  connectionPagePath,
+  connectionsQueryOptions,
+  usePageConnection,
+} from '../lib/connections-query';
 import { CONNECTION_NAME_PATTERN } from '../shared/connections';
 import { ConnectionGate, OldPageRedirect } from './connection-gate';
 import { useSignOutHere } from '../features/session/api/session';
@@ -136,21 +140,27 @@ export function createAppRouter(client: QueryClient): AppRouterInstance {
 
   /**
    * An address from before connections leads to `page` of the person's first connection, known
-   * once the connections answer. The page's code and data start then, from here, rather than
-   * after the redirect has rendered: that render waits for the entry's evaluation and the frame's
+   * once the connections answer. The loader sends the browser there itself, with the page's code
+   * and data started: redirecting from a rendered page (OldPageRedirect) waited for the frame's
    * first render, and the page's code and list then loaded one after the other behind it (about a
-   * third of a second of the first rows' time; bench/findings/table.md).
+   * third of a second of the first rows' time; bench/findings/table.md). Signed out, or without
+   * connections, the page renders instead and says why (or the frame sends the visitor to sign in).
    */
-  const startOldAddress = (page: string) =>
-    startQuery(async () => {
-      if (!(await signedIn(client))) return;
+  const leadOldAddress = (page: string) => ({
+    loader: async ({ request }: LoaderFunctionArgs) => {
+      if (!(await signedIn(client))) return null;
       const started = STARTED_PAGES[page];
-      // Its code needs no session, but a signed-out visitor is sent to the sign-in page instead.
+      // The page's code needs no session, but a signed-out visitor is sent to sign in instead.
       void started?.load().catch(() => undefined);
       const connections = await client.fetchQuery(connectionsQueryOptions()).catch(() => []);
       const first = connections[0]?.name;
-      if (started && first !== undefined) await started.startData(client, first);
-    });
+      if (first === undefined) return null;
+      void started?.startData(client, first);
+      // Replacing the old address, as OldPageRedirect does: Back leaves the console.
+      return replace(`${connectionPagePath(first, page)}${new URL(request.url).search}`);
+    },
+    shouldRevalidate: () => false,
+  });
 
   return createBrowserRouter([
     {
@@ -173,32 +183,32 @@ export function createAppRouter(client: QueryClient): AppRouterInstance {
         {
           index: true,
           element: <OldPageRedirect page="event-types" />,
-          ...startOldAddress('event-types'),
+          ...leadOldAddress('event-types'),
         },
         {
           path: 'event-types',
           element: <OldPageRedirect page="event-types" />,
-          ...startOldAddress('event-types'),
+          ...leadOldAddress('event-types'),
         },
         {
           path: 'rate-limits',
           element: <OldPageRedirect page="rate-limits" />,
-          ...startOldAddress('rate-limits'),
+          ...leadOldAddress('rate-limits'),
         },
         {
           path: 'planning',
           element: <OldPageRedirect page="planning" />,
-          ...startOldAddress('planning'),
+          ...leadOldAddress('planning'),
         },
         {
           path: 'integrations',
           element: <OldPageRedirect page="integrations" />,
-          ...startOldAddress('integrations'),
+          ...leadOldAddress('integrations'),
         },
         {
           path: 'data-subjects',
           element: <OldPageRedirect page="data-subjects" />,
-          ...startOldAddress('data-subjects'),
+          ...leadOldAddress('data-subjects'),
         },
         {
           // One connection's pages; the gate shows them only for one of the person's connections.
