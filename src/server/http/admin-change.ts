@@ -60,7 +60,7 @@ export function changeNotRecordedProblem(): HttpProblem {
     title: 'The change could not be recorded in the audit trail',
     status: 503,
     detail:
-      'Every administrative change is recorded in the audit trail before it is made, and the trail cannot take records now (the console’s store is full, read-only or unreachable), so nothing was changed. Try again once the store is back; /readyz shows its state.',
+      'Every administrative change is recorded in the audit trail before it is made, and the trail cannot take records now (the console’s store is full, failing, read-only or unreachable), so nothing was changed. Try again once the store is back; /readyz shows its state.',
   });
 }
 

@@ -1,6 +1,7 @@
 // Opens the console's database and brings its schema up to date. Embedded by default: SQLite
-// (better-sqlite3) in DATA_DIR, in write-ahead-log mode with full sync, so a record written
-// before an answer survives a crash of the process. The stores speak portable SQL through the
+// (better-sqlite3) in DATA_DIR, in write-ahead-log mode, and a write is reported done only once
+// the log is on the disk (log-flusher.ts), so a record written before an answer survives a crash
+// of the process and a power cut. The stores speak portable SQL through the
 // SqlDatabase interface, so a PostgreSQL server (DATABASE_URL) can run the very same statements.
 //
 // Why not PGlite (PostgreSQL in WebAssembly): it costs 280–800 MB of resident memory in the BFF,
@@ -8,6 +9,7 @@
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import * as z from 'zod';
+import { logFlusher, type FlushFile, type LogFlusher } from './log-flusher';
 import { MIGRATIONS, type Migration } from './migrations';
 import { ensurePrivateDir, ensurePrivateFile } from './private-files';
 import { integer, select, type SqlReader } from './typed-rows';
@@ -52,6 +54,8 @@ export interface OpenDatabaseOptions {
   /** Directory to keep the database in (`DATA_DIR`); omit for an in-memory database (tests). */
   readonly dataDir?: string;
   readonly migrations?: readonly Migration[];
+  /** Stands in for `fdatasync` of the write-ahead log: tests hold or fail the disk's flush. */
+  readonly flushFile?: FlushFile;
 }
 
 /** The database file inside DATA_DIR. */
@@ -111,8 +115,11 @@ function toSqliteParams(params: unknown[] = []): Record<string, unknown> {
   return named;
 }
 
-/** Wraps a better-sqlite3 connection in the async SqlDatabase interface. */
-function sqliteDatabase(connection: Database.Database): SqlDatabase {
+/**
+ * Wraps a better-sqlite3 connection in the async SqlDatabase interface. With a `log` flusher, a
+ * write (a transaction, or a statement outside one) resolves only once it is on the disk.
+ */
+function sqliteDatabase(connection: Database.Database, log?: LogFlusher): SqlDatabase {
   const statements = new Map<string, Database.Statement>();
   const prepare = (sql: string) => {
     let statement = statements.get(sql);
@@ -135,9 +142,20 @@ function sqliteDatabase(connection: Database.Database): SqlDatabase {
       connection.exec(sql);
     },
   };
+  // After a failed flush nothing more is written: no later write could be promised durable.
+  const writable = () => {
+    if (log?.failure) throw log.failure;
+  };
+  const durably = async <T>(write: () => Promise<T>): Promise<T> => {
+    writable();
+    const result = await write();
+    await log?.flush();
+    return result;
+  };
   // One connection: while a transaction awaits between its statements, nothing else may run on
   // the connection, or it would join the transaction. Transactions (and queries arriving while
-  // one is open) queue here.
+  // one is open) queue here. A transaction's flush runs after it leaves the queue, so the next
+  // one commits while the disk takes the last.
   let queue: Promise<unknown> = Promise.resolve();
   let inTransaction = false;
   const afterQueue = <T>(work: () => Promise<T>): Promise<T> => {
@@ -145,28 +163,35 @@ function sqliteDatabase(connection: Database.Database): SqlDatabase {
     queue = next.catch(() => undefined);
     return next;
   };
+  const direct = <T>(work: () => Promise<T>) => (inTransaction ? afterQueue(work) : work());
   return {
-    query: (sql, params) =>
-      inTransaction ? afterQueue(() => run.query(sql, params)) : run.query(sql, params),
-    exec: (sql) => (inTransaction ? afterQueue(() => run.exec(sql)) : run.exec(sql)),
+    query: async (sql, params) =>
+      prepare(sql).reader
+        ? direct(() => run.query(sql, params))
+        : durably(() => direct(() => run.query(sql, params))),
+    exec: (sql) => durably(() => direct(() => run.exec(sql))),
     transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T> {
-      return afterQueue(async () => {
-        inTransaction = true;
-        connection.exec('BEGIN IMMEDIATE');
-        try {
-          const result = await work(run);
-          connection.exec('COMMIT');
-          return result;
-        } catch (error) {
-          if (connection.inTransaction) connection.exec('ROLLBACK');
-          throw error;
-        } finally {
-          inTransaction = false;
-        }
-      });
+      return durably(() =>
+        afterQueue(async () => {
+          writable();
+          inTransaction = true;
+          connection.exec('BEGIN IMMEDIATE');
+          try {
+            const result = await work(run);
+            connection.exec('COMMIT');
+            return result;
+          } catch (error) {
+            if (connection.inTransaction) connection.exec('ROLLBACK');
+            throw error;
+          } finally {
+            inTransaction = false;
+          }
+        }),
+      );
     },
     async close() {
       await queue;
+      await log?.close();
       if (connection.open) connection.close();
     },
   };
@@ -212,6 +237,14 @@ export function explainStoreError(error: unknown, dataDir: string): StoreUnavail
   return new StoreUnavailableError(`Could not open the store ${file}: ${message}`);
 }
 
+/** One line for a failed flush of the write-ahead log, after which nothing more is written. */
+function explainFlushError(error: unknown, dataDir: string): StoreUnavailableError {
+  const code = (error as { code?: string }).code ?? (error as Error).message ?? String(error);
+  return new StoreUnavailableError(
+    `The disk holding ${join(dataDir, DATABASE_FILE)} failed to flush a write (${code}): the console writes nothing more until it is restarted; check the disk, then restart it`,
+  );
+}
+
 /** Runs SQLite's quick integrity check; throws a corrupt-database error naming what it found. */
 function quickCheck(connection: Database.Database): void {
   const rows = connection.pragma('quick_check(3)') as Array<{ quick_check: string }>;
@@ -229,6 +262,7 @@ function quickCheck(connection: Database.Database): void {
  */
 export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<SqlDatabase> {
   let connection: Database.Database;
+  let wal = false;
   if (options.dataDir) {
     try {
       // Owner-only from the start: SQLite gives its -wal and -shm files the database file's mode.
@@ -239,8 +273,12 @@ export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<S
       throw explainStoreError(error, options.dataDir);
     }
     try {
-      connection.pragma('journal_mode = WAL');
-      connection.pragma('synchronous = FULL');
+      // In WAL mode a commit is flushed off the event loop (log-flusher.ts); where the file
+      // system cannot hold a write-ahead log, SQLite keeps its rollback journal and each commit
+      // waits for the disk itself.
+      const mode = connection.pragma('journal_mode = WAL', { simple: true });
+      wal = mode === 'wal';
+      connection.pragma(wal ? 'synchronous = NORMAL' : 'synchronous = FULL');
       // An overwritten page must stop us here, not surface later as a generic 500.
       quickCheck(connection);
     } catch (error) {
@@ -252,7 +290,16 @@ export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<S
   }
   // Another process (a second console on the same DATA_DIR) may hold a write lock briefly.
   connection.pragma('busy_timeout = 5000');
-  const db = sqliteDatabase(connection);
+  const { dataDir } = options;
+  const log =
+    dataDir && wal
+      ? logFlusher(
+          `${join(dataDir, DATABASE_FILE)}-wal`,
+          (error) => explainFlushError(error, dataDir),
+          options.flushFile,
+        )
+      : undefined;
+  const db = sqliteDatabase(connection, log);
   try {
     await migrate(db, options.migrations ?? MIGRATIONS);
   } catch (error) {

@@ -69,7 +69,7 @@ export function auditWithheldProblem(stage: AuditStage): HttpProblem {
     status: 503,
     detail:
       stage === 'intent'
-        ? 'Every lookup of personal data is recorded before it is made, and the audit trail cannot take records now (the console’s store is full, read-only or unreachable), so nothing was sent to the privacy platform. Try again once the store is back; /readyz shows its state.'
+        ? 'Every lookup of personal data is recorded before it is made, and the audit trail cannot take records now (the console’s store is full, failing, read-only or unreachable), so nothing was sent to the privacy platform. Try again once the store is back; /readyz shows its state.'
         : 'Every lookup of personal data must be accounted for, so its answer was withheld. Try again; if it persists, the console’s store needs attention.',
   });
 }
