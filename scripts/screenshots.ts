@@ -100,7 +100,7 @@ try {
   await shot(page, 'rate-limits');
   // The list may still come from the console's cache; the block shows as the banner every page has.
   await page.goto(`${consoleUrl}/event-types`);
-  await page.getByText('The privacy platform has blocked this account').waitFor();
+  await page.getByText('Blocked by the platform:').first().waitFor();
   await page.getByRole('table').first().waitFor();
   await shot(page, 'event-types-rate-limited');
 

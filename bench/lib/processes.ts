@@ -10,7 +10,12 @@ export interface RunningProcess {
   stop(): Promise<void>;
   /** Resident set size in MB, read from /proc (Linux). */
   rssMb(): number;
+  /** CPU time the process has used so far (user + system), in ms, read from /proc (Linux). */
+  cpuMs(): number;
 }
+
+/** Clock ticks per second of /proc/<pid>/stat's times (USER_HZ: 100 on Linux). */
+const USER_HZ = 100;
 
 /** The Node flags of `npm start` (package.json), e.g. `--max-old-space-size=96`. */
 const START_FLAGS = (
@@ -102,6 +107,12 @@ export async function startNodeProcess(
       const status = readFileSync(`/proc/${pid}/status`, 'utf8');
       const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
       return kb / 1024;
+    },
+    cpuMs() {
+      // The fields after the command's closing parenthesis; utime and stime are the 12th and 13th.
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      return ((Number(fields[11]) + Number(fields[12])) * 1000) / USER_HZ;
     },
     stop() {
       return new Promise((resolve) => {

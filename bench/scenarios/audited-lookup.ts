@@ -141,10 +141,12 @@ export async function auditedLookupScenario(ctx: BenchContext): Promise<Figure[]
           // One call first: the console's token request is not part of a lookup's cost.
           await latencies(lookup, 1, 1);
           for (const connections of [1, 16] as const) {
+            const cpuBefore = app.cpuMs();
             add(
               `${engine} ${connections}`,
               await latencies(lookup, connections, counts[connections]),
             );
+            add(`cpu ${engine} ${connections}`, [(app.cpuMs() - cpuBefore) / counts[connections]]);
           }
         } finally {
           await app.stop();
@@ -193,11 +195,21 @@ export async function auditedLookupScenario(ctx: BenchContext): Promise<Figure[]
           percentile(own, 99) - percentile(upstream, 99),
           'ms',
         ),
+        figure(
+          s,
+          `console, ${engine}: CPU time per lookup at ${connections} connection(s)`,
+          median(samples.get(`cpu ${engine} ${connections}`) ?? []),
+          'ms',
+          undefined,
+          'user + system time of the console process over the run ÷ lookups (median of rounds)',
+        ),
       );
     }
   }
   // Group commit's bar: sixteen lookups at once wait at most twice what one alone waits, as they
-  // share commits instead of queueing for one each (store/group-commit.ts).
+  // share commits instead of queueing for one each (store/group-commit.ts). The CPU time per
+  // lookup above says how far sharing commits can go: one process runs one lookup's code at a
+  // time, so sixteen at once also wait for each other's CPU.
   for (const [engine] of engines) {
     const added = (connections: number) =>
       median(samples.get(`${engine} ${connections}`) ?? []) -

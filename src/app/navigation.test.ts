@@ -22,6 +22,7 @@ describe('navigationFor', () => {
   it('hides the console-wide pages from a person with roles in named connections only', () => {
     const theirs = pages(undefined);
     for (const consoleWide of [
+      '/alerts',
       '/audit',
       '/accountability',
       '/integrations',

@@ -38,6 +38,8 @@ const NAVIGATION: readonly NavigationEntry[] = [
     scope: 'first',
     label: 'Alerts',
     description: 'Forecast of each limit running out, and where alerts about it are sent',
+    // Its destinations and thresholds serve every connection, so its routes need a console-wide role.
+    consoleWide: true,
   },
   {
     to: '/planning',

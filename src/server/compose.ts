@@ -411,12 +411,12 @@ export function composeBff({
           ),
         )
       ).flat(),
-    // Every connection's integrations (their names are unique across connections).
+    // Every connection's integrations, each labelled with the account it reports for.
     integrations: async () =>
       (
         await Promise.all(
-          [...integrations.usageOf.values()].map(
-            async (usage) => (await usage.overview()).integrations,
+          [...integrations.usageOf].map(async ([connection, usage]) =>
+            (await usage.overview()).integrations.map((row) => ({ ...row, connection })),
           ),
         )
       ).flat(),

@@ -1,7 +1,8 @@
-// `npm run integrations -- add NAME [--owner TEXT] | list | rotate NAME | revoke NAME`: manages the
-// integrations that report to the console, in the console's own database (DATABASE_URL, else
-// SQLite under DATA_DIR). A new key is printed once; only its hash is stored.
-import { DEFAULT_CONNECTION } from '../../shared/connections';
+// `npm run integrations -- add NAME [--owner TEXT] [--connection NAME] | list | rotate NAME |
+// revoke NAME`: manages the integrations that report to the console, in the console's own
+// database (DATABASE_URL, else SQLite under DATA_DIR). A new key is printed once; only its hash is
+// stored. An integration reports to one platform connection, the first configured one unless
+// `--connection` names another, checked against the console's own configuration.
 import type { Writable } from 'node:stream';
 import { parseArgs } from 'node:util';
 import { IntegrationNameSchema, IntegrationOwnerSchema } from '../../shared/integrations';
@@ -9,12 +10,15 @@ import { printable } from '../../shared/safe-text';
 import { IntegrationNameTakenError, IntegrationStore } from '../integrations/integration-store';
 import type { SqlDatabase } from '../store/database';
 import { databasePlaceOf, openConfiguredDatabase } from '../store/configured-database';
-import { loadEnvironment } from '../config/config';
+import { loadConfig, loadEnvironment } from '../config/config';
 import { isProcessEntry } from './process-entry';
 
 const USAGE = `Manage the integrations that report to the console (its database: DATABASE_URL, else DATA_DIR).
 
-  npm run integrations -- add NAME [--owner "team or mailbox"]   prints the reporting key once
+  npm run integrations -- add NAME [--owner "team or mailbox"] [--connection NAME]
+                                                                 prints the reporting key once;
+                                                                 reports count in that connection
+                                                                 (default: the first configured)
   npm run integrations -- list
   npm run integrations -- rotate NAME                             prints a new key; the old one stops
   npm run integrations -- revoke NAME`;
@@ -32,15 +36,27 @@ async function openConsoleDatabase(): Promise<SqlDatabase> {
   return openConfiguredDatabase(databasePlaceOf(env));
 }
 
+/** The configured connections' names, first one first, as the console reads its configuration. */
+function configuredConnections(): readonly string[] {
+  return loadConfig((warning) => process.stderr.write(`warning: ${warning}\n`)).connections.map(
+    (connection) => connection.name,
+  );
+}
+
 /** Runs one command; resolves to the exit code. */
 export async function runIntegrationsCli(
   args: string[],
   io: IntegrationsCliIo,
   open: () => Promise<SqlDatabase> = openConsoleDatabase,
+  connections: () => readonly string[] = configuredConnections,
 ): Promise<number> {
   let parsed;
   try {
-    parsed = parseArgs({ args, allowPositionals: true, options: { owner: { type: 'string' } } });
+    parsed = parseArgs({
+      args,
+      allowPositionals: true,
+      options: { owner: { type: 'string' }, connection: { type: 'string' } },
+    });
   } catch (error) {
     io.stderr.write(`${(error as Error).message}\n\n${USAGE}\n`);
     return 2;
@@ -55,6 +71,22 @@ export async function runIntegrationsCli(
     io.stderr.write(`${USAGE}\n`);
     return 2;
   }
+  // Only `add` needs the configuration: the other commands find an integration by its name,
+  // which is unique across connections.
+  let connection: string | undefined;
+  if (command === 'add') {
+    const names = connections();
+    connection = parsed.values.connection ?? names[0];
+    if (!connection || !names.includes(connection)) {
+      io.stderr.write(
+        `Connection: this console serves no connection named "${printable(connection ?? '')}"; it serves ${names.map((n) => `"${n}"`).join(', ')}.\n`,
+      );
+      return 1;
+    }
+  } else if (parsed.values.connection !== undefined) {
+    io.stderr.write(`--connection is for add only.\n\n${USAGE}\n`);
+    return 2;
+  }
   const db = await open();
   try {
     const store = new IntegrationStore(db);
@@ -65,7 +97,7 @@ export async function runIntegrationsCli(
       // printed with its control characters escaped, so it cannot forge a line of this list.
       for (const item of items) {
         io.stdout.write(
-          `${printable(item.name)}\t${item.status}\t${printable(item.owner ?? '-')}\tkey …${item.keyHint ?? '-'}\tlast report ${item.lastReportAt ?? 'never'}\n`,
+          `${printable(item.name)}\t${item.connection}\t${item.status}\t${printable(item.owner ?? '-')}\tkey …${item.keyHint ?? '-'}\tlast report ${item.lastReportAt ?? 'never'}\n`,
         );
       }
       return 0;
@@ -82,9 +114,9 @@ export async function runIntegrationsCli(
         return 1;
       }
       try {
-        const { key } = await store.register(valid.data, owner.data || null, DEFAULT_CONNECTION);
+        const { key } = await store.register(valid.data, owner.data || null, connection!);
         io.stdout.write(
-          `Registered "${valid.data}". Its reporting key (shown this once; only its hash is kept):\n${key}\n`,
+          `Registered "${valid.data}" for connection "${connection}". Its reporting key (shown this once; only its hash is kept):\n${key}\n`,
         );
         return 0;
       } catch (error) {

@@ -37,9 +37,14 @@ export function createConsoleMetrics(options: ConsoleMetricsOptions = {}) {
    */
   const limitGauge = (name: string, help: string) =>
     new Gauge({ name, help, labelNames: ['connection', 'rule', 'period'] as const, registers });
-  /** A gauge per integration, by its name and the period it covers. */
+  /** A gauge per integration, by its connection, its name and the period it covers. */
   const integrationGauge = (name: string, help: string) =>
-    new Gauge({ name, help, labelNames: ['integration', 'period'] as const, registers });
+    new Gauge({
+      name,
+      help,
+      labelNames: ['connection', 'integration', 'period'] as const,
+      registers,
+    });
   return {
     registry,
     upstreamRequests: new Counter({
@@ -120,11 +125,11 @@ export function createConsoleMetrics(options: ConsoleMetricsOptions = {}) {
     // they are not personal data, and an operator needs them to see who uses the account up.
     integrationRequests: integrationGauge(
       'console_integration_reported_requests',
-      'Requests each integration reported in the last minute or hour, by integration and period',
+      'Requests each integration reported in the last minute or hour, by connection, integration and period',
     ),
     integrationThrottled: integrationGauge(
       'console_integration_reported_throttled',
-      '429 answers each integration reported in the last hour, by integration and period',
+      '429 answers each integration reported in the last hour, by connection, integration and period',
     ),
     ready: new Gauge({
       name: 'console_ready',

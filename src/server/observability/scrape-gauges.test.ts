@@ -49,7 +49,13 @@ function sources(overrides: Partial<ScrapeSources> = {}): ScrapeSources {
       },
     ],
     integrations: async () => [
-      { name: 'billing-sync', requestsLastMinute: 12, requestsLastHour: 700, throttledLastHour: 3 },
+      {
+        connection: 'default',
+        name: 'billing-sync',
+        requestsLastMinute: 12,
+        requestsLastHour: 700,
+        throttledLastHour: 3,
+      },
     ],
     readiness: async () => ({
       ok: true,
@@ -139,26 +145,52 @@ describe('the gauges read at each scrape', () => {
     ).toBe('30');
   });
 
-  it('reports each integration by name, and drops one that is gone', async () => {
+  it('reports each integration by connection and name, and drops one that is gone', async () => {
     const metrics = createConsoleMetrics();
     let listed: ScrapedIntegration[] = [
-      { name: 'billing-sync', requestsLastMinute: 12, requestsLastHour: 700, throttledLastHour: 3 },
+      {
+        connection: 'default',
+        name: 'billing-sync',
+        requestsLastMinute: 12,
+        requestsLastHour: 700,
+        throttledLastHour: 3,
+      },
+      {
+        connection: 'uat',
+        name: 'uat-smoke',
+        requestsLastMinute: 1,
+        requestsLastHour: 40,
+        throttledLastHour: 0,
+      },
     ];
     const source = sources({ integrations: async () => listed });
     let value = await scrape(source, metrics);
     expect(
-      value('console_integration_reported_requests{integration="billing-sync",period="MINUTE"}'),
+      value(
+        'console_integration_reported_requests{connection="default",integration="billing-sync",period="MINUTE"}',
+      ),
     ).toBe('12');
     expect(
-      value('console_integration_reported_requests{integration="billing-sync",period="HOUR"}'),
+      value(
+        'console_integration_reported_requests{connection="default",integration="billing-sync",period="HOUR"}',
+      ),
     ).toBe('700');
     expect(
-      value('console_integration_reported_throttled{integration="billing-sync",period="HOUR"}'),
+      value(
+        'console_integration_reported_throttled{connection="default",integration="billing-sync",period="HOUR"}',
+      ),
     ).toBe('3');
+    expect(
+      value(
+        'console_integration_reported_requests{connection="uat",integration="uat-smoke",period="HOUR"}',
+      ),
+    ).toBe('40');
     listed = [];
     value = await scrape(source, metrics);
     expect(
-      value('console_integration_reported_requests{integration="billing-sync",period="HOUR"}'),
+      value(
+        'console_integration_reported_requests{connection="default",integration="billing-sync",period="HOUR"}',
+      ),
     ).toBeUndefined();
   });
 

@@ -16,8 +16,10 @@ export interface ScrapedLimit {
   readonly blockedUntil: number | null;
 }
 
-/** One integration's row of the account-wide view. */
+/** One integration's row of its connection's account-wide view. */
 export interface ScrapedIntegration {
+  /** The platform connection whose account the integration reports for. */
+  readonly connection: string;
   readonly name: string;
   readonly requestsLastMinute: number;
   readonly requestsLastHour: number;
@@ -99,17 +101,17 @@ export function scrapeGauges(metrics: ConsoleMetrics, sources: ScrapeSources) {
       metrics.integrationRequests.reset();
       metrics.integrationThrottled.reset();
       for (const integration of integrations.value) {
-        const integrationName = integration.name;
+        const labels = { connection: integration.connection, integration: integration.name };
         metrics.integrationRequests.set(
-          { integration: integrationName, period: 'MINUTE' },
+          { ...labels, period: 'MINUTE' },
           integration.requestsLastMinute,
         );
         metrics.integrationRequests.set(
-          { integration: integrationName, period: 'HOUR' },
+          { ...labels, period: 'HOUR' },
           integration.requestsLastHour,
         );
         metrics.integrationThrottled.set(
-          { integration: integrationName, period: 'HOUR' },
+          { ...labels, period: 'HOUR' },
           integration.throttledLastHour,
         );
       }
