@@ -46,7 +46,9 @@ export function ConnectionGate() {
 
 /**
  * An address from before connections (`/event-types`, `/rate-limits`, `/`): the same page of the
- * person's first connection, with the query string, so bookmarked filters still apply.
+ * person's first connection, with the query string, so bookmarked filters still apply. The route's
+ * loader (router.tsx) sends the browser there before anything renders; this is what shows when it
+ * could not: while the connections load again after an error, why they failed, or that there is none.
  */
 export function OldPageRedirect({ page }: { page: string }) {
   const connections = useConnections();

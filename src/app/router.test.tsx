@@ -20,6 +20,9 @@ const ANSWERS: Record<string, unknown> = {
   '/api/connections/uat/rate-limits/rules': RULES,
   '/api/connections/uat/rate-limits/usage': usage(T0),
   '/api/connections/uat/account-usage': accountOverview(T0),
+  '/api/connections/default/rate-limits/rules': RULES,
+  '/api/connections/default/rate-limits/usage': usage(T0),
+  '/api/connections/default/account-usage': accountOverview(T0),
 };
 
 afterEach(() => {
@@ -129,7 +132,11 @@ describe('createAppRouter', () => {
         '/api/connections/uat/account-usage',
       ],
     ],
-    ['/event-types?module=Consent', ['/api/session'], ['/api/session', '/api/connections']],
+    [
+      '/event-types?module=Consent',
+      ['/api/session'],
+      ['/api/session', '/api/connections', '/api/connections/default/event-types'],
+    ],
     ['/sign-in', [], []],
   ])(
     'takes over what the entry sent early at %s, and asks for nothing twice',
@@ -153,9 +160,7 @@ describe('createAppRouter', () => {
 
   it('takes over the early connections at `/`, then asks for the first one’s list', async () => {
     const { asked, client, router } = open('/', { early: true });
-    await waitFor(() => expect(client.getQueryData(['connections'])).toBeDefined());
-    // What the index route renders once the list says which connection is first.
-    await router.navigate('/c/default/event-types', { replace: true });
+    await waitFor(() => expect(router.state.location.pathname).toBe('/c/default/event-types'));
     await waitFor(() =>
       expect(client.getQueryData(['event-types', 'default', 'list'])).toBeDefined(),
     );
@@ -164,6 +169,39 @@ describe('createAppRouter', () => {
       '/api/connections',
       '/api/connections/default/event-types',
     ]);
+    router.dispose();
+  });
+
+  it.each([
+    ['/', ['/api/connections/default/event-types']],
+    ['/event-types', ['/api/connections/default/event-types']],
+    [
+      '/rate-limits',
+      [
+        '/api/connections/default/rate-limits/rules',
+        '/api/connections/default/rate-limits/usage',
+        '/api/connections/default/account-usage',
+      ],
+    ],
+  ])(
+    'leads the old address %s to the first connection’s page with its data asked for, before anything renders',
+    async (path, pageData) => {
+      const { asked, client, router } = open(`${path}?module=Consent`);
+      // Nothing is rendered here: the old address's loader sent the router on and asked.
+      await waitFor(() => expect(router.state.initialized && client.isFetching() === 0).toBe(true));
+      const page = path === '/' ? '/event-types' : path;
+      expect(router.state.location.pathname).toBe(`/c/default${page}`);
+      expect(router.state.location.search).toBe('?module=Consent');
+      expect(router.state.historyAction).toBe('REPLACE');
+      expect(asked.filter((asked) => pageData.includes(asked))).toEqual(pageData);
+      router.dispose();
+    },
+  );
+
+  it('asks a signed-out visitor at an old address for the session alone', async () => {
+    const { asked, client, router } = open('/event-types', { signedIn: false });
+    await waitFor(() => expect(router.state.initialized && client.isFetching() === 0).toBe(true));
+    expect(asked).toEqual(['/api/session']);
     router.dispose();
   });
 });

@@ -3,11 +3,15 @@
 // router runs beside the chunk's download: the list is on its way before the page's code is.
 import type { QueryClient } from '@tanstack/react-query';
 import type { ComponentType } from 'react';
-import { createBrowserRouter, type Params } from 'react-router';
+import { createBrowserRouter, replace, type LoaderFunctionArgs, type Params } from 'react-router';
 import { RouterProvider } from 'react-router/dom';
 import { eventTypesQueryOptions } from '../features/event-types/api/get-event-types';
 import { sessionQueryOptions, useSession } from '../lib/session-query';
-import { connectionsQueryOptions, usePageConnection } from '../lib/connections-query';
+import {
+  connectionPagePath,
+  connectionsQueryOptions,
+  usePageConnection,
+} from '../lib/connections-query';
 import { CONNECTION_NAME_PATTERN } from '../shared/connections';
 import { ConnectionGate, OldPageRedirect } from './connection-gate';
 import { useSignOutHere } from '../features/session/api/session';
@@ -90,12 +94,73 @@ async function signedIn(client: QueryClient): Promise<boolean> {
   return (await client.fetchQuery(sessionQueryOptions()).catch(() => null)) != null;
 }
 
+/** The event-types page's code; its route and the old addresses leading to it load it. */
+const loadEventTypesPage = () => import('../features/event-types/components/event-types-page');
+/** The rate-limits page's code, likewise. */
+const loadRateLimitsPage = () => import('../features/rate-limits/components/rate-limits-page');
+
+/** What a connection's page asks for as it opens: the session is known to be signed in. */
+type StartPageData = (client: QueryClient, connection: string) => Promise<unknown>;
+
+/** The event-types list of `connection`. */
+const startEventTypes: StartPageData = (client, connection) =>
+  client.prefetchQuery(eventTypesQueryOptions(connection));
+
+/**
+ * What places the rate-limits page's sections (bench/findings/lighthouse.md); its fetchers are
+ * loaded the same way as the page, so the entry carries none of their schemas.
+ */
+const startRateLimits: StartPageData = async (client, connection) => {
+  const [{ rulesQueryOptions, usageQueryOptions }, { accountUsageQueryOptions }] =
+    await Promise.all([
+      import('../features/rate-limits/api/rate-limits-api'),
+      import('../features/rate-limits/api/account-usage-api'),
+    ]);
+  await Promise.all([
+    client.prefetchQuery(rulesQueryOptions(connection)),
+    client.prefetchQuery(usageQueryOptions(connection)),
+    client.prefetchQuery(accountUsageQueryOptions(connection)),
+  ]);
+};
+
+/** The pages whose code and data start as they open, by their name in the URL. */
+const STARTED_PAGES: Readonly<
+  Record<string, { load: () => Promise<unknown>; startData: StartPageData }>
+> = {
+  'event-types': { load: loadEventTypesPage, startData: startEventTypes },
+  'rate-limits': { load: loadRateLimitsPage, startData: startRateLimits },
+};
+
 export function createAppRouter(client: QueryClient): AppRouterInstance {
   /** The person's connections, asked for beside the page's chunk (after the session). */
   const startConnections = () =>
     startQuery(async () => {
       if (await signedIn(client)) await client.prefetchQuery(connectionsQueryOptions());
     });
+
+  /**
+   * An address from before connections leads to `page` of the person's first connection, known
+   * once the connections answer. The loader sends the browser there itself, with the page's code
+   * and data started: redirecting from a rendered page (OldPageRedirect) waited for the frame's
+   * first render, and the page's code and list then loaded one after the other behind it (about a
+   * third of a second of the first rows' time; bench/findings/table.md). Signed out, or without
+   * connections, the page renders instead and says why (or the frame sends the visitor to sign in).
+   */
+  const leadOldAddress = (page: string) => ({
+    loader: async ({ request }: LoaderFunctionArgs) => {
+      if (!(await signedIn(client))) return null;
+      const started = STARTED_PAGES[page];
+      // The page's code needs no session, but a signed-out visitor is sent to sign in instead.
+      void started?.load().catch(() => undefined);
+      const connections = await client.fetchQuery(connectionsQueryOptions()).catch(() => []);
+      const first = connections[0]?.name;
+      if (first === undefined) return null;
+      void started?.startData(client, first);
+      // Replacing the old address, as OldPageRedirect does: Back leaves the console.
+      return replace(`${connectionPagePath(first, page)}${new URL(request.url).search}`);
+    },
+    shouldRevalidate: () => false,
+  });
 
   return createBrowserRouter([
     {
@@ -115,31 +180,35 @@ export function createAppRouter(client: QueryClient): AppRouterInstance {
       hydrateFallbackElement: LOADING_CONSOLE,
       children: [
         // Addresses from before connections: the same page of the person's first connection.
-        { index: true, element: <OldPageRedirect page="event-types" />, ...startConnections() },
+        {
+          index: true,
+          element: <OldPageRedirect page="event-types" />,
+          ...leadOldAddress('event-types'),
+        },
         {
           path: 'event-types',
           element: <OldPageRedirect page="event-types" />,
-          ...startConnections(),
+          ...leadOldAddress('event-types'),
         },
         {
           path: 'rate-limits',
           element: <OldPageRedirect page="rate-limits" />,
-          ...startConnections(),
+          ...leadOldAddress('rate-limits'),
         },
         {
           path: 'planning',
           element: <OldPageRedirect page="planning" />,
-          ...startConnections(),
+          ...leadOldAddress('planning'),
         },
         {
           path: 'integrations',
           element: <OldPageRedirect page="integrations" />,
-          ...startConnections(),
+          ...leadOldAddress('integrations'),
         },
         {
           path: 'data-subjects',
           element: <OldPageRedirect page="data-subjects" />,
-          ...startConnections(),
+          ...leadOldAddress('data-subjects'),
         },
         {
           // One connection's pages; the gate shows them only for one of the person's connections.
@@ -153,37 +222,20 @@ export function createAppRouter(client: QueryClient): AppRouterInstance {
               ...startQuery(async (params) => {
                 const connection = namedConnection(params);
                 if (connection && (await signedIn(client))) {
-                  await client.prefetchQuery(eventTypesQueryOptions(connection));
+                  await startEventTypes(client, connection);
                 }
               }),
-              lazy: async () => ({
-                Component: (await import('../features/event-types/components/event-types-page'))
-                  .EventTypesPage,
-              }),
+              lazy: async () => ({ Component: (await loadEventTypesPage()).EventTypesPage }),
             },
             {
               path: 'rate-limits',
-              // What places the page's sections (bench/findings/lighthouse.md), beside its chunk;
-              // its fetchers are loaded the same way as the page, so the entry carries none of
-              // their schemas.
               ...startQuery(async (params) => {
                 const connection = namedConnection(params);
-                if (!connection || !(await signedIn(client))) return;
-                const [{ rulesQueryOptions, usageQueryOptions }, { accountUsageQueryOptions }] =
-                  await Promise.all([
-                    import('../features/rate-limits/api/rate-limits-api'),
-                    import('../features/rate-limits/api/account-usage-api'),
-                  ]);
-                await Promise.all([
-                  client.prefetchQuery(rulesQueryOptions(connection)),
-                  client.prefetchQuery(usageQueryOptions(connection)),
-                  client.prefetchQuery(accountUsageQueryOptions(connection)),
-                ]);
+                if (connection && (await signedIn(client))) {
+                  await startRateLimits(client, connection);
+                }
               }),
-              lazy: async () => ({
-                Component: (await import('../features/rate-limits/components/rate-limits-page'))
-                  .RateLimitsPage,
-              }),
+              lazy: async () => ({ Component: (await loadRateLimitsPage()).RateLimitsPage }),
             },
             // What would happen: every role (the what-if and the readiness report hold no
             // personal data).
