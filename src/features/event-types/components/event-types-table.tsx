@@ -5,7 +5,13 @@
 // on each keystroke and click only to hand back the rows it was given (profiled in
 // bench/findings/table.md).
 import { memo, useEffect, useRef, useState } from 'react';
-import { useVirtualizer, type Rect } from '@tanstack/react-virtual';
+import {
+  elementScroll,
+  observeElementRect,
+  useVirtualizer,
+  type Rect,
+  type Virtualizer,
+} from '@tanstack/react-virtual';
 import { EVENT_TYPE_COLUMNS, type EventTypeColumnKey } from '../../../shared/event-types';
 import { MissingValue } from '../../../components/ui/missing-value';
 import type { EventTypeRow, SortState } from '../filter-event-types';
@@ -13,9 +19,47 @@ import type { EventTypeRow, SortState } from '../filter-event-types';
 /** Fixed row height: one line per row (long names are truncated with a tooltip), no measuring. */
 const ROW_HEIGHT = 40;
 const OVERSCAN = 12;
-// Before the first layout measurement, assume a typical viewport so the first paint already has
-// rows; the real size replaces it in the same commit.
+// Until the scroll box's first size report (observeSizeAfterLayout), assume a typical viewport so
+// the first paint already has rows. Its height at 800 px is about 500 px, and the 12 rows of
+// overscan cover a box up to about 1,040 px, so no row the first paint shows is missing.
 const INITIAL_RECT: Rect = { width: 1024, height: 560 };
+
+// The virtualiser as the library sets it up reads the scroll box's size and scrolls it to its
+// offset as the table mounts, inside React's commit. Either makes the browser lay out the whole
+// page there and then, in the cold load's longest task (50 to 190 ms of a render task of 300 to
+// 550 ms in the profiles of bench/findings/table.md, round five). The layout is the same work
+// either way; without those two it happens in the browser's own rendering of the frame, a task
+// of its own, before the first paint as before.
+
+/**
+ * Tells the virtualiser the scroll box's size from a ResizeObserver alone, which reports it after
+ * the frame's layout and before its paint, instead of reading it at once as the default also
+ * does. Without ResizeObserver, the default.
+ */
+function observeSizeAfterLayout(
+  instance: Virtualizer<HTMLDivElement, Element>,
+  onSize: (rect: Rect) => void,
+): (() => void) | undefined {
+  const element = instance.scrollElement;
+  const Observer = element?.ownerDocument.defaultView?.ResizeObserver;
+  if (!element || !Observer) return observeElementRect(instance, onSize);
+  // Read in the observer's callback, the layout is current: no extra layout is forced.
+  const observer = new Observer(() =>
+    onSize({ width: element.clientWidth, height: element.clientHeight }),
+  );
+  observer.observe(element);
+  return () => observer.disconnect();
+}
+
+/**
+ * Scrolls the box, except to the top while it is there by the virtualiser's account, which scroll
+ * events keep: the browser does nothing for that write either (no scroll, no event), but it lays
+ * the page out to find so. The mount's write of the initial offset, 0 into a new box, is one.
+ */
+const scrollUnlessThere: typeof elementScroll<HTMLDivElement> = (offset, options, instance) => {
+  if (offset + (options.adjustments ?? 0) === 0 && instance.scrollOffset === 0) return;
+  elementScroll(offset, options, instance);
+};
 
 const COLUMN_LAYOUT: Record<EventTypeColumnKey, { className: string; width: string }> = {
   code: { className: 'cell-code', width: '7.5rem' },
@@ -142,6 +186,8 @@ export const EventTypesTable = memo(function EventTypesTable({
     getItemKey: (index) => rows[index]?.id ?? index,
     overscan: OVERSCAN,
     initialRect: INITIAL_RECT,
+    observeElementRect: observeSizeAfterLayout,
+    scrollToFn: scrollUnlessThere,
   });
   const virtualRows = virtualizer.getVirtualItems();
   const paddingTop = virtualRows[0]?.start ?? 0;
