@@ -23,7 +23,8 @@ createRoot(container).render(
   </StrictMode>,
 );
 
-// The first requests are out and the page's code is on its way: the main thread would only wait.
-// Safari has no requestIdleCallback; a task after this one is the next best moment there.
-if ('requestIdleCallback' in window) requestIdleCallback(prepareTimeFormat);
-else setTimeout(prepareTimeFormat, 0);
+// The first requests are out and the page's code is on its way: the main thread would only wait
+// for the session's answer, so the time formatter is built now, in a task of its own after the
+// first render. Not in an idle callback: Chromium granted none until the page had loaded, so the
+// render with the page's data built it (bench/findings/lighthouse.md, round five).
+setTimeout(prepareTimeFormat, 0);
