@@ -145,6 +145,23 @@ async function expectNoSidewaysScroll(page: Page, where: string) {
   expect(outOfSight, `${where}: header links out of sight`).toEqual([]);
 }
 
+/** A heading touching its card's border reads as content spilling out of the card. */
+async function expectCardsHoldTheirHeadings(page: Page, where: string) {
+  const flush = await page.locator('.card').evaluateAll((cards) =>
+    cards.flatMap((card) => {
+      const heading = card.querySelector('h2, h3');
+      if (!heading || heading.closest('.card') !== card) return [];
+      const outer = card.getBoundingClientRect();
+      const inner = heading.getBoundingClientRect();
+      if (outer.width === 0 || inner.width === 0) return [];
+      return inner.left - outer.left < 8 || inner.top - outer.top < 8
+        ? [heading.textContent ?? '']
+        : [];
+    }),
+  );
+  expect(flush, `${where}: headings against their card's border`).toEqual([]);
+}
+
 for (const size of WIDTHS) {
   test.describe(`at ${size.name} width`, () => {
     test.use({ viewport: { width: size.width, height: size.height } });
@@ -156,6 +173,7 @@ for (const size of WIDTHS) {
         await ready(page);
         await expectNoViolations(page, path);
         await expectNoSidewaysScroll(page, path);
+        await expectCardsHoldTheirHeadings(page, path);
       });
     }
 

@@ -130,14 +130,14 @@ function sqliteDatabase(connection: Database.Database, log?: LogFlusher): SqlDat
     }
     return statement;
   };
+  const execute = async (statement: Database.Statement, params?: unknown[]) => {
+    const bound = toSqliteParams(params);
+    if (statement.reader) return { rows: statement.all(bound) };
+    statement.run(bound);
+    return { rows: [] };
+  };
   const run: SqlExecutor = {
-    async query(sql: string, params?: unknown[]) {
-      const statement = prepare(sql);
-      const bound = toSqliteParams(params);
-      if (statement.reader) return { rows: statement.all(bound) };
-      statement.run(bound);
-      return { rows: [] };
-    },
+    query: (sql, params) => execute(prepare(sql), params),
     async exec(sql: string) {
       connection.exec(sql);
     },
@@ -165,10 +165,12 @@ function sqliteDatabase(connection: Database.Database, log?: LogFlusher): SqlDat
   };
   const direct = <T>(work: () => Promise<T>) => (inTransaction ? afterQueue(work) : work());
   return {
-    query: async (sql, params) =>
-      prepare(sql).reader
-        ? direct(() => run.query(sql, params))
-        : durably(() => direct(() => run.query(sql, params))),
+    query: async (sql, params) => {
+      const statement = prepare(sql);
+      return statement.reader
+        ? direct(() => execute(statement, params))
+        : durably(() => direct(() => execute(statement, params)));
+    },
     exec: (sql) => durably(() => direct(() => run.exec(sql))),
     transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T> {
       return durably(() =>

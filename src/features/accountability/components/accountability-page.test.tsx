@@ -45,13 +45,15 @@ const REPORT: AccountabilityReport = {
 };
 
 const asked: string[] = [];
+let answer: AccountabilityReport = REPORT;
 beforeEach(() => {
   asked.length = 0;
+  answer = REPORT;
 });
 stubApiPerTest((url) => {
   if (url.startsWith('/api/accountability')) {
     asked.push(url);
-    return json(REPORT);
+    return json(answer);
   }
   return undefined;
 });
@@ -77,6 +79,22 @@ describe('the accountability page', () => {
     expect(screen.getByTestId('evidence-summary')).toHaveTextContent(
       /^The chain has not been verified yet/,
     );
+  });
+
+  it('says a period without lookups had none, not that every one had a purpose', async () => {
+    answer = {
+      ...REPORT,
+      lookups: { total: 0, people: 0, withoutPerson: 0 },
+      actors: [],
+      purposes: [],
+      withoutPurpose: { lookups: 0, people: 0 },
+    };
+    open();
+    expect(await screen.findByTestId('without-purpose-sentence')).toHaveTextContent(
+      'No lookup was made in this period.',
+    );
+    expect(screen.queryByRole('table', { name: 'Lookups by purpose' })).toBeNull();
+    expect(screen.getByText('No one looked anyone up.')).toBeInTheDocument();
   });
 
   it('asks for last month’s bounds, and for nothing while custom days make no period', async () => {

@@ -106,11 +106,15 @@ function Report({ report }: { report: AccountabilityReport }) {
       <section className="card accountability-section" aria-labelledby="accountability-purposes">
         <h2 id="accountability-purposes">Under which purposes</h2>
         <p data-testid="without-purpose-sentence">
-          {withoutPurpose.lookups === 0
-            ? 'Every lookup of the period had a purpose recorded.'
-            : `${plural(withoutPurpose.lookups, 'lookup', 'lookups')} (of ${plural(withoutPurpose.people, 'person', 'people')}) had no purpose recorded: made before the console kept purposes, or while stating one was optional.`}
+          {/* "Every lookup had a purpose" is vacuously true of an empty period, and would read as
+              a finding an auditor could quote. */}
+          {lookups.total === 0
+            ? 'No lookup was made in this period.'
+            : withoutPurpose.lookups === 0
+              ? 'Every lookup of the period had a purpose recorded.'
+              : `${plural(withoutPurpose.lookups, 'lookup', 'lookups')} (of ${plural(withoutPurpose.people, 'person', 'people')}) had no purpose recorded: made before the console kept purposes, or while stating one was optional.`}
         </p>
-        <PurposesTable report={report} />
+        {lookups.total === 0 ? null : <PurposesTable report={report} />}
       </section>
 
       <section className="card accountability-section" aria-labelledby="accountability-changes">

@@ -23,7 +23,7 @@ export function UnlockSignIn() {
         ? 'The unlock could not be sent. Try again.'
         : null;
   return (
-    <section className="card" aria-labelledby="unlock-sign-in-title">
+    <section className="card unlock-sign-in" aria-labelledby="unlock-sign-in-title">
       <h2 id="unlock-sign-in-title">Unlock a user’s sign-in</h2>
       <p>
         Ten wrong passwords in 15 minutes pause a user’s sign-in for 15 minutes, even for the right
