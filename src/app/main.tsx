@@ -24,8 +24,9 @@ createRoot(container).render(
   </StrictMode>,
 );
 
-// The first requests are out and the page's code is on its way: the main thread would only wait.
-// A task of its own right after this one, not an idle callback: in traces of cold loads the idle
-// callback fired only after the first rows were drawn, so the first render with data built the
-// formatter after all (bench/findings/table.md, round five). The sign-in page writes no time.
+// The first requests are out and the page's code is on its way: the main thread would only wait
+// for the session's answer, so the time formatter is built now, in a task of its own right after
+// this one. Not in an idle callback: in traces of cold loads Chromium granted none until after the
+// first rows, so the render with the page's data built it after all (bench/findings/table.md and
+// lighthouse.md, round five). The sign-in page writes no time and builds none.
 if (firstRequests(window.location.pathname).first.length > 0) setTimeout(prepareTimeFormat, 0);

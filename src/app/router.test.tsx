@@ -17,6 +17,7 @@ const ANSWERS: Record<string, unknown> = {
       { name: 'uat', label: 'UAT', colour: 'green', role: 'admin' },
     ],
   },
+  '/api/meta': { mode: 'demo', accountTier: 'production', demoControls: true },
   '/api/connections/uat/rate-limits/rules': RULES,
   '/api/connections/uat/rate-limits/usage': usage(T0),
   '/api/connections/uat/account-usage': accountOverview(T0),
@@ -130,6 +131,7 @@ describe('createAppRouter', () => {
         '/api/connections/uat/rate-limits/rules',
         '/api/connections/uat/rate-limits/usage',
         '/api/connections/uat/account-usage',
+        '/api/meta',
       ],
     ],
     [
@@ -178,9 +180,11 @@ describe('createAppRouter', () => {
     [
       '/rate-limits',
       [
+        // The account-wide view's first: its fetcher is still loading (router-started-pages.test).
+        '/api/connections/default/account-usage',
+        '/api/meta',
         '/api/connections/default/rate-limits/rules',
         '/api/connections/default/rate-limits/usage',
-        '/api/connections/default/account-usage',
       ],
     ],
   ])(

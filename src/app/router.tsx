@@ -6,6 +6,14 @@ import type { ComponentType } from 'react';
 import { createBrowserRouter, replace, type LoaderFunctionArgs, type Params } from 'react-router';
 import { RouterProvider } from 'react-router/dom';
 import { eventTypesQueryOptions } from '../features/event-types/api/get-event-types';
+import { accountUsagePath } from '../features/rate-limits/api/first-paths';
+import {
+  rateLimitKeys,
+  rulesQueryOptions,
+  usageQueryOptions,
+} from '../features/rate-limits/api/rate-limits-api';
+import { sendEarly } from '../lib/api-client';
+import { consoleMetaQueryOptions } from '../lib/console-meta-query';
 import { sessionQueryOptions, useSession } from '../lib/session-query';
 import {
   connectionPagePath,
@@ -98,6 +106,8 @@ async function signedIn(client: QueryClient): Promise<boolean> {
 const loadEventTypesPage = () => import('../features/event-types/components/event-types-page');
 /** The rate-limits page's code, likewise. */
 const loadRateLimitsPage = () => import('../features/rate-limits/components/rate-limits-page');
+/** The planning page's code, likewise. */
+const loadPlanningPage = () => import('../features/planning/components/planning-page');
 
 /** What a connection's page asks for as it opens: the session is known to be signed in. */
 type StartPageData = (client: QueryClient, connection: string) => Promise<unknown>;
@@ -107,28 +117,37 @@ const startEventTypes: StartPageData = (client, connection) =>
   client.prefetchQuery(eventTypesQueryOptions(connection));
 
 /**
- * What places the rate-limits page's sections (bench/findings/lighthouse.md); its fetchers are
- * loaded the same way as the page, so the entry carries none of their schemas.
+ * What places the rate-limits page's sections (bench/findings/lighthouse.md). The limits', the
+ * usage's and the meta data's fetchers are in the entry already (the frame's banners use them);
+ * the account-wide view's is in a chunk of the page's own with its schemas, so its request goes
+ * out now, by path, and the fetcher takes the answer over once loaded: waiting for that chunk
+ * first put its download and evaluation before the request on a cold load.
  */
 const startRateLimits: StartPageData = async (client, connection) => {
-  const [{ rulesQueryOptions, usageQueryOptions }, { accountUsageQueryOptions }] =
-    await Promise.all([
-      import('../features/rate-limits/api/rate-limits-api'),
-      import('../features/rate-limits/api/account-usage-api'),
-    ]);
+  if (client.getQueryState(rateLimitKeys.accountUsage(connection)) === undefined) {
+    sendEarly([accountUsagePath(connection)]);
+  }
   await Promise.all([
+    client.prefetchQuery(consoleMetaQueryOptions()),
     client.prefetchQuery(rulesQueryOptions(connection)),
     client.prefetchQuery(usageQueryOptions(connection)),
-    client.prefetchQuery(accountUsageQueryOptions(connection)),
+    import('../features/rate-limits/api/account-usage-api').then(({ accountUsageQueryOptions }) =>
+      client.prefetchQuery(accountUsageQueryOptions(connection)),
+    ),
   ]);
 };
 
-/** The pages whose code and data start as they open, by their name in the URL. */
+/**
+ * The pages whose code (and data) start as they open, by their name in the URL. Planning's largest
+ * paint is its header's description, drawn as soon as its code is there: loaded beside the
+ * connections, not after them, it no longer waits for their round trip on an old address.
+ */
 const STARTED_PAGES: Readonly<
-  Record<string, { load: () => Promise<unknown>; startData: StartPageData }>
+  Record<string, { load: () => Promise<unknown>; startData?: StartPageData }>
 > = {
   'event-types': { load: loadEventTypesPage, startData: startEventTypes },
   'rate-limits': { load: loadRateLimitsPage, startData: startRateLimits },
+  planning: { load: loadPlanningPage },
 };
 
 export function createAppRouter(client: QueryClient): AppRouterInstance {
@@ -155,7 +174,7 @@ export function createAppRouter(client: QueryClient): AppRouterInstance {
       const connections = await client.fetchQuery(connectionsQueryOptions()).catch(() => []);
       const first = connections[0]?.name;
       if (first === undefined) return null;
-      void started?.startData(client, first);
+      void started?.startData?.(client, first);
       // Replacing the old address, as OldPageRedirect does: Back leaves the console.
       return replace(`${connectionPagePath(first, page)}${new URL(request.url).search}`);
     },
@@ -241,10 +260,7 @@ export function createAppRouter(client: QueryClient): AppRouterInstance {
             // personal data).
             {
               path: 'planning',
-              lazy: async () => ({
-                Component: (await import('../features/planning/components/planning-page'))
-                  .PlanningPage,
-              }),
+              lazy: async () => ({ Component: (await loadPlanningPage()).PlanningPage }),
             },
             {
               path: 'integrations',

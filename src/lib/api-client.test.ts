@@ -63,6 +63,13 @@ describe('sendEarly', () => {
     stop();
   });
 
+  it('sends a path already on its way only once, for the entry and a route’s loader alike', async () => {
+    sendEarly(['/api/connections/uat/account-usage']);
+    sendEarly(['/api/connections/uat/account-usage']);
+    await apiRequest('/api/connections/uat/account-usage', z.object({}));
+    expect(fetch).toHaveBeenCalledTimes(1);
+  });
+
   it('is not taken by a request with a body', async () => {
     sendEarly(['/api/alerts/test']);
     await apiRequest('/api/alerts/test', z.object({}), { method: 'POST', body: {} });

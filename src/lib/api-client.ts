@@ -92,6 +92,8 @@ const EARLY_TAKEN_WITHIN_MS = 10_000;
  */
 export function sendEarly(paths: readonly string[]): void {
   for (const path of paths) {
+    // Already on its way (the entry and a route's loader may both start it): one answer serves.
+    if (early.has(path)) continue;
     const response = fetch(path, {
       headers: requestHeaders(false, false),
       credentials: 'same-origin',

@@ -7,11 +7,14 @@ import { getJson } from './api-client';
 /** The one query key of `GET /api/meta`. */
 export const consoleMetaQueryKey = ['console-meta'] as const;
 
+/** The path of the console's meta data. */
+export const CONSOLE_META_PATH = '/api/meta';
+
 /** Query options for the console's meta data. */
-function consoleMetaQueryOptions() {
+export function consoleMetaQueryOptions() {
   return queryOptions({
     queryKey: consoleMetaQueryKey,
-    queryFn: getJson('/api/meta', ConsoleMetaSchema),
+    queryFn: getJson(CONSOLE_META_PATH, ConsoleMetaSchema),
     staleTime: Infinity,
   });
 }

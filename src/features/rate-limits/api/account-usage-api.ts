@@ -9,10 +9,6 @@ import { AccountOverviewSchema } from '../../../shared/integrations';
 import { accountUsagePath } from './first-paths';
 import { rateLimitKeys } from './rate-limits-api';
 
-/** Query key of a connection's account-wide view. */
-const accountUsageKey = (connection: string) =>
-  [...rateLimitKeys.of(connection), 'account-usage'] as const;
-
 /**
  * A connection's account-wide view: limits, integrations, timeline and incidents of every
  * reporter.
@@ -22,7 +18,7 @@ export function accountUsageQueryOptions(
   refetchInterval: number | false = 5_000,
 ) {
   return queryOptions({
-    queryKey: accountUsageKey(connection),
+    queryKey: rateLimitKeys.accountUsage(connection),
     queryFn: getJson(accountUsagePath(connection), AccountOverviewSchema),
     staleTime: 2_000,
     refetchInterval,

@@ -1,6 +1,7 @@
-// The three GET paths the rate-limits page needs before it can place its sections, apart from
-// their fetchers: the SPA's entry sends them early (app/first-requests.ts) without loading the
-// page's schemas, and the fetchers take the answers over by these same paths.
+// The GET paths the rate-limits page needs before it can place its sections, apart from their
+// fetchers: the SPA's entry sends them early (app/first-requests.ts) without loading the page's
+// schemas, and the fetchers take the answers over by these same paths.
+import { CONSOLE_META_PATH } from '../../../lib/console-meta-query';
 import { connectionApiPath } from '../../../shared/connections';
 
 /** The limits table of a connection's tier and policy. */
@@ -13,7 +14,15 @@ export const usagePath = (connection: string) =>
 export const accountUsagePath = (connection: string) =>
   connectionApiPath(connection, '/api/account-usage');
 
-/** All three for `connection`, in the order the page uses them. */
+/**
+ * All of them for `connection`, in the order the page uses them; the console's meta data says
+ * whether the demo controls show above the rest, so the sections wait for it too.
+ */
 export function rateLimitsFirstPaths(connection: string): readonly string[] {
-  return [rulesPath(connection), usagePath(connection), accountUsagePath(connection)];
+  return [
+    rulesPath(connection),
+    usagePath(connection),
+    accountUsagePath(connection),
+    CONSOLE_META_PATH,
+  ];
 }

@@ -27,6 +27,8 @@ export const rateLimitKeys = {
   of: (connection: string) => [...rateLimitKeys.all, 'connection', connection] as const,
   rules: (connection: string) => [...rateLimitKeys.of(connection), 'rules'] as const,
   usage: (connection: string) => [...rateLimitKeys.of(connection), 'usage'] as const,
+  /** The account-wide view; its fetcher is in account-usage-api.ts, a chunk of the page's own. */
+  accountUsage: (connection: string) => [...rateLimitKeys.of(connection), 'account-usage'] as const,
   incidents: (connection: string) => [...rateLimitKeys.of(connection), 'incidents'] as const,
   incidentList: (connection: string, filters: IncidentFilters) =>
     [...rateLimitKeys.incidents(connection), filters] as const,

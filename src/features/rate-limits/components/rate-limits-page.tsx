@@ -137,6 +137,18 @@ export function RateLimitsPage() {
     [rows, activeBlockKeys],
   );
 
+  // The sections wait for what places them: whether the demo controls show (they sit above the
+  // rest), the tier in the header, and the account-wide card (its limits and table are most of a
+  // screen). Drawn before these arrived, everything below jumped down by their height (Lighthouse:
+  // layout shifts of 0.7, then 0.24; bench/findings/lighthouse.md). The route starts them all as
+  // the page's code loads.
+  const placed = !(
+    meta.isPending ||
+    rules.isPending ||
+    connectionList.isPending ||
+    account.isPending
+  );
+
   return (
     <section className="page page-stack rate-limits-page" aria-labelledby="rate-limits-title">
       <PageHeader
@@ -146,7 +158,8 @@ export function RateLimitsPage() {
       >
         Every 429 the privacy platform returns, live, one row per <code>ot-ratelimit-event-id</code>
         ; and how close the console is to each limit.
-        {rules.data
+        {/* Said with the sections, not before: the header grows by a line with it. */}
+        {placed && rules.data
           ? ` Account tier: ${rules.data.accountTier}; limits as published in the platform’s ${
               rules.data.policy === 'per-endpoint'
                 ? 'newer per-endpoint rate-limit page'
@@ -155,12 +168,7 @@ export function RateLimitsPage() {
           : ''}
       </PageHeader>
 
-      {/* The sections wait for what places them: whether the demo controls show (they sit above
-          the rest), the tier in the header, and the account-wide card (its limits and table are
-          most of a screen). Drawn before these arrived, everything below jumped down by their
-          height (Lighthouse: layout shifts of 0.7, then 0.24; bench/findings/lighthouse.md). The
-          route starts all three as the page's code loads. */}
-      {meta.isPending || rules.isPending || connectionList.isPending || account.isPending ? (
+      {!placed ? (
         <p className="muted">Loading…</p>
       ) : (
         <>
