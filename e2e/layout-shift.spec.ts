@@ -7,11 +7,14 @@ import type { Page } from '@playwright/test';
 import { expect, SIGNED_OUT_STATE, signInToDemo, test } from './fixtures';
 import { E2E_DEMO_BFF_PORT } from './ports';
 
+/** The layout shifts recorded, each with what moved. */
+type Shifts = { value: number; moved: string[] }[];
+
 /** Starts recording layout shifts not caused by input, from the page's first paint. */
 async function recordShifts(page: Page) {
   await page.addInitScript(() => {
-    const shifts: { value: number; moved: string[] }[] = [];
-    (window as unknown as { __shifts: typeof shifts }).__shifts = shifts;
+    const shifts: Shifts = [];
+    (window as unknown as { __shifts: Shifts }).__shifts = shifts;
     // What moved, as a reader would name it: the element's tag and class, and its first words.
     const named = (node: Node | null) =>
       node instanceof Element
@@ -28,8 +31,6 @@ async function recordShifts(page: Page) {
     }).observe({ type: 'layout-shift', buffered: true });
   });
 }
-
-type Shifts = { value: number; moved: string[] }[];
 
 const totalShift = (page: Page) =>
   page.evaluate(() =>

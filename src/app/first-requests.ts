@@ -18,10 +18,16 @@ export interface FirstRequests {
   readonly whenSignedIn: readonly string[];
 }
 
+/** `pathname` without trailing slashes, `/` for the root. */
+const normalised = (pathname: string) => pathname.replace(/\/+$/, '') || '/';
+
+/** Whether `pathname` is the sign-in page's: it asks for nothing and writes no time. */
+export const isSignInPage = (pathname: string) => normalised(pathname) === '/sign-in';
+
 /** The GET requests the loaders start at `pathname`: none on the sign-in page. */
 export function firstRequests(pathname: string): FirstRequests {
-  const path = pathname.replace(/\/+$/, '') || '/';
-  if (path === '/sign-in') return { first: [], whenSignedIn: [] };
+  if (isSignInPage(pathname)) return { first: [], whenSignedIn: [] };
+  const path = normalised(pathname);
   // Every frame asks for the person's connections (the header's switcher). An address without a
   // connection (`/`, `/event-types`) is sent on to the first one's page, known only once the list
   // answers: its page's data is asked for then, one round trip later.

@@ -5,7 +5,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { prepareTimeFormat } from '../lib/format';
 import { createQueryClient } from '../lib/query-client';
-import { firstRequests } from './first-requests';
+import { isSignInPage } from './first-requests';
 import { AppProviders } from './providers';
 import { AppRouter, createAppRouter } from './router';
 import './styles.css';
@@ -29,4 +29,4 @@ createRoot(container).render(
 // this one. Not in an idle callback: in traces of cold loads Chromium granted none until after the
 // first rows, so the render with the page's data built it after all (bench/findings/table.md and
 // lighthouse.md, round five). The sign-in page writes no time and builds none.
-if (firstRequests(window.location.pathname).first.length > 0) setTimeout(prepareTimeFormat, 0);
+if (!isSignInPage(window.location.pathname)) setTimeout(prepareTimeFormat, 0);
