@@ -4,6 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DEFAULT_CONNECTION } from '../../src/shared/connections';
 import { startNodeProcess, type RunningProcess } from './processes';
 import { consoleRoot } from './under-test';
 
@@ -35,6 +36,17 @@ function benchUsersFile(): string {
     throw new Error(`could not create the bench users file: ${result.stderr}`);
   usersFile = file;
   return file;
+}
+
+/**
+ * The address of one of the default connection's pages (`page` as `/event-types`): the address the
+ * start banner prints and the navigation links to. The addresses from before connections
+ * (`/event-types`) still work for old bookmarks, by a redirect that first waits for the list of
+ * connections; a browser sent there measures that round trip too, which no user arriving from the
+ * banner, the navigation or a shared link makes.
+ */
+export function consolePageUrl(baseUrl: string, page: string): string {
+  return `${baseUrl}/c/${DEFAULT_CONNECTION}${page}`;
 }
 
 export interface RunningConsole extends RunningProcess {

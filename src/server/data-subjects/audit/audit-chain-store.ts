@@ -69,6 +69,7 @@ export interface ChainEntry {
 // Row schemas are built once, here: zod compiles an object schema on its first parse, so one built
 // inside a method pays that compile (about 0.1 ms) on every call.
 const HeadRowSchema = z.object({ seq: integer, hash: z.string() });
+const SeqRowSchema = z.object({ seq: integer });
 const CountRowSchema = z.object({ n: integer });
 
 /** An entry of audit_chain with its record's columns beside it (null when the record is gone). */
@@ -87,6 +88,13 @@ const ChainEntryRowSchema = z.looseObject({
 export class AuditChainStore {
   readonly #db: () => Promise<SqlDatabase>;
   readonly #chainKey: Buffer;
+  /**
+   * The head as this store's last append left it, to append after it without reading it first.
+   * A guess only: it may never have committed, or another replica may have appended since. The
+   * write that uses it names it in its WHERE clause, so it takes effect only when the stored head
+   * is exactly that one (seq and hash); otherwise the append reads the head as it is.
+   */
+  #lastHead: ChainLink | undefined;
 
   /** `chainKey` is deriveAuditKey(AUDIT_KEY, 'chain'). */
   constructor(db: DatabaseOrOpener, chainKey: Buffer) {
@@ -101,8 +109,39 @@ export class AuditChainStore {
    * head it left; SQLite's transactions hold the database's write lock from their start.
    */
   async append(tx: SqlExecutor, entry: ChainEntry): Promise<ChainLink> {
-    // Last in its write, so the head's lock is held for three statements and the commit (and, in
-    // a group commit, for the writes after it in the batch: store/group-commit.ts).
+    // Last in its write, so the head's lock is held for two or three statements and the commit
+    // (and, in a group commit, for the writes after it in the batch: store/group-commit.ts).
+    const link =
+      (await this.#appendAfterLastHead(tx, entry)) ?? (await this.#appendAfterHead(tx, entry));
+    this.#lastHead = link;
+    return link;
+  }
+
+  /**
+   * Appends after the head this store last wrote, in two statements instead of three: undefined,
+   * with nothing written, when the stored head is no longer that one. The UPDATE takes the head's
+   * lock as the three-statement way does; on PostgreSQL, an UPDATE that waited for another
+   * transaction's append finds the head changed and matches nothing.
+   */
+  async #appendAfterLastHead(tx: SqlExecutor, entry: ChainEntry): Promise<ChainLink | undefined> {
+    const last = this.#lastHead;
+    if (!last) return undefined;
+    const seq = last.seq + 1;
+    const hash = chainEntryHash(this.#chainKey, seq, last.hash, entry.payload);
+    const { rows } = await select(
+      tx,
+      SeqRowSchema,
+      `UPDATE audit_chain_state SET seq = $1, hash = $2
+        WHERE name = 'head' AND seq = $3 AND hash = $4 RETURNING seq`,
+      [seq, hash, last.seq, last.hash],
+    );
+    if (rows.length === 0) return undefined;
+    await this.#insertEntry(tx, entry, seq, last.hash, hash);
+    return { seq, hash };
+  }
+
+  /** Appends after the head as stored: takes its lock, then reads it. */
+  async #appendAfterHead(tx: SqlExecutor, entry: ChainEntry): Promise<ChainLink> {
     const { rows } = await select(
       tx,
       HeadRowSchema,
@@ -112,13 +151,23 @@ export class AuditChainStore {
     if (!head) throw new Error('the audit chain has no head row');
     const seq = head.seq;
     const hash = chainEntryHash(this.#chainKey, seq, head.hash, entry.payload);
+    await this.#insertEntry(tx, entry, seq, head.hash, hash);
+    await tx.query(`UPDATE audit_chain_state SET hash = $1 WHERE name = 'head'`, [hash]);
+    return { seq, hash };
+  }
+
+  async #insertEntry(
+    tx: SqlExecutor,
+    entry: ChainEntry,
+    seq: number,
+    prevHash: string,
+    hash: string,
+  ): Promise<void> {
     await tx.query(
       `INSERT INTO audit_chain (seq, at, kind, record_id, payload, prev_hash, hash)
         VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-      [seq, entry.at, entry.kind, entry.recordId, entry.payload, head.hash, hash],
+      [seq, entry.at, entry.kind, entry.recordId, entry.payload, prevHash, hash],
     );
-    await tx.query(`UPDATE audit_chain_state SET hash = $1 WHERE name = 'head'`, [hash]);
-    return { seq, hash };
   }
 
   /** The entry of `kind` that covers `recordId`, read inside `tx`; undefined when there is none. */

@@ -8,6 +8,7 @@ import { RESET_AUDIT_TRAIL_SQL, sampleAuditEntry } from '../../test-support/audi
 import { STORE_ENGINES, type TestDatabase } from '../../test-support/store-engines';
 import { openAuditTrailStores, type AuditTrailStores } from './audit-trail-stores';
 import type { SqlDatabase } from '../../store/database';
+import type { AppendedEntry } from './audit-record-store';
 
 const CHAIN_KEY = deriveAuditKey('test-audit-key-'.repeat(4), 'chain');
 const T0 = Date.UTC(2026, 0, 6, 9, 0, 0);
@@ -110,6 +111,44 @@ for (const engine of STORE_ENGINES) {
         'outcome',
       ]);
       expect((await verify()).ok).toBe(true);
+    });
+
+    it('two replicas appending in turn and at once keep one chain that verifies', async () => {
+      // Each store appends after the head it last wrote without reading it first; the other
+      // replica's appends in between must make it read the head instead, never fork the chain.
+      const told: AppendedEntry[] = [];
+      const other = openAuditTrailStores(db, {
+        chainKey: CHAIN_KEY,
+        onEntry: (entry) => told.push(entry),
+      });
+      const ok = { outcome: 'ok', status: 200, detail: null } as const;
+      const a1 = await trail.records.begin(sampleAuditEntry(T0));
+      const b1 = await other.records.begin(sampleAuditEntry(T0 + 1));
+      await trail.records.complete(a1.id, ok, T0 + 2);
+      await other.records.complete(b1.id, ok, T0 + 3);
+      // An intent one replica wrote, completed by the other: it reads the intent's entry.
+      const a2 = await trail.records.begin(sampleAuditEntry(T0 + 4));
+      await other.records.complete(a2.id, ok, T0 + 5);
+      const both = await Promise.all(
+        Array.from({ length: 12 }, (_, i) =>
+          (i % 2 ? other : trail).records.begin(sampleAuditEntry(T0 + 10 + i)),
+        ),
+      );
+      await Promise.all(
+        both.map((intent, i) => (i % 3 ? trail : other).records.complete(intent.id, ok, T0 + 30)),
+      );
+
+      const chain = await trail.chain.readChain(0, 100);
+      expect(chain.map((row) => row.seq)).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
+      const verification = await verify();
+      expect(verification.ok, verification.detail).toBe(true);
+      // What the other replica told of a2's completion names a2's intent entry as stored.
+      const a2Intent = chain.find((row) => row.recordId === a2.id && row.kind === 'intent');
+      const a2Told = told.find((entry) => entry.kind === 'lookup' && entry.record.id === a2.id);
+      expect(a2Told?.kind === 'lookup' && a2Told.intent).toEqual({
+        seq: a2Intent?.seq,
+        hash: a2Intent?.hash,
+      });
     });
 
     it('a commit that fails fails every write in it with the reason, and keeps none', async () => {

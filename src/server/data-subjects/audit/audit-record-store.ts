@@ -112,6 +112,9 @@ const COMPLETE = `UPDATE lookup_audit
   SET outcome = $2, status = $3, detail = $4, record_count = $5, subject_count = $6, completed = 1
   WHERE id = $1 AND completed = 0`;
 
+/** Intents in flight whose chain entries are kept (far more than lookups run at once). */
+const INTENT_LINKS_KEPT = 1_024;
+
 export interface AuditRecordStoreOptions {
   /**
    * Told of each completed lookup and each change once its transaction has committed
@@ -138,6 +141,13 @@ export class AuditRecordStore {
   readonly #onEntry: ((entry: AppendedEntry) => void) | undefined;
   /** Intents, outcomes and changes arriving together share one durable commit. */
   readonly #commits: GroupCommit;
+  /**
+   * The chain entries of the intents this store wrote and has not completed, so an outcome need
+   * not read its intent's back (a statement, and on PostgreSQL a round trip, per lookup). Only
+   * committed intents are kept, oldest first; an intent completed elsewhere or after a restart,
+   * or pushed out by INTENT_LINKS_KEPT newer ones, is read as before.
+   */
+  readonly #intentLinks = new Map<string, ChainLink>();
 
   /** `chain` appends each write's entry in the write's own transaction. */
   constructor(
@@ -150,6 +160,15 @@ export class AuditRecordStore {
     this.#commits = new GroupCommit(databaseOpener(db));
   }
 
+  #rememberIntent(id: string, link: ChainLink): void {
+    this.#intentLinks.set(id, link);
+    // Lookups whose outcome never came (the process's request ended another way) age out here.
+    if (this.#intentLinks.size > INTENT_LINKS_KEPT) {
+      const oldest = this.#intentLinks.keys().next().value;
+      if (oldest !== undefined) this.#intentLinks.delete(oldest);
+    }
+  }
+
   /** Hands a committed entry out; a listener's fault never undoes or fails the write. */
   #tell(entry: AppendedEntry): void {
     try {
@@ -159,7 +178,10 @@ export class AuditRecordStore {
     }
   }
 
-  async #insertIntent(tx: SqlExecutor, intent: AuditIntentEntry): Promise<string> {
+  async #insertIntent(
+    tx: SqlExecutor,
+    intent: AuditIntentEntry,
+  ): Promise<{ id: string; link: ChainLink }> {
     const id = sortableId(intent.at);
     const at = new Date(intent.at).toISOString();
     const params = intent.params ? JSON.stringify(intent.params) : null;
@@ -178,7 +200,7 @@ export class AuditRecordStore {
       intent.purpose?.reference ?? null,
       intent.connection,
     ]);
-    await this.#chain.append(tx, {
+    const link = await this.#chain.append(tx, {
       at,
       kind: 'intent',
       recordId: id,
@@ -198,14 +220,16 @@ export class AuditRecordStore {
         connection: intent.connection,
       }),
     });
-    return id;
+    return { id, link };
   }
 
+  /** `intentLink`: the intent's chain entry when known; else it is read. */
   async #complete(
     tx: SqlExecutor,
     id: string,
     outcome: AuditOutcomeEntry,
     now: number,
+    intentLink?: ChainLink,
   ): Promise<{ row: AuditRow; intent: ChainLink | null; outcome: ChainLink }> {
     const subjects = shownKeys(outcome);
     const recordCount = outcome.recordCount ?? null;
@@ -238,7 +262,7 @@ export class AuditRecordStore {
         [id, at, ...batch.flatMap((key) => [key.hash, key.kind, key.person])],
       );
     }
-    const intentLink = await this.#chain.linkOf(tx, id, 'intent');
+    const intent = intentLink ?? (await this.#chain.linkOf(tx, id, 'intent'));
     const outcomeLink = await this.#chain.append(tx, {
       at: new Date(Math.max(now, Date.parse(at))).toISOString(),
       kind: 'outcome',
@@ -253,7 +277,7 @@ export class AuditRecordStore {
         subjects,
       }),
     });
-    return { row, intent: intentLink ?? null, outcome: outcomeLink };
+    return { row, intent: intent ?? null, outcome: outcomeLink };
   }
 
   /** Tells the listener of a lookup just completed. */
@@ -272,7 +296,8 @@ export class AuditRecordStore {
 
   /** Writes a lookup's intent before anything is sent; resolves once it is stored. */
   async begin(intent: AuditIntentEntry): Promise<AuditRecord> {
-    const id = await this.#commits.run((tx) => this.#insertIntent(tx, intent));
+    const { id, link } = await this.#commits.run((tx) => this.#insertIntent(tx, intent));
+    this.#rememberIntent(id, link);
     // What was just written, without reading it back.
     return toRecord({
       id,
@@ -299,7 +324,9 @@ export class AuditRecordStore {
 
   /** Completes the intent `id` with its outcome and the subjects the answer showed. */
   async complete(id: string, outcome: AuditOutcomeEntry, now = Date.now()): Promise<AuditRecord> {
-    const done = await this.#commits.run((tx) => this.#complete(tx, id, outcome, now));
+    const intentLink = this.#intentLinks.get(id);
+    this.#intentLinks.delete(id);
+    const done = await this.#commits.run((tx) => this.#complete(tx, id, outcome, now, intentLink));
     this.#tellLookup(done, outcome.address);
     return toRecord(done.row);
   }
@@ -307,8 +334,8 @@ export class AuditRecordStore {
   /** Writes a whole lookup (intent and outcome) at once. */
   async record(entry: AuditEntry): Promise<AuditRecord> {
     const done = await this.#commits.run(async (tx) => {
-      const id = await this.#insertIntent(tx, entry);
-      return this.#complete(tx, id, entry, entry.at);
+      const { id, link } = await this.#insertIntent(tx, entry);
+      return this.#complete(tx, id, entry, entry.at, link);
     });
     this.#tellLookup(done, entry.address);
     return toRecord(done.row);
