@@ -113,6 +113,37 @@ for (const engine of STORE_ENGINES) {
       expect((await verify()).ok).toBe(true);
     });
 
+    it('a write failing mid-batch: those before and after it are kept, in arrival order', async () => {
+      const done = await trail.records.begin(sampleAuditEntry(T0));
+      await trail.records.complete(done.id, { outcome: 'ok', status: 200, detail: null }, T0 + 1);
+      const before = seen.transactions;
+      // The first goes alone; the four arriving while it commits wait and share one batch.
+      const results = await Promise.allSettled([
+        trail.records.begin(sampleAuditEntry(T0 + 2)),
+        trail.records.begin(sampleAuditEntry(T0 + 3)),
+        trail.records.complete(done.id, { outcome: 'ok', status: 200, detail: null }, T0 + 4),
+        trail.records.begin(sampleAuditEntry(T0 + 5)),
+        trail.records.begin(sampleAuditEntry(T0 + 6)),
+      ]);
+      expect(results.map((result) => result.status)).toEqual([
+        'fulfilled',
+        'fulfilled',
+        'rejected',
+        'fulfilled',
+        'fulfilled',
+      ]);
+      expect(String((results[2] as PromiseRejectedResult).reason)).toContain('already complete');
+      // Alone, the batch, then the three others again one by one.
+      expect(seen.transactions - before).toBe(5);
+      const chain = await trail.chain.readChain(0, 100);
+      const begun = results.flatMap((result) =>
+        result.status === 'fulfilled' && result.value ? [result.value.id] : [],
+      );
+      expect(chain.slice(2).map((row) => row.recordId)).toEqual(begun);
+      expect(chain.map((row) => row.seq)).toEqual([1, 2, 3, 4, 5, 6]);
+      expect((await verify()).ok).toBe(true);
+    });
+
     it('two replicas appending in turn and at once keep one chain that verifies', async () => {
       // Each store appends after the head it last wrote without reading it first; the other
       // replica's appends in between must make it read the head instead, never fork the chain.
