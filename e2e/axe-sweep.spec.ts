@@ -266,6 +266,11 @@ for (const size of WIDTHS) {
         await expect(page.getByRole('region', { name: /^Under the policy chosen/ })).toBeVisible({
           timeout: 30_000,
         });
+        // The widest state: the demo's nightly peak past the per-endpoint limit gives refusals,
+        // and their sources' table (whose long header once widened the page).
+        await expect(
+          page.getByRole('table', { name: 'Who would have drawn the refusals' }),
+        ).toBeVisible();
         await expectNoViolations(page, 'planning result');
         await expectNoSidewaysScroll(page, 'planning result');
       });

@@ -135,6 +135,30 @@ function requestsInWindow(
   return Math.round(total);
 }
 
+/**
+ * The module rule each method and template falls under, per list of rules: each pair is matched
+ * once. A view asks for every report row of the last hour (12,000 for 50 integrations), once per
+ * limit and integration, and those rows share a few dozen templates (report intake keeps only the
+ * catalog's, the rest become OTHER_TEMPLATE); matched on every ask, building the view held the
+ * event loop for seconds (bench/findings/replay-fairness.md). Kept with the list, which the
+ * governor builds afresh for each view, so nothing outlives it.
+ */
+const matchedRules = new WeakMap<
+  readonly RateLimitRule[],
+  Map<string, Map<string, string | undefined>>
+>();
+
+function moduleRuleId(rules: readonly RateLimitRule[], method: string, template: string) {
+  let byMethod = matchedRules.get(rules);
+  if (!byMethod) matchedRules.set(rules, (byMethod = new Map()));
+  let byTemplate = byMethod.get(method);
+  if (!byTemplate) byMethod.set(method, (byTemplate = new Map()));
+  if (byTemplate.has(template)) return byTemplate.get(template);
+  const id = matchModuleRule(method, template, rules)?.id;
+  byTemplate.set(template, id);
+  return id;
+}
+
 /** True when a request of `method` to `template` counts for `rule`. */
 function countsFor(
   rule: RateLimitRule,
@@ -144,7 +168,7 @@ function countsFor(
 ) {
   if (rule.scope === 'account') return true;
   if (template === OTHER_TEMPLATE) return false;
-  return matchModuleRule(method, template, rules)?.id === rule.id;
+  return moduleRuleId(rules, method, template) === rule.id;
 }
 
 /**
