@@ -4,7 +4,7 @@
 import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { consolePageUrl, signIn } from './lib/console';
+import { consolePagePath, signIn } from './lib/console';
 import { largest, profileTotals, type CpuProfile } from './lib/cpu-profile';
 import { median } from './lib/load';
 import {
@@ -28,7 +28,7 @@ try {
   );
   await context.addInitScript({ content: 'globalThis.__name = (fn) => fn;' });
   const page = await context.newPage();
-  await page.goto(consolePageUrl(app.url, '/event-types'));
+  await page.goto(`${app.url}${consolePagePath('event-types')}`);
   await page.getByRole('table', { name: 'Event types' }).locator('tbody td').first().waitFor();
   const cdp = await context.newCDPSession(page);
   await cdp.send('Profiler.enable');

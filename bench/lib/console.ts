@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DEFAULT_CONNECTION } from '../../src/shared/connections';
+import { connectionPagePath, DEFAULT_CONNECTION } from '../../src/shared/connections';
 import { startNodeProcess, type RunningProcess } from './processes';
 import { consoleRoot } from './under-test';
 
@@ -39,14 +39,14 @@ function benchUsersFile(): string {
 }
 
 /**
- * The address of one of the default connection's pages (`page` as `/event-types`): the address the
+ * The path of one of the default connection's pages (`page` as `event-types`): the address the
  * start banner prints and the navigation links to. The addresses from before connections
  * (`/event-types`) still work for old bookmarks, by a redirect that first waits for the list of
  * connections; a browser sent there measures that round trip too, which no user arriving from the
  * banner, the navigation or a shared link makes.
  */
-export function consolePageUrl(baseUrl: string, page: string): string {
-  return `${baseUrl}/c/${DEFAULT_CONNECTION}${page}`;
+export function consolePagePath(page: string): string {
+  return connectionPagePath(DEFAULT_CONNECTION, page);
 }
 
 export interface RunningConsole extends RunningProcess {

@@ -7,7 +7,7 @@
 import { loadavg } from 'node:os';
 import { chromium } from '@playwright/test';
 import lighthouse, { desktopConfig, type Flags, type Result } from 'lighthouse';
-import { consolePageUrl, signIn } from '../lib/console';
+import { consolePagePath, signIn } from '../lib/console';
 import { freePort } from '../../src/server/test-support/free-port';
 import { median } from '../lib/load';
 import { figure, type Figure } from '../lib/report';
@@ -18,20 +18,16 @@ const CATEGORIES = ['performance', 'accessibility', 'best-practices'] as const;
 
 interface MeasuredPath {
   label: string;
-  /** The sign-in page's path, or a connection page's (opened at its canonical address). */
   path: string;
   signedIn: boolean;
 }
 
 const PAGES: readonly MeasuredPath[] = [
   { label: 'sign-in', path: '/sign-in', signedIn: false },
-  { label: 'event types (10,000 rows)', path: '/event-types', signedIn: true },
-  { label: 'rate limits', path: '/rate-limits', signedIn: true },
-  { label: 'planning', path: '/planning', signedIn: true },
+  { label: 'event types (10,000 rows)', path: consolePagePath('event-types'), signedIn: true },
+  { label: 'rate limits', path: consolePagePath('rate-limits'), signedIn: true },
+  { label: 'planning', path: consolePagePath('planning'), signedIn: true },
 ];
-
-const addressOf = (baseUrl: string, page: MeasuredPath) =>
-  page.signedIn ? consolePageUrl(baseUrl, page.path) : `${baseUrl}${page.path}`;
 
 /** One Lighthouse run's figures: the three scores out of 100, and the metrics in ms (CLS bare). */
 interface RunFigures {
@@ -126,7 +122,7 @@ export async function lighthouseScenario(ctx: BenchContext): Promise<Figure[]> {
           // The session cookie on every request of the page, as a signed-in browser sends it.
           ...(page.signedIn ? { extraHeaders: { Cookie: cookie } } : {}),
         };
-        const result = await lighthouse(addressOf(app.url, page), flags, desktopConfig);
+        const result = await lighthouse(`${app.url}${page.path}`, flags, desktopConfig);
         if (!result) throw new Error(`Lighthouse returned nothing for ${page.path}`);
         if (result.lhr.runtimeError) {
           throw new Error(`Lighthouse failed on ${page.path}: ${result.lhr.runtimeError.message}`);

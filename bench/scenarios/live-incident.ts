@@ -1,7 +1,7 @@
 // Scenario 6, live incident latency: an upstream 429 provoked at t0, and the moment its row is in
 // the DOM of an open rate-limits page in Chromium; p95 over 30 incidents.
 import { chromium } from '@playwright/test';
-import { consolePageUrl, startConsole, startMockUpstream } from '../lib/console';
+import { consolePagePath, startConsole, startMockUpstream } from '../lib/console';
 import { median, percentile } from '../lib/load';
 import { figure, type Figure } from '../lib/report';
 import type { BenchContext } from './context';
@@ -25,7 +25,7 @@ export async function liveIncidentScenario(ctx: BenchContext): Promise<Figure[]>
     );
     await context.addInitScript({ content: 'globalThis.__name = (fn) => fn;' });
     const page = await context.newPage();
-    await page.goto(consolePageUrl(app.url, '/rate-limits'));
+    await page.goto(`${app.url}${consolePagePath('rate-limits')}`);
     await page
       .getByText(/^Live$/)
       .first()

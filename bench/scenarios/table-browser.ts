@@ -7,7 +7,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from '@playwright/test';
-import { consolePageUrl, signIn } from '../lib/console';
+import { consolePagePath, signIn } from '../lib/console';
 import { median, percentile } from '../lib/load';
 import { startNodeProcess } from '../lib/processes';
 import { consoleRoot } from '../lib/under-test';
@@ -219,7 +219,7 @@ export async function tableBrowserScenario(ctx: BenchContext): Promise<Figure[]>
     const consolePage = measuredPage(
       ctx,
       browser,
-      consolePageUrl(app.url, '/event-types'),
+      `${app.url}${consolePagePath('event-types')}`,
       'console',
       async (context, page) => {
         await context.addCookies(

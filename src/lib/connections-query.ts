@@ -30,10 +30,8 @@ export function useConnections() {
   return useQuery(connectionsQueryOptions());
 }
 
-/** The page address of one connection's page: `/c/uat/event-types`. */
-export function connectionPagePath(connection: string, page: string): string {
-  return `/c/${connection}/${page}`;
-}
+// Written once, in shared/, where the server's links and the bench build it too.
+export { connectionPagePath } from '../shared/connections';
 
 /** The connection a page's `pathname` names (as written, unchecked), or undefined. */
 export function connectionOfPage(pathname: string): string | undefined {

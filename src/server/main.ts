@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import type { RedisClient } from './redis/redis-connection';
 import type { DataSubjectOperation } from '../shared/data-subject-operations';
+import { connectionPagePath } from '../shared/connections';
 import {
   AUDIT_KEY_FILE,
   AuditKeyError,
@@ -269,7 +270,7 @@ async function main(): Promise<void> {
             ? 'its own built-in mock'
             : new URL(index === 0 ? upstreamBaseUrl : (connection.upstream.baseUrl ?? '')).origin;
         lines.push(
-          `  connection "${connection.label}" (${platform}): ${url}/c/${connection.name}/event-types`,
+          `  connection "${connection.label}" (${platform}): ${url}${connectionPagePath(connection.name, 'event-types')}`,
         );
       }
     }

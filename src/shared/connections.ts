@@ -48,6 +48,11 @@ export const ConnectionListSchema = z.object({ connections: z.array(ConnectionSu
 export type ConnectionList = z.infer<typeof ConnectionListSchema>;
 
 /** Where one connection's API lives: `/api/connections/{name}`, followed by the area's path. */
+/** The page address of one connection's page: `/c/uat/event-types`. */
+export function connectionPagePath(connection: string, page: string): string {
+  return `/c/${connection}/${page}`;
+}
+
 export const CONNECTION_API_PREFIX = '/api/connections/';
 
 /**

@@ -10,7 +10,7 @@ import { ALERT_LIMITS, type AlertEventType } from '../../shared/alerts';
 import { limitName } from '../../shared/rate-limits';
 import type { RequestTimeline } from '../governor/request-timeline';
 import type { Logger } from '../observability/logger';
-import { DEFAULT_CONNECTION } from '../../shared/connections';
+import { connectionPagePath, DEFAULT_CONNECTION } from '../../shared/connections';
 import type { AlertScheduler } from './alert-dispatcher';
 import type { AlertEvent } from './alert-payload';
 import type { AlertService, EmitOptions } from './alert-service';
@@ -129,7 +129,7 @@ export class AlertMonitor {
 
   /** The console page of this connection's `page` (`rate-limits`), when PUBLIC_URL is known. */
   #page(page: string): string | null {
-    return this.#options.service.link(`/c/${this.#connection.name}/${page}`);
+    return this.#options.service.link(connectionPagePath(this.#connection.name, page));
   }
 
   /** Queues `event` as this connection's: named, keyed and recorded as its. */
