@@ -37,7 +37,14 @@ const baselineRef = process.argv
   .find((arg) => arg.startsWith('--baseline='))
   ?.slice('--baseline='.length);
 // The scenarios that start the built console, so they can measure another build the same way.
-const BEFORE_AND_AFTER = new Set(['overhead', 'lookup', 'memory', 'table', 'lighthouse']);
+const BEFORE_AND_AFTER = new Set([
+  'overhead',
+  'lookup',
+  'memory',
+  'table',
+  'lighthouse',
+  'replay-fairness',
+]);
 const ctx: BenchContext = {
   smoke,
   rounds: smoke ? 1 : 3,
