@@ -138,12 +138,41 @@ describe('checkpoints in a thread', () => {
     await until(() => autocheckpoint(db.connection) === SQLITE_AUTOCHECKPOINT, 'the connection');
     expect(checkpointer.offThread).toBe(false);
 
-    // The reader done, the thread's next checkpoint copies the whole log: it takes over again.
+    // The reader done, a copy of the whole log lets the next write restart it, and the thread,
+    // finding it short, takes over again.
     reader.exec('COMMIT');
     reader.close();
-    db.write(1, checkpointer);
-    await until(() => autocheckpoint(db.connection) === 0, 'the thread to take over again');
+    await until(() => {
+      db.write(1, checkpointer);
+      return autocheckpoint(db.connection) === 0;
+    }, 'the thread to take over again');
     expect(checkpointer.offThread).toBe(true);
+  });
+
+  it('keeps the log short under writes that never pause, by giving the last copy to the connection', async () => {
+    const db = database();
+    const checkpointer = walCheckpointer(db.connection, {
+      start: () => startThread(db.file),
+      everyMs: 5,
+      logLimit: 500,
+    });
+    db.entry.checkpointer = checkpointer;
+    await until(() => checkpointer.offThread, 'the thread to be ready');
+    // As the store's group commit under load: the next transaction opens as the last one commits,
+    // and each stays open while the event loop turns, so every copy the thread finishes ends
+    // inside a transaction and no write ever begins after a complete one.
+    let longest = 0;
+    for (let batch = 0; batch < 400; batch += 1) {
+      db.connection.exec('BEGIN IMMEDIATE');
+      db.write(15);
+      await new Promise((resolve) => setImmediate(resolve));
+      await new Promise((resolve) => setTimeout(resolve, 1));
+      db.connection.exec('COMMIT');
+      checkpointer.committed();
+      longest = Math.max(longest, size(`${db.file}-wal`));
+    }
+    // 6,000 pages written; the log restarted whenever it passed its limit.
+    expect(longest).toBeLessThan(2_000 * (PAGE + 24));
   });
 
   it('gives the checkpoints back to the connection for good when the thread ends', async () => {

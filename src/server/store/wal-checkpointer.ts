@@ -11,11 +11,13 @@
 // once the log is flushed (log-flusher.ts); a checkpoint only copies what is already durable.
 //
 // The log restarts from its beginning only when a write begins after a checkpoint copied all of
-// it. A passive checkpoint that a commit overtook, or that a long read (a what-if replay's
-// connection) kept from the newest pages, leaves them behind, and the log grows. Should the thread
-// report a log of LOG_LIMIT pages or more that it could not copy whole, the console's connection
-// takes its checkpoints back (SQLite's own, in COMMIT) until the thread copies it whole again; if
-// the thread fails or ends, for good.
+// it. Under writes that never pause (the store's group commit opens the next transaction as the
+// last one commits), each of the thread's copies ends while a transaction is open, and a long read
+// (a what-if replay's connection) keeps any copy from reaching the newest pages: the log grows.
+// Should the thread report a log of LOG_LIMIT pages or more, the console's connection takes its
+// checkpoints back (SQLite's own, after its next COMMIT: by then it copies only what the thread
+// has not, and the following write restarts the log) until the thread reports a short log again;
+// if the thread fails or ends, for good.
 import type { Worker } from 'node:worker_threads';
 import type Database from 'better-sqlite3';
 import type { CheckpointReply } from './wal-checkpoint-thread';
@@ -24,8 +26,8 @@ import type { CheckpointReply } from './wal-checkpoint-thread';
 export const CHECKPOINT_EVERY_MS = 250;
 /** SQLite's own threshold (pages), what the console's connection uses when it checkpoints. */
 export const SQLITE_AUTOCHECKPOINT = 1_000;
-/** Past this many pages (40 MB) in the log, the console's connection checkpoints again. */
-export const LOG_LIMIT = 10_000;
+/** From this many pages (16 MB) in the log, the console's connection checkpoints again. */
+export const LOG_LIMIT = 4_000;
 
 export interface WalCheckpointer {
   /** Told after each commit: a checkpoint follows within CHECKPOINT_EVERY_MS. */
@@ -108,9 +110,9 @@ export function walCheckpointer(
       // into it, and the next checkpoint tries again.
       onFailure?.(reply.error, false);
     } else {
-      // A log copied whole restarts at the next write, however long it is; one left partly
-      // uncopied (a long read holds it, or commits overtake the copy) goes on growing.
-      checkpointOnConnection(reply.log >= logLimit && reply.checkpointed < reply.log);
+      // Even a log copied whole restarts only if the next write begins after the copy ended;
+      // under writes that never pause each copy ends inside a transaction, and the log grows.
+      checkpointOnConnection(reply.log >= logLimit);
     }
     run();
   });
