@@ -130,24 +130,12 @@ async function main(): Promise<void> {
   if (!upstreamBaseUrl) throw new Error('no upstream base URL');
 
   // The incident and audit store, opened and migrated before anything is served: PostgreSQL with
-  // DATABASE_URL (shared by every replica), else SQLite under DATA_DIR, whose write-ahead log is
-  // checkpointed in a thread so that no request waits for it (store/wal-checkpointer.ts).
-  const embeddedStore = {
-    checkpointThread: true,
-    onCheckpointFailure: (message: string, threadEnded: boolean) =>
-      logger.warn(
-        { reason: message },
-        threadEnded
-          ? 'the checkpoint thread ended: the store checkpoints on its own connection again'
-          : 'a checkpoint of the store failed: the next one tries again',
-      ),
-  };
+  // DATABASE_URL (shared by every replica), else SQLite under DATA_DIR.
   let database: SqlDatabase;
   try {
     database = await openConfiguredDatabase(
       { databaseUrl: config.scaleOut.databaseUrl, dataDir: config.dataDir },
       logger,
-      embeddedStore,
     );
   } catch (error) {
     if (error instanceof StoreUnavailableError) {
@@ -158,7 +146,7 @@ async function main(): Promise<void> {
         `Storage error: ${error.message}. Serving without the store (no incidents or lookups recorded) and retrying every 5 s.`,
       );
       database = retryingDatabase({
-        open: () => openDatabase({ ...embeddedStore, dataDir: config.dataDir }),
+        open: () => openDatabase({ dataDir: config.dataDir }),
         initialError: error,
         onOpen: () => logger.warn('the store opened: incidents and lookups are recorded again'),
       });

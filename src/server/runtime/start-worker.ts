@@ -3,14 +3,14 @@
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { Worker, type WorkerOptions } from 'node:worker_threads';
+import { Worker } from 'node:worker_threads';
 
 /**
  * A worker running `source` (a `.ts` file) if it exists, else `built` (its bundled `.js`). Both
  * are URLs relative to the caller's module, which knows where esbuild puts its worker.
  */
-export function startWorker(source: URL, built: URL, options: WorkerOptions = {}): Worker {
-  if (!existsSync(fileURLToPath(source))) return new Worker(built, options);
+export function startWorker(source: URL, built: URL): Worker {
+  if (!existsSync(fileURLToPath(source))) return new Worker(built);
   // tsx's register() makes the worker load TypeScript, whatever loader its parent used.
   // Its ESM entry, found next to the CommonJS one `require.resolve` gives.
   const tsx = pathToFileURL(
@@ -19,5 +19,5 @@ export function startWorker(source: URL, built: URL, options: WorkerOptions = {}
       .replace(/\.cjs$/, '.mjs'),
   ).href;
   const boot = `import(${JSON.stringify(tsx)}).then((api) => { api.register(); return import(${JSON.stringify(source.href)}); });`;
-  return new Worker(boot, { ...options, eval: true });
+  return new Worker(boot, { eval: true });
 }

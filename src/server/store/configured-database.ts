@@ -3,7 +3,7 @@
 // DATABASE_URL (shared by every replica), else SQLite under DATA_DIR.
 import { DEFAULT_DATA_DIR } from '../config/config';
 import type { Logger } from '../observability/logger';
-import { openDatabase, type OpenDatabaseOptions, type SqlDatabase } from './database';
+import { openDatabase, type SqlDatabase } from './database';
 import { openPostgresDatabase } from './postgres-database';
 
 /** Where the database is: PostgreSQL at `databaseUrl` when given, else SQLite under `dataDir`. */
@@ -20,16 +20,12 @@ export function databasePlaceOf(env: Readonly<Record<string, string | undefined>
   return { databaseUrl: env.DATABASE_URL || undefined, dataDir: env.DATA_DIR || DEFAULT_DATA_DIR };
 }
 
-/**
- * Opens (and migrates) the database at `place`. `sqlite` options apply to the embedded store only
- * (the console's own, long-lived connection checkpoints in a thread).
- */
+/** Opens (and migrates) the database at `place`. */
 export function openConfiguredDatabase(
   place: DatabasePlace,
   logger?: Logger,
-  sqlite: Omit<OpenDatabaseOptions, 'dataDir'> = {},
 ): Promise<SqlDatabase> {
   return place.databaseUrl
     ? openPostgresDatabase({ url: place.databaseUrl, ...(logger ? { logger } : {}) })
-    : openDatabase({ ...sqlite, dataDir: place.dataDir });
+    : openDatabase({ dataDir: place.dataDir });
 }

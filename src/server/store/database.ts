@@ -9,17 +9,10 @@
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import * as z from 'zod';
-import { startWorker } from '../runtime/start-worker';
 import { logFlusher, type FlushFile, type LogFlusher } from './log-flusher';
 import { MIGRATIONS, type Migration } from './migrations';
 import { ensurePrivateDir, ensurePrivateFile } from './private-files';
 import { integer, select, type SqlReader } from './typed-rows';
-import type { CheckpointThreadData } from './wal-checkpoint-thread';
-import {
-  walCheckpointer,
-  type WalCheckpointer,
-  type WalCheckpointerOptions,
-} from './wal-checkpointer';
 
 /**
  * What the stores need from a database: queries with `$1, $2…` parameters. Write SQL both SQLite
@@ -63,22 +56,7 @@ export interface OpenDatabaseOptions {
   readonly migrations?: readonly Migration[];
   /** Stands in for `fdatasync` of the write-ahead log: tests hold or fail the disk's flush. */
   readonly flushFile?: FlushFile;
-  /**
-   * Checkpoints the write-ahead log in a thread of its own (wal-checkpointer.ts): the console's
-   * long-lived connection. Short-lived ones (operator commands, tests) leave it to SQLite.
-   */
-  readonly checkpointThread?: boolean | Pick<WalCheckpointerOptions, 'everyMs' | 'logLimit'>;
-  /** Told when a checkpoint or the checkpoint thread fails (WalCheckpointerOptions.onFailure). */
-  readonly onCheckpointFailure?: (message: string, threadEnded: boolean) => void;
 }
-
-/** The checkpoint thread: the TypeScript source from a checkout, the bundled file after a build. */
-const startCheckpointThread = (file: string) =>
-  startWorker(
-    new URL('./wal-checkpoint-thread.ts', import.meta.url),
-    new URL('./store/wal-checkpoint-thread.js', import.meta.url),
-    { workerData: { file } satisfies CheckpointThreadData },
-  );
 
 /** The database file inside DATA_DIR. */
 export const DATABASE_FILE = 'console.sqlite';
@@ -141,12 +119,7 @@ function toSqliteParams(params: unknown[] = []): Record<string, unknown> {
  * Wraps a better-sqlite3 connection in the async SqlDatabase interface. With a `log` flusher, a
  * write (a transaction, or a statement outside one) resolves only once it is on the disk.
  */
-function sqliteDatabase(
-  connection: Database.Database,
-  log?: LogFlusher,
-  // Filled in once the schema is migrated: the thread opens the database as it then is.
-  checkpoints: { checkpointer?: WalCheckpointer } = {},
-): SqlDatabase {
+function sqliteDatabase(connection: Database.Database, log?: LogFlusher): SqlDatabase {
   const statements = new Map<string, Database.Statement>();
   const prepare = (sql: string) => {
     let statement = statements.get(sql);
@@ -177,7 +150,6 @@ function sqliteDatabase(
     writable();
     const result = await write();
     await log?.flush();
-    checkpoints.checkpointer?.committed();
     return result;
   };
   // One connection: while a transaction awaits between its statements, nothing else may run on
@@ -221,7 +193,6 @@ function sqliteDatabase(
     },
     async close() {
       await queue;
-      await checkpoints.checkpointer?.close();
       await log?.close();
       if (connection.open) connection.close();
     },
@@ -330,8 +301,7 @@ export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<S
           options.flushFile,
         )
       : undefined;
-  const checkpoints: { checkpointer?: WalCheckpointer } = {};
-  const db = sqliteDatabase(connection, log, checkpoints);
+  const db = sqliteDatabase(connection, log);
   try {
     await migrate(db, options.migrations ?? MIGRATIONS);
   } catch (error) {
@@ -340,14 +310,6 @@ export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<S
       throw explainStoreError(error, options.dataDir);
     }
     throw error;
-  }
-  if (dataDir && wal && options.checkpointThread) {
-    const file = join(dataDir, DATABASE_FILE);
-    checkpoints.checkpointer = walCheckpointer(connection, {
-      ...(options.checkpointThread === true ? {} : options.checkpointThread),
-      start: () => startCheckpointThread(file),
-      ...(options.onCheckpointFailure ? { onFailure: options.onCheckpointFailure } : {}),
-    });
   }
   return db;
 }
