@@ -59,9 +59,11 @@ export function demoHistory(now: number): Map<string, MinuteAggregate[]> {
   const history = new Map<string, MinuteAggregate[]>(
     Object.values(DEMO_HISTORY_NAMES).map((name) => [name, []]),
   );
-  for (let day = 0; day < DAYS; day += 1) {
-    // 0 (a week ago) … 1 (yesterday): how far the nightly sync has moved to v4.
-    const moved = day / (DAYS - 1);
+  // The seven days before today, and today up to `end`: without today the last 24 hours had a
+  // hole from midnight, and held the nightly peak only when opened before 02:30.
+  for (let day = 0; day <= DAYS; day += 1) {
+    // 0 (a week ago) … 1 (yesterday, and today): how far the nightly sync has moved to v4.
+    const moved = Math.min(1, day / (DAYS - 1));
     for (let minuteOfDay = 0; minuteOfDay < 1_440; minuteOfDay += 1) {
       const minute = firstDay + day * DAY_MS + minuteOfDay * MINUTE_MS;
       if (minute < now - DAYS * DAY_MS || minute > end) continue;

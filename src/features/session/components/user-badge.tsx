@@ -24,7 +24,8 @@ export function UserBadge({ session }: { session: Session }) {
   };
 
   // A provider sign-in carries the person's name: people know themselves by it, not by the
-  // username the console derived from their e-mail; the username stays on hover.
+  // username the console derived from their e-mail; the username stays on hover, and so does the
+  // whole name where a narrow header cuts it short.
   const shown = session.name ?? session.username;
 
   return (
@@ -32,7 +33,10 @@ export function UserBadge({ session }: { session: Session }) {
       <span className="user-badge-avatar" aria-hidden="true">
         {shown.slice(0, 1).toUpperCase()}
       </span>
-      <span className="user-badge-name" title={session.name ? session.username : undefined}>
+      <span
+        className="user-badge-name"
+        title={session.name ? `${session.name} (${session.username})` : session.username}
+      >
         <span className="visually-hidden">Signed in as </span>
         {shown}
       </span>
