@@ -110,8 +110,9 @@ export default defineConfig({
       timeout: 300_000,
     },
     {
-      // A live-mode console signing people in through that provider; local sign-in stays on.
-      command: 'npx tsx e2e/create-users-file.ts && node dist/server/index.js',
+      // A live-mode console signing people in through that provider; local sign-in stays on. Its
+      // users file is the live console's: the servers start one after another, in this order.
+      command: 'node dist/server/index.js',
       url: `http://127.0.0.1:${E2E_SSO_BFF_PORT}/healthz`,
       env: {
         ...LIVE_ENV,

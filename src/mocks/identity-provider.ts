@@ -112,7 +112,18 @@ export async function startIdentityProvider({
   fetch = (url, init) => globalThis.fetch(url, init),
   idTokenTtlSeconds = 600,
 }: IdentityProviderOptions): Promise<IdentityProviderServer> {
-  const server = createServer();
+  // The issuer names the port, so the server listens before the provider exists; a request that
+  // arrives in between (a readiness probe polling the port) waits for the provider instead of
+  // reaching a server with no handler, which accepts it and never answers.
+  let handlerReady!: (
+    handler: (request: IncomingMessage, response: ServerResponse) => void,
+  ) => void;
+  const handlerPromise = new Promise<(request: IncomingMessage, response: ServerResponse) => void>(
+    (resolve) => (handlerReady = resolve),
+  );
+  const server = createServer((request, response) => {
+    void handlerPromise.then((handler) => handler(request, response));
+  });
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   const issuer = `http://${host}:${(server.address() as AddressInfo).port}`;
   const byLogin = new Map(accounts.map((account) => [account.login, account]));
@@ -190,7 +201,7 @@ export async function startIdentityProvider({
   });
   let down = false;
   const callback = provider.callback();
-  server.on('request', (request: IncomingMessage, response: ServerResponse) => {
+  handlerReady((request, response) => {
     handle(request, response).catch(() => {
       if (!response.headersSent) response.writeHead(500).end();
     });
