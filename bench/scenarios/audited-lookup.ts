@@ -219,7 +219,20 @@ export async function auditedLookupScenario(ctx: BenchContext): Promise<Figure[]
   // Group commit's bar: sixteen lookups at once wait at most twice what one alone waits, as they
   // share commits instead of queueing for one each (store/group-commit.ts). The CPU time per
   // lookup above says how far sharing commits can go: one process runs one lookup's code at a
-  // time, so sixteen at once also wait for each other's CPU.
+  // time, so sixteen at once also wait for each other's CPU. The same ratio of the upstream alone,
+  // a mock that does almost nothing per request, says what the machine itself does at sixteen:
+  // where it is far above 2, the load generator and the servers are queueing for the cores.
+  const upstreamP50 = (connections: number) => median(samples.get(`upstream ${connections}`) ?? []);
+  figures.push(
+    figure(
+      s,
+      'upstream directly: p50 at 16 connections ÷ at 1',
+      upstreamP50(16) / upstreamP50(1),
+      'ratio',
+      undefined,
+      'no console in the path: what this machine does to a request at sixteen at once',
+    ),
+  );
   for (const [engine] of engines) {
     const added = (connections: number) =>
       median(samples.get(`${engine} ${connections}`) ?? []) -
