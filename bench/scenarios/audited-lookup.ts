@@ -235,8 +235,7 @@ export async function auditedLookupScenario(ctx: BenchContext): Promise<Figure[]
   );
   for (const [engine] of engines) {
     const added = (connections: number) =>
-      median(samples.get(`${engine} ${connections}`) ?? []) -
-      median(samples.get(`upstream ${connections}`) ?? []);
+      median(samples.get(`${engine} ${connections}`) ?? []) - upstreamP50(connections);
     figures.push(
       figure(
         s,

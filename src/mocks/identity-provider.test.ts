@@ -1,19 +1,11 @@
 // The demo identity provider as a readiness probe meets it: polling its port while it starts.
-import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
+import { freePort } from '../server/test-support/free-port';
 import { startIdentityProvider } from './identity-provider';
-
-async function sparePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as { port: number };
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
-}
 
 describe('the demo identity provider while it starts', () => {
   it('answers a discovery request that reached its port before the provider was ready', async () => {
-    const port = await sparePort();
+    const port = await freePort();
     const starting = startIdentityProvider({
       port,
       clients: [

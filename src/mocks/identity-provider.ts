@@ -115,14 +115,14 @@ export async function startIdentityProvider({
   // The issuer names the port, so the server listens before the provider exists; a request that
   // arrives in between (a readiness probe polling the port) waits for the provider instead of
   // reaching a server with no handler, which accepts it and never answers.
-  let handlerReady!: (
-    handler: (request: IncomingMessage, response: ServerResponse) => void,
-  ) => void;
-  const handlerPromise = new Promise<(request: IncomingMessage, response: ServerResponse) => void>(
-    (resolve) => (handlerReady = resolve),
-  );
+  let providerReady!: () => void;
+  const built = new Promise<void>((resolve) => (providerReady = resolve));
   const server = createServer((request, response) => {
-    void handlerPromise.then((handler) => handler(request, response));
+    void built.then(() =>
+      handle(request, response).catch(() => {
+        if (!response.headersSent) response.writeHead(500).end();
+      }),
+    );
   });
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   const issuer = `http://${host}:${(server.address() as AddressInfo).port}`;
@@ -201,11 +201,7 @@ export async function startIdentityProvider({
   });
   let down = false;
   const callback = provider.callback();
-  handlerReady((request, response) => {
-    handle(request, response).catch(() => {
-      if (!response.headersSent) response.writeHead(500).end();
-    });
-  });
+  providerReady();
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const url = new URL(request.url ?? '/', issuer);
